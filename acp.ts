@@ -1,0 +1,2706 @@
+/**
+ * acp — a runtime for the Agent Collaboration Protocol (ACP schema v2).
+ *
+ * One file holds the compact core (event log, derived state machine, the
+ * document rules, validation, init, next/wait), the hook points plugins use,
+ * and the CLI. Everything that touches the host (files, clock, process) goes
+ * through the {@link Host} capability object, so the same core runs on Node,
+ * Bun and Deno, and in-process inside a sandboxed agent with an in-memory
+ * file system. Importing this module has no side effects.
+ *
+ * The folder format and every message are fixed by `spec/protocol.md`: other
+ * tools (a Python tool set) work in the same folders at the same time.
+ *
+ * @module
+ */
+import * as nodePath from 'node:path';
+
+// ---------------------------------------------------------------------------
+// Protocol constants
+// ---------------------------------------------------------------------------
+
+/** Every event name the protocol knows, in the spec's order. */
+export const EVENT_NAMES = [
+  'initialized',
+  'deliverable_drafted',
+  'deliverable_revised',
+  'deliverable_frozen',
+  'proposal_submitted',
+  'review_submitted',
+  'proposal_revised',
+  'question_classified',
+  'decision_proposed',
+  'decision_accepted',
+  'readiness_passed',
+  'completed',
+  'blocked',
+] as const;
+
+/** An event name of the protocol. */
+export type EventName = (typeof EVENT_NAMES)[number];
+
+/** Every phase of the state machine. */
+export const PHASES = ['blocked', 'completed', 'decision_review', 'drafting', 'readiness_check', 'reviewing', 'revising'] as const;
+
+/** A phase of the state machine. */
+export type Phase = (typeof PHASES)[number];
+
+/** Files a collaboration folder must hold (spec §1). */
+export const REQUIRED_FILES = ['protocol.json', 'events.jsonl', 'proposal.md', 'review.md', 'decisions.md', 'readiness.md', 'conclusion.md'] as const;
+
+/** Files whose presence is an error (spec §1). */
+export const FORBIDDEN_FILES = ['state.log', 'discussion.md', 'opinions.md'] as const;
+
+/** Required `## ` headings of conclusion.md (spec §7.4). */
+export const CONCLUSION_SECTIONS = [
+  'Decision Outcome',
+  'Rationale',
+  'Deliverable Receipt',
+  'Accepted Decisions Summary',
+  'Readiness Result',
+  'Assumptions',
+  'Deferred Follow-ups',
+  'Implementation Blockers',
+  'Next Action',
+] as const;
+
+const DELIVERABLE_EVENTS = new Set(['deliverable_drafted', 'deliverable_revised', 'deliverable_frozen']);
+const CONCLUSION_OUTCOMES = new Set(['proceed', 'do_not_proceed', 'defer', 'blocked']);
+const SHA256_HEX = /^[0-9a-f]{64}$/;
+const INIT_SUMMARY = 'Initialized ACP schema v2 collaboration workspace.';
+/** Default `wait` timeout: 30 minutes (spec §10). */
+export const DEFAULT_WAIT_TIMEOUT_SECONDS = 1800;
+/** Default `wait` fallback poll period in seconds. */
+export const DEFAULT_WAIT_INTERVAL_SECONDS = 2;
+
+// ---------------------------------------------------------------------------
+// Errors
+// ---------------------------------------------------------------------------
+
+/**
+ * A refusal the protocol defines: the message is the exact text other tools
+ * print, and the CLI maps it to `error: {message}` with exit code 2.
+ */
+export class AcpError extends Error {
+  /** Process exit code the CLI uses for this error. */
+  readonly exitCode: number;
+  /** Individual messages when several checks failed at once (joined by `; ` in `message`). */
+  readonly messages: string[];
+  constructor(message: string | string[], exitCode = 2) {
+    const messages = Array.isArray(message) ? message : [message];
+    super(messages.join('; '));
+    this.name = 'AcpError';
+    this.exitCode = exitCode;
+    this.messages = messages;
+  }
+}
+
+/** Raised when `wait` runs out of time. */
+export class AcpTimeoutError extends AcpError {
+  constructor(message: string) {
+    super(message, 1);
+    this.name = 'AcpTimeoutError';
+  }
+}
+
+/** Raised when an operation is aborted through its `AbortSignal`. */
+export class AcpAbortError extends AcpError {
+  constructor() {
+    super('aborted', 130);
+    this.name = 'AcpAbortError';
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Host capabilities (the only door to the outside world)
+// ---------------------------------------------------------------------------
+
+/** What {@link FileSystem.stat} reports. */
+export interface FileStat {
+  isFile: boolean;
+  isDirectory: boolean;
+  isSymlink: boolean;
+  size: number;
+  mtimeMs: number;
+}
+
+/**
+ * The file access the core needs. Paths are absolute. Missing files raise an
+ * error whose `code` is `'ENOENT'`; an exclusive create of an existing file
+ * raises `'EEXIST'`.
+ */
+export interface FileSystem {
+  /** Read a whole file as bytes. */
+  readFile(path: string): Promise<Uint8Array>;
+  /** Write a whole file; with `exclusive` fail with EEXIST if it exists. */
+  writeFile(path: string, data: Uint8Array | string, options?: { exclusive?: boolean }): Promise<void>;
+  /** Append bytes to a file (created if missing) and flush them to storage. */
+  appendFile(path: string, data: Uint8Array | string): Promise<void>;
+  /** Atomically replace `to` with `from`. */
+  rename(from: string, to: string): Promise<void>;
+  /** Remove a file; missing files are not an error. */
+  remove(path: string): Promise<void>;
+  /** Create a directory and its parents. */
+  mkdir(path: string): Promise<void>;
+  /** Stat a path, following symlinks (`lstat` semantics for `isSymlink`); `null` when missing. */
+  stat(path: string): Promise<FileStat | null>;
+  /** Resolve symlinks; raises ENOENT for missing paths. */
+  realpath(path: string): Promise<string>;
+  /** Names in a directory. */
+  readDir(path: string): Promise<string[]>;
+  /** Truncate a file to `size` bytes. */
+  truncate(path: string, size: number): Promise<void>;
+  /**
+   * Watch a directory; `onChange` runs (possibly spuriously) after something
+   * in it changed. Returns a function that stops watching. Optional: without
+   * it `wait` polls.
+   */
+  watch?(path: string, onChange: () => void): () => void;
+}
+
+/** Host capabilities handed to the core. One small adapter per runtime. */
+export interface Host {
+  fs: FileSystem;
+  /** Current time. */
+  now(): Date;
+  /** This process's id (lock ownership). */
+  pid: number;
+  /** This machine's name, when readable without extra permissions (lock ownership). */
+  hostname?: string;
+  /** Whether a process of this machine is alive; `undefined` when the host cannot tell. */
+  isProcessAlive(pid: number): boolean | undefined;
+  /** Resolve a possibly relative path against the working directory. */
+  resolvePath(path: string): string;
+}
+
+/** Build an error carrying an errno-like code (used by file systems). */
+export function fsError(code: string, message: string): Error & { code: string } {
+  const error = new Error(`${code}: ${message}`) as Error & { code: string };
+  error.code = code;
+  return error;
+}
+
+function errorCode(error: unknown): string | undefined {
+  return typeof error === 'object' && error !== null && 'code' in error ? String((error as { code: unknown }).code) : undefined;
+}
+
+/**
+ * The default host: files through `node:fs`, which Node, Bun and Deno all
+ * provide (Deno maps it onto its permission system, so only the folders
+ * granted are reachable).
+ */
+export async function createNodeHost(): Promise<Host> {
+  const fs = await import('node:fs');
+  const fsp = fs.promises;
+  const proc = (globalThis as { process?: { pid?: number; cwd?(): string; kill?(pid: number, signal: number): void } }).process;
+  const nodeFs: FileSystem = {
+    readFile: async (path) => new Uint8Array(await fsp.readFile(path)),
+    writeFile: async (path, data, options) => {
+      await fsp.writeFile(path, data, { flag: options?.exclusive ? 'wx' : 'w' });
+    },
+    appendFile: async (path, data) => {
+      const handle = await fsp.open(path, 'a');
+      try {
+        await handle.write(typeof data === 'string' ? new TextEncoder().encode(data) : data);
+        await handle.datasync();
+      } finally {
+        await handle.close();
+      }
+    },
+    rename: (from, to) => fsp.rename(from, to),
+    remove: async (path) => {
+      await fsp.rm(path, { force: true });
+    },
+    mkdir: async (path) => {
+      await fsp.mkdir(path, { recursive: true });
+    },
+    stat: async (path) => {
+      try {
+        const link = await fsp.lstat(path);
+        const target = link.isSymbolicLink() ? await fsp.stat(path).catch(() => null) : link;
+        if (!target) return { isFile: false, isDirectory: false, isSymlink: true, size: 0, mtimeMs: link.mtimeMs };
+        return { isFile: target.isFile(), isDirectory: target.isDirectory(), isSymlink: link.isSymbolicLink(), size: target.size, mtimeMs: target.mtimeMs };
+      } catch (error) {
+        if (errorCode(error) === 'ENOENT' || errorCode(error) === 'ENOTDIR') return null;
+        throw error;
+      }
+    },
+    realpath: (path) => fsp.realpath(path),
+    readDir: (path) => fsp.readdir(path),
+    truncate: (path, size) => fsp.truncate(path, size),
+    watch: (path, onChange) => {
+      try {
+        const watcher = fs.watch(path, { persistent: true }, () => onChange());
+        watcher.on('error', () => undefined);
+        return () => watcher.close();
+      } catch {
+        return () => undefined;
+      }
+    },
+  };
+  return {
+    fs: nodeFs,
+    now: () => new Date(),
+    pid: proc?.pid ?? 0,
+    isProcessAlive: (pid) => {
+      if (!proc?.kill) return undefined;
+      try {
+        proc.kill(pid, 0);
+        return true;
+      } catch (error) {
+        if (errorCode(error) === 'ESRCH') return false;
+        if (errorCode(error) === 'EPERM') return true;
+        return undefined;
+      }
+    },
+    resolvePath: (path) => nodePath.resolve(path),
+  };
+}
+
+// ---------------------------------------------------------------------------
+// Text handling (spec §8a): Python-compatible where other tools drift apart
+// ---------------------------------------------------------------------------
+
+/** Python's `str.isspace()` set; `\s` in the spec's patterns means this. */
+const PY_SPACE = '\\t\\n\\v\\f\\r \\x1c-\\x1f\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
+const S = `[${PY_SPACE}]`;
+/** `^` of Python's MULTILINE mode: start of text or just after `\n`. */
+const BOL = '(?<![^\\n])';
+/** `$` of Python's MULTILINE mode: before `\n` or at the end of text. */
+const EOL = '(?=\\n|(?![\\s\\S]))';
+/** Python's `.`: anything but `\n`. */
+const DOT = '[^\\n]';
+const PY_SPACE_RE = new RegExp(`^${S}+|${S}+$`, 'g');
+
+/** Python's `str.strip()`. */
+export function pyStrip(text: string): string {
+  return text.replace(PY_SPACE_RE, '');
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Decode UTF-8 strictly and apply universal newlines. Throws on invalid UTF-8. */
+export function decodeText(bytes: Uint8Array, name: string): string {
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    throw new AcpError(`${name} is not valid UTF-8`);
+  }
+  return text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text;
+}
+
+/** Python `repr()` of a JSON value, as the common tools print it in messages. */
+export function pyRepr(value: unknown): string {
+  if (value === null || value === undefined) return 'None';
+  if (value === true) return 'True';
+  if (value === false) return 'False';
+  if (typeof value === 'number') return pyNumber(value);
+  if (typeof value === 'string') {
+    const quote = value.includes("'") && !value.includes('"') ? '"' : "'";
+    let out = quote;
+    for (const ch of value) {
+      const code = ch.codePointAt(0) ?? 0;
+      if (ch === '\\') out += '\\\\';
+      else if (ch === quote) out += `\\${quote}`;
+      else if (ch === '\n') out += '\\n';
+      else if (ch === '\r') out += '\\r';
+      else if (ch === '\t') out += '\\t';
+      else if (code < 0x20 || code === 0x7f) out += `\\x${code.toString(16).padStart(2, '0')}`;
+      else if ((code >= 0x80 && code < 0xa0) || code === 0xad || code === 0x2028 || code === 0x2029 || (code >= 0xd800 && code < 0xe000)) {
+        out += code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+      } else out += ch;
+    }
+    return out + quote;
+  }
+  if (Array.isArray(value)) return `[${value.map(pyRepr).join(', ')}]`;
+  if (typeof value === 'object') {
+    return `{${Object.entries(value as Record<string, unknown>).map(([k, v]) => `${pyRepr(k)}: ${pyRepr(v)}`).join(', ')}}`;
+  }
+  return String(value);
+}
+
+/** Python `str()` of a JSON value (f-string interpolation). */
+export function pyStr(value: unknown): string {
+  return typeof value === 'string' ? value : pyRepr(value);
+}
+
+function pyNumber(value: number): string {
+  if (Number.isNaN(value)) return 'nan';
+  if (!Number.isFinite(value)) return value > 0 ? 'inf' : '-inf';
+  return String(value);
+}
+
+/** Key-sorted, 2-space, non-ASCII-preserving JSON with a trailing newline (spec §2). */
+export function formatProtocolJson(value: unknown): string {
+  return `${JSON.stringify(sortKeys(value), null, 2)}\n`;
+}
+
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (value && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(value).sort(comparePy)) out[key] = sortKeys((value as Record<string, unknown>)[key]);
+    return out;
+  }
+  return value;
+}
+
+/** Compare strings by code point, as Python's `sorted()` does. */
+export function comparePy(a: string, b: string): number {
+  if (a === b) return 0;
+  const ai = [...a];
+  const bi = [...b];
+  const n = Math.min(ai.length, bi.length);
+  for (let i = 0; i < n; i++) {
+    const d = (ai[i]!.codePointAt(0) ?? 0) - (bi[i]!.codePointAt(0) ?? 0);
+    if (d !== 0) return d;
+  }
+  return ai.length - bi.length;
+}
+
+/** Sort strings as Python's `sorted()` does. */
+export function sortedPy(values: Iterable<string>): string[] {
+  return [...values].sort(comparePy);
+}
+
+/** UTC, second precision, `Z` suffix (spec §2). */
+export function formatTimestamp(date: Date): string {
+  return `${date.toISOString().slice(0, 19)}Z`;
+}
+
+/** Lowercase hex SHA-256 of bytes. */
+export async function sha256Hex(bytes: Uint8Array): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>);
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+// ---------------------------------------------------------------------------
+// Protocol declaration (protocol.json)
+// ---------------------------------------------------------------------------
+
+/** A participant entry: `{id}` (readers also accept plain strings). */
+export type ParticipantEntry = { id: string } | string;
+
+/** A completion gate. */
+export interface CompletionGate {
+  source: 'objective' | 'generated';
+  text: string;
+}
+
+/** A deliverable declaration. */
+export interface DeliverableDeclaration {
+  type: string;
+  file: string;
+  checklist?: string[];
+  frozen?: boolean;
+  /** Set when the primary type is provided by a plugin (recorded as `custom` for other tools). */
+  pluginType?: string;
+  [extra: string]: unknown;
+}
+
+/** The deliverables block of protocol.json. */
+export interface DeliverablesDeclaration {
+  mode: 'internal' | 'external';
+  dir: string;
+  owner?: string;
+  coAuthors?: string[];
+  primary: DeliverableDeclaration;
+  supporting?: DeliverableDeclaration[];
+  attachments?: { file: string }[];
+}
+
+/** protocol.json as written by init (unknown extra keys are tolerated). */
+export interface ProtocolDocument {
+  protocol: 'acp';
+  schemaVersion: 2;
+  objective: string;
+  objectiveGates: string[];
+  participants: ParticipantEntry[];
+  completionGates: CompletionGate[];
+  deliverables: DeliverablesDeclaration;
+  repoRoot?: string;
+  currentPhase: Phase | null;
+  proposalOwner: string | null;
+  waitingFor: string[];
+  createdAt: string;
+  updatedAt: string;
+  [extra: string]: unknown;
+}
+
+type Json = Record<string, unknown>;
+
+function isObject(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Participant ids of a protocol document, accepting `{id}` objects and strings. */
+export function participantIds(protocol: Json): string[] {
+  const list = protocol.participants;
+  if (list === undefined || list === null) return [];
+  if (!Array.isArray(list)) throw new AcpError('protocol.json participants must be a list');
+  const ids: string[] = [];
+  for (const entry of list) {
+    if (typeof entry === 'string') ids.push(entry);
+    else if (isObject(entry) && typeof entry.id === 'string') ids.push(entry.id);
+    else if (isObject(entry) && entry.id !== undefined) ids.push(pyStr(entry.id));
+  }
+  return ids;
+}
+
+/** Is this path unsafe (absolute or with a `..` segment)? (spec §3) */
+export function isUnsafePath(path: string): boolean {
+  if (path.startsWith('/') || path.startsWith('\\') || /^[A-Za-z]:/.test(path)) return true;
+  return path.split(/[\\/]/).includes('..');
+}
+
+/** Where a collaboration's deliverables live. */
+export interface DeliverableLayout {
+  mode: 'internal' | 'external';
+  dir: string;
+  /** Absolute directory the deliverables are in. */
+  root: string;
+  /** Absolute boundary a deliverable's real path must stay inside ([beyond]). */
+  boundary: string;
+}
+
+/** The reference string of a deliverable file: `{dir}/{file}` or `external:{file}`. */
+export function deliverableRef(protocol: Json, file: string): string {
+  const deliverables = isObject(protocol.deliverables) ? protocol.deliverables : {};
+  if (deliverables.mode === 'external') return `external:${file}`;
+  const dir = typeof deliverables.dir === 'string' ? deliverables.dir : 'deliverables';
+  return `${dir}/${file}`;
+}
+
+/** Reference of the primary deliverable, or `undefined` when not declared. */
+export function primaryRef(protocol: Json): string | undefined {
+  const deliverables = isObject(protocol.deliverables) ? protocol.deliverables : undefined;
+  const primary = deliverables && isObject(deliverables.primary) ? deliverables.primary : undefined;
+  if (!primary || typeof primary.file !== 'string') return undefined;
+  return deliverableRef(protocol, primary.file);
+}
+
+function supportingEntries(protocol: Json): Json[] {
+  const deliverables = isObject(protocol.deliverables) ? protocol.deliverables : undefined;
+  const list = deliverables?.supporting;
+  return Array.isArray(list) ? list.filter(isObject) : [];
+}
+
+/** Resolve a deliverable reference to an absolute path (no safety checks). */
+export function resolveDeliverablePath(folder: string, protocol: Json, ref: string): string | undefined {
+  const deliverables = isObject(protocol.deliverables) ? protocol.deliverables : {};
+  const dir = typeof deliverables.dir === 'string' ? deliverables.dir : 'deliverables';
+  if (ref.startsWith('external:')) {
+    const repoRoot = typeof protocol.repoRoot === 'string' ? protocol.repoRoot : undefined;
+    if (repoRoot === undefined) return undefined;
+    return nodePath.resolve(folder, repoRoot, dir, ref.slice('external:'.length));
+  }
+  return nodePath.resolve(folder, ref);
+}
+
+function deliverableBoundary(folder: string, protocol: Json, ref: string): string {
+  if (ref.startsWith('external:') && typeof protocol.repoRoot === 'string') return nodePath.resolve(folder, protocol.repoRoot);
+  return folder;
+}
+
+function isInside(child: string, parent: string): boolean {
+  const rel = nodePath.relative(parent, child);
+  return rel === '' || (!rel.startsWith('..') && !nodePath.isAbsolute(rel));
+}
+
+/**
+ * Read a deliverable's bytes; `undefined` when missing. **[beyond]** refuses
+ * a file whose real path (symlinks followed) leaves its boundary.
+ */
+export async function readDeliverable(host: Host, folder: string, protocol: Json, ref: string): Promise<Uint8Array | undefined> {
+  const path = resolveDeliverablePath(folder, protocol, ref);
+  if (!path) return undefined;
+  const stat = await host.fs.stat(path);
+  if (!stat || !stat.isFile) return undefined;
+  await assertInsideBoundary(host, path, deliverableBoundary(folder, protocol, ref), ref);
+  return host.fs.readFile(path);
+}
+
+async function assertInsideBoundary(host: Host, path: string, boundary: string, ref: string): Promise<void> {
+  let real: string;
+  let realBoundary: string;
+  try {
+    real = await host.fs.realpath(path);
+  } catch (error) {
+    if (errorCode(error) !== 'ENOENT') throw error;
+    real = nodePath.join(await realpathOfExistingAncestor(host, nodePath.dirname(path)), nodePath.basename(path));
+  }
+  try {
+    realBoundary = await host.fs.realpath(boundary);
+  } catch {
+    realBoundary = boundary;
+  }
+  if (!isInside(real, realBoundary)) throw new AcpError(`deliverable ${ref} resolves outside ${realBoundary} (symlink refused)`);
+}
+
+async function realpathOfExistingAncestor(host: Host, path: string): Promise<string> {
+  const parts: string[] = [];
+  let current = path;
+  for (;;) {
+    try {
+      return nodePath.join(await host.fs.realpath(current), ...parts.reverse());
+    } catch (error) {
+      if (errorCode(error) !== 'ENOENT' && errorCode(error) !== 'ENOTDIR') throw error;
+      const parent = nodePath.dirname(current);
+      if (parent === current) return path;
+      parts.push(nodePath.basename(current));
+      current = parent;
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Deliverable types (modules in deliverable-types/, registered at run time)
+// ---------------------------------------------------------------------------
+
+/** What a deliverable type's `check` receives. */
+export interface DeliverableCheckContext {
+  /** The deliverable's text (UTF-8, universal newlines). */
+  text: string;
+  /** Its reference, e.g. `deliverables/rfc.md`. */
+  ref: string;
+  /** The required sections (from {@link DeliverableType.sections}). */
+  sections: string[];
+  /** Whether frozen content is required (a freeze, readiness_passed or completed exists). */
+  frozenRequired: boolean;
+  /** Helpers for Markdown sections. */
+  markdown: MarkdownHelpers;
+}
+
+/** Findings a check returns. */
+export interface Findings {
+  errors: string[];
+  warnings: string[];
+}
+
+/**
+ * A deliverable type: its template, its generated completion gates and its
+ * checks. Built-in types and plugin types use this same shape.
+ */
+export interface DeliverableType {
+  /** The type name written to protocol.json (`adr`, `rfc`, …). */
+  type: string;
+  /** Human title, used in the template heading. */
+  title: string;
+  /** Default file name (required for types other than `custom`). */
+  defaultFile?: string;
+  /** Short description for `acp types`. */
+  description?: string;
+  /** Required sections, in order. `checklist` is the declared checklist (custom types). */
+  sections(checklist: string[]): string[];
+  /** Template text of a new deliverable. Defaults to the protocol's template. */
+  template?(context: { title: string; type: string; sections: string[] }): string;
+  /**
+   * Generated completion gates. Defaults to the protocol's six generated
+   * gates; a type may add its own after them.
+   */
+  gates?(context: { ref: string; type: string; defaults: string[] }): string[];
+  /** Extra checks beyond section presence/content (plugin types). */
+  check?(context: DeliverableCheckContext): Findings | Promise<Findings>;
+  /**
+   * For plugin types: record the folder as `custom` (with the sections as the
+   * checklist) so tools that do not know this type still validate it.
+   */
+  recordAsCustom?: boolean;
+}
+
+/** Identity helper that gives a deliverable type definition its type. */
+export function defineDeliverableType<T extends DeliverableType>(definition: T): T {
+  return definition;
+}
+
+/** The protocol's template of a new deliverable (spec §3). */
+export function defaultTemplate(context: { title: string; type: string; sections: string[] }): string {
+  const head = `# ${context.title}\n\nDeliverable type: \`${context.type}\`\nStatus: Draft\n\n`;
+  return head + context.sections.map((section) => `## ${section}\n\n\n`).join('\n');
+}
+
+/** The protocol's six generated completion gates (spec §9). */
+export function defaultGates(ref: string, type: string): string[] {
+  return [
+    `Primary deliverable exists: \`${ref}\``,
+    `Primary deliverable has required \`${type}\` sections`,
+    'Every accepted decision has `Reflected in`',
+    'Every accepted decision is reflected in the primary deliverable',
+    'Primary deliverable status is `Frozen`',
+    'Primary deliverable SHA-256 snapshot recorded',
+  ];
+}
+
+// ---------------------------------------------------------------------------
+// Markdown rules (spec §7)
+// ---------------------------------------------------------------------------
+
+const STATUS_RE = new RegExp(`${BOL}Status:${S}*(Draft|In Review|Frozen)${S}*${EOL}`);
+const NEXT_H2_RE = new RegExp(`${BOL}## `);
+
+/** Helpers over Markdown text, shared with plugins. */
+export interface MarkdownHelpers {
+  /** The status of a deliverable (`Draft`, `In Review`, `Frozen`) or undefined. */
+  status(text: string): string | undefined;
+  /** Whether a `## {section}` heading exists. */
+  hasSection(text: string, section: string): boolean;
+  /** The body of a section (to the next `## ` heading), or undefined when absent. */
+  sectionBody(text: string, section: string): string | undefined;
+  /** Python's `str.strip()`. */
+  strip(text: string): string;
+}
+
+function sectionMatch(text: string, section: string): RegExpExecArray | null {
+  return new RegExp(`${BOL}##${S}+${escapeRegExp(section)}${S}*${EOL}`, 'u').exec(text);
+}
+
+/** Markdown helpers (spec §3, §7). */
+export const markdown: MarkdownHelpers = {
+  status(text) {
+    return STATUS_RE.exec(text)?.[1];
+  },
+  hasSection(text, section) {
+    return sectionMatch(text, section) !== null;
+  },
+  sectionBody(text, section) {
+    const match = sectionMatch(text, section);
+    if (!match) return undefined;
+    const rest = text.slice(match.index + match[0].length);
+    const next = NEXT_H2_RE.exec(rest);
+    return next ? rest.slice(0, next.index) : rest;
+  },
+  strip: pyStrip,
+};
+
+/** Facts read from readiness.md (spec §7.3). */
+export interface ReadinessFacts {
+  blocking: string[];
+  unresolved: string[];
+  deferredWithoutReason: string[];
+  readyToImplement: boolean;
+  /** Whether a completion gate text is checked. */
+  isGateChecked(text: string): boolean;
+}
+
+const READINESS_ITEM_RE = new RegExp(`${BOL}${S}*-${S}*\\[([A-Za-z_]+)\\]${S}*(${DOT}*)${EOL}`, 'g');
+const READY_RE = new RegExp(`${BOL}${S}*-${S}*\\[[xX]\\]${S}*Ready to implement`);
+
+/** Parse readiness.md (missing file → empty text). */
+export function readReadiness(text: string): ReadinessFacts {
+  const blocking: string[] = [];
+  const unresolved: string[] = [];
+  const deferredWithoutReason: string[] = [];
+  for (const match of text.matchAll(READINESS_ITEM_RE)) {
+    const status = match[1]!;
+    const body = match[2]!;
+    if (status === 'blocking') blocking.push(body);
+    if (status === 'unresolved') unresolved.push(body);
+    else if ((status === 'resolved' || status === 'deferred_nonblocking' || status === 'blocking') && body.includes('TBD')) unresolved.push(body);
+    if (status === 'deferred_nonblocking' && !body.toLowerCase().includes('reason:')) deferredWithoutReason.push(body);
+  }
+  return {
+    blocking,
+    unresolved,
+    deferredWithoutReason,
+    readyToImplement: READY_RE.test(text),
+    isGateChecked: (gate) => new RegExp(`${BOL}${S}*-${S}*\\[[xX]\\]${S}*${escapeRegExp(gate)}${S}*${EOL}`, 'u').test(text),
+  };
+}
+
+/** The decision-gate messages for a decision_accepted (spec §7.3). */
+export function decisionGateErrors(readiness: ReadinessFacts): string[] {
+  const errors: string[] = [];
+  if (readiness.blocking.length) errors.push('blocking readiness items must be cleared before decision_accepted');
+  if (readiness.unresolved.length) errors.push('unresolved readiness questions must be classified before decision_accepted');
+  if (readiness.deferredWithoutReason.length) errors.push('deferred_nonblocking readiness items require a reason before decision_accepted');
+  return errors;
+}
+
+const CONCLUSION_HEADING_RE = new RegExp(`${BOL}##${S}+(${DOT}+?)${S}*${EOL}`, 'g');
+const OUTCOME_RE = new RegExp(`${BOL}${S}*-${S}*\\[([A-Za-z_]+)\\]${S}+(${DOT}+)${EOL}`, 'g');
+const PLACEHOLDER_RE = /(?<![\p{L}\p{N}_])(?:tbd|todo|unresolved|待定)(?![\p{L}\p{N}_])/iu;
+
+/** Errors of conclusion.md before completed (spec §7.4). */
+export function conclusionErrors(text: string, ref: string | undefined): string[] {
+  const errors: string[] = [];
+  const headings = new Set<string>();
+  for (const match of text.matchAll(CONCLUSION_HEADING_RE)) headings.add(match[1]!);
+  const missing = CONCLUSION_SECTIONS.filter((section) => !headings.has(section));
+  if (missing.length) errors.push(`conclusion.md is missing required sections: ${missing.join(', ')}`);
+  const outcomes = [...text.matchAll(OUTCOME_RE)].map((m) => m[1]!).filter((status) => CONCLUSION_OUTCOMES.has(status));
+  if (outcomes.length !== 1) errors.push('conclusion.md must declare exactly one final outcome');
+  else if (outcomes[0] === 'blocked') errors.push('conclusion.md outcome cannot be completed while blocked');
+  if (PLACEHOLDER_RE.test(text)) errors.push('conclusion.md must not contain unresolved placeholders before completed');
+  if (ref !== undefined && !text.includes(ref)) errors.push('conclusion.md must reference the primary deliverable');
+  return errors;
+}
+
+// ---------------------------------------------------------------------------
+// The event log (spec §4)
+// ---------------------------------------------------------------------------
+
+/** One event of events.jsonl. Unknown keys are kept. */
+export interface AcpEvent {
+  seq: number;
+  from: string;
+  event: EventName | string;
+  at: string;
+  summary: string;
+  doc?: string;
+  reply_to?: number;
+  role?: 'primary' | 'supporting' | string;
+  sha256?: string;
+  [extra: string]: unknown;
+}
+
+/** The parsed log: events in order, and read errors (bad lines). */
+export interface EventLog {
+  /** Objects in the log, in order (bad lines are left out). */
+  events: Json[];
+  /** `events.jsonl line {n}: …` messages. */
+  errors: string[];
+  /** Byte length of the file read. */
+  size: number;
+  /** Whether the file ends in the middle of a line (no final newline). */
+  tornTail: boolean;
+}
+
+/** Parse events.jsonl text (spec §4). */
+export function parseEventLog(text: string): Omit<EventLog, 'size'> {
+  const events: Json[] = [];
+  const errors: string[] = [];
+  const lines = text.split('\n');
+  const tornTail = text.length > 0 && !text.endsWith('\n');
+  if (!tornTail) lines.pop();
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (pyStrip(line) === '') continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch (error) {
+      errors.push(`events.jsonl line ${i + 1}: invalid JSON: ${jsonErrorDetail(error)}`);
+      continue;
+    }
+    if (!isObject(value)) {
+      errors.push(`events.jsonl line ${i + 1}: event must be an object`);
+      continue;
+    }
+    events.push(value);
+  }
+  return { events, errors, tornTail };
+}
+
+/** Read and parse events.jsonl; a missing file is an empty log. */
+export async function readEventLog(host: Host, folder: string): Promise<EventLog> {
+  let bytes: Uint8Array;
+  try {
+    bytes = await host.fs.readFile(nodePath.join(folder, 'events.jsonl'));
+  } catch (error) {
+    if (errorCode(error) === 'ENOENT') return { events: [], errors: [], size: 0, tornTail: false };
+    throw error;
+  }
+  return { ...parseEventLog(decodeText(bytes, 'events.jsonl')), size: bytes.length };
+}
+
+/** Serialise an event as one compact line (spec §4), with U+0085/U+2028/U+2029 escaped. */
+export function formatEventLine(event: Json): string {
+  const ordered: Json = {};
+  for (const key of ['seq', 'from', 'event', 'at', 'summary', 'doc', 'reply_to', 'role', 'sha256']) {
+    if (event[key] !== undefined) ordered[key] = event[key];
+  }
+  for (const key of Object.keys(event)) if (!(key in ordered) && event[key] !== undefined) ordered[key] = event[key];
+  return `${JSON.stringify(ordered).replace(/[\u0085\u2028\u2029]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`)}\n`;
+}
+
+/**
+ * A JSON parser's complaint, made engine-neutral: V8 quotes the whole input
+ * ("…" is not valid JSON) and JavaScriptCore prefixes "JSON Parse error: ";
+ * either would leak file content (or a second `error: `) into our message.
+ */
+export function jsonErrorDetail(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return (
+    message
+      .replace(/^JSON Parse error:\s*/, '')
+      .replace(/,\s*".*" is not valid JSON$/s, '')
+      .replace(/\berror:\s*/gi, '')
+      .split('\n', 1)[0] || 'invalid JSON'
+  );
+}
+
+function isInt(value: unknown): value is number {
+  return typeof value === 'number' && Number.isInteger(value);
+}
+
+/** Next seq: largest integer seq + 1, or 1 (spec §4). */
+export function nextSeq(events: Json[]): number {
+  let max = 0;
+  for (const event of events) if (isInt(event.seq) && event.seq > max) max = event.seq;
+  return max + 1;
+}
+
+// ---------------------------------------------------------------------------
+// The derived state machine (spec §5)
+// ---------------------------------------------------------------------------
+
+/** State derived by replaying the log. */
+export interface DerivedState {
+  phase: Phase | null;
+  proposalOwner: string | null;
+  waitingFor: string[];
+  reviewersDue: string[];
+  acceptorsDue: string[];
+  latestClassification: number;
+  latestDecisionInput: number;
+  primaryDrafted: boolean;
+  primaryFrozen: boolean;
+  readinessPassed: boolean;
+  /** Errors found while replaying, in order. */
+  errors: string[];
+}
+
+/** The initial (empty) derived state. */
+export function emptyState(): DerivedState {
+  return {
+    phase: null,
+    proposalOwner: null,
+    waitingFor: [],
+    reviewersDue: [],
+    acceptorsDue: [],
+    latestClassification: 0,
+    latestDecisionInput: 0,
+    primaryDrafted: false,
+    primaryFrozen: false,
+    readinessPassed: false,
+    errors: [],
+  };
+}
+
+const PHASE_RULES: Record<string, { phases: Phase[]; action: string }> = {
+  deliverable_drafted: { phases: ['drafting', 'revising', 'decision_review'], action: 'deliverable draft' },
+  deliverable_revised: { phases: ['revising', 'decision_review'], action: 'deliverable revision' },
+  deliverable_frozen: { phases: ['readiness_check'], action: 'deliverable freeze' },
+  proposal_submitted: { phases: ['drafting', 'revising'], action: 'proposal submission' },
+  review_submitted: { phases: ['reviewing'], action: 'review submission' },
+  proposal_revised: { phases: ['revising'], action: 'proposal revision' },
+  decision_proposed: { phases: ['revising', 'decision_review'], action: 'decision proposal' },
+  question_classified: { phases: ['decision_review'], action: 'question classification' },
+  decision_accepted: { phases: ['decision_review'], action: 'decision acceptance' },
+  readiness_passed: { phases: ['readiness_check'], action: 'readiness pass' },
+  completed: { phases: ['readiness_check'], action: 'completion' },
+};
+
+/**
+ * Apply one event to the derived state (mutates `state`), recording errors.
+ * `readiness` is the *current* readiness.md (decision gates, spec §5).
+ */
+export function applyEvent(state: DerivedState, event: Json, participants: string[], readiness: ReadinessFacts): void {
+  const seq = pyStr(event.seq);
+  const actor = event.from;
+  const name = event.event;
+  const errors = state.errors;
+  const phaseText = state.phase ?? 'None';
+  const requirePhase = (allowed: Phase[]): void => {
+    if (!state.phase || !allowed.includes(state.phase)) errors.push(`seq ${seq}: ${pyStr(name)} is not allowed from phase ${phaseText}`);
+  };
+  const requireActor = (allowed: string[], action: string): void => {
+    if (typeof actor === 'string' && allowed.includes(actor)) return;
+    const who = allowed.length ? sortedPy(allowed).join(', ') : 'no participant';
+    errors.push(`seq ${seq}: ${action} is reserved for ${who}; got ${pyStr(actor)}`);
+  };
+  const requireOwner = (action: string): void => {
+    if (state.proposalOwner !== null) requireActor([state.proposalOwner], action);
+  };
+  const owner = (): string[] => (state.proposalOwner === null ? [] : [state.proposalOwner]);
+
+  switch (name) {
+    case 'initialized':
+      if (event.seq !== 1) errors.push('initialized must be seq 1');
+      if (typeof actor !== 'string' || !participants.includes(actor)) errors.push(`seq ${seq}: initialized participant is not listed in protocol.json`);
+      state.proposalOwner = typeof actor === 'string' ? actor : pyStr(actor);
+      state.phase = 'drafting';
+      state.waitingFor = [state.proposalOwner];
+      return;
+    case 'blocked':
+      state.phase = 'blocked';
+      state.waitingFor = [];
+      return;
+    case 'deliverable_drafted':
+    case 'deliverable_revised':
+    case 'deliverable_frozen': {
+      if (event.role !== 'primary') return;
+      const rule = PHASE_RULES[name]!;
+      if (name === 'deliverable_revised' && state.primaryFrozen) errors.push(`seq ${seq}: deliverable_revised is not allowed after deliverable_frozen`);
+      if (name === 'deliverable_frozen' && state.primaryFrozen) errors.push(`seq ${seq}: primary deliverable can be frozen only once`);
+      requirePhase(rule.phases);
+      requireOwner(rule.action);
+      if (name === 'deliverable_frozen') state.primaryFrozen = true;
+      else state.primaryDrafted = true;
+      return;
+    }
+    case 'proposal_submitted': {
+      requirePhase(PHASE_RULES[name]!.phases);
+      if (!state.primaryDrafted) errors.push(`seq ${seq}: proposal_submitted requires prior primary deliverable_drafted`);
+      requireActor(state.proposalOwner === null ? [pyStr(actor)] : [state.proposalOwner], 'proposal submission');
+      state.proposalOwner = pyStr(actor);
+      state.reviewersDue = participants.filter((p) => p !== state.proposalOwner);
+      if (!state.reviewersDue.length) errors.push(`seq ${seq}: proposal_submitted requires at least one reviewer`);
+      state.phase = 'reviewing';
+      state.waitingFor = sortedPy(new Set(state.reviewersDue));
+      return;
+    }
+    case 'review_submitted': {
+      requirePhase(PHASE_RULES[name]!.phases);
+      requireActor(state.reviewersDue, 'review submission');
+      state.reviewersDue = state.reviewersDue.filter((p) => p !== actor);
+      if (state.reviewersDue.length) state.waitingFor = sortedPy(new Set(state.reviewersDue));
+      else {
+        state.phase = 'revising';
+        state.waitingFor = owner();
+      }
+      return;
+    }
+    case 'proposal_revised':
+    case 'decision_proposed': {
+      const rule = PHASE_RULES[name]!;
+      requirePhase(rule.phases);
+      requireOwner(rule.action);
+      state.latestDecisionInput = isInt(event.seq) ? event.seq : 0;
+      state.latestClassification = 0;
+      state.phase = 'decision_review';
+      state.waitingFor = owner();
+      return;
+    }
+    case 'question_classified': {
+      requirePhase(PHASE_RULES[name]!.phases);
+      requireOwner('question classification');
+      state.latestClassification = isInt(event.seq) ? event.seq : 0;
+      state.acceptorsDue = [...participants];
+      state.waitingFor = sortedPy(new Set(state.acceptorsDue));
+      return;
+    }
+    case 'decision_accepted': {
+      requirePhase(PHASE_RULES[name]!.phases);
+      if (state.latestDecisionInput && state.latestClassification <= state.latestDecisionInput) {
+        errors.push(`seq ${seq}: decision_accepted requires question_classified after the latest proposal or decision`);
+      }
+      requireActor(state.acceptorsDue, 'decision acceptance');
+      for (const message of decisionGateErrors(readiness)) errors.push(`seq ${seq}: ${message}`);
+      state.acceptorsDue = state.acceptorsDue.filter((p) => p !== actor);
+      if (state.acceptorsDue.length) state.waitingFor = sortedPy(new Set(state.acceptorsDue));
+      else {
+        state.phase = 'readiness_check';
+        state.waitingFor = owner();
+      }
+      return;
+    }
+    case 'readiness_passed': {
+      requirePhase(PHASE_RULES[name]!.phases);
+      if (!state.primaryFrozen) errors.push(`seq ${seq}: readiness_passed requires primary deliverable_frozen`);
+      requireOwner('readiness pass');
+      state.readinessPassed = true;
+      state.waitingFor = owner();
+      return;
+    }
+    case 'completed': {
+      if (state.phase !== 'readiness_check' || !state.readinessPassed) errors.push(`seq ${seq}: completed requires a prior readiness_passed event`);
+      if (event.doc !== 'conclusion.md') errors.push(`seq ${seq}: completed must reference conclusion.md`);
+      requireOwner('completion');
+      state.phase = 'completed';
+      state.waitingFor = [];
+      return;
+    }
+    default:
+      return;
+  }
+}
+
+/** Replay a whole log (spec §5). */
+export function replay(events: Json[], participants: string[], readiness: ReadinessFacts): DerivedState {
+  const state = emptyState();
+  for (const event of events) applyEvent(state, event, participants, readiness);
+  return state;
+}
+
+// ---------------------------------------------------------------------------
+// Hooks and plugins
+// ---------------------------------------------------------------------------
+
+/** Context of the `init:files` hook. */
+export interface InitFilesContext {
+  folder: string;
+  protocol: ProtocolDocument;
+  /** Files to write, relative path → text. Hooks may add or change entries. */
+  files: Map<string, string>;
+}
+
+/** Context of the `append:before` hook. */
+export interface BeforeAppendContext {
+  folder: string;
+  protocol: Json;
+  /** The event about to be written. */
+  event: AcpEvent;
+  /** State derived with the event applied. */
+  state: DerivedState;
+  /** Refuse the event: nothing is written and the CLI exits 2 with this message. */
+  refuse(message: string): never;
+}
+
+/** Context of the `append:after` and `phase:change` hooks. */
+export interface AfterAppendContext {
+  folder: string;
+  protocol: Json;
+  event: AcpEvent;
+  state: DerivedState;
+  previousPhase: Phase | null;
+}
+
+/** Context of the `validate` hook. */
+export interface ValidateHookContext {
+  folder: string;
+  protocol: Json;
+  events: Json[];
+  errors: string[];
+  warnings: string[];
+}
+
+/** Context of the `next` hook. */
+export interface NextHookContext {
+  folder: string;
+  participant: string;
+  result: NextResult;
+  /** Extra lines printed after `next action:` as `hint: …`. */
+  hints: string[];
+}
+
+/**
+ * The hook points. Each runs in plugin order (`pre`, normal, `post`),
+ * sequentially, awaiting each.
+ */
+export interface AcpHooks {
+  /** After init has built the files to write, before anything is written. May add or change files. */
+  'init:files': (context: InitFilesContext) => void | Promise<void>;
+  /** Under the folder lock, after every protocol check passed, before the line is written. May refuse. */
+  'append:before': (context: BeforeAppendContext) => void | Promise<void>;
+  /** After the line and protocol.json were written and the lock released. */
+  'append:after': (context: AfterAppendContext) => void | Promise<void>;
+  /** After an append that changed the phase (runs after `append:after`). */
+  'phase:change': (context: AfterAppendContext) => void | Promise<void>;
+  /** After the protocol's validation; may add errors or warnings. */
+  validate: (context: ValidateHookContext) => void | Promise<void>;
+  /** After the next action is computed; may add hints. */
+  next: (context: NextHookContext) => void | Promise<void>;
+}
+
+/** Hook ordering, as in vite. */
+export type HookOrder = 'pre' | 'normal' | 'post';
+
+interface RegisteredHook {
+  name: keyof AcpHooks;
+  fn: (context: never) => unknown;
+  order: HookOrder;
+  owner: string;
+}
+
+/** Raised when a plugin's hook throws; names the plugin. */
+export class AcpPluginError extends AcpError {
+  readonly plugin: string;
+  constructor(plugin: string, hook: string, cause: unknown) {
+    super(`plugin '${plugin}' failed in ${hook}: ${cause instanceof Error ? cause.message : String(cause)}`);
+    this.name = 'AcpPluginError';
+    this.plugin = plugin;
+  }
+}
+
+const ORDER_RANK: Record<HookOrder, number> = { pre: 0, normal: 1, post: 2 };
+
+/** A typed hook runner (in the style of unjs/hookable). */
+export class HookRunner {
+  #hooks: RegisteredHook[] = [];
+
+  /** Register a hook; returns a function that unregisters it. */
+  hook<K extends keyof AcpHooks>(name: K, fn: AcpHooks[K], options: { order?: HookOrder; owner?: string } = {}): () => void {
+    const entry: RegisteredHook = { name, fn: fn as (context: never) => unknown, order: options.order ?? 'normal', owner: options.owner ?? 'anonymous' };
+    this.#hooks.push(entry);
+    return () => {
+      this.#hooks = this.#hooks.filter((h) => h !== entry);
+    };
+  }
+
+  /** Whether any hook is registered under `name`. */
+  has(name: keyof AcpHooks): boolean {
+    return this.#hooks.some((h) => h.name === name);
+  }
+
+  /** Run the hooks of `name` in order, one after another. */
+  async call<K extends keyof AcpHooks>(name: K, context: Parameters<AcpHooks[K]>[0]): Promise<void> {
+    const hooks = this.#hooks.filter((h) => h.name === name).sort((a, b) => ORDER_RANK[a.order] - ORDER_RANK[b.order]);
+    for (const hook of hooks) {
+      try {
+        await (hook.fn as (context: unknown) => unknown)(context);
+      } catch (error) {
+        if (error instanceof AcpRefusal) throw new AcpError(error.message);
+        if (error instanceof AcpPluginError) throw error;
+        throw new AcpPluginError(hook.owner, name, error);
+      }
+    }
+  }
+}
+
+/** Thrown by `refuse()` inside `append:before`. */
+class AcpRefusal extends Error {}
+
+/** A plugin: hooks, deliverable types, and cleanup. */
+export interface AcpPlugin {
+  /** Unique name, used in error messages and `acp types`. */
+  name: string;
+  /** Ordering of this plugin's hooks. */
+  enforce?: 'pre' | 'post';
+  /** Hooks by name. */
+  hooks?: Partial<AcpHooks>;
+  /** Deliverable types this plugin provides. */
+  deliverableTypes?: DeliverableType[];
+  /** Runs once when the plugin is loaded. */
+  setup?(context: PluginContext): void | Promise<void>;
+  /** Runs when the runtime is done (always, in reverse load order). */
+  cleanup?(): void | Promise<void>;
+}
+
+/** Identity helper that gives a plugin definition its type. */
+export function definePlugin<T extends AcpPlugin>(definition: T): T {
+  return definition;
+}
+
+/**
+ * The API handed to plugin modules. Plugins get everything through this
+ * argument, so they work from a compiled binary whose bundled packages they
+ * cannot import.
+ */
+export interface PluginContext {
+  definePlugin: typeof definePlugin;
+  defineDeliverableType: typeof defineDeliverableType;
+  markdown: MarkdownHelpers;
+  defaultTemplate: typeof defaultTemplate;
+  defaultGates: typeof defaultGates;
+  /** Options from the config file for this plugin, if any. */
+  options: Record<string, unknown>;
+  /** The runtime this plugin runs in (for spawning commands etc.). */
+  runtime: RuntimeFacts;
+}
+
+/** What a plugin may know about the runtime. */
+export interface RuntimeFacts {
+  name: 'node' | 'bun' | 'deno' | 'unknown';
+  /** Run a command (no shell); resolves with its exit code. Undefined where not permitted. */
+  run?(command: string[], options?: { cwd?: string; env?: Record<string, string> }): Promise<{ code: number; stdout: string; stderr: string }>;
+}
+
+/** Where a registered thing came from (for `acp types`). */
+export interface Origin {
+  kind: 'built-in' | 'plugin';
+  source: string;
+}
+
+/** Deliverable types and plugins known to a runtime instance. */
+export class Registry {
+  readonly types = new Map<string, { definition: DeliverableType; origin: Origin }>();
+  readonly plugins: { plugin: AcpPlugin; origin: Origin }[] = [];
+  readonly hooks = new HookRunner();
+
+  /** Register a deliverable type. Later registrations of a name replace earlier ones. */
+  addType(definition: DeliverableType, origin: Origin): void {
+    this.types.set(definition.type, { definition, origin });
+  }
+
+  /** Look a type up. */
+  type(name: string): DeliverableType | undefined {
+    return this.types.get(name)?.definition;
+  }
+
+  /** Register a plugin (its types and hooks), running its setup. */
+  async addPlugin(plugin: AcpPlugin, origin: Origin, context?: PluginContext): Promise<void> {
+    if (!plugin || typeof plugin.name !== 'string' || !plugin.name) throw new AcpError(`plugin from ${origin.source} must have a name`);
+    if (this.plugins.some((p) => p.plugin.name === plugin.name)) throw new AcpError(`plugin '${plugin.name}' is loaded twice (${origin.source})`);
+    try {
+      await plugin.setup?.(context ?? pluginContext({}));
+    } catch (error) {
+      throw new AcpPluginError(plugin.name, 'setup', error);
+    }
+    this.plugins.push({ plugin, origin });
+    for (const type of plugin.deliverableTypes ?? []) this.addType(type, origin);
+    const order: HookOrder = plugin.enforce ?? 'normal';
+    for (const [name, fn] of Object.entries(plugin.hooks ?? {})) {
+      if (typeof fn === 'function') this.hooks.hook(name as keyof AcpHooks, fn as never, { order, owner: plugin.name });
+    }
+  }
+
+  /** Run every plugin's cleanup in reverse order; all run even if some throw. */
+  async cleanup(): Promise<void> {
+    const failures: string[] = [];
+    for (const { plugin } of [...this.plugins].reverse()) {
+      try {
+        await plugin.cleanup?.();
+      } catch (error) {
+        failures.push(`plugin '${plugin.name}' failed in cleanup: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+    if (failures.length) throw new AcpError(failures);
+  }
+}
+
+/** Build the context handed to plugin modules. */
+export function pluginContext(options: Record<string, unknown>, runtime: RuntimeFacts = { name: 'unknown' }): PluginContext {
+  return { definePlugin, defineDeliverableType, markdown, defaultTemplate, defaultGates, options, runtime };
+}
+
+/**
+ * Load the built-in deliverable types. They are ordinary modules in
+ * `deliverable-types/`, imported at run time (and embedded in bundles).
+ */
+export async function loadBuiltInTypes(registry: Registry): Promise<void> {
+  const { builtInDeliverableTypes } = await import('./deliverable-types/index.ts');
+  for (const definition of builtInDeliverableTypes) registry.addType(definition, { kind: 'built-in', source: `deliverable-types/${definition.type}.ts` });
+}
+
+/** A registry with the built-in deliverable types. */
+export async function createRegistry(): Promise<Registry> {
+  const registry = new Registry();
+  await loadBuiltInTypes(registry);
+  return registry;
+}
+
+// ---------------------------------------------------------------------------
+// Reading protocol.json
+// ---------------------------------------------------------------------------
+
+/** Read protocol.json; raises the spec's messages (§6 step 1). */
+export async function readProtocol(host: Host, folder: string): Promise<Json> {
+  let bytes: Uint8Array;
+  try {
+    bytes = await host.fs.readFile(nodePath.join(folder, 'protocol.json'));
+  } catch (error) {
+    if (errorCode(error) === 'ENOENT' || errorCode(error) === 'ENOTDIR') throw new AcpError(`missing protocol.json in ${folder}`);
+    if (errorCode(error) === 'EISDIR') throw new AcpError('invalid protocol.json: protocol.json is a directory');
+    throw error;
+  }
+  let text: string;
+  try {
+    text = decodeText(bytes, 'protocol.json');
+  } catch {
+    throw new AcpError('invalid protocol.json: not valid UTF-8');
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+  } catch (error) {
+    throw new AcpError(`invalid protocol.json: ${jsonErrorDetail(error)}`);
+  }
+  if (!isObject(value)) throw new AcpError('invalid protocol.json: top level must be an object');
+  return value;
+}
+
+async function readTextIfExists(host: Host, path: string, name: string): Promise<string | undefined> {
+  try {
+    return decodeText(await host.fs.readFile(path), name);
+  } catch (error) {
+    if (errorCode(error) === 'ENOENT' || errorCode(error) === 'EISDIR' || errorCode(error) === 'ENOTDIR') return undefined;
+    throw error;
+  }
+}
+
+async function readReadinessFile(host: Host, folder: string): Promise<ReadinessFacts> {
+  return readReadiness((await readTextIfExists(host, nodePath.join(folder, 'readiness.md'), 'readiness.md')) ?? '');
+}
+
+// ---------------------------------------------------------------------------
+// The folder lock and atomic writes ([beyond])
+// ---------------------------------------------------------------------------
+
+const LOCK_NAME = '.acp.lock';
+const LOCK_BREAKER = '.acp.lock.break';
+/** A lock older than this whose holder cannot be checked is considered abandoned. */
+const LOCK_ABANDON_MS = 10_000;
+
+interface LockInfo {
+  pid: number;
+  hostname?: string;
+  token: string;
+  at: number;
+}
+
+async function readLockInfo(host: Host, path: string): Promise<{ info: LockInfo | undefined; raw: string; mtimeMs: number } | undefined> {
+  const stat = await host.fs.stat(path);
+  if (!stat) return undefined;
+  let raw = '';
+  try {
+    raw = new TextDecoder().decode(await host.fs.readFile(path));
+  } catch (error) {
+    if (errorCode(error) === 'ENOENT') return undefined;
+    throw error;
+  }
+  let info: LockInfo | undefined;
+  try {
+    const parsed = JSON.parse(raw);
+    if (isObject(parsed) && typeof parsed.pid === 'number') info = parsed as unknown as LockInfo;
+  } catch {
+    info = undefined;
+  }
+  return { info, raw, mtimeMs: stat.mtimeMs };
+}
+
+/** Whether a lock's holder is gone: dead on this machine, or silent for too long. */
+function isLockAbandoned(host: Host, lock: { info: LockInfo | undefined; mtimeMs: number }): boolean {
+  const age = host.now().getTime() - lock.mtimeMs;
+  if (lock.info && (lock.info.hostname === undefined || lock.info.hostname === host.hostname)) {
+    const alive = host.isProcessAlive(lock.info.pid);
+    if (alive === false) return true;
+    if (alive === true && lock.info.hostname !== undefined) return false;
+  }
+  // A torn lock file (holder died while writing it) gets a short grace period.
+  if (!lock.info) return age > 1000;
+  return age > LOCK_ABANDON_MS;
+}
+
+/**
+ * Hold the folder's exclusive lock while `fn` runs. A lock whose holder died
+ * is broken under a second "breaker" lock, so two processes never both break
+ * it and steal a live holder's lock.
+ */
+export async function withFolderLock<T>(host: Host, folder: string, fn: () => Promise<T>, options: { timeoutMs?: number } = {}): Promise<T> {
+  const lockPath = nodePath.join(folder, LOCK_NAME);
+  const token = `${host.pid}-${Math.random().toString(36).slice(2)}`;
+  const content = JSON.stringify({ pid: host.pid, hostname: host.hostname, token, at: host.now().getTime() });
+  const deadline = host.now().getTime() + (options.timeoutMs ?? 60_000);
+  let delay = 1;
+  for (;;) {
+    try {
+      await host.fs.writeFile(lockPath, content, { exclusive: true });
+      break;
+    } catch (error) {
+      if (errorCode(error) !== 'EEXIST') {
+        if (errorCode(error) === 'ENOENT') throw new AcpError(`missing protocol.json in ${folder}`);
+        throw error;
+      }
+    }
+    const lock = await readLockInfo(host, lockPath);
+    if (lock && isLockAbandoned(host, lock)) await breakLock(host, folder, lock.raw);
+    else {
+      if (host.now().getTime() > deadline) throw new AcpError(`timed out waiting for the lock on ${folder} (held by ${lock?.raw ?? 'unknown'})`);
+      await sleep(delay);
+      delay = Math.min(delay * 2, 25);
+    }
+  }
+  try {
+    return await fn();
+  } finally {
+    const current = await readLockInfo(host, lockPath).catch(() => undefined);
+    if (current?.info?.token === token) await host.fs.remove(lockPath);
+  }
+}
+
+async function breakLock(host: Host, folder: string, staleRaw: string): Promise<void> {
+  const lockPath = nodePath.join(folder, LOCK_NAME);
+  const breakerPath = nodePath.join(folder, LOCK_BREAKER);
+  try {
+    await host.fs.writeFile(breakerPath, String(host.pid), { exclusive: true });
+  } catch (error) {
+    if (errorCode(error) !== 'EEXIST') throw error;
+    const breaker = await host.fs.stat(breakerPath);
+    // A breaker is held for a millisecond; an old one belongs to a dead process.
+    if (breaker && host.now().getTime() - breaker.mtimeMs > 2000) await host.fs.remove(breakerPath);
+    await sleep(2);
+    return;
+  }
+  try {
+    const again = await readLockInfo(host, lockPath);
+    if (again && again.raw === staleRaw) await host.fs.remove(lockPath);
+  } finally {
+    await host.fs.remove(breakerPath);
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Replace a file atomically: write a temporary sibling, then rename it over. */
+export async function writeFileAtomic(host: Host, path: string, text: string): Promise<void> {
+  const temp = `${nodePath.join(nodePath.dirname(path), `.${nodePath.basename(path)}.${host.pid}.${Math.random().toString(36).slice(2)}.tmp`)}`;
+  try {
+    await host.fs.writeFile(temp, text, { exclusive: true });
+    await host.fs.rename(temp, path);
+  } catch (error) {
+    await host.fs.remove(temp).catch(() => undefined);
+    throw error;
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Append (spec §6)
+// ---------------------------------------------------------------------------
+
+/** What an append asks for. */
+export interface AppendRequest {
+  participant: string;
+  event: string;
+  summary: string;
+  doc?: string;
+  replyTo?: number;
+  role?: string;
+  sha256?: string;
+}
+
+/** What an append did. */
+export interface AppendResult {
+  event: AcpEvent;
+  state: DerivedState;
+  previousPhase: Phase | null;
+}
+
+function deliverableDocErrors(protocol: Json, event: { event: unknown; doc?: unknown; role?: unknown }): string[] {
+  const role = event.role;
+  const doc = event.doc;
+  if (role === undefined || role === null || role === '') return ['deliverable events require role'];
+  if (doc === undefined || doc === null || doc === '') return ['deliverable events require doc'];
+  if (role === 'primary' && doc !== primaryRef(protocol)) return ['doc must reference the primary deliverable'];
+  if (role === 'supporting') {
+    const refs = supportingEntries(protocol).filter((s) => typeof s.file === 'string').map((s) => deliverableRef(protocol, s.file as string));
+    if (!refs.includes(doc as string)) return ['doc must reference a declared supporting deliverable'];
+  }
+  return [];
+}
+
+async function freezeErrors(host: Host, folder: string, protocol: Json, doc: string, sha: unknown): Promise<string[]> {
+  if (typeof sha !== 'string' || !SHA256_HEX.test(sha)) return ['deliverable_frozen requires sha256'];
+  const bytes = await readDeliverable(host, folder, protocol, doc);
+  if (!bytes) return ['deliverable_frozen doc does not exist'];
+  if ((await sha256Hex(bytes)) !== sha) return ['deliverable_frozen sha256 does not match current file'];
+  return [];
+}
+
+function readinessAppendErrors(readiness: ReadinessFacts, eventName: string): string[] {
+  const errors: string[] = [];
+  if (readiness.blocking.length) errors.push('blocking readiness items must be cleared first');
+  if (readiness.unresolved.length) errors.push('unresolved readiness questions must be classified first');
+  if (readiness.deferredWithoutReason.length) errors.push('deferred_nonblocking readiness items require a reason');
+  if (eventName !== 'decision_accepted' && !readiness.readyToImplement) errors.push("readiness.md must check 'Ready to implement' first");
+  return errors;
+}
+
+function completionGateTexts(protocol: Json): string[] {
+  const gates = protocol.completionGates;
+  if (!Array.isArray(gates)) return [];
+  return gates.filter(isObject).map((g) => g.text).filter((t): t is string => typeof t === 'string');
+}
+
+/**
+ * Append an event (spec §6), under the folder lock. Raises {@link AcpError}
+ * with the spec's message when a check fails; nothing is written then.
+ */
+export async function append(host: Host, folder: string, request: AppendRequest, registry?: Registry): Promise<AppendResult> {
+  const protocol = await readProtocol(host, folder);
+  if (!(EVENT_NAMES as readonly string[]).includes(request.event)) throw new AcpError(`unknown event '${request.event}'`);
+  const participants = participantIds(protocol);
+  if (!participants.includes(request.participant)) throw new AcpError(`participant '${request.participant}' is not listed in protocol.json`);
+  return withFolderLock(host, folder, async () => {
+    const log = await readEventLog(host, folder);
+    if (log.errors.length) throw new AcpError(log.errors);
+    if (log.tornTail) throw new AcpError('events.jsonl ends with an incomplete line (a writer was interrupted); run `acp doctor --fix`');
+    const { events } = log;
+    if (request.replyTo !== undefined && !events.some((e) => e.seq === request.replyTo)) throw new AcpError('reply_to must point to an existing event');
+    if (events.length && request.replyTo === undefined) throw new AcpError('reply_to is required after initialized');
+    if (DELIVERABLE_EVENTS.has(request.event)) {
+      const docErrors = deliverableDocErrors(protocol, { event: request.event, doc: request.doc, role: request.role });
+      if (docErrors.length) throw new AcpError(docErrors);
+      if (request.event === 'deliverable_frozen') {
+        const errors = await freezeErrors(host, folder, protocol, request.doc!, request.sha256);
+        if (errors.length) throw new AcpError(errors);
+      }
+    }
+    const event: AcpEvent = {
+      seq: nextSeq(events),
+      from: request.participant,
+      event: request.event,
+      at: formatTimestamp(host.now()),
+      summary: request.summary,
+    };
+    if (request.doc !== undefined) event.doc = request.doc;
+    if (request.replyTo !== undefined) event.reply_to = request.replyTo;
+    if (request.role !== undefined) event.role = request.role;
+    if (request.sha256 !== undefined) event.sha256 = request.sha256;
+
+    const readiness = await readReadinessFile(host, folder);
+    const before = replay(events, participants, readiness);
+    const state = replay([...events, event], participants, readiness);
+    if (state.errors.length) throw new AcpError(state.errors);
+    if (['decision_accepted', 'readiness_passed', 'completed'].includes(request.event)) {
+      const errors = readinessAppendErrors(readiness, request.event);
+      if (errors.length) throw new AcpError(errors[0]!);
+    }
+    if (request.event === 'completed') {
+      if (request.doc !== 'conclusion.md') throw new AcpError('completed must reference conclusion.md');
+      const unchecked = completionGateTexts(protocol).filter((gate) => !readiness.isGateChecked(gate));
+      if (unchecked.length) throw new AcpError(`completion gates must be checked first: ${unchecked.join(', ')}`);
+      const conclusion = (await readTextIfExists(host, nodePath.join(folder, 'conclusion.md'), 'conclusion.md')) ?? '';
+      const errors = conclusionErrors(conclusion, primaryRef(protocol));
+      if (errors.length) throw new AcpError(errors);
+    }
+    if (registry?.hooks.has('append:before')) {
+      await registry.hooks.call('append:before', {
+        folder,
+        protocol,
+        event,
+        state,
+        refuse: (message: string): never => {
+          throw new AcpRefusal(message);
+        },
+      });
+    }
+    await host.fs.appendFile(nodePath.join(folder, 'events.jsonl'), formatEventLine(event));
+    const updated = { ...protocol, currentPhase: state.phase, proposalOwner: state.proposalOwner, waitingFor: state.waitingFor, updatedAt: event.at };
+    await writeFileAtomic(host, nodePath.join(folder, 'protocol.json'), formatProtocolJson(updated));
+    return { event, state, previousPhase: before.phase };
+  }).then(async (result) => {
+    if (registry) {
+      const context = { folder, protocol, event: result.event, state: result.state, previousPhase: result.previousPhase };
+      await registry.hooks.call('append:after', context);
+      if (result.previousPhase !== result.state.phase) await registry.hooks.call('phase:change', context);
+    }
+    return result;
+  });
+}
+
+// ---------------------------------------------------------------------------
+// Validation (spec §8)
+// ---------------------------------------------------------------------------
+
+/** The outcome of validation. */
+export interface ValidationResult {
+  ok: boolean;
+  errors: string[];
+  warnings: string[];
+}
+
+const ISO_RE = /^(\d{4})-?(\d{2})-?(\d{2})(?:[^\d](\d{2})(?::?(\d{2})(?::?(\d{2})(?:[.,](\d{1,9}))?)?)?)?(Z|z|[+-]\d{2}(?::?\d{2}(?::?\d{2}(?:[.,]\d{1,6})?)?)?)?$/u;
+
+/** Parse an ISO-8601 time like Python's `datetime.fromisoformat`; `undefined` if invalid or without zone. */
+export function parseZonedTimestamp(value: unknown): number | undefined {
+  if (typeof value !== 'string') return undefined;
+  const match = ISO_RE.exec(value);
+  if (!match) return undefined;
+  const [, y, mo, d, h = '0', mi = '0', s = '0', frac = '0', zone] = match;
+  if (!zone) return undefined;
+  const year = Number(y);
+  const month = Number(mo);
+  const day = Number(d);
+  if (month < 1 || month > 12 || day < 1 || day > new Date(Date.UTC(year, month, 0)).getUTCDate()) return undefined;
+  if (Number(h) > 23 || Number(mi) > 59 || Number(s) > 59) return undefined;
+  let offset = 0;
+  if (zone !== 'Z' && zone !== 'z') {
+    const sign = zone[0] === '-' ? -1 : 1;
+    const digits = zone.slice(1).replace(/:/g, '');
+    offset = sign * (Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2, 4) || '0')) * 60_000;
+    if (Number(digits.slice(0, 2)) > 23) return undefined;
+  }
+  return Date.UTC(year, month - 1, day, Number(h), Number(mi), Number(s)) + Number(`0.${frac}`) * 1000 - offset;
+}
+
+function checkDeliverablesDeclaration(protocol: Json, folder: string, errors: string[], host: Host, dirs: Set<string>): boolean {
+  const start = errors.length;
+  const deliverables = protocol.deliverables;
+  if (!isObject(deliverables)) {
+    errors.push('protocol.json deliverables.primary is required');
+    return false;
+  }
+  const mode = deliverables.mode;
+  if (mode !== 'internal' && mode !== 'external') errors.push('deliverables.mode must be internal or external');
+  if (mode === 'internal' && protocol.repoRoot !== undefined) errors.push('repoRoot is not allowed for internal deliverables');
+  if (mode === 'external') {
+    const repoRoot = protocol.repoRoot;
+    if (typeof repoRoot !== 'string' || pyStrip(repoRoot) === '') errors.push('repoRoot is required for external deliverables');
+    else if (nodePath.isAbsolute(repoRoot)) errors.push('repoRoot must be relative');
+    else {
+      const resolved = nodePath.resolve(folder, repoRoot);
+      if (!dirs.has(resolved)) errors.push('repoRoot must resolve to an existing directory');
+      else if (resolved === nodePath.parse(resolved).root) errors.push('repoRoot must not resolve to filesystem root');
+      else if (!isInside(folder, resolved)) errors.push('collaboration folder must be inside repoRoot');
+    }
+  }
+  const dir = deliverables.dir;
+  if (typeof dir !== 'string' || pyStrip(dir) === '') errors.push('deliverables.dir is required');
+  else if (isUnsafePath(dir)) errors.push('deliverables.dir must be relative and must not contain ..');
+  const primary = deliverables.primary;
+  if (!isObject(primary)) {
+    errors.push('protocol.json deliverables.primary is required');
+    return errors.length === start;
+  }
+  const knownType = (type: unknown): boolean => typeof type === 'string' && validationTypes.has(type);
+  if (!knownType(primary.type)) errors.push('primary deliverable type is invalid');
+  const file = primary.file;
+  if (typeof file !== 'string' || !file.endsWith('.md')) errors.push('primary deliverable file must be Markdown');
+  else if (isUnsafePath(file)) errors.push('primary deliverable file must be relative and must not contain ..');
+  if (primary.type === 'custom' && !(Array.isArray(primary.checklist) && primary.checklist.some((c) => typeof c === 'string' && pyStrip(c)))) {
+    errors.push('custom primary deliverable requires checklist');
+  }
+  const seen = new Set<string>();
+  const supporting = deliverables.supporting;
+  for (const entry of Array.isArray(supporting) ? supporting : []) {
+    const item = isObject(entry) ? entry : {};
+    if (!knownType(item.type)) errors.push('supporting deliverable type is invalid');
+    const sfile = item.file;
+    if (typeof sfile !== 'string' || !sfile.endsWith('.md')) errors.push('supporting deliverable file must be Markdown');
+    else if (isUnsafePath(sfile)) errors.push('supporting deliverable file must be relative and must not contain ..');
+    if (typeof sfile === 'string') {
+      if (seen.has(sfile)) errors.push('supporting deliverable files must be unique');
+      seen.add(sfile);
+      if (sfile === file) errors.push('supporting deliverable must not reuse the primary deliverable file');
+    }
+  }
+  const attachments = deliverables.attachments;
+  for (const entry of Array.isArray(attachments) ? attachments : []) {
+    if (!isObject(entry)) {
+      errors.push('attachments must be objects');
+      continue;
+    }
+    if (typeof entry.file !== 'string' || pyStrip(entry.file) === '') errors.push('attachment file is required');
+    else if (isUnsafePath(entry.file)) errors.push('attachment file must be relative and must not contain ..');
+  }
+  return errors.length === start;
+}
+
+/** The built-in type names the protocol accepts in validation (spec §3). */
+const validationTypes = new Set(['adr', 'design-spec', 'implementation-plan', 'decision-memo', 'review-report', 'test-plan', 'custom']);
+
+const REVIEW_HEADING_RE = new RegExp(`${BOL}##${S}+${DOT}+?${S}+-${S}+(${DOT}+?)${S}+-${S}+seq${S}+([0-9]+)${S}*${EOL}`, 'g');
+
+function checkReviews(text: string | undefined, events: Json[], ref: string | undefined, errors: string[]): void {
+  const body = text ?? '';
+  const headings = [...body.matchAll(REVIEW_HEADING_RE)].map((m) => ({ participant: m[1]!, seq: Number(m[2]) }));
+  const reviewEvents = events.filter((e) => e.event === 'review_submitted');
+  for (const event of reviewEvents) {
+    if (!headings.some((h) => h.seq === event.seq)) errors.push(`seq ${pyStr(event.seq)}: review_submitted requires matching review.md heading`);
+  }
+  for (const heading of headings) {
+    const event = events.find((e) => e.seq === heading.seq);
+    if (!event) errors.push(`review.md heading seq ${heading.seq}: no matching event`);
+    else if (event.event !== 'review_submitted') errors.push(`review.md heading seq ${heading.seq}: matching event is ${pyStr(event.event)}, not review_submitted`);
+    else if (event.from !== heading.participant) {
+      errors.push(`review.md heading seq ${heading.seq}: participant '${heading.participant}' does not match event from '${pyStr(event.from)}'`);
+    }
+  }
+  if (reviewEvents.length) {
+    if (!body.includes('Reviewed primary deliverable:')) errors.push('review.md must declare Reviewed primary deliverable');
+    if (!body.includes('Review Scope:')) errors.push('review.md must declare Review Scope');
+    if (!body.includes('Primary deliverable completeness')) errors.push('review.md Review Scope must include Primary deliverable completeness');
+    if (ref !== undefined && !body.includes(ref)) errors.push('review.md must reference the primary deliverable');
+  }
+}
+
+const DECISION_ID_RE = /^(D[0-9]+)\.[\t\n\v\f\r \x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+[^\n]+/u;
+
+function checkDecisions(text: string | undefined, refs: string[], errors: string[]): void {
+  if (text === undefined) {
+    errors.push('missing decisions.md');
+    return;
+  }
+  const parts = text.split(new RegExp(`${BOL}### `));
+  parts.shift();
+  const seen = new Set<string>();
+  parts.forEach((block, index) => {
+    const position = `D${index + 1}`;
+    const heading = block.split('\n', 1)[0]!;
+    const match = DECISION_ID_RE.exec(heading);
+    const id = match ? match[1]! : position;
+    if (!match) errors.push('accepted decision headings must use D<number>');
+    else {
+      if (seen.has(id)) errors.push(`duplicate accepted decision id ${id}`);
+      seen.add(id);
+      if (id !== position) errors.push('accepted decision ids must be sequential');
+    }
+    if (!block.includes('- Decision:')) errors.push(`accepted decision ${id} requires Decision`);
+    if (!block.includes('- Reflected in:')) errors.push(`accepted decision ${id} requires Reflected in`);
+    else if (!refs.some((ref) => block.includes(ref))) errors.push(`accepted decision ${id} Reflected in must point to declared deliverable`);
+  });
+}
+
+async function checkDeliverableContent(
+  host: Host,
+  folder: string,
+  protocol: Json,
+  registry: Registry,
+  entry: Json,
+  ref: string,
+  frozenRequired: boolean,
+  primary: boolean,
+  findings: Findings,
+): Promise<void> {
+  const { errors } = findings;
+  let bytes: Uint8Array | undefined;
+  try {
+    bytes = await readDeliverable(host, folder, protocol, ref);
+  } catch (error) {
+    if (error instanceof AcpError) {
+      errors.push(error.message);
+      return;
+    }
+    throw error;
+  }
+  if (!bytes) {
+    errors.push(primary ? `primary deliverable missing: ${ref}` : `supporting deliverable missing: ${ref}`);
+    return;
+  }
+  let text: string;
+  try {
+    text = decodeText(bytes, ref);
+  } catch (error) {
+    errors.push((error as AcpError).message);
+    return;
+  }
+  const status = markdown.status(text);
+  if (!status) errors.push(primary ? 'primary deliverable must include Status: Draft, In Review, or Frozen' : `supporting deliverable ${ref} must include Status`);
+  else if (frozenRequired && status !== 'Frozen') errors.push(primary ? 'primary deliverable status must be Frozen' : `supporting deliverable ${ref} status must be Frozen`);
+  const type = typeof entry.type === 'string' ? entry.type : '';
+  const checklist = Array.isArray(entry.checklist) ? entry.checklist.filter((c): c is string => typeof c === 'string').map(pyStrip).filter(Boolean) : [];
+  const definition = registry.type(type);
+  const sections = definition ? definition.sections(checklist) : checklist;
+  for (const section of sections) {
+    if (!markdown.hasSection(text, section)) {
+      errors.push(primary ? `primary deliverable missing required section: ${section}` : `supporting deliverable ${ref} missing required section: ${section}`);
+    } else if (frozenRequired && pyStrip(markdown.sectionBody(text, section) ?? '') === '') {
+      errors.push(primary ? `primary deliverable section must not be empty when frozen: ${section}` : `supporting deliverable ${ref} section must not be empty when frozen: ${section}`);
+    }
+  }
+  if (primary) await checkPluginType(registry, entry, { text, ref, sections, frozenRequired, markdown }, findings);
+}
+
+async function checkPluginType(registry: Registry, entry: Json, context: DeliverableCheckContext, findings: Findings): Promise<void> {
+  const typeName = typeof entry.pluginType === 'string' ? entry.pluginType : typeof entry.type === 'string' ? entry.type : '';
+  const definition = registry.type(typeName);
+  if (typeof entry.pluginType === 'string' && !definition) {
+    findings.warnings.push(`deliverable type '${entry.pluginType}' is not loaded; checked ${context.ref} against its recorded checklist only`);
+    return;
+  }
+  if (!definition?.check) return;
+  const owner = registry.types.get(typeName)?.origin.source ?? typeName;
+  let result: Findings;
+  try {
+    result = await definition.check(context);
+  } catch (error) {
+    throw new AcpPluginError(owner, `check of type '${typeName}'`, error);
+  }
+  findings.errors.push(...result.errors);
+  findings.warnings.push(...result.warnings);
+}
+
+/**
+ * Validate a collaboration folder (spec §8). Never throws for folder content
+ * problems: they are reported as errors.
+ */
+export async function validate(host: Host, folder: string, registry: Registry): Promise<ValidationResult> {
+  const errors: string[] = [];
+  const warnings: string[] = [];
+  const finish = (): ValidationResult => ({ ok: errors.length === 0, errors, warnings });
+  let names: Set<string>;
+  try {
+    names = new Set(await host.fs.readDir(folder));
+  } catch {
+    names = new Set();
+  }
+  const fileErrors: string[] = [];
+  for (const name of REQUIRED_FILES) if (!names.has(name)) fileErrors.push(`missing ${name}`);
+  for (const name of FORBIDDEN_FILES) {
+    if (names.has(name)) fileErrors.push(`${name} is not part of the protocol; remove it and use events.jsonl/readiness.md instead`);
+  }
+  let protocol: Json;
+  try {
+    protocol = await readProtocol(host, folder);
+  } catch (error) {
+    if (!(error instanceof AcpError)) throw error;
+    errors.push(error.message, ...fileErrors);
+    return finish();
+  }
+  errors.push(...fileErrors);
+
+  // Step 3: the declaration.
+  if (protocol.protocol !== 'acp') errors.push("protocol.json protocol must be 'acp'");
+  if (protocol.schemaVersion !== 2) errors.push('protocol.json schemaVersion must be 2');
+  if (typeof protocol.currentPhase !== 'string' || !(PHASES as readonly string[]).includes(protocol.currentPhase)) {
+    errors.push(`currentPhase must be one of ${pyRepr([...PHASES])}`);
+  }
+  if (typeof protocol.objective !== 'string' || pyStrip(protocol.objective) === '') errors.push('protocol.json objective must not be blank');
+  let participants: string[] = [];
+  try {
+    participants = participantIds(protocol);
+    if (!participants.length) errors.push('protocol.json participants must not be empty');
+  } catch (error) {
+    errors.push((error as AcpError).message);
+  }
+  const gates = protocol.completionGates;
+  if (!Array.isArray(gates) || gates.length === 0) errors.push('protocol.json completionGates must not be empty');
+  else {
+    gates.forEach((gate, index) => {
+      if (!isObject(gate) || (gate.source !== 'objective' && gate.source !== 'generated') || typeof gate.text !== 'string' || pyStrip(gate.text) === '') {
+        errors.push(`completionGates[${index + 1}] must include source and text`);
+        return;
+      }
+      for (const name of FORBIDDEN_FILES) if ((gate.text as string).includes(name)) errors.push(`completion gate must not reference obsolete file ${name}`);
+    });
+  }
+  if (!('waitingFor' in protocol)) errors.push('protocol.json waitingFor must be present');
+  if (!('proposalOwner' in protocol)) errors.push('protocol.json proposalOwner must be present');
+
+  // Step 4: the deliverables declaration.
+  const dirs = new Set<string>();
+  if (typeof protocol.repoRoot === 'string' && !nodePath.isAbsolute(protocol.repoRoot)) {
+    const resolved = nodePath.resolve(folder, protocol.repoRoot);
+    if ((await host.fs.stat(resolved))?.isDirectory) dirs.add(resolved);
+  }
+  const declarationOk = checkDeliverablesDeclaration(protocol, folder, errors, host, dirs);
+
+  // Step 5: the log.
+  let log: EventLog;
+  try {
+    log = await readEventLog(host, folder);
+  } catch (error) {
+    if (!(error instanceof AcpError)) throw error;
+    errors.push(error.message);
+    log = { events: [], errors: [], size: 0, tornTail: false };
+  }
+  errors.push(...log.errors);
+  if (log.tornTail) warnings.push('events.jsonl ends without a newline (an interrupted write?); run `acp doctor`');
+  const events = log.events;
+
+  // Step 6: event shape.
+  let lastAt: number | undefined;
+  const seenSeqs = new Set<unknown>();
+  events.forEach((event, index) => {
+    const expected = index + 1;
+    const seq = pyStr(event.seq);
+    if (event.seq !== expected) errors.push(`events.jsonl: expected seq ${expected}, found ${seq}`);
+    for (const field of ['seq', 'from', 'event', 'at', 'summary']) if (!(field in event)) errors.push(`seq ${seq}: missing required field ${field}`);
+    if (!(EVENT_NAMES as readonly unknown[]).includes(event.event)) errors.push(`seq ${seq}: unknown event ${pyRepr(event.event)}`);
+    if (DELIVERABLE_EVENTS.has(event.event as string)) {
+      if (event.role !== 'primary' && event.role !== 'supporting') errors.push(`seq ${seq}: deliverable events require role`);
+      if (typeof event.doc !== 'string') errors.push(`seq ${seq}: deliverable events require doc`);
+      if (event.event === 'deliverable_frozen' && !(typeof event.sha256 === 'string' && SHA256_HEX.test(event.sha256))) {
+        errors.push(`seq ${seq}: deliverable_frozen requires sha256`);
+      }
+    }
+    if (event.event !== 'initialized') {
+      if (event.reply_to === undefined || event.reply_to === null) errors.push(`seq ${seq}: reply_to is required after initialized`);
+      else if (!isInt(event.reply_to) || !seenSeqs.has(event.reply_to)) errors.push(`seq ${seq}: reply_to must point to an earlier event`);
+    }
+    const at = parseZonedTimestamp(event.at);
+    if (at === undefined) errors.push(`seq ${seq}: at must be an ISO-8601 timestamp`);
+    else {
+      if (lastAt !== undefined && at < lastAt) errors.push(`seq ${seq}: at must not be earlier than the previous event`);
+      lastAt = at;
+    }
+    seenSeqs.add(event.seq);
+  });
+
+  // Step 7: review links.
+  const ref = declarationOk || isObject((protocol.deliverables as Json | undefined)?.primary) ? primaryRef(protocol) : undefined;
+  checkReviews(await readTextIfExists(host, nodePath.join(folder, 'review.md'), 'review.md'), events, ref, errors);
+
+  // Step 8: deliverable events.
+  let primaryFreezes = 0;
+  const frozenSupporting = new Set<string>();
+  for (const event of events) {
+    if (!DELIVERABLE_EVENTS.has(event.event as string)) continue;
+    const seq = pyStr(event.seq);
+    if ((event.role !== 'primary' && event.role !== 'supporting') || typeof event.doc !== 'string') continue;
+    const docErrors = deliverableDocErrors(protocol, event);
+    for (const message of docErrors) errors.push(`seq ${seq}: ${message}`);
+    if (event.event !== 'deliverable_frozen') continue;
+    if (event.role === 'primary') primaryFreezes++;
+    else frozenSupporting.add(event.doc);
+    if (docErrors.length) continue;
+    try {
+      for (const message of await freezeErrors(host, folder, protocol, event.doc, event.sha256)) errors.push(`seq ${seq}: ${message}`);
+    } catch (error) {
+      if (!(error instanceof AcpError)) throw error;
+      errors.push(`seq ${seq}: ${error.message}`);
+    }
+  }
+  if (primaryFreezes > 1) errors.push('primary deliverable can be frozen only once');
+  for (const entry of supportingEntries(protocol)) {
+    if (typeof entry.file !== 'string') continue;
+    const sref = deliverableRef(protocol, entry.file);
+    if (entry.frozen && !frozenSupporting.has(sref)) errors.push(`supporting deliverable requires deliverable_frozen: ${sref}`);
+    if (!entry.frozen && frozenSupporting.has(sref)) errors.push(`supporting deliverable has freeze event but is not marked frozen: ${sref}`);
+  }
+
+  // Step 9: replay, and the cached state.
+  const readinessText = (await readTextIfExists(host, nodePath.join(folder, 'readiness.md'), 'readiness.md')) ?? '';
+  const readiness = readReadiness(readinessText);
+  const state = replay(events, participants, readiness);
+  errors.push(...state.errors);
+  const derivedPhase = state.phase ?? 'None';
+  if (protocol.currentPhase !== state.phase) errors.push(`protocol.json currentPhase is ${pyStr(protocol.currentPhase)}, expected ${derivedPhase}`);
+  if (protocol.proposalOwner !== state.proposalOwner) {
+    errors.push(`protocol.json proposalOwner is '${pyStr(protocol.proposalOwner)}', expected '${pyStr(state.proposalOwner)}'`);
+  }
+  const cachedWaiting = protocol.waitingFor;
+  if (!Array.isArray(cachedWaiting) || cachedWaiting.length !== state.waitingFor.length || cachedWaiting.some((v, i) => v !== state.waitingFor[i])) {
+    errors.push(`protocol.json waitingFor is ${pyRepr(cachedWaiting)}, expected ${pyRepr(state.waitingFor)}`);
+  }
+
+  // Step 10: content.
+  const hasEvent = (name: string): boolean => events.some((e) => e.event === name);
+  if (declarationOk) {
+    const deliverables = protocol.deliverables as Json;
+    const primary = deliverables.primary as Json;
+    const frozenRequired = primaryFreezes > 0 || hasEvent('readiness_passed') || hasEvent('completed');
+    const findings: Findings = { errors, warnings };
+    await checkDeliverableContent(host, folder, protocol, registry, primary, ref!, frozenRequired, true, findings);
+    for (const entry of supportingEntries(protocol)) {
+      const sref = deliverableRef(protocol, entry.file as string);
+      await checkDeliverableContent(host, folder, protocol, registry, entry, sref, Boolean(entry.frozen), false, findings);
+    }
+    const refs = [ref!, ...supportingEntries(protocol).map((s) => deliverableRef(protocol, s.file as string))];
+    checkDecisions(await readTextIfExists(host, nodePath.join(folder, 'decisions.md'), 'decisions.md'), refs, errors);
+    const attachments = Array.isArray(deliverables.attachments) ? deliverables.attachments.filter(isObject) : [];
+    for (const attachment of attachments) {
+      const file = attachment.file as string;
+      if (!(await host.fs.stat(nodePath.resolve(folder, file)))) errors.push(`attachment missing: ${file}`);
+    }
+  }
+
+  // Steps 11–13: readiness and completion.
+  if (hasEvent('decision_accepted')) errors.push(...decisionGateErrors(readiness));
+  const finished = hasEvent('readiness_passed') || hasEvent('completed');
+  if (finished) {
+    if (readiness.blocking.length) errors.push('blocking readiness items must be cleared before readiness_passed or completed');
+    if (readiness.unresolved.length) errors.push('unresolved readiness questions must be classified before readiness_passed or completed');
+    if (readiness.deferredWithoutReason.length) errors.push('deferred_nonblocking readiness items require a reason');
+    if (!readiness.readyToImplement) errors.push("readiness.md must check 'Ready to implement' before readiness_passed or completed");
+    if (primaryFreezes === 0 && !events.some((e) => e.event === 'deliverable_frozen' && e.role === 'primary')) {
+      errors.push('readiness_passed requires primary deliverable_frozen');
+    }
+  }
+  if (hasEvent('completed')) {
+    const unchecked = completionGateTexts(protocol).filter((gate) => !readiness.isGateChecked(gate));
+    if (unchecked.length) errors.push(`completion gates must be checked before completed: ${unchecked.join(', ')}`);
+    errors.push(...conclusionErrors((await readTextIfExists(host, nodePath.join(folder, 'conclusion.md'), 'conclusion.md')) ?? '', ref));
+  } else if (readiness.deferredWithoutReason.length) {
+    warnings.push('deferred_nonblocking readiness items should include a reason');
+  }
+
+  if (registry.hooks.has('validate')) await registry.hooks.call('validate', { folder, protocol, events, errors, warnings });
+  return finish();
+}
+
+// ---------------------------------------------------------------------------
+// Init (spec §9)
+// ---------------------------------------------------------------------------
+
+/** What `init` asks for. */
+export interface InitRequest {
+  participants: string[];
+  objective: string;
+  completion: string[];
+  primaryType: string;
+  primaryFile?: string;
+  primaryChecks?: string[];
+  mode?: 'internal' | 'external' | string;
+  dir?: string;
+  repoRoot?: string;
+  resume?: boolean;
+}
+
+/** What `init` did. */
+export interface InitResult {
+  /** `false` when `resume` found an existing folder. */
+  created: boolean;
+  protocol?: ProtocolDocument;
+  files: string[];
+}
+
+function uniqueTrimmed(values: string[]): string[] {
+  const out: string[] = [];
+  for (const value of values) {
+    const trimmed = pyStrip(value);
+    if (trimmed && !out.includes(trimmed)) out.push(trimmed);
+  }
+  return out;
+}
+
+/** Build the protocol document and the files of a new folder (no I/O). */
+export function planInit(folder: string, request: InitRequest, registry: Registry, now: Date): { protocol: ProtocolDocument; files: Map<string, string> } {
+  const objective = pyStrip(request.objective ?? '');
+  if (!objective) throw new AcpError('--objective must not be blank');
+  const participants = uniqueTrimmed(request.participants ?? []);
+  if (participants.length < 2) throw new AcpError('at least two non-blank --participant values are required');
+  const completion = (request.completion ?? []).map(pyStrip).filter(Boolean);
+  if (!completion.length) throw new AcpError('at least one non-blank --completion is required');
+  const typeName = pyStrip(request.primaryType ?? '');
+  const definition = registry.type(typeName);
+  if (!definition) throw new AcpError(`unknown deliverable type '${typeName}' (known: ${sortedPy(registry.types.keys()).join(', ')})`);
+  const checks = (request.primaryChecks ?? []).map(pyStrip).filter(Boolean);
+  const custom = typeName === 'custom';
+  const file = request.primaryFile !== undefined ? pyStrip(request.primaryFile) : definition.defaultFile;
+  if (!file) throw new AcpError(custom ? 'custom deliverables require --primary-deliverable-file' : `deliverable type '${typeName}' requires --primary-deliverable-file`);
+  if (custom && !checks.length) throw new AcpError('custom deliverables require at least one --primary-deliverable-check');
+  if (!file.endsWith('.md')) throw new AcpError('primary deliverable file must end with .md');
+  if (isUnsafePath(file)) throw new AcpError('primary deliverable file must be relative and must not contain ..');
+  const dir = pyStrip(request.dir ?? 'deliverables') || 'deliverables';
+  if (isUnsafePath(dir)) throw new AcpError('--deliverables-dir must be relative and must not contain ..');
+  const mode = pyStrip(request.mode ?? 'internal') || 'internal';
+  if (mode !== 'internal' && mode !== 'external') throw new AcpError("--deliverables-mode must be 'internal' or 'external'");
+  const repoRoot = request.repoRoot === undefined ? undefined : pyStrip(request.repoRoot);
+  if (mode === 'external' && !repoRoot) throw new AcpError('--repo-root is required when --deliverables-mode external');
+  if (mode === 'external' && nodePath.isAbsolute(repoRoot!)) throw new AcpError('--repo-root must be relative to the collaboration folder');
+  if (mode === 'internal' && repoRoot !== undefined) throw new AcpError('--repo-root is only allowed when --deliverables-mode external');
+
+  const sections = definition.sections(checks);
+  const recordAsCustom = Boolean(definition.recordAsCustom) && !custom;
+  const primary: DeliverableDeclaration = { type: recordAsCustom ? 'custom' : typeName, file, checklist: custom || recordAsCustom ? (custom ? checks : sections) : [] };
+  if (recordAsCustom) primary.pluginType = typeName;
+  const ref = mode === 'external' ? `external:${file}` : `${dir}/${file}`;
+  const defaults = defaultGates(ref, primary.type);
+  const generated = definition.gates ? definition.gates({ ref, type: primary.type, defaults }) : defaults;
+  const stamp = formatTimestamp(now);
+  const protocol: ProtocolDocument = {
+    protocol: 'acp',
+    schemaVersion: 2,
+    objective,
+    objectiveGates: completion,
+    participants: participants.map((id) => ({ id })),
+    completionGates: [...completion.map((text) => ({ source: 'objective' as const, text })), ...generated.map((text) => ({ source: 'generated' as const, text }))],
+    deliverables: { mode, dir, owner: participants[0]!, coAuthors: [], primary, supporting: [], attachments: [] },
+    currentPhase: 'drafting',
+    proposalOwner: participants[0]!,
+    waitingFor: [participants[0]!],
+    createdAt: stamp,
+    updatedAt: stamp,
+  };
+  if (mode === 'external') protocol.repoRoot = repoRoot;
+  const template = (definition.template ?? defaultTemplate)({ title: definition.title, type: primary.type === 'custom' && !recordAsCustom ? 'custom' : typeName, sections });
+  const deliverablePath = mode === 'external' ? nodePath.join(repoRoot!, dir, file) : nodePath.join(dir, file);
+  const gateLines = protocol.completionGates.map((gate) => `- [ ] ${gate.text}`).join('\n');
+  const owner = participants[0]!;
+  const files = new Map<string, string>([
+    ['README.md', readmeTemplate(protocol, ref)],
+    ['proposal.md', `# Proposal\n\nObjective: ${objective}\n\nOwner: ${owner}\n\nPrimary deliverable: \`${ref}\`\n\n## Summary\n\nDescribe the proposal here, then append \`proposal_submitted\`.\n`],
+    [
+      'review.md',
+      `# Review\n\nEach review starts with a heading \`## <UTC time> - <participant> - seq <event seq>\` naming the review_submitted event it belongs to.\n\n<!--\nTemplate:\n\n## 2026-01-01T00:00:00Z - participant - seq N\n\nContext:\n- Read \`proposal.md\` after event seq \`N\`.\n- Reviewed primary deliverable: \`${ref}\`\n- Reviewed supporting deliverables: none.\n\nReview Scope:\n- Proposal coherence\n- Primary deliverable completeness\n- Accepted decision traceability\n- Implementation readiness\n\nPosition:\n- Accept.\n\nConcerns:\n- None.\n\nRequired Changes:\n- None.\n\nQuestions:\n- None.\n-->\n`,
+    ],
+    [
+      'decisions.md',
+      `# Decisions\n\n## Accepted Decisions\n\n### D1. Record the primary deliverable\n\n- Decision: the collaboration produces a ${definition.title} at \`${ref}\`.\n- Rationale: one primary deliverable keeps the outcome reviewable.\n- Reflected in: \`${ref}\`\n`,
+    ],
+    [
+      'readiness.md',
+      `# Readiness\n\n## Open Question Classification\n\n- [unresolved] Which open questions block implementation? Classify each as resolved, deferred_nonblocking (with a reason:) or blocking.\n\n## Blocking Issues\n\n- None.\n\n## Gates\n\n${gateLines}\n\n## Deliverable Snapshot\n\n- Primary: \`${ref}\`\n- SHA-256:\n\n## Ready to Implement\n\n- [ ] Ready to implement\n`,
+    ],
+    [
+      'conclusion.md',
+      `# Conclusion\n\n## Decision Outcome\n\n- [blocked] The collaboration has not concluded yet.\n\n## Rationale\n\nWritten when the collaboration concludes.\n\n## Deliverable Receipt\n\n- Primary: \`${ref}\`\n- SHA-256: recorded at freeze.\n\n## Accepted Decisions Summary\n\nSee \`decisions.md\`.\n\n## Readiness Result\n\nSee \`readiness.md\`.\n\n## Assumptions\n\nNone recorded.\n\n## Deferred Follow-ups\n\nNone recorded.\n\n## Implementation Blockers\n\nNone recorded.\n\n## Next Action\n\nFinish the collaboration.\n`,
+    ],
+    [deliverablePath, template],
+  ]);
+  return { protocol, files };
+}
+
+function readmeTemplate(protocol: ProtocolDocument, ref: string): string {
+  const ids = protocol.participants.map((p) => (typeof p === 'string' ? p : p.id));
+  return `# ACP collaboration\n\nObjective: ${protocol.objective}\n\nParticipants: ${ids.join(', ')} (proposal owner: ${ids[0]}).\n\nPrimary deliverable: \`${ref}\`.\n\nThis folder follows the Agent Collaboration Protocol, schema v2. State lives in\n\`protocol.json\`; \`events.jsonl\` is the append-only event log. Check whose turn it is\nwith \`acp next --folder . --participant <id>\`, append events with \`acp append\`, and\nvalidate with \`acp validate --folder .\`.\n`;
+}
+
+/**
+ * Initialise a collaboration folder (spec §9). **[beyond]** never
+ * overwrites an existing file: if any target exists, nothing is written.
+ */
+export async function init(host: Host, folder: string, request: InitRequest, registry: Registry): Promise<InitResult> {
+  const protocolPath = nodePath.join(folder, 'protocol.json');
+  // Usage errors come first, as in the common tools.
+  const planned = planInit(folder, request, registry, host.now());
+  if (await host.fs.stat(protocolPath)) {
+    if (request.resume) return { created: false, files: [] };
+    throw new AcpError('collaboration folder already contains protocol.json; use --resume to acknowledge it');
+  }
+  const { protocol, files } = planned;
+  if (registry.hooks.has('init:files')) await registry.hooks.call('init:files', { folder, protocol, files });
+  const event: AcpEvent = { seq: 1, from: protocol.proposalOwner!, event: 'initialized', at: protocol.createdAt, summary: INIT_SUMMARY, doc: 'protocol.json' };
+  const all = new Map<string, string>([['protocol.json', formatProtocolJson(protocol)], ...files, ['events.jsonl', formatEventLine(event)]]);
+  const existing: string[] = [];
+  for (const relative of all.keys()) {
+    if (isUnsafePath(relative) && !relative.startsWith(protocol.repoRoot ?? '\0')) throw new AcpError(`refusing to write outside the folder: ${relative}`);
+    if (await host.fs.stat(nodePath.resolve(folder, relative))) existing.push(relative);
+  }
+  if (existing.length) {
+    throw new AcpError(`refusing to overwrite existing files in ${folder}: ${existing.join(', ')} (init never replaces files; move them away or use another folder)`);
+  }
+  if (protocol.repoRoot !== undefined) {
+    const root = nodePath.resolve(folder, protocol.repoRoot);
+    if (root === nodePath.parse(root).root) throw new AcpError('--repo-root must not resolve to the filesystem root');
+  }
+  await host.fs.mkdir(folder);
+  // Write protocol.json last, so an interrupted init can simply be re-run.
+  const written: string[] = [];
+  try {
+    for (const [relative, text] of all) {
+      if (relative === 'protocol.json') continue;
+      const path = nodePath.resolve(folder, relative);
+      await host.fs.mkdir(nodePath.dirname(path));
+      await host.fs.writeFile(path, text, { exclusive: true });
+      written.push(relative);
+    }
+    await host.fs.writeFile(protocolPath, all.get('protocol.json')!, { exclusive: true });
+    written.push('protocol.json');
+  } catch (error) {
+    for (const relative of written) await host.fs.remove(nodePath.resolve(folder, relative)).catch(() => undefined);
+    if (errorCode(error) === 'EEXIST') throw new AcpError(`refusing to overwrite a file created while initialising ${folder}; nothing was kept`);
+    throw error;
+  }
+  return { created: true, protocol, files: [...all.keys()] };
+}
+
+// ---------------------------------------------------------------------------
+// Next action and waiting (spec §10)
+// ---------------------------------------------------------------------------
+
+/** The next action for a participant. */
+export interface NextResult {
+  phase: string;
+  proposalOwner: string;
+  waitingFor: string[];
+  lastEvent?: { seq: unknown; event: unknown; from: unknown };
+  action: string;
+  /** 0, or 1 when the cached phase is invalid. */
+  exitCode: number;
+}
+
+function cachedWaiting(protocol: Json): string[] {
+  return Array.isArray(protocol.waitingFor) ? protocol.waitingFor.map((v) => pyStr(v)) : [];
+}
+
+/** Compute the next action for `participant` (spec §10). */
+export async function nextAction(host: Host, folder: string, participant: string, registry?: Registry): Promise<NextResult> {
+  const protocol = await readProtocol(host, folder);
+  if (!participantIds(protocol).includes(participant)) throw new AcpError(`participant '${participant}' is not listed in protocol.json`);
+  const log = await readEventLog(host, folder);
+  if (log.errors.length) throw new AcpError(log.errors);
+  const events = log.events;
+  const phase = pyStr(protocol.currentPhase);
+  const owner = pyStr(protocol.proposalOwner);
+  const waiting = cachedWaiting(protocol);
+  const isWaiting = waiting.includes(participant);
+  const latest = (names: string[]): Json | undefined => [...events].reverse().find((e) => names.includes(e.event as string));
+  let action: string;
+  let exitCode = 0;
+  switch (protocol.currentPhase) {
+    case 'drafting':
+      action = isWaiting
+        ? 'draft the primary deliverable, append deliverable_drafted, update proposal.md, then append proposal_submitted.'
+        : 'wait for the proposal owner to submit the proposal.';
+      break;
+    case 'reviewing': {
+      const proposal = latest(['proposal_submitted']) ?? latest(['proposal_revised']);
+      if (isWaiting && proposal?.from !== participant) action = 'review proposal.md and the primary deliverable, update review.md with Review Scope, then append review_submitted.';
+      else if (participant === protocol.proposalOwner) action = 'wait for the listed reviewer(s); do not edit proposal.md or deliverables while reviewing unless blocking the collaboration.';
+      else action = 'wait for the listed reviewer(s) to submit review_submitted or blocked.';
+      break;
+    }
+    case 'revising': {
+      const review = latest(['review_submitted']);
+      action =
+        isWaiting && review && review.from !== participant
+          ? 'revise proposal.md and deliverables as needed, append deliverable_revised if the deliverable changed, then append proposal_revised.'
+          : 'wait for the proposal owner to revise.';
+      break;
+    }
+    case 'decision_review':
+      action =
+        isWaiting && !events.some((e) => e.event === 'decision_accepted' && e.from === participant)
+          ? 'review decisions.md and append decision_accepted only if decisions are explicit.'
+          : 'wait for remaining participants to accept decisions.';
+      break;
+    case 'readiness_check': {
+      const readiness = await readReadinessFile(host, folder);
+      const conclusion = (await readTextIfExists(host, nodePath.join(folder, 'conclusion.md'), 'conclusion.md')) ?? '';
+      if (readiness.blocking.length || readiness.unresolved.length || readiness.deferredWithoutReason.length) {
+        action = 'classify readiness.md questions and clear blockers before readiness_passed.';
+      } else if (!readiness.readyToImplement) action = 'complete the final design checklist in readiness.md.';
+      else if (!events.some((e) => e.event === 'readiness_passed')) action = 'run validate_collaboration.py, then append readiness_passed.';
+      else if (!events.some((e) => e.event === 'deliverable_frozen' && e.role === 'primary')) {
+        action = 'freeze the primary deliverable with deliverable_frozen, run validate_collaboration.py, then append readiness_passed.';
+      } else if (conclusionErrors(conclusion, primaryRef(protocol)).length) {
+        action = 'write conclusion.md with the final outcome, deliverable receipt, readiness result, and next action.';
+      } else action = 'run validate_collaboration.py, then append completed with doc=conclusion.md.';
+      break;
+    }
+    case 'completed':
+      action = 'stop; collaboration is complete.';
+      break;
+    case 'blocked':
+      action = 'resolve the blocker or start a new collaboration round.';
+      break;
+    default:
+      action = 'run validate_collaboration.py; current phase is invalid.';
+      exitCode = 1;
+  }
+  const last = events.at(-1);
+  const result: NextResult = { phase, proposalOwner: owner, waitingFor: waiting, action, exitCode };
+  if (last) result.lastEvent = { seq: last.seq, event: last.event, from: last.from };
+  if (registry?.hooks.has('next')) {
+    const hints: string[] = [];
+    await registry.hooks.call('next', { folder, participant, result, hints });
+    if (hints.length) (result as NextResult & { hints?: string[] }).hints = hints;
+  }
+  return result;
+}
+
+/** Format a {@link NextResult} as the CLI prints it. */
+export function formatNext(result: NextResult & { hints?: string[] }): string {
+  const lines = [`phase: ${result.phase}`, `proposal owner: ${result.proposalOwner}`, `waiting for: ${result.waitingFor.length ? result.waitingFor.join(', ') : 'none'}`];
+  if (result.lastEvent) lines.push(`last event: seq ${pyStr(result.lastEvent.seq)} ${pyStr(result.lastEvent.event)} from ${pyStr(result.lastEvent.from)}`);
+  lines.push(`next action: ${result.action}`);
+  for (const hint of result.hints ?? []) lines.push(`hint: ${hint}`);
+  return lines.join('\n');
+}
+
+/** Options of {@link waitForTurn}. */
+export interface WaitOptions {
+  /** Fallback poll period, seconds (default 2). */
+  intervalSeconds?: number;
+  /** Give up after this many seconds; 0 waits forever (default 1800). */
+  timeoutSeconds?: number;
+  /** Stop waiting. */
+  signal?: AbortSignal;
+  /** Called with `waiting: …` lines whenever the state changes. */
+  onProgress?(line: string): void;
+}
+
+/** What {@link waitForTurn} returns. */
+export interface WaitResult {
+  /** `ready: …` line. */
+  reason: string;
+  next: NextResult;
+}
+
+/**
+ * Wait until `participant` is listed in waitingFor or the phase is
+ * completed/blocked (spec §10). Woken by file-system notifications, with a
+ * poll every `intervalSeconds` as the fallback.
+ */
+export async function waitForTurn(host: Host, folder: string, participant: string, options: WaitOptions = {}, registry?: Registry): Promise<WaitResult> {
+  const intervalMs = Math.max(0.01, options.intervalSeconds ?? DEFAULT_WAIT_INTERVAL_SECONDS) * 1000;
+  const timeoutSeconds = options.timeoutSeconds ?? DEFAULT_WAIT_TIMEOUT_SECONDS;
+  const deadline = timeoutSeconds > 0 ? host.now().getTime() + timeoutSeconds * 1000 : Infinity;
+  let wake: (() => void) | undefined;
+  let pending = false;
+  const notify = (): void => {
+    pending = true;
+    wake?.();
+  };
+  const stopWatching = host.fs.watch?.(folder, notify) ?? (() => undefined);
+  const onAbort = (): void => notify();
+  options.signal?.addEventListener('abort', onAbort);
+  let lastReport = '';
+  try {
+    for (;;) {
+      if (options.signal?.aborted) throw new AcpAbortError();
+      pending = false;
+      const protocol = await readProtocol(host, folder);
+      if (!participantIds(protocol).includes(participant)) throw new AcpError(`participant '${participant}' is not listed in protocol.json`);
+      const log = await readEventLog(host, folder);
+      if (log.errors.length) throw new AcpError(log.errors);
+      const waiting = cachedWaiting(protocol);
+      let reason: string | undefined;
+      if (waiting.includes(participant)) reason = `ready: ${participant} is listed in waitingFor`;
+      else if (protocol.currentPhase === 'completed' || protocol.currentPhase === 'blocked') reason = `ready: phase is ${pyStr(protocol.currentPhase)}`;
+      if (reason) return { reason, next: await nextAction(host, folder, participant, registry) };
+      const last = log.events.at(-1);
+      const report = `waiting for ${waiting.length ? waiting.join(', ') : 'none'}${last ? ` after seq ${pyStr(last.seq)}` : ''}`;
+      if (report !== lastReport) {
+        options.onProgress?.(`waiting: ${report}`);
+        lastReport = report;
+      }
+      const remaining = deadline - host.now().getTime();
+      if (remaining <= 0) throw new AcpTimeoutError(`timeout: ${report}`);
+      if (!pending) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(done, Math.min(intervalMs, remaining));
+          function done(): void {
+            clearTimeout(timer);
+            wake = undefined;
+            resolve();
+          }
+          wake = done;
+        });
+      }
+    }
+  } finally {
+    stopWatching();
+    options.signal?.removeEventListener('abort', onAbort);
+  }
+}
+
+// ---------------------------------------------------------------------------
+// The library facade
+// ---------------------------------------------------------------------------
+
+/** Options of {@link openCollaboration}. */
+export interface OpenOptions {
+  /** Host capabilities; defaults to the host runtime's files. */
+  host?: Host;
+  /** Registry with deliverable types and plugins; defaults to the built-ins. */
+  registry?: Registry;
+}
+
+/** A collaboration folder bound to a host and a registry. */
+export interface Collaboration {
+  readonly folder: string;
+  readonly host: Host;
+  readonly registry: Registry;
+  init(request: InitRequest): Promise<InitResult>;
+  append(request: AppendRequest): Promise<AppendResult>;
+  state(): Promise<DerivedState>;
+  validate(): Promise<ValidationResult>;
+  next(participant: string): Promise<NextResult>;
+  wait(participant: string, options?: WaitOptions): Promise<WaitResult>;
+}
+
+/** Bind a folder to a host and registry for in-process use. */
+export async function openCollaboration(folder: string, options: OpenOptions = {}): Promise<Collaboration> {
+  const host = options.host ?? (await createNodeHost());
+  const registry = options.registry ?? (await createRegistry());
+  const absolute = host.resolvePath(folder);
+  return {
+    folder: absolute,
+    host,
+    registry,
+    init: (request) => init(host, absolute, request, registry),
+    append: (request) => append(host, absolute, request, registry),
+    state: async () => {
+      const protocol = await readProtocol(host, absolute);
+      const log = await readEventLog(host, absolute);
+      if (log.errors.length) throw new AcpError(log.errors);
+      return replay(log.events, participantIds(protocol), await readReadinessFile(host, absolute));
+    },
+    validate: () => validate(host, absolute, registry),
+    next: (participant) => nextAction(host, absolute, participant, registry),
+    wait: (participant, options) => waitForTurn(host, absolute, participant, options, registry),
+  };
+}
+
+// ---------------------------------------------------------------------------
+// The CLI (the only place that reads argv, writes stdio or exits)
+// ---------------------------------------------------------------------------
+
+/** Where the CLI writes and what it reads from the process. */
+export interface CliIo {
+  argv: string[];
+  stdout(text: string): void;
+  stderr(text: string): void;
+  /** Colour output allowed? */
+  color: boolean;
+}
+
+class UsageError extends AcpError {}
+
+/**
+ * Option values exactly as typed. The argv parser under cac turns
+ * numeric-looking values into numbers (`--sha256 000…` would become `0`), so
+ * values are taken from argv itself; cac still matches commands, rejects
+ * unknown options and prints help.
+ */
+function rawOptionValues(argv: string[], valued: Set<string>): Map<string, string[]> {
+  const values = new Map<string, string[]>();
+  const add = (name: string, value: string): void => {
+    const key = name.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+    values.set(key, [...(values.get(key) ?? []), value]);
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const token = argv[i]!;
+    if (token === '--') break;
+    if (!token.startsWith('--')) continue;
+    const eq = token.indexOf('=');
+    const name = token.slice(2, eq === -1 ? undefined : eq);
+    if (!valued.has(name)) continue;
+    if (eq !== -1) add(name, token.slice(eq + 1));
+    else if (i + 1 < argv.length && !argv[i + 1]!.startsWith('--')) add(name, argv[++i]!);
+  }
+  return values;
+}
+
+function single(value: unknown, name: string): string | undefined {
+  if (value === undefined) return undefined;
+  if (Array.isArray(value)) {
+    if (value.length > 1) throw new UsageError(`argument --${name}: expected one value`);
+    value = value[0];
+  }
+  if (value === true || value === false) throw new UsageError(`argument --${name}: expected one argument`);
+  return String(value);
+}
+
+function list(value: unknown): string[] {
+  if (value === undefined) return [];
+  const values = Array.isArray(value) ? value : [value];
+  return values.map((v) => {
+    if (v === true || v === false) throw new UsageError('expected one argument');
+    return String(v);
+  });
+}
+
+function required(value: string | undefined, name: string): string {
+  if (value === undefined) throw new UsageError(`the following arguments are required: --${name}`);
+  return value;
+}
+
+function intOption(value: string | undefined, name: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^[+-]?\d+$/.test(value.trim())) throw new UsageError(`argument --${name}: invalid int value: '${value}'`);
+  return Number.parseInt(value, 10);
+}
+
+function floatOption(value: string | undefined, name: string): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (value.trim() === '' || Number.isNaN(n) || n < 0) throw new UsageError(`argument --${name}: invalid non-negative number: '${value}'`);
+  return n;
+}
+
+/**
+ * Run the CLI. Returns the exit code; never calls `process.exit` (the
+ * entry point does).
+ */
+export async function runCli(io: CliIo, hostOverride?: Host): Promise<number> {
+  const { cac } = await import('cac');
+  const host = hostOverride ?? (await createNodeHost());
+  const registry = await createRegistry();
+  const out = (text: string): void => io.stdout(`${text}\n`);
+  let exitCode = 0;
+  let json = false;
+  const cli = cac('acp');
+  const str = { type: [String] };
+  const valued = new Set([
+    'folder', 'participant', 'objective', 'completion', 'primary-deliverable-type', 'primary-deliverable-file', 'primary-deliverable-check',
+    'deliverables-mode', 'deliverables-dir', 'repo-root', 'event', 'summary', 'doc', 'reply-to', 'role', 'sha256', 'interval', 'timeout',
+  ]);
+  const raw = rawOptionValues(io.argv, valued);
+  const withRawValues = (parsed: Json): Json => ({ ...parsed, ...Object.fromEntries(raw) });
+  const folderOf = (options: Json): string => host.resolvePath(required(single(options.folder, 'folder'), 'folder'));
+
+  cli
+    .command('init', 'Create a collaboration folder (spec §9)')
+    .option('--folder <folder>', 'Collaboration folder', str)
+    .option('--participant <id>', 'Participant id (repeatable; the first owns the proposal)', str)
+    .option('--objective <text>', 'What the collaboration must achieve', str)
+    .option('--completion <gate>', 'Objective completion gate (repeatable)', str)
+    .option('--primary-deliverable-type <type>', 'Primary deliverable type', str)
+    .option('--primary-deliverable-file <file>', 'Primary deliverable file name (.md)', str)
+    .option('--primary-deliverable-check <section>', 'Checklist section for custom types (repeatable)', str)
+    .option('--deliverables-mode <mode>', 'internal (default) or external', str)
+    .option('--deliverables-dir <dir>', 'Deliverables directory (default deliverables)', str)
+    .option('--repo-root <path>', 'Repository root, relative to the folder (external mode)', str)
+    .option('--resume', 'Succeed if the folder already exists')
+    .option('--json', 'Print one JSON object')
+    .action(async (parsed: Json) => {
+      const options = withRawValues(parsed);
+      json = Boolean(options.json);
+      const folder = folderOf(options);
+      const result = await init(
+        host,
+        folder,
+        {
+          participants: list(options.participant),
+          objective: single(options.objective, 'objective') ?? '',
+          completion: list(options.completion),
+          primaryType: required(single(options.primaryDeliverableType, 'primary-deliverable-type'), 'primary-deliverable-type'),
+          primaryFile: single(options.primaryDeliverableFile, 'primary-deliverable-file'),
+          primaryChecks: list(options.primaryDeliverableCheck),
+          mode: single(options.deliverablesMode, 'deliverables-mode'),
+          dir: single(options.deliverablesDir, 'deliverables-dir'),
+          repoRoot: single(options.repoRoot, 'repo-root'),
+          resume: Boolean(options.resume),
+        },
+        registry,
+      );
+      if (json) out(JSON.stringify({ ok: true, created: result.created, folder, files: result.files }));
+      else if (result.created) out(`Initialized ACP schema v2 collaboration folder: ${folder}`);
+      else out(`Collaboration folder already exists: ${folder}`);
+    });
+
+  cli
+    .command('append', 'Append an event (spec §6)')
+    .option('--folder <folder>', 'Collaboration folder', str)
+    .option('--participant <id>', 'Who appends', str)
+    .option('--event <name>', `Event name (${EVENT_NAMES.join(', ')})`, str)
+    .option('--summary <text>', 'One-line summary', str)
+    .option('--doc <ref>', 'Document the event refers to', str)
+    .option('--reply-to <seq>', 'Seq of the event this answers', str)
+    .option('--role <role>', 'primary or supporting (deliverable events)', str)
+    .option('--sha256 <hex>', 'SHA-256 of the frozen deliverable', str)
+    .option('--json', 'Print the appended event as JSON')
+    .action(async (parsed: Json) => {
+      const options = withRawValues(parsed);
+      json = Boolean(options.json);
+      const folder = folderOf(options);
+      const result = await append(
+        host,
+        folder,
+        {
+          participant: required(single(options.participant, 'participant'), 'participant'),
+          event: required(single(options.event, 'event'), 'event'),
+          summary: required(single(options.summary, 'summary'), 'summary'),
+          doc: single(options.doc, 'doc'),
+          replyTo: intOption(single(options.replyTo, 'reply-to'), 'reply-to'),
+          role: single(options.role, 'role'),
+          sha256: single(options.sha256, 'sha256'),
+        },
+        registry,
+      );
+      if (json) out(JSON.stringify({ ok: true, event: result.event, phase: result.state.phase, waitingFor: result.state.waitingFor }));
+      else out(`appended seq ${result.event.seq}: ${result.event.event}`);
+    });
+
+  cli
+    .command('next', 'Print the next action for a participant (spec §10)')
+    .option('--folder <folder>', 'Collaboration folder', str)
+    .option('--participant <id>', 'Participant id', str)
+    .option('--json', 'Print one JSON object')
+    .action(async (parsed: Json) => {
+      const options = withRawValues(parsed);
+      json = Boolean(options.json);
+      const result = await nextAction(host, folderOf(options), required(single(options.participant, 'participant'), 'participant'), registry);
+      if (json) out(JSON.stringify({ ok: result.exitCode === 0, ...result }));
+      else out(formatNext(result));
+      exitCode = result.exitCode;
+    });
+
+  cli
+    .command('wait', 'Wait until it is a participant’s turn (spec §10)')
+    .option('--folder <folder>', 'Collaboration folder', str)
+    .option('--participant <id>', 'Participant id', str)
+    .option('--interval <seconds>', `Fallback poll period (default ${DEFAULT_WAIT_INTERVAL_SECONDS})`, str)
+    .option('--timeout <seconds>', `Give up after this long; 0 waits forever (default ${DEFAULT_WAIT_TIMEOUT_SECONDS})`, str)
+    .option('--json', 'Print one JSON object')
+    .action(async (parsed: Json) => {
+      const options = withRawValues(parsed);
+      json = Boolean(options.json);
+      const participant = required(single(options.participant, 'participant'), 'participant');
+      try {
+        const result = await waitForTurn(
+          host,
+          folderOf(options),
+          participant,
+          {
+            intervalSeconds: floatOption(single(options.interval, 'interval'), 'interval'),
+            timeoutSeconds: floatOption(single(options.timeout, 'timeout'), 'timeout'),
+            onProgress: json ? undefined : out,
+          },
+          registry,
+        );
+        if (json) out(JSON.stringify({ ok: true, ready: result.reason.slice('ready: '.length), ...result.next }));
+        else out(`${result.reason}\n${formatNext(result.next)}`);
+        exitCode = result.next.exitCode;
+      } catch (error) {
+        if (error instanceof AcpTimeoutError) {
+          if (json) out(JSON.stringify({ ok: false, timeout: true, reason: error.message.slice('timeout: '.length) }));
+          io.stderr(`${error.message}\n`);
+          exitCode = 1;
+          return;
+        }
+        throw error;
+      }
+    });
+
+  cli
+    .command('validate', 'Validate a collaboration folder (spec §8)')
+    .option('--folder <folder>', 'Collaboration folder', str)
+    .option('--json', 'Print {ok, errors, warnings}')
+    .action(async (parsed: Json) => {
+      const options = withRawValues(parsed);
+      json = Boolean(options.json);
+      const result = await validate(host, folderOf(options), registry);
+      exitCode = result.errors.length ? 2 : result.warnings.length ? 1 : 0;
+      if (json) {
+        out(JSON.stringify(result));
+        return;
+      }
+      if (result.errors.length) {
+        out('ACP validation failed');
+        for (const error of result.errors) out(`ERROR: ${error}`);
+      } else out(result.warnings.length ? 'ACP validation passed with warnings' : 'ACP validation passed');
+      for (const warning of result.warnings) out(`WARNING: ${warning}`);
+    });
+
+  cli
+    .command('types', 'List the deliverable types and plugins loaded')
+    .option('--json', 'Print one JSON object')
+    .action((parsed: Json) => {
+      const options = withRawValues(parsed);
+      json = Boolean(options.json);
+      const types = [...registry.types.values()].map(({ definition, origin }) => ({ type: definition.type, title: definition.title, origin: origin.kind, source: origin.source }));
+      if (json) out(JSON.stringify({ ok: true, types, plugins: registry.plugins.map(({ plugin, origin }) => ({ name: plugin.name, source: origin.source })) }));
+      else for (const t of types) out(`${t.type.padEnd(22)} ${t.title.padEnd(32)} ${t.origin}: ${t.source}`);
+    });
+
+  cli.help();
+  cli.version('0.1.0');
+  const wantsJson = io.argv.includes('--json');
+  try {
+    cli.parse(['node', 'acp', ...io.argv], { run: false });
+    if (!cli.matchedCommand) {
+      if (cli.options.help || cli.options.version) return 0;
+      const name = cli.args[0];
+      throw new UsageError(name === undefined ? 'a command is required (init, append, next, wait, validate, types)' : `unknown command '${name}'`);
+    }
+    if (cli.options.help) return 0;
+    await cli.runMatchedCommand();
+    return exitCode;
+  } catch (error) {
+    const message = error instanceof AcpError ? error.message : error instanceof Error && error.name === 'CACError' ? error.message : undefined;
+    if (message === undefined) {
+      const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
+      io.stderr(`error: internal error: ${error instanceof Error ? error.message : String(error)}\n`);
+      if (typeof detail === 'string' && io.argv.includes('--debug')) io.stderr(`${detail}\n`);
+      return 70;
+    }
+    const code = error instanceof AcpError ? error.exitCode : 2;
+    if (json || wantsJson) out(JSON.stringify({ ok: false, error: message, exitCode: code }));
+    io.stderr(`error: ${message}\n`);
+    return code;
+  } finally {
+    await registry.cleanup().catch((error: unknown) => io.stderr(`error: ${(error as Error).message}\n`));
+  }
+}
+
+/** The process edge: every `process` / `Deno` / `Bun` access of the CLI lives here. */
+async function main(): Promise<void> {
+  const g = globalThis as {
+    process?: { argv: string[]; stdout: { write(s: string): unknown }; stderr: { write(s: string): unknown }; exitCode?: number; exit(code: number): never };
+  };
+  const proc = g.process!;
+  const write = (stream: { write(s: string): unknown }) => (text: string) => void stream.write(text);
+  const code = await runCli({ argv: proc.argv.slice(2), stdout: write(proc.stdout), stderr: write(proc.stderr), color: false });
+  proc.exitCode = code;
+}
+
+/**
+ * Whether this module is the program being run: `import.meta.main` on Bun and
+ * Deno; on Node, the script path in argv names this file.
+ */
+async function isEntryPoint(): Promise<boolean> {
+  const meta = import.meta as ImportMeta & { main?: boolean };
+  if (typeof meta.main === 'boolean') return meta.main;
+  const script = (globalThis as { process?: { argv?: string[] } }).process?.argv?.[1];
+  if (!script || !import.meta.url.startsWith('file:')) return false;
+  const { fileURLToPath } = await import('node:url');
+  const { realpathSync } = await import('node:fs');
+  try {
+    return realpathSync(script) === realpathSync(fileURLToPath(import.meta.url));
+  } catch {
+    return false;
+  }
+}
+
+if (await isEntryPoint()) await main();

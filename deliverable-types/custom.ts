@@ -1,0 +1,17 @@
+/**
+ * Built-in deliverable type `custom` (spec §3): the sections are the declared
+ * checklist (`--primary-deliverable-check`), each trimmed, blanks dropped; the
+ * file name must be given.
+ * @module
+ */
+import type { DeliverableType } from '../acp.ts';
+
+/** The `custom` deliverable type. */
+const custom: DeliverableType = {
+  type: 'custom',
+  title: 'Custom Deliverable',
+  description: 'Any Markdown deliverable whose required sections are the declared checklist.',
+  sections: (checklist) => checklist.map((item) => item.trim()).filter((item) => item !== ''),
+};
+
+export default custom;

@@ -1,0 +1,29 @@
+/**
+ * Built-in deliverable type `implementation-plan` (Implementation Plan, spec §3).
+ * Plans an implementation: phases, tasks, dependencies, rollout, tests, risks and exit criteria.
+ * @module
+ */
+import type { DeliverableType } from '../acp.ts';
+
+/** Required sections, in order (spec §3). */
+const SECTIONS = [
+  'Scope',
+  'Phases',
+  'Tasks',
+  'Dependencies',
+  'Rollout / Migration',
+  'Tests',
+  'Risks',
+  'Exit Criteria',
+];
+
+/** The `implementation-plan` deliverable type. */
+const implementationplan: DeliverableType = {
+  type: 'implementation-plan',
+  title: 'Implementation Plan',
+  defaultFile: 'implementation-plan.md',
+  description: 'Plans an implementation: phases, tasks, dependencies, rollout, tests, risks and exit criteria.',
+  sections: () => [...SECTIONS],
+};
+
+export default implementationplan;

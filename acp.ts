@@ -1461,7 +1461,7 @@ export interface AppendResult {
   previousPhase: Phase | null;
 }
 
-function deliverableDocErrors(protocol: Json, event: { event: unknown; doc?: unknown; role?: unknown }): string[] {
+function deliverableDocErrors(protocol: Json, event: { doc?: unknown; role?: unknown }): string[] {
   const role = event.role;
   const doc = event.doc;
   if (role === undefined || role === null || role === '') return ['deliverable events require role'];
@@ -1514,7 +1514,7 @@ export async function append(host: Host, folder: string, request: AppendRequest,
     if (request.replyTo !== undefined && !events.some((e) => e.seq === request.replyTo)) throw new AcpError('reply_to must point to an existing event');
     if (events.length && request.replyTo === undefined) throw new AcpError('reply_to is required after initialized');
     if (DELIVERABLE_EVENTS.has(request.event)) {
-      const docErrors = deliverableDocErrors(protocol, { event: request.event, doc: request.doc, role: request.role });
+      const docErrors = deliverableDocErrors(protocol, { doc: request.doc, role: request.role });
       if (docErrors.length) throw new AcpError(docErrors);
       if (request.event === 'deliverable_frozen') {
         const errors = await freezeErrors(host, folder, protocol, request.doc!, request.sha256);

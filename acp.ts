@@ -257,6 +257,222 @@ export async function createNodeHost(): Promise<Host> {
   };
 }
 
+/** An in-memory {@link FileSystem} (see {@link createMemoryFileSystem}). */
+export interface MemoryFileSystem extends FileSystem {
+  /** Create a symbolic link at `path` to `target` (absolute, or relative to the link's directory). */
+  symlink(target: string, path: string): Promise<void>;
+  /** A copy of every regular file's bytes, by absolute path. */
+  snapshot(): Map<string, Uint8Array>;
+  watch(path: string, onChange: () => void): () => void;
+}
+
+type MemoryNode = { kind: 'file'; data: Uint8Array; mtimeMs: number } | { kind: 'dir'; mtimeMs: number } | { kind: 'link'; target: string; mtimeMs: number };
+
+/**
+ * A file system that lives in a `Map`: for tests, and for sandboxes that
+ * mediate file access themselves. POSIX-like semantics (missing parents →
+ * ENOENT, exclusive create → EEXIST, atomic rename, symlinks); paths must be
+ * absolute. Watchers of a directory are called synchronously after every
+ * change to it or to one of its entries, so `waitForTurn` wakes at once.
+ */
+export function createMemoryFileSystem(options: { files?: Record<string, string | Uint8Array>; now?: () => number } = {}): MemoryFileSystem {
+  const now = options.now ?? (() => Date.now());
+  const nodes = new Map<string, MemoryNode>();
+  const watchers = new Map<string, Set<() => void>>();
+  const isRoot = (p: string): boolean => nodePath.dirname(p) === p;
+  const norm = (p: string): string => {
+    if (!nodePath.isAbsolute(p)) throw fsError('EINVAL', `path must be absolute: ${p}`);
+    const n = nodePath.normalize(p);
+    return isRoot(n) ? n : n.replace(/[\\/]+$/, '');
+  };
+  const get = (p: string): MemoryNode | undefined => (isRoot(p) ? { kind: 'dir', mtimeMs: 0 } : nodes.get(p));
+  // The path with every symlink resolved (the last component only when `followLast`).
+  const real = (path: string, followLast = true, hops = 0): string => {
+    const p = norm(path);
+    if (isRoot(p)) return p;
+    const parent = real(nodePath.dirname(p), true, hops);
+    const here = nodePath.join(parent, nodePath.basename(p));
+    const node = nodes.get(here);
+    if (node?.kind !== 'link' || !followLast) return here;
+    if (hops >= 40) throw fsError('ELOOP', path);
+    return real(nodePath.resolve(parent, node.target), true, hops + 1);
+  };
+  const changed = (p: string): void => {
+    for (const dir of new Set([p, nodePath.dirname(p)])) {
+      for (const fn of [...(watchers.get(dir) ?? [])]) {
+        try {
+          fn();
+        } catch {
+          // A watcher's failure is its own business, never the writer's.
+        }
+      }
+    }
+  };
+  const parentDir = (p: string, path: string): void => {
+    const parent = get(nodePath.dirname(p));
+    if (!parent) throw fsError('ENOENT', path);
+    if (parent.kind !== 'dir') throw fsError('ENOTDIR', path);
+  };
+  const fileAt = (path: string): { p: string; node: MemoryNode & { kind: 'file' } } => {
+    const p = real(path);
+    const node = get(p);
+    if (!node) throw fsError('ENOENT', path);
+    if (node.kind !== 'file') throw fsError('EISDIR', path);
+    return { p, node };
+  };
+  const put = (path: string, data: Uint8Array | string, mode: 'w' | 'wx' | 'a'): void => {
+    if (mode === 'wx' && get(real(path, false))) throw fsError('EEXIST', path);
+    const p = real(path);
+    parentDir(p, path);
+    const old = get(p);
+    if (old?.kind === 'dir') throw fsError('EISDIR', path);
+    const add = typeof data === 'string' ? new TextEncoder().encode(data) : data;
+    const base = mode === 'a' && old?.kind === 'file' ? old.data : new Uint8Array();
+    const next = new Uint8Array(base.length + add.length);
+    next.set(base);
+    next.set(add, base.length);
+    nodes.set(p, { kind: 'file', data: next, mtimeMs: now() });
+    changed(p);
+  };
+  const mkdirs = (path: string): void => {
+    const p = real(path);
+    const node = get(p);
+    if (node) {
+      if (node.kind !== 'dir') throw fsError('EEXIST', path);
+      return;
+    }
+    mkdirs(nodePath.dirname(p));
+    nodes.set(p, { kind: 'dir', mtimeMs: now() });
+    changed(p);
+  };
+  const inside = (key: string, dir: string): boolean => key === dir || key.startsWith(dir.endsWith(nodePath.sep) ? dir : dir + nodePath.sep);
+  for (const [path, text] of Object.entries(options.files ?? {})) {
+    mkdirs(nodePath.dirname(norm(path)));
+    put(path, text, 'w');
+  }
+  return {
+    readFile: async (path) => fileAt(path).node.data.slice(),
+    writeFile: async (path, data, opts) => put(path, data, opts?.exclusive ? 'wx' : 'w'),
+    appendFile: async (path, data) => put(path, data, 'a'),
+    rename: async (from, to) => {
+      const src = real(from, false);
+      const dst = real(to, false);
+      const node = get(src);
+      if (!node) throw fsError('ENOENT', from);
+      parentDir(dst, to);
+      if (src === dst) return;
+      if (inside(dst, src)) throw fsError('EINVAL', `cannot move ${from} into itself`);
+      const target = get(dst);
+      if (target?.kind === 'dir') {
+        if (node.kind !== 'dir') throw fsError('EISDIR', to);
+        if ([...nodes.keys()].some((k) => k !== dst && inside(k, dst))) throw fsError('ENOTEMPTY', to);
+      } else if (target && node.kind === 'dir') throw fsError('ENOTDIR', to);
+      for (const [key, value] of [...nodes]) {
+        if (!inside(key, src)) continue;
+        nodes.delete(key);
+        nodes.set(dst + key.slice(src.length), value);
+      }
+      changed(src);
+      changed(dst);
+    },
+    remove: async (path) => {
+      const p = real(path, false);
+      const node = get(p);
+      if (!node) return;
+      if (node.kind === 'dir') throw fsError('EISDIR', path);
+      nodes.delete(p);
+      changed(p);
+    },
+    mkdir: async (path) => mkdirs(path),
+    stat: async (path) => {
+      let link: MemoryNode | undefined;
+      let target: MemoryNode | undefined;
+      try {
+        link = get(real(path, false));
+        target = link?.kind === 'link' ? get(real(path)) : link;
+      } catch (error) {
+        if (errorCode(error) !== 'ELOOP') throw error;
+      }
+      if (!link) return null;
+      const size = target?.kind === 'file' ? target.data.length : 0;
+      return { isFile: target?.kind === 'file', isDirectory: target?.kind === 'dir', isSymlink: link.kind === 'link', size, mtimeMs: (target ?? link).mtimeMs };
+    },
+    realpath: async (path) => {
+      const p = real(path);
+      if (!get(p)) throw fsError('ENOENT', path);
+      return p;
+    },
+    readDir: async (path) => {
+      const p = real(path);
+      const node = get(p);
+      if (!node) throw fsError('ENOENT', path);
+      if (node.kind !== 'dir') throw fsError('ENOTDIR', path);
+      return [...nodes.keys()].filter((k) => k !== p && nodePath.dirname(k) === p).map((k) => nodePath.basename(k)).sort();
+    },
+    truncate: async (path, size) => {
+      const { p, node } = fileAt(path);
+      const data = new Uint8Array(size);
+      data.set(node.data.subarray(0, size));
+      nodes.set(p, { kind: 'file', data, mtimeMs: now() });
+      changed(p);
+    },
+    symlink: async (target, path) => {
+      const p = real(path, false);
+      parentDir(p, path);
+      if (get(p)) throw fsError('EEXIST', path);
+      nodes.set(p, { kind: 'link', target, mtimeMs: now() });
+      changed(p);
+    },
+    snapshot: () => new Map([...nodes].flatMap(([k, v]) => (v.kind === 'file' ? [[k, v.data.slice()] as const] : []))),
+    watch: (path, onChange) => {
+      let key: string;
+      try {
+        key = real(path);
+      } catch {
+        key = path;
+      }
+      const set = watchers.get(key) ?? new Set();
+      watchers.set(key, set);
+      const fn = (): void => onChange();
+      set.add(fn);
+      return () => void set.delete(fn);
+    },
+  };
+}
+
+/** Options of {@link createMemoryHost}. */
+export interface MemoryHostOptions {
+  /** Share one file system between several hosts (several agents, one sandbox). */
+  fs?: MemoryFileSystem;
+  /** Initial files for a new file system: absolute path → contents (parents are created). */
+  files?: Record<string, string | Uint8Array>;
+  /** Directory relative paths resolve against (default `/`). */
+  cwd?: string;
+  /** Clock (default: the system clock). */
+  now?: () => Date;
+  /** Process id recorded in locks (default 1). */
+  pid?: number;
+}
+
+/**
+ * A host whose files live in memory: nothing touches disk, no permission is
+ * needed. `openCollaboration(folder, { host: createMemoryHost() })` runs a
+ * whole collaboration in-process.
+ */
+export function createMemoryHost(options: MemoryHostOptions = {}): Host & { fs: MemoryFileSystem } {
+  const now = options.now ?? (() => new Date());
+  const cwd = options.cwd ?? '/';
+  return {
+    fs: options.fs ?? createMemoryFileSystem({ files: options.files, now: () => now().getTime() }),
+    now,
+    pid: options.pid ?? 1,
+    // Every "process" sharing this file system lives in this one: a lock
+    // left behind is abandoned by age (lock holders release in `finally`).
+    isProcessAlive: () => undefined,
+    resolvePath: (path) => nodePath.resolve(cwd, path),
+  };
+}
+
 // ---------------------------------------------------------------------------
 // Text handling (spec §8a): Python-compatible where other tools drift apart
 // ---------------------------------------------------------------------------
@@ -1032,31 +1248,50 @@ export function replay(events: Json[], participants: string[], readiness: Readin
 
 /** Context of the `init:files` hook. */
 export interface InitFilesContext {
+  /** The folder being created (absolute). */
   folder: string;
+  /**
+   * protocol.json as it will be written. Hooks may add extra keys (readers
+   * ignore unknown keys, spec §2) but must not change the protocol's own.
+   */
   protocol: ProtocolDocument;
-  /** Files to write, relative path → text. Hooks may add or change entries. */
+  /**
+   * Files to write besides protocol.json and events.jsonl: path relative to
+   * the folder → text. Hooks may add, change or delete entries; paths must
+   * stay inside the folder and must not exist yet (init never overwrites).
+   */
   files: Map<string, string>;
 }
 
 /** Context of the `append:before` hook. */
 export interface BeforeAppendContext {
   folder: string;
+  /** protocol.json as read before the append (do not mutate). */
   protocol: Json;
-  /** The event about to be written. */
+  /** The event about to be written (do not mutate). */
   event: AcpEvent;
   /** State derived with the event applied. */
   state: DerivedState;
-  /** Refuse the event: nothing is written and the CLI exits 2 with this message. */
+  /**
+   * Veto the event: nothing is written and the CLI exits 2 with
+   * `plugin '{name}' refused {event}: {message}`.
+   */
   refuse(message: string): never;
 }
 
 /** Context of the `append:after` and `phase:change` hooks. */
 export interface AfterAppendContext {
   folder: string;
+  /** protocol.json as read before the append. */
   protocol: Json;
+  /** The event that was written. */
   event: AcpEvent;
+  /** State after the event (what protocol.json now caches). */
   state: DerivedState;
+  /** Phase before the event. */
   previousPhase: Phase | null;
+  /** waitingFor before the event (to tell whose turn just came). */
+  previousWaitingFor: string[];
 }
 
 /** Context of the `validate` hook. */
@@ -1064,7 +1299,9 @@ export interface ValidateHookContext {
   folder: string;
   protocol: Json;
   events: Json[];
+  /** The protocol's errors so far; push more (validate then exits 2). */
   errors: string[];
+  /** The protocol's warnings so far; push more (exit 1 when no errors). */
   warnings: string[];
 }
 
@@ -1072,29 +1309,53 @@ export interface ValidateHookContext {
 export interface NextHookContext {
   folder: string;
   participant: string;
+  /** The computed next action (do not mutate: other tools print the same). */
   result: NextResult;
-  /** Extra lines printed after `next action:` as `hint: …`. */
+  /** Extra lines printed after `next action:` as `hint: …` (`hints` in JSON). */
   hints: string[];
 }
 
 /**
- * The hook points. Each runs in plugin order (`pre`, normal, `post`),
- * sequentially, awaiting each.
+ * The hook points. For each point, hooks run one after another (each awaited)
+ * in plugin order: plugins with `enforce: 'pre'`, then normal ones, then
+ * `'post'`; within a group, in load order (config file entries, then
+ * `--plugin` options). A hook that throws stops the operation with an
+ * {@link AcpPluginError} naming its plugin (exit 2), except where noted.
  */
 export interface AcpHooks {
-  /** After init has built the files to write, before anything is written. May add or change files. */
+  /**
+   * init, after the files are planned and the usage checks passed, before
+   * anything is written. May add or change files (and add extra keys to
+   * protocol.json). Throwing (or any refusal) writes nothing at all.
+   */
   'init:files': (context: InitFilesContext) => void | Promise<void>;
-  /** Under the folder lock, after every protocol check passed, before the line is written. May refuse. */
+  /**
+   * append, under the folder lock, after every protocol check passed, before
+   * the line is written. May veto with `refuse(message)`. Throwing or refusing
+   * writes nothing; later hooks do not run.
+   */
   'append:before': (context: BeforeAppendContext) => void | Promise<void>;
-  /** After the line and protocol.json were written and the lock released. */
+  /**
+   * append, after the line and protocol.json were written and the lock was
+   * released. The event stays written whatever happens here: every
+   * `append:after` and `phase:change` hook runs even if an earlier one threw,
+   * then the failures are reported (exit 2, saying the event was appended).
+   */
   'append:after': (context: AfterAppendContext) => void | Promise<void>;
-  /** After an append that changed the phase (runs after `append:after`). */
+  /** Like `append:after`, after it, only when the event changed the phase. */
   'phase:change': (context: AfterAppendContext) => void | Promise<void>;
-  /** After the protocol's validation; may add errors or warnings. */
+  /**
+   * validate, after every protocol check (and the deliverable types' own
+   * `check`) when protocol.json was readable. May push errors or warnings;
+   * must not remove the protocol's.
+   */
   validate: (context: ValidateHookContext) => void | Promise<void>;
-  /** After the next action is computed; may add hints. */
+  /** next and wait, after the next action is computed. May add hints. */
   next: (context: NextHookContext) => void | Promise<void>;
 }
+
+/** The hook names, for checking plugins. */
+export const HOOK_NAMES: readonly (keyof AcpHooks)[] = ['init:files', 'append:before', 'append:after', 'phase:change', 'validate', 'next'];
 
 /** Hook ordering, as in vite. */
 export type HookOrder = 'pre' | 'normal' | 'post';
@@ -1509,7 +1770,6 @@ export async function append(host: Host, folder: string, request: AppendRequest,
   return withFolderLock(host, folder, async () => {
     const log = await readEventLog(host, folder);
     if (log.errors.length) throw new AcpError(log.errors);
-    if (log.tornTail) throw new AcpError('events.jsonl ends with an incomplete line (a writer was interrupted); run `acp doctor --fix`');
     const { events } = log;
     if (request.replyTo !== undefined && !events.some((e) => e.seq === request.replyTo)) throw new AcpError('reply_to must point to an existing event');
     if (events.length && request.replyTo === undefined) throw new AcpError('reply_to is required after initialized');
@@ -1560,7 +1820,9 @@ export async function append(host: Host, folder: string, request: AppendRequest,
         },
       });
     }
-    await host.fs.appendFile(nodePath.join(folder, 'events.jsonl'), formatEventLine(event));
+    // A last line without its newline but with a complete event (a hand edit,
+    // another tool) must not be glued to ours: end it first.
+    await host.fs.appendFile(nodePath.join(folder, 'events.jsonl'), (log.tornTail ? '\n' : '') + formatEventLine(event));
     const updated = { ...protocol, currentPhase: state.phase, proposalOwner: state.proposalOwner, waitingFor: state.waitingFor, updatedAt: event.at };
     await writeFileAtomic(host, nodePath.join(folder, 'protocol.json'), formatProtocolJson(updated));
     return { event, state, previousPhase: before.phase };
@@ -1871,7 +2133,6 @@ export async function validate(host: Host, folder: string, registry: Registry): 
     log = { events: [], errors: [], size: 0, tornTail: false };
   }
   errors.push(...log.errors);
-  if (log.tornTail) warnings.push('events.jsonl ends without a newline (an interrupted write?); run `acp doctor`');
   const events = log.events;
 
   // Step 6: event shape.
@@ -2285,6 +2546,9 @@ export interface WaitResult {
   next: NextResult;
 }
 
+/** How long `wait` tolerates a folder caught mid-write by a non-atomic writer. */
+const UNREADABLE_GRACE_MS = 2000;
+
 /**
  * Wait until `participant` is listed in waitingFor or the phase is
  * completed/blocked (spec §10). Woken by file-system notifications, with a
@@ -2304,14 +2568,30 @@ export async function waitForTurn(host: Host, folder: string, participant: strin
   const onAbort = (): void => notify();
   options.signal?.addEventListener('abort', onAbort);
   let lastReport = '';
+  let everRead = false;
+  let unreadableSince: number | undefined;
   try {
     for (;;) {
       if (options.signal?.aborted) throw new AcpAbortError();
       pending = false;
-      const protocol = await readProtocol(host, folder);
-      if (!participantIds(protocol).includes(participant)) throw new AcpError(`participant '${participant}' is not listed in protocol.json`);
-      const log = await readEventLog(host, folder);
-      if (log.errors.length) throw new AcpError(log.errors);
+      let protocol: Json;
+      let log: EventLog;
+      try {
+        protocol = await readProtocol(host, folder);
+        if (!participantIds(protocol).includes(participant)) throw new AcpError(`participant '${participant}' is not listed in protocol.json`);
+        log = await readEventLog(host, folder);
+        if (log.errors.length) throw new AcpError(log.errors);
+        unreadableSince = undefined;
+      } catch (error) {
+        // Tools that write in place (not atomically) can be caught mid-write:
+        // once the folder was readable, give a writer a moment before failing.
+        if (!(error instanceof AcpError) || !everRead) throw error;
+        unreadableSince ??= host.now().getTime();
+        if (host.now().getTime() - unreadableSince > UNREADABLE_GRACE_MS) throw error;
+        await sleep(25);
+        continue;
+      }
+      everRead = true;
       const waiting = cachedWaiting(protocol);
       let reason: string | undefined;
       if (waiting.includes(participant)) reason = `ready: ${participant} is listed in waitingFor`;
@@ -2680,7 +2960,17 @@ async function main(): Promise<void> {
     process?: { argv: string[]; stdout: { write(s: string): unknown }; stderr: { write(s: string): unknown }; exitCode?: number; exit(code: number): never };
   };
   const proc = g.process!;
-  const write = (stream: { write(s: string): unknown }) => (text: string) => void stream.write(text);
+  // A reader that went away (`acp types | head -1`) is not our error: no EPIPE crash.
+  const write = (stream: { write(s: string): unknown; on?(event: 'error', fn: () => void): unknown }) => {
+    stream.on?.('error', () => undefined);
+    return (text: string): void => {
+      try {
+        stream.write(text);
+      } catch {
+        // closed pipe
+      }
+    };
+  };
   const code = await runCli({ argv: proc.argv.slice(2), stdout: write(proc.stdout), stderr: write(proc.stderr), color: false });
   proc.exitCode = code;
 }

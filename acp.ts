@@ -122,6 +122,10 @@ export interface FileStat {
   isSymlink: boolean;
   size: number;
   mtimeMs: number;
+  /** Status-change time, when the host knows it (append checkpoint). */
+  ctimeMs?: number;
+  /** Inode number, when the host knows it (append checkpoint). */
+  ino?: number;
 }
 
 /**
@@ -156,6 +160,12 @@ export interface FileSystem {
    * it `wait` polls.
    */
   watch?(path: string, onChange: () => void): () => void;
+  /**
+   * Stat a file and read its last `length` bytes through one open handle
+   * (`null` when missing). Optional: the append checkpoint falls back to
+   * `stat` + `readFile`.
+   */
+  readTail?(path: string, length: number): Promise<{ stat: FileStat; bytes: Uint8Array } | null>;
 }
 
 /** Host capabilities handed to the core. One small adapter per runtime. */
@@ -194,15 +204,36 @@ export async function createNodeHost(): Promise<Host> {
   const fsp = fs.promises;
   const proc = (globalThis as { process?: { pid?: number; cwd?(): string; kill?(pid: number, signal: number): void } }).process;
   const nodeFs: FileSystem = {
-    readFile: async (path) => new Uint8Array(await fsp.readFile(path)),
+    readFile: async (path) => {
+      // A view, not a copy: events.jsonl can be tens of megabytes.
+      const buffer = await fsp.readFile(path);
+      return new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
+    },
     writeFile: async (path, data, options) => {
       await fsp.writeFile(path, data, { flag: options?.exclusive ? 'wx' : 'w' });
     },
     appendFile: async (path, data) => {
+      const bytes = typeof data === 'string' ? new TextEncoder().encode(data) : data;
       const handle = await fsp.open(path, 'a');
       try {
-        await handle.write(typeof data === 'string' ? new TextEncoder().encode(data) : data);
-        await handle.datasync();
+        const start = (await handle.stat()).size;
+        let written = 0;
+        try {
+          // One write call carries the whole line, so a process killed mid-append
+          // leaves at most a torn final line (which readers detect); the loop only
+          // runs again when the OS accepted part of it.
+          while (written < bytes.length) {
+            const { bytesWritten } = await handle.write(bytes, written);
+            if (bytesWritten <= 0) throw fsError('EIO', `short write to ${path}`);
+            written += bytesWritten;
+          }
+          await handle.datasync();
+        } catch (error) {
+          // A failed write (disk full…) must not leave a partial line behind;
+          // roll back unless someone else appended meanwhile.
+          if (written > 0 && (await handle.stat()).size === start + written) await handle.truncate(start).catch(() => undefined);
+          throw error;
+        }
       } finally {
         await handle.close();
       }
@@ -219,10 +250,37 @@ export async function createNodeHost(): Promise<Host> {
         const link = await fsp.lstat(path);
         const target = link.isSymbolicLink() ? await fsp.stat(path).catch(() => null) : link;
         if (!target) return { isFile: false, isDirectory: false, isSymlink: true, size: 0, mtimeMs: link.mtimeMs };
-        return { isFile: target.isFile(), isDirectory: target.isDirectory(), isSymlink: link.isSymbolicLink(), size: target.size, mtimeMs: target.mtimeMs };
+        return {
+          isFile: target.isFile(),
+          isDirectory: target.isDirectory(),
+          isSymlink: link.isSymbolicLink(),
+          size: target.size,
+          mtimeMs: target.mtimeMs,
+          ctimeMs: target.ctimeMs,
+          ino: target.ino,
+        };
       } catch (error) {
         if (errorCode(error) === 'ENOENT' || errorCode(error) === 'ENOTDIR') return null;
         throw error;
+      }
+    },
+    readTail: async (path, length) => {
+      let handle: Awaited<ReturnType<typeof fsp.open>>;
+      try {
+        handle = await fsp.open(path, 'r');
+      } catch (error) {
+        if (errorCode(error) === 'ENOENT' || errorCode(error) === 'ENOTDIR') return null;
+        throw error;
+      }
+      try {
+        const st = await handle.stat();
+        const want = Math.max(0, Math.min(length, st.size));
+        const bytes = new Uint8Array(want);
+        const { bytesRead } = want ? await handle.read(bytes, 0, want, st.size - want) : { bytesRead: 0 };
+        const stat = { isFile: st.isFile(), isDirectory: st.isDirectory(), isSymlink: false, size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, ino: st.ino };
+        return { stat, bytes: bytes.subarray(0, bytesRead) };
+      } finally {
+        await handle.close();
       }
     },
     realpath: (path) => fsp.realpath(path),
@@ -238,12 +296,49 @@ export async function createNodeHost(): Promise<Host> {
       }
     },
   };
+  // No file name holds a NUL character: such a path (from a hostile
+  // protocol.json or argument) names nothing, rather than making node:fs
+  // throw a TypeError.
+  for (const key of Object.keys(nodeFs) as (keyof FileSystem)[]) {
+    const fn = nodeFs[key] as (...args: unknown[]) => unknown;
+    (nodeFs as unknown as Record<string, unknown>)[key] = (...args: unknown[]): unknown => {
+      const paths = key === 'rename' ? args.slice(0, 2) : args.slice(0, 1);
+      if (!paths.some((p) => typeof p === 'string' && p.includes('\0'))) return fn(...args);
+      if (key === 'stat' || key === 'readTail') return Promise.resolve(null);
+      if (key === 'remove') return Promise.resolve();
+      if (key === 'watch') return () => undefined;
+      return Promise.reject(fsError('ENOENT', `no file name holds a NUL character: ${JSON.stringify(paths.join(' '))}`));
+    };
+  }
+  // Deno asks interactively for sys/run permissions unless granted; never
+  // prompt from a lock check: without them the lock falls back to its age.
+  const deno = (globalThis as { Deno?: { permissions?: { querySync?(d: { name: string; kind?: string }): { state: string } } } }).Deno;
+  const granted = (descriptor: { name: string; kind?: string }): boolean => {
+    if (!deno) return true;
+    try {
+      return deno.permissions?.querySync?.(descriptor).state === 'granted';
+    } catch {
+      return false;
+    }
+  };
+  let hostname: string | undefined;
+  if (granted({ name: 'sys', kind: 'hostname' })) {
+    try {
+      // Recorded in the lock so a lock taken on another machine (shared folder)
+      // is never judged by this machine's process table.
+      hostname = (await import('node:os')).hostname() || undefined;
+    } catch {
+      hostname = undefined;
+    }
+  }
+  const mayKill = granted({ name: 'run' });
   return {
     fs: nodeFs,
     now: () => new Date(),
     pid: proc?.pid ?? 0,
+    hostname,
     isProcessAlive: (pid) => {
-      if (!proc?.kill) return undefined;
+      if (!proc?.kill || !mayKill || !Number.isSafeInteger(pid) || pid <= 0) return undefined;
       try {
         proc.kill(pid, 0);
         return true;
@@ -821,8 +916,11 @@ export interface DeliverableType {
   /** Extra checks beyond section presence/content (plugin types). */
   check?(context: DeliverableCheckContext): Findings | Promise<Findings>;
   /**
-   * For plugin types: record the folder as `custom` (with the sections as the
-   * checklist) so tools that do not know this type still validate it.
+   * Record a folder of this type in protocol.json as `type: "custom"` with the
+   * sections as its `checklist` and `pluginType: "{type}"`, so tools that do
+   * not know this type (the Python tool set, acp without the plugin) still
+   * validate it. Default: true for plugin types. `false` records the type's
+   * own name, which only runtimes that load the plugin accept.
    */
   recordAsCustom?: boolean;
 }
@@ -988,38 +1086,109 @@ export interface EventLog {
 export function parseEventLog(text: string): Omit<EventLog, 'size'> {
   const events: Json[] = [];
   const errors: string[] = [];
+  const { tornTail } = parseEventLines(text, 0, true, (event) => void events.push(event), errors);
+  return { events, errors, tornTail };
+}
+
+/**
+ * Parse a run of whole lines of events.jsonl (text after universal
+ * newlines) whose first line is line `before + 1`; `last` when the run ends
+ * the file. Events go to `onEvent`, bad lines to `errors`.
+ */
+function parseEventLines(text: string, before: number, last: boolean, onEvent: (event: Json) => void, errors: string[]): { lines: number; tornTail: boolean } {
   const lines = text.split('\n');
-  const tornTail = text.length > 0 && !text.endsWith('\n');
+  const tornTail = last && text.length > 0 && !text.endsWith('\n');
   if (!tornTail) lines.pop();
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
-    if (pyStrip(line) === '') continue;
+    // An event line starts with `{`: skip the (regex) blank test for it.
+    if (line.charCodeAt(0) !== 0x7b && pyStrip(line) === '') continue;
     let value: unknown;
     try {
       value = JSON.parse(line);
     } catch (error) {
-      errors.push(`events.jsonl line ${i + 1}: invalid JSON: ${jsonErrorDetail(error)}`);
+      // An unterminated last line that is not JSON is what an interrupted
+      // writer leaves: say so (after the detail, which tools compare loosely).
+      const torn = tornTail && i === lines.length - 1 ? ` (the last line is incomplete: a writer was interrupted; \`acp doctor --fix\` repairs it)` : '';
+      errors.push(`events.jsonl line ${before + i + 1}: invalid JSON: ${jsonErrorDetail(error)}${torn}`);
       continue;
     }
     if (!isObject(value)) {
-      errors.push(`events.jsonl line ${i + 1}: event must be an object`);
+      errors.push(`events.jsonl line ${before + i + 1}: event must be an object`);
       continue;
     }
-    events.push(value);
+    onEvent(value);
   }
-  return { events, errors, tornTail };
+  return { lines: lines.length, tornTail };
 }
 
 /** Read and parse events.jsonl; a missing file is an empty log. */
 export async function readEventLog(host: Host, folder: string): Promise<EventLog> {
+  const events: Json[] = [];
+  const rest = await scanEventLog(host, folder, (event) => void events.push(event));
+  return { events, ...rest };
+}
+
+/**
+ * How much of events.jsonl is decoded at a time: a long log is never held
+ * as one string (validate of 100k events stays far below 150 MB).
+ */
+const LOG_CHUNK_BYTES = 1 << 20;
+
+/**
+ * Read events.jsonl and hand its events to `onEvent` in order, decoding a
+ * megabyte of whole lines at a time; returns the errors of bad lines (same
+ * events, messages and line numbers as {@link readEventLog}). Throws what
+ * readEventLog throws, possibly after some events were handed over: the
+ * consumer then starts afresh.
+ */
+export async function scanEventLog(host: Host, folder: string, onEvent: (event: Json) => void): Promise<Omit<EventLog, 'events'>> {
   let bytes: Uint8Array;
   try {
     bytes = await host.fs.readFile(nodePath.join(folder, 'events.jsonl'));
   } catch (error) {
-    if (errorCode(error) === 'ENOENT') return { events: [], errors: [], size: 0, tornTail: false };
+    if (errorCode(error) === 'ENOENT') return { errors: [], size: 0, tornTail: false };
+    if (errorCode(error) === 'EISDIR') throw new AcpError('events.jsonl is a directory, not the event log');
     throw error;
   }
-  return { ...parseEventLog(decodeText(bytes, 'events.jsonl')), size: bytes.length };
+  const errors: string[] = [];
+  let before = 0;
+  let tornTail = false;
+  for (let start = 0; start < bytes.length; ) {
+    // Cut after a `\n` byte: it never occurs inside a UTF-8 sequence, and a
+    // `\r\n` pair stays in one piece.
+    let end = Math.min(bytes.length, start + LOG_CHUNK_BYTES);
+    if (end < bytes.length) {
+      const newline = bytes.indexOf(0x0a, end - 1);
+      end = newline === -1 ? bytes.length : newline + 1;
+    }
+    let text: string;
+    try {
+      text = decodeText(bytes.subarray(start, end), 'events.jsonl');
+    } catch (error) {
+      throw logDecodeError(bytes, error);
+    }
+    const run = parseEventLines(text, before, end === bytes.length, onEvent, errors);
+    before += run.lines;
+    tornTail = run.tornTail;
+    start = end;
+  }
+  return { errors, size: bytes.length, tornTail };
+}
+
+/** The error for an events.jsonl that is not UTF-8 (`error`: the decoder's). */
+function logDecodeError(bytes: Uint8Array, error: unknown): unknown {
+  // A writer killed mid-append can cut a multi-byte character: say so when
+  // only the unterminated last line is undecodable.
+  const end = Math.max(bytes.lastIndexOf(0x0a), bytes.lastIndexOf(0x0d)) + 1;
+  let headValid = false;
+  try {
+    headValid = end < bytes.length && new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(0, end)) !== undefined;
+  } catch {
+    headValid = false;
+  }
+  if (headValid) return new AcpError('events.jsonl is not valid UTF-8 (the last line is incomplete: a writer was interrupted; `acp doctor --fix` repairs it)');
+  return error;
 }
 
 /** Serialise an event as one compact line (spec §4), with U+0085/U+2028/U+2029 escaped. */
@@ -1110,33 +1279,49 @@ const PHASE_RULES: Record<string, { phases: Phase[]; action: string }> = {
   completed: { phases: ['readiness_check'], action: 'completion' },
 };
 
+/** `seq {s}` of an event, as messages print it. */
+function seqText(event: Json): string {
+  return pyStr(event.seq);
+}
+
+// The checks of applyEvent, as plain functions: a replay of a long log
+// calls them for every event, and closures per event cost memory.
+function requirePhase(state: DerivedState, event: Json, allowed: Phase[]): void {
+  if (!state.phase || !allowed.includes(state.phase)) state.errors.push(`seq ${seqText(event)}: ${pyStr(event.event)} is not allowed from phase ${state.phase ?? 'None'}`);
+}
+
+function requireActor(state: DerivedState, event: Json, allowed: string[], action: string): void {
+  const actor = event.from;
+  if (typeof actor === 'string' && allowed.includes(actor)) return;
+  const who = allowed.length ? sortedPy(allowed).join(', ') : 'no participant';
+  state.errors.push(`seq ${seqText(event)}: ${action} is reserved for ${who}; got ${pyStr(actor)}`);
+}
+
+function requireOwner(state: DerivedState, event: Json, action: string): void {
+  if (state.proposalOwner !== null) requireActor(state, event, [state.proposalOwner], action);
+}
+
+function ownerList(state: DerivedState): string[] {
+  return state.proposalOwner === null ? [] : [state.proposalOwner];
+}
+
 /**
  * Apply one event to the derived state (mutates `state`), recording errors.
  * `readiness` is the *current* readiness.md (decision gates, spec §5).
  */
 export function applyEvent(state: DerivedState, event: Json, participants: string[], readiness: ReadinessFacts): void {
-  const seq = pyStr(event.seq);
-  const actor = event.from;
   const name = event.event;
+  // Supporting-deliverable events (most of a long log) have no effect.
+  if (event.role !== 'primary' && DELIVERABLE_EVENTS.has(name as string)) return;
+  const actor = event.from;
   const errors = state.errors;
-  const phaseText = state.phase ?? 'None';
-  const requirePhase = (allowed: Phase[]): void => {
-    if (!state.phase || !allowed.includes(state.phase)) errors.push(`seq ${seq}: ${pyStr(name)} is not allowed from phase ${phaseText}`);
-  };
-  const requireActor = (allowed: string[], action: string): void => {
-    if (typeof actor === 'string' && allowed.includes(actor)) return;
-    const who = allowed.length ? sortedPy(allowed).join(', ') : 'no participant';
-    errors.push(`seq ${seq}: ${action} is reserved for ${who}; got ${pyStr(actor)}`);
-  };
-  const requireOwner = (action: string): void => {
-    if (state.proposalOwner !== null) requireActor([state.proposalOwner], action);
-  };
-  const owner = (): string[] => (state.proposalOwner === null ? [] : [state.proposalOwner]);
+  // Formatted only for messages (a replay of a long log has none).
+  const seq = seqText;
 
   switch (name) {
     case 'initialized':
       if (event.seq !== 1) errors.push('initialized must be seq 1');
-      if (typeof actor !== 'string' || !participants.includes(actor)) errors.push(`seq ${seq}: initialized participant is not listed in protocol.json`);
+      if (typeof actor !== 'string' || !participants.includes(actor)) errors.push(`seq ${seq(event)}: initialized participant is not listed in protocol.json`);
       state.proposalOwner = typeof actor === 'string' ? actor : pyStr(actor);
       state.phase = 'drafting';
       state.waitingFor = [state.proposalOwner];
@@ -1150,82 +1335,82 @@ export function applyEvent(state: DerivedState, event: Json, participants: strin
     case 'deliverable_frozen': {
       if (event.role !== 'primary') return;
       const rule = PHASE_RULES[name]!;
-      if (name === 'deliverable_revised' && state.primaryFrozen) errors.push(`seq ${seq}: deliverable_revised is not allowed after deliverable_frozen`);
-      if (name === 'deliverable_frozen' && state.primaryFrozen) errors.push(`seq ${seq}: primary deliverable can be frozen only once`);
-      requirePhase(rule.phases);
-      requireOwner(rule.action);
+      if (name === 'deliverable_revised' && state.primaryFrozen) errors.push(`seq ${seq(event)}: deliverable_revised is not allowed after deliverable_frozen`);
+      if (name === 'deliverable_frozen' && state.primaryFrozen) errors.push(`seq ${seq(event)}: primary deliverable can be frozen only once`);
+      requirePhase(state, event, rule.phases);
+      requireOwner(state, event, rule.action);
       if (name === 'deliverable_frozen') state.primaryFrozen = true;
       else state.primaryDrafted = true;
       return;
     }
     case 'proposal_submitted': {
-      requirePhase(PHASE_RULES[name]!.phases);
-      if (!state.primaryDrafted) errors.push(`seq ${seq}: proposal_submitted requires prior primary deliverable_drafted`);
-      requireActor(state.proposalOwner === null ? [pyStr(actor)] : [state.proposalOwner], 'proposal submission');
+      requirePhase(state, event, PHASE_RULES[name]!.phases);
+      if (!state.primaryDrafted) errors.push(`seq ${seq(event)}: proposal_submitted requires prior primary deliverable_drafted`);
+      requireActor(state, event, state.proposalOwner === null ? [pyStr(actor)] : [state.proposalOwner], 'proposal submission');
       state.proposalOwner = pyStr(actor);
       state.reviewersDue = participants.filter((p) => p !== state.proposalOwner);
-      if (!state.reviewersDue.length) errors.push(`seq ${seq}: proposal_submitted requires at least one reviewer`);
+      if (!state.reviewersDue.length) errors.push(`seq ${seq(event)}: proposal_submitted requires at least one reviewer`);
       state.phase = 'reviewing';
       state.waitingFor = sortedPy(new Set(state.reviewersDue));
       return;
     }
     case 'review_submitted': {
-      requirePhase(PHASE_RULES[name]!.phases);
-      requireActor(state.reviewersDue, 'review submission');
+      requirePhase(state, event, PHASE_RULES[name]!.phases);
+      requireActor(state, event, state.reviewersDue, 'review submission');
       state.reviewersDue = state.reviewersDue.filter((p) => p !== actor);
       if (state.reviewersDue.length) state.waitingFor = sortedPy(new Set(state.reviewersDue));
       else {
         state.phase = 'revising';
-        state.waitingFor = owner();
+        state.waitingFor = ownerList(state);
       }
       return;
     }
     case 'proposal_revised':
     case 'decision_proposed': {
       const rule = PHASE_RULES[name]!;
-      requirePhase(rule.phases);
-      requireOwner(rule.action);
+      requirePhase(state, event, rule.phases);
+      requireOwner(state, event, rule.action);
       state.latestDecisionInput = isInt(event.seq) ? event.seq : 0;
       state.latestClassification = 0;
       state.phase = 'decision_review';
-      state.waitingFor = owner();
+      state.waitingFor = ownerList(state);
       return;
     }
     case 'question_classified': {
-      requirePhase(PHASE_RULES[name]!.phases);
-      requireOwner('question classification');
+      requirePhase(state, event, PHASE_RULES[name]!.phases);
+      requireOwner(state, event, 'question classification');
       state.latestClassification = isInt(event.seq) ? event.seq : 0;
       state.acceptorsDue = [...participants];
       state.waitingFor = sortedPy(new Set(state.acceptorsDue));
       return;
     }
     case 'decision_accepted': {
-      requirePhase(PHASE_RULES[name]!.phases);
+      requirePhase(state, event, PHASE_RULES[name]!.phases);
       if (state.latestDecisionInput && state.latestClassification <= state.latestDecisionInput) {
-        errors.push(`seq ${seq}: decision_accepted requires question_classified after the latest proposal or decision`);
+        errors.push(`seq ${seq(event)}: decision_accepted requires question_classified after the latest proposal or decision`);
       }
-      requireActor(state.acceptorsDue, 'decision acceptance');
-      for (const message of decisionGateErrors(readiness)) errors.push(`seq ${seq}: ${message}`);
+      requireActor(state, event, state.acceptorsDue, 'decision acceptance');
+      for (const message of decisionGateErrors(readiness)) errors.push(`seq ${seq(event)}: ${message}`);
       state.acceptorsDue = state.acceptorsDue.filter((p) => p !== actor);
       if (state.acceptorsDue.length) state.waitingFor = sortedPy(new Set(state.acceptorsDue));
       else {
         state.phase = 'readiness_check';
-        state.waitingFor = owner();
+        state.waitingFor = ownerList(state);
       }
       return;
     }
     case 'readiness_passed': {
-      requirePhase(PHASE_RULES[name]!.phases);
-      if (!state.primaryFrozen) errors.push(`seq ${seq}: readiness_passed requires primary deliverable_frozen`);
-      requireOwner('readiness pass');
+      requirePhase(state, event, PHASE_RULES[name]!.phases);
+      if (!state.primaryFrozen) errors.push(`seq ${seq(event)}: readiness_passed requires primary deliverable_frozen`);
+      requireOwner(state, event, 'readiness pass');
       state.readinessPassed = true;
-      state.waitingFor = owner();
+      state.waitingFor = ownerList(state);
       return;
     }
     case 'completed': {
-      if (state.phase !== 'readiness_check' || !state.readinessPassed) errors.push(`seq ${seq}: completed requires a prior readiness_passed event`);
-      if (event.doc !== 'conclusion.md') errors.push(`seq ${seq}: completed must reference conclusion.md`);
-      requireOwner('completion');
+      if (state.phase !== 'readiness_check' || !state.readinessPassed) errors.push(`seq ${seq(event)}: completed requires a prior readiness_passed event`);
+      if (event.doc !== 'conclusion.md') errors.push(`seq ${seq(event)}: completed must reference conclusion.md`);
+      requireOwner(state, event, 'completion');
       state.phase = 'completed';
       state.waitingFor = [];
       return;
@@ -1266,11 +1451,11 @@ export interface InitFilesContext {
 /** Context of the `append:before` hook. */
 export interface BeforeAppendContext {
   folder: string;
-  /** protocol.json as read before the append (do not mutate). */
+  /** protocol.json as read before the append (a copy: changes are ignored). */
   protocol: Json;
-  /** The event about to be written (do not mutate). */
+  /** The event about to be written (frozen: a hook cannot alter it, only refuse it). */
   event: AcpEvent;
-  /** State derived with the event applied. */
+  /** State derived with the event applied (a copy). */
   state: DerivedState;
   /**
    * Veto the event: nothing is written and the CLI exits 2 with
@@ -1367,7 +1552,7 @@ interface RegisteredHook {
   owner: string;
 }
 
-/** Raised when a plugin's hook throws; names the plugin. */
+/** Raised when a plugin's code throws; names the plugin (exit 2). */
 export class AcpPluginError extends AcpError {
   readonly plugin: string;
   constructor(plugin: string, hook: string, cause: unknown) {
@@ -1376,6 +1561,9 @@ export class AcpPluginError extends AcpError {
     this.plugin = plugin;
   }
 }
+
+/** Thrown by `refuse()` inside `append:before`. */
+class AcpRefusal extends Error {}
 
 const ORDER_RANK: Record<HookOrder, number> = { pre: 0, normal: 1, post: 2 };
 
@@ -1397,37 +1585,44 @@ export class HookRunner {
     return this.#hooks.some((h) => h.name === name);
   }
 
-  /** Run the hooks of `name` in order, one after another. */
-  async call<K extends keyof AcpHooks>(name: K, context: Parameters<AcpHooks[K]>[0]): Promise<void> {
+  /**
+   * Run the hooks of `name` in order (`pre`, normal, `post`; registration
+   * order within each), one after another. The first failure stops the run
+   * and is thrown, unless `failures` is given: then every hook runs and the
+   * failures are collected there (used after an append, which cannot be undone).
+   */
+  async call<K extends keyof AcpHooks>(name: K, context: Parameters<AcpHooks[K]>[0], failures?: AcpError[]): Promise<void> {
+    // Array.prototype.sort is stable: registration order holds within a rank.
     const hooks = this.#hooks.filter((h) => h.name === name).sort((a, b) => ORDER_RANK[a.order] - ORDER_RANK[b.order]);
     for (const hook of hooks) {
       try {
         await (hook.fn as (context: unknown) => unknown)(context);
       } catch (error) {
-        if (error instanceof AcpRefusal) throw new AcpError(error.message);
-        if (error instanceof AcpPluginError) throw error;
-        throw new AcpPluginError(hook.owner, name, error);
+        let failure: AcpError;
+        if (error instanceof AcpRefusal) {
+          const event = (context as { event?: { event?: unknown } }).event?.event;
+          failure = new AcpError(`plugin '${hook.owner}' refused ${event === undefined ? 'the event' : pyStr(event)}: ${error.message}`);
+        } else failure = error instanceof AcpPluginError ? error : new AcpPluginError(hook.owner, name, error);
+        if (!failures) throw failure;
+        failures.push(failure);
       }
     }
   }
 }
 
-/** Thrown by `refuse()` inside `append:before`. */
-class AcpRefusal extends Error {}
-
 /** A plugin: hooks, deliverable types, and cleanup. */
 export interface AcpPlugin {
   /** Unique name, used in error messages and `acp types`. */
   name: string;
-  /** Ordering of this plugin's hooks. */
+  /** Ordering of this plugin's hooks: `pre` run first, `post` last. */
   enforce?: 'pre' | 'post';
-  /** Hooks by name. */
+  /** Hooks by name (see {@link AcpHooks} for when each runs). */
   hooks?: Partial<AcpHooks>;
   /** Deliverable types this plugin provides. */
   deliverableTypes?: DeliverableType[];
-  /** Runs once when the plugin is loaded. */
+  /** Runs once when the plugin is loaded, before its hooks are registered. */
   setup?(context: PluginContext): void | Promise<void>;
-  /** Runs when the runtime is done (always, in reverse load order). */
+  /** Runs when the command is done (always, in reverse load order). */
   cleanup?(): void | Promise<void>;
 }
 
@@ -1447,24 +1642,46 @@ export interface PluginContext {
   markdown: MarkdownHelpers;
   defaultTemplate: typeof defaultTemplate;
   defaultGates: typeof defaultGates;
-  /** Options from the config file for this plugin, if any. */
+  /** Options from the config file for this plugin (`{}` when none). */
   options: Record<string, unknown>;
-  /** The runtime this plugin runs in (for spawning commands etc.). */
+  /** The runtime this plugin runs in (for running commands etc.). */
   runtime: RuntimeFacts;
+  /** Where the plugin came from (file path, `acp:{name}` or `inline`). */
+  source: string;
+  /** Print `warning: {message}` on stderr (never changes the exit code). */
+  warn(message: string): void;
 }
 
 /** What a plugin may know about the runtime. */
 export interface RuntimeFacts {
   name: 'node' | 'bun' | 'deno' | 'unknown';
-  /** Run a command (no shell); resolves with its exit code. Undefined where not permitted. */
-  run?(command: string[], options?: { cwd?: string; env?: Record<string, string> }): Promise<{ code: number; stdout: string; stderr: string }>;
+  /**
+   * Run a command: an argv array, no shell. Resolves with its exit code
+   * (`null` when killed, e.g. on timeout) and output; rejects when it cannot
+   * start (not found, or Deno without `--allow-run`). With `detached` it
+   * resolves as soon as the command started and does not wait for it.
+   * Undefined where the host cannot run commands.
+   */
+  run?(
+    command: string[],
+    options?: { cwd?: string; env?: Record<string, string>; timeoutMs?: number; detached?: boolean },
+  ): Promise<{ code: number | null; stdout: string; stderr: string }>;
+  /** Whether a path may be read without asking (Deno permissions); undefined = yes. */
+  mayRead?(path: string): boolean;
 }
 
-/** Where a registered thing came from (for `acp types`). */
+/** Where a registered thing came from (for `acp types` and error messages). */
 export interface Origin {
   kind: 'built-in' | 'plugin';
+  /** The module: `deliverable-types/adr.ts`, a plugin file path, `acp:rfc` or `inline`. */
   source: string;
+  /** How it was asked for: `--plugin`, the config file's path, or `createRegistry`. */
+  via?: string;
+  /** The plugin that provided it. */
+  plugin?: string;
 }
+
+const TYPE_NAME_RE = /^[a-z0-9][a-z0-9._-]*$/;
 
 /** Deliverable types and plugins known to a runtime instance. */
 export class Registry {
@@ -1472,9 +1689,24 @@ export class Registry {
   readonly plugins: { plugin: AcpPlugin; origin: Origin }[] = [];
   readonly hooks = new HookRunner();
 
-  /** Register a deliverable type. Later registrations of a name replace earlier ones. */
+  /** Register a deliverable type. A name can be registered once (built-in names are reserved). */
   addType(definition: DeliverableType, origin: Origin): void {
+    this.#checkType(definition, origin);
     this.types.set(definition.type, { definition, origin });
+  }
+
+  #checkType(definition: DeliverableType, origin: Origin): void {
+    const who = origin.plugin ? `plugin '${origin.plugin}'` : origin.source;
+    if (!definition || typeof definition !== 'object' || typeof definition.type !== 'string' || typeof definition.sections !== 'function') {
+      throw new AcpError(`${who}: a deliverable type needs a \`type\` name and a \`sections()\` function`);
+    }
+    if (!TYPE_NAME_RE.test(definition.type)) throw new AcpError(`${who}: deliverable type name '${definition.type}' must match ${TYPE_NAME_RE.source}`);
+    if (typeof definition.title !== 'string' || !pyStrip(definition.title)) throw new AcpError(`${who}: deliverable type '${definition.type}' needs a title`);
+    const existing = this.types.get(definition.type);
+    if (existing) {
+      const other = existing.origin.kind === 'built-in' ? 'built in' : `already defined by plugin '${existing.origin.plugin}' (${existing.origin.source})`;
+      throw new AcpError(`${who}: deliverable type '${definition.type}' is ${other}`);
+    }
   }
 
   /** Look a type up. */
@@ -1482,40 +1714,83 @@ export class Registry {
     return this.types.get(name)?.definition;
   }
 
-  /** Register a plugin (its types and hooks), running its setup. */
+  /** Register a plugin (its setup, then its types and hooks). Nothing is registered if it fails. */
   async addPlugin(plugin: AcpPlugin, origin: Origin, context?: PluginContext): Promise<void> {
-    if (!plugin || typeof plugin.name !== 'string' || !plugin.name) throw new AcpError(`plugin from ${origin.source} must have a name`);
-    if (this.plugins.some((p) => p.plugin.name === plugin.name)) throw new AcpError(`plugin '${plugin.name}' is loaded twice (${origin.source})`);
+    if (!plugin || typeof plugin !== 'object' || typeof plugin.name !== 'string' || !pyStrip(plugin.name)) {
+      throw new AcpError(`plugin from ${origin.source} must have a name`);
+    }
+    const where = `plugin '${plugin.name}' (${origin.source})`;
+    const twin = this.plugins.find((p) => p.plugin.name === plugin.name);
+    if (twin) throw new AcpError(`${where} is loaded twice (first from ${twin.origin.source})`);
+    if (plugin.enforce !== undefined && plugin.enforce !== 'pre' && plugin.enforce !== 'post') throw new AcpError(`${where}: enforce must be 'pre' or 'post'`);
+    const hooks = Object.entries(plugin.hooks ?? {});
+    for (const [name, fn] of hooks) {
+      if (!(HOOK_NAMES as readonly string[]).includes(name)) throw new AcpError(`${where} has an unknown hook '${name}' (known: ${HOOK_NAMES.join(', ')})`);
+      if (typeof fn !== 'function') throw new AcpError(`${where}: hook '${name}' must be a function`);
+    }
+    const types = plugin.deliverableTypes ?? [];
+    if (!Array.isArray(types)) throw new AcpError(`${where}: deliverableTypes must be an array`);
+    const typeOrigin: Origin = { ...origin, plugin: plugin.name };
+    types.forEach((type, index) => {
+      this.#checkType(type, typeOrigin);
+      if (types.findIndex((t) => t.type === type.type) !== index) throw new AcpError(`${where} defines deliverable type '${type.type}' twice`);
+    });
     try {
-      await plugin.setup?.(context ?? pluginContext({}));
+      await plugin.setup?.(context ?? pluginContext({}, undefined, { source: origin.source }));
     } catch (error) {
       throw new AcpPluginError(plugin.name, 'setup', error);
     }
-    this.plugins.push({ plugin, origin });
-    for (const type of plugin.deliverableTypes ?? []) this.addType(type, origin);
+    this.plugins.push({ plugin, origin: typeOrigin });
+    for (const type of types) this.types.set(type.type, { definition: type, origin: typeOrigin });
     const order: HookOrder = plugin.enforce ?? 'normal';
-    for (const [name, fn] of Object.entries(plugin.hooks ?? {})) {
-      if (typeof fn === 'function') this.hooks.hook(name as keyof AcpHooks, fn as never, { order, owner: plugin.name });
-    }
+    for (const [name, fn] of hooks) this.hooks.hook(name as keyof AcpHooks, fn as never, { order, owner: plugin.name });
   }
 
   /** Run every plugin's cleanup in reverse order; all run even if some throw. */
   async cleanup(): Promise<void> {
     const failures: string[] = [];
-    for (const { plugin } of [...this.plugins].reverse()) {
+    const plugins = this.plugins.splice(0).reverse();
+    for (const { plugin } of plugins) {
       try {
         await plugin.cleanup?.();
       } catch (error) {
-        failures.push(`plugin '${plugin.name}' failed in cleanup: ${error instanceof Error ? error.message : String(error)}`);
+        failures.push(new AcpPluginError(plugin.name, 'cleanup', error).message);
       }
     }
     if (failures.length) throw new AcpError(failures);
   }
 }
 
-/** Build the context handed to plugin modules. */
-export function pluginContext(options: Record<string, unknown>, runtime: RuntimeFacts = { name: 'unknown' }): PluginContext {
-  return { definePlugin, defineDeliverableType, markdown, defaultTemplate, defaultGates, options, runtime };
+const isStringList = (value: unknown): value is string[] => Array.isArray(value) && value.every((item) => typeof item === 'string');
+
+/**
+ * Call a deliverable type's code (sections, template, gates): a throw or a
+ * result of the wrong shape becomes an {@link AcpPluginError} naming its plugin.
+ */
+export function callType<T>(registry: Registry, type: string, what: string, fn: () => T, valid: (value: unknown) => boolean): T {
+  const origin = registry.types.get(type)?.origin;
+  const fail = (cause: unknown): never => {
+    throw new AcpPluginError(origin?.plugin ?? origin?.source ?? type, `${what} of deliverable type '${type}'`, cause);
+  };
+  let value: T;
+  try {
+    value = fn();
+  } catch (error) {
+    if (error instanceof AcpError) throw error;
+    return fail(error);
+  }
+  if (!valid(value)) fail(`it returned ${Array.isArray(value) ? 'an array' : typeof value}, which is not what acp expects`);
+  return value;
+}
+
+/** Build the context handed to a plugin module. */
+export function pluginContext(
+  options: Record<string, unknown>,
+  runtime: RuntimeFacts = { name: 'unknown' },
+  extra: { source?: string; warn?(message: string): void } = {},
+): PluginContext {
+  const warn = extra.warn ?? (() => undefined);
+  return { definePlugin, defineDeliverableType, markdown, defaultTemplate, defaultGates, options, runtime, source: extra.source ?? 'inline', warn };
 }
 
 /**
@@ -1527,10 +1802,53 @@ export async function loadBuiltInTypes(registry: Registry): Promise<void> {
   for (const definition of builtInDeliverableTypes) registry.addType(definition, { kind: 'built-in', source: `deliverable-types/${definition.type}.ts` });
 }
 
-/** A registry with the built-in deliverable types. */
-export async function createRegistry(): Promise<Registry> {
+/**
+ * Plugins shipped in `plugins/`, loadable as `acp:{name}` (`--plugin acp:rfc`).
+ * Literal imports, so bundles and the compiled binary embed them.
+ */
+const BUNDLED_PLUGINS: Record<string, () => Promise<unknown>> = {
+  rfc: () => import('./plugins/rfc.ts'),
+  'notify-turn': () => import('./plugins/notify-turn.ts'),
+};
+
+/** A plugin to load: a file path or `acp:{name}`, with options, or a plugin/type object. */
+export type PluginEntry = string | { path: string; options?: Record<string, unknown> } | AcpPlugin | DeliverableType;
+
+/** Options of {@link createRegistry}. */
+export interface RegistryOptions {
+  /** Plugins to load after the config file's; paths resolve against `cwd`. */
+  plugins?: PluginEntry[];
+  /** Also load the `plugins:` of the nearest `acp.config.yaml` in `cwd` or its ancestors. */
+  config?: boolean;
+  /** Working directory (default: the host's). */
+  cwd?: string;
+  /** The collaboration folder worked on: plugin code inside it is refused. */
+  folder?: string;
+  host?: Host;
+  runtime?: RuntimeFacts;
+  /** Where plugins print warnings (default: nowhere). */
+  warn?(message: string): void;
+  /** How `plugins` entries were asked for, shown by `acp types` (default `createRegistry`). */
+  via?: string;
+}
+
+/**
+ * A registry with the built-in deliverable types and, when asked, plugins.
+ * If loading fails, the plugins already loaded are cleaned up; otherwise call
+ * `registry.cleanup()` when done with it.
+ */
+export async function createRegistry(options: RegistryOptions = {}): Promise<Registry> {
   const registry = new Registry();
   await loadBuiltInTypes(registry);
+  if (!options.plugins?.length && !options.config) return registry;
+  try {
+    const { loadPlugins } = await import('./plugins/loader.ts');
+    const host = options.host ?? (await createNodeHost());
+    await loadPlugins(registry, { ...options, host }, { AcpError, AcpPluginError, pluginContext, bundled: BUNDLED_PLUGINS });
+  } catch (error) {
+    await registry.cleanup().catch(() => undefined);
+    throw error;
+  }
   return registry;
 }
 
@@ -1585,6 +1903,13 @@ const LOCK_NAME = '.acp.lock';
 const LOCK_BREAKER = '.acp.lock.break';
 /** A lock older than this whose holder cannot be checked is considered abandoned. */
 const LOCK_ABANDON_MS = 10_000;
+/**
+ * No append holds the lock this long; a lock this old whose pid looks alive
+ * names a reused pid (the holder died and another process got its number).
+ */
+const LOCK_MAX_HOLD_MS = 10 * 60_000;
+/** A breaker is held for about a millisecond; older than this and unjudgeable, it is abandoned. */
+const LOCK_BREAKER_STALE_MS = 2000;
 
 interface LockInfo {
   pid: number;
@@ -1596,6 +1921,7 @@ interface LockInfo {
 async function readLockInfo(host: Host, path: string): Promise<{ info: LockInfo | undefined; raw: string; mtimeMs: number } | undefined> {
   const stat = await host.fs.stat(path);
   if (!stat) return undefined;
+  if (!stat.isFile) throw new AcpError(`${path} is not a lock file (a ${stat.isDirectory ? 'directory' : 'special file'}); remove it`);
   let raw = '';
   try {
     raw = new TextDecoder().decode(await host.fs.readFile(path));
@@ -1614,16 +1940,58 @@ async function readLockInfo(host: Host, path: string): Promise<{ info: LockInfo 
 }
 
 /** Whether a lock's holder is gone: dead on this machine, or silent for too long. */
-function isLockAbandoned(host: Host, lock: { info: LockInfo | undefined; mtimeMs: number }): boolean {
+function isLockAbandoned(host: Host, lock: { info: LockInfo | undefined; mtimeMs: number }, abandonMs = LOCK_ABANDON_MS): boolean {
   const age = host.now().getTime() - lock.mtimeMs;
+  // A lock without a hostname was written by a host that could not read it;
+  // judge it by this machine's process table (a live holder keeps its lock:
+  // stealing it would let two appenders pick the same seq).
   if (lock.info && (lock.info.hostname === undefined || lock.info.hostname === host.hostname)) {
     const alive = host.isProcessAlive(lock.info.pid);
     if (alive === false) return true;
-    if (alive === true && lock.info.hostname !== undefined) return false;
+    if (alive === true) return age > LOCK_MAX_HOLD_MS;
   }
   // A torn lock file (holder died while writing it) gets a short grace period.
-  if (!lock.info) return age > 1000;
-  return age > LOCK_ABANDON_MS;
+  if (!lock.info) return age > Math.min(1000, abandonMs);
+  return age > abandonMs;
+}
+
+/** What {@link inspectFolderLock} finds. */
+export interface FolderLockState {
+  /** `free`: no lock file; `held`: its holder is alive or cannot be judged yet; `abandoned`: the next writer will break it. */
+  status: 'free' | 'held' | 'abandoned';
+  /** The holder, as recorded in the lock file (absent when the file is torn). */
+  pid?: number;
+  hostname?: string;
+  /** Whether the holder is alive on this machine (`undefined`: cannot tell, e.g. another machine). */
+  alive?: boolean;
+  /** Age of the lock file. */
+  ageMs?: number;
+  /** The lock file's text. */
+  raw?: string;
+  /** A breaker file (`.acp.lock.break`) and whether it is abandoned. */
+  breaker?: { ageMs: number; abandoned: boolean; raw: string };
+}
+
+/**
+ * Look at a folder's lock without taking it (for `acp doctor`). Raises an
+ * {@link AcpError} when `.acp.lock` is not a regular file.
+ */
+export async function inspectFolderLock(host: Host, folder: string): Promise<FolderLockState> {
+  const lock = await readLockInfo(host, nodePath.join(folder, LOCK_NAME));
+  const breaker = await readLockInfo(host, nodePath.join(folder, LOCK_BREAKER)).catch(() => undefined);
+  const now = host.now().getTime();
+  const state: FolderLockState = { status: 'free' };
+  if (breaker) state.breaker = { ageMs: now - breaker.mtimeMs, abandoned: isLockAbandoned(host, breaker, LOCK_BREAKER_STALE_MS), raw: breaker.raw };
+  if (!lock) return state;
+  state.status = isLockAbandoned(host, lock) ? 'abandoned' : 'held';
+  state.ageMs = now - lock.mtimeMs;
+  state.raw = lock.raw;
+  if (lock.info) {
+    state.pid = lock.info.pid;
+    if (typeof lock.info.hostname === 'string') state.hostname = lock.info.hostname;
+    if (lock.info.hostname === undefined || lock.info.hostname === host.hostname) state.alive = host.isProcessAlive(lock.info.pid);
+  }
+  return state;
 }
 
 /**
@@ -1643,7 +2011,10 @@ export async function withFolderLock<T>(host: Host, folder: string, fn: () => Pr
       break;
     } catch (error) {
       if (errorCode(error) !== 'EEXIST') {
-        if (errorCode(error) === 'ENOENT') throw new AcpError(`missing protocol.json in ${folder}`);
+        if (errorCode(error) === 'ENOENT' || errorCode(error) === 'ENOTDIR') throw new AcpError(`missing protocol.json in ${folder}`);
+        if (['EACCES', 'EPERM', 'EROFS'].includes(errorCode(error) ?? '')) {
+          throw new AcpError(`cannot write in ${folder} (${errorCode(error)}): appending needs write access to the folder`);
+        }
         throw error;
       }
     }
@@ -1666,13 +2037,15 @@ export async function withFolderLock<T>(host: Host, folder: string, fn: () => Pr
 async function breakLock(host: Host, folder: string, staleRaw: string): Promise<void> {
   const lockPath = nodePath.join(folder, LOCK_NAME);
   const breakerPath = nodePath.join(folder, LOCK_BREAKER);
+  const mine = JSON.stringify({ pid: host.pid, hostname: host.hostname, token: Math.random().toString(36).slice(2), at: host.now().getTime() });
   try {
-    await host.fs.writeFile(breakerPath, String(host.pid), { exclusive: true });
+    await host.fs.writeFile(breakerPath, mine, { exclusive: true });
   } catch (error) {
     if (errorCode(error) !== 'EEXIST') throw error;
-    const breaker = await host.fs.stat(breakerPath);
-    // A breaker is held for a millisecond; an old one belongs to a dead process.
-    if (breaker && host.now().getTime() - breaker.mtimeMs > 2000) await host.fs.remove(breakerPath);
+    // A breaker is held for a millisecond; one whose holder died (killed
+    // while breaking) is cleared, by its recorded pid or else by its age.
+    const breaker = await readLockInfo(host, breakerPath).catch(() => undefined);
+    if (breaker && isLockAbandoned(host, breaker, LOCK_BREAKER_STALE_MS)) await removeIfUnchanged(host, breakerPath, breaker.raw);
     await sleep(2);
     return;
   }
@@ -1682,6 +2055,23 @@ async function breakLock(host: Host, folder: string, staleRaw: string): Promise<
   } finally {
     await host.fs.remove(breakerPath);
   }
+}
+
+/**
+ * Remove `path` only if it still holds `raw`: move it aside atomically,
+ * check, and put back a file that changed meanwhile (someone else's).
+ */
+async function removeIfUnchanged(host: Host, path: string, raw: string): Promise<void> {
+  const aside = `${path}.${host.pid}.${Math.random().toString(36).slice(2)}.stale`;
+  try {
+    await host.fs.rename(path, aside);
+  } catch (error) {
+    if (errorCode(error) === 'ENOENT') return;
+    throw error;
+  }
+  const moved = await readLockInfo(host, aside).catch(() => undefined);
+  if (moved && moved.raw !== raw) await host.fs.writeFile(path, moved.raw, { exclusive: true }).catch(() => undefined);
+  await host.fs.remove(aside);
 }
 
 function sleep(ms: number): Promise<void> {
@@ -1720,7 +2110,12 @@ export interface AppendResult {
   event: AcpEvent;
   state: DerivedState;
   previousPhase: Phase | null;
+  /** waitingFor before the event. */
+  previousWaitingFor: string[];
 }
+
+/** Declared supporting references per protocol document (validate checks every deliverable event). */
+const supportingRefsCache = new WeakMap<Json, string[]>();
 
 function deliverableDocErrors(protocol: Json, event: { doc?: unknown; role?: unknown }): string[] {
   const role = event.role;
@@ -1729,7 +2124,11 @@ function deliverableDocErrors(protocol: Json, event: { doc?: unknown; role?: unk
   if (doc === undefined || doc === null || doc === '') return ['deliverable events require doc'];
   if (role === 'primary' && doc !== primaryRef(protocol)) return ['doc must reference the primary deliverable'];
   if (role === 'supporting') {
-    const refs = supportingEntries(protocol).filter((s) => typeof s.file === 'string').map((s) => deliverableRef(protocol, s.file as string));
+    let refs = supportingRefsCache.get(protocol);
+    if (!refs) {
+      refs = supportingEntries(protocol).filter((s) => typeof s.file === 'string').map((s) => deliverableRef(protocol, s.file as string));
+      supportingRefsCache.set(protocol, refs);
+    }
     if (!refs.includes(doc as string)) return ['doc must reference a declared supporting deliverable'];
   }
   return [];
@@ -1758,6 +2157,178 @@ function completionGateTexts(protocol: Json): string[] {
   return gates.filter(isObject).map((g) => g.text).filter((t): t is string => typeof t === 'string');
 }
 
+// The append checkpoint ([beyond]). A full replay reads and re-checks the
+// whole log, which costs ~1 s at 100k events. After each successful append
+// the runtime records in `.acp.checkpoint.json` what the next append needs
+// (the derived state, the seqs, the decision_accepted seqs) together with a
+// fingerprint of events.jsonl (size, mtime, ctime, inode, last line). The
+// next append uses it only when the fingerprint still matches; any other
+// writer (the Python tools, an editor, a truncation) changes it, and then the
+// log is read and replayed in full. The checkpoint is a cache: deleting it
+// is always safe, and other tools ignore dot files.
+
+const CHECKPOINT_NAME = '.acp.checkpoint.json';
+const CHECKPOINT_VERSION = 1;
+/** DerivedState keys the checkpoint stores (all but the readiness-dependent errors). */
+function stateKeys(): string[] {
+  return Object.keys(emptyState())
+    .filter((key) => key !== 'errors')
+    .sort();
+}
+
+/** What an append needs from the log besides its last line. */
+interface LogFacts {
+  count: number;
+  /** Largest integer seq (0 when none): the next seq is this + 1. */
+  maxSeq: number;
+  /** The integer seqs of the log, as sorted disjoint `[first, last]` ranges. */
+  seqs: [number, number][];
+  /**
+   * `seq` (as printed) of every decision_accepted, in log order: spec §5
+   * re-checks each against the *current* readiness.md on every replay.
+   */
+  gateSeqs: string[];
+  /** The replayed state; a checkpoint is written only after an error-free replay. */
+  state: Omit<DerivedState, 'errors'>;
+}
+
+interface Checkpoint extends LogFacts {
+  version: number;
+  participants: string[];
+  stateKeys: string[];
+  log: { size: number; mtimeMs: number; ctimeMs: number; ino: number; tail: string };
+}
+
+function hasSeq(ranges: [number, number][], seq: number): boolean {
+  let lo = 0;
+  let hi = ranges.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const [first, last] = ranges[mid]!;
+    if (seq < first) hi = mid - 1;
+    else if (seq > last) lo = mid + 1;
+    else return true;
+  }
+  return false;
+}
+
+function addSeq(ranges: [number, number][], seq: number): [number, number][] {
+  if (hasSeq(ranges, seq)) return ranges;
+  const out = ranges.map((r): [number, number] => [r[0], r[1]]);
+  const last = out.at(-1);
+  if (last && last[1] + 1 === seq) last[1] = seq;
+  else if (!last || last[1] < seq) out.push([seq, seq]);
+  else {
+    out.push([seq, seq]);
+    out.sort((a, b) => a[0] - b[0]);
+  }
+  return out;
+}
+
+/**
+ * The facts of a fully read log, from its events and their replayed state;
+ * `undefined` for a log the checkpoint cannot describe exactly (a fractional
+ * seq, which a library caller's `replyTo` could still match).
+ */
+function logFacts(events: Json[], state: DerivedState): LogFacts | undefined {
+  if (events.some((e) => typeof e.seq === 'number' && !Number.isInteger(e.seq))) return undefined;
+  const ints = events.map((e) => e.seq).filter(isInt);
+  ints.sort((a, b) => a - b);
+  const seqs: [number, number][] = [];
+  for (const seq of ints) {
+    const last = seqs.at(-1);
+    if (last && seq <= last[1] + 1) last[1] = Math.max(last[1], seq);
+    else seqs.push([seq, seq]);
+  }
+  const gateSeqs = events.filter((e) => e.event === 'decision_accepted').map((e) => pyStr(e.seq));
+  return { count: events.length, maxSeq: nextSeq(events) - 1, seqs, gateSeqs, state: stripErrors(state) };
+}
+
+function stripErrors(state: DerivedState): Omit<DerivedState, 'errors'> {
+  const { errors: _errors, ...rest } = state;
+  return structuredClone(rest);
+}
+
+/** The state a full replay of the checkpointed log gives against `readiness`. */
+function checkpointState(facts: LogFacts, readiness: ReadinessFacts): DerivedState {
+  const gates = decisionGateErrors(readiness);
+  const errors = gates.length ? facts.gateSeqs.flatMap((seq) => gates.map((message) => `seq ${seq}: ${message}`)) : [];
+  return { ...emptyState(), ...structuredClone(facts.state), errors };
+}
+
+function sameList(a: unknown, b: string[]): boolean {
+  return Array.isArray(a) && a.length === b.length && a.every((v, i) => v === b[i]);
+}
+
+/**
+ * The checkpoint, when it provably describes the current events.jsonl (and
+ * the same participants); `undefined` otherwise (then: full replay).
+ */
+async function loadCheckpoint(host: Host, folder: string, participants: string[]): Promise<Checkpoint | undefined> {
+  let cp: Checkpoint;
+  try {
+    cp = JSON.parse(new TextDecoder().decode(await host.fs.readFile(nodePath.join(folder, CHECKPOINT_NAME))));
+  } catch {
+    return undefined;
+  }
+  if (!isObject(cp) || cp.version !== CHECKPOINT_VERSION || !sameList(cp.participants, participants) || !sameList(cp.stateKeys, stateKeys())) return undefined;
+  const validShape =
+    isObject(cp.log) &&
+    typeof cp.log.tail === 'string' &&
+    isObject(cp.state) &&
+    isInt(cp.count) &&
+    isInt(cp.maxSeq) &&
+    Array.isArray(cp.seqs) &&
+    cp.seqs.every((r) => Array.isArray(r) && r.length === 2 && isInt(r[0]) && isInt(r[1])) &&
+    Array.isArray(cp.gateSeqs) &&
+    cp.gateSeqs.every((g) => typeof g === 'string');
+  if (!validShape) return undefined;
+  const tail = new TextEncoder().encode(cp.log.tail);
+  const logPath = nodePath.join(folder, 'events.jsonl');
+  let stat: FileStat | null;
+  let bytes: Uint8Array;
+  if (host.fs.readTail) {
+    const read = await host.fs.readTail(logPath, tail.length);
+    if (!read) return undefined;
+    ({ stat, bytes } = read);
+  } else {
+    stat = await host.fs.stat(logPath);
+    if (!stat || stat.size !== cp.log.size) return undefined;
+    bytes = (await host.fs.readFile(logPath)).subarray(-tail.length);
+  }
+  if (stat?.ino === undefined || stat.ctimeMs === undefined) return undefined;
+  if (stat.size !== cp.log.size || stat.mtimeMs !== cp.log.mtimeMs || stat.ctimeMs !== cp.log.ctimeMs || stat.ino !== cp.log.ino) return undefined;
+  if (bytes.length !== tail.length || bytes.some((b, i) => b !== tail[i])) return undefined;
+  return cp;
+}
+
+/**
+ * Record the checkpoint after an append wrote `line`, when events.jsonl is
+ * exactly what we expect (`expectedSize`): otherwise another writer slipped
+ * in, and the stale checkpoint is removed.
+ */
+async function saveCheckpoint(host: Host, folder: string, participants: string[], facts: LogFacts, line: string, expectedSize: number): Promise<void> {
+  const path = nodePath.join(folder, CHECKPOINT_NAME);
+  try {
+    const stat = await host.fs.stat(nodePath.join(folder, 'events.jsonl'));
+    if (!stat || stat.size !== expectedSize || stat.ino === undefined || stat.ctimeMs === undefined) {
+      await host.fs.remove(path);
+      return;
+    }
+    const cp: Checkpoint = {
+      version: CHECKPOINT_VERSION,
+      participants,
+      stateKeys: stateKeys(),
+      ...facts,
+      log: { size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs, ino: stat.ino, tail: line },
+    };
+    await host.fs.writeFile(path, `${JSON.stringify(cp)}\n`);
+  } catch {
+    // A cache that cannot be written only costs the next append a full replay.
+    await host.fs.remove(path).catch(() => undefined);
+  }
+}
+
 /**
  * Append an event (spec §6), under the folder lock. Raises {@link AcpError}
  * with the spec's message when a check fails; nothing is written then.
@@ -1768,11 +2339,16 @@ export async function append(host: Host, folder: string, request: AppendRequest,
   const participants = participantIds(protocol);
   if (!participants.includes(request.participant)) throw new AcpError(`participant '${request.participant}' is not listed in protocol.json`);
   return withFolderLock(host, folder, async () => {
-    const log = await readEventLog(host, folder);
-    if (log.errors.length) throw new AcpError(log.errors);
-    const { events } = log;
-    if (request.replyTo !== undefined && !events.some((e) => e.seq === request.replyTo)) throw new AcpError('reply_to must point to an existing event');
-    if (events.length && request.replyTo === undefined) throw new AcpError('reply_to is required after initialized');
+    // The checkpoint stands in for reading and replaying the log when it
+    // provably describes it; the verdicts are those of a full replay.
+    const checkpoint = await loadCheckpoint(host, folder, participants);
+    const log = checkpoint ? undefined : await readEventLog(host, folder);
+    if (log?.errors.length) throw new AcpError(log.errors);
+    const events = log?.events ?? [];
+    const count = checkpoint ? checkpoint.count : events.length;
+    const seqExists = (seq: number): boolean => (checkpoint ? isInt(seq) && hasSeq(checkpoint.seqs, seq) : events.some((e) => e.seq === seq));
+    if (request.replyTo !== undefined && !seqExists(request.replyTo)) throw new AcpError('reply_to must point to an existing event');
+    if (count && request.replyTo === undefined) throw new AcpError('reply_to is required after initialized');
     if (DELIVERABLE_EVENTS.has(request.event)) {
       const docErrors = deliverableDocErrors(protocol, { doc: request.doc, role: request.role });
       if (docErrors.length) throw new AcpError(docErrors);
@@ -1782,7 +2358,7 @@ export async function append(host: Host, folder: string, request: AppendRequest,
       }
     }
     const event: AcpEvent = {
-      seq: nextSeq(events),
+      seq: checkpoint ? checkpoint.maxSeq + 1 : nextSeq(events),
       from: request.participant,
       event: request.event,
       at: formatTimestamp(host.now()),
@@ -1794,8 +2370,9 @@ export async function append(host: Host, folder: string, request: AppendRequest,
     if (request.sha256 !== undefined) event.sha256 = request.sha256;
 
     const readiness = await readReadinessFile(host, folder);
-    const before = replay(events, participants, readiness);
-    const state = replay([...events, event], participants, readiness);
+    const before = checkpoint ? checkpointState(checkpoint, readiness) : replay(events, participants, readiness);
+    const state = structuredClone(before);
+    applyEvent(state, event, participants, readiness);
     if (state.errors.length) throw new AcpError(state.errors);
     if (['decision_accepted', 'readiness_passed', 'completed'].includes(request.event)) {
       const errors = readinessAppendErrors(readiness, request.event);
@@ -1810,11 +2387,12 @@ export async function append(host: Host, folder: string, request: AppendRequest,
       if (errors.length) throw new AcpError(errors);
     }
     if (registry?.hooks.has('append:before')) {
+      // Copies: a hook must not be able to change what was checked and is written.
       await registry.hooks.call('append:before', {
         folder,
-        protocol,
-        event,
-        state,
+        protocol: structuredClone(protocol),
+        event: Object.freeze({ ...event }),
+        state: structuredClone(state),
         refuse: (message: string): never => {
           throw new AcpRefusal(message);
         },
@@ -1822,15 +2400,40 @@ export async function append(host: Host, folder: string, request: AppendRequest,
     }
     // A last line without its newline but with a complete event (a hand edit,
     // another tool) must not be glued to ours: end it first.
-    await host.fs.appendFile(nodePath.join(folder, 'events.jsonl'), (log.tornTail ? '\n' : '') + formatEventLine(event));
-    const updated = { ...protocol, currentPhase: state.phase, proposalOwner: state.proposalOwner, waitingFor: state.waitingFor, updatedAt: event.at };
+    const line = formatEventLine(event);
+    const written = (log?.tornTail ? '\n' : '') + line;
+    await host.fs.appendFile(nodePath.join(folder, 'events.jsonl'), written);
+    // Re-read protocol.json for the rewrite: the copy read before the lock
+    // may be seconds old under contention, and its other keys (edited by a
+    // person or another tool meanwhile) must not be rolled back.
+    const current = await readProtocol(host, folder).catch(() => protocol);
+    const updated = { ...current, currentPhase: state.phase, proposalOwner: state.proposalOwner, waitingFor: state.waitingFor, updatedAt: event.at };
     await writeFileAtomic(host, nodePath.join(folder, 'protocol.json'), formatProtocolJson(updated));
-    return { event, state, previousPhase: before.phase };
+    const facts = checkpoint ?? logFacts(events, before);
+    const sizeBefore = checkpoint ? checkpoint.log.size : log!.size;
+    if (facts) {
+      const next: LogFacts = {
+        count: facts.count + 1,
+        maxSeq: event.seq,
+        seqs: addSeq(facts.seqs, event.seq),
+        gateSeqs: event.event === 'decision_accepted' ? [...facts.gateSeqs, pyStr(event.seq)] : facts.gateSeqs,
+        state: stripErrors(state),
+      };
+      await saveCheckpoint(host, folder, participants, next, line, sizeBefore + new TextEncoder().encode(written).length);
+    } else await host.fs.remove(nodePath.join(folder, CHECKPOINT_NAME)).catch(() => undefined);
+    return { event, state, previousPhase: before.phase, previousWaitingFor: before.waitingFor };
   }).then(async (result) => {
-    if (registry) {
-      const context = { folder, protocol, event: result.event, state: result.state, previousPhase: result.previousPhase };
-      await registry.hooks.call('append:after', context);
-      if (result.previousPhase !== result.state.phase) await registry.hooks.call('phase:change', context);
+    if (registry?.hooks.has('append:after') || registry?.hooks.has('phase:change')) {
+      // The event is written: run every reaction, then report the failures
+      // saying so (a caller must not append the event again).
+      const context: AfterAppendContext = { folder, protocol, ...result };
+      const failures: AcpError[] = [];
+      await registry.hooks.call('append:after', context, failures);
+      if (result.previousPhase !== result.state.phase) await registry.hooks.call('phase:change', context, failures);
+      if (failures.length) {
+        const note = `seq ${result.event.seq} ${result.event.event} was appended and stays in the log; do not append it again`;
+        throw Object.assign(new AcpError([...failures.map((f) => f.message), note]), { appended: result });
+      }
     }
     return result;
   });
@@ -1849,9 +2452,46 @@ export interface ValidationResult {
 
 const ISO_RE = /^(\d{4})-?(\d{2})-?(\d{2})(?:[^\d](\d{2})(?::?(\d{2})(?::?(\d{2})(?:[.,](\d{1,9}))?)?)?)?(Z|z|[+-]\d{2}(?::?\d{2}(?::?\d{2}(?:[.,]\d{1,6})?)?)?)?$/u;
 
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/** The number of `width` ASCII digits at `at`, or -1 if one is not a digit. */
+function digitsAt(value: string, at: number, width: number): number {
+  let out = 0;
+  for (let k = at; k < at + width; k++) {
+    const d = value.charCodeAt(k) - 0x30;
+    if (d < 0 || d > 9) return -1;
+    out = out * 10 + d;
+  }
+  return out;
+}
+
+/**
+ * The form every tool writes, `YYYY-MM-DDTHH:MM:SSZ`, read without the
+ * general pattern (validate reads one per event); `null` when `value` has
+ * another form. Same results as the general path below.
+ */
+function parseCanonicalTimestamp(value: string): number | undefined | null {
+  if (value.length !== 20) return null;
+  if (value[4] !== '-' || value[7] !== '-' || value[10] !== 'T' || value[13] !== ':' || value[16] !== ':' || value[19] !== 'Z') return null;
+  const year = digitsAt(value, 0, 4);
+  const month = digitsAt(value, 5, 2);
+  const day = digitsAt(value, 8, 2);
+  const hour = digitsAt(value, 11, 2);
+  const minute = digitsAt(value, 14, 2);
+  const second = digitsAt(value, 17, 2);
+  // Date.UTC maps years 0-99 to 1900-1999: leave them to the general path.
+  if (year < 100 || month < 0 || day < 0 || hour < 0 || minute < 0 || second < 0) return null;
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  if (month < 1 || month > 12 || day < 1 || day > (month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1]!)) return undefined;
+  if (hour > 23 || minute > 59 || second > 59) return undefined;
+  return Date.UTC(year, month - 1, day, hour, minute, second);
+}
+
 /** Parse an ISO-8601 time like Python's `datetime.fromisoformat`; `undefined` if invalid or without zone. */
 export function parseZonedTimestamp(value: unknown): number | undefined {
   if (typeof value !== 'string') return undefined;
+  const canonical = parseCanonicalTimestamp(value);
+  if (canonical !== null) return canonical;
   const match = ISO_RE.exec(value);
   if (!match) return undefined;
   const [, y, mo, d, h = '0', mi = '0', s = '0', frac = '0', zone] = match;
@@ -1871,7 +2511,7 @@ export function parseZonedTimestamp(value: unknown): number | undefined {
   return Date.UTC(year, month - 1, day, Number(h), Number(mi), Number(s)) + Number(`0.${frac}`) * 1000 - offset;
 }
 
-function checkDeliverablesDeclaration(protocol: Json, folder: string, errors: string[], host: Host, dirs: Set<string>): boolean {
+function checkDeliverablesDeclaration(protocol: Json, folder: string, errors: string[], host: Host, dirs: Set<string>, registry?: Registry): boolean {
   const start = errors.length;
   const deliverables = protocol.deliverables;
   if (!isObject(deliverables)) {
@@ -1900,7 +2540,8 @@ function checkDeliverablesDeclaration(protocol: Json, folder: string, errors: st
     errors.push('protocol.json deliverables.primary is required');
     return errors.length === start;
   }
-  const knownType = (type: unknown): boolean => typeof type === 'string' && validationTypes.has(type);
+  // A loaded plugin type that opted out of being recorded as custom is known too.
+  const knownType = (type: unknown): boolean => typeof type === 'string' && (validationTypes.has(type) || registry?.type(type)?.recordAsCustom === false);
   if (!knownType(primary.type)) errors.push('primary deliverable type is invalid');
   const file = primary.file;
   if (typeof file !== 'string' || !file.endsWith('.md')) errors.push('primary deliverable file must be Markdown');
@@ -1939,15 +2580,37 @@ const validationTypes = new Set(['adr', 'design-spec', 'implementation-plan', 'd
 
 const REVIEW_HEADING_RE = new RegExp(`${BOL}##${S}+${DOT}+?${S}+-${S}+(${DOT}+?)${S}+-${S}+seq${S}+([0-9]+)${S}*${EOL}`, 'g');
 
-function checkReviews(text: string | undefined, events: Json[], ref: string | undefined, errors: string[]): void {
+const REVIEW_HEADING_AT_RE = new RegExp(REVIEW_HEADING_RE.source, 'y');
+
+/**
+ * The review headings, as `matchAll(REVIEW_HEADING_RE)` finds them, but
+ * trying the pattern only where a line starts with `##` (every match starts
+ * there): the lazy parts of the pattern are slow when tried at every offset
+ * of a review.md with thousands of reviews.
+ */
+function reviewHeadings(body: string): { participant: string; seq: number }[] {
+  const headings: { participant: string; seq: number }[] = [];
+  let from = 0;
+  for (let at = body.startsWith('##') ? 0 : body.indexOf('\n##'); at !== -1; at = body.indexOf('\n##', at + 1)) {
+    const start = body[at] === '\n' ? at + 1 : at;
+    if (start < from) continue;
+    REVIEW_HEADING_AT_RE.lastIndex = start;
+    const match = REVIEW_HEADING_AT_RE.exec(body);
+    if (!match) continue;
+    headings.push({ participant: match[1]!, seq: Number(match[2]) });
+    from = start + Math.max(1, match[0].length);
+  }
+  return headings;
+}
+
+function checkReviews(text: string | undefined, pass: LogPass, ref: string | undefined, errors: string[]): void {
   const body = text ?? '';
-  const headings = [...body.matchAll(REVIEW_HEADING_RE)].map((m) => ({ participant: m[1]!, seq: Number(m[2]) }));
-  const reviewEvents = events.filter((e) => e.event === 'review_submitted');
+  const { headings, headingSeqs, reviewEvents, firstBySeq } = pass;
   for (const event of reviewEvents) {
-    if (!headings.some((h) => h.seq === event.seq)) errors.push(`seq ${pyStr(event.seq)}: review_submitted requires matching review.md heading`);
+    if (!headingSeqs.has(event.seq as number)) errors.push(`seq ${pyStr(event.seq)}: review_submitted requires matching review.md heading`);
   }
   for (const heading of headings) {
-    const event = events.find((e) => e.seq === heading.seq);
+    const event = firstBySeq.get(heading.seq);
     if (!event) errors.push(`review.md heading seq ${heading.seq}: no matching event`);
     else if (event.event !== 'review_submitted') errors.push(`review.md heading seq ${heading.seq}: matching event is ${pyStr(event.event)}, not review_submitted`);
     else if (event.from !== heading.participant) {
@@ -2028,7 +2691,7 @@ async function checkDeliverableContent(
   const type = typeof entry.type === 'string' ? entry.type : '';
   const checklist = Array.isArray(entry.checklist) ? entry.checklist.filter((c): c is string => typeof c === 'string').map(pyStrip).filter(Boolean) : [];
   const definition = registry.type(type);
-  const sections = definition ? definition.sections(checklist) : checklist;
+  const sections = definition ? callType(registry, type, 'sections()', () => definition.sections(checklist), isStringList) : checklist;
   for (const section of sections) {
     if (!markdown.hasSection(text, section)) {
       errors.push(primary ? `primary deliverable missing required section: ${section}` : `supporting deliverable ${ref} missing required section: ${section}`);
@@ -2036,26 +2699,143 @@ async function checkDeliverableContent(
       errors.push(primary ? `primary deliverable section must not be empty when frozen: ${section}` : `supporting deliverable ${ref} section must not be empty when frozen: ${section}`);
     }
   }
-  if (primary) await checkPluginType(registry, entry, { text, ref, sections, frozenRequired, markdown }, findings);
+  await checkPluginType(registry, entry, { text, ref, sections, frozenRequired, markdown }, findings);
 }
 
+/**
+ * A deliverable type's own `check`. A folder recorded as `custom` with a
+ * `pluginType` gets that type's check when its plugin is loaded, and a
+ * warning when it is not (the recorded checklist was checked all the same).
+ */
 async function checkPluginType(registry: Registry, entry: Json, context: DeliverableCheckContext, findings: Findings): Promise<void> {
-  const typeName = typeof entry.pluginType === 'string' ? entry.pluginType : typeof entry.type === 'string' ? entry.type : '';
-  const definition = registry.type(typeName);
-  if (typeof entry.pluginType === 'string' && !definition) {
-    findings.warnings.push(`deliverable type '${entry.pluginType}' is not loaded; checked ${context.ref} against its recorded checklist only`);
+  const pluginType = entry.type === 'custom' && typeof entry.pluginType === 'string' ? entry.pluginType : undefined;
+  const typeName = pluginType ?? (typeof entry.type === 'string' ? entry.type : '');
+  const registered = registry.types.get(typeName);
+  if (pluginType !== undefined && !registered) {
+    findings.warnings.push(
+      `deliverable type '${pluginType}' is not loaded; checked ${context.ref} against its recorded checklist only (load its plugin with --plugin or acp.config.yaml for its own checks)`,
+    );
     return;
   }
-  if (!definition?.check) return;
-  const owner = registry.types.get(typeName)?.origin.source ?? typeName;
+  const check = registered?.definition.check;
+  if (!check) return;
+  const owner = registered.origin.plugin ?? registered.origin.source;
   let result: Findings;
   try {
-    result = await definition.check(context);
+    result = await check(context);
   } catch (error) {
-    throw new AcpPluginError(owner, `check of type '${typeName}'`, error);
+    throw new AcpPluginError(owner, `the check of deliverable type '${typeName}'`, error);
+  }
+  const strings = (value: unknown): value is string[] => Array.isArray(value) && value.every((item) => typeof item === 'string');
+  if (!strings(result?.errors) || !strings(result?.warnings)) {
+    throw new AcpPluginError(owner, `the check of deliverable type '${typeName}'`, 'it must return { errors: string[], warnings: string[] }');
   }
   findings.errors.push(...result.errors);
   findings.warnings.push(...result.warnings);
+}
+
+const EVENT_FIELDS = ['seq', 'from', 'event', 'at', 'summary'];
+
+/**
+ * The per-event work of validate (steps 6–9 and the facts later steps
+ * need), done as the log is read: a long log is never held in memory. The
+ * messages of each step are kept apart, so they come out in the spec's order.
+ */
+class LogPass {
+  /** Step 6 messages, in event order. */
+  readonly shapeErrors: string[] = [];
+  /** Step 7: the review.md headings, the review events, and the first event of each heading's seq. */
+  readonly headings: { participant: string; seq: number }[];
+  readonly headingSeqs: Set<number>;
+  readonly reviewEvents: Json[] = [];
+  readonly firstBySeq = new Map<number, Json>();
+  /** Step 8: deliverable events with doc errors, or freezes to check against the files, in order. */
+  readonly deliverableItems: { event: Json; docErrors: string[]; freeze: boolean }[] = [];
+  primaryFreezes = 0;
+  readonly frozenSupporting = new Set<string>();
+  /** Step 9: the replayed state. */
+  readonly state = emptyState();
+  /** Later steps: which events occur; whether a primary freeze exists (whatever its doc). */
+  readonly eventNames = new Set<unknown>();
+  anyPrimaryFreeze = false;
+  /** Every event, only when a `validate` hook wants them. */
+  readonly events: Json[] | undefined;
+  #count = 0;
+  #lastAt: number | undefined;
+  // The seqs seen so far: while each seq equals its position (the normal
+  // case) they are 1..count and need no set.
+  #seenSeqs: Set<unknown> | undefined;
+  readonly #protocol: Json;
+  readonly #participants: string[];
+  readonly #readiness: ReadinessFacts;
+
+  constructor(protocol: Json, participants: string[], readiness: ReadinessFacts, reviewText: string, keepEvents: boolean) {
+    this.#protocol = protocol;
+    this.#participants = participants;
+    this.#readiness = readiness;
+    this.headings = reviewHeadings(reviewText);
+    this.headingSeqs = new Set(this.headings.map((h) => h.seq));
+    this.events = keepEvents ? [] : undefined;
+  }
+
+  add(event: Json): void {
+    const index = this.#count++;
+    this.events?.push(event);
+    this.#checkShape(event, index);
+    if (event.event === 'review_submitted') this.reviewEvents.push(event);
+    if (this.headingSeqs.has(event.seq as number) && !this.firstBySeq.has(event.seq as number)) this.firstBySeq.set(event.seq as number, event);
+    this.#noteDeliverable(event);
+    applyEvent(this.state, event, this.#participants, this.#readiness);
+    this.eventNames.add(event.event);
+    if (event.event === 'deliverable_frozen' && event.role === 'primary') this.anyPrimaryFreeze = true;
+  }
+
+  /** Step 6: event shape. */
+  #checkShape(event: Json, index: number): void {
+    const errors = this.shapeErrors;
+    const expected = index + 1;
+    if (event.seq !== expected) errors.push(`events.jsonl: expected seq ${expected}, found ${seqText(event)}`);
+    for (const field of EVENT_FIELDS) if (!(field in event)) errors.push(`seq ${seqText(event)}: missing required field ${field}`);
+    if (!(EVENT_NAMES as readonly unknown[]).includes(event.event)) errors.push(`seq ${seqText(event)}: unknown event ${pyRepr(event.event)}`);
+    if (DELIVERABLE_EVENTS.has(event.event as string)) {
+      if (event.role !== 'primary' && event.role !== 'supporting') errors.push(`seq ${seqText(event)}: deliverable events require role`);
+      if (typeof event.doc !== 'string') errors.push(`seq ${seqText(event)}: deliverable events require doc`);
+      if (event.event === 'deliverable_frozen' && !(typeof event.sha256 === 'string' && SHA256_HEX.test(event.sha256))) {
+        errors.push(`seq ${seqText(event)}: deliverable_frozen requires sha256`);
+      }
+    }
+    if (event.event !== 'initialized') {
+      const replyTo = event.reply_to;
+      if (replyTo === undefined || replyTo === null) errors.push(`seq ${seqText(event)}: reply_to is required after initialized`);
+      else if (!isInt(replyTo) || !(this.#seenSeqs ? this.#seenSeqs.has(replyTo) : replyTo >= 1 && replyTo <= index)) {
+        errors.push(`seq ${seqText(event)}: reply_to must point to an earlier event`);
+      }
+    }
+    const at = parseZonedTimestamp(event.at);
+    if (at === undefined) errors.push(`seq ${seqText(event)}: at must be an ISO-8601 timestamp`);
+    else {
+      if (this.#lastAt !== undefined && at < this.#lastAt) errors.push(`seq ${seqText(event)}: at must not be earlier than the previous event`);
+      this.#lastAt = at;
+    }
+    if (this.#seenSeqs) this.#seenSeqs.add(event.seq);
+    else if (event.seq !== expected) {
+      this.#seenSeqs = new Set<unknown>([event.seq]);
+      for (let seq = 1; seq <= index; seq++) this.#seenSeqs.add(seq);
+    }
+  }
+
+  /** Step 8, the part that needs no file. */
+  #noteDeliverable(event: Json): void {
+    if (!DELIVERABLE_EVENTS.has(event.event as string)) return;
+    if ((event.role !== 'primary' && event.role !== 'supporting') || typeof event.doc !== 'string') return;
+    const docErrors = deliverableDocErrors(this.#protocol, event);
+    const isFreeze = event.event === 'deliverable_frozen';
+    if (isFreeze) {
+      if (event.role === 'primary') this.primaryFreezes++;
+      else this.frozenSupporting.add(event.doc);
+    }
+    if (docErrors.length || isFreeze) this.deliverableItems.push({ event, docErrors, freeze: isFreeze && !docErrors.length });
+  }
 }
 
 /**
@@ -2121,71 +2901,44 @@ export async function validate(host: Host, folder: string, registry: Registry): 
     const resolved = nodePath.resolve(folder, protocol.repoRoot);
     if ((await host.fs.stat(resolved))?.isDirectory) dirs.add(resolved);
   }
-  const declarationOk = checkDeliverablesDeclaration(protocol, folder, errors, host, dirs);
+  const declarationOk = checkDeliverablesDeclaration(protocol, folder, errors, host, dirs, registry);
+
+  // Steps 5–9: the log is read once, in pieces, and each event is checked
+  // as it comes (see LogPass); review.md and readiness.md are read first.
+  const ref = declarationOk || isObject((protocol.deliverables as Json | undefined)?.primary) ? primaryRef(protocol) : undefined;
+  const reviewText = await readTextIfExists(host, nodePath.join(folder, 'review.md'), 'review.md');
+  const readinessText = (await readTextIfExists(host, nodePath.join(folder, 'readiness.md'), 'readiness.md')) ?? '';
+  const readiness = readReadiness(readinessText);
+  const keepEvents = registry.hooks.has('validate');
+  let pass = new LogPass(protocol, participants, readiness, reviewText ?? '', keepEvents);
 
   // Step 5: the log.
-  let log: EventLog;
   try {
-    log = await readEventLog(host, folder);
+    const log = await scanEventLog(host, folder, (event) => pass.add(event));
+    errors.push(...log.errors);
   } catch (error) {
     if (!(error instanceof AcpError)) throw error;
     errors.push(error.message);
-    log = { events: [], errors: [], size: 0, tornTail: false };
+    // An unreadable log counts as empty.
+    pass = new LogPass(protocol, participants, readiness, reviewText ?? '', keepEvents);
   }
-  errors.push(...log.errors);
-  const events = log.events;
 
   // Step 6: event shape.
-  let lastAt: number | undefined;
-  const seenSeqs = new Set<unknown>();
-  events.forEach((event, index) => {
-    const expected = index + 1;
-    const seq = pyStr(event.seq);
-    if (event.seq !== expected) errors.push(`events.jsonl: expected seq ${expected}, found ${seq}`);
-    for (const field of ['seq', 'from', 'event', 'at', 'summary']) if (!(field in event)) errors.push(`seq ${seq}: missing required field ${field}`);
-    if (!(EVENT_NAMES as readonly unknown[]).includes(event.event)) errors.push(`seq ${seq}: unknown event ${pyRepr(event.event)}`);
-    if (DELIVERABLE_EVENTS.has(event.event as string)) {
-      if (event.role !== 'primary' && event.role !== 'supporting') errors.push(`seq ${seq}: deliverable events require role`);
-      if (typeof event.doc !== 'string') errors.push(`seq ${seq}: deliverable events require doc`);
-      if (event.event === 'deliverable_frozen' && !(typeof event.sha256 === 'string' && SHA256_HEX.test(event.sha256))) {
-        errors.push(`seq ${seq}: deliverable_frozen requires sha256`);
-      }
-    }
-    if (event.event !== 'initialized') {
-      if (event.reply_to === undefined || event.reply_to === null) errors.push(`seq ${seq}: reply_to is required after initialized`);
-      else if (!isInt(event.reply_to) || !seenSeqs.has(event.reply_to)) errors.push(`seq ${seq}: reply_to must point to an earlier event`);
-    }
-    const at = parseZonedTimestamp(event.at);
-    if (at === undefined) errors.push(`seq ${seq}: at must be an ISO-8601 timestamp`);
-    else {
-      if (lastAt !== undefined && at < lastAt) errors.push(`seq ${seq}: at must not be earlier than the previous event`);
-      lastAt = at;
-    }
-    seenSeqs.add(event.seq);
-  });
+  errors.push(...pass.shapeErrors);
 
   // Step 7: review links.
-  const ref = declarationOk || isObject((protocol.deliverables as Json | undefined)?.primary) ? primaryRef(protocol) : undefined;
-  checkReviews(await readTextIfExists(host, nodePath.join(folder, 'review.md'), 'review.md'), events, ref, errors);
+  checkReviews(reviewText, pass, ref, errors);
 
   // Step 8: deliverable events.
-  let primaryFreezes = 0;
-  const frozenSupporting = new Set<string>();
-  for (const event of events) {
-    if (!DELIVERABLE_EVENTS.has(event.event as string)) continue;
-    const seq = pyStr(event.seq);
-    if ((event.role !== 'primary' && event.role !== 'supporting') || typeof event.doc !== 'string') continue;
-    const docErrors = deliverableDocErrors(protocol, event);
-    for (const message of docErrors) errors.push(`seq ${seq}: ${message}`);
-    if (event.event !== 'deliverable_frozen') continue;
-    if (event.role === 'primary') primaryFreezes++;
-    else frozenSupporting.add(event.doc);
-    if (docErrors.length) continue;
+  const { primaryFreezes, frozenSupporting } = pass;
+  for (const { event, docErrors, freeze } of pass.deliverableItems) {
+    for (const message of docErrors) errors.push(`seq ${seqText(event)}: ${message}`);
+    if (!freeze) continue;
     try {
-      for (const message of await freezeErrors(host, folder, protocol, event.doc, event.sha256)) errors.push(`seq ${seq}: ${message}`);
+      for (const message of await freezeErrors(host, folder, protocol, event.doc as string, event.sha256)) errors.push(`seq ${seqText(event)}: ${message}`);
     } catch (error) {
       if (!(error instanceof AcpError)) throw error;
-      errors.push(`seq ${seq}: ${error.message}`);
+      errors.push(`seq ${seqText(event)}: ${error.message}`);
     }
   }
   if (primaryFreezes > 1) errors.push('primary deliverable can be frozen only once');
@@ -2197,9 +2950,7 @@ export async function validate(host: Host, folder: string, registry: Registry): 
   }
 
   // Step 9: replay, and the cached state.
-  const readinessText = (await readTextIfExists(host, nodePath.join(folder, 'readiness.md'), 'readiness.md')) ?? '';
-  const readiness = readReadiness(readinessText);
-  const state = replay(events, participants, readiness);
+  const state = pass.state;
   errors.push(...state.errors);
   const derivedPhase = state.phase ?? 'None';
   if (protocol.currentPhase !== state.phase) errors.push(`protocol.json currentPhase is ${pyStr(protocol.currentPhase)}, expected ${derivedPhase}`);
@@ -2212,7 +2963,7 @@ export async function validate(host: Host, folder: string, registry: Registry): 
   }
 
   // Step 10: content.
-  const hasEvent = (name: string): boolean => events.some((e) => e.event === name);
+  const hasEvent = (name: string): boolean => pass.eventNames.has(name);
   if (declarationOk) {
     const deliverables = protocol.deliverables as Json;
     const primary = deliverables.primary as Json;
@@ -2240,7 +2991,7 @@ export async function validate(host: Host, folder: string, registry: Registry): 
     if (readiness.unresolved.length) errors.push('unresolved readiness questions must be classified before readiness_passed or completed');
     if (readiness.deferredWithoutReason.length) errors.push('deferred_nonblocking readiness items require a reason');
     if (!readiness.readyToImplement) errors.push("readiness.md must check 'Ready to implement' before readiness_passed or completed");
-    if (primaryFreezes === 0 && !events.some((e) => e.event === 'deliverable_frozen' && e.role === 'primary')) {
+    if (primaryFreezes === 0 && !pass.anyPrimaryFreeze) {
       errors.push('readiness_passed requires primary deliverable_frozen');
     }
   }
@@ -2252,7 +3003,7 @@ export async function validate(host: Host, folder: string, registry: Registry): 
     warnings.push('deferred_nonblocking readiness items should include a reason');
   }
 
-  if (registry.hooks.has('validate')) await registry.hooks.call('validate', { folder, protocol, events, errors, warnings });
+  if (registry.hooks.has('validate')) await registry.hooks.call('validate', { folder, protocol, events: pass.events ?? [], errors, warnings });
   return finish();
 }
 
@@ -2318,13 +3069,15 @@ export function planInit(folder: string, request: InitRequest, registry: Registr
   if (mode === 'external' && nodePath.isAbsolute(repoRoot!)) throw new AcpError('--repo-root must be relative to the collaboration folder');
   if (mode === 'internal' && repoRoot !== undefined) throw new AcpError('--repo-root is only allowed when --deliverables-mode external');
 
-  const sections = definition.sections(checks);
-  const recordAsCustom = Boolean(definition.recordAsCustom) && !custom;
-  const primary: DeliverableDeclaration = { type: recordAsCustom ? 'custom' : typeName, file, checklist: custom || recordAsCustom ? (custom ? checks : sections) : [] };
+  const sections = callType(registry, typeName, 'sections()', () => definition.sections(checks), isStringList);
+  // Plugin types are recorded as custom (+ pluginType) unless they opt out: interoperability (issue 4).
+  const recordAsCustom = !custom && (definition.recordAsCustom ?? !validationTypes.has(typeName));
+  const primary: DeliverableDeclaration = { type: recordAsCustom ? 'custom' : typeName, file, checklist: custom ? checks : recordAsCustom ? sections : [] };
   if (recordAsCustom) primary.pluginType = typeName;
   const ref = mode === 'external' ? `external:${file}` : `${dir}/${file}`;
   const defaults = defaultGates(ref, primary.type);
-  const generated = definition.gates ? definition.gates({ ref, type: primary.type, defaults }) : defaults;
+  const gates = definition.gates?.bind(definition);
+  const generated = gates ? callType(registry, typeName, 'gates()', () => gates({ ref, type: primary.type, defaults: [...defaults] }), isStringList) : defaults;
   const stamp = formatTimestamp(now);
   const protocol: ProtocolDocument = {
     protocol: 'acp',
@@ -2341,7 +3094,8 @@ export function planInit(folder: string, request: InitRequest, registry: Registr
     updatedAt: stamp,
   };
   if (mode === 'external') protocol.repoRoot = repoRoot;
-  const template = (definition.template ?? defaultTemplate)({ title: definition.title, type: primary.type === 'custom' && !recordAsCustom ? 'custom' : typeName, sections });
+  const render = definition.template?.bind(definition) ?? defaultTemplate;
+  const template = callType(registry, typeName, 'template()', () => render({ title: definition.title, type: typeName, sections: [...sections] }), (t) => typeof t === 'string');
   const deliverablePath = mode === 'external' ? nodePath.join(repoRoot!, dir, file) : nodePath.join(dir, file);
   const gateLines = protocol.completionGates.map((gate) => `- [ ] ${gate.text}`).join('\n');
   const owner = participants[0]!;
@@ -2682,6 +3436,8 @@ export interface CliIo {
   stderr(text: string): void;
   /** Colour output allowed? */
   color: boolean;
+  /** Process capabilities for plugins (running commands); default: this process's. */
+  runtime?: RuntimeFacts;
 }
 
 class UsageError extends AcpError {}
@@ -2755,7 +3511,8 @@ function floatOption(value: string | undefined, name: string): number | undefine
 export async function runCli(io: CliIo, hostOverride?: Host): Promise<number> {
   const { cac } = await import('cac');
   const host = hostOverride ?? (await createNodeHost());
-  const registry = await createRegistry();
+  // Replaced by the registry with plugins once the command line is parsed.
+  let registry = new Registry();
   const out = (text: string): void => io.stdout(`${text}\n`);
   let exitCode = 0;
   let json = false;
@@ -2764,10 +3521,20 @@ export async function runCli(io: CliIo, hostOverride?: Host): Promise<number> {
   const valued = new Set([
     'folder', 'participant', 'objective', 'completion', 'primary-deliverable-type', 'primary-deliverable-file', 'primary-deliverable-check',
     'deliverables-mode', 'deliverables-dir', 'repo-root', 'event', 'summary', 'doc', 'reply-to', 'role', 'sha256', 'interval', 'timeout',
+    'plugin', 'server', 'token', 'token-file', 'root', 'config', 'tcp', 'unix', 'param-file',
   ]);
   const raw = rawOptionValues(io.argv, valued);
   const withRawValues = (parsed: Json): Json => ({ ...parsed, ...Object.fromEntries(raw) });
-  const folderOf = (options: Json): string => host.resolvePath(required(single(options.folder, 'folder'), 'folder'));
+  const folderOf = (options: Json): string => {
+    const folder = required(single(options.folder, 'folder'), 'folder');
+    if (folder.includes('\0')) throw new UsageError('argument --folder: a path cannot contain a NUL character');
+    return host.resolvePath(folder);
+  };
+  // Global options (every command): plugins are loaded before the command runs.
+  cli.option('--plugin <path>', 'Load a plugin: a .ts/.mjs/.js file or a bundled acp:{name} (repeatable)', str);
+  cli.option('--no-config', 'Ignore acp.config.yaml (found in the working directory or its ancestors)');
+  // cac would print "(default: true)" for a negated option; `config` is only checked for `false`.
+  for (const option of cli.globalCommand.options) if (option.negated) option.config.default = undefined;
 
   cli
     .command('init', 'Create a collaboration folder (spec §9)')
@@ -2837,7 +3604,12 @@ export async function runCli(io: CliIo, hostOverride?: Host): Promise<number> {
           sha256: single(options.sha256, 'sha256'),
         },
         registry,
-      );
+      ).catch((error: unknown) => {
+        // A plugin's append:after failed: the event is written all the same, say so.
+        const appended = (error as { appended?: AppendResult }).appended;
+        if (appended && !json) out(`appended seq ${appended.event.seq}: ${appended.event.event}`);
+        throw error;
+      });
       if (json) out(JSON.stringify({ ok: true, event: result.event, phase: result.state.phase, waitingFor: result.state.waitingFor }));
       else out(`appended seq ${result.event.seq}: ${result.event.event}`);
     });
@@ -2862,10 +3634,18 @@ export async function runCli(io: CliIo, hostOverride?: Host): Promise<number> {
     .option('--participant <id>', 'Participant id', str)
     .option('--interval <seconds>', `Fallback poll period (default ${DEFAULT_WAIT_INTERVAL_SECONDS})`, str)
     .option('--timeout <seconds>', `Give up after this long; 0 waits forever (default ${DEFAULT_WAIT_TIMEOUT_SECONDS})`, str)
+    .option('--server <endpoint>', 'Wait by subscription to an `acp serve` endpoint (tcp://host:port or unix:/path); --folder is then the task name', str)
+    .option('--token <token>', 'With --server: the token the server maps to --participant (or ACP_TOKEN)', str)
+    .option('--token-file <file>', 'With --server: read the token from this file', str)
     .option('--json', 'Print one JSON object')
     .action(async (parsed: Json) => {
       const options = withRawValues(parsed);
       json = Boolean(options.json);
+      if (options.server !== undefined) {
+        const { waitViaServer } = await import('./plugins/rpc/cli.ts');
+        exitCode = await waitViaServer(options, rpcContext());
+        return;
+      }
       const participant = required(single(options.participant, 'participant'), 'participant');
       try {
         const result = await waitForTurn(
@@ -2914,14 +3694,107 @@ export async function runCli(io: CliIo, hostOverride?: Host): Promise<number> {
     });
 
   cli
-    .command('types', 'List the deliverable types and plugins loaded')
+    .command('types', 'List the deliverable types and plugins loaded, and where each came from')
     .option('--json', 'Print one JSON object')
     .action((parsed: Json) => {
       const options = withRawValues(parsed);
       json = Boolean(options.json);
-      const types = [...registry.types.values()].map(({ definition, origin }) => ({ type: definition.type, title: definition.title, origin: origin.kind, source: origin.source }));
-      if (json) out(JSON.stringify({ ok: true, types, plugins: registry.plugins.map(({ plugin, origin }) => ({ name: plugin.name, source: origin.source })) }));
-      else for (const t of types) out(`${t.type.padEnd(22)} ${t.title.padEnd(32)} ${t.origin}: ${t.source}`);
+      const where = (origin: Origin): string => (origin.kind === 'built-in' ? `built-in (${origin.source})` : `${origin.source}${origin.via ? ` (via ${origin.via})` : ''}`);
+      const types = [...registry.types.values()].map(({ definition, origin }) => ({
+        type: definition.type,
+        title: definition.title,
+        origin: origin.kind,
+        source: origin.source,
+        ...(origin.plugin ? { plugin: origin.plugin } : {}),
+        ...(origin.via ? { via: origin.via } : {}),
+        recordedAs: origin.kind === 'built-in' || definition.recordAsCustom === false ? definition.type : 'custom',
+      }));
+      const plugins = registry.plugins.map(({ plugin, origin }) => ({
+        name: plugin.name,
+        source: origin.source,
+        ...(origin.via ? { via: origin.via } : {}),
+        enforce: plugin.enforce ?? 'normal',
+        hooks: Object.keys(plugin.hooks ?? {}),
+        types: (plugin.deliverableTypes ?? []).map((t) => t.type),
+      }));
+      if (json) {
+        out(JSON.stringify({ ok: true, types, plugins }));
+        return;
+      }
+      out('Deliverable types:');
+      for (const { definition, origin } of registry.types.values()) {
+        out(`  ${definition.type.padEnd(20)} ${definition.title.padEnd(30)} ${origin.plugin ? `plugin '${origin.plugin}': ` : ''}${where(origin)}`);
+      }
+      out(plugins.length ? 'Plugins:' : 'Plugins: none (load with --plugin <file> or the plugins: list of acp.config.yaml)');
+      for (const [index, p] of plugins.entries()) {
+        const provides = [...p.types.map((t) => `type ${t}`), ...p.hooks.map((h) => `hook ${h}`)].join(', ') || 'nothing';
+        out(`  ${p.name.padEnd(20)} ${where(registry.plugins[index]!.origin)}; ${p.enforce === 'normal' ? '' : `enforce ${p.enforce}; `}provides ${provides}`);
+      }
+    });
+
+  cli
+    .command('doctor', 'Diagnose a folder (lock, torn log line, cached state, files, frozen deliverables); --fix repairs what is safe')
+    .option('--folder <folder>', 'Collaboration folder', str)
+    .option('--fix', 'Repair what loses nothing (keeps a copy of events.jsonl before cutting a torn line)')
+    .option('--json', 'Print {ok, folder, findings, changes}')
+    .action(async (parsed: Json) => {
+      const options = withRawValues(parsed);
+      json = Boolean(options.json);
+      const fix = Boolean(options.fix);
+      const { doctor, formatDoctorReport } = await import('./plugins/doctor.ts');
+      const core = {
+        AcpError, readProtocol, parseEventLog, decodeText, replay, participantIds, readReadiness, withFolderLock, writeFileAtomic,
+        formatProtocolJson, inspectFolderLock, sha256Hex, readDeliverable, formatTimestamp, pyRepr, REQUIRED_FILES, FORBIDDEN_FILES,
+      };
+      const report = await doctor(core, host, folderOf(options), { fix });
+      exitCode = report.healthy ? 0 : 1;
+      if (json) out(JSON.stringify({ ok: report.healthy, ...report }));
+      else out(formatDoctorReport(report, fix));
+    });
+
+  // The Agent Communication Protocol (JSON-RPC 2.0) server and client: plugins/rpc/, loaded only for these commands.
+  const rpcContext = () => ({
+    core: {
+      runCli, readProtocol, parseEventLog, readEventLog, decodeText, validate, nextAction, formatNext, applyEvent, emptyState, readReadiness,
+      participantIds, primaryRef, readDeliverable, sha256Hex, markdown, formatTimestamp, pyStr, AcpError, withFolderLock, writeFileAtomic,
+      resolveDeliverablePath, deliverableRef,
+    },
+    host,
+    registry,
+    io,
+    version: '0.1.0',
+    cliPrefix: [...(raw.get('plugin') ?? []).map((path) => `--plugin=${path}`), ...(cli.options.config === false ? ['--no-config'] : [])],
+  });
+
+  cli
+    .command('serve', 'Serve the collaborations under a folder over JSON-RPC 2.0 (Agent Communication Protocol)')
+    .option('--root <dir>', 'Folder whose sub-folders are the collaborations (default: the config\'s root, else the working directory)', str)
+    .option('--config <file>', 'Server config (YAML): tokens, limits, transports', str)
+    .option('--stdio', 'Serve on stdin/stdout (the spawning process is trusted)')
+    .option('--tcp <address>', 'Serve on TCP host:port (loopback unless --allow-remote; clients authenticate with a token)', str)
+    .option('--unix <path>', 'Serve on a Unix socket (created owner-only)', str)
+    .option('--allow-remote', 'Allow a non-loopback --tcp address')
+    .action(async (parsed: Json) => {
+      // --config here is a file; the global --no-config gives `config` a default, so take it from argv only.
+      const options = { ...withRawValues(parsed), config: raw.get('config') };
+      const { serveCommand } = await import('./plugins/rpc/cli.ts');
+      exitCode = await serveCommand(options, rpcContext());
+    });
+
+  cli
+    .command('rpc <method> [params]', 'Call one JSON-RPC method of an `acp serve` endpoint; params are JSON')
+    .option('--server <endpoint>', 'tcp://host:port, host:port or unix:/path (or ACP_SERVER)', str)
+    .option('--token <token>', 'Token the server maps to your participant id (or ACP_TOKEN)', str)
+    .option('--token-file <file>', 'Read the token from this file', str)
+    .option('--participant <id>', 'On a Unix socket without a token: the participant this call speaks for', str)
+    .option('--timeout <seconds>', 'Give up waiting for the answer after this long', str)
+    .option('--param-file <key=file>', 'Set a param (dotted path, e.g. args.content) to a file\'s text (repeatable)', str)
+    .option('--json', 'Print one JSON line even on a terminal')
+    .action(async (method: string, params: string | undefined, parsed: Json) => {
+      const options = withRawValues(parsed);
+      json = Boolean(options.json);
+      const { rpcCommand } = await import('./plugins/rpc/cli.ts');
+      exitCode = await rpcCommand(method, params, options, rpcContext());
     });
 
   cli.help();
@@ -2935,10 +3808,26 @@ export async function runCli(io: CliIo, hostOverride?: Host): Promise<number> {
       throw new UsageError(name === undefined ? 'a command is required (init, append, next, wait, validate, types)' : `unknown command '${name}'`);
     }
     if (cli.options.help) return 0;
+    const folderOption = raw.get('folder')?.[0];
+    registry = await createRegistry({
+      host,
+      runtime: io.runtime ?? (await createProcessRuntime()),
+      config: cli.options.config !== false,
+      plugins: raw.get('plugin') ?? [],
+      via: '--plugin',
+      cwd: host.resolvePath('.'),
+      folder: folderOption === undefined ? undefined : host.resolvePath(folderOption),
+      warn: (message) => io.stderr(`warning: ${message}\n`),
+    });
     await cli.runMatchedCommand();
+    // Cleanup failures are errors too (exit 2); the finally below is for the error paths.
+    await registry.cleanup();
     return exitCode;
   } catch (error) {
-    const message = error instanceof AcpError ? error.message : error instanceof Error && error.name === 'CACError' ? error.message : undefined;
+    // A file system failure nobody foresaw (a file replaced by a directory, a
+    // disk error…) is the environment's, not a bug: say what failed, exit 2.
+    const fsFailure = !(error instanceof AcpError) && /^E[A-Z0-9]+$/.test(errorCode(error) ?? '') ? `file system error: ${(error as Error).message}` : undefined;
+    const message = error instanceof AcpError ? error.message : error instanceof Error && error.name === 'CACError' ? error.message : fsFailure;
     if (message === undefined) {
       const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
       io.stderr(`error: internal error: ${error instanceof Error ? error.message : String(error)}\n`);
@@ -2954,16 +3843,70 @@ export async function runCli(io: CliIo, hostOverride?: Host): Promise<number> {
   }
 }
 
+/**
+ * This process's capabilities for plugins. Running commands goes through
+ * node:child_process, which Node, Bun and Deno all provide (Deno asks for
+ * `--allow-run`); Deno's read permissions are queried so that looking for
+ * acp.config.yaml never prompts.
+ */
+async function createProcessRuntime(): Promise<RuntimeFacts> {
+  const g = globalThis as {
+    Deno?: { permissions: { querySync(descriptor: { name: 'read'; path: string }): { state: string } } };
+    Bun?: unknown;
+    process?: { env: Record<string, string | undefined> };
+  };
+  const deno = g.Deno;
+  const name: RuntimeFacts['name'] = deno ? 'deno' : g.Bun ? 'bun' : g.process ? 'node' : 'unknown';
+  const run: RuntimeFacts['run'] = async (command, options = {}) => {
+    const { spawn } = await import('node:child_process');
+    const [file, ...args] = command;
+    if (!file) throw new AcpError('run: empty command');
+    const env = { ...g.process?.env, ...options.env };
+    return new Promise((resolve, reject) => {
+      let child: ReturnType<typeof spawn>;
+      try {
+        child = spawn(file, args, { cwd: options.cwd, env, shell: false, detached: options.detached, stdio: options.detached ? 'ignore' : ['ignore', 'pipe', 'pipe'] });
+      } catch (error) {
+        reject(new Error(`cannot run ${file}: ${(error as Error).message}${name === 'deno' ? ' (Deno needs --allow-run)' : ''}`));
+        return;
+      }
+      const output = { stdout: '', stderr: '' };
+      const limit = 64 * 1024;
+      child.stdout?.on('data', (chunk: Uint8Array) => void (output.stdout = (output.stdout + chunk).slice(-limit)));
+      child.stderr?.on('data', (chunk: Uint8Array) => void (output.stderr = (output.stderr + chunk).slice(-limit)));
+      const timer = options.timeoutMs && !options.detached ? setTimeout(() => child.kill('SIGKILL'), options.timeoutMs) : undefined;
+      child.on('error', (error: Error & { code?: string }) => {
+        clearTimeout(timer);
+        reject(new Error(error.code === 'ENOENT' ? `command not found: ${file}` : `cannot run ${file}: ${error.message}`));
+      });
+      if (options.detached) {
+        child.on('spawn', () => {
+          child.unref();
+          resolve({ code: 0, ...output });
+        });
+        return;
+      }
+      child.on('close', (code: number | null) => {
+        clearTimeout(timer);
+        resolve({ code, ...output });
+      });
+    });
+  };
+  const mayRead = deno ? (path: string): boolean => deno.permissions.querySync({ name: 'read', path }).state === 'granted' : undefined;
+  return mayRead ? { name, run, mayRead } : { name, run };
+}
+
 /** The process edge: every `process` / `Deno` / `Bun` access of the CLI lives here. */
 async function main(): Promise<void> {
   const g = globalThis as {
     process?: { argv: string[]; stdout: { write(s: string): unknown }; stderr: { write(s: string): unknown }; exitCode?: number; exit(code: number): never };
   };
   const proc = g.process!;
+  type Stream = { write(s: string | Uint8Array): unknown; on?(event: 'error', fn: () => void): unknown };
   // A reader that went away (`acp types | head -1`) is not our error: no EPIPE crash.
-  const write = (stream: { write(s: string): unknown; on?(event: 'error', fn: () => void): unknown }) => {
+  const streamWriter = (stream: Stream) => {
     stream.on?.('error', () => undefined);
-    return (text: string): void => {
+    return (text: string | Uint8Array): void => {
       try {
         stream.write(text);
       } catch {
@@ -2971,7 +3914,28 @@ async function main(): Promise<void> {
       }
     };
   };
-  const code = await runCli({ argv: proc.argv.slice(2), stdout: write(proc.stdout), stderr: write(proc.stderr), color: false });
+  // Output goes straight to the file descriptor: creating the
+  // process.stdout/stderr streams costs ~15 ms of Bun's start-up, a third
+  // of a whole append. The stream is the fallback for a non-blocking
+  // descriptor that is full (EAGAIN).
+  const { writeSync } = await import('node:fs');
+  const write = (fd: number, stream: () => Stream) => {
+    let fallback: ((text: string | Uint8Array) => void) | undefined;
+    return (text: string): void => {
+      if (fallback) return fallback(text);
+      let bytes = new TextEncoder().encode(text);
+      while (bytes.length) {
+        try {
+          bytes = bytes.subarray(writeSync(fd, bytes));
+        } catch (error) {
+          if ((error as { code?: unknown }).code !== 'EAGAIN') return; // closed pipe
+          fallback = streamWriter(stream());
+          return fallback(bytes);
+        }
+      }
+    };
+  };
+  const code = await runCli({ argv: proc.argv.slice(2), stdout: write(1, () => proc.stdout), stderr: write(2, () => proc.stderr), color: false });
   proc.exitCode = code;
 }
 

@@ -260,7 +260,8 @@ export async function createNodeHost(): Promise<Host> {
           ino: target.ino,
         };
       } catch (error) {
-        if (errorCode(error) === 'ENOENT' || errorCode(error) === 'ENOTDIR') return null;
+        // Names nothing that exists (as Python's os.path.exists sees it).
+        if (['ENOENT', 'ENOTDIR', 'ENAMETOOLONG', 'ELOOP'].includes(errorCode(error) ?? '')) return null;
         throw error;
       }
     },
@@ -274,6 +275,8 @@ export async function createNodeHost(): Promise<Host> {
       }
       try {
         const st = await handle.stat();
+        // A directory opens fine on POSIX but cannot be read: not a log tail.
+        if (!st.isFile()) return null;
         const want = Math.max(0, Math.min(length, st.size));
         const bytes = new Uint8Array(want);
         const { bytesRead } = want ? await handle.read(bytes, 0, want, st.size - want) : { bytesRead: 0 };
@@ -581,11 +584,42 @@ const BOL = '(?<![^\\n])';
 const EOL = '(?=\\n|(?![\\s\\S]))';
 /** Python's `.`: anything but `\n`. */
 const DOT = '[^\\n]';
-const PY_SPACE_RE = new RegExp(`^${S}+|${S}+$`, 'g');
+/** White space but `\n`. */
+const H = `[${PY_SPACE.replace('\\n', '')}]`;
+/**
+ * Placed after {@link BOL} before a leading `\s*`: skip a line start whose
+ * line is preceded by blank lines. The attempt from the first line start of
+ * that white space gives the same result (a `\s*` greedy up to a non-space
+ * token matches the same from any start inside the run), and trying every
+ * line start of a long blank run costs quadratic time.
+ */
+const RUN_START = `(?<!(?:^|\\n)${H}*\\n)`;
 
-/** Python's `str.strip()`. */
+/** Whether a UTF-16 code unit is in Python's `str.isspace()` set. */
+function isPySpaceCode(code: number): boolean {
+  return (
+    (code >= 9 && code <= 13) ||
+    code === 32 ||
+    (code >= 0x1c && code <= 0x1f) ||
+    code === 0x85 ||
+    code === 0xa0 ||
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000
+  );
+}
+
+/** Python's `str.strip()` (a loop: `/\s+$/` takes quadratic time on long inner white space). */
 export function pyStrip(text: string): string {
-  return text.replace(PY_SPACE_RE, '');
+  let start = 0;
+  let end = text.length;
+  while (start < end && isPySpaceCode(text.charCodeAt(start))) start++;
+  while (end > start && isPySpaceCode(text.charCodeAt(end - 1))) end--;
+  return start === 0 && end === text.length ? text : text.slice(start, end);
 }
 
 function escapeRegExp(text: string): string {
@@ -848,6 +882,8 @@ async function assertInsideBoundary(host: Host, path: string, boundary: string, 
   } catch {
     realBoundary = boundary;
   }
+  // Everything is "inside" the filesystem root: a boundary there bounds nothing.
+  if (realBoundary === nodePath.parse(realBoundary).root) throw new AcpError(`deliverable ${ref}: repoRoot must not resolve to filesystem root`);
   if (!isInside(real, realBoundary)) throw new AcpError(`deliverable ${ref} resolves outside ${realBoundary} (symlink refused)`);
 }
 
@@ -999,8 +1035,8 @@ export interface ReadinessFacts {
   isGateChecked(text: string): boolean;
 }
 
-const READINESS_ITEM_RE = new RegExp(`${BOL}${S}*-${S}*\\[([A-Za-z_]+)\\]${S}*(${DOT}*)${EOL}`, 'g');
-const READY_RE = new RegExp(`${BOL}${S}*-${S}*\\[[xX]\\]${S}*Ready to implement`);
+const READINESS_ITEM_RE = new RegExp(`${BOL}${RUN_START}${S}*-${S}*\\[([A-Za-z_]+)\\]${S}*(${DOT}*)${EOL}`, 'g');
+const READY_RE = new RegExp(`${BOL}${RUN_START}${S}*-${S}*\\[[xX]\\]${S}*Ready to implement`);
 
 /** Parse readiness.md (missing file → empty text). */
 export function readReadiness(text: string): ReadinessFacts {
@@ -1020,7 +1056,7 @@ export function readReadiness(text: string): ReadinessFacts {
     unresolved,
     deferredWithoutReason,
     readyToImplement: READY_RE.test(text),
-    isGateChecked: (gate) => new RegExp(`${BOL}${S}*-${S}*\\[[xX]\\]${S}*${escapeRegExp(gate)}${S}*${EOL}`, 'u').test(text),
+    isGateChecked: (gate) => new RegExp(`${BOL}${RUN_START}${S}*-${S}*\\[[xX]\\]${S}*${escapeRegExp(gate)}${S}*${EOL}`, 'u').test(text),
   };
 }
 
@@ -1033,8 +1069,14 @@ export function decisionGateErrors(readiness: ReadinessFacts): string[] {
   return errors;
 }
 
-const CONCLUSION_HEADING_RE = new RegExp(`${BOL}##${S}+(${DOT}+?)${S}*${EOL}`, 'g');
-const OUTCOME_RE = new RegExp(`${BOL}${S}*-${S}*\\[([A-Za-z_]+)\\]${S}+(${DOT}+)${EOL}`, 'g');
+/**
+ * `^##\s+(.+?)\s*$`, for headings that are not white space only (only those
+ * can name a section): the name runs from the first to the last non-space
+ * character of its line. Written without the lazy `.+?` followed by `\s*`,
+ * which takes quadratic time on a long line.
+ */
+const CONCLUSION_HEADING_RE = new RegExp(`${BOL}##${S}+([^${PY_SPACE}](?:${DOT}*[^${PY_SPACE}])?)${S}*${EOL}`, 'g');
+const OUTCOME_RE = new RegExp(`${BOL}${RUN_START}${S}*-${S}*\\[([A-Za-z_]+)\\]${S}+(${DOT}+)${EOL}`, 'g');
 const PLACEHOLDER_RE = /(?<![\p{L}\p{N}_])(?:tbd|todo|unresolved|待定)(?![\p{L}\p{N}_])/iu;
 
 /** Errors of conclusion.md before completed (spec §7.4). */
@@ -1122,6 +1164,23 @@ function parseEventLines(text: string, before: number, last: boolean, onEvent: (
   return { lines: lines.length, tornTail };
 }
 
+/**
+ * Read events.jsonl for a reader that does not take the lock: a line being
+ * appended at this moment can be caught half-copied (the OS copies a write
+ * page by page), so an unreadable last line is read once more before it is
+ * reported. A torn line left by a killed writer is still there then.
+ */
+async function readEventLogSettled(host: Host, folder: string): Promise<EventLog> {
+  try {
+    const log = await readEventLog(host, folder);
+    if (!log.tornTail || !log.errors.length) return log;
+  } catch (error) {
+    if (!(error instanceof AcpError)) throw error;
+  }
+  await sleep(25);
+  return readEventLog(host, folder);
+}
+
 /** Read and parse events.jsonl; a missing file is an empty log. */
 export async function readEventLog(host: Host, folder: string): Promise<EventLog> {
   const events: Json[] = [];
@@ -1149,6 +1208,7 @@ export async function scanEventLog(host: Host, folder: string, onEvent: (event: 
   } catch (error) {
     if (errorCode(error) === 'ENOENT') return { errors: [], size: 0, tornTail: false };
     if (errorCode(error) === 'EISDIR') throw new AcpError('events.jsonl is a directory, not the event log');
+    if (errorCode(error) === 'ELOOP') throw new AcpError('events.jsonl is a symbolic link loop, not the event log');
     throw error;
   }
   const errors: string[] = [];
@@ -1862,7 +1922,8 @@ export async function readProtocol(host: Host, folder: string): Promise<Json> {
   try {
     bytes = await host.fs.readFile(nodePath.join(folder, 'protocol.json'));
   } catch (error) {
-    if (errorCode(error) === 'ENOENT' || errorCode(error) === 'ENOTDIR') throw new AcpError(`missing protocol.json in ${folder}`);
+    // A dangling or looping link, or a name too long to exist, is missing.
+    if (['ENOENT', 'ENOTDIR', 'ELOOP', 'ENAMETOOLONG'].includes(errorCode(error) ?? '')) throw new AcpError(`missing protocol.json in ${folder}`);
     if (errorCode(error) === 'EISDIR') throw new AcpError('invalid protocol.json: protocol.json is a directory');
     throw error;
   }
@@ -1886,7 +1947,7 @@ async function readTextIfExists(host: Host, path: string, name: string): Promise
   try {
     return decodeText(await host.fs.readFile(path), name);
   } catch (error) {
-    if (errorCode(error) === 'ENOENT' || errorCode(error) === 'EISDIR' || errorCode(error) === 'ENOTDIR') return undefined;
+    if (['ENOENT', 'EISDIR', 'ENOTDIR', 'ELOOP', 'ENAMETOOLONG'].includes(errorCode(error) ?? '')) return undefined;
     throw error;
   }
 }
@@ -2578,27 +2639,139 @@ function checkDeliverablesDeclaration(protocol: Json, folder: string, errors: st
 /** The built-in type names the protocol accepts in validation (spec §3). */
 const validationTypes = new Set(['adr', 'design-spec', 'implementation-plan', 'decision-memo', 'review-report', 'test-plan', 'custom']);
 
-const REVIEW_HEADING_RE = new RegExp(`${BOL}##${S}+${DOT}+?${S}+-${S}+(${DOT}+?)${S}+-${S}+seq${S}+([0-9]+)${S}*${EOL}`, 'g');
+// A review heading (spec §7.1) is the pattern
+//   ^##\s+.+?\s+-\s+(.+?)\s+-\s+seq\s+([0-9]+)\s*$   (multiline; \s includes \n)
+// found with Python's `finditer`. A backtracking engine needs time quadratic
+// (or worse) in the length of a line for it, so a hostile review.md with a
+// long line hangs every validate. reviewHeadings finds exactly the matches
+// of that pattern, in the engine's priority order, in O(n log n).
 
-const REVIEW_HEADING_AT_RE = new RegExp(REVIEW_HEADING_RE.source, 'y');
+/** First index of `sorted` (ascending) whose value is > `value`. */
+function firstAbove(sorted: Int32Array | number[], value: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid]! > value) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
 
 /**
- * The review headings, as `matchAll(REVIEW_HEADING_RE)` finds them, but
- * trying the pattern only where a line starts with `##` (every match starts
- * there): the lazy parts of the pattern are slow when tried at every offset
- * of a review.md with thousands of reviews.
+ * The review headings of review.md: `{participant, seq}` per match of the
+ * §7.1 pattern, as Python's `re.finditer` returns them.
  */
-function reviewHeadings(body: string): { participant: string; seq: number }[] {
+export function reviewHeadings(body: string): { participant: string; seq: number }[] {
   const headings: { participant: string; seq: number }[] = [];
+  if (!body.includes('seq') || !body.includes('##')) return headings;
+  const n = body.length;
+  const space = (i: number): boolean => i < n && isPySpaceCode(body.charCodeAt(i));
+  const dot = (i: number): boolean => i < n && body.charCodeAt(i) !== 10;
+  // wsEnd[i]: the first index ≥ i that is not white space; nl[i]: the first \n at or after i.
+  const wsEnd = new Int32Array(n + 1);
+  const nl = new Int32Array(n + 1);
+  wsEnd[n] = n;
+  nl[n] = n;
+  for (let i = n - 1; i >= 0; i--) {
+    wsEnd[i] = space(i) ? wsEnd[i + 1]! : i;
+    nl[i] = body.charCodeAt(i) === 10 ? i : nl[i + 1]!;
+  }
+  const wsStart = (i: number): number => {
+    let r = i;
+    while (r > 0 && space(r - 1)) r--;
+    return r;
+  };
+  // The tail `\s+-\s+seq\s+([0-9]+)\s*$` is deterministic: it can only start in
+  // the white space run [r, a) before a "tail dash" a. Tails never overlap,
+  // so finding them all is linear.
+  const tailR: number[] = [];
+  const tailA: number[] = [];
+  const tailSeq: string[] = [];
+  const tailEnd: number[] = [];
+  // Separator dashes: a `-` with white space on both sides (`\s+-\s+`).
+  const sepD: number[] = [];
+  const sepR: number[] = [];
+  for (let a = body.indexOf('-'); a !== -1; a = body.indexOf('-', a + 1)) {
+    if (!space(a - 1) || !space(a + 1)) continue;
+    const r = wsStart(a);
+    sepD.push(a);
+    sepR.push(r);
+    const c = wsEnd[a + 1]!;
+    if (!body.startsWith('seq', c)) continue;
+    const e = wsEnd[c + 3]!;
+    if (e === c + 3) continue;
+    let f = e;
+    while (f < n && body.charCodeAt(f) >= 48 && body.charCodeAt(f) <= 57) f++;
+    if (f === e) continue;
+    const g = wsEnd[f]!;
+    // `\s*$`: greedy, then back to the last line end inside the white space.
+    let end = g === n ? n : -1;
+    for (let k = g - 1; end === -1 && k >= f; k--) if (body.charCodeAt(k) === 10) end = k;
+    if (end === -1) continue;
+    tailR.push(r);
+    tailA.push(a);
+    tailSeq.push(body.slice(e, f));
+    tailEnd.push(end);
+  }
+  if (!tailA.length) return headings;
+  // The lazy participant `(.+?)` from p0: the first p1 on p0's line where a tail starts.
+  const firstTail = (p0: number): { p1: number; k: number } | undefined => {
+    const k = firstAbove(tailA, p0 + 1);
+    if (k === tailA.length) return undefined;
+    const p1 = Math.max(tailR[k]!, p0 + 1);
+    return p1 <= nl[p0]! ? { p1, k } : undefined;
+  };
+  // After separator dash d: `\s+` (greedy, backtracking) then the participant.
+  type Found = { participant: string; seq: string; end: number };
+  const afterSep = (d: number): Found | undefined => {
+    for (let p0 = wsEnd[d + 1]!; p0 >= d + 2; p0--) {
+      if (!dot(p0)) continue;
+      const t = firstTail(p0);
+      if (t) return { participant: body.slice(p0, t.p1), seq: tailSeq[t.k]!, end: tailEnd[t.k]! };
+    }
+    return undefined;
+  };
+  // okFrom(k): the first separator index ≥ k whose continuation matches,
+  // computed on demand; `skip` remembers scans already done (each separator
+  // is examined once).
+  const results = new Map<number, Found | undefined>();
+  const skip = new Int32Array(sepD.length + 1).fill(-1);
+  const okFrom = (k: number): number => {
+    const visited: number[] = [];
+    let j = k;
+    while (j < sepD.length) {
+      if (skip[j] !== -1) {
+        j = skip[j]!;
+        break;
+      }
+      visited.push(j);
+      if (!results.has(j)) results.set(j, afterSep(sepD[j]!));
+      if (results.get(j)) break;
+      j++;
+    }
+    for (const v of visited) skip[v] = j;
+    return j;
+  };
+  // The lazy title `.+?` from t0: the first separator whose white space starts on t0's line.
+  const fromTitle = (t0: number): Found | undefined => {
+    const k = okFrom(firstAbove(sepD, t0 + 1));
+    return k < sepD.length && sepR[k]! <= nl[t0]! ? results.get(k) : undefined;
+  };
   let from = 0;
-  for (let at = body.startsWith('##') ? 0 : body.indexOf('\n##'); at !== -1; at = body.indexOf('\n##', at + 1)) {
-    const start = body[at] === '\n' ? at + 1 : at;
+  for (let b = body.startsWith('##') ? 0 : body.indexOf('\n##'); b !== -1; b = body.indexOf('\n##', b + 1)) {
+    const start = body.charCodeAt(b) === 10 ? b + 1 : b;
     if (start < from) continue;
-    REVIEW_HEADING_AT_RE.lastIndex = start;
-    const match = REVIEW_HEADING_AT_RE.exec(body);
-    if (!match) continue;
-    headings.push({ participant: match[1]!, seq: Number(match[2]) });
-    from = start + Math.max(1, match[0].length);
+    const w = wsEnd[start + 2]!;
+    // `##\s+` is greedy: the title starts as late as possible first.
+    for (let t0 = w; t0 >= start + 3; t0--) {
+      if (!dot(t0)) continue;
+      const found = fromTitle(t0);
+      if (!found) continue;
+      headings.push({ participant: found.participant, seq: Number(found.seq) });
+      from = Math.max(found.end, start + 1);
+      break;
+    }
   }
   return headings;
 }
@@ -3200,7 +3373,7 @@ function cachedWaiting(protocol: Json): string[] {
 export async function nextAction(host: Host, folder: string, participant: string, registry?: Registry): Promise<NextResult> {
   const protocol = await readProtocol(host, folder);
   if (!participantIds(protocol).includes(participant)) throw new AcpError(`participant '${participant}' is not listed in protocol.json`);
-  const log = await readEventLog(host, folder);
+  const log = await readEventLogSettled(host, folder);
   if (log.errors.length) throw new AcpError(log.errors);
   const events = log.events;
   const phase = pyStr(protocol.currentPhase);
@@ -3324,16 +3497,27 @@ export async function waitForTurn(host: Host, folder: string, participant: strin
   let lastReport = '';
   let everRead = false;
   let unreadableSince: number | undefined;
+  // The log is parsed again only when its size, times or inode changed (a
+  // long log would cost an idle waiter CPU on every wake-up), and only its
+  // last event is kept. Hosts that cannot tell (no inode) re-read each time.
+  let logCache: { key: string; errors: string[]; last: Json | undefined } | undefined;
   try {
     for (;;) {
       if (options.signal?.aborted) throw new AcpAbortError();
       pending = false;
       let protocol: Json;
-      let log: EventLog;
+      let log: { errors: string[]; last: Json | undefined };
       try {
         protocol = await readProtocol(host, folder);
         if (!participantIds(protocol).includes(participant)) throw new AcpError(`participant '${participant}' is not listed in protocol.json`);
-        log = await readEventLog(host, folder);
+        const st = await host.fs.stat(nodePath.join(folder, 'events.jsonl'));
+        const key = !st ? 'missing' : st.ino !== undefined && st.ctimeMs !== undefined ? `${st.size}:${st.mtimeMs}:${st.ctimeMs}:${st.ino}` : undefined;
+        if (key === undefined || logCache?.key !== key) {
+          let last: Json | undefined;
+          const read = await scanEventLog(host, folder, (event) => void (last = event));
+          logCache = { key: key ?? '', errors: read.errors, last };
+        }
+        log = logCache;
         if (log.errors.length) throw new AcpError(log.errors);
         unreadableSince = undefined;
       } catch (error) {
@@ -3351,7 +3535,7 @@ export async function waitForTurn(host: Host, folder: string, participant: strin
       if (waiting.includes(participant)) reason = `ready: ${participant} is listed in waitingFor`;
       else if (protocol.currentPhase === 'completed' || protocol.currentPhase === 'blocked') reason = `ready: phase is ${pyStr(protocol.currentPhase)}`;
       if (reason) return { reason, next: await nextAction(host, folder, participant, registry) };
-      const last = log.events.at(-1);
+      const last = log.last;
       const report = `waiting for ${waiting.length ? waiting.join(', ') : 'none'}${last ? ` after seq ${pyStr(last.seq)}` : ''}`;
       if (report !== lastReport) {
         options.onProgress?.(`waiting: ${report}`);
@@ -3517,6 +3701,16 @@ export async function runCli(io: CliIo, hostOverride?: Host): Promise<number> {
   let exitCode = 0;
   let json = false;
   const cli = cac('acp');
+  // Start-up: cac builds every option of every command, a fifth of a small
+  // append's CPU. When argv starts with a protocol command and asks for no
+  // help or version, only that command is built; the others get an inert
+  // builder (parsing, unknown-option errors and output are the same).
+  const only = io.argv[0];
+  if (only && ['init', 'append', 'next', 'wait', 'validate'].includes(only) && !io.argv.some((a) => ['--help', '-h', '--version', '-v'].includes(a))) {
+    const build = cli.command.bind(cli);
+    const inert: object = new Proxy(() => undefined, { get: () => () => inert });
+    cli.command = ((name: string, ...rest: [string?, object?]) => (name.split(' ')[0] === only ? build(name, ...rest) : inert)) as typeof cli.command;
+  }
   const str = { type: [String] };
   const valued = new Set([
     'folder', 'participant', 'objective', 'completion', 'primary-deliverable-type', 'primary-deliverable-file', 'primary-deliverable-check',
@@ -3805,7 +3999,7 @@ export async function runCli(io: CliIo, hostOverride?: Host): Promise<number> {
     if (!cli.matchedCommand) {
       if (cli.options.help || cli.options.version) return 0;
       const name = cli.args[0];
-      throw new UsageError(name === undefined ? 'a command is required (init, append, next, wait, validate, types)' : `unknown command '${name}'`);
+      throw new UsageError(name === undefined ? 'a command is required (init, append, next, wait, validate, doctor, types)' : `unknown command '${name}'`);
     }
     if (cli.options.help) return 0;
     const folderOption = raw.get('folder')?.[0];

@@ -22,7 +22,7 @@ const noBuild = args.includes('--no-build');
 const passArgs = args.filter((a) => a !== '--no-build');
 const custom = passArgs.some((a) => a === '--cmd' || a.startsWith('--cmd=') || a === '--dir' || a.startsWith('--dir='));
 if (!noBuild && !custom && existsSync(join(root, 'acp.ts'))) {
-  const compile = passArgs.join(' ').includes('binary') ? ['--compile'] : [];
+  const compile = passArgs.join(' ').includes('binary') ? [] : ['--no-compile'];
   const b = spawnSync(process.execPath, [join(root, 'scripts', 'build.mjs'), ...compile], { stdio: 'inherit' });
   if (b.status !== 0) process.exit(b.status ?? 1);
 }

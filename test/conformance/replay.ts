@@ -401,21 +401,12 @@ export function runtimeSpec(name: string, dir: string = REPO_DIR): RuntimeSpec {
       return {
         runtime: {
           name,
-          // Reads: the project (acp.ts, deliverable-types/, plugins/,
-          // node_modules/) and the scenario ROOT; writes: ROOT only.
-          // --allow-env: picocolors reads process.env.CI etc. at import time.
-          // Bare imports resolve from the project's package.json/node_modules
-          // (found next to acp.ts) although cwd is ROOT; no deno.json needed.
-          prefix: (root) => [
-            deno,
-            'run',
-            '--no-prompt',
-            '--quiet',
-            `--allow-read=${dir},${root}`,
-            `--allow-write=${root}`,
-            '--allow-env',
-            acpTs,
-          ],
+          // Least privilege: read and write the scenario ROOT, nothing else
+          // (no env, sys, net or run); --no-prompt turns any other access
+          // into an error. Loading the program itself (acp.ts, its static
+          // and literal dynamic imports, cac from the node_modules next to
+          // acp.ts) is module loading, which --allow-read does not gate.
+          prefix: (root) => [deno, 'run', '--no-prompt', '--quiet', `--allow-read=${root}`, `--allow-write=${root}`, acpTs],
           env: { DENO_NO_UPDATE_CHECK: '1' },
         },
         needs: [deno, acpTs],

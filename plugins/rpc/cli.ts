@@ -1,0 +1,257 @@
+// The commands `acp serve`, `acp rpc` and `acp wait --server`, loaded lazily
+// by runCli. Option values arrive as runCli parsed them (raw strings).
+
+import { parseHostPort, parseServerConfig, ConfigError, type ServerConfigFile } from './config.ts';
+import type { AcpCore, CliIo, Host, Registry } from './core.ts';
+import { RpcClient, RpcResponseError, RpcConnectionError, type SubscriptionNotification } from './client.ts';
+import { RpcServer } from './server.ts';
+import { RpcCode } from './jsonrpc.ts';
+import * as edge from './edge.ts';
+import * as nodePath from 'node:path';
+
+/** What runCli hands to these commands. */
+export interface CommandContext {
+  core: AcpCore;
+  host: Host;
+  registry: Registry;
+  io: CliIo;
+  version: string;
+  /** Global options to repeat on every in-process CLI call (`--plugin …`, `--no-config`). */
+  cliPrefix: string[];
+}
+
+type Options = Record<string, unknown>;
+
+function one(options: Options, name: string): string | undefined {
+  const value = options[name];
+  if (value === undefined) return undefined;
+  const values = Array.isArray(value) ? value : [value];
+  if (values.length > 1) throw new ConfigError(`argument --${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}: expected one value`);
+  const single = values[0];
+  if (single === true || single === false) throw new ConfigError(`argument --${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}: expected one argument`);
+  return String(single);
+}
+
+async function readText(host: Host, path: string, what: string): Promise<string> {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(await host.fs.readFile(path));
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    throw new ConfigError(`cannot read ${what} ${path}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : (error as Error).message}`);
+  }
+}
+
+function fail(ctx: CommandContext, error: unknown): never {
+  const { AcpError } = ctx.core;
+  if (error instanceof AcpError) throw error;
+  if (error instanceof ConfigError || error instanceof RpcConnectionError) throw new AcpError(error.message);
+  if (error instanceof RpcResponseError) throw new AcpError(error.message);
+  throw error;
+}
+
+/** `acp serve`: run the server until SIGINT/SIGTERM (or, with --stdio, until stdin closes). */
+export async function serveCommand(options: Options, ctx: CommandContext): Promise<number> {
+  const { host, io } = ctx;
+  try {
+    const configPath = one(options, 'config');
+    let config: ServerConfigFile = {};
+    let base = host.resolvePath('.');
+    if (configPath !== undefined) {
+      const absolute = host.resolvePath(configPath);
+      config = await parseServerConfig(await readText(host, absolute, 'server config'), configPath);
+      base = nodePath.dirname(absolute);
+    }
+    const rootOption = one(options, 'root');
+    const root = rootOption !== undefined ? host.resolvePath(rootOption) : nodePath.resolve(base, config.root ?? '.');
+    const rootStat = await host.fs.stat(root);
+    if (!rootStat?.isDirectory) throw new ConfigError(`--root ${root} is not a directory`);
+    const stdio = Boolean(options.stdio);
+    const tcp = one(options, 'tcp') ?? (config.tcp === undefined ? undefined : String(config.tcp));
+    const unixOption = one(options, 'unix');
+    const unix = unixOption !== undefined ? host.resolvePath(unixOption) : config.unix === undefined ? undefined : nodePath.resolve(base, config.unix);
+    if (!stdio && tcp === undefined && unix === undefined) throw new ConfigError('choose a transport: --stdio, --tcp HOST:PORT or --unix PATH (or tcp:/unix: in the config)');
+    const limits = config.limits ?? {};
+    const server = new RpcServer({
+      core: ctx.core,
+      host,
+      registry: ctx.registry,
+      root,
+      tokens: config.tokens,
+      limits: { maxHeaderBytes: limits.maxHeaderBytes, maxBodyBytes: limits.maxBodyBytes },
+      stallTimeoutMs: limits.stallTimeoutSeconds === undefined ? undefined : limits.stallTimeoutSeconds * 1000,
+      idleTimeoutMs: limits.idleTimeoutSeconds === undefined ? undefined : limits.idleTimeoutSeconds * 1000,
+      maxConnections: limits.maxConnections,
+      forwardTimeoutMs: limits.forwardTimeoutSeconds === undefined ? undefined : limits.forwardTimeoutSeconds * 1000,
+      pollIntervalMs: config.pollIntervalSeconds === undefined ? undefined : config.pollIntervalSeconds * 1000,
+      version: ctx.version,
+      cliPrefix: ctx.cliPrefix,
+      log: (line) => io.stderr(`acp serve: ${line}\n`),
+    });
+    let stop!: () => void;
+    const stopped = new Promise<void>((resolve) => (stop = resolve));
+    const removeSignals = edge.onTerminate(() => stop());
+    try {
+      // stdout is the protocol channel with --stdio: every message goes to stderr.
+      io.stderr(`acp serve: serving ${root}\n`);
+      if (tcp !== undefined) {
+        const { host: h, port } = parseHostPort(tcp);
+        await server.listenTcp(h, port, { allowRemote: Boolean(options.allowRemote) || config.allowRemote === true });
+        io.stderr(`acp serve: listening on tcp://${server.endpoints.tcp}\n`);
+      }
+      if (unix !== undefined) {
+        await server.listenUnix(unix);
+        io.stderr(`acp serve: listening on unix:${server.endpoints.unix}\n`);
+      }
+      if (stdio) {
+        const peer = server.attach(edge.stdioStream(), 'stdio');
+        io.stderr('acp serve: serving stdio\n');
+        void peer.closed.then(() => stop());
+      }
+      await stopped;
+    } finally {
+      removeSignals();
+      await server.close();
+    }
+    io.stderr('acp serve: stopped\n');
+    return 0;
+  } catch (error) {
+    return fail(ctx, error);
+  }
+}
+
+async function clientOptions(options: Options, ctx: CommandContext): Promise<{ endpoint: string; token?: string; participant?: string }> {
+  const endpoint = one(options, 'server') ?? edge.env('ACP_SERVER');
+  if (endpoint === undefined) throw new ConfigError('the following arguments are required: --server (or set ACP_SERVER)');
+  let token = one(options, 'token');
+  const tokenFile = one(options, 'tokenFile');
+  if (token === undefined && tokenFile !== undefined) token = (await readText(ctx.host, ctx.host.resolvePath(tokenFile), 'token file')).trim();
+  token ??= edge.env('ACP_TOKEN');
+  return { endpoint, token };
+}
+
+function describe(error: RpcResponseError): string {
+  // A protocol refusal prints exactly what the CLI would print.
+  if (error.code === RpcCode.ProtocolRefusal) return error.message;
+  return `${error.message} (${error.code})`;
+}
+
+/** `acp rpc <method> [params]`: one call, the result printed (indented on a terminal, one JSON line otherwise). */
+export async function rpcCommand(method: string, paramsText: string | undefined, options: Options, ctx: CommandContext): Promise<number> {
+  const { io } = ctx;
+  let params: unknown;
+  if (paramsText !== undefined) {
+    try {
+      params = JSON.parse(paramsText);
+    } catch {
+      throw new ctx.core.AcpError(`params must be JSON: ${paramsText.length > 60 ? `${paramsText.slice(0, 60)}…` : paramsText}`);
+    }
+    if (typeof params !== 'object' || params === null) throw new ctx.core.AcpError('params must be a JSON object or array');
+  }
+  const paramFiles = options.paramFile === undefined ? [] : (Array.isArray(options.paramFile) ? options.paramFile : [options.paramFile]).map(String);
+  for (const spec of paramFiles) {
+    // --param-file args.content=draft.md: documents travel as files, not as JSON escaped by hand.
+    const eq = spec.indexOf('=');
+    const path = eq > 0 ? spec.slice(0, eq).split('.') : [];
+    if (eq <= 0 || eq === spec.length - 1 || path.some((k) => k === '' || k === '__proto__' || k === 'constructor' || k === 'prototype')) {
+      throw new ctx.core.AcpError(`argument --param-file: expected key=file (for example args.content=draft.md), got '${spec}'`);
+    }
+    if (Array.isArray(params)) throw new ctx.core.AcpError('argument --param-file: needs params given by name (a JSON object)');
+    params ??= {};
+    let node = params as Record<string, unknown>;
+    for (const key of path.slice(0, -1)) {
+      const child = node[key];
+      if (child === undefined) node = node[key] = {};
+      else if (typeof child === 'object' && child !== null && !Array.isArray(child)) node = child as Record<string, unknown>;
+      else throw new ctx.core.AcpError(`argument --param-file: ${path.join('.')}: ${key} is not an object`);
+    }
+    try {
+      node[path.at(-1)!] = await readText(ctx.host, ctx.host.resolvePath(spec.slice(eq + 1)), 'param file');
+    } catch (error) {
+      throw new ctx.core.AcpError((error as Error).message);
+    }
+  }
+  const pretty = !options.json && edge.stdoutIsTty();
+  let client: RpcClient | undefined;
+  try {
+    const { endpoint, token } = await clientOptions(options, ctx);
+    const participant = one(options, 'participant');
+    const timeout = one(options, 'timeout');
+    client = await RpcClient.connect(endpoint, { token, participant, reconnect: false, heartbeatMs: 0 });
+    const result = await client.call(method, params as Record<string, unknown> | undefined, { timeoutMs: timeout === undefined ? undefined : Number(timeout) * 1000 });
+    io.stdout(`${pretty ? JSON.stringify(result, null, 2) : JSON.stringify(result)}\n`);
+    return 0;
+  } catch (error) {
+    if (error instanceof RpcResponseError) {
+      const body = { code: error.code, message: error.message, ...(error.data === undefined ? {} : { data: error.data }) };
+      if (!pretty) io.stdout(`${JSON.stringify({ error: body })}\n`);
+      io.stderr(`error: ${describe(error)}\n`);
+      return 2;
+    }
+    return fail(ctx, error);
+  } finally {
+    client?.close();
+  }
+}
+
+/** `acp wait --server`: wait by subscription; prints what `acp wait` prints. */
+export async function waitViaServer(options: Options, ctx: CommandContext): Promise<number> {
+  const { io, core } = ctx;
+  const out = (text: string): void => io.stdout(`${text}\n`);
+  const json = Boolean(options.json);
+  const task = one(options, 'folder');
+  const participant = one(options, 'participant');
+  if (task === undefined) throw new core.AcpError('the following arguments are required: --folder');
+  if (participant === undefined) throw new core.AcpError('the following arguments are required: --participant');
+  const timeoutText = one(options, 'timeout');
+  const timeoutSeconds = timeoutText === undefined ? 1800 : Number(timeoutText);
+  if (timeoutText !== undefined && (timeoutText.trim() === '' || Number.isNaN(timeoutSeconds) || timeoutSeconds < 0)) {
+    throw new core.AcpError(`argument --timeout: invalid non-negative number: '${timeoutText}'`);
+  }
+  let client: RpcClient | undefined;
+  try {
+    const { endpoint, token } = await clientOptions(options, ctx);
+    let lastReport = '';
+    let settle!: (reason: string) => void;
+    const ready = new Promise<string>((resolve) => (settle = resolve));
+    const report = (state: { waitingFor: string[] }, seq: unknown): string => {
+      const line = `waiting for ${state.waitingFor.length ? state.waitingFor.join(', ') : 'none'}${seq === null || seq === undefined ? '' : ` after seq ${core.pyStr(seq)}`}`;
+      if (line !== lastReport && !json) out(`waiting: ${line}`);
+      lastReport = line;
+      return line;
+    };
+    let lastSeq: unknown = null;
+    const onUpdate = (n: SubscriptionNotification): void => {
+      if (n.event) lastSeq = n.event.seq;
+      if (n.ready) settle(n.reason ?? 'ready');
+      else report(n.state, lastSeq);
+    };
+    client = await RpcClient.connect(endpoint, { token, participant: token === undefined ? participant : undefined, heartbeatMs: 15_000, maxAttempts: 10 });
+    const subscription = await client.subscribe({ task, participant }, onUpdate);
+    const initial = subscription.initial as { ready?: boolean; reason?: string; state: { waitingFor: string[] }; seq: unknown };
+    lastSeq = initial.seq;
+    if (initial.ready) settle(initial.reason ?? 'ready');
+    else report(initial.state, initial.seq);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timedOut = new Promise<undefined>((resolve) => {
+      if (timeoutSeconds > 0) timer = setTimeout(() => resolve(undefined), timeoutSeconds * 1000);
+    });
+    const reason = await Promise.race([ready, timedOut]);
+    if (timer) clearTimeout(timer);
+    if (reason === undefined) {
+      const message = `timeout: ${lastReport}`;
+      if (json) out(JSON.stringify({ ok: false, timeout: true, reason: lastReport }));
+      io.stderr(`${message}\n`);
+      return 1;
+    }
+    const next = (await client.acp('next', { folder: task, participant })) as Record<string, unknown> & { exitCode: number };
+    const { ok: _ok, ...rest } = next;
+    if (json) out(JSON.stringify({ ok: true, ready: reason.slice('ready: '.length), ...rest }));
+    else out(`${reason}\n${core.formatNext(rest as unknown as Parameters<AcpCore['formatNext']>[0])}`);
+    return next.exitCode ?? 0;
+  } catch (error) {
+    if (error instanceof RpcResponseError) throw new core.AcpError(describe(error));
+    return fail(ctx, error);
+  } finally {
+    client?.close();
+  }
+}

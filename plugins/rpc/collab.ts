@@ -1,0 +1,290 @@
+// One served collaboration: watches its folder so that every new event — the
+// server's own appends, the CLI's, the Python tools', an agent editing files —
+// is noticed the moment it lands, replays it into the derived state, and hands
+// it to the subscribers. It also caches task/status between changes.
+
+import * as nodePath from 'node:path';
+import type { AcpCore, DerivedState, Host, JsonObject, Registry } from './core.ts';
+
+/** The state carried by notifications: what `wait` and `next` look at. */
+export interface StateSnapshot {
+  phase: string | null;
+  proposalOwner: string | null;
+  waitingFor: string[];
+}
+
+/** What a subscriber is told. */
+export type CollabUpdate =
+  | { kind: 'event'; event: JsonObject; state: StateSnapshot }
+  | { kind: 'state'; state: StateSnapshot; reset: boolean };
+
+/** task/status's answer (without the task id). */
+export interface TaskStatus {
+  phase: unknown;
+  proposalOwner: unknown;
+  waitingFor: unknown;
+  lastEvent: JsonObject | null;
+  validation: { ok: boolean; errors: string[]; warnings: string[] };
+}
+
+/** A status older than this is recomputed even without a change notification (deliverables live in subfolders the watch does not cover). */
+const STATUS_MAX_AGE_MS = 1000;
+/** How long a held folder lock may postpone reading new events (a writer is between appending the line and replacing protocol.json). */
+const LOCK_GRACE_MS = 1000;
+
+function snapshot(state: DerivedState): StateSnapshot {
+  return { phase: state.phase, proposalOwner: state.proposalOwner, waitingFor: [...state.waitingFor] };
+}
+
+function errorCode(error: unknown): string | undefined {
+  return typeof error === 'object' && error !== null && 'code' in error ? String((error as { code: unknown }).code) : undefined;
+}
+
+/** A watched collaboration folder. */
+export class Collab {
+  readonly task: string;
+  readonly folder: string;
+  /** Events seen so far (complete lines only), and the state after each. */
+  readonly events: JsonObject[] = [];
+  readonly states: StateSnapshot[] = [];
+  private state: DerivedState;
+  private size = 0;
+  private protocolKey = '';
+  private cachedState: StateSnapshot = { phase: null, proposalOwner: null, waitingFor: [] };
+  /** protocol.json as of the last scan (undefined until read, or when unreadable). */
+  protocol: JsonObject | undefined;
+  private version = 0;
+  private statusCache: { version: number; at: number; value: TaskStatus } | undefined;
+  private statusInflight: { version: number; promise: Promise<TaskStatus> } | undefined;
+  private scanning = false;
+  private dirty = false;
+  private lockSeenAt: number | undefined;
+  private retryTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly stopWatch: () => void;
+  private readonly pollTimer: ReturnType<typeof setInterval>;
+  private pollKey = '';
+  private readonly listeners = new Set<(update: CollabUpdate) => void>();
+  private closed = false;
+  /** Resolves after the first full read. */
+  readonly ready: Promise<void>;
+
+  private readonly core: AcpCore;
+  private readonly host: Host;
+  private readonly registry: Registry;
+
+  constructor(core: AcpCore, host: Host, registry: Registry, task: string, folder: string, pollIntervalMs: number) {
+    this.core = core;
+    this.host = host;
+    this.registry = registry;
+    this.task = task;
+    this.folder = folder;
+    this.state = core.emptyState();
+    this.stopWatch = host.fs.watch?.(folder, () => this.touch()) ?? (() => undefined);
+    // The fallback when change notifications are missing (network file systems, some runtimes).
+    this.pollTimer = setInterval(() => void this.poll(), pollIntervalMs);
+    (this.pollTimer as { unref?(): void }).unref?.();
+    this.ready = this.runScans();
+  }
+
+  /** Follow every update; returns the function that stops following. */
+  listen(listener: (update: CollabUpdate) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Number of listeners (subscriptions). */
+  get listenerCount(): number {
+    return this.listeners.size;
+  }
+
+  /** The state protocol.json caches (what `next` and `wait` read). */
+  get cached(): StateSnapshot {
+    return this.cachedState;
+  }
+
+  /** The state derived from the events seen so far. */
+  get derived(): StateSnapshot {
+    return snapshot(this.state);
+  }
+
+  /** Something in the folder changed (or may have): read it again. */
+  touch(): void {
+    if (this.closed) return;
+    this.version++;
+    void this.runScans();
+  }
+
+  /** Stop watching. */
+  close(): void {
+    this.closed = true;
+    this.stopWatch();
+    clearInterval(this.pollTimer);
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.listeners.clear();
+  }
+
+  private async poll(): Promise<void> {
+    try {
+      const [events, protocol] = await Promise.all([
+        this.host.fs.stat(nodePath.join(this.folder, 'events.jsonl')),
+        this.host.fs.stat(nodePath.join(this.folder, 'protocol.json')),
+      ]);
+      const key = `${events?.size}:${events?.mtimeMs}:${protocol?.size}:${protocol?.mtimeMs}`;
+      if (key !== this.pollKey) {
+        const first = this.pollKey === '';
+        this.pollKey = key;
+        if (!first) this.touch();
+      }
+    } catch {
+      // a vanished folder: nothing to report
+    }
+  }
+
+  /** Scans never overlap; a change during a scan causes one more. */
+  private async runScans(): Promise<void> {
+    if (this.scanning) {
+      this.dirty = true;
+      return;
+    }
+    this.scanning = true;
+    try {
+      do {
+        this.dirty = false;
+        await this.scan().catch(() => undefined);
+      } while (this.dirty && !this.closed);
+    } finally {
+      this.scanning = false;
+    }
+  }
+
+  private retrySoon(): void {
+    if (this.retryTimer) return;
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = undefined;
+      this.touch();
+    }, 25);
+    (this.retryTimer as { unref?(): void }).unref?.();
+  }
+
+  private async scan(): Promise<void> {
+    const { core, host } = this;
+    // An append writes its line, then replaces protocol.json, then releases
+    // the lock: wait for the release (its own change notification wakes us),
+    // so that what we announce and what `next` then reads agree.
+    if (await host.fs.stat(nodePath.join(this.folder, '.acp.lock'))) {
+      const now = Date.now();
+      this.lockSeenAt ??= now;
+      if (now - this.lockSeenAt < LOCK_GRACE_MS) {
+        this.retrySoon();
+        return;
+      }
+    } else this.lockSeenAt = undefined;
+
+    let bytes: Uint8Array;
+    try {
+      bytes = await host.fs.readFile(nodePath.join(this.folder, 'events.jsonl'));
+    } catch (error) {
+      if (errorCode(error) !== 'ENOENT') throw error;
+      bytes = new Uint8Array(0);
+    }
+    let protocol: JsonObject | undefined;
+    try {
+      protocol = await core.readProtocol(host, this.folder);
+    } catch {
+      protocol = undefined;
+    }
+    this.protocol = protocol;
+    const participants = protocol ? core.participantIds(protocol) : [];
+    // Only complete lines: a line being written is read on the next change.
+    const end = bytes.lastIndexOf(10) + 1;
+    let reset = false;
+    if (end < this.size) {
+      // The log was rewritten (a repair truncated a torn tail …): start over.
+      reset = this.size > 0;
+      this.size = 0;
+      this.events.length = 0;
+      this.states.length = 0;
+      this.state = core.emptyState();
+    }
+    const fresh: JsonObject[] = [];
+    if (end > this.size) {
+      let text = '';
+      try {
+        text = core.decodeText(bytes.subarray(this.size, end), 'events.jsonl');
+      } catch {
+        text = '';
+      }
+      this.size = end;
+      const empty = core.readReadiness('');
+      for (const event of core.parseEventLog(text).events) {
+        core.applyEvent(this.state, event, participants, empty);
+        this.events.push(event);
+        this.states.push(snapshot(this.state));
+        fresh.push(event);
+      }
+    }
+    const cached: StateSnapshot = protocol
+      ? {
+          phase: typeof protocol.currentPhase === 'string' ? protocol.currentPhase : null,
+          proposalOwner: typeof protocol.proposalOwner === 'string' ? protocol.proposalOwner : null,
+          waitingFor: Array.isArray(protocol.waitingFor) ? protocol.waitingFor.map((w) => core.pyStr(w)) : [],
+        }
+      : { phase: null, proposalOwner: null, waitingFor: [] };
+    const key = JSON.stringify(cached);
+    const stateChanged = key !== this.protocolKey;
+    const initial = this.protocolKey === '';
+    this.protocolKey = key;
+    this.cachedState = cached;
+    if (initial && !reset) return;
+    const first = this.events.length - fresh.length;
+    for (let i = 0; i < fresh.length; i++) this.emit({ kind: 'event', event: fresh[i]!, state: this.states[first + i]! });
+    // protocol.json changed with no new event (edited by hand, repaired …): say so.
+    if (reset || (stateChanged && fresh.length === 0)) this.emit({ kind: 'state', state: cached, reset });
+  }
+
+  private emit(update: CollabUpdate): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(update);
+      } catch {
+        // one broken subscriber must not starve the others
+      }
+    }
+  }
+
+  /** task/status, cached until the folder changes (and for at most a second). */
+  status(): Promise<TaskStatus> {
+    const version = this.version;
+    const cache = this.statusCache;
+    if (cache && cache.version === version && Date.now() - cache.at < STATUS_MAX_AGE_MS) return Promise.resolve(cache.value);
+    if (this.statusInflight && this.statusInflight.version === version) return this.statusInflight.promise;
+    const promise = this.computeStatus().then(
+      (value) => {
+        if (this.statusInflight?.promise === promise) this.statusInflight = undefined;
+        this.statusCache = { version, at: Date.now(), value };
+        return value;
+      },
+      (error: unknown) => {
+        if (this.statusInflight?.promise === promise) this.statusInflight = undefined;
+        throw error;
+      },
+    );
+    this.statusInflight = { version, promise };
+    return promise;
+  }
+
+  private async computeStatus(): Promise<TaskStatus> {
+    const { core, host } = this;
+    const protocol = await core.readProtocol(host, this.folder);
+    const log = await core.readEventLog(host, this.folder);
+    const last = log.events.at(-1);
+    const validation = await core.validate(host, this.folder, this.registry);
+    return {
+      phase: protocol.currentPhase ?? null,
+      proposalOwner: protocol.proposalOwner ?? null,
+      waitingFor: protocol.waitingFor ?? [],
+      lastEvent: last ? { seq: last.seq, event: last.event, from: last.from, at: last.at, summary: last.summary } : null,
+      validation: { ok: validation.ok, errors: validation.errors, warnings: validation.warnings },
+    };
+  }
+}

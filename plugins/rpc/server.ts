@@ -1,0 +1,1030 @@
+// `acp serve`: the Agent Communication Protocol server (rpc.md). It serves the
+// collaborations under one root folder to agents that cannot (or would rather
+// not) touch the folder themselves, over stdio, TCP (loopback by default) and
+// Unix sockets. Every write goes through the same core as the CLI (lock,
+// atomic writes), so agents using files, the CLI and the server can share a
+// collaboration; `agent/call` literally runs the CLI's operations in-process.
+
+import * as nodePath from 'node:path';
+import * as v from 'valibot';
+import { Collab, type CollabUpdate, type StateSnapshot, type TaskStatus } from './collab.ts';
+import { ConfigError, isLoopback } from './config.ts';
+import type { AcpCore, Host, JsonObject, Registry } from './core.ts';
+import type { FrameLimits } from './framing.ts';
+import { RpcCode, RpcError, type CallInfo, type JsonRpcParams } from './jsonrpc.ts';
+import { Peer, RpcConnectionError, RpcResponseError, type ByteStream } from './peer.ts';
+
+/** Collaboration (task) names: one path segment under the root. */
+export const TASK_ID_RE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+
+/** The methods this server answers (rpc.md "Methods"), plus `authenticate` and `agent/unsubscribe`. */
+export const RPC_METHODS = [
+  'ping',
+  'authenticate',
+  'agent/list',
+  'agent/info',
+  'agent/call',
+  'agent/subscribe',
+  'agent/unsubscribe',
+  'task/create',
+  'task/status',
+  'task/result',
+  'task/cancel',
+  'message/send',
+  'message/broadcast',
+] as const;
+
+/** Methods a TCP connection may use before it authenticates. */
+const OPEN_METHODS = new Set(['ping', 'authenticate']);
+
+/** Longest `message/send` text (characters). */
+export const MAX_MESSAGE_LENGTH = 16 * 1024;
+
+/** How a connection reached us. */
+export type Transport = 'stdio' | 'tcp' | 'unix';
+
+/** Options of {@link RpcServer}. */
+export interface RpcServerOptions {
+  /** The core functions (see core.ts). */
+  core: AcpCore;
+  host: Host;
+  registry: Registry;
+  /** Folder whose sub-folders are the served collaborations (absolute). */
+  root: string;
+  /** Token → participant id (required before listening on TCP). */
+  tokens?: Record<string, string>;
+  /** Incoming message limits. */
+  limits?: Partial<FrameLimits>;
+  /** Close a peer stalled in the middle of a message after this long (default 10 s). */
+  stallTimeoutMs?: number;
+  /** Close a socket peer that sent nothing for this long (default 120 s; 0 = never). Clients ping as heartbeat. */
+  idleTimeoutMs?: number;
+  /** Close a TCP peer that has not authenticated after this long (default 30 s). */
+  authTimeoutMs?: number;
+  /** Most simultaneous connections (default 10 000). */
+  maxConnections?: number;
+  /** How long a call forwarded to a connected agent may take (default 300 s). */
+  forwardTimeoutMs?: number;
+  /** Fallback poll period for collaboration folders (default 1 s). */
+  pollIntervalMs?: number;
+  /** Reported in discovery documents. */
+  version?: string;
+  /** Arguments put before every in-process CLI call (`--plugin …`, `--no-config`), so agent/call loads what `acp serve` loaded. */
+  cliPrefix?: string[];
+  /** Diagnostics (connection errors …). */
+  log?(line: string): void;
+}
+
+interface Subscription {
+  id: string;
+  conn: Conn;
+  task: string;
+  participant: string | undefined;
+  live: boolean;
+  queue: Array<[string, unknown]>;
+  stop(): void;
+}
+
+interface Conn {
+  id: number;
+  transport: Transport;
+  peer: Peer;
+  identity: string | undefined;
+  capabilities: string[];
+  agentVersion: string | undefined;
+  subscriptions: Map<string, Subscription>;
+  failedAuth: number;
+  busy: number;
+}
+
+type Method = (conn: Conn, params: JsonRpcParams | undefined, info: CallInfo) => unknown;
+
+interface ActionSpec {
+  folder: boolean;
+  participant: 'one' | 'many' | 'none';
+  mutates(args: JsonObject): boolean;
+}
+
+/** The `acp` agent's actions: the CLI's operations (plus `status`, task/status under another name). */
+const ACTIONS: Record<string, ActionSpec> = {
+  init: { folder: true, participant: 'many', mutates: () => true },
+  append: { folder: true, participant: 'one', mutates: () => true },
+  next: { folder: true, participant: 'one', mutates: () => false },
+  validate: { folder: true, participant: 'none', mutates: () => false },
+  status: { folder: true, participant: 'none', mutates: () => false },
+  types: { folder: false, participant: 'none', mutates: () => false },
+  doctor: { folder: true, participant: 'none', mutates: (args) => Boolean(args.fix) },
+  // Not CLI commands: document access for agents that cannot see the folder.
+  read: { folder: true, participant: 'none', mutates: () => false },
+  write: { folder: true, participant: 'none', mutates: () => true },
+};
+
+/** Documents `read`/`write` reach besides the declared deliverables. */
+const DOCUMENTS = ['proposal.md', 'review.md', 'decisions.md', 'readiness.md', 'conclusion.md'];
+/** Largest document `write` accepts (characters). */
+export const MAX_DOCUMENT_LENGTH = 1024 * 1024;
+
+/** Option names an agent may not pass (they would change what the CLI prints or loads). */
+const FORBIDDEN_ARGS = new Set(['json', 'help', 'h', 'version', 'v', 'debug', 'plugin', 'config', 'no-config']);
+
+function issueText(issues: readonly v.BaseIssue<unknown>[]): string {
+  return issues
+    .map((issue) => {
+      const path = (issue.path ?? []).map((item) => String((item as { key: unknown }).key)).join('.');
+      const message = issue.kind === 'schema' && issue.expected === 'never' ? 'unknown parameter' : issue.message;
+      return path ? `${path}: ${message}` : message;
+    })
+    .join('; ');
+}
+
+/** Check params against a schema; positional (array) params are matched to `order`. */
+function parseParams<T extends v.GenericSchema>(schema: T, params: JsonRpcParams | undefined, order: string[]): v.InferOutput<T> {
+  let input: unknown = params ?? {};
+  if (Array.isArray(input)) {
+    if (input.length > order.length) throw new RpcError(RpcCode.InvalidParams, `Invalid params: expected at most ${order.length} positional params (${order.join(', ')})`);
+    input = Object.fromEntries(input.map((value, i) => [order[i]!, value]));
+  }
+  const result = v.safeParse(schema, input);
+  if (!result.success) throw new RpcError(RpcCode.InvalidParams, `Invalid params: ${issueText(result.issues)}`);
+  return result.output;
+}
+
+const str = (what: string) => v.string(`${what} must be a string`);
+const nonEmpty = (what: string) => v.pipe(str(what), v.minLength(1, `${what} must not be empty`));
+const TaskParam = v.pipe(
+  str('task'),
+  v.regex(TASK_ID_RE, "task must be a collaboration name under the server root (letters, digits, '.', '_', '-'; at most 128)"),
+  v.check((s) => !s.includes('..'), "task must not contain '..'"),
+);
+
+const S = {
+  authenticate: v.strictObject({
+    token: v.optional(str('token')),
+    participant: v.optional(nonEmpty('participant')),
+    capabilities: v.optional(v.pipe(v.array(v.pipe(nonEmpty('capability'), v.maxLength(64, 'a capability is at most 64 characters')), 'capabilities must be an array of strings'), v.maxLength(64, 'at most 64 capabilities'))),
+    version: v.optional(v.pipe(str('version'), v.maxLength(64, 'version is at most 64 characters'))),
+  }),
+  agent: v.strictObject({ agent: nonEmpty('agent') }),
+  call: v.strictObject({ agent: nonEmpty('agent'), action: nonEmpty('action'), args: v.optional(v.record(v.string(), v.unknown(), 'args must be an object')) }),
+  subscribe: v.strictObject({
+    task: TaskParam,
+    participant: v.optional(nonEmpty('participant')),
+    fromSeq: v.optional(v.pipe(v.number('fromSeq must be a number'), v.integer('fromSeq must be a whole number'), v.minValue(1, 'fromSeq must be at least 1'))),
+  }),
+  unsubscribe: v.strictObject({ subscription: nonEmpty('subscription') }),
+  task: v.strictObject({ task: TaskParam }),
+  result: v.strictObject({ task: TaskParam, includeContent: v.optional(v.boolean('includeContent must be true or false')) }),
+  cancel: v.strictObject({ task: TaskParam, reason: nonEmpty('reason'), participant: v.optional(nonEmpty('participant')) }),
+  create: v.looseObject({ task: v.optional(TaskParam) }),
+  send: v.strictObject({
+    to: nonEmpty('to'),
+    text: v.pipe(str('text'), v.maxLength(MAX_MESSAGE_LENGTH, `text must be at most ${MAX_MESSAGE_LENGTH} characters`)),
+    task: v.optional(TaskParam),
+    from: v.optional(nonEmpty('from')),
+  }),
+  broadcast: v.strictObject({
+    task: TaskParam,
+    text: v.pipe(str('text'), v.maxLength(MAX_MESSAGE_LENGTH, `text must be at most ${MAX_MESSAGE_LENGTH} characters`)),
+    from: v.optional(nonEmpty('from')),
+  }),
+};
+
+function unauthorized(message: string): RpcError {
+  return new RpcError(RpcCode.Unauthorized, message);
+}
+
+function kebab(name: string): string {
+  return name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+}
+
+/** Turn `args` into CLI options: `{replyTo: 3, participant: ['a','b'], resume: true}` → `--reply-to=3 --participant=a --participant=b --resume`. */
+function argsToArgv(args: JsonObject): string[] {
+  const argv: string[] = [];
+  for (const [key, value] of Object.entries(args)) {
+    const name = kebab(key);
+    if (!/^[a-z][a-z0-9-]*$/.test(name) || FORBIDDEN_ARGS.has(name)) throw new RpcError(RpcCode.InvalidParams, `Invalid params: args.${key}: not an option agents may pass`);
+    const values = Array.isArray(value) ? value : [value];
+    for (const item of values) {
+      if (item === undefined || item === null || item === false) continue;
+      if (item === true) argv.push(`--${name}`);
+      else if (typeof item === 'string' || typeof item === 'number') argv.push(`--${name}=${item}`);
+      else throw new RpcError(RpcCode.InvalidParams, `Invalid params: args.${key}: expected a string, a number, a boolean or an array of them`);
+    }
+  }
+  return argv;
+}
+
+function errorCode(error: unknown): string | undefined {
+  return typeof error === 'object' && error !== null && 'code' in error ? String((error as { code: unknown }).code) : undefined;
+}
+
+function readiness(participant: string | undefined, state: StateSnapshot): { ready?: boolean; reason?: string } {
+  if (participant === undefined) return {};
+  if (state.waitingFor.includes(participant)) return { ready: true, reason: `ready: ${participant} is listed in waitingFor` };
+  if (state.phase === 'completed' || state.phase === 'blocked') return { ready: true, reason: `ready: phase is ${state.phase}` };
+  return { ready: false };
+}
+
+/** Hash a token so lookups never compare secrets byte by byte. */
+async function tokenKey(token: string): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(token));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** The Agent Communication Protocol server. */
+export class RpcServer {
+  private readonly options: RpcServerOptions;
+  private readonly core: AcpCore;
+  private readonly host: Host;
+  private readonly root: string;
+  private readonly tokens = new Map<string, string>();
+  private tokensReady: Promise<void>;
+  private readonly conns = new Set<Conn>();
+  private readonly byAgent = new Map<string, Set<Conn>>();
+  private readonly collabs = new Map<string, Collab>();
+  private readonly queues = new Map<string, Promise<unknown>>();
+  private readonly sharedJson = new WeakMap<CollabUpdate, string>();
+  private readonly servers: Array<{ close(cb?: (err?: Error) => void): unknown }> = [];
+  private unixPath: string | undefined;
+  private nextConn = 1;
+  private nextSub = 1;
+  private doctorAvailable: Promise<boolean> | undefined;
+  private readonly methods: Record<string, Method>;
+  private closing = false;
+  /** Where this server listens (discovery documents). */
+  readonly endpoints: { tcp?: string; unix?: string } = {};
+
+  constructor(options: RpcServerOptions) {
+    this.options = options;
+    this.core = options.core;
+    this.host = options.host;
+    this.root = options.root;
+    this.tokensReady = this.setTokens(options.tokens ?? {});
+    this.methods = {
+      ping: () => ({ pong: true, at: this.core.formatTimestamp(this.host.now()) }),
+      authenticate: (conn, params) => this.authenticate(conn, params),
+      'agent/list': (conn) => this.agentList(conn),
+      'agent/info': (conn, params) => this.agentInfo(conn, parseParams(S.agent, params, ['agent']).agent),
+      'agent/call': (conn, params) => this.agentCall(conn, params),
+      'agent/subscribe': (conn, params, info) => this.subscribe(conn, params, info),
+      'agent/unsubscribe': (conn, params) => this.unsubscribe(conn, params),
+      'task/create': (conn, params) => this.taskCreate(conn, params),
+      'task/status': (conn, params) => this.taskStatus(conn, parseParams(S.task, params, ['task']).task),
+      'task/result': (conn, params) => this.taskResult(conn, params),
+      'task/cancel': (conn, params) => this.taskCancel(conn, params),
+      'message/send': (conn, params) => this.messageSend(conn, params),
+      'message/broadcast': (conn, params) => this.messageBroadcast(conn, params),
+    };
+  }
+
+  private async setTokens(tokens: Record<string, string>): Promise<void> {
+    for (const [token, participant] of Object.entries(tokens)) this.tokens.set(await tokenKey(token), participant);
+  }
+
+  /** Number of open connections. */
+  get connectionCount(): number {
+    return this.conns.size;
+  }
+
+  /** Number of live subscriptions. */
+  get subscriptionCount(): number {
+    let n = 0;
+    for (const conn of this.conns) n += conn.subscriptions.size;
+    return n;
+  }
+
+  // -------------------------------------------------------------------------
+  // Transports
+  // -------------------------------------------------------------------------
+
+  /** Serve one already-open byte stream (stdio, or a socket accepted elsewhere). */
+  attach(stream: ByteStream, transport: Transport): Peer {
+    const conn: Conn = {
+      id: this.nextConn++,
+      transport,
+      peer: undefined as unknown as Peer,
+      identity: undefined,
+      capabilities: [],
+      agentVersion: undefined,
+      subscriptions: new Map(),
+      failedAuth: 0,
+      busy: 0,
+    };
+    conn.peer = new Peer(stream, {
+      limits: this.options.limits,
+      stallTimeoutMs: this.options.stallTimeoutMs ?? 10_000,
+      // The process that spawned a stdio server is trusted and may stay quiet.
+      idleTimeoutMs: transport === 'stdio' ? 0 : (this.options.idleTimeoutMs ?? 120_000),
+      handler: (method, params, info) => this.dispatch(conn, method, params, info),
+      onInternalError: (error, method) => this.options.log?.(`internal error in ${method}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
+    });
+    this.conns.add(conn);
+    conn.peer.onClose(() => this.forget(conn));
+    if (transport === 'tcp') {
+      const timer = setTimeout(() => {
+        if (!conn.identity) conn.peer.close('did not authenticate in time');
+      }, this.options.authTimeoutMs ?? 30_000);
+      (timer as { unref?(): void }).unref?.();
+      conn.peer.onClose(() => clearTimeout(timer));
+    }
+    return conn.peer;
+  }
+
+  private accept(socket: ByteStream & { setNoDelay?(on: boolean): unknown }, transport: Transport): void {
+    if (this.closing || this.conns.size >= (this.options.maxConnections ?? 10_000)) {
+      socket.on('error', () => undefined);
+      socket.destroy();
+      return;
+    }
+    socket.setNoDelay?.(true);
+    this.attach(socket, transport);
+  }
+
+  /** Listen on TCP. Only loopback addresses unless `allowRemote`. Resolves with the bound address. */
+  async listenTcp(host: string, port: number, options: { allowRemote?: boolean } = {}): Promise<{ host: string; port: number }> {
+    if (!isLoopback(host) && !options.allowRemote) {
+      throw new ConfigError(`refusing to listen on ${host}: not a loopback address (pass --allow-remote, or allowRemote: true in the config, to serve other machines)`);
+    }
+    await this.tokensReady;
+    if (this.tokens.size === 0) throw new ConfigError('TCP needs tokens: map each token to a participant id under `tokens:` in the server config (--config)');
+    const net = await import('node:net');
+    const server = net.createServer((socket) => this.accept(socket as unknown as ByteStream, 'tcp'));
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    server.on('error', (error) => this.options.log?.(`tcp listener: ${error.message}`));
+    this.servers.push(server);
+    const address = server.address() as { address: string; port: number };
+    const shown = address.address.includes(':') ? `[${address.address}]` : address.address;
+    this.endpoints.tcp = `${shown}:${address.port}`;
+    return { host: address.address, port: address.port };
+  }
+
+  /**
+   * Listen on a Unix socket created owner-only (0600): it is bound inside a
+   * fresh 0700 directory, restricted, then renamed into place, so it is never
+   * reachable by others even for a moment. A stale socket file is replaced;
+   * a live one (another server) is an error.
+   */
+  async listenUnix(path: string): Promise<string> {
+    const net = await import('node:net');
+    const fs = await import('node:fs');
+    const target = nodePath.resolve(path);
+    const existing = await fs.promises.lstat(target).catch(() => null);
+    if (existing) {
+      if (!existing.isSocket()) throw new ConfigError(`refusing to replace ${target}: it exists and is not a socket`);
+      const live = await new Promise<boolean>((resolve) => {
+        const probe = net.connect(target, () => {
+          probe.destroy();
+          resolve(true);
+        });
+        probe.on('error', () => resolve(false));
+      });
+      if (live) throw new ConfigError(`another server is listening on ${target}`);
+      await fs.promises.rm(target, { force: true });
+    }
+    const dir = await fs.promises.mkdtemp(nodePath.join(nodePath.dirname(target), '.acp-'));
+    const temp = nodePath.join(dir, 's');
+    const server = net.createServer((socket) => this.accept(socket as unknown as ByteStream, 'unix'));
+    try {
+      await fs.promises.chmod(dir, 0o700);
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(temp, () => {
+          server.off('error', reject);
+          resolve();
+        });
+      });
+      await fs.promises.chmod(temp, 0o600);
+      await fs.promises.rename(temp, target);
+    } catch (error) {
+      server.close();
+      throw error;
+    } finally {
+      await fs.promises.rm(dir, { recursive: true, force: true }).catch(() => undefined);
+    }
+    server.on('error', (error) => this.options.log?.(`unix listener: ${error.message}`));
+    this.servers.push(server);
+    this.unixPath = target;
+    this.endpoints.unix = target;
+    return target;
+  }
+
+  /** Stop listening, close every connection and stop watching folders. */
+  async close(): Promise<void> {
+    if (this.closing) return;
+    this.closing = true;
+    const closing = this.servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve())));
+    for (const conn of [...this.conns]) conn.peer.destroy('server shutting down');
+    for (const collab of this.collabs.values()) collab.close();
+    this.collabs.clear();
+    await Promise.all(closing);
+    if (this.unixPath) {
+      const fs = await import('node:fs');
+      await fs.promises.rm(this.unixPath, { force: true }).catch(() => undefined);
+    }
+  }
+
+  private forget(conn: Conn): void {
+    this.conns.delete(conn);
+    for (const sub of conn.subscriptions.values()) sub.stop();
+    conn.subscriptions.clear();
+    if (conn.identity) {
+      const set = this.byAgent.get(conn.identity);
+      set?.delete(conn);
+      if (set && set.size === 0) this.byAgent.delete(conn.identity);
+    }
+  }
+
+  // -------------------------------------------------------------------------
+  // Dispatch, identity
+  // -------------------------------------------------------------------------
+
+  private dispatch(conn: Conn, method: string, params: JsonRpcParams | undefined, info: CallInfo): unknown {
+    const fn = Object.hasOwn(this.methods, method) ? this.methods[method] : undefined;
+    if (!fn) throw new RpcError(RpcCode.MethodNotFound, `Method not found: ${method}`);
+    if (conn.transport === 'tcp' && !conn.identity && !OPEN_METHODS.has(method)) {
+      throw unauthorized('unauthorized: authenticate first (method authenticate with the token the server config maps to your participant id)');
+    }
+    return fn(conn, params, info);
+  }
+
+  private async authenticate(conn: Conn, params: JsonRpcParams | undefined): Promise<unknown> {
+    const p = parseParams(S.authenticate, params, ['token', 'participant', 'capabilities', 'version']);
+    let participant: string;
+    if (p.token !== undefined) {
+      await this.tokensReady;
+      const mapped = this.tokens.get(await tokenKey(p.token));
+      if (mapped === undefined) {
+        conn.failedAuth++;
+        // Guessing tokens on one connection is cut short.
+        if (conn.failedAuth >= 5) setTimeout(() => conn.peer.close('too many failed authentications'), 0);
+        throw unauthorized('unauthorized: unknown token');
+      }
+      if (p.participant !== undefined && p.participant !== mapped) throw unauthorized(`unauthorized: this token belongs to another participant, not '${p.participant}'`);
+      participant = mapped;
+    } else {
+      if (conn.transport === 'tcp') throw unauthorized('unauthorized: a token is required over TCP');
+      if (p.participant === undefined) throw new RpcError(RpcCode.InvalidParams, 'Invalid params: give a token, or (on stdio and Unix sockets) the participant id this connection speaks for');
+      participant = p.participant;
+    }
+    if (conn.identity !== undefined && conn.identity !== participant) throw unauthorized(`unauthorized: this connection already speaks for '${conn.identity}'`);
+    conn.identity = participant;
+    if (p.capabilities) conn.capabilities = [...new Set(p.capabilities)];
+    if (p.version !== undefined) conn.agentVersion = p.version;
+    let set = this.byAgent.get(participant);
+    if (!set) this.byAgent.set(participant, (set = new Set()));
+    set.add(conn);
+    return { participant, capabilities: conn.capabilities, server: { agent: 'acp', version: this.options.version ?? null } };
+  }
+
+  /** The participant a call acts as: the connection's identity; a different explicit one is refused. */
+  private speaker(conn: Conn, given: unknown): string | undefined {
+    if (conn.identity !== undefined) {
+      if (given !== undefined && given !== conn.identity) {
+        throw unauthorized(`unauthorized: this connection speaks for '${conn.identity}' only, not for '${typeof given === 'string' ? given : JSON.stringify(given)}'`);
+      }
+      return conn.identity;
+    }
+    if (given === undefined) return undefined;
+    if (typeof given !== 'string') throw new RpcError(RpcCode.InvalidParams, 'Invalid params: participant must be a string');
+    return given;
+  }
+
+  private requireMember(conn: Conn, protocol: JsonObject, task: string): void {
+    if (conn.identity === undefined) return;
+    if (!this.core.participantIds(protocol).includes(conn.identity)) throw unauthorized(`unauthorized: '${conn.identity}' is not a participant of task '${task}'`);
+  }
+
+  private taskFolder(task: string): string {
+    return nodePath.join(this.root, task);
+  }
+
+  private async openTask(conn: Conn, task: string, fresh = false): Promise<{ folder: string; protocol: JsonObject }> {
+    // A watched task's protocol.json is re-read on every change: the hot path (task/status) reads no file.
+    const cached = fresh ? undefined : this.collabs.get(task)?.protocol;
+    if (cached) {
+      this.requireMember(conn, cached, task);
+      return { folder: this.taskFolder(task), protocol: cached };
+    }
+    const folder = this.taskFolder(task);
+    let protocol: JsonObject;
+    try {
+      protocol = await this.core.readProtocol(this.host, folder);
+    } catch (error) {
+      if (!(await this.host.fs.stat(nodePath.join(folder, 'protocol.json')))) throw new RpcError(RpcCode.TaskNotFound, `task '${task}' not found`, { task });
+      throw new RpcError(RpcCode.ProtocolRefusal, (error as Error).message, { message: (error as Error).message });
+    }
+    this.requireMember(conn, protocol, task);
+    return { folder, protocol };
+  }
+
+  private collab(task: string): Collab {
+    let collab = this.collabs.get(task);
+    if (!collab) {
+      collab = new Collab(this.core, this.host, this.options.registry, task, this.taskFolder(task), this.options.pollIntervalMs ?? 1000);
+      this.collabs.set(task, collab);
+    }
+    return collab;
+  }
+
+  /** Serialise the server's own writes per folder, in arrival order (the folder lock alone does not keep order). */
+  private serial<T>(key: string, fn: () => Promise<T>): Promise<T> {
+    const previous = this.queues.get(key) ?? Promise.resolve();
+    const run = previous.then(fn, fn);
+    const tail = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.queues.set(key, tail);
+    void tail.then(() => {
+      if (this.queues.get(key) === tail) this.queues.delete(key);
+    });
+    return run;
+  }
+
+  private async listTasks(): Promise<Array<{ task: string; protocol: JsonObject }>> {
+    let names: string[];
+    try {
+      names = await this.host.fs.readDir(this.root);
+    } catch {
+      return [];
+    }
+    const tasks: Array<{ task: string; protocol: JsonObject }> = [];
+    for (const name of names.filter((n) => TASK_ID_RE.test(n)).sort()) {
+      try {
+        tasks.push({ task: name, protocol: await this.core.readProtocol(this.host, this.taskFolder(name)) });
+      } catch {
+        // not a collaboration (or unreadable): not listed
+      }
+    }
+    return tasks;
+  }
+
+  // -------------------------------------------------------------------------
+  // agent/*
+  // -------------------------------------------------------------------------
+
+  private async actionNames(): Promise<string[]> {
+    this.doctorAvailable ??= (async () => {
+      // `doctor` belongs to another part of the CLI; offer it only when this build has it.
+      let err = '';
+      await this.core.runCli({ argv: ['doctor', '--acp-rpc-probe'], stdout: () => undefined, stderr: (t) => void (err += t), color: false }, this.host);
+      return !err.includes("unknown command 'doctor'");
+    })();
+    const doctor = await this.doctorAvailable;
+    return Object.keys(ACTIONS).filter((name) => name !== 'doctor' || doctor);
+  }
+
+  private async agentList(conn: Conn): Promise<unknown> {
+    const tasks = (await this.listTasks()).filter(({ protocol }) => conn.identity === undefined || this.core.participantIds(protocol).includes(conn.identity));
+    const agents = new Map<string, Array<{ task: string; phase: unknown; turn: boolean }>>();
+    for (const { task, protocol } of tasks) {
+      const waiting = Array.isArray(protocol.waitingFor) ? protocol.waitingFor : [];
+      for (const id of this.core.participantIds(protocol)) {
+        let list = agents.get(id);
+        if (!list) agents.set(id, (list = []));
+        list.push({ task, phase: protocol.currentPhase ?? null, turn: waiting.includes(id) });
+      }
+    }
+    const list: unknown[] = [{ agent: 'acp', kind: 'runtime', connected: true, version: this.options.version ?? null, capabilities: await this.actionNames() }];
+    for (const id of [...agents.keys()].sort()) {
+      const conns = this.byAgent.get(id);
+      list.push({ agent: id, kind: 'participant', connected: Boolean(conns?.size), capabilities: this.capabilitiesOf(id), collaborations: agents.get(id) });
+    }
+    return { agents: list };
+  }
+
+  private capabilitiesOf(agent: string): string[] {
+    const set = new Set<string>();
+    for (const conn of this.byAgent.get(agent) ?? []) for (const c of conn.capabilities) set.add(c);
+    return [...set].sort();
+  }
+
+  private async agentInfo(conn: Conn, agent: string): Promise<unknown> {
+    const endpoints = { ...this.endpoints };
+    if (agent === 'acp') {
+      return { agent: 'acp', kind: 'runtime', version: this.options.version ?? null, capabilities: await this.actionNames(), methods: [...RPC_METHODS], endpoints };
+    }
+    const known =
+      this.byAgent.has(agent) ||
+      (await this.listTasks()).some(({ protocol }) => this.core.participantIds(protocol).includes(agent) && (conn.identity === undefined || this.core.participantIds(protocol).includes(conn.identity)));
+    if (!known) throw new RpcError(RpcCode.AgentNotFound, `agent '${agent}' not found`, { agent });
+    const conns = [...(this.byAgent.get(agent) ?? [])];
+    const version = conns.find((c) => c.agentVersion !== undefined)?.agentVersion ?? null;
+    return { agent, kind: 'participant', version, connected: conns.length > 0, capabilities: this.capabilitiesOf(agent), endpoints };
+  }
+
+  private async agentCall(conn: Conn, params: JsonRpcParams | undefined): Promise<unknown> {
+    const p = parseParams(S.call, params, ['agent', 'action', 'args']);
+    if (p.agent === 'acp') return { status: 'success', data: await this.runAction(conn, p.action, p.args ?? {}) };
+    return this.forward(conn, p.agent, p.action, p.args ?? {});
+  }
+
+  /** Run one of the `acp` agent's actions: the CLI operation itself, in-process, with `--json`. */
+  private async runAction(conn: Conn, action: string, rawArgs: JsonObject): Promise<unknown> {
+    const spec = Object.hasOwn(ACTIONS, action) ? ACTIONS[action] : undefined;
+    const names = await this.actionNames();
+    if (!spec || !names.includes(action)) throw new RpcError(RpcCode.InvalidParams, `Invalid params: agent 'acp' has no action '${action}' (actions: ${names.join(', ')})`);
+    const args: JsonObject = { ...rawArgs };
+    let task: string | undefined;
+    if (spec.folder) {
+      const given = args.folder ?? args.task;
+      delete args.folder;
+      delete args.task;
+      const checked = v.safeParse(TaskParam, given);
+      if (!checked.success) throw new RpcError(RpcCode.InvalidParams, `Invalid params: args.folder: ${given === undefined ? 'required (the task name)' : issueText(checked.issues)}`);
+      task = checked.output;
+    }
+    if (spec.participant === 'one') {
+      const given = Array.isArray(args.participant) && args.participant.length === 1 ? args.participant[0] : args.participant;
+      const who = this.speaker(conn, given);
+      if (who === undefined) delete args.participant;
+      else args.participant = who;
+    } else if (spec.participant === 'many' && conn.identity !== undefined) {
+      const listed = (Array.isArray(args.participant) ? args.participant : [args.participant]).map((p) => (typeof p === 'string' ? p.trim() : p));
+      if (!listed.includes(conn.identity)) throw unauthorized(`unauthorized: '${conn.identity}' may only create collaborations it takes part in`);
+    }
+    if (task !== undefined && action !== 'init') await this.openTask(conn, task);
+    if (action === 'status') return { task, ...(await this.statusOf(task!)) };
+    if (action === 'read' || action === 'write') {
+      const run = (): Promise<unknown> => this.document(action, task!, args);
+      if (action === 'read') return run();
+      try {
+        return await this.serial(this.taskFolder(task!), run);
+      } finally {
+        this.collabs.get(task!)?.touch();
+      }
+    }
+    if (action === 'init') this.checkInitPaths(task!, args);
+    const folder = task === undefined ? undefined : this.taskFolder(task);
+    const argv = [...(this.options.cliPrefix ?? []), action, ...(folder === undefined ? [] : [`--folder=${folder}`]), ...argsToArgv(args), '--json'];
+    const run = (): Promise<unknown> => this.runCliJson(argv);
+    if (!spec.mutates(args) || folder === undefined) return run();
+    try {
+      return await this.serial(folder, run);
+    } finally {
+      // Subscribers hear about our own writes without waiting for the file watcher.
+      this.collabs.get(task!)?.touch();
+    }
+  }
+
+  /**
+   * `read` / `write` a collaboration document: proposal.md, review.md,
+   * decisions.md, readiness.md, conclusion.md or a declared deliverable (by
+   * its reference, e.g. `deliverables/adr.md`). Writes are atomic and hold the
+   * folder lock, so an append never sees half a document; `append: true`
+   * adds to the end (reviews).
+   */
+  private async document(action: 'read' | 'write', task: string, args: JsonObject): Promise<unknown> {
+    const { core, host } = this;
+    const folder = this.taskFolder(task);
+    const allowedKeys = action === 'read' ? ['doc'] : ['doc', 'content', 'append'];
+    for (const key of Object.keys(args)) if (!allowedKeys.includes(key)) throw new RpcError(RpcCode.InvalidParams, `Invalid params: args.${key}: unknown for action '${action}'`);
+    const doc = args.doc;
+    if (typeof doc !== 'string' || doc === '') throw new RpcError(RpcCode.InvalidParams, 'Invalid params: args.doc: required (a document name or a deliverable reference)');
+    const protocol = await core.readProtocol(host, folder);
+    const deliverables = (protocol.deliverables ?? {}) as JsonObject;
+    const supporting = Array.isArray(deliverables.supporting) ? deliverables.supporting : [];
+    const refs = [core.primaryRef(protocol), ...supporting.map((s) => (s && typeof (s as JsonObject).file === 'string' ? core.deliverableRef(protocol, (s as JsonObject).file as string) : undefined))].filter(
+      (r): r is string => r !== undefined,
+    );
+    let path: string | undefined;
+    if (DOCUMENTS.includes(doc) || (action === 'read' && ['protocol.json', 'events.jsonl', 'README.md'].includes(doc))) path = nodePath.join(folder, doc);
+    else if (refs.includes(doc)) path = core.resolveDeliverablePath(folder, protocol, doc);
+    if (path === undefined) throw new RpcError(RpcCode.InvalidParams, `Invalid params: args.doc: '${doc}' is not a document of task '${task}' (documents: ${[...DOCUMENTS, ...refs].join(', ')})`);
+    const target = path;
+    if (action === 'read') {
+      let bytes: Uint8Array;
+      try {
+        bytes = await host.fs.readFile(target);
+      } catch (error) {
+        if (errorCode(error) === 'ENOENT') throw new RpcError(RpcCode.InvalidParams, `Invalid params: args.doc: '${doc}' does not exist yet`);
+        throw error;
+      }
+      return { doc, content: core.decodeText(bytes, doc), sha256: await core.sha256Hex(bytes) };
+    }
+    if (typeof args.content !== 'string') throw new RpcError(RpcCode.InvalidParams, 'Invalid params: args.content: required (the text to write)');
+    if (args.content.length > MAX_DOCUMENT_LENGTH) throw new RpcError(RpcCode.InvalidParams, `Invalid params: args.content: at most ${MAX_DOCUMENT_LENGTH} characters`);
+    const content = args.content;
+    const append = args.append === true;
+    return core.withFolderLock(host, folder, async () => {
+      let text = content;
+      if (append) {
+        try {
+          text = new TextDecoder().decode(await host.fs.readFile(target)) + content;
+        } catch (error) {
+          if (errorCode(error) !== 'ENOENT') throw error;
+        }
+      }
+      await host.fs.mkdir(nodePath.dirname(target));
+      await core.writeFileAtomic(host, target, text);
+      const bytes = new TextEncoder().encode(text);
+      return { doc, bytes: bytes.length, sha256: await core.sha256Hex(bytes) };
+    });
+  }
+
+  /** Init over RPC stays inside the server root (external deliverables included). */
+  private checkInitPaths(task: string, args: JsonObject): void {
+    const repoRoot = args.repoRoot ?? args['repo-root'];
+    if (typeof repoRoot === 'string') {
+      const resolved = nodePath.resolve(this.taskFolder(task), repoRoot.trim());
+      const relative = nodePath.relative(this.root, resolved);
+      if (relative.startsWith('..') || nodePath.isAbsolute(relative)) {
+        throw new RpcError(RpcCode.InvalidParams, 'Invalid params: args.repoRoot must stay inside the server root');
+      }
+    }
+  }
+
+  private async runCliJson(argv: string[]): Promise<unknown> {
+    let stdout = '';
+    let stderr = '';
+    const code = await this.core.runCli({ argv, stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), color: false }, this.host);
+    let json: unknown;
+    try {
+      json = JSON.parse(stdout.trim().split('\n').at(-1) ?? '');
+    } catch {
+      json = undefined;
+    }
+    const printed = stderr.trim();
+    if (json && typeof json === 'object' && (json as JsonObject).ok === false && typeof (json as JsonObject).error === 'string') {
+      const message = (json as JsonObject).error as string;
+      throw new RpcError(RpcCode.ProtocolRefusal, message, { message, exitCode: code, stderr: printed });
+    }
+    if (json === undefined || code === 70) throw new RpcError(RpcCode.InternalError, 'Internal error', { exitCode: code, stderr: printed });
+    return json;
+  }
+
+  /** agent/call to a participant agent: forwarded to its connection, one call at a time. */
+  private async forward(conn: Conn, agent: string, action: string, args: JsonObject): Promise<unknown> {
+    const conns = [...(this.byAgent.get(agent) ?? [])].filter((c) => c.capabilities.length > 0);
+    if (!conns.length) {
+      const known = this.byAgent.has(agent) || (await this.listTasks()).some(({ protocol }) => this.core.participantIds(protocol).includes(agent));
+      throw new RpcError(RpcCode.AgentNotFound, known ? `agent '${agent}' is not connected (or takes no calls)` : `agent '${agent}' not found`, { agent, connected: this.byAgent.has(agent) });
+    }
+    const able = conns.filter((c) => c.capabilities.includes(action));
+    if (!able.length) throw new RpcError(RpcCode.InvalidParams, `Invalid params: agent '${agent}' has no action '${action}' (actions: ${this.capabilitiesOf(agent).join(', ')})`);
+    const target = able.find((c) => c.busy === 0);
+    if (!target) throw new RpcError(RpcCode.AgentBusy, `agent '${agent}' is busy with another call`, { agent });
+    target.busy++;
+    try {
+      const result = await target.peer.request('agent/call', { from: conn.identity ?? null, action, args }, { timeoutMs: this.options.forwardTimeoutMs ?? 300_000 });
+      if (result && typeof result === 'object' && (result as JsonObject).status === 'success' && 'data' in (result as JsonObject)) return result;
+      return { status: 'success', data: result ?? null };
+    } catch (error) {
+      if (error instanceof RpcResponseError) throw new RpcError(error.code, error.message, error.data);
+      if (error instanceof RpcConnectionError) throw new RpcError(RpcCode.AgentNotFound, `agent '${agent}' went away: ${error.message}`, { agent });
+      throw error;
+    } finally {
+      target.busy--;
+    }
+  }
+
+  private async subscribe(conn: Conn, params: JsonRpcParams | undefined, info: CallInfo): Promise<unknown> {
+    const p = parseParams(S.subscribe, params, ['task', 'participant', 'fromSeq']);
+    const { protocol } = await this.openTask(conn, p.task);
+    const participant = p.participant === undefined ? undefined : this.speaker(conn, p.participant);
+    if (participant !== undefined && !this.core.participantIds(protocol).includes(participant)) {
+      const message = `participant '${participant}' is not listed in protocol.json`;
+      throw new RpcError(RpcCode.ProtocolRefusal, message, { message });
+    }
+    const collab = this.collab(p.task);
+    await collab.ready;
+    if (!conn.peer.isOpen) throw new RpcError(RpcCode.InternalError, 'connection closed');
+    const id = `sub-${this.nextSub++}`;
+    const sub: Subscription = { id, conn, task: p.task, participant, live: false, queue: [], stop: () => undefined };
+    const deliver = (method: string, payload: unknown): void => {
+      if (sub.live) conn.peer.notify(method, payload);
+      else sub.queue.push([method, payload]);
+    };
+    const unlisten = collab.listen((update) => {
+      if (sub.live) conn.peer.sendRaw(this.notificationJson(sub, update));
+      else {
+        const [method, payload] = this.notification(sub, update);
+        deliver(method, payload);
+      }
+    });
+    sub.stop = () => {
+      unlisten();
+      conn.subscriptions.delete(id);
+    };
+    conn.subscriptions.set(id, sub);
+    const seen = collab.events.length;
+    const state = collab.cached;
+    // Missed events (fromSeq) and what arrives meanwhile go out only after the answer.
+    info.after(() => {
+      if (p.fromSeq !== undefined) {
+        for (let i = 0; i < seen; i++) {
+          const event = collab.events[i]!;
+          if (typeof event.seq === 'number' && event.seq >= p.fromSeq) conn.peer.notify(...this.notification(sub, { kind: 'event', event, state: collab.states[i]! }));
+        }
+      }
+      for (const [method, payload] of sub.queue.splice(0)) conn.peer.notify(method, payload);
+      sub.live = true;
+    });
+    return { subscription: id, task: p.task, seq: collab.events.at(-1)?.seq ?? null, state, ...readiness(participant, state) };
+  }
+
+  /**
+   * The notification as JSON text. The part shared by every subscriber of an
+   * update is serialised once (an update may go to a thousand connections).
+   */
+  private notificationJson(sub: Subscription, update: CollabUpdate): string {
+    let shared = this.sharedJson.get(update);
+    if (shared === undefined) {
+      const body = update.kind === 'event' ? { task: sub.task, event: update.event, state: update.state } : { task: sub.task, state: update.state, reset: update.reset };
+      shared = JSON.stringify(body).slice(1);
+      this.sharedJson.set(update, shared);
+    }
+    const method = update.kind === 'event' ? 'agent/event' : 'agent/state';
+    const ready = readiness(sub.participant, update.state);
+    const extra = ready.ready === undefined ? '' : `"ready":${ready.ready},${ready.reason === undefined ? '' : `"reason":${JSON.stringify(ready.reason)},`}`;
+    return `{"jsonrpc":"2.0","method":"${method}","params":{"subscription":${JSON.stringify(sub.id)},${extra}${shared}}`;
+  }
+
+  private notification(sub: Subscription, update: CollabUpdate): [string, unknown] {
+    if (update.kind === 'event') {
+      return ['agent/event', { subscription: sub.id, task: sub.task, event: update.event, state: update.state, ...readiness(sub.participant, update.state) }];
+    }
+    return ['agent/state', { subscription: sub.id, task: sub.task, state: update.state, reset: update.reset, ...readiness(sub.participant, update.state) }];
+  }
+
+  private unsubscribe(conn: Conn, params: JsonRpcParams | undefined): unknown {
+    const p = parseParams(S.unsubscribe, params, ['subscription']);
+    const sub = conn.subscriptions.get(p.subscription);
+    if (!sub) throw new RpcError(RpcCode.InvalidParams, `Invalid params: no subscription '${p.subscription}' on this connection`);
+    sub.stop();
+    return { unsubscribed: p.subscription };
+  }
+
+  // -------------------------------------------------------------------------
+  // task/*
+  // -------------------------------------------------------------------------
+
+  private async taskCreate(conn: Conn, params: JsonRpcParams | undefined): Promise<unknown> {
+    if (Array.isArray(params)) throw new RpcError(RpcCode.InvalidParams, "Invalid params: task/create takes named params (init's options)");
+    const p = parseParams(S.create, params, []);
+    const { task: given, ...options } = p as JsonObject & { task?: string };
+    const task = given ?? this.newTaskId();
+    const data = await this.runAction(conn, 'init', { ...options, folder: task });
+    return { task, ...(data as JsonObject) };
+  }
+
+  private newTaskId(): string {
+    const stamp = this.core.formatTimestamp(this.host.now()).replace(/[-:]/g, '').replace(/[^0-9TZ]/g, '');
+    return `task-${stamp}-${Math.random().toString(36).slice(2, 8)}`;
+  }
+
+  private async taskStatus(conn: Conn, task: string): Promise<unknown> {
+    await this.openTask(conn, task);
+    return { task, ...(await this.statusOf(task)) };
+  }
+
+  private async statusOf(task: string): Promise<TaskStatus> {
+    try {
+      return await this.collab(task).status();
+    } catch (error) {
+      if (error instanceof RpcError) throw error;
+      // The folder went away (or broke) since it was opened.
+      if (!(await this.host.fs.stat(nodePath.join(this.taskFolder(task), 'protocol.json')))) throw new RpcError(RpcCode.TaskNotFound, `task '${task}' not found`, { task });
+      const message = error instanceof Error ? error.message : String(error);
+      throw new RpcError(RpcCode.ProtocolRefusal, message, { message });
+    }
+  }
+
+  private async taskCancel(conn: Conn, params: JsonRpcParams | undefined): Promise<unknown> {
+    const p = parseParams(S.cancel, params, ['task', 'reason', 'participant']);
+    const who = this.speaker(conn, p.participant);
+    if (who === undefined) throw new RpcError(RpcCode.InvalidParams, 'Invalid params: participant is required (or authenticate as one)');
+    const { folder } = await this.openTask(conn, p.task);
+    const log = await this.core.readEventLog(this.host, folder);
+    const last = log.events.at(-1);
+    const args: JsonObject = { folder: p.task, participant: who, event: 'blocked', summary: p.reason };
+    if (last && typeof last.seq === 'number') args.replyTo = last.seq;
+    return this.runAction(conn, 'append', args);
+  }
+
+  private async taskResult(conn: Conn, params: JsonRpcParams | undefined): Promise<unknown> {
+    const p = parseParams(S.result, params, ['task', 'includeContent']);
+    const { folder, protocol } = await this.openTask(conn, p.task, true);
+    const { core, host } = this;
+    if (protocol.currentPhase !== 'completed') {
+      throw new RpcError(RpcCode.TaskNotCompleted, `task '${p.task}' is not completed (phase: ${core.pyStr(protocol.currentPhase ?? null)})`, { task: p.task, phase: protocol.currentPhase ?? null });
+    }
+    const log = await core.readEventLog(host, folder);
+    const readText = async (name: string): Promise<string> => {
+      try {
+        return core.decodeText(await host.fs.readFile(nodePath.join(folder, name)), name);
+      } catch (error) {
+        if (errorCode(error) === 'ENOENT') return '';
+        throw error;
+      }
+    };
+    // Outcome: the one `- [status] text` item of conclusion.md (spec §7.4).
+    const conclusion = await readText('conclusion.md');
+    let outcome: { status: string; text: string } | null = null;
+    for (const match of conclusion.matchAll(/^[ \t]*-[ \t]*\[([A-Za-z_]+)\][ \t]+(.+)$/gm)) {
+      if (['proceed', 'do_not_proceed', 'defer', 'blocked'].includes(match[1]!)) {
+        outcome = { status: match[1]!, text: match[2]!.trim() };
+        break;
+      }
+    }
+    const section = (name: string): string | null => {
+      const body = core.markdown.sectionBody(conclusion, name);
+      return body === undefined ? null : core.markdown.strip(body);
+    };
+    // The frozen primary deliverable.
+    const ref = core.primaryRef(protocol);
+    const deliverables = (protocol.deliverables ?? {}) as JsonObject;
+    const primary = (deliverables.primary ?? {}) as JsonObject;
+    const frozen = [...log.events].reverse().find((e) => e.event === 'deliverable_frozen' && e.role === 'primary');
+    const bytes = ref === undefined ? undefined : await core.readDeliverable(host, folder, protocol, ref);
+    const currentSha256 = bytes ? await core.sha256Hex(bytes) : null;
+    const deliverable: JsonObject = {
+      ref: ref ?? null,
+      type: primary.pluginType ?? primary.type ?? null,
+      sha256: frozen?.sha256 ?? null,
+      frozenAtSeq: frozen?.seq ?? null,
+      currentSha256,
+      intact: frozen?.sha256 !== undefined && currentSha256 === frozen.sha256,
+    };
+    if (p.includeContent) deliverable.content = bytes ? core.decodeText(bytes, String(ref)) : null;
+    // Accepted decisions: `### D<n>. title` blocks of decisions.md (spec §7.2).
+    const decisionsText = await readText('decisions.md');
+    const decisions: JsonObject[] = [];
+    const blocks = decisionsText.split(/^### /m).slice(1);
+    for (const block of blocks) {
+      const [heading = '', ...rest] = block.split('\n');
+      const body = rest.join('\n');
+      const m = /^(D\d+)\.\s+(.+)$/.exec(heading.trim());
+      decisions.push({
+        id: m?.[1] ?? null,
+        title: (m?.[2] ?? heading).trim(),
+        decision: /^\s*-\s*Decision:\s*(.*)$/m.exec(body)?.[1]?.trim() ?? null,
+        reflectedIn: /^\s*-\s*Reflected in:\s*(.*)$/m.exec(body)?.[1]?.trim() ?? null,
+      });
+    }
+    const completed = [...log.events].reverse().find((e) => e.event === 'completed');
+    return {
+      task: p.task,
+      phase: 'completed',
+      completed: completed ? { seq: completed.seq, from: completed.from, at: completed.at, summary: completed.summary } : null,
+      outcome,
+      rationale: section('Rationale'),
+      nextAction: section('Next Action'),
+      deliverable,
+      decisions,
+    };
+  }
+
+  // -------------------------------------------------------------------------
+  // message/*
+  // -------------------------------------------------------------------------
+
+  private sender(conn: Conn, from: string | undefined): string {
+    if (conn.identity !== undefined) {
+      if (from !== undefined && from !== conn.identity) throw unauthorized(`unauthorized: this connection speaks for '${conn.identity}' only, not for '${from}'`);
+      return conn.identity;
+    }
+    if (from === undefined) throw new RpcError(RpcCode.InvalidParams, 'Invalid params: from is required (or authenticate as a participant)');
+    return from;
+  }
+
+  private async messageSend(conn: Conn, params: JsonRpcParams | undefined): Promise<unknown> {
+    const p = parseParams(S.send, params, ['to', 'text', 'task', 'from']);
+    const from = this.sender(conn, p.from);
+    if (p.task !== undefined) await this.openTask(conn, p.task);
+    const targets = [...(this.byAgent.get(p.to) ?? [])];
+    if (!targets.length) {
+      const known = p.to === 'acp' || (await this.listTasks()).some(({ protocol }) => this.core.participantIds(protocol).includes(p.to));
+      throw new RpcError(RpcCode.AgentNotFound, known ? `agent '${p.to}' is not connected` : `agent '${p.to}' not found`, { agent: p.to, connected: false });
+    }
+    const message: JsonObject = { from, to: p.to, text: p.text, at: this.core.formatTimestamp(this.host.now()) };
+    if (p.task !== undefined) message.task = p.task;
+    for (const target of targets) target.peer.notify('message/received', message);
+    return { delivered: targets.length };
+  }
+
+  private async messageBroadcast(conn: Conn, params: JsonRpcParams | undefined): Promise<unknown> {
+    const p = parseParams(S.broadcast, params, ['task', 'text', 'from']);
+    const from = this.sender(conn, p.from);
+    const { protocol } = await this.openTask(conn, p.task);
+    const participants = new Set(this.core.participantIds(protocol));
+    const message = { from, task: p.task, text: p.text, at: this.core.formatTimestamp(this.host.now()), broadcast: true };
+    let delivered = 0;
+    for (const target of this.conns) {
+      if (target === conn) continue;
+      const member = target.identity !== undefined && participants.has(target.identity);
+      const watching = [...target.subscriptions.values()].some((s) => s.task === p.task);
+      if (member || watching) {
+        target.peer.notify('message/received', message);
+        delivered++;
+      }
+    }
+    return { delivered };
+  }
+}

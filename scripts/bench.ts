@@ -1,0 +1,460 @@
+// The benchmark suite: `npm run bench` (builds dist/, then runs this file
+// with the local bun). Prints a table of medians (and p95 where it matters)
+// and writes it to BENCHMARKS.md with a description of the machine.
+//
+//   BENCH_QUICK=1          fast smoke mode (fewer runs, 1k/10k logs, 3 s idle wait)
+//   BENCH_ONLY=a,b         only these sections: runtimes, logs, handoff, idle, concurrent, memory
+//   BENCH_IDLE_SECONDS=N   length of the idle-wait measurement (default 30; quick 3)
+//   BENCH_NO_WRITE=1       print the table but do not write BENCHMARKS.md
+//   BENCH_KEEP=1           keep the generated folders (their path is printed)
+//
+// Logs are generated with the library (init + formatEventLine + replay), and
+// every generated folder is checked to validate before it is measured.
+// Timing figures live here only: `npm test` makes no timing assertions.
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import * as os from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  type Host,
+  type Registry,
+  append,
+  createNodeHost,
+  createRegistry,
+  defaultTemplate,
+  formatEventLine,
+  formatProtocolJson,
+  formatTimestamp,
+  init,
+  participantIds,
+  readReadiness,
+  replay,
+} from '../acp.ts';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const BIN = join(ROOT, 'dist', 'acp');
+const MJS = join(ROOT, 'dist', 'acp.mjs');
+const ACP_TS = join(ROOT, 'acp.ts');
+const LOCAL_BIN = join(ROOT, 'node_modules', '.bin');
+const env = process.env;
+const QUICK = env.BENCH_QUICK === '1';
+const ONLY = env.BENCH_ONLY ? new Set(env.BENCH_ONLY.split(',')) : undefined;
+const IDLE_SECONDS = Number(env.BENCH_IDLE_SECONDS ?? (QUICK ? 3 : 30));
+const want = (section: string): boolean => !ONLY || ONLY.has(section);
+
+// ------------------------------------------------------------------ helpers
+
+interface Row {
+  what: string;
+  runtime: string;
+  median: string;
+  p95: string;
+  target: string;
+  met: string;
+}
+const rows: Row[] = [];
+const notes: string[] = [];
+
+function quantile(values: number[], q: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  if (!sorted.length) return Number.NaN;
+  const pos = (sorted.length - 1) * q;
+  const lo = Math.floor(pos);
+  const hi = Math.ceil(pos);
+  return sorted[lo]! + (sorted[hi]! - sorted[lo]!) * (pos - lo);
+}
+
+const ms = (value: number): string => (Number.isFinite(value) ? `${value.toFixed(1)} ms` : 'n/a');
+
+function record(what: string, runtime: string, samples: number[], target?: { max: number; text: string; p95?: boolean }): void {
+  const median = quantile(samples, 0.5);
+  const p95 = quantile(samples, 0.95);
+  const value = target?.p95 ? p95 : median;
+  rows.push({
+    what,
+    runtime,
+    median: ms(median),
+    p95: samples.length >= 5 ? ms(p95) : '',
+    target: target?.text ?? '',
+    met: target ? (value <= target.max ? 'yes' : 'NO') : '',
+  });
+  console.log(`  ${what.padEnd(44)} ${runtime.padEnd(8)} median ${ms(median).padStart(10)}  p95 ${ms(p95).padStart(10)}  (n=${samples.length})`);
+}
+
+function recordValue(what: string, runtime: string, value: string, target = '', met = ''): void {
+  rows.push({ what, runtime, median: value, p95: '', target, met });
+  console.log(`  ${what.padEnd(44)} ${runtime.padEnd(8)} ${value}`);
+}
+
+interface Cli {
+  name: string;
+  prefix: (folder: string) => string[];
+  env?: Record<string, string>;
+}
+
+function runtimes(): Cli[] {
+  const list: Cli[] = [];
+  if (existsSync(BIN)) list.push({ name: 'binary', prefix: () => [BIN] });
+  if (existsSync(MJS)) list.push({ name: 'node', prefix: () => ['node', MJS] });
+  list.push({ name: 'bun', prefix: () => [join(LOCAL_BIN, 'bun'), ACP_TS] });
+  if (existsSync(join(LOCAL_BIN, 'deno'))) {
+    list.push({
+      name: 'deno',
+      prefix: (folder) => [join(LOCAL_BIN, 'deno'), 'run', '--no-prompt', '--quiet', `--allow-read=${ROOT},${folder}`, `--allow-write=${folder}`, '--allow-env', ACP_TS],
+      env: { DENO_NO_UPDATE_CHECK: '1' },
+    });
+  }
+  return list;
+}
+
+const binary: Cli = { name: 'binary', prefix: () => [BIN] };
+
+/** Run a command to completion; returns wall milliseconds (spawn to exit). */
+function timed(argv: string[], extraEnv?: Record<string, string>, allowed: number[] = [0]): { ms: number; stdout: string; stderr: string; maxRss: number } {
+  const start = performance.now();
+  const result = Bun.spawnSync(argv, { env: { ...env, ...extraEnv }, stdout: 'pipe', stderr: 'pipe' });
+  const elapsed = performance.now() - start;
+  const stdout = result.stdout.toString();
+  const stderr = result.stderr.toString();
+  if (!allowed.includes(result.exitCode ?? -1)) throw new Error(`${argv.join(' ')} exited ${result.exitCode}\n${stdout}${stderr}`);
+  return { ms: elapsed, stdout, stderr, maxRss: result.resourceUsage?.maxRSS ?? Number.NaN };
+}
+
+function cli(runtime: Cli, folder: string, args: string[], allowed?: number[]): ReturnType<typeof timed> {
+  return timed([...runtime.prefix(folder), ...args], runtime.env, allowed);
+}
+
+const work = mkdtempSync(join(os.tmpdir(), 'acp-bench-'));
+let host: Host;
+let registry: Registry;
+
+async function newFolder(name: string, withSupporting = false): Promise<string> {
+  const folder = join(work, name);
+  await init(host, folder, { participants: ['alice', 'bob'], objective: 'Benchmark the runtime', completion: ['Benchmarks recorded'], primaryType: 'adr' }, registry);
+  if (withSupporting) {
+    const protocolPath = join(folder, 'protocol.json');
+    const protocol = JSON.parse(readFileSync(protocolPath, 'utf8'));
+    protocol.deliverables.supporting = [{ type: 'test-plan', file: 'test-plan.md' }];
+    writeFileSync(protocolPath, formatProtocolJson(protocol));
+    const type = registry.type('test-plan')!;
+    writeFileSync(join(folder, 'deliverables', 'test-plan.md'), defaultTemplate({ title: type.title, type: 'test-plan', sections: type.sections([]) }));
+  }
+  return folder;
+}
+
+/**
+ * A valid log of `total` events: after `initialized` and the primary draft,
+ * rounds of proposal_submitted (alice) / review_submitted (bob), each
+ * followed by supporting-deliverable revisions, so the log exercises the
+ * state machine and review.md links, and ends with alice to move (revising).
+ */
+async function generateLog(total: number): Promise<string> {
+  const folder = await newFolder(`log-${total}`, true);
+  const protocolPath = join(folder, 'protocol.json');
+  const protocol = JSON.parse(readFileSync(protocolPath, 'utf8'));
+  const lines: string[] = [readFileSync(join(folder, 'events.jsonl'), 'utf8')];
+  const events: Record<string, unknown>[] = [JSON.parse(lines[0]!)];
+  const base = Date.parse(events[0]!.at as string);
+  const reviews: string[] = [];
+  let seq = 1;
+  const add = (from: string, event: string, extra: Record<string, unknown> = {}): void => {
+    seq++;
+    const e = { seq, from, event, at: formatTimestamp(new Date(base + seq * 1000)), summary: `${event} #${seq}`, reply_to: seq - 1, ...extra };
+    events.push(e);
+    lines.push(formatEventLine(e));
+  };
+  add('alice', 'deliverable_drafted', { doc: 'deliverables/adr.md', role: 'primary' });
+  while (seq < total) {
+    const left = total - seq;
+    if (left >= 2) {
+      add('alice', 'proposal_submitted', { doc: 'proposal.md' });
+      add('bob', 'review_submitted', { doc: 'review.md' });
+      reviews.push(`## ${formatTimestamp(new Date(base + seq * 1000))} - bob - seq ${seq}\n\nPosition:\n- Accept.\n`);
+    }
+    for (let i = 0; i < 8 && seq < total; i++) add(i % 2 ? 'bob' : 'alice', 'deliverable_revised', { doc: 'deliverables/test-plan.md', role: 'supporting' });
+  }
+  writeFileSync(join(folder, 'events.jsonl'), lines.join(''));
+  const review = [
+    '# Review\n',
+    'Reviewed primary deliverable: `deliverables/adr.md`\n',
+    'Review Scope:\n- Proposal coherence\n- Primary deliverable completeness\n',
+    ...reviews,
+  ].join('\n');
+  writeFileSync(join(folder, 'review.md'), review);
+  const readiness = readReadiness(readFileSync(join(folder, 'readiness.md'), 'utf8'));
+  const state = replay(events, participantIds(protocol), readiness);
+  if (state.errors.length) throw new Error(`generated log does not replay: ${state.errors.slice(0, 3).join('; ')}`);
+  Object.assign(protocol, { currentPhase: state.phase, proposalOwner: state.proposalOwner, waitingFor: state.waitingFor });
+  writeFileSync(protocolPath, formatProtocolJson(protocol));
+  const check = cli(binary, folder, ['validate', '--folder', folder], [0, 1, 2]);
+  if (!check.stdout.startsWith('ACP validation passed')) throw new Error(`generated ${total}-event log does not validate:\n${check.stdout.slice(0, 2000)}`);
+  return folder;
+}
+
+// ----------------------------------------------------------------- sections
+
+async function benchRuntimes(): Promise<void> {
+  console.log('\none append and one validate on a small folder, per runtime');
+  const runs = QUICK ? 5 : 21;
+  for (const runtime of runtimes()) {
+    const folder = await newFolder(`small-${runtime.name}`);
+    const appendArgs = ['append', '--folder', folder, '--participant', 'alice', '--event', 'deliverable_drafted', '--summary', 'draft', '--reply-to', '1', '--role', 'primary', '--doc', 'deliverables/adr.md'];
+    const validateArgs = ['validate', '--folder', folder];
+    cli(runtime, folder, appendArgs); // warm the page cache and the deno module cache
+    cli(runtime, folder, validateArgs);
+    const appends: number[] = [];
+    const validates: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      appends.push(cli(runtime, folder, appendArgs).ms);
+      validates.push(cli(runtime, folder, validateArgs).ms);
+    }
+    const isBinary = runtime.name === 'binary';
+    record('append, small folder', runtime.name, appends, isBinary ? { max: 25, text: '≤ 25 ms median' } : undefined);
+    record('validate, small folder', runtime.name, validates);
+  }
+}
+
+async function benchLogs(): Promise<void> {
+  console.log('\nvalidate and append on long logs (binary)');
+  const sizes = QUICK ? [1_000, 10_000] : [1_000, 10_000, 100_000];
+  for (const size of sizes) {
+    const t0 = performance.now();
+    const folder = await generateLog(size);
+    const bytes = readFileSync(join(folder, 'events.jsonl')).length;
+    console.log(`  (generated ${size} events, ${(bytes / 1e6).toFixed(1)} MB, in ${((performance.now() - t0) / 1000).toFixed(1)} s)`);
+    const label = size >= 1000 ? `${size / 1000}k` : String(size);
+    const runs = QUICK ? 3 : size >= 100_000 ? 9 : 15;
+    const validates: number[] = [];
+    for (let i = 0; i < runs; i++) validates.push(cli(binary, folder, ['validate', '--folder', folder]).ms);
+    record(`validate, ${label} events`, 'binary', validates, size === 100_000 ? { max: 300, text: '≤ 300 ms median' } : undefined);
+
+    // Appends alternate proposal_submitted (alice) and review_submitted
+    // (bob): every one hands the turn over and changes the phase.
+    let next = size + 1;
+    const appendOnce = (): number => {
+      const [who, event] = next % 2 === (size + 1) % 2 ? ['alice', 'proposal_submitted'] : ['bob', 'review_submitted'];
+      const r = cli(binary, folder, ['append', '--folder', folder, '--participant', who, '--event', event, '--summary', 'bench', '--reply-to', String(next - 1)]);
+      next++;
+      return r.ms;
+    };
+    const cold: number[] = [];
+    const warm: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      rmSync(join(folder, '.acp.checkpoint.json'), { force: true });
+      cold.push(appendOnce());
+      warm.push(appendOnce());
+    }
+    record(`append, ${label} events (checkpoint current)`, 'binary', warm, size === 100_000 ? { max: 60, text: '≤ 60 ms median' } : undefined);
+    record(`append, ${label} events (full replay)`, 'binary', cold);
+  }
+}
+
+function lineReader(child: ChildProcess, onLine: (line: string, at: number) => void): void {
+  let buffer = '';
+  child.stdout!.setEncoding('utf8');
+  child.stdout!.on('data', (chunk: string) => {
+    const at = performance.timeOrigin + performance.now(); // wall clock, comparable with file times
+    buffer += chunk;
+    let nl: number;
+    while ((nl = buffer.indexOf('\n')) !== -1) {
+      onLine(buffer.slice(0, nl), at);
+      buffer = buffer.slice(nl + 1);
+    }
+  });
+}
+
+function spawnWaiter(folder: string, participant: string, extra: string[] = []): { child: ChildProcess; waiting: Promise<void>; ready: Promise<number>; exited: Promise<number | null> } {
+  const child = spawn(BIN, ['wait', '--folder', folder, '--participant', participant, '--timeout', '0', ...extra], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let onWaiting!: () => void;
+  let onReady!: (at: number) => void;
+  const waiting = new Promise<void>((r) => (onWaiting = r));
+  const ready = new Promise<number>((r) => (onReady = r));
+  lineReader(child, (line, at) => {
+    if (line.startsWith('waiting:')) onWaiting();
+    if (line.startsWith('ready:')) onReady(at);
+  });
+  const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+  return { child, waiting, ready, exited };
+}
+
+async function benchHandoff(): Promise<void> {
+  console.log('\nturn handoff: end of the append → the waiter’s `wait` returns (binary appender and waiter)');
+  const runs = QUICK ? 5 : 25;
+  const folder = await newFolder('handoff');
+  cli(binary, folder, ['append', '--folder', folder, '--participant', 'alice', '--event', 'deliverable_drafted', '--summary', 'draft', '--reply-to', '1', '--role', 'primary', '--doc', 'deliverables/adr.md']);
+  let seq = 2;
+  const samples: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    // alice hands over to bob (proposal_submitted), bob back to alice (review_submitted).
+    const [from, to, event] = i % 2 === 0 ? ['alice', 'bob', 'proposal_submitted'] : ['bob', 'alice', 'review_submitted'];
+    const waiter = spawnWaiter(folder, to);
+    await waiter.waiting;
+    await new Promise((r) => setTimeout(r, 100)); // let the waiter settle into its idle wait
+    await new Promise<void>((resolveRun, reject) => {
+      const child = spawn(BIN, ['append', '--folder', folder, '--participant', from, '--event', event, '--summary', 'handoff', '--reply-to', String(seq)], { stdio: 'ignore' });
+      child.on('exit', (code) => (code === 0 ? resolveRun() : reject(new Error(`append exited ${code}`))));
+    });
+    seq++;
+    // The turn is handed over when protocol.json is replaced: its mtime (the
+    // temporary file's last write, just before the rename) is the start.
+    const handedOver = Number(statSync(join(folder, 'protocol.json'), { bigint: true }).mtimeNs) / 1e6;
+    const readyAt = await waiter.ready;
+    await waiter.exited;
+    samples.push(readyAt - handedOver);
+  }
+  record('turn handoff (append → wait returns)', 'binary', samples, { max: 30, text: 'p50 ≤ 30 ms' });
+  notes.push(
+    `Handoff: \`dist/acp wait\` (spawned, already idle) and \`dist/acp append\` (spawned); from the mtime of the protocol.json the append wrote (the handover) to the arrival of the waiter's \`ready:\` line, on the same wall clock (${runs} runs).`,
+  );
+}
+
+function cpuTicks(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return Number(fields[11]) + Number(fields[12]); // utime + stime (fields 14 and 15)
+}
+
+async function benchIdle(): Promise<void> {
+  console.log(`\nCPU time of an idle \`wait\` over ${IDLE_SECONDS} s (binary)`);
+  if (!existsSync('/proc/self/stat')) {
+    recordValue(`idle wait CPU over ${IDLE_SECONDS} s`, 'binary', 'n/a (no /proc)');
+    return;
+  }
+  const folder = await newFolder('idle');
+  const waiter = spawnWaiter(folder, 'bob');
+  await waiter.waiting;
+  await new Promise((r) => setTimeout(r, 200));
+  const ticksPerSecond = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
+  const before = cpuTicks(waiter.child.pid!);
+  await new Promise((r) => setTimeout(r, IDLE_SECONDS * 1000));
+  const after = cpuTicks(waiter.child.pid!);
+  waiter.child.kill('SIGTERM');
+  await waiter.exited;
+  const cpuMs = ((after - before) * 1000) / ticksPerSecond;
+  recordValue(`idle wait CPU over ${IDLE_SECONDS} s`, 'binary', `${cpuMs.toFixed(0)} ms (${((cpuMs / (IDLE_SECONDS * 1000)) * 100).toFixed(2)} %)`, '≈ 0', cpuMs <= IDLE_SECONDS * 2 ? 'yes' : 'NO');
+  notes.push(`Idle wait: utime+stime of the waiter from /proc/<pid>/stat (${ticksPerSecond} ticks/s), measured after it printed its first \`waiting:\` line.`);
+}
+
+async function benchConcurrent(): Promise<void> {
+  const workers = 16;
+  const perWorker = QUICK ? 3 : 10;
+  console.log(`\n${workers} concurrent appenders × ${perWorker} appends each (binary, one process per append)`);
+  const folder = await newFolder('concurrent');
+  const start = performance.now();
+  const one = (): Promise<void> =>
+    new Promise((resolveRun, reject) => {
+      const child = spawn(BIN, ['append', '--folder', folder, '--participant', 'alice', '--event', 'deliverable_drafted', '--summary', 'concurrent', '--reply-to', '1', '--role', 'primary', '--doc', 'deliverables/adr.md'], {
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
+      let stderr = '';
+      child.stderr!.on('data', (d) => (stderr += d));
+      child.on('exit', (code) => (code === 0 ? resolveRun() : reject(new Error(`append exited ${code}: ${stderr}`))));
+    });
+  await Promise.all(
+    Array.from({ length: workers }, async () => {
+      for (let i = 0; i < perWorker; i++) await one();
+    }),
+  );
+  const elapsed = (performance.now() - start) / 1000;
+  const total = workers * perWorker;
+  const lines = readFileSync(join(folder, 'events.jsonl'), 'utf8').trim().split('\n');
+  const check = cli(binary, folder, ['validate', '--folder', folder], [0, 1, 2]);
+  const ok = lines.length === total + 1 && check.stdout.startsWith('ACP validation passed');
+  recordValue(`${workers} concurrent appenders`, 'binary', `${(total / elapsed).toFixed(0)} appends/s (${total} in ${elapsed.toFixed(2)} s${ok ? ', log valid' : ', LOG INVALID'})`);
+  if (!ok) notes.push(`Concurrent appenders: expected ${total + 1} lines, found ${lines.length}; validate said: ${check.stdout.split('\n').slice(0, 3).join(' / ')}`);
+}
+
+async function benchMemory(): Promise<void> {
+  console.log('\npeak memory of validate at 100k events');
+  const size = QUICK ? 10_000 : 100_000;
+  const folder = existsSync(join(work, `log-${size}`)) ? join(work, `log-${size}-mem`) : await generateLog(size);
+  if (folder.endsWith('-mem')) {
+    cpSync(join(work, `log-${size}`), folder, { recursive: true });
+    rmSync(join(folder, '.acp.checkpoint.json'), { force: true });
+  }
+  for (const runtime of [binary, ...(existsSync(MJS) ? [{ name: 'node', prefix: () => ['node', MJS] }] : [])]) {
+    const samples: number[] = [];
+    for (let i = 0; i < 3; i++) samples.push(cli(runtime, folder, ['validate', '--folder', folder], [0, 1, 2]).maxRss / 1e6);
+    const peak = quantile(samples, 0.5);
+    const isBinary = runtime.name === 'binary';
+    recordValue(`validate peak RSS, ${size / 1000}k events`, runtime.name, `${peak.toFixed(0)} MB`, isBinary && size === 100_000 ? '≤ 150 MB' : '', isBinary && size === 100_000 ? (peak <= 150 ? 'yes' : 'NO') : '');
+  }
+}
+
+// --------------------------------------------------------------- the report
+
+function version(argv: string[]): string {
+  const r = spawnSync(argv[0]!, argv.slice(1), { encoding: 'utf8' });
+  return r.status === 0 ? r.stdout.trim().split('\n')[0]! : 'n/a';
+}
+
+function machine(loadBefore: number[], loadAfter: number[]): string[] {
+  const cpus = os.cpus();
+  const fmtLoad = (l: number[]): string => l.map((v) => v.toFixed(2)).join(' / ');
+  return [
+    `- Date: ${new Date().toISOString().slice(0, 19)}Z`,
+    `- CPU: ${cpus[0]?.model ?? 'unknown'}, ${cpus.length} logical cores (${os.availableParallelism?.() ?? cpus.length} available)`,
+    `- Memory: ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB`,
+    `- OS: ${os.type()} ${os.release()} (${os.arch()})`,
+    `- Runtimes: node ${version(['node', '--version'])}, bun ${Bun.version} (also runs this script), ${version([join(LOCAL_BIN, 'deno'), '--version'])}`,
+    `- Load average (1/5/15 min) before: ${fmtLoad(loadBefore)}; after: ${fmtLoad(loadAfter)}`,
+    `- Mode: ${QUICK ? 'BENCH_QUICK (smoke run: fewer runs, smaller logs)' : 'full'}`,
+  ];
+}
+
+function table(): string[] {
+  const head = ['What', 'Runtime', 'Median', 'p95', 'Target', 'Met'];
+  const body = rows.map((r) => [r.what, r.runtime, r.median, r.p95, r.target, r.met]);
+  const line = (cells: string[]): string => `| ${cells.join(' | ')} |`;
+  return [line(head), line(head.map(() => '---')), ...body.map(line)];
+}
+
+async function main(): Promise<void> {
+  if (!existsSync(BIN)) throw new Error(`${BIN} is missing: run \`node scripts/build.mjs --compile\` first (npm run bench does)`);
+  host = await createNodeHost();
+  registry = await createRegistry();
+  const loadBefore = os.loadavg();
+  console.log(`acp benchmarks${QUICK ? ' (quick)' : ''}; work folder ${work}; load average ${loadBefore.map((v) => v.toFixed(2)).join(' ')}`);
+  try {
+    if (want('runtimes')) await benchRuntimes();
+    if (want('logs')) await benchLogs();
+    if (want('handoff')) await benchHandoff();
+    if (want('idle')) await benchIdle();
+    if (want('concurrent')) await benchConcurrent();
+    if (want('memory')) await benchMemory();
+  } finally {
+    if (env.BENCH_KEEP === '1') console.log(`(kept ${work})`);
+    else rmSync(work, { recursive: true, force: true });
+  }
+  const report = [
+    '# Benchmarks',
+    '',
+    'Generated by `npm run bench` (`scripts/bench.ts`); `BENCH_QUICK=1 npm run bench` is a quick smoke run.',
+    'Times are wall-clock, from spawning the command to its exit, unless said otherwise.',
+    '',
+    '## Machine',
+    '',
+    ...machine(loadBefore, os.loadavg()),
+    '',
+    '## Results',
+    '',
+    ...table(),
+    '',
+    '## Notes',
+    '',
+    '- Small folder: a fresh `init` folder (two participants, an `adr`); the append is a primary `deliverable_drafted`.',
+    '- Long logs are generated with the library: `initialized`, a primary draft, then rounds of `proposal_submitted` / `review_submitted` (with review.md headings), each followed by supporting-deliverable revisions; each validates cleanly before it is measured. The appends on them alternate `proposal_submitted` and `review_submitted` (each hands the turn over). "checkpoint current": the previous append was made by the runtime, so `.acp.checkpoint.json` matches the log; "full replay": the checkpoint was deleted first, so the whole log is read and replayed.',
+    '- Concurrent appenders: 16 loops, each spawning `dist/acp append` one after another; all appends go through the folder lock. The log is checked afterwards (every append present, the folder validates).',
+    '- Peak memory: max RSS of the `validate` process (wait4 rusage).',
+    ...notes.map((n) => `- ${n}`),
+    '',
+  ].join('\n');
+  console.log(`\n${table().join('\n')}`);
+  if (env.BENCH_NO_WRITE !== '1' && !ONLY) {
+    writeFileSync(join(ROOT, 'BENCHMARKS.md'), report);
+    console.log('\nwrote BENCHMARKS.md');
+  } else if (env.BENCH_NO_WRITE !== '1') console.log('\n(BENCH_ONLY set: BENCHMARKS.md not written)');
+}
+
+await main();

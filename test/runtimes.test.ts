@@ -1,0 +1,119 @@
+// Happy-path smoke test of the CLI under every runtime in ACP_RUNTIMES
+// (comma list; default node,bun,deno,binary): node runs dist/acp.mjs, bun
+// and deno run acp.ts (deno with only the scenario folder's read/write
+// permissions and --no-prompt), binary is dist/acp. Every command, a whole
+// collaboration from init to completed, and `wait` woken by an append.
+// `npm test` builds dist/ first (run `node scripts/build.mjs` yourself otherwise).
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { runCommand, runtimeSpec, type RunResult } from './conformance/replay.ts';
+import { appendArgs, initArgs, OWNER, REVIEWER, STEPS } from './happy-path.ts';
+
+export const ALL_RUNTIMES = ['node', 'bun', 'deno', 'binary'];
+const names = (process.env.ACP_RUNTIMES ?? ALL_RUNTIMES.join(','))
+  .split(',')
+  .map((s) => s.trim())
+  .filter(Boolean);
+
+const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: '1', DENO_NO_UPDATE_CHECK: '1' };
+delete env.FORCE_COLOR;
+
+for (const name of names) {
+  const spec = runtimeSpec(name);
+  const missing = spec.needs.filter((f) => !existsSync(f));
+  describe.concurrent(`runtime ${name}`, () => {
+    test('every command, init → completed, wait woken by an append', async () => {
+      // A missing runtime fails (not skips): `npm test` builds dist/ and the
+      // devDependencies provide bun and deno, so all four must be there.
+      expect(missing, `missing ${missing.join(', ')} (npm ci; npm run build)`).toEqual([]);
+      const root = await mkdtemp(join(tmpdir(), `acp-runtime-${name}-`));
+      const prefix = typeof spec.runtime.prefix === 'function' ? spec.runtime.prefix(root) : spec.runtime.prefix;
+      const folder = join(root, 'collab');
+      const acp = (args: string[], cwd = root): Promise<RunResult> => runCommand([...prefix, ...args], cwd, env, 60_000);
+      const ok = async (args: string[], cwd?: string): Promise<string> => {
+        const r = await acp(args, cwd);
+        expect({ args, rc: r.rc, stderr: r.stderr, spawnError: r.spawnError }).toEqual({ args, rc: 0, stderr: '', spawnError: undefined });
+        return r.stdout;
+      };
+      try {
+        expect(await ok(['--version'])).toMatch(/^acp\/\d+\.\d+\.\d+/);
+        expect(await ok(['--help'])).toContain('validate');
+        const types = JSON.parse(await ok(['types', '--json'])) as { types: { type: string; origin: string }[] };
+        expect(types.types.filter((t) => t.origin === 'built-in').map((t) => t.type).sort()).toEqual(
+          ['adr', 'custom', 'decision-memo', 'design-spec', 'implementation-plan', 'review-report', 'test-plan'],
+        );
+
+        // A relative --folder resolves against the working directory.
+        expect(await ok(initArgs('collab'), root)).toBe(`Initialized ACP schema v2 collaboration folder: ${folder}\n`);
+        expect(await ok([...initArgs(folder), '--resume'])).toBe(`Collaboration folder already exists: ${folder}\n`);
+        expect(await ok(['next', '--folder', folder, '--participant', OWNER])).toContain('phase: drafting\n');
+        expect(await ok(['validate', '--folder', folder])).toBe('ACP validation passed\n');
+
+        let waiter: Promise<RunResult> | undefined;
+        for (const [i, step] of STEPS.entries()) {
+          for (const [rel, text] of Object.entries(step.files)) {
+            await mkdir(dirname(join(folder, rel)), { recursive: true });
+            await writeFile(join(folder, rel), text);
+          }
+          if (step.event.event === 'proposal_submitted') {
+            // bob waits with an hour between polls: only a file-system
+            // notification can wake him when alice's append lands.
+            const w = spawnUntil([...prefix, 'wait', '--folder', folder, '--participant', REVIEWER, '--interval', '3600', '--timeout', '120'], root, 'waiting: ');
+            await w.started;
+            waiter = w.done;
+          }
+          expect(await ok(appendArgs(folder, step.event))).toBe(`appended seq ${i + 2}: ${step.event.event}\n`);
+        }
+        const woken = await waiter!;
+        expect(woken.rc, woken.stderr).toBe(0);
+        expect(woken.stdout).toContain('ready: bob is listed in waitingFor\n');
+
+        expect(await ok(['validate', '--folder', folder])).toBe('ACP validation passed\n');
+        expect(JSON.parse(await ok(['validate', '--folder', folder, '--json']))).toEqual({ ok: true, errors: [], warnings: [] });
+        expect(await ok(['next', '--folder', folder, '--participant', REVIEWER])).toContain('next action: stop; collaboration is complete.');
+        expect(await ok(['wait', '--folder', folder, '--participant', REVIEWER, '--timeout', '5'])).toContain('ready: phase is completed');
+        const protocol = JSON.parse(await readFile(join(folder, 'protocol.json'), 'utf8')) as { currentPhase: string };
+        expect(protocol.currentPhase).toBe('completed');
+
+        // Refusals: `error: …` on stderr, exit 2, folder unchanged.
+        const before = await readFile(join(folder, 'events.jsonl'), 'utf8');
+        const refused = await acp(['append', '--folder', folder, '--participant', 'mallory', '--event', 'blocked', '--summary', 'x', '--reply-to', '1']);
+        expect({ rc: refused.rc, stderr: refused.stderr }).toEqual({ rc: 2, stderr: "error: participant 'mallory' is not listed in protocol.json\n" });
+        expect(await readFile(join(folder, 'events.jsonl'), 'utf8')).toBe(before);
+      } finally {
+        await rm(root, { recursive: true, force: true });
+      }
+    });
+  });
+}
+
+/**
+ * Spawn a long-running command; `started` resolves once its stdout contains
+ * `marker` (for `wait`: its first `waiting: …` line, printed after it
+ * subscribed to notifications and read the folder).
+ */
+function spawnUntil(argv: string[], cwd: string, marker: string): { started: Promise<void>; done: Promise<RunResult> } {
+  const child = spawn(argv[0]!, argv.slice(1), { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  let markSeen: () => void = () => undefined;
+  const started = new Promise<void>((resolve) => (markSeen = resolve));
+  child.stdout.on('data', (b: Buffer) => {
+    stdout += b.toString('utf8');
+    if (stdout.includes(marker)) markSeen();
+  });
+  child.stderr.on('data', (b: Buffer) => void (stderr += b.toString('utf8')));
+  const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
+  const done = new Promise<RunResult>((resolve) =>
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      markSeen();
+      resolve({ rc: code ?? -1, stdout, stderr });
+    }),
+  );
+  return { started, done };
+}

@@ -361,6 +361,7 @@ export interface MemoryFileSystem extends FileSystem {
   symlink(target: string, path: string): Promise<void>;
   /** A copy of every regular file's bytes, by absolute path. */
   snapshot(): Map<string, Uint8Array>;
+  /** Always available here: `onChange` runs synchronously after each change in the directory. */
   watch(path: string, onChange: () => void): () => void;
 }
 
@@ -1373,111 +1374,131 @@ export function applyEvent(state: DerivedState, event: Json, participants: strin
   const name = event.event;
   // Supporting-deliverable events (most of a long log) have no effect.
   if (event.role !== 'primary' && DELIVERABLE_EVENTS.has(name as string)) return;
-  const actor = event.from;
-  const errors = state.errors;
-  // Formatted only for messages (a replay of a long log has none).
-  const seq = seqText;
-
+  // One small function per event: a replay of a long log makes them hot, and
+  // the JIT compiles small functions much faster than one big switch.
   switch (name) {
     case 'initialized':
-      if (event.seq !== 1) errors.push('initialized must be seq 1');
-      if (typeof actor !== 'string' || !participants.includes(actor)) errors.push(`seq ${seq(event)}: initialized participant is not listed in protocol.json`);
-      state.proposalOwner = typeof actor === 'string' ? actor : pyStr(actor);
-      state.phase = 'drafting';
-      state.waitingFor = [state.proposalOwner];
-      return;
+      return applyInitialized(state, event, participants);
     case 'blocked':
       state.phase = 'blocked';
       state.waitingFor = [];
       return;
     case 'deliverable_drafted':
     case 'deliverable_revised':
-    case 'deliverable_frozen': {
-      if (event.role !== 'primary') return;
-      const rule = PHASE_RULES[name]!;
-      if (name === 'deliverable_revised' && state.primaryFrozen) errors.push(`seq ${seq(event)}: deliverable_revised is not allowed after deliverable_frozen`);
-      if (name === 'deliverable_frozen' && state.primaryFrozen) errors.push(`seq ${seq(event)}: primary deliverable can be frozen only once`);
-      requirePhase(state, event, rule.phases);
-      requireOwner(state, event, rule.action);
-      if (name === 'deliverable_frozen') state.primaryFrozen = true;
-      else state.primaryDrafted = true;
-      return;
-    }
-    case 'proposal_submitted': {
-      requirePhase(state, event, PHASE_RULES[name]!.phases);
-      if (!state.primaryDrafted) errors.push(`seq ${seq(event)}: proposal_submitted requires prior primary deliverable_drafted`);
-      requireActor(state, event, state.proposalOwner === null ? [pyStr(actor)] : [state.proposalOwner], 'proposal submission');
-      state.proposalOwner = pyStr(actor);
-      state.reviewersDue = participants.filter((p) => p !== state.proposalOwner);
-      if (!state.reviewersDue.length) errors.push(`seq ${seq(event)}: proposal_submitted requires at least one reviewer`);
-      state.phase = 'reviewing';
-      state.waitingFor = sortedPy(new Set(state.reviewersDue));
-      return;
-    }
-    case 'review_submitted': {
-      requirePhase(state, event, PHASE_RULES[name]!.phases);
-      requireActor(state, event, state.reviewersDue, 'review submission');
-      state.reviewersDue = state.reviewersDue.filter((p) => p !== actor);
-      if (state.reviewersDue.length) state.waitingFor = sortedPy(new Set(state.reviewersDue));
-      else {
-        state.phase = 'revising';
-        state.waitingFor = ownerList(state);
-      }
-      return;
-    }
+    case 'deliverable_frozen':
+      return applyPrimaryDeliverable(state, event, name);
+    case 'proposal_submitted':
+      return applyProposalSubmitted(state, event, participants);
+    case 'review_submitted':
+      return applyReviewSubmitted(state, event);
     case 'proposal_revised':
-    case 'decision_proposed': {
-      const rule = PHASE_RULES[name]!;
-      requirePhase(state, event, rule.phases);
-      requireOwner(state, event, rule.action);
-      state.latestDecisionInput = isInt(event.seq) ? event.seq : 0;
-      state.latestClassification = 0;
-      state.phase = 'decision_review';
-      state.waitingFor = ownerList(state);
-      return;
-    }
-    case 'question_classified': {
-      requirePhase(state, event, PHASE_RULES[name]!.phases);
-      requireOwner(state, event, 'question classification');
-      state.latestClassification = isInt(event.seq) ? event.seq : 0;
-      state.acceptorsDue = [...participants];
-      state.waitingFor = sortedPy(new Set(state.acceptorsDue));
-      return;
-    }
-    case 'decision_accepted': {
-      requirePhase(state, event, PHASE_RULES[name]!.phases);
-      if (state.latestDecisionInput && state.latestClassification <= state.latestDecisionInput) {
-        errors.push(`seq ${seq(event)}: decision_accepted requires question_classified after the latest proposal or decision`);
-      }
-      requireActor(state, event, state.acceptorsDue, 'decision acceptance');
-      for (const message of decisionGateErrors(readiness)) errors.push(`seq ${seq(event)}: ${message}`);
-      state.acceptorsDue = state.acceptorsDue.filter((p) => p !== actor);
-      if (state.acceptorsDue.length) state.waitingFor = sortedPy(new Set(state.acceptorsDue));
-      else {
-        state.phase = 'readiness_check';
-        state.waitingFor = ownerList(state);
-      }
-      return;
-    }
-    case 'readiness_passed': {
-      requirePhase(state, event, PHASE_RULES[name]!.phases);
-      if (!state.primaryFrozen) errors.push(`seq ${seq(event)}: readiness_passed requires primary deliverable_frozen`);
-      requireOwner(state, event, 'readiness pass');
-      state.readinessPassed = true;
-      state.waitingFor = ownerList(state);
-      return;
-    }
-    case 'completed': {
-      if (state.phase !== 'readiness_check' || !state.readinessPassed) errors.push(`seq ${seq(event)}: completed requires a prior readiness_passed event`);
-      if (event.doc !== 'conclusion.md') errors.push(`seq ${seq(event)}: completed must reference conclusion.md`);
-      requireOwner(state, event, 'completion');
-      state.phase = 'completed';
-      state.waitingFor = [];
-      return;
-    }
+    case 'decision_proposed':
+      return applyDecisionInput(state, event, name);
+    case 'question_classified':
+      return applyQuestionClassified(state, event, participants);
+    case 'decision_accepted':
+      return applyDecisionAccepted(state, event, readiness);
+    case 'readiness_passed':
+      return applyReadinessPassed(state, event);
+    case 'completed':
+      return applyCompleted(state, event);
     default:
       return;
   }
+}
+
+function applyInitialized(state: DerivedState, event: Json, participants: string[]): void {
+  const actor = event.from;
+  if (event.seq !== 1) state.errors.push('initialized must be seq 1');
+  if (typeof actor !== 'string' || !participants.includes(actor)) state.errors.push(`seq ${seqText(event)}: initialized participant is not listed in protocol.json`);
+  state.proposalOwner = typeof actor === 'string' ? actor : pyStr(actor);
+  state.phase = 'drafting';
+  state.waitingFor = [state.proposalOwner];
+}
+
+function applyPrimaryDeliverable(state: DerivedState, event: Json, name: 'deliverable_drafted' | 'deliverable_revised' | 'deliverable_frozen'): void {
+  const rule = PHASE_RULES[name]!;
+  if (name === 'deliverable_revised' && state.primaryFrozen) state.errors.push(`seq ${seqText(event)}: deliverable_revised is not allowed after deliverable_frozen`);
+  if (name === 'deliverable_frozen' && state.primaryFrozen) state.errors.push(`seq ${seqText(event)}: primary deliverable can be frozen only once`);
+  requirePhase(state, event, rule.phases);
+  requireOwner(state, event, rule.action);
+  if (name === 'deliverable_frozen') state.primaryFrozen = true;
+  else state.primaryDrafted = true;
+}
+
+function applyProposalSubmitted(state: DerivedState, event: Json, participants: string[]): void {
+  const actor = event.from;
+  requirePhase(state, event, PHASE_RULES.proposal_submitted!.phases);
+  if (!state.primaryDrafted) state.errors.push(`seq ${seqText(event)}: proposal_submitted requires prior primary deliverable_drafted`);
+  requireActor(state, event, state.proposalOwner === null ? [pyStr(actor)] : [state.proposalOwner], 'proposal submission');
+  state.proposalOwner = pyStr(actor);
+  state.reviewersDue = participants.filter((p) => p !== state.proposalOwner);
+  if (!state.reviewersDue.length) state.errors.push(`seq ${seqText(event)}: proposal_submitted requires at least one reviewer`);
+  state.phase = 'reviewing';
+  state.waitingFor = sortedPy(new Set(state.reviewersDue));
+}
+
+function applyReviewSubmitted(state: DerivedState, event: Json): void {
+  const actor = event.from;
+  requirePhase(state, event, PHASE_RULES.review_submitted!.phases);
+  requireActor(state, event, state.reviewersDue, 'review submission');
+  state.reviewersDue = state.reviewersDue.filter((p) => p !== actor);
+  if (state.reviewersDue.length) state.waitingFor = sortedPy(new Set(state.reviewersDue));
+  else {
+    state.phase = 'revising';
+    state.waitingFor = ownerList(state);
+  }
+}
+
+function applyDecisionInput(state: DerivedState, event: Json, name: 'proposal_revised' | 'decision_proposed'): void {
+  const rule = PHASE_RULES[name]!;
+  requirePhase(state, event, rule.phases);
+  requireOwner(state, event, rule.action);
+  state.latestDecisionInput = isInt(event.seq) ? event.seq : 0;
+  state.latestClassification = 0;
+  state.phase = 'decision_review';
+  state.waitingFor = ownerList(state);
+}
+
+function applyQuestionClassified(state: DerivedState, event: Json, participants: string[]): void {
+  requirePhase(state, event, PHASE_RULES.question_classified!.phases);
+  requireOwner(state, event, 'question classification');
+  state.latestClassification = isInt(event.seq) ? event.seq : 0;
+  state.acceptorsDue = [...participants];
+  state.waitingFor = sortedPy(new Set(state.acceptorsDue));
+}
+
+function applyDecisionAccepted(state: DerivedState, event: Json, readiness: ReadinessFacts): void {
+  const actor = event.from;
+  requirePhase(state, event, PHASE_RULES.decision_accepted!.phases);
+  if (state.latestDecisionInput && state.latestClassification <= state.latestDecisionInput) {
+    state.errors.push(`seq ${seqText(event)}: decision_accepted requires question_classified after the latest proposal or decision`);
+  }
+  requireActor(state, event, state.acceptorsDue, 'decision acceptance');
+  // The gates read the *current* readiness.md, on every replay (spec §5).
+  for (const message of decisionGateErrors(readiness)) state.errors.push(`seq ${seqText(event)}: ${message}`);
+  state.acceptorsDue = state.acceptorsDue.filter((p) => p !== actor);
+  if (state.acceptorsDue.length) state.waitingFor = sortedPy(new Set(state.acceptorsDue));
+  else {
+    state.phase = 'readiness_check';
+    state.waitingFor = ownerList(state);
+  }
+}
+
+function applyReadinessPassed(state: DerivedState, event: Json): void {
+  requirePhase(state, event, PHASE_RULES.readiness_passed!.phases);
+  if (!state.primaryFrozen) state.errors.push(`seq ${seqText(event)}: readiness_passed requires primary deliverable_frozen`);
+  requireOwner(state, event, 'readiness pass');
+  state.readinessPassed = true;
+  state.waitingFor = ownerList(state);
+}
+
+function applyCompleted(state: DerivedState, event: Json): void {
+  if (state.phase !== 'readiness_check' || !state.readinessPassed) state.errors.push(`seq ${seqText(event)}: completed requires a prior readiness_passed event`);
+  if (event.doc !== 'conclusion.md') state.errors.push(`seq ${seqText(event)}: completed must reference conclusion.md`);
+  requireOwner(state, event, 'completion');
+  state.phase = 'completed';
+  state.waitingFor = [];
 }
 
 /** Replay a whole log (spec §5). */
@@ -2674,8 +2695,10 @@ export function reviewHeadings(body: string): { participant: string; seq: number
   wsEnd[n] = n;
   nl[n] = n;
   for (let i = n - 1; i >= 0; i--) {
-    wsEnd[i] = space(i) ? wsEnd[i + 1]! : i;
-    nl[i] = body.charCodeAt(i) === 10 ? i : nl[i + 1]!;
+    const code = body.charCodeAt(i);
+    // Printable ASCII (the bulk of any review.md) is never white space: skip the full test.
+    wsEnd[i] = code > 32 && code < 0x7f ? i : isPySpaceCode(code) ? wsEnd[i + 1]! : i;
+    nl[i] = code === 10 ? i : nl[i + 1]!;
   }
   const wsStart = (i: number): number => {
     let r = i;

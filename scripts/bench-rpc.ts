@@ -16,6 +16,7 @@
 //   node_modules/.bin/bun scripts/bench-rpc.ts [--runtime node|bun] [--seconds 5] [--clients 50]
 //       [--subscribers 1000] [--appends 20] [--json]
 //
+// BENCH_RPC_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/p" passes flags to the server's runtime (profiling).
 // scripts/bench.ts may import `benchRpc()` and put the figures in its table.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

@@ -73,8 +73,11 @@ atomically(join(root, 'dist', 'acp.mjs'), (tmp) => {
 
 // --bytecode precompiles the bundle (ESM bytecode needs --format=esm): start-up
 // of `dist/acp validate` drops by about half compared with plain --compile.
+// --compile-jit-policy=4 raises the JIT's tier-up thresholds: a command runs
+// for ~20 ms, too short for compiling its code to pay off (-4 ms CPU for an
+// append; loops over long logs still get compiled). See BENCHMARKS.md.
 const compile = (outfile, target) =>
-  run(['build', 'acp.ts', '--compile', '--minify', '--bytecode', '--format=esm', ...(target ? [`--target=${target}`] : []), '--outfile', outfile]);
+  run(['build', 'acp.ts', '--compile', '--minify', '--bytecode', '--format=esm', '--compile-jit-policy=4', ...(target ? [`--target=${target}`] : []), '--outfile', outfile]);
 
 if (!args.includes('--no-compile')) atomically(join(root, 'dist', 'acp'), (tmp) => compile(tmp));
 for (const target of targets) {

@@ -5,8 +5,8 @@
 // `custom`: no errors, only the "not loaded" warning.
 //
 // Runtimes: env ACP_PLUGIN_RUNTIMES or ACP_RUNTIMES (comma list of node,
-// bun, deno, binary), default node like the conformance suite; the binary
-// needs `node scripts/build.mjs --compile` first. The plugin's own checks
+// bun, deno, binary), default all four like the conformance suite (`npm
+// test` builds dist/acp.mjs and dist/acp first). The plugin's own checks
 // are tested in-process in plugins.test.ts.
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
@@ -17,7 +17,7 @@ import { type RunResult, expectRun, postmortemText, rfcText, runFlow } from './p
 
 const REPO = resolve(import.meta.dirname, '..');
 const BIN = join(REPO, 'node_modules', '.bin');
-const names = (process.env.ACP_PLUGIN_RUNTIMES ?? process.env.ACP_RUNTIMES ?? 'node')
+const names = (process.env.ACP_PLUGIN_RUNTIMES ?? process.env.ACP_RUNTIMES ?? 'node,bun,deno,binary')
   .split(',')
   .map((s) => s.trim())
   .filter(Boolean);
@@ -38,16 +38,15 @@ const RUNTIMES: Record<string, Runtime> = {
   node: { prefix: () => [process.execPath, join(REPO, 'dist', 'acp.mjs')], needs: join(REPO, 'dist', 'acp.mjs'), typescript: false },
   bun: { prefix: () => [join(BIN, 'bun'), join(REPO, 'acp.ts')], needs: join(BIN, 'bun'), typescript: true },
   deno: {
-    // The documented least-privilege line: read the project, the folder's
-    // root and the plugin's folder; write the root only.
+    // The documented least-privilege line: read the folder's root and the
+    // plugin's folder; write the root only.
     prefix: (root, reads) => [
       join(BIN, 'deno'),
       'run',
       '--no-prompt',
       '--quiet',
-      `--allow-read=${[REPO, root, ...reads].join(',')}`,
+      `--allow-read=${[root, ...reads].join(',')}`,
       `--allow-write=${root}`,
-      '--allow-env',
       join(REPO, 'acp.ts'),
     ],
     needs: join(BIN, 'deno'),

@@ -2943,6 +2943,7 @@ async function checkPluginType(registry: Registry, entry: Json, context: Deliver
 }
 
 const EVENT_FIELDS = ['seq', 'from', 'event', 'at', 'summary'];
+const EVENT_NAME_SET = new Set<unknown>(EVENT_NAMES);
 
 /**
  * The per-event work of validate (steps 6–9 and the facts later steps
@@ -3004,7 +3005,7 @@ class LogPass {
     const expected = index + 1;
     if (event.seq !== expected) errors.push(`events.jsonl: expected seq ${expected}, found ${seqText(event)}`);
     for (const field of EVENT_FIELDS) if (!(field in event)) errors.push(`seq ${seqText(event)}: missing required field ${field}`);
-    if (!(EVENT_NAMES as readonly unknown[]).includes(event.event)) errors.push(`seq ${seqText(event)}: unknown event ${pyRepr(event.event)}`);
+    if (!EVENT_NAME_SET.has(event.event)) errors.push(`seq ${seqText(event)}: unknown event ${pyRepr(event.event)}`);
     if (DELIVERABLE_EVENTS.has(event.event as string)) {
       if (event.role !== 'primary' && event.role !== 'supporting') errors.push(`seq ${seqText(event)}: deliverable events require role`);
       if (typeof event.doc !== 'string') errors.push(`seq ${seqText(event)}: deliverable events require doc`);

@@ -18,28 +18,14 @@ import { appendFileSync, existsSync, mkdtempSync, readFileSync, renameSync, rmSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { type AppendRequest, type Host, AcpError, append, createNodeHost, createRegistry, init } from '../acp.ts';
+import { type AppendRequest, type Host, AcpError, EVENT_NAMES, append, createNodeHost, createRegistry, init } from '../acp.ts';
 
 const LONG = process.env.ACP_LONG === '1';
 const SEEDS = LONG ? Array.from({ length: 24 }, (_, i) => 1000 + i) : [1, 2, 3, 4];
 const STEPS = LONG ? 250 : 90;
 const CHECKPOINT = '.acp.checkpoint.json';
 const PARTICIPANTS = ['alice', 'bob', 'carol'];
-const EVENTS = [
-  'initialized',
-  'deliverable_drafted',
-  'deliverable_revised',
-  'deliverable_frozen',
-  'proposal_submitted',
-  'review_submitted',
-  'proposal_revised',
-  'question_classified',
-  'decision_proposed',
-  'decision_accepted',
-  'readiness_passed',
-  'completed',
-  'blocked',
-];
+const EVENTS: readonly string[] = EVENT_NAMES;
 const PRIMARY = 'deliverables/adr.md';
 const SUPPORTING = 'deliverables/test-plan.md';
 

@@ -2,14 +2,13 @@
 // the collaboration's directory and nothing else — no env, sys, net, run or
 // ffi — and `--no-prompt`, so any other access throws NotCapable and fails
 // the command (and this test). The library runs with no permission at all.
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { LOCAL_BIN, REPO_DIR, runCommand, type RunResult } from './conformance/replay.ts';
+import { LOCAL_BIN, REPO_DIR, runCommand, spawnUntil, type RunResult } from './conformance/replay.ts';
 import { appendArgs, initArgs, OWNER, REVIEWER, STEPS } from './happy-path.ts';
 
 const DENO = join(LOCAL_BIN, 'deno');
@@ -88,7 +87,7 @@ describe.concurrent('deno, least privilege', () => {
         if (step.event.event === 'proposal_submitted') {
           // `wait` under Deno: node:fs watch (Deno.watchFs underneath) wakes it;
           // the hour-long poll interval could not.
-          const w = spawnUntil([...prefix, 'wait', '--folder', folder, '--participant', REVIEWER, '--interval', '3600', '--timeout', '120'], top, 'waiting: ');
+          const w = spawnUntil(env, [...prefix, 'wait', '--folder', folder, '--participant', REVIEWER, '--interval', '3600', '--timeout', '120'], top, 'waiting: ');
           await w.started;
           waiter = w.done;
         }
@@ -142,26 +141,3 @@ console.log(JSON.stringify({ phase: next.phase, files: [...host.fs.snapshot().ke
     expect(JSON.parse(r.stdout).files).toBeGreaterThan(5);
   });
 });
-
-/** Spawn a long-running command; `started` resolves once stdout contains `marker`. */
-function spawnUntil(argv: string[], cwd: string, marker: string): { started: Promise<void>; done: Promise<RunResult> } {
-  const child = spawn(argv[0]!, argv.slice(1), { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  let markSeen: () => void = () => undefined;
-  const started = new Promise<void>((resolve) => (markSeen = resolve));
-  child.stdout.on('data', (b: Buffer) => {
-    stdout += b.toString('utf8');
-    if (stdout.includes(marker)) markSeen();
-  });
-  child.stderr.on('data', (b: Buffer) => void (stderr += b.toString('utf8')));
-  const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
-  const done = new Promise<RunResult>((resolve) =>
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      markSeen();
-      resolve({ rc: code ?? -1, stdout, stderr });
-    }),
-  );
-  return { started, done };
-}

@@ -2,6 +2,7 @@
 // event it then appends, from init to completed. Shared by the in-memory
 // embedding test (driven through the library) and the runtime smoke tests
 // (driven through the CLI under node, bun, deno and the binary).
+import type { AppendRequest } from '../acp.ts';
 import { createHash } from 'node:crypto';
 
 export const OWNER = 'alice';
@@ -146,15 +147,7 @@ Start the implementation.
 `;
 
 /** An event as the library's append() takes it. */
-export interface HappyEvent {
-  participant: string;
-  event: string;
-  summary: string;
-  doc?: string;
-  replyTo?: number;
-  role?: string;
-  sha256?: string;
-}
+export type HappyEvent = AppendRequest;
 
 /** One step: write these files (relative to the folder), then append the event. */
 export interface HappyStep {

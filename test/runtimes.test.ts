@@ -4,13 +4,12 @@
 // permissions and --no-prompt), binary is dist/acp. Every command, a whole
 // collaboration from init to completed, and `wait` woken by an append.
 // `npm test` builds dist/ first (run `node scripts/build.mjs` yourself otherwise).
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { runCommand, runtimeSpec, type RunResult } from './conformance/replay.ts';
+import { runCommand, runtimeSpec, spawnUntil, type RunResult } from './conformance/replay.ts';
 import { appendArgs, initArgs, OWNER, REVIEWER, STEPS } from './happy-path.ts';
 
 export const ALL_RUNTIMES = ['node', 'bun', 'deno', 'binary'];
@@ -62,7 +61,7 @@ for (const name of names) {
           if (step.event.event === 'proposal_submitted') {
             // bob waits with an hour between polls: only a file-system
             // notification can wake him when alice's append lands.
-            const w = spawnUntil([...prefix, 'wait', '--folder', folder, '--participant', REVIEWER, '--interval', '3600', '--timeout', '120'], root, 'waiting: ');
+            const w = spawnUntil(env, [...prefix, 'wait', '--folder', folder, '--participant', REVIEWER, '--interval', '3600', '--timeout', '120'], root, 'waiting: ');
             await w.started;
             waiter = w.done;
           }
@@ -89,31 +88,4 @@ for (const name of names) {
       }
     });
   });
-}
-
-/**
- * Spawn a long-running command; `started` resolves once its stdout contains
- * `marker` (for `wait`: its first `waiting: …` line, printed after it
- * subscribed to notifications and read the folder).
- */
-function spawnUntil(argv: string[], cwd: string, marker: string): { started: Promise<void>; done: Promise<RunResult> } {
-  const child = spawn(argv[0]!, argv.slice(1), { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  let markSeen: () => void = () => undefined;
-  const started = new Promise<void>((resolve) => (markSeen = resolve));
-  child.stdout.on('data', (b: Buffer) => {
-    stdout += b.toString('utf8');
-    if (stdout.includes(marker)) markSeen();
-  });
-  child.stderr.on('data', (b: Buffer) => void (stderr += b.toString('utf8')));
-  const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
-  const done = new Promise<RunResult>((resolve) =>
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      markSeen();
-      resolve({ rc: code ?? -1, stdout, stderr });
-    }),
-  );
-  return { started, done };
 }

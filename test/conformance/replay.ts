@@ -141,6 +141,33 @@ function escapeRe(s: string): string {
 }
 
 /** Builds the README's normaliser: ROOT (every spelling) -> <ROOT>, parser detail -> <detail>. */
+/**
+ * Spawn a long-running command; `started` resolves once its stdout contains
+ * `marker` (for `wait`: its first `waiting: …` line, printed after it
+ * subscribed to notifications and read the folder).
+ */
+export function spawnUntil(env: Record<string, string | undefined>, argv: string[], cwd: string, marker: string): { started: Promise<void>; done: Promise<RunResult> } {
+  const child = spawn(argv[0]!, argv.slice(1), { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  let markSeen: () => void = () => undefined;
+  const started = new Promise<void>((resolve) => (markSeen = resolve));
+  child.stdout.on('data', (b: Buffer) => {
+    stdout += b.toString('utf8');
+    if (stdout.includes(marker)) markSeen();
+  });
+  child.stderr.on('data', (b: Buffer) => void (stderr += b.toString('utf8')));
+  const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
+  const done = new Promise<RunResult>((resolve) =>
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      markSeen();
+      resolve({ rc: code ?? -1, stdout, stderr });
+    }),
+  );
+  return { started, done };
+}
+
 export function makeNormaliser(roots: string[]): (text: string) => string {
   const uniq = [...new Set(roots.filter(Boolean))].sort((a, b) => b.length - a.length);
   const rootRe = uniq.length ? new RegExp(uniq.map(escapeRe).join('|'), 'g') : null;

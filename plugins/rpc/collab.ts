@@ -27,7 +27,12 @@ export interface TaskStatus {
   validation: { ok: boolean; errors: string[]; warnings: string[] };
 }
 
-/** A status older than this is recomputed even without a change notification (deliverables live in subfolders the watch does not cover). */
+/**
+ * A status older than this is recomputed even without a change notification:
+ * the safety net for hosts without file-change notifications and for files
+ * outside the watched folders (the collaboration folder and the folders of
+ * the documents its events name, such as deliverables/).
+ */
 const STATUS_MAX_AGE_MS = 1000;
 /** How long a held folder lock may postpone reading new events (a writer is between appending the line and replacing protocol.json). */
 const LOCK_GRACE_MS = 1000;
@@ -61,6 +66,8 @@ export class Collab {
   private lockSeenAt: number | undefined;
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly stopWatch: () => void;
+  /** Watches of the subfolders holding documents the events name (relative dir → stop). */
+  private readonly docWatches = new Map<string, () => void>();
   private readonly pollTimer: ReturnType<typeof setInterval>;
   private pollKey = '';
   private readonly listeners = new Set<(update: CollabUpdate) => void>();
@@ -80,6 +87,7 @@ export class Collab {
     this.folder = folder;
     this.state = core.emptyState();
     this.stopWatch = host.fs.watch?.(folder, () => this.touch()) ?? (() => undefined);
+    void this.watchDocumentDir('deliverables');
     // The fallback when change notifications are missing (network file systems, some runtimes).
     this.pollTimer = setInterval(() => void this.poll(), pollIntervalMs);
     (this.pollTimer as { unref?(): void }).unref?.();
@@ -114,10 +122,41 @@ export class Collab {
     void this.runScans();
   }
 
+  /**
+   * Watch a subfolder holding documents (deliverables/ …): an edit there
+   * changes validate's verdict but not the event log, so it only invalidates
+   * the task/status cache (no scan, nothing to tell subscribers). A folder
+   * that does not exist yet is tried again when another event names it.
+   */
+  private async watchDocumentDir(dir: string): Promise<void> {
+    if (!this.host.fs.watch || this.docWatches.has(dir) || this.closed) return;
+    const path = nodePath.join(this.folder, dir);
+    if (!(await this.host.fs.stat(path).catch(() => undefined))?.isDirectory || this.docWatches.has(dir) || this.closed) return;
+    this.docWatches.set(
+      dir,
+      this.host.fs.watch(path, () => {
+        this.version++;
+      }),
+    );
+  }
+
+  /** The subfolders (relative, inside the collaboration) of the documents some events name. */
+  private watchDocumentDirs(events: JsonObject[]): void {
+    for (const event of events) {
+      if (typeof event.doc !== 'string') continue;
+      const dir = nodePath.normalize(nodePath.dirname(event.doc));
+      // Only inside the folder: a doc path outside it is refused by the core anyway.
+      if (dir === '.' || dir === '..' || dir.startsWith(`..${nodePath.sep}`) || nodePath.isAbsolute(dir)) continue;
+      void this.watchDocumentDir(dir);
+    }
+  }
+
   /** Stop watching. */
   close(): void {
     this.closed = true;
     this.stopWatch();
+    for (const stop of this.docWatches.values()) stop();
+    this.docWatches.clear();
     clearInterval(this.pollTimer);
     if (this.retryTimer) clearTimeout(this.retryTimer);
     this.listeners.clear();
@@ -223,6 +262,7 @@ export class Collab {
         fresh.push(event);
       }
     }
+    this.watchDocumentDirs(fresh);
     const cached: StateSnapshot = protocol
       ? {
           phase: typeof protocol.currentPhase === 'string' ? protocol.currentPhase : null,

@@ -10,11 +10,17 @@
 //      the notification's arrival, on one clock (the appends run in this
 //      process, through the library, like any other writer of the folder).
 //
-// The server runs in its own process (`node dist/acp.mjs serve`, or
-// `--runtime bun` for `bun acp.ts serve`); build first (`npm run build`).
+// The server runs in its own process: `node dist/acp.mjs serve` (default),
+// `--runtime bun` (`bun acp.ts serve`), `--runtime deno` (`deno run` with the
+// permissions README documents) or `--runtime binary` (`dist/acp serve`);
+// build first (`npm run build`). The throughput is measured in `--windows`
+// consecutive windows of `--seconds` each and the median window is reported
+// (with the slowest and fastest), so one hiccup of a shared machine does not
+// become the figure. `npm run bench` runs this for every runtime and puts the
+// figures in BENCHMARKS.md.
 //
-//   node_modules/.bin/bun scripts/bench-rpc.ts [--runtime node|bun] [--seconds 5] [--clients 50]
-//       [--subscribers 1000] [--appends 20] [--json]
+//   node_modules/.bin/bun scripts/bench-rpc.ts [--runtime node|bun|deno|binary] [--seconds 2]
+//       [--windows 3] [--clients 50] [--subscribers 1000] [--appends 20] [--json]
 //
 // BENCH_RPC_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/p" passes flags to the server's runtime (profiling).
 // scripts/bench.ts may import `benchRpc()` and put the figures in its table.
@@ -29,10 +35,16 @@ import { RpcClient } from '../plugins/rpc/client.ts';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const TOKEN = 'bench-token-0123456789abcdef';
 
+/** The runtimes the server can be benchmarked under. */
+export type BenchRpcRuntime = 'node' | 'bun' | 'deno' | 'binary';
+
 /** Options of {@link benchRpc}. */
 export interface BenchRpcOptions {
-  runtime?: 'node' | 'bun';
+  runtime?: BenchRpcRuntime;
+  /** Length of one throughput window (s). */
   seconds?: number;
+  /** Number of throughput windows; the median one is reported. */
+  windows?: number;
   clients?: number;
   subscribers?: number;
   appends?: number;
@@ -42,7 +54,12 @@ export interface BenchRpcOptions {
 /** The figures. */
 export interface BenchRpcResult {
   runtime: string;
+  /** The median window's rate. */
   statusCallsPerSecond: number;
+  /** Every window's rate, slowest first. */
+  windowRates: number[];
+  /** Server CPU per task/status call (µs), when /proc can tell. */
+  serverCpuPerCallUs: number | undefined;
   clients: number;
   notify: { subscribers: number; appends: number; p50Ms: number; p95Ms: number; maxMs: number; delivered: number };
 }
@@ -64,11 +81,28 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
-async function startServer(root: string, runtime: 'node' | 'bun'): Promise<{ child: ChildProcess; port: number }> {
+/** The command that starts `acp serve` under a runtime (no arguments after `serve`). */
+function serveCommand(runtime: BenchRpcRuntime): string[] {
+  const bin = (name: string): string => join(ROOT, 'node_modules', '.bin', name);
+  switch (runtime) {
+    case 'node':
+      // This script usually runs under bun: the server must get the real node.
+      return [process.execPath.endsWith('bun') ? 'node' : process.execPath, join(ROOT, 'dist', 'acp.mjs')];
+    case 'bun':
+      return [bin('bun'), join(ROOT, 'acp.ts')];
+    case 'deno':
+      // The permissions README documents for `acp serve` under Deno.
+      return [bin('deno'), 'run', '--quiet', '--no-prompt', '--allow-read', '--allow-write', '--allow-net', '--allow-env=LOG_TOKENS,LOG_STREAM', join(ROOT, 'acp.ts')];
+    case 'binary':
+      return [join(ROOT, 'dist', 'acp')];
+  }
+}
+
+async function startServer(root: string, runtime: BenchRpcRuntime): Promise<{ child: ChildProcess; port: number }> {
   const config = join(root, 'acp-server.yaml');
   writeFileSync(config, `root: .\ntcp: 127.0.0.1:0\ntokens:\n  ${TOKEN}: alice\nlimits:\n  maxConnections: 20000\n`);
-  const command = runtime === 'node' ? [process.execPath.endsWith('bun') ? 'node' : process.execPath, join(ROOT, 'dist', 'acp.mjs')] : [join(ROOT, 'node_modules', '.bin', 'bun'), join(ROOT, 'acp.ts')];
-  const extra = process.env.BENCH_RPC_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  const command = serveCommand(runtime);
+  const extra = runtime === 'node' ? (process.env.BENCH_RPC_NODE_ARGS?.split(' ').filter(Boolean) ?? []) : [];
   const child = spawn(command[0]!, [...extra, ...command.slice(1), 'serve', '--config', config], { stdio: ['ignore', 'ignore', 'pipe'] });
   let err = '';
   const port = await new Promise<number>((resolvePort, reject) => {
@@ -85,7 +119,8 @@ async function startServer(root: string, runtime: 'node' | 'bun'): Promise<{ chi
 /** Run both measurements; resolves with the figures. */
 export async function benchRpc(options: BenchRpcOptions = {}): Promise<BenchRpcResult> {
   const runtime = options.runtime ?? 'node';
-  const seconds = options.seconds ?? 5;
+  const seconds = options.seconds ?? 2;
+  const windows = Math.max(1, options.windows ?? 3);
   const clients = options.clients ?? 50;
   const subscribers = options.subscribers ?? 1000;
   const appends = options.appends ?? 20;
@@ -112,16 +147,24 @@ export async function benchRpc(options: BenchRpcOptions = {}): Promise<BenchRpcR
         calls++;
       }
     });
-    await new Promise((r) => setTimeout(r, seconds * 1000));
+    // Windows back to back while the 50 loops keep running: each rate is calls answered in that window.
+    const windowRates: number[] = [];
+    for (let w = 0; w < windows; w++) {
+      const callsAt = calls;
+      const at = performance.now();
+      await new Promise((r) => setTimeout(r, seconds * 1000));
+      windowRates.push(Math.round((calls - callsAt) / ((performance.now() - at) / 1000)));
+    }
     running = false;
     await Promise.all(loops);
     const elapsed = (performance.now() - started) / 1000;
-    const statusCallsPerSecond = Math.round(calls / elapsed);
+    windowRates.sort((a, b) => a - b);
+    const statusCallsPerSecond = windowRates[Math.floor((windowRates.length - 1) / 2)]!;
     const cpuAfter = processCpuMs(child.pid);
     const self = process.cpuUsage(selfBefore);
     const serverCpuPerCallUs = cpuBefore === undefined || cpuAfter === undefined ? undefined : Math.round(((cpuAfter - cpuBefore) * 1000) / calls);
     const clientCpuPerCallUs = Math.round((self.user + self.system) / calls);
-    log(`task/status: ${statusCallsPerSecond} calls/s (${clients} clients, ${calls} calls in ${elapsed.toFixed(1)} s, server on ${runtime})`);
+    log(`task/status: ${statusCallsPerSecond} calls/s, median of ${windows} windows of ${seconds} s (slowest ${windowRates[0]}, fastest ${windowRates.at(-1)}; ${clients} clients, ${calls} calls in ${elapsed.toFixed(1)} s, server on ${runtime})`);
     log(`  CPU per call: server ${serverCpuPerCallUs ?? '?'} µs, clients ${clientCpuPerCallUs} µs (with a free core each, about ${serverCpuPerCallUs ? Math.round(1e6 / serverCpuPerCallUs) : '?'} calls/s)`);
     for (const c of pool) c.close();
 
@@ -180,7 +223,7 @@ export async function benchRpc(options: BenchRpcOptions = {}): Promise<BenchRpcR
     const median = (xs: number[]): string => percentile([...xs].sort((a, b) => a - b), 50).toFixed(1);
     log(`  of which: the append itself (lock, write, fsync) median ${median(appendMs)} ms; first to last subscriber median ${median(spread)} ms`);
     for (const c of subs) c.close();
-    return { runtime, statusCallsPerSecond, clients, notify };
+    return { runtime, statusCallsPerSecond, windowRates, serverCpuPerCallUs, clients, notify };
   } finally {
     child.kill('SIGTERM');
     await new Promise((r) => child.once('exit', r));
@@ -197,9 +240,15 @@ if (isMain) {
   };
   const num = (name: string): number | undefined => (value(name) === undefined ? undefined : Number(value(name)));
   const json = args.includes('--json');
+  const runtime = value('runtime') ?? 'node';
+  if (!['node', 'bun', 'deno', 'binary'].includes(runtime)) {
+    console.error(`error: --runtime must be node, bun, deno or binary, not '${runtime}'`);
+    process.exit(2);
+  }
   const result = await benchRpc({
-    runtime: (value('runtime') as 'node' | 'bun' | undefined) ?? 'node',
+    runtime: runtime as BenchRpcRuntime,
     seconds: num('seconds'),
+    windows: num('windows'),
     clients: num('clients'),
     subscribers: num('subscribers'),
     appends: num('appends'),

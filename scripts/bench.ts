@@ -3,7 +3,8 @@
 // and writes it to BENCHMARKS.md with a description of the machine.
 //
 //   BENCH_QUICK=1          fast smoke mode (fewer runs, 1k/10k logs, 3 s idle wait)
-//   BENCH_ONLY=a,b         only these sections: runtimes, logs, handoff, idle, concurrent, memory
+//   BENCH_ONLY=a,b         only these sections: runtimes, logs, handoff, idle, concurrent, memory, rpc
+//   BENCH_RPC_RUNTIMES=a,b the server runtimes of the rpc section (default node,bun,deno,binary)
 //   BENCH_IDLE_SECONDS=N   length of the idle-wait measurement (default 30; quick 3)
 //   BENCH_NO_WRITE=1       print the table but do not write BENCHMARKS.md
 //   BENCH_KEEP=1           keep the generated folders (their path is printed)
@@ -30,6 +31,7 @@ import {
   readReadiness,
   replay,
 } from '../acp.ts';
+import { type BenchRpcRuntime, benchRpc } from './bench-rpc.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = join(ROOT, 'dist', 'acp');
@@ -387,6 +389,36 @@ async function benchMemory(): Promise<void> {
   }
 }
 
+// ------------------------------------------------------------ acp serve
+
+/**
+ * The JSON-RPC server (scripts/bench-rpc.ts) under each runtime: task/status
+ * throughput with 50 concurrent loopback clients, and the delay from an
+ * append to its notification at 1 000 subscribers.
+ */
+async function benchServer(): Promise<void> {
+  console.log('acp serve (JSON-RPC over loopback TCP)');
+  const wanted = (env.BENCH_RPC_RUNTIMES ?? 'node,bun,deno,binary').split(',').filter(Boolean) as BenchRpcRuntime[];
+  for (const runtime of wanted) {
+    const r = await benchRpc({ runtime, seconds: QUICK ? 1 : 2, windows: 3, appends: QUICK ? 10 : 20, log: (line) => console.log(`    ${line}`) });
+    const rates = `${r.statusCallsPerSecond.toLocaleString('en-US')} calls/s (windows ${r.windowRates.map((x) => x.toLocaleString('en-US')).join(' / ')}; server CPU ${r.serverCpuPerCallUs ?? '?'} µs per call)`;
+    recordValue(`task/status, ${r.clients} concurrent clients`, runtime, rates, '≥ 10 000 calls/s', r.statusCallsPerSecond >= 10_000 ? 'yes' : 'NO');
+    const n = r.notify;
+    rows.push({
+      what: `append → notification, ${n.subscribers.toLocaleString('en-US')} subscribers`,
+      runtime,
+      median: ms(n.p50Ms),
+      p95: ms(n.p95Ms),
+      target: 'p95 ≤ 100 ms',
+      met: n.p95Ms <= 100 ? 'yes' : 'NO',
+    });
+    console.log(`  ${'append → notification'.padEnd(44)} ${runtime.padEnd(8)} median ${ms(n.p50Ms).padStart(10)}  p95 ${ms(n.p95Ms).padStart(10)}  (${n.delivered} deliveries)`);
+  }
+  notes.push(
+    'acp serve: the server runs in its own process (node `dist/acp.mjs`, bun and deno `acp.ts`, the binary); the clients run in the benchmark process, on the same 2 cores. task/status: 50 connections authenticated with a token, each sending its next call when the previous one is answered; rate = median of 3 back-to-back windows. Notification delay: 1 000 TCP connections each subscribed to the collaboration; the appends are made by the benchmark process through the library (like any other writer of the folder); the delay runs from just before each append starts to the arrival of the `agent/event` notification on each connection, over every (append, subscriber) pair.',
+  );
+}
+
 // --------------------------------------------------------------- the report
 
 function version(argv: string[]): string {
@@ -428,6 +460,7 @@ async function main(): Promise<void> {
     if (want('idle')) await benchIdle();
     if (want('concurrent')) await benchConcurrent();
     if (want('memory')) await benchMemory();
+    if (want('rpc')) await benchServer();
   } finally {
     if (env.BENCH_KEEP === '1') console.log(`(kept ${work})`);
     else rmSync(work, { recursive: true, force: true });

@@ -20,16 +20,18 @@
 // figures in BENCHMARKS.md.
 //
 //   node_modules/.bin/bun scripts/bench-rpc.ts [--runtime node|bun|deno|binary] [--seconds 2]
-//       [--windows 3] [--clients 50] [--subscribers 1000] [--appends 20] [--json]
+//       [--windows 3] [--clients 50] [--subscribers 1000] [--appends 20] [--log-events 1] [--json]
+//
+// --log-events N starts from a collaboration whose log already holds N events.
 //
 // BENCH_RPC_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/p" passes flags to the server's runtime (profiling).
 // scripts/bench.ts may import `benchRpc()` and put the figures in its table.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { append, createNodeHost, createRegistry, init } from '../acp.ts';
+import { append, createNodeHost, createRegistry, formatEventLine, init } from '../acp.ts';
 import { RpcClient } from '../plugins/rpc/client.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -48,6 +50,8 @@ export interface BenchRpcOptions {
   clients?: number;
   subscribers?: number;
   appends?: number;
+  /** Events to put in the collaboration's log before the server starts (a long-running collaboration). */
+  logEvents?: number;
   log?(line: string): void;
 }
 
@@ -124,12 +128,21 @@ export async function benchRpc(options: BenchRpcOptions = {}): Promise<BenchRpcR
   const clients = options.clients ?? 50;
   const subscribers = options.subscribers ?? 1000;
   const appends = options.appends ?? 20;
+  const logEvents = Math.max(1, options.logEvents ?? 1);
   const log = options.log ?? (() => undefined);
   const root = mkdtempSync(join(tmpdir(), 'acp-bench-rpc-'));
   const host = await createNodeHost();
   const registry = await createRegistry();
   const folder = join(root, 'bench');
   await init(host, folder, { participants: ['alice', 'bob'], objective: 'Benchmark the server', completion: ['Measured'], primaryType: 'adr' }, registry);
+  if (logEvents > 1) {
+    // A long log, written directly (as the Python tools would have): blocked events replying to each other, then one
+    // library append so that protocol.json matches it.
+    const lines: string[] = [];
+    for (let s = 2; s < logEvents; s++) lines.push(formatEventLine({ seq: s, from: 'alice', event: 'blocked', at: '2026-01-01T00:00:00Z', summary: `history ${s}`, reply_to: s - 1 }));
+    appendFileSync(join(folder, 'events.jsonl'), lines.join(''));
+    await append(host, folder, { participant: 'alice', event: 'blocked', summary: 'history end', replyTo: logEvents - 1 }, registry);
+  }
   const { child, port } = await startServer(root, runtime);
   const endpoint = `tcp://127.0.0.1:${port}`;
   try {
@@ -189,7 +202,7 @@ export async function benchRpc(options: BenchRpcOptions = {}): Promise<BenchRpcR
     const delays: number[] = [];
     const appendMs: number[] = [];
     const spread: number[] = [];
-    let seq = 1;
+    let seq = logEvents;
     for (let i = 0; i < appends; i++) {
       const next = seq + 1;
       const times: number[] = [];
@@ -252,6 +265,7 @@ if (isMain) {
     clients: num('clients'),
     subscribers: num('subscribers'),
     appends: num('appends'),
+    logEvents: num('log-events'),
     log: json ? undefined : (line) => console.log(line),
   });
   if (json) console.log(JSON.stringify(result));

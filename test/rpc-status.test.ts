@@ -2,7 +2,7 @@
 // not only new events: a deliverable edited (or broken) under deliverables/
 // changes validate's answer, and the served status must say so at once —
 // long before the cache's one-second safety net would expire.
-import { rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import * as acp from '../acp.ts';
@@ -38,5 +38,72 @@ describe('task/status cache', () => {
       .poll(async () => (await collab.status()).validation.errors.includes('primary deliverable missing required section: Decision'), { timeout: 500, interval: 20 })
       .toBe(true);
     expect(Date.now() - edited).toBeLessThan(1000);
+  });
+});
+
+describe('reading a growing log', () => {
+  /** A node host that counts whole-file reads of events.jsonl and can run a hook just before each tail read. */
+  async function countingHost(): Promise<{ host: acp.Host; wholeReads: () => number; tailBytes: () => number; beforeTail: { fn?: () => void } }> {
+    const base = await acp.createNodeHost();
+    let whole = 0;
+    let tail = 0;
+    const beforeTail: { fn?: () => void } = {};
+    const fs: acp.FileSystem = {
+      ...base.fs,
+      readFile: async (path) => {
+        if (path.endsWith('events.jsonl')) whole++;
+        return base.fs.readFile(path);
+      },
+      readTail: async (path, length) => {
+        beforeTail.fn?.();
+        const read = await base.fs.readTail!(path, length);
+        if (read && path.endsWith('events.jsonl')) tail += read.bytes.length;
+        return read;
+      },
+    };
+    return { host: { ...base, fs }, wholeReads: () => whole, tailBytes: () => tail, beforeTail };
+  }
+
+  test('after the first read only the new bytes are read; a log that grew mid-read or shrank is read whole', async () => {
+    const root = await makeRoot(['demo']);
+    const folder = join(root, 'demo');
+    const writer = await acp.createNodeHost();
+    const { host, wholeReads, tailBytes, beforeTail } = await countingHost();
+    const collab = new Collab(acp, host, await acp.createRegistry(), 'demo', folder, 3_600_000);
+    const seen: number[] = [];
+    collab.listen((u) => {
+      if (u.kind === 'event' && typeof u.event.seq === 'number') seen.push(u.event.seq);
+    });
+    await collab.ready;
+    expect(wholeReads()).toBe(1);
+    const before = (await writer.fs.stat(join(folder, 'events.jsonl')))!.size;
+    await acp.append(writer, folder, { participant: 'alice', event: 'deliverable_drafted', summary: 'draft', replyTo: 1, doc: MEMO, role: 'primary' });
+    await expect.poll(() => seen).toEqual([2]);
+    const after = (await writer.fs.stat(join(folder, 'events.jsonl')))!.size;
+    // Only the appended line was read (the notifications of one append may cause several scans).
+    expect(wholeReads()).toBe(1);
+    expect(tailBytes()).toBe(after - before);
+
+    // A line lands between the scan's stat and its tail read: the offsets disagree, so the log is read whole.
+    let once = true;
+    beforeTail.fn = () => {
+      if (!once) return;
+      once = false;
+      appendFileSync(join(folder, 'events.jsonl'), `${acp.formatEventLine({ seq: 3, from: 'alice', event: 'blocked', at: '2026-01-01T00:00:00Z', summary: 'grew', reply_to: 2 })}`);
+    };
+    collab.touch();
+    await expect.poll(() => seen).toEqual([2, 3]);
+    expect(wholeReads()).toBe(2);
+
+    // A shorter log (a repair cut it): read whole, announced as a reset.
+    const states: boolean[] = [];
+    collab.listen((u) => void (u.kind === 'state' && states.push(u.reset)));
+    const lines = readFileSync(join(folder, 'events.jsonl'), 'utf8').split('\n');
+    writeFileSync(join(folder, 'events.jsonl'), `${lines[0]}\n`);
+    collab.touch();
+    await expect.poll(() => states).toContain(true);
+    expect(wholeReads()).toBeGreaterThanOrEqual(3);
+    collab.close();
+    rmSync(root, { recursive: true, force: true });
   });
 });

@@ -205,6 +205,31 @@ export class Collab {
     (this.retryTimer as { unref?(): void }).unref?.();
   }
 
+  /**
+   * The part of events.jsonl that may hold new lines: with the host's
+   * `readTail`, only the bytes after those already read (a long log is not
+   * re-read on every change — an append alone causes several notifications);
+   * the whole file when the log shrank (a repair) or grew again between the
+   * stat and the read, or when the host cannot read a tail.
+   */
+  private async readNewBytes(): Promise<{ offset: number; bytes: Uint8Array }> {
+    const { host } = this;
+    const path = nodePath.join(this.folder, 'events.jsonl');
+    if (host.fs.readTail && this.size > 0) {
+      const stat = await host.fs.stat(path);
+      if (stat?.isFile && stat.size >= this.size) {
+        const read = await host.fs.readTail(path, stat.size - this.size);
+        if (read && read.stat.size - read.bytes.length === this.size) return { offset: this.size, bytes: read.bytes };
+      }
+    }
+    try {
+      return { offset: 0, bytes: await host.fs.readFile(path) };
+    } catch (error) {
+      if (errorCode(error) !== 'ENOENT') throw error;
+      return { offset: 0, bytes: new Uint8Array(0) };
+    }
+  }
+
   private async scan(): Promise<void> {
     const { core, host } = this;
     // An append writes its line, then replaces protocol.json, then releases
@@ -219,13 +244,7 @@ export class Collab {
       }
     } else this.lockSeenAt = undefined;
 
-    let bytes: Uint8Array;
-    try {
-      bytes = await host.fs.readFile(nodePath.join(this.folder, 'events.jsonl'));
-    } catch (error) {
-      if (errorCode(error) !== 'ENOENT') throw error;
-      bytes = new Uint8Array(0);
-    }
+    const log = await this.readNewBytes();
     let protocol: JsonObject | undefined;
     try {
       protocol = await core.readProtocol(host, this.folder);
@@ -235,9 +254,10 @@ export class Collab {
     this.protocol = protocol;
     const participants = protocol ? core.participantIds(protocol) : [];
     // Only complete lines: a line being written is read on the next change.
-    const end = bytes.lastIndexOf(10) + 1;
+    const bytes = log.bytes;
+    const end = log.offset + bytes.lastIndexOf(10) + 1;
     let reset = false;
-    if (end < this.size) {
+    if (log.offset === 0 && end < this.size) {
       // The log was rewritten (a repair truncated a torn tail …): start over.
       reset = this.size > 0;
       this.size = 0;
@@ -249,7 +269,7 @@ export class Collab {
     if (end > this.size) {
       let text = '';
       try {
-        text = core.decodeText(bytes.subarray(this.size, end), 'events.jsonl');
+        text = core.decodeText(bytes.subarray(this.size - log.offset, end - log.offset), 'events.jsonl');
       } catch {
         text = '';
       }

@@ -3,7 +3,7 @@
 
 import { parseHostPort, parseServerConfig, ConfigError, type ServerConfigFile } from './config.ts';
 import type { AcpCore, CliIo, Host, Registry } from './core.ts';
-import { RpcClient, RpcResponseError, RpcConnectionError, type SubscriptionNotification } from './client.ts';
+import { RpcClient, RpcResponseError, RpcConnectionError, parseEndpoint, type SubscriptionNotification } from './client.ts';
 import { RpcServer } from './server.ts';
 import { RpcCode } from './jsonrpc.ts';
 import * as edge from './edge.ts';
@@ -80,6 +80,7 @@ export async function serveCommand(options: Options, ctx: CommandContext): Promi
       limits: { maxHeaderBytes: limits.maxHeaderBytes, maxBodyBytes: limits.maxBodyBytes },
       stallTimeoutMs: limits.stallTimeoutSeconds === undefined ? undefined : limits.stallTimeoutSeconds * 1000,
       idleTimeoutMs: limits.idleTimeoutSeconds === undefined ? undefined : limits.idleTimeoutSeconds * 1000,
+      authTimeoutMs: limits.authTimeoutSeconds === undefined ? undefined : limits.authTimeoutSeconds * 1000,
       maxConnections: limits.maxConnections,
       forwardTimeoutMs: limits.forwardTimeoutSeconds === undefined ? undefined : limits.forwardTimeoutSeconds * 1000,
       pollIntervalMs: config.pollIntervalSeconds === undefined ? undefined : config.pollIntervalSeconds * 1000,
@@ -122,6 +123,12 @@ export async function serveCommand(options: Options, ctx: CommandContext): Promi
 async function clientOptions(options: Options, ctx: CommandContext): Promise<{ endpoint: string; token?: string; participant?: string }> {
   const endpoint = one(options, 'server') ?? edge.env('ACP_SERVER');
   if (endpoint === undefined) throw new ConfigError('the following arguments are required: --server (or set ACP_SERVER)');
+  try {
+    parseEndpoint(endpoint);
+  } catch (error) {
+    // A mistyped --server is the user's error (exit 2), not an internal one.
+    throw new ConfigError((error as Error).message);
+  }
   let token = one(options, 'token');
   const tokenFile = one(options, 'tokenFile');
   if (token === undefined && tokenFile !== undefined) token = (await readText(ctx.host, ctx.host.resolvePath(tokenFile), 'token file')).trim();

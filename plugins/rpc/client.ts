@@ -129,7 +129,14 @@ function sleep(ms: number): Promise<void> {
 async function openStream(endpoint: Endpoint, timeoutMs: number): Promise<ByteStream> {
   const net = await import('node:net');
   return new Promise((resolve, reject) => {
-    const socket = endpoint.kind === 'unix' ? net.connect(endpoint.path) : net.connect(endpoint.port, endpoint.host);
+    let socket: ReturnType<typeof net.connect>;
+    try {
+      socket = endpoint.kind === 'unix' ? net.connect(endpoint.path) : net.connect(endpoint.port, endpoint.host);
+    } catch (error) {
+      // Deno refuses a Unix socket without --allow-read/--allow-write by throwing here, not through 'error'.
+      reject(new RpcConnectionError(`cannot connect to ${formatEndpoint(endpoint)}: ${(error as Error).message}`));
+      return;
+    }
     const timer = setTimeout(() => {
       socket.destroy();
       reject(new RpcConnectionError(`connect to ${formatEndpoint(endpoint)} timed out`));

@@ -58,6 +58,8 @@ export class Collab {
   private cachedState: StateSnapshot = { phase: null, proposalOwner: null, waitingFor: [] };
   /** protocol.json as of the last scan (undefined until read, or when unreadable). */
   protocol: JsonObject | undefined;
+  /** The last protocol.json that could be read (the state announced while it is being rewritten). */
+  private lastProtocol: JsonObject | undefined;
   private version = 0;
   private statusCache: { version: number; at: number; value: TaskStatus } | undefined;
   private statusInflight: { version: number; promise: Promise<TaskStatus> } | undefined;
@@ -91,7 +93,12 @@ export class Collab {
     // The fallback when change notifications are missing (network file systems, some runtimes).
     this.pollTimer = setInterval(() => void this.poll(), pollIntervalMs);
     (this.pollTimer as { unref?(): void }).unref?.();
-    this.ready = this.runScans();
+    // The poll's baseline is taken before the first read, not at its first
+    // tick: when the only change notification of a non-atomic write arrives
+    // mid-write (Bun coalesces the truncate and the write into one), the read
+    // sees the old or a torn file and the poll is the only safety net — a
+    // baseline taken after the write would swallow the change for good.
+    this.ready = this.poll().then(() => this.runScans());
   }
 
   /** Follow every update; returns the function that stops following. */
@@ -252,7 +259,15 @@ export class Collab {
       protocol = undefined;
     }
     this.protocol = protocol;
-    const participants = protocol ? core.participantIds(protocol) : [];
+    // Unreadable after having been read: most likely a writer that does not
+    // replace protocol.json atomically (an editor, a hand edit, a script) is
+    // in the middle of writing it — another process can read it truncated.
+    // Keep what was last read rather than announce a bogus state; the
+    // finished write brings its own change notification (the poll is the
+    // safety net).
+    const effective = protocol ?? this.lastProtocol;
+    if (protocol) this.lastProtocol = protocol;
+    const participants = effective ? core.participantIds(effective) : [];
     // Only complete lines: a line being written is read on the next change.
     const bytes = log.bytes;
     const end = log.offset + bytes.lastIndexOf(10) + 1;
@@ -283,11 +298,11 @@ export class Collab {
       }
     }
     this.watchDocumentDirs(fresh);
-    const cached: StateSnapshot = protocol
+    const cached: StateSnapshot = effective
       ? {
-          phase: typeof protocol.currentPhase === 'string' ? protocol.currentPhase : null,
-          proposalOwner: typeof protocol.proposalOwner === 'string' ? protocol.proposalOwner : null,
-          waitingFor: Array.isArray(protocol.waitingFor) ? protocol.waitingFor.map((w) => core.pyStr(w)) : [],
+          phase: typeof effective.currentPhase === 'string' ? effective.currentPhase : null,
+          proposalOwner: typeof effective.proposalOwner === 'string' ? effective.proposalOwner : null,
+          waitingFor: Array.isArray(effective.waitingFor) ? effective.waitingFor.map((w) => core.pyStr(w)) : [],
         }
       : { phase: null, proposalOwner: null, waitingFor: [] };
     const key = JSON.stringify(cached);

@@ -14,6 +14,7 @@
 //     maxBodyBytes: 4194304
 //     stallTimeoutSeconds: 10
 //     idleTimeoutSeconds: 120
+//     authTimeoutSeconds: 30      # a TCP peer that has not authenticated by then is closed
 //     maxConnections: 10000
 //     forwardTimeoutSeconds: 300
 //   pollIntervalSeconds: 1        # fallback when file-change notifications are missed
@@ -39,6 +40,7 @@ const LimitsSchema = v.strictObject({
     maxBodyBytes: v.optional(positiveInt('maxBodyBytes')),
     stallTimeoutSeconds: v.optional(seconds('stallTimeoutSeconds')),
     idleTimeoutSeconds: v.optional(seconds('idleTimeoutSeconds')),
+    authTimeoutSeconds: v.optional(seconds('authTimeoutSeconds')),
     maxConnections: v.optional(positiveInt('maxConnections')),
     forwardTimeoutSeconds: v.optional(seconds('forwardTimeoutSeconds')),
 }, 'limits must be a mapping');

@@ -59,7 +59,7 @@ export interface RpcServerOptions {
   stallTimeoutMs?: number;
   /** Close a socket peer that sent nothing for this long (default 120 s; 0 = never). Clients ping as heartbeat. */
   idleTimeoutMs?: number;
-  /** Close a TCP peer that has not authenticated after this long (default 30 s). */
+  /** Close a TCP peer that has not authenticated after this long (default 30 s; 0 = never). */
   authTimeoutMs?: number;
   /** Most simultaneous connections (default 10 000). */
   maxConnections?: number;
@@ -320,10 +320,12 @@ export class RpcServer {
     });
     this.conns.add(conn);
     conn.peer.onClose(() => this.forget(conn));
-    if (transport === 'tcp') {
+    const authTimeoutMs = this.options.authTimeoutMs ?? 30_000;
+    // 0 means never, as for the other timeouts (a setTimeout of 0 would close every TCP peer at once).
+    if (transport === 'tcp' && authTimeoutMs > 0) {
       const timer = setTimeout(() => {
         if (!conn.identity) conn.peer.close('did not authenticate in time');
-      }, this.options.authTimeoutMs ?? 30_000);
+      }, authTimeoutMs);
       (timer as { unref?(): void }).unref?.();
       conn.peer.onClose(() => clearTimeout(timer));
     }

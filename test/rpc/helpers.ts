@@ -1,20 +1,82 @@
-// Shared helpers of the rpc-*.test.ts files: collaboration roots, in-process
-// and spawned servers, and a raw framed connection that decodes answers with
-// its own tiny parser (independent of plugins/rpc/framing.ts).
+// Shared helpers of the rpc-*.test.ts files: collaboration roots, the server
+// started on each runtime it claims (in-process, or spawned under Node, Bun,
+// Deno or as the compiled binary), the CLI run on each runtime, and a raw
+// framed connection that decodes answers with its own tiny parser
+// (independent of plugins/rpc/framing.ts).
 
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterAll } from 'vitest';
 import * as acp from '../../acp.ts';
 import { RpcServer, type RpcServerOptions } from '../../plugins/rpc/server.ts';
 
 export const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const distCli = join(repo, 'dist', 'acp.mjs');
+/** The compiled binary (`bun build --compile`), built by `npm test` before the suites run. */
+export const distBinary = join(repo, 'dist', 'acp');
 export const bunBin = join(repo, 'node_modules', '.bin', 'bun');
 export const denoBin = join(repo, 'node_modules', '.bin', 'deno');
+
+/**
+ * Where the server (and the CLI) can run: `inproc` is an RpcServer inside the
+ * test process; the others spawn `acp serve` — `node dist/acp.mjs`, `bun
+ * acp.ts`, `deno run … acp.ts` and the compiled `dist/acp`.
+ */
+export type RpcRuntime = 'inproc' | 'node' | 'bun' | 'deno' | 'binary';
+/** A runtime that runs as a separate process. */
+export type SpawnRuntime = Exclude<RpcRuntime, 'inproc'>;
+const ALL_RUNTIMES: readonly RpcRuntime[] = ['inproc', 'node', 'bun', 'deno', 'binary'];
+
+/**
+ * The runtimes the suites run on: ACP_RPC_RUNTIMES (a comma list), by default
+ * all five. A listed runtime whose binary is missing fails its tests rather
+ * than skipping them, so a broken install cannot pass as green.
+ */
+export const RPC_RUNTIMES: readonly RpcRuntime[] = (() => {
+  const text = process.env.ACP_RPC_RUNTIMES?.trim();
+  if (!text) return ALL_RUNTIMES;
+  const names = text.split(',').map((name) => name.trim()).filter(Boolean);
+  const unknown = names.filter((name) => !ALL_RUNTIMES.includes(name as RpcRuntime));
+  if (unknown.length) throw new Error(`ACP_RPC_RUNTIMES: unknown runtime(s) ${unknown.join(', ')} (known: ${ALL_RUNTIMES.join(', ')})`);
+  return names as RpcRuntime[];
+})();
+
+/** The spawned runtimes among {@link RPC_RUNTIMES} (those a CLI client can run on). */
+export const SPAWN_RUNTIMES: readonly SpawnRuntime[] = RPC_RUNTIMES.filter((r): r is SpawnRuntime => r !== 'inproc');
+
+/**
+ * Deno permissions: the server's are those README "Runtimes" documents for
+ * `acp serve` (the YAML parser reads LOG_TOKENS/LOG_STREAM); a client gets
+ * only `--allow-net`, plus read/write on a Unix socket it connects to, read
+ * access to files it is given and the two variables it may read.
+ */
+const DENO_SERVER = ['--allow-read', '--allow-write', '--allow-net', '--allow-env=LOG_TOKENS,LOG_STREAM'];
+function denoClient(options: { socket?: string; files?: string[] }): string[] {
+  const read = [...(options.socket ? [options.socket] : []), ...(options.files ?? [])];
+  return ['--allow-net', '--allow-env=ACP_SERVER,ACP_TOKEN', ...(read.length ? [`--allow-read=${read.join(',')}`] : []), ...(options.socket ? [`--allow-write=${options.socket}`] : [])];
+}
+
+/** The command line that runs the CLI on `runtime` (throws when the runtime's binary is missing). */
+export function acpCommand(runtime: SpawnRuntime, deno: { server?: boolean; socket?: string; files?: string[] } = {}): string[] {
+  const need = (path: string): string => {
+    if (!existsSync(path)) throw new Error(`runtime ${runtime} is listed (ACP_RPC_RUNTIMES) but ${path} is missing; run npm ci / npm run build`);
+    return path;
+  };
+  switch (runtime) {
+    case 'node':
+      return [process.execPath, need(distCli)];
+    case 'bun':
+      return [need(bunBin), join(repo, 'acp.ts')];
+    case 'deno':
+      return [need(denoBin), 'run', '--quiet', '--no-prompt', ...(deno.server ? DENO_SERVER : denoClient(deno)), join(repo, 'acp.ts')];
+    case 'binary':
+      return [need(distBinary)];
+  }
+}
 
 /** Tokens used by the tests (token → participant). */
 export const TOKENS = { 'alice-token-0123456789': 'alice', 'bob-token-0123456789ab': 'bob' } as const;
@@ -51,15 +113,120 @@ export function snapshotFolder(folder: string): Record<string, string> {
   return out;
 }
 
-/** An in-process server on TCP and a Unix socket. */
-export async function startServer(root: string, options: Partial<RpcServerOptions> = {}): Promise<{ server: RpcServer; port: number; socket: string; close(): Promise<void> }> {
+/** An in-process server on TCP (`port`, default a free one) and a Unix socket. */
+export async function startServer(root: string, options: Partial<RpcServerOptions> & { port?: number } = {}): Promise<{ server: RpcServer; port: number; socket: string; close(): Promise<void> }> {
   const host = await acp.createNodeHost();
   const registry = await acp.createRegistry();
-  const server = new RpcServer({ core: acp, host, registry, root, tokens: { ...TOKENS }, version: 'test', pollIntervalMs: 200, ...options });
-  const { port } = await server.listenTcp('127.0.0.1', 0);
+  const { port: wanted = 0, ...rest } = options;
+  const server = new RpcServer({ core: acp, host, registry, root, tokens: { ...TOKENS }, version: 'test', pollIntervalMs: 200, ...rest });
+  const { port } = await server.listenTcp('127.0.0.1', wanted);
   const socket = join(tempDir('acp-sock-'), 'acp.sock');
   await server.listenUnix(socket);
   return { server, port, socket, close: () => server.close() };
+}
+
+/** Server options a test may set; each maps to a config key for a spawned server. */
+export interface ServeOptions {
+  /** TCP port (default: a free one). */
+  port?: number;
+  stallTimeoutMs?: number;
+  idleTimeoutMs?: number;
+  authTimeoutMs?: number;
+  maxConnections?: number;
+  forwardTimeoutMs?: number;
+  pollIntervalMs?: number;
+  limits?: { maxHeaderBytes?: number; maxBodyBytes?: number };
+}
+
+/** A running server, wherever it runs. */
+export interface RunningServer {
+  runtime: RpcRuntime;
+  port: number;
+  /** The Unix socket's path. */
+  socket: string;
+  /** What `acp` reports as its version (`test` in-process; the package version when spawned). */
+  version: string;
+  /** The server object (in-process only). */
+  server?: RpcServer;
+  /** Open client connections: the server's own count in-process; sockets in /proc/<pid>/fd beyond those open after start otherwise. */
+  connections(): number;
+  /** What a spawned server printed on stderr. */
+  stderr(): string;
+  /** Stop it; a spawned server must exit 0 and remove its socket. */
+  close(): Promise<void>;
+}
+
+const live = new Set<ChildProcess>();
+// A test that fails before its own cleanup must not leave servers running.
+// vitest ends a worker with a signal (no 'exit' handlers run), so this hook
+// — registered on the suite of each file importing this module — kills
+// whatever is left once that file's tests are done.
+afterAll(() => {
+  for (const child of live) child.kill('SIGKILL');
+});
+
+function seconds(ms: number | undefined): number | undefined {
+  return ms === undefined ? undefined : ms / 1000;
+}
+
+/** The sockets a process holds (Linux: /proc/<pid>/fd). */
+function socketCount(pid: number): number {
+  let n = 0;
+  for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+    try {
+      if (readlinkSync(`/proc/${pid}/fd/${fd}`).startsWith('socket:')) n++;
+    } catch {
+      // closed while we looked
+    }
+  }
+  return n;
+}
+
+/**
+ * The server on `runtime`, listening on TCP (127.0.0.1, a free port) and a
+ * Unix socket, serving `root` with {@link TOKENS}. A spawned server gets a
+ * YAML config written outside `root` (so it is not mistaken for a task).
+ */
+export async function startServerOn(runtime: RpcRuntime, root: string, options: ServeOptions = {}): Promise<RunningServer> {
+  const pollIntervalMs = options.pollIntervalMs ?? 200;
+  if (runtime === 'inproc') {
+    const srv = await startServer(root, { ...options, pollIntervalMs });
+    return { runtime, port: srv.port, socket: srv.socket, version: 'test', server: srv.server, connections: () => srv.server.connectionCount, stderr: () => '', close: srv.close };
+  }
+  const dir = tempDir('acp-serve-');
+  const socket = join(dir, 'acp.sock');
+  const config = join(dir, 'acp-server.yaml');
+  const limits = {
+    maxHeaderBytes: options.limits?.maxHeaderBytes,
+    maxBodyBytes: options.limits?.maxBodyBytes,
+    stallTimeoutSeconds: seconds(options.stallTimeoutMs),
+    idleTimeoutSeconds: seconds(options.idleTimeoutMs),
+    authTimeoutSeconds: seconds(options.authTimeoutMs),
+    maxConnections: options.maxConnections,
+    forwardTimeoutSeconds: seconds(options.forwardTimeoutMs),
+  };
+  const defined = Object.fromEntries(Object.entries(limits).filter(([, value]) => value !== undefined));
+  // JSON is YAML: no quoting questions for tokens or paths.
+  writeFileSync(config, JSON.stringify({ tokens: TOKENS, pollIntervalSeconds: pollIntervalMs / 1000, ...(Object.keys(defined).length ? { limits: defined } : {}) }, null, 2));
+  const served = await spawnServe(['--config', config, '--root', root, '--tcp', `127.0.0.1:${options.port ?? 0}`, '--unix', socket], { runtime });
+  const pid = served.child.pid!;
+  const baseline = socketCount(pid);
+  const version = (JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as { version: string }).version;
+  return {
+    runtime,
+    port: Number(served.tcp!.split(':').at(-1)),
+    socket: served.unix!,
+    version,
+    connections: () => socketCount(pid) - baseline,
+    stderr: served.stderr,
+    async close() {
+      const code = await served.stop();
+      const leftover = existsSync(socket);
+      rmSync(dir, { recursive: true, force: true });
+      if (code !== 0) throw new Error(`acp serve (${runtime}) exited ${code}:\n${served.stderr()}`);
+      if (leftover) throw new Error(`acp serve (${runtime}) left its socket ${socket} behind`);
+    },
+  };
 }
 
 /** `Content-Length` framing of a JSON text (or raw bytes). */
@@ -77,6 +244,8 @@ interface Writable {
 export class RawConn {
   private buffer = Buffer.alloc(0);
   private readonly messages: unknown[] = [];
+  /** The body each received message was parsed from: JSON.parse hides number lexemes (`1.0`, `12345678901234567890`). */
+  private readonly bodies = new WeakMap<object, string>();
   private waiters: Array<() => void> = [];
   isClosed = false;
   readonly closed: Promise<void>;
@@ -138,7 +307,9 @@ export class RawConn {
       if (this.buffer.length < end + 4 + length) return;
       const body = this.buffer.subarray(end + 4, end + 4 + length).toString('utf8');
       this.buffer = this.buffer.subarray(end + 4 + length);
-      this.messages.push(JSON.parse(body));
+      const message: unknown = JSON.parse(body);
+      if (typeof message === 'object' && message !== null) this.bodies.set(message, body);
+      this.messages.push(message);
       this.wake();
     }
   }
@@ -169,6 +340,11 @@ export class RawConn {
       });
     }
     return this.messages.shift();
+  }
+
+  /** The exact body text a received message (an object or array) was parsed from. */
+  rawOf(message: unknown): string | undefined {
+    return typeof message === 'object' && message !== null ? this.bodies.get(message) : undefined;
   }
 
   /** Messages received so far (without waiting). */
@@ -229,17 +405,12 @@ export class RawConn {
 /** Spawn `acp serve` (dist by default); resolves once it says where it listens. */
 export async function spawnServe(
   args: string[],
-  options: { runtime?: 'node' | 'bun' | 'deno'; cwd?: string } = {},
+  options: { runtime?: SpawnRuntime; cwd?: string } = {},
 ): Promise<{ child: ChildProcess; stderr: () => string; tcp?: string; unix?: string; stop(): Promise<number | null>; exited: Promise<number | null> }> {
-  const runtime = options.runtime ?? 'node';
-  const command =
-    runtime === 'node'
-      ? [process.execPath, distCli]
-      : runtime === 'bun'
-        ? [bunBin, join(repo, 'acp.ts')]
-        : // The permissions the README documents (the YAML parser reads LOG_TOKENS/LOG_STREAM).
-          [denoBin, 'run', '--quiet', '--no-prompt', '--allow-read', '--allow-write', '--allow-net', '--allow-env=LOG_TOKENS,LOG_STREAM', join(repo, 'acp.ts')];
+  const command = acpCommand(options.runtime ?? 'node', { server: true });
   const child = spawn(command[0]!, [...command.slice(1), 'serve', ...args], { cwd: options.cwd ?? repo, stdio: ['pipe', 'pipe', 'pipe'] });
+  live.add(child);
+  child.once('exit', () => live.delete(child));
   let err = '';
   const ready = new Promise<{ tcp?: string; unix?: string }>((resolve, reject) => {
     const found: { tcp?: string; unix?: string } = {};
@@ -272,14 +443,37 @@ export async function spawnServe(
   };
 }
 
-/** Run the built CLI; resolves with its exit code and output. */
-export function runAcp(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+/** Options of {@link runAcp} and {@link spawnAcpOn}. */
+export interface RunOptions {
+  cwd?: string;
+  env?: Record<string, string>;
+  /** Under Deno: the server's permissions, or a client's — the Unix socket it connects to and the files it reads (granted, nothing more). */
+  deno?: { server?: boolean; socket?: string; files?: string[] };
+}
+
+/** Start the CLI on `runtime` (stdout and stderr piped). */
+export function spawnAcpOn(runtime: SpawnRuntime, args: string[], options: RunOptions = {}): ChildProcess {
+  const command = acpCommand(runtime, options.deno);
+  const child = spawn(command[0]!, [...command.slice(1), ...args], { cwd: options.cwd ?? repo, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  live.add(child);
+  child.once('exit', () => live.delete(child));
+  return child;
+}
+
+/** Run the CLI on `runtime`; resolves with its exit code and output. */
+export function runAcpOn(runtime: SpawnRuntime, args: string[], options: RunOptions = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [distCli, ...args], { cwd: options.cwd ?? repo, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawnAcpOn(runtime, args, options);
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+    child.stdout!.on('data', (d) => (stdout += d));
+    child.stderr!.on('data', (d) => (stderr += d));
+    // 'close', not 'exit': the output pipes may still hold data when the process exits.
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
+}
+
+/** Run the built CLI under Node; resolves with its exit code and output. */
+export function runAcp(args: string[], options: RunOptions = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return runAcpOn('node', args, options);
 }

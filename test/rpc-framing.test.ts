@@ -1,11 +1,14 @@
 // Property tests of the Content-Length framing (plugins/rpc/framing.ts) and of
 // the batch rules (plugins/rpc/jsonrpc.ts): random chunk splits, multi-byte
 // characters cut at chunk boundaries, many messages per read, oversized and
-// malformed headers, and random garbage that must never throw.
+// malformed headers, and random garbage that must never throw; and ids
+// echoed exactly, also numbers a double cannot hold (random lexemes through a
+// whole Peer, and the id scanner against JSON.parse).
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { FrameDecoder, decodeBody, encodeFrame, type FrameEvent } from '../plugins/rpc/framing.ts';
-import { handleMessage, type Handled } from '../plugins/rpc/jsonrpc.ts';
+import { RpcError, handleMessage, rawIds, scanIdLexemes, type CallInfo, type Handled } from '../plugins/rpc/jsonrpc.ts';
+import { Peer, type ByteStream } from '../plugins/rpc/peer.ts';
 
 const LONG = process.env.ACP_LONG === '1';
 const runs = (n: number): { numRuns: number } => ({ numRuns: LONG ? n * 20 : n });
@@ -221,6 +224,151 @@ describe('batch properties', () => {
         }
       }),
       runs(300),
+    );
+  });
+});
+
+// Number lexemes of every shape: integers of any length, fractions, exponents, negative zero, beyond a double's range.
+const digitString = (min: number, max: number): fc.Arbitrary<string> => fc.string({ unit: fc.constantFrom(...'0123456789'), minLength: min, maxLength: max });
+const numberLexeme = fc.oneof(
+  fc.constantFrom('0', '-0', '-0.0', '1.0', '1e2', '1E+2', '100', '2.5', '12345678901234567890', '9007199254740993', '9007199254740992', '1e400', '-1e400', '1e-400', '123456789012345', '1234567890123456'),
+  fc
+    .tuple(
+      fc.boolean(),
+      fc.oneof(fc.constant('0'), fc.tuple(fc.constantFrom(...'123456789'), digitString(0, 30)).map(([a, b]) => a + b)),
+      fc.option(digitString(1, 20), { nil: undefined }),
+      fc.option(fc.tuple(fc.constantFrom('e', 'E'), fc.constantFrom('', '+', '-'), digitString(1, 3)).map((p) => p.join('')), { nil: undefined }),
+    )
+    .map(([negative, int, fraction, exponent]) => `${negative ? '-' : ''}${int}${fraction === undefined ? '' : `.${fraction}`}${exponent ?? ''}`),
+);
+const ws = fc.constantFrom('', ' ', '\n', '\t ', '\r\n  ');
+// Every spelling of the key "id" (JSON text).
+const idKey = fc.constantFrom('"id"', '"\\u0069d"', '"i\\u0064"', '"\\u0069\\u0064"');
+// Values holding `id` members (and look-alikes inside strings) that are not the request's id.
+const decoy = fc.oneof(
+  fc.jsonValue({ maxDepth: 2 }).map((v) => JSON.stringify(v)),
+  fc.tuple(idKey, ws, numberLexeme, fc.jsonValue({ maxDepth: 1 })).map(([k, w, n, v]) => `{${k}${w}:${w}${n},"v":${JSON.stringify(v)}}`),
+  fc.tuple(idKey, numberLexeme).map(([k, n]) => `[{"a":{${k}:${n}}},${n}]`),
+  fc.constantFrom(JSON.stringify('"id":1.0'), JSON.stringify('\\"id\\":-0,\\'), JSON.stringify('{"id":1e400}'), '"\\\\"', '"\\u0069d"'),
+);
+type Member = { text: string; id?: string };
+const member = (key: string, value: string, w: string): Member => ({ text: `${key}${w}:${w}${value}`, ...(JSON.parse(key) === 'id' ? { id: value } : {}) });
+const join = (members: Member[], w: string): string => `{${w}${members.map((m) => m.text).join(`${w},${w}`)}${w}}`;
+/** The raw value of the last `id` member (the one JSON.parse keeps). */
+const lastId = (members: Member[]): string | undefined => members.filter((m) => m.id !== undefined).at(-1)?.id;
+
+/** A Peer on an in-memory stream: feed it one body, get the bodies it wrote. */
+function exchange(body: string, onCall: (info: CallInfo) => void): string[] {
+  const written: Uint8Array[] = [];
+  let receive: (chunk: Uint8Array) => void = () => undefined;
+  const stream: ByteStream = {
+    write: (bytes) => written.push(Uint8Array.from(bytes)),
+    end: () => undefined,
+    destroy: () => undefined,
+    on: (event: string, listener: (chunk: Uint8Array) => void) => {
+      if (event === 'data') receive = listener;
+    },
+  } as ByteStream;
+  const peer = new Peer(stream, {
+    stallTimeoutMs: 0,
+    handler: (method, _params, info) => {
+      onCall(info);
+      if (method === 'fail') throw new RpcError(-32000);
+      return 'fine';
+    },
+  });
+  receive(encodeFrame(body));
+  peer.destroy();
+  return decodeAll(written).map((e) => decodeBody((e as { body: Uint8Array }).body));
+}
+
+/** The `id` members of a reply's text, in order (replies here hold no nested id). */
+const replyIds = (text: string): string[] => [...text.matchAll(/"id":(null|-?[0-9][0-9.eE+-]*|"(?:[^"\\]|\\.)*")/g)].map((m) => m[1]!);
+
+describe('ids echoed exactly', () => {
+  // A request, an invalid request or a notification; its id members (maybe a duplicate, maybe escaped) last-wins.
+  const request = fc
+    .tuple(
+      fc.constantFrom('"2.0"', '"2.0"', '"2.0"', '"1.0"'),
+      fc.constantFrom('"ok"', '"fail"'),
+      fc.option(decoy.map((d) => `{"p":${d}}`), { nil: undefined }),
+      fc.array(fc.tuple(idKey, fc.oneof(numberLexeme, numberLexeme, fc.constantFrom('"1.0"', 'null')), fc.nat()), { maxLength: 2 }),
+      ws,
+    )
+    .map(([version, method, params, ids, w]) => {
+      const members: Member[] = [member('"jsonrpc"', version, w), member('"method"', method, w), ...(params ? [member('"params"', params, w)] : [])];
+      // Id members land anywhere; whichever ends up last is the one that counts.
+      for (const [key, value, at] of ids) members.splice(at % (members.length + 1), 0, member(key, value, w));
+      return { text: join(members, w), id: lastId(members), valid: version === '"2.0"' };
+    });
+
+  test('the reply carries the very id lexeme of each request, single or batched; handlers see the number', () => {
+    fc.assert(
+      fc.property(fc.array(request, { minLength: 1, maxLength: 6 }), fc.boolean(), (requests, batched) => {
+        const messages = batched ? [requests] : requests.map((r) => [r]);
+        for (const group of messages) {
+          const body = batched ? `[${group.map((r) => r.text).join(',')}]` : group[0]!.text;
+          const seen: CallInfo[] = [];
+          const replies = exchange(body, (info) => seen.push(info));
+          // Notifications (valid, no id) are not answered; everything else is, with its id as sent.
+          const answered = group.filter((r) => !(r.valid && r.id === undefined));
+          if (!answered.length) {
+            expect(replies).toEqual([]);
+            continue;
+          }
+          expect(replies).toHaveLength(1);
+          expect(replyIds(replies[0]!), body).toEqual(answered.map((r) => r.id ?? 'null'));
+          // Still JSON, and read back it is the same number as the request's.
+          const reply: unknown = JSON.parse(replies[0]!);
+          expect(batched ? (reply as Array<{ id: unknown }>).map((r) => r.id) : [(reply as { id: unknown }).id]).toEqual(answered.map((r) => JSON.parse(r.id ?? 'null')));
+          // Handlers get a plain number id: the double JSON.parse reads from the lexeme.
+          const called = group.filter((r) => r.valid);
+          expect(seen.map((info) => info.id)).toEqual(called.map((r) => (r.id === undefined ? undefined : JSON.parse(r.id))));
+        }
+      }),
+      runs(300),
+    );
+  });
+
+  const object = fc
+    .tuple(fc.array(fc.oneof(fc.tuple(idKey, fc.oneof(numberLexeme, decoy)), fc.tuple(fc.constantFrom('"x"', '"idx"', '"ID"', '"\\u0069"', '"i d"', '"\\"id"', '"params"'), decoy)), { maxLength: 6 }), ws)
+    .map(([pairs, w]) => {
+      const members = pairs.map(([key, value]) => ({ text: `${key}${w}:${w}${value}`, ...(JSON.parse(key) === 'id' ? { id: value } : {}) }));
+      return { text: join(members, w), id: lastId(members) };
+    });
+
+  test('the scanner finds the top-level id JSON.parse keeps, never a nested one; rawIds picks exactly the lexemes a double loses', () => {
+    fc.assert(
+      fc.property(fc.oneof(object.map((o) => [o]), fc.array(fc.oneof(object, decoy.map((text) => ({ text, id: undefined }))), { maxLength: 6 })), fc.boolean(), (entries, single) => {
+        const text = single && entries.length === 1 ? entries[0]!.text : `[${entries.map((e) => e.text).join(',')}]`;
+        const value: unknown = JSON.parse(text);
+        const parsed = (Array.isArray(value) ? value : [value]) as unknown[];
+        const lexemes = scanIdLexemes(text);
+        if (typeof value !== 'object' || value === null) {
+          // A lone scalar holds no id.
+          expect(lexemes).toEqual([]);
+          return;
+        }
+        expect(lexemes).toHaveLength(parsed.length);
+        parsed.forEach((entry, k) => {
+          const own = typeof entry === 'object' && entry !== null && !Array.isArray(entry) && Object.hasOwn(entry, 'id');
+          if (!own) {
+            expect(lexemes[k]).toBeUndefined();
+            return;
+          }
+          expect(JSON.parse(lexemes[k]!)).toEqual((entry as { id: unknown }).id);
+          // Generated objects know their last id; a decoy entry may hold an id too, checked by the line above.
+          if (entries[k]!.id !== undefined) expect(lexemes[k]).toBe(entries[k]!.id);
+        });
+        const raw = rawIds(text, value);
+        const expected = parsed.map((entry, k) => {
+          const lexeme = lexemes[k];
+          const numeric = typeof (entry as { id?: unknown } | null)?.id === 'number';
+          return numeric && lexeme !== undefined && String(Number(lexeme)) !== lexeme ? lexeme : undefined;
+        });
+        expect(raw ?? parsed.map(() => undefined)).toEqual(expected);
+      }),
+      runs(400),
     );
   });
 });

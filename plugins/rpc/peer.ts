@@ -11,6 +11,8 @@ import {
   handleMessage,
   isResponse,
   parseErrorResponse,
+  rawIds,
+  replyText,
   type Handled,
   type InternalErrorReporter,
   type JsonRpcErrorObject,
@@ -234,19 +236,22 @@ export class Peer {
         this.sendValue(parseErrorResponse(event.reason));
         continue;
       }
+      let text: string;
       let value: unknown;
       try {
-        value = JSON.parse(decodeBody(event.body));
+        text = decodeBody(event.body);
+        value = JSON.parse(text);
       } catch (error) {
         this.sendValue(parseErrorResponse(error instanceof TypeError ? 'body is not valid UTF-8' : 'body is not valid JSON'));
         continue;
       }
-      this.dispatch(value);
+      this.dispatch(value, text);
       if (this.isClosed) return;
     }
   }
 
-  private dispatch(value: unknown): void {
+  /** `text` is what `value` was parsed from: the source of id lexemes a double cannot hold. */
+  private dispatch(value: unknown, text: string): void {
     if (isResponse(value)) {
       this.settle(value);
       return;
@@ -260,13 +265,14 @@ export class Peer {
       ((method) => {
         throw new RpcError(RpcCode.MethodNotFound, `Method not found: ${method}`);
       });
-    const handled = handleMessage(value, handler, this.options.onInternalError);
+    // Responses (above) need no lexemes: our own request ids are small integers, which survive a double.
+    const handled = handleMessage(value, handler, this.options.onInternalError, rawIds(text, value));
     if (handled instanceof Promise) handled.then((h) => this.reply(h), () => undefined);
     else this.reply(handled);
   }
 
   private reply(handled: Handled): void {
-    if (handled.reply !== undefined) this.sendValue(handled.reply);
+    if (handled.reply !== undefined) this.sendRaw(replyText(handled.reply));
     for (const fn of handled.afters) fn();
   }
 

@@ -1,6 +1,10 @@
-// The request → response vectors of rpc-protocol.test.ts (also run against
-// the server under Bun and Deno by rpc-cli.test.ts). A vector whose
-// expectation is `null` must get no reply at all.
+// The request → response vectors, run by rpc-protocol.test.ts over every
+// transport against the server on every runtime (in-process, and `acp serve`
+// spawned under Node, Bun, Deno and as the binary). A vector whose
+// expectation is `null` must get no reply at all. A vector with `rawIds` also
+// checks the reply's text: JSON.parse reads `1.0` as 1 and
+// `12345678901234567890` as 12345678901234567000, so only the text shows
+// whether an id was echoed exactly.
 import { expect } from 'vitest';
 import type { RawConn } from './helpers.ts';
 
@@ -10,6 +14,8 @@ interface Vector {
   /** JSON text (framed by the test) or raw body bytes. */
   send: string | Uint8Array;
   expect: Expect;
+  /** The `id` members of the reply's text, in order, spelt exactly so (a string id with its quotes). */
+  rawIds?: string[];
 }
 
 export const ok = (id: unknown): Record<string, unknown> => ({ jsonrpc: '2.0', id, result: expect.anything() });
@@ -78,8 +84,38 @@ export const VECTORS: Vector[] = [
     send: '[{"jsonrpc":"2.0","id":"a","method":"ping"},{"jsonrpc":"2.0","method":"ping"},{"foo":"boo"},{"jsonrpc":"2.0","id":"b","method":"no/such"},{"jsonrpc":"2.0","id":"c","method":"task/status","params":["demo"]}]',
     expect: [ok('a'), err(null, -32600), err('b', -32601), ok('c')],
   },
-  { name: 'a batch mixing ids 1 and "1" keeps both', send: '[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":"1","method":"ping"}]', expect: [ok(1), ok('1')] },
+  { name: 'a batch mixing ids 1 and "1" keeps both', send: '[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":"1","method":"ping"}]', expect: [ok(1), ok('1')], rawIds: ['1', '"1"'] },
+  // Number ids echoed as written, also where a double cannot hold them (JSON.parse would answer 12345678901234567000, 1, 100, 0 …)
+  { name: 'an integer id beyond a double is echoed digit for digit', send: '{"jsonrpc":"2.0","id":12345678901234567890,"method":"ping"}', expect: ok(Number('12345678901234567890')), rawIds: ['12345678901234567890'] },
+  { name: 'an id of 2^53 + 1 is echoed, not rounded', send: '{"jsonrpc":"2.0","id":9007199254740993,"method":"ping"}', expect: ok(9007199254740992), rawIds: ['9007199254740993'] },
+  { name: 'an id 1.0 is echoed as 1.0', send: '{"jsonrpc":"2.0","id":1.0,"method":"ping"}', expect: ok(1), rawIds: ['1.0'] },
+  { name: 'an id 1e2 is echoed as 1e2', send: '{"jsonrpc":"2.0","id":1e2,"method":"ping"}', expect: ok(100), rawIds: ['1e2'] },
+  { name: 'an id -0 is echoed as -0', send: '{"jsonrpc":"2.0","id":-0,"method":"ping"}', expect: ok(-0), rawIds: ['-0'] },
+  { name: 'an id beyond a double\'s range (1e400) is a number id, echoed', send: '{"jsonrpc":"2.0","id":1e400,"method":"ping"}', expect: ok(Infinity), rawIds: ['1e400'] },
+  { name: 'a raw id on an error answer', send: '{"jsonrpc":"2.0","id":-1.5E+3,"method":"no/such"}', expect: err(-1500, -32601), rawIds: ['-1.5E+3'] },
+  { name: 'a raw id on an invalid request', send: '{"jsonrpc":"1.0","id":2.50,"method":"ping"}', expect: err(2.5, -32600), rawIds: ['2.50'] },
+  { name: 'whitespace around the id does not matter', send: '{"jsonrpc":"2.0", "id" :\n\t1.50 , "method":"ping"}', expect: ok(1.5), rawIds: ['1.50'] },
+  { name: 'a canonical fraction is echoed as it was', send: '{"jsonrpc":"2.0","id":-2.5e-7,"method":"ping"}', expect: ok(-2.5e-7), rawIds: ['-2.5e-7'] },
+  { name: 'an escaped key spelling is the id', send: '{"jsonrpc":"2.0","\\u0069d":7.0,"method":"ping"}', expect: ok(7), rawIds: ['7.0'] },
+  { name: 'a fully escaped key spelling with a string id', send: '{"jsonrpc":"2.0","\\u0069\\u0064":"esc","method":"ping"}', expect: ok('esc'), rawIds: ['"esc"'] },
+  { name: 'duplicate id keys: the last one wins, as in JSON.parse', send: '{"jsonrpc":"2.0","id":1.0,"method":"ping","i\\u0064":2.00}', expect: ok(2), rawIds: ['2.00'] },
+  { name: 'duplicate id keys: a last string id wins over a raw number', send: '{"id":1.0,"jsonrpc":"2.0","method":"ping","id":"last"}', expect: ok('last'), rawIds: ['"last"'] },
+  { name: 'an id nested in params is not the id', send: '{"jsonrpc":"2.0","params":{"id":6.0,"x":[{"id":7.0}]},"id":5.0,"method":"no/such"}', expect: err(5, -32601), rawIds: ['5.0'] },
+  {
+    name: 'a batch mixing raw ids with invalid entries and notifications',
+    send:
+      '[{"jsonrpc":"2.0","id":12345678901234567890,"method":"ping"},{"jsonrpc":"2.0","id":1.0,"method":"no/such"},{"jsonrpc":"1.0","id":1e2,"method":"ping"},' +
+      '{"jsonrpc":"2.0","method":"ping","params":{"id":1.0}},7,{"jsonrpc":"2.0","id":-0,"method":"ping","result":1},{"jsonrpc":"2.0","id":"1.0","method":"ping"},' +
+      '{"jsonrpc":"2.0","id":true,"method":"ping"},{"jsonrpc":"2.0","\\u0069d":9007199254740993,"method":"ping"},{"jsonrpc":"2.0","id":3,"method":"ping"}]',
+    expect: [ok(Number('12345678901234567890')), err(1, -32601), err(100, -32600), err(null, -32600), err(-0, -32600), ok('1.0'), err(null, -32600), ok(9007199254740992), ok(3)],
+    rawIds: ['12345678901234567890', '1.0', '1e2', 'null', '-0', '"1.0"', 'null', '9007199254740993', '3'],
+  },
 ];
+
+/** The `id` members of a reply's text (the vectors' replies hold no nested `id`), spelt as sent. */
+function idLexemes(text: string): string[] {
+  return [...text.matchAll(/"id":(null|-?[0-9][0-9.eE+-]*|"(?:[^"\\]|\\.)*")/g)].map((m) => m[1]!);
+}
 
 function checkShape(reply: unknown): void {
   const all = Array.isArray(reply) ? reply : [reply];
@@ -104,6 +140,7 @@ export async function runVectors(conn: RawConn): Promise<void> {
       const reply = await conn.next();
       checkShape(reply);
       expect(reply, vector.name).toEqual(vector.expect);
+      if (vector.rawIds) expect(idLexemes(conn.rawOf(reply) ?? ''), vector.name).toEqual(vector.rawIds);
       // Exactly one reply.
       expect(await conn.before(), vector.name).toEqual([]);
     }

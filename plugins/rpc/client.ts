@@ -126,15 +126,35 @@ function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
+/** Connection failures that retrying cannot cure (see {@link isPermissionRefusal}). */
+const refusals = new WeakSet<Error>();
+
+/**
+ * Whether `error` is Deno (2) refusing a permission: `--allow-net`, or
+ * `--allow-read`/`--allow-write` on a Unix socket. Such a refusal stays until
+ * the program is run with other flags, so it is reported at once instead of
+ * being retried with backoff (for ever, by default). Only `NotCapable`: Deno's
+ * `PermissionDenied` is the operating system's EACCES, which Node and Bun
+ * retry like any other connection error.
+ */
+function isPermissionRefusal(error: unknown): boolean {
+  return (error as { name?: unknown } | null)?.name === 'NotCapable';
+}
+
 async function openStream(endpoint: Endpoint, timeoutMs: number): Promise<ByteStream> {
   const net = await import('node:net');
+  const failed = (error: unknown): RpcConnectionError => {
+    const wrapped = new RpcConnectionError(`cannot connect to ${formatEndpoint(endpoint)}: ${(error as Error).message}`);
+    if (isPermissionRefusal(error)) refusals.add(wrapped);
+    return wrapped;
+  };
   return new Promise((resolve, reject) => {
     let socket: ReturnType<typeof net.connect>;
     try {
       socket = endpoint.kind === 'unix' ? net.connect(endpoint.path) : net.connect(endpoint.port, endpoint.host);
     } catch (error) {
       // Deno refuses a Unix socket without --allow-read/--allow-write by throwing here, not through 'error'.
-      reject(new RpcConnectionError(`cannot connect to ${formatEndpoint(endpoint)}: ${(error as Error).message}`));
+      reject(failed(error));
       return;
     }
     const timer = setTimeout(() => {
@@ -148,7 +168,8 @@ async function openStream(endpoint: Endpoint, timeoutMs: number): Promise<ByteSt
     });
     socket.once('error', (error) => {
       clearTimeout(timer);
-      reject(new RpcConnectionError(`cannot connect to ${formatEndpoint(endpoint)}: ${error.message}`));
+      // Deno refuses TCP without --allow-net through here, not by throwing.
+      reject(failed(error));
     });
   });
 }
@@ -274,8 +295,8 @@ export class RpcClient {
         return peer;
       } catch (error) {
         this.attempts++;
-        // Authentication refusals do not get better by retrying.
-        if (error instanceof RpcResponseError || this.options.reconnect === false || this.closedByUser) throw error;
+        // Authentication refusals and refused permissions do not get better by retrying.
+        if (error instanceof RpcResponseError || refusals.has(error as Error) || this.options.reconnect === false || this.closedByUser) throw error;
         if (this.options.maxAttempts !== undefined && this.attempts >= this.options.maxAttempts) throw error;
         const delay = Math.min(max, initial * 2 ** (this.attempts - 1));
         this.options.onStatus?.('reconnecting', `${(error as Error).message}; retrying in ${delay} ms`);

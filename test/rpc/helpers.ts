@@ -122,7 +122,12 @@ export async function startServer(root: string, options: Partial<RpcServerOption
   const { port } = await server.listenTcp('127.0.0.1', wanted);
   const socket = join(tempDir('acp-sock-'), 'acp.sock');
   await server.listenUnix(socket);
-  return { server, port, socket, close: () => server.close() };
+  const close = async (): Promise<void> => {
+    await server.close();
+    // The socket's own temporary folder (the server removed the socket itself).
+    rmSync(dirname(socket), { recursive: true, force: true });
+  };
+  return { server, port, socket, close };
 }
 
 /** Server options a test may set; each maps to a config key for a spawned server. */

@@ -111,10 +111,23 @@ function runtimes(): Cli[] {
 
 const binary: Cli = { name: 'binary', prefix: () => [BIN] };
 
+/**
+ * The environment of the measured commands: this one without
+ * NODE_EXTRA_CA_CERTS, which makes every Node start read a CA bundle (~80 ms
+ * here) — the machine's set-up, not acp's start-up. Said in the notes when set.
+ */
+function childEnv(): Record<string, string | undefined> {
+  const { NODE_EXTRA_CA_CERTS, ...rest } = env;
+  if (NODE_EXTRA_CA_CERTS !== undefined && !notes.some((n) => n.startsWith('NODE_EXTRA_CA_CERTS'))) {
+    notes.push('NODE_EXTRA_CA_CERTS was set in this shell and is removed from the measured commands\' environment: with it, every Node start reads that certificate bundle first (~80 ms on this machine).');
+  }
+  return rest;
+}
+
 /** Run a command to completion; returns wall milliseconds (spawn to exit). */
 function timed(argv: string[], extraEnv?: Record<string, string>, allowed: number[] = [0]): { ms: number; stdout: string; stderr: string; maxRss: number } {
   const start = performance.now();
-  const result = Bun.spawnSync(argv, { env: { ...env, ...extraEnv }, stdout: 'pipe', stderr: 'pipe' });
+  const result = Bun.spawnSync(argv, { env: { ...childEnv(), ...extraEnv }, stdout: 'pipe', stderr: 'pipe' });
   const elapsed = performance.now() - start;
   const stdout = result.stdout.toString();
   const stderr = result.stderr.toString();

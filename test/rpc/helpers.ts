@@ -130,18 +130,11 @@ export async function startServer(root: string, options: Partial<RpcServerOption
   return { server, port, socket, close };
 }
 
-/** Server options a test may set; each maps to a config key for a spawned server. */
-export interface ServeOptions {
+/** Server options a test may set (the server's own, by name); each maps to a config key for a spawned server. */
+export type ServeOptions = Pick<RpcServerOptions, 'stallTimeoutMs' | 'idleTimeoutMs' | 'authTimeoutMs' | 'maxConnections' | 'forwardTimeoutMs' | 'pollIntervalMs' | 'limits'> & {
   /** TCP port (default: a free one). */
   port?: number;
-  stallTimeoutMs?: number;
-  idleTimeoutMs?: number;
-  authTimeoutMs?: number;
-  maxConnections?: number;
-  forwardTimeoutMs?: number;
-  pollIntervalMs?: number;
-  limits?: { maxHeaderBytes?: number; maxBodyBytes?: number };
-}
+};
 
 /** A running server, wherever it runs. */
 export interface RunningServer {

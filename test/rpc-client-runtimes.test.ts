@@ -15,11 +15,11 @@
 // without them. rpc-collab.test.ts covers the same API inside the Node test
 // process against every server runtime.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vitest';
 import * as acp from '../acp.ts';
-import { ALICE_TOKEN, BOB_TOKEN, SPAWN_RUNTIMES, TOKENS, bunBin, denoBin, makeRoot, repo, runAcp, spawnServe, startServerOn, tempDir } from './rpc/helpers.ts';
+import { ALICE_TOKEN, BOB_TOKEN, SPAWN_RUNTIMES, TOKENS, bunBin, denoBin, makeRoot, needRuntimeFile, repo, runAcp, spawnServe, startServerOn, tempDir } from './rpc/helpers.ts';
 
 const DRIVER = join(repo, 'test', 'rpc', 'client-driver.ts');
 /** The spawned server's idle timeout: short, so that heartbeats have something to prove. */
@@ -30,11 +30,7 @@ const BACKOFF = { initialMs: 50, maxMs: 400 };
 type ClientRuntime = 'node' | 'bun' | 'deno';
 const CLIENT_RUNTIMES = SPAWN_RUNTIMES.filter((r): r is ClientRuntime => r === 'node' || r === 'bun' || r === 'deno');
 
-function need(path: string, runtime: string): string {
-  // A listed runtime that is not installed fails, as in the other rpc suites.
-  if (!existsSync(path)) throw new Error(`runtime ${runtime} is listed (ACP_RPC_RUNTIMES) but ${path} is missing; run npm ci`);
-  return path;
-}
+const need = needRuntimeFile;
 
 let bundleDir: string | undefined;
 /** The driver bundled for Node, the way scripts/build.mjs bundles dist/acp.mjs. */

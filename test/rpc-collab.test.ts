@@ -14,7 +14,7 @@ import { appendFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vitest';
 import * as acp from '../acp.ts';
-import { RpcClient, RpcPool, RpcResponseError, type SubscriptionNotification } from '../plugins/rpc/client.ts';
+import { RpcClient, RpcEndpointError, RpcPool, RpcResponseError, type SubscriptionNotification } from '../plugins/rpc/client.ts';
 import { Collab, type CollabUpdate } from '../plugins/rpc/collab.ts';
 import { ALICE_TOKEN, BOB_TOKEN, RPC_RUNTIMES, RawConn, makeRoot, runAcp, snapshotFolder, startServerOn, type RunningServer } from './rpc/helpers.ts';
 
@@ -351,5 +351,13 @@ describe('a served collaboration while protocol.json is rewritten in place', () 
     writeFileSync(path, acp.formatProtocolJson({ ...JSON.parse(readFileSync(path, 'utf8')), waitingFor: ['bob'] }));
     await expect.poll(() => updates, { timeout: 3000 }).toEqual([{ kind: 'state', reset: false, state: { phase: 'drafting', proposalOwner: 'alice', waitingFor: ['bob'] } }]);
     done();
+  });
+});
+
+describe('endpoints', () => {
+  test('an endpoint that names no socket is an RpcEndpointError at once (no connection attempt, no retry)', async () => {
+    for (const bad of ['tcp://127.0.0.1:', 'unix:', 'tcp://host:99999', 'nonsense']) {
+      await expect(RpcClient.connect(bad, { heartbeatMs: 0 })).rejects.toBeInstanceOf(RpcEndpointError);
+    }
   });
 });

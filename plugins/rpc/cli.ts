@@ -3,7 +3,7 @@
 
 import { parseHostPort, parseServerConfig, ConfigError, type ServerConfigFile } from './config.ts';
 import type { AcpCore, CliIo, Host, Registry } from './core.ts';
-import { RpcClient, RpcResponseError, RpcConnectionError, parseEndpoint, type SubscriptionNotification } from './client.ts';
+import { RpcClient, RpcResponseError, RpcConnectionError, RpcEndpointError, type SubscriptionNotification } from './client.ts';
 import { RpcServer } from './server.ts';
 import { RpcCode } from './jsonrpc.ts';
 import * as edge from './edge.ts';
@@ -44,7 +44,8 @@ async function readText(host: Host, path: string, what: string): Promise<string>
 function fail(ctx: CommandContext, error: unknown): never {
   const { AcpError } = ctx.core;
   if (error instanceof AcpError) throw error;
-  if (error instanceof ConfigError || error instanceof RpcConnectionError) throw new AcpError(error.message);
+  // A mistyped --server (RpcEndpointError) is the user's error too: exit 2, not an internal one.
+  if (error instanceof ConfigError || error instanceof RpcConnectionError || error instanceof RpcEndpointError) throw new AcpError(error.message);
   if (error instanceof RpcResponseError) throw new AcpError(error.message);
   throw error;
 }
@@ -123,12 +124,6 @@ export async function serveCommand(options: Options, ctx: CommandContext): Promi
 async function clientOptions(options: Options, ctx: CommandContext): Promise<{ endpoint: string; token?: string; participant?: string }> {
   const endpoint = one(options, 'server') ?? edge.env('ACP_SERVER');
   if (endpoint === undefined) throw new ConfigError('the following arguments are required: --server (or set ACP_SERVER)');
-  try {
-    parseEndpoint(endpoint);
-  } catch (error) {
-    // A mistyped --server is the user's error (exit 2), not an internal one.
-    throw new ConfigError((error as Error).message);
-  }
   let token = one(options, 'token');
   const tokenFile = one(options, 'tokenFile');
   if (token === undefined && tokenFile !== undefined) token = (await readText(ctx.host, ctx.host.resolvePath(tokenFile), 'token file')).trim();

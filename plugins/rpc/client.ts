@@ -28,6 +28,14 @@ export { RpcConnectionError, RpcResponseError } from './peer.ts';
 /** Where a server listens. */
 export type Endpoint = { kind: 'tcp'; host: string; port: number } | { kind: 'unix'; path: string };
 
+/** An endpoint text that names no socket: a caller's mistake, never worth a retry. */
+export class RpcEndpointError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'RpcEndpointError';
+  }
+}
+
 /**
  * Parse an endpoint: `tcp://host:port`, `host:port`, a bare port (loopback),
  * `unix:/path/acp.sock`, `unix:///path`, or a path containing `/`.
@@ -36,7 +44,7 @@ export function parseEndpoint(text: string): Endpoint {
   const value = text.trim();
   if (value.startsWith('unix:')) {
     const path = value.slice(5).replace(/^\/\/(?=\/)/, '');
-    if (!path) throw new Error(`invalid endpoint '${text}': missing socket path`);
+    if (!path) throw new RpcEndpointError(`invalid endpoint '${text}': missing socket path`);
     return { kind: 'unix', path };
   }
   if (value.startsWith('/') || value.startsWith('./') || value.startsWith('../')) return { kind: 'unix', path: value };
@@ -46,7 +54,7 @@ export function parseEndpoint(text: string): Endpoint {
   const bare = /^(\d{1,5})$/.exec(rest);
   const host = v6?.[1] ?? v4?.[1] ?? '127.0.0.1';
   const port = Number(v6?.[2] ?? v4?.[2] ?? bare?.[1] ?? NaN);
-  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`invalid endpoint '${text}': expected tcp://host:port, host:port or unix:/path`);
+  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new RpcEndpointError(`invalid endpoint '${text}': expected tcp://host:port, host:port or unix:/path`);
   return { kind: 'tcp', host: host || '127.0.0.1', port };
 }
 

@@ -60,12 +60,15 @@ function denoClient(options: { socket?: string; files?: string[] }): string[] {
   return ['--allow-net', '--allow-env=ACP_SERVER,ACP_TOKEN', ...(read.length ? [`--allow-read=${read.join(',')}`] : []), ...(options.socket ? [`--allow-write=${options.socket}`] : [])];
 }
 
+/** `path`, which `runtime` needs: a listed runtime that is not installed fails the test instead of skipping it. */
+export function needRuntimeFile(path: string, runtime: string): string {
+  if (!existsSync(path)) throw new Error(`runtime ${runtime} is listed (ACP_RPC_RUNTIMES) but ${path} is missing; run npm ci / npm run build`);
+  return path;
+}
+
 /** The command line that runs the CLI on `runtime` (throws when the runtime's binary is missing). */
 export function acpCommand(runtime: SpawnRuntime, deno: { server?: boolean; socket?: string; files?: string[] } = {}): string[] {
-  const need = (path: string): string => {
-    if (!existsSync(path)) throw new Error(`runtime ${runtime} is listed (ACP_RPC_RUNTIMES) but ${path} is missing; run npm ci / npm run build`);
-    return path;
-  };
+  const need = (path: string): string => needRuntimeFile(path, runtime);
   switch (runtime) {
     case 'node':
       return [process.execPath, need(distCli)];

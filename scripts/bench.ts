@@ -114,20 +114,14 @@ const binary: Cli = { name: 'binary', prefix: () => [BIN] };
 /**
  * The environment of the measured commands: this one without
  * NODE_EXTRA_CA_CERTS, which makes every Node start read a CA bundle (~80 ms
- * here) — the machine's set-up, not acp's start-up. Said in the notes when set.
+ * here) — the machine's set-up, not acp's start-up (said in the notes).
  */
-function childEnv(): Record<string, string | undefined> {
-  const { NODE_EXTRA_CA_CERTS, ...rest } = env;
-  if (NODE_EXTRA_CA_CERTS !== undefined && !notes.some((n) => n.startsWith('NODE_EXTRA_CA_CERTS'))) {
-    notes.push('NODE_EXTRA_CA_CERTS was set in this shell and is removed from the measured commands\' environment: with it, every Node start reads that certificate bundle first (~80 ms on this machine).');
-  }
-  return rest;
-}
+const { NODE_EXTRA_CA_CERTS, ...childEnv } = env;
 
 /** Run a command to completion; returns wall milliseconds (spawn to exit). */
 function timed(argv: string[], extraEnv?: Record<string, string>, allowed: number[] = [0]): { ms: number; stdout: string; stderr: string; maxRss: number } {
   const start = performance.now();
-  const result = Bun.spawnSync(argv, { env: { ...childEnv(), ...extraEnv }, stdout: 'pipe', stderr: 'pipe' });
+  const result = Bun.spawnSync(argv, { env: { ...childEnv, ...extraEnv }, stdout: 'pipe', stderr: 'pipe' });
   const elapsed = performance.now() - start;
   const stdout = result.stdout.toString();
   const stderr = result.stderr.toString();
@@ -475,6 +469,9 @@ async function main(): Promise<void> {
   if (!existsSync(BIN)) throw new Error(`${BIN} is missing: run \`node scripts/build.mjs --compile\` first (npm run bench does)`);
   host = await createNodeHost();
   registry = await createRegistry();
+  if (NODE_EXTRA_CA_CERTS !== undefined) {
+    notes.push("NODE_EXTRA_CA_CERTS was set in this shell and is removed from the measured commands' environment: with it, every Node start reads that certificate bundle first (~80 ms on this machine).");
+  }
   const loadBefore = os.loadavg();
   console.log(`acp benchmarks${QUICK ? ' (quick)' : ''}; work folder ${work}; load average ${loadBefore.map((v) => v.toFixed(2)).join(' ')}`);
   try {

@@ -4,7 +4,10 @@
 //
 //   dist/acp.mjs  one ESM file: acp.ts plus everything it imports, including
 //                 literal dynamic imports (deliverable-types/, plugins/, cac);
-//                 runs unchanged on Node >= 20.19, Bun and Deno.
+//                 runs unchanged on Node >= 20.19, Bun and Deno. A copy goes
+//                 to skills/agent-collaboration/scripts/acp.mjs.
+//   dist/acp-mcp.mjs  the MCP server of `acp mcp` with the MCP SDK, loaded
+//                 by that command only (see scripts/bundle.ts).
 //   dist/acp      standalone executable (`bun build --compile`, minified, with
 //                 bytecode for a faster start); needs no runtime installed.
 //
@@ -64,12 +67,30 @@ function atomically(final, build) {
 }
 
 mkdirSync(join(root, 'dist'), { recursive: true });
-atomically(join(root, 'dist', 'acp.mjs'), (tmp) => {
-  run(['build', 'acp.ts', '--target=node', '--format=esm', '--outfile', tmp]);
-  // bun keeps the entry's shebang; add one if acp.ts has none.
-  const code = readFileSync(tmp, 'utf8');
-  if (!code.startsWith('#!')) writeFileSync(tmp, `#!/usr/bin/env node\n${code}`);
-});
+// Both bundles are built into a scratch directory (scripts/bundle.ts), then
+// renamed into place: acp-mcp.mjs first, so a new acp.mjs never meets an old
+// or missing server file.
+const scratch = join(root, 'dist', `.bundle${tmpSuffix}`);
+try {
+  run(['scripts/bundle.ts', scratch]);
+  for (const name of ['acp-mcp.mjs', 'acp.mjs']) {
+    atomically(join(root, 'dist', name), (tmp) => {
+      const code = readFileSync(join(scratch, name), 'utf8');
+      // bun keeps the entry's shebang; add one if acp.ts has none.
+      writeFileSync(tmp, name === 'acp.mjs' && !code.startsWith('#!') ? `#!/usr/bin/env node\n${code}` : code);
+    });
+  }
+} finally {
+  rmSync(scratch, { recursive: true, force: true });
+}
+
+// The skill carries the single-file runtime: keep its copy identical to
+// dist/acp.mjs (test/skill.test.ts fails when the committed copy is stale).
+const skillCopy = join(root, 'skills', 'agent-collaboration', 'scripts', 'acp.mjs');
+if (existsSync(dirname(skillCopy))) {
+  const fresh = readFileSync(join(root, 'dist', 'acp.mjs'));
+  if (!existsSync(skillCopy) || !readFileSync(skillCopy).equals(fresh)) atomically(skillCopy, (tmp) => writeFileSync(tmp, fresh));
+}
 
 // --bytecode precompiles the bundle (ESM bytecode needs --format=esm): start-up
 // of `dist/acp validate` drops by about half compared with plain --compile.

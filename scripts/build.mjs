@@ -13,6 +13,8 @@
 //
 //   node scripts/build.mjs                 -> dist/acp.mjs and dist/acp
 //   node scripts/build.mjs --no-compile    -> dist/acp.mjs only (~0.3 s)
+//   node scripts/build.mjs --types         -> also dist/types/*.d.ts (tsc, for
+//     library users of the npm package; `npm pack` runs it via prepack)
 //   node scripts/build.mjs --target=T      -> also dist/acp-T for another platform
 //     (repeatable) T is a bun target: bun-linux-x64, bun-linux-arm64,
 //     bun-linux-x64-musl, bun-linux-arm64-musl, bun-linux-x64-baseline,
@@ -35,7 +37,7 @@ if (!existsSync(bun)) {
 }
 
 const args = process.argv.slice(2);
-const known = (a) => a === '--compile' || a === '--no-compile' || a.startsWith('--target=');
+const known = (a) => a === '--compile' || a === '--no-compile' || a === '--types' || a.startsWith('--target=');
 const unknown = args.filter((a) => !known(a));
 if (unknown.length) {
   console.error(`build: unknown argument(s) ${unknown.join(' ')} (see the header of scripts/build.mjs)`);
@@ -108,4 +110,16 @@ for (const target of targets) {
     compile(tmp, target);
     if (exe && existsSync(tmp + exe)) renameSync(tmp + exe, tmp);
   });
+}
+
+// Declarations for the package's users: plain .d.ts beside the JS, so a
+// consumer needs neither allowImportingTsExtensions nor our sources.
+if (args.includes('--types')) {
+  rmSync(join(root, 'dist', 'types'), { recursive: true, force: true });
+  const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+  const r = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.types.json'], { cwd: root, stdio: 'inherit' });
+  if (r.status !== 0) {
+    console.error('build: tsc -p tsconfig.types.json failed');
+    process.exit(r.status ?? 1);
+  }
 }

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import * as acp from '../acp.ts';
 import { createMcpServer } from '../plugins/mcp/server.ts';
-import { REPO_DIR, runCommand } from './conformance/replay.ts';
+import { LOCAL_BIN, REPO_DIR, runCommand } from './conformance/replay.ts';
 import { FROZEN, FROZEN_SHA256, INIT, OWNER, PRIMARY, REVIEWER, STEPS } from './happy-path.ts';
 
 const ACP = join(REPO_DIR, 'dist', 'acp.mjs');
@@ -198,6 +198,27 @@ describe('acp mcp over stdio', () => {
     expect((adr.contents[0] as { text: string }).text).toMatch(/^# Architecture Decision Record\n/);
     await expect(bob.readResource({ uri: 'acp://collab/resources/../../etc/passwd' })).rejects.toThrow();
   });
+});
+
+describe('acp mcp on every runtime', () => {
+  // Deno with read/write on the root only: the server needs no other permission.
+  const runtimes: [string, string, string[]][] = [
+    ['bun', join(LOCAL_BIN, 'bun'), [ACP]],
+    ['deno', join(LOCAL_BIN, 'deno'), ['run', '--no-prompt', '--quiet', `--allow-read=ROOT`, `--allow-write=ROOT`, ACP]],
+    ['binary', join(REPO_DIR, 'dist', 'acp'), []],
+  ];
+  for (const [name, command, prefix] of runtimes) {
+    test(`${name}: init and status through the tools`, async () => {
+      expect(existsSync(command), `${command} missing (npm ci; npm run build)`).toBe(true);
+      const args = [...prefix.map((a) => a.replace('ROOT', root)), 'mcp', '--root', root];
+      const client = new Client({ name, version: '1.0.0' });
+      await client.connect(new StdioClientTransport({ command, args, cwd: root, stderr: 'pipe', env: { ...process.env, NO_COLOR: '1', DENO_NO_UPDATE_CHECK: '1' } as Record<string, string> }));
+      clients.push(client);
+      const folder = `runtime-${name}`;
+      await succeed(client, 'init', { folder, participants: ['alice', 'bob'], objective: 'o', completion: ['g'], primary_deliverable_type: 'adr' });
+      expect(await succeed(client, 'status', { folder, participant: 'alice' })).toContain('next action: draft the primary deliverable');
+    });
+  }
 });
 
 describe('acp mcp in process', () => {

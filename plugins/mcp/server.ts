@@ -13,7 +13,6 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
-import { errorCode } from '../core/util.ts';
 import { TOOL_TEXT } from './text.ts';
 import {
   checkRepoRoot, collaborationResources, findCollaborations, formatStatus, freeze, readDocument, resolveFolder, resolveResource, status, writeDocument, type McpEnv,
@@ -49,10 +48,10 @@ async function guarded(env: McpEnv, body: () => Promise<CallToolResult>): Promis
   try {
     return await body();
   } catch (error) {
-    const fsFailure = !(error instanceof env.core.AcpError) && /^E[A-Z0-9]+$/.test(errorCode(error) ?? '');
-    if (!(error instanceof env.core.AcpError) && !fsFailure) throw error;
-    const message = fsFailure ? `file system error: ${(error as Error).message}` : (error as Error).message;
-    const line = error instanceof env.core.AcpTimeoutError ? message : `error: ${message}`;
+    const described = env.core.describeError(error);
+    if (!described) throw error;
+    // The CLI prints a timeout as is (`timeout: …`), everything else as `error: …`.
+    const line = error instanceof env.core.AcpTimeoutError ? described.message : `error: ${described.message}`;
     return { isError: true, content: [{ type: 'text', text: line }] };
   }
 }
@@ -204,7 +203,7 @@ function registerDocumentTools(server: McpServer, env: McpEnv): void {
     (args) =>
       guarded(env, async () => {
         const result = await readDocument(env, await resolveFolder(env, args.folder), args.doc);
-        return ok(result.content, { doc: result.doc, sha256: result.sha256 });
+        return ok(result.content, { doc: result.doc });
       }),
   );
   server.registerTool(

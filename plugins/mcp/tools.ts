@@ -12,12 +12,11 @@ import * as nodePath from 'node:path';
 import type * as Acp from '../../acp.ts';
 import { errorCode, isInside, isObject, realpathOfExistingAncestor, type Json } from '../core/util.ts';
 
-/** The library functions the MCP server uses (every one is exported by acp.ts). */
+/** The library functions the MCP server uses (a part of `context.api`). */
 export type McpCore = Pick<
-  typeof Acp,
+  Acp.AcpApi,
   | 'AcpError'
   | 'AcpTimeoutError'
-  | 'AcpAbortError'
   | 'init'
   | 'append'
   | 'validate'
@@ -26,10 +25,10 @@ export type McpCore = Pick<
   | 'waitForTurn'
   | 'readProtocol'
   | 'readEventLog'
-  | 'participantIds'
   | 'primaryRef'
   | 'deliverableRef'
   | 'resolveDeliverablePath'
+  | 'documentFiles'
   | 'readDeliverable'
   | 'withFolderLock'
   | 'writeFileAtomic'
@@ -37,6 +36,7 @@ export type McpCore = Pick<
   | 'decodeText'
   | 'readReadiness'
   | 'markdown'
+  | 'describeError'
   | 'pyRepr'
   | 'pyStr'
 >;
@@ -136,20 +136,18 @@ async function assertContained(env: McpEnv, target: DocumentTarget, doc: string)
   }
 }
 
-/** Read a document's text (UTF-8, as the core decodes it) and its SHA-256. */
-export async function readDocument(env: McpEnv, folder: string, doc: string): Promise<{ doc: string; content: string; sha256: string }> {
+/**
+ * Read a document's text (UTF-8, universal newlines): the core's
+ * `documentFiles` reads it, with its own boundary checks on top of ours.
+ */
+export async function readDocument(env: McpEnv, folder: string, doc: string): Promise<{ doc: string; content: string }> {
   const protocol = await env.core.readProtocol(env.host, folder);
   const target = await documentTarget(env, folder, protocol, doc, 'read');
-  let bytes: Uint8Array;
-  try {
-    const stat = await env.host.fs.stat(target.path);
-    if (stat && !stat.isFile) throw new env.core.AcpError(`${env.core.pyRepr(doc)} is not a file`);
-    bytes = await env.host.fs.readFile(target.path);
-  } catch (error) {
-    if (errorCode(error) === 'ENOENT') throw new env.core.AcpError(`${env.core.pyRepr(doc)} does not exist`);
-    throw error;
-  }
-  return { doc, content: env.core.decodeText(bytes, doc), sha256: await env.core.sha256Hex(bytes) };
+  const stat = await env.host.fs.stat(target.path);
+  if (stat && !stat.isFile) throw new env.core.AcpError(`${env.core.pyRepr(doc)} is not a file`);
+  const content = await env.core.documentFiles(env.host, folder, protocol).read(doc);
+  if (content === undefined) throw new env.core.AcpError(`${env.core.pyRepr(doc)} does not exist`);
+  return { doc, content };
 }
 
 /**

@@ -59,6 +59,6570 @@ var __esm = (fn, res, err) => () => {
 };
 var __require = /* @__PURE__ */ createRequire(import.meta.url);
 
+// plugins/core/util.ts
+import * as nodePath from "node:path";
+function isObject(value) {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+function errorCode(error) {
+  return typeof error === "object" && error !== null && "code" in error ? String(error.code) : undefined;
+}
+function fsError(code, message) {
+  const error = new Error(`${code}: ${message}`);
+  error.code = code;
+  return error;
+}
+function sameList(a, b) {
+  return Array.isArray(a) && a.length === b.length && a.every((v, i) => v === b[i]);
+}
+function sleep(ms) {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+function isInside(child, parent) {
+  const rel = nodePath.relative(parent, child);
+  return rel === "" || !rel.startsWith("..") && !nodePath.isAbsolute(rel);
+}
+async function realpathOfExistingAncestor(host, path) {
+  const parts = [];
+  let current = path;
+  for (;; ) {
+    try {
+      return nodePath.join(await host.fs.realpath(current), ...parts.reverse());
+    } catch (error) {
+      if (errorCode(error) !== "ENOENT" && errorCode(error) !== "ENOTDIR")
+        throw error;
+      const parent = nodePath.dirname(current);
+      if (parent === current)
+        return path;
+      parts.push(nodePath.basename(current));
+      current = parent;
+    }
+  }
+}
+var init_util = () => {};
+
+// plugins/core/node-host.ts
+import * as nodePath2 from "node:path";
+async function createNodeHost(options = {}) {
+  const fs = await import("node:fs");
+  const fsp = fs.promises;
+  const sync = options.syncFs === true;
+  const proc = globalThis.process;
+  const callback = (run) => new Promise((resolve, reject) => run((error, value) => error ? reject(error) : resolve(value)));
+  const fd = sync ? {
+    open: async (path, flags) => fs.openSync(path, flags),
+    fstat: async (fd) => fs.fstatSync(fd),
+    write: async (fd, bytes, offset) => fs.writeSync(fd, bytes, offset),
+    read: async (fd, bytes, length, position) => fs.readSync(fd, bytes, 0, length, position),
+    datasync: async (fd) => fs.fdatasyncSync(fd),
+    truncate: async (fd, size) => fs.ftruncateSync(fd, size),
+    close: async (fd) => fs.closeSync(fd)
+  } : {
+    open: (path, flags) => callback((done) => fs.open(path, flags, done)),
+    fstat: (fd) => callback((done) => fs.fstat(fd, done)),
+    write: (fd, bytes, offset) => callback((done) => fs.write(fd, bytes, offset, bytes.length - offset, null, done)),
+    read: (fd, bytes, length, position) => callback((done) => fs.read(fd, bytes, 0, length, position, done)),
+    datasync: (fd) => callback((done) => fs.fdatasync(fd, done)),
+    truncate: (fd, size) => callback((done) => fs.ftruncate(fd, size, done)),
+    close: (fd) => callback((done) => fs.close(fd, done))
+  };
+  const nodeFs = {
+    readFile: async (path) => {
+      const buffer = sync ? fs.readFileSync(path) : await fsp.readFile(path);
+      return new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
+    },
+    writeFile: async (path, data, options) => {
+      const flag = options?.exclusive ? "wx" : "w";
+      if (sync)
+        fs.writeFileSync(path, data, { flag });
+      else
+        await fsp.writeFile(path, data, { flag });
+    },
+    appendFile: async (path, data) => {
+      const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data;
+      const handle = await fd.open(path, "a");
+      try {
+        const start = (await fd.fstat(handle)).size;
+        let written = 0;
+        try {
+          while (written < bytes.length) {
+            const bytesWritten = await fd.write(handle, bytes, written);
+            if (bytesWritten <= 0)
+              throw fsError("EIO", `short write to ${path}`);
+            written += bytesWritten;
+          }
+          await fd.datasync(handle);
+        } catch (error) {
+          try {
+            if (written > 0 && (await fd.fstat(handle)).size === start + written)
+              await fd.truncate(handle, start);
+          } catch {}
+          throw error;
+        }
+      } finally {
+        await fd.close(handle);
+      }
+    },
+    rename: async (from, to) => sync ? fs.renameSync(from, to) : fsp.rename(from, to),
+    remove: async (path) => {
+      if (sync)
+        fs.rmSync(path, { force: true });
+      else
+        await fsp.rm(path, { force: true });
+    },
+    mkdir: async (path) => {
+      if (sync)
+        fs.mkdirSync(path, { recursive: true });
+      else
+        await fsp.mkdir(path, { recursive: true });
+    },
+    stat: async (path) => {
+      try {
+        const link = sync ? fs.lstatSync(path) : await fsp.lstat(path);
+        let target = link;
+        if (link.isSymbolicLink()) {
+          try {
+            target = sync ? fs.statSync(path) : await fsp.stat(path);
+          } catch {
+            target = null;
+          }
+        }
+        if (!target)
+          return { isFile: false, isDirectory: false, isSymlink: true, size: 0, mtimeMs: link.mtimeMs };
+        return {
+          isFile: target.isFile(),
+          isDirectory: target.isDirectory(),
+          isSymlink: link.isSymbolicLink(),
+          size: target.size,
+          mtimeMs: target.mtimeMs,
+          ctimeMs: target.ctimeMs,
+          ino: target.ino
+        };
+      } catch (error) {
+        if (["ENOENT", "ENOTDIR", "ENAMETOOLONG", "ELOOP"].includes(errorCode(error) ?? ""))
+          return null;
+        throw error;
+      }
+    },
+    readTail: async (path, length) => {
+      let handle;
+      try {
+        handle = await fd.open(path, "r");
+      } catch (error) {
+        if (errorCode(error) === "ENOENT" || errorCode(error) === "ENOTDIR")
+          return null;
+        throw error;
+      }
+      try {
+        const st = await fd.fstat(handle);
+        if (!st.isFile())
+          return null;
+        const want = Math.max(0, Math.min(length, st.size));
+        const bytes = new Uint8Array(want);
+        const bytesRead = want ? await fd.read(handle, bytes, want, st.size - want) : 0;
+        const stat = { isFile: st.isFile(), isDirectory: st.isDirectory(), isSymlink: false, size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, ino: st.ino };
+        return { stat, bytes: bytes.subarray(0, bytesRead) };
+      } finally {
+        await fd.close(handle);
+      }
+    },
+    realpath: async (path) => sync ? (fs.realpathSync.native ?? fs.realpathSync)(path) : fsp.realpath(path),
+    readDir: async (path) => sync ? fs.readdirSync(path) : fsp.readdir(path),
+    truncate: async (path, size) => sync ? fs.truncateSync(path, size) : fsp.truncate(path, size),
+    watch: (path, onChange) => {
+      try {
+        const watcher = fs.watch(path, { persistent: true }, () => onChange());
+        watcher.on("error", () => {
+          return;
+        });
+        return () => watcher.close();
+      } catch {
+        return () => {
+          return;
+        };
+      }
+    }
+  };
+  for (const key of Object.keys(nodeFs)) {
+    const fn = nodeFs[key];
+    nodeFs[key] = (...args) => {
+      const paths = key === "rename" ? args.slice(0, 2) : args.slice(0, 1);
+      if (!paths.some((p) => typeof p === "string" && p.includes("\x00")))
+        return fn(...args);
+      if (key === "stat" || key === "readTail")
+        return Promise.resolve(null);
+      if (key === "remove")
+        return Promise.resolve();
+      if (key === "watch")
+        return () => {
+          return;
+        };
+      return Promise.reject(fsError("ENOENT", `no file name holds a NUL character: ${JSON.stringify(paths.join(" "))}`));
+    };
+  }
+  const deno = globalThis.Deno;
+  const granted = (descriptor) => {
+    if (!deno)
+      return true;
+    try {
+      return deno.permissions?.querySync?.(descriptor).state === "granted";
+    } catch {
+      return false;
+    }
+  };
+  let hostname;
+  if (granted({ name: "sys", kind: "hostname" })) {
+    try {
+      hostname = (await import("node:os")).hostname() || undefined;
+    } catch {
+      hostname = undefined;
+    }
+  }
+  const mayKill = granted({ name: "run" });
+  return {
+    fs: nodeFs,
+    now: () => new Date,
+    pid: proc?.pid ?? 0,
+    hostname,
+    isProcessAlive: (pid) => {
+      if (!proc?.kill || !mayKill || !Number.isSafeInteger(pid) || pid <= 0)
+        return;
+      try {
+        proc.kill(pid, 0);
+        return true;
+      } catch (error) {
+        if (errorCode(error) === "ESRCH")
+          return false;
+        if (errorCode(error) === "EPERM")
+          return true;
+        return;
+      }
+    },
+    resolvePath: (path) => nodePath2.resolve(path)
+  };
+}
+var init_node_host = __esm(() => {
+  init_util();
+});
+
+// node_modules/valibot/dist/index.mjs
+var exports_dist = {};
+__export(exports_dist, {
+  BASE64_REGEX: () => BASE64_REGEX,
+  BIC_REGEX: () => BIC_REGEX,
+  CUID2_REGEX: () => CUID2_REGEX,
+  DECIMAL_REGEX: () => DECIMAL_REGEX,
+  DIGITS_REGEX: () => DIGITS_REGEX,
+  DOMAIN_REGEX: () => DOMAIN_REGEX,
+  EMAIL_REGEX: () => EMAIL_REGEX,
+  EMOJI_REGEX: () => EMOJI_REGEX,
+  HEXADECIMAL_REGEX: () => HEXADECIMAL_REGEX,
+  HEX_COLOR_REGEX: () => HEX_COLOR_REGEX,
+  IMEI_REGEX: () => IMEI_REGEX,
+  IPV4_REGEX: () => IPV4_REGEX,
+  IPV6_REGEX: () => IPV6_REGEX,
+  IP_REGEX: () => IP_REGEX,
+  ISO_DATE_REGEX: () => ISO_DATE_REGEX,
+  ISO_DATE_TIME_REGEX: () => ISO_DATE_TIME_REGEX,
+  ISO_DATE_TIME_SECOND_REGEX: () => ISO_DATE_TIME_SECOND_REGEX,
+  ISO_TIMESTAMP_REGEX: () => ISO_TIMESTAMP_REGEX,
+  ISO_TIME_REGEX: () => ISO_TIME_REGEX,
+  ISO_TIME_SECOND_REGEX: () => ISO_TIME_SECOND_REGEX,
+  ISO_WEEK_REGEX: () => ISO_WEEK_REGEX,
+  ISRC_REGEX: () => ISRC_REGEX,
+  JWS_COMPACT_REGEX: () => JWS_COMPACT_REGEX,
+  KSUID_REGEX: () => KSUID_REGEX,
+  MAC48_REGEX: () => MAC48_REGEX,
+  MAC64_REGEX: () => MAC64_REGEX,
+  MAC_REGEX: () => MAC_REGEX,
+  NANO_ID_REGEX: () => NANO_ID_REGEX,
+  OCTAL_REGEX: () => OCTAL_REGEX,
+  RFC_EMAIL_REGEX: () => RFC_EMAIL_REGEX,
+  SLUG_REGEX: () => SLUG_REGEX,
+  ULID_REGEX: () => ULID_REGEX,
+  UUID_REGEX: () => UUID_REGEX,
+  ValiError: () => ValiError,
+  _addIssue: () => _addIssue,
+  _cloneDataset: () => _cloneDataset,
+  _formatCase: () => _formatCase,
+  _getByteCount: () => _getByteCount,
+  _getCodePointCount: () => _getCodePointCount,
+  _getGraphemeCount: () => _getGraphemeCount,
+  _getLastMetadata: () => _getLastMetadata,
+  _getWordCount: () => _getWordCount,
+  _isLuhnAlgo: () => _isLuhnAlgo,
+  _isSameValueZero: () => _isSameValueZero,
+  _isValidObjectKey: () => _isValidObjectKey,
+  _isValueMatch: () => _isValueMatch,
+  _joinExpects: () => _joinExpects,
+  _standardSchema: () => _standardSchema,
+  _stringify: () => _stringify,
+  any: () => any,
+  args: () => args,
+  argsAsync: () => argsAsync,
+  array: () => array,
+  arrayAsync: () => arrayAsync,
+  assert: () => assert,
+  awaitAsync: () => awaitAsync,
+  base64: () => base64,
+  bic: () => bic,
+  bigint: () => bigint,
+  blob: () => blob,
+  boolean: () => boolean,
+  brand: () => brand,
+  bytes: () => bytes,
+  cache: () => cache,
+  cacheAsync: () => cacheAsync,
+  check: () => check,
+  checkAsync: () => checkAsync,
+  checkItems: () => checkItems,
+  checkItemsAsync: () => checkItemsAsync,
+  codePoints: () => codePoints,
+  config: () => config,
+  creditCard: () => creditCard,
+  cuid2: () => cuid2,
+  custom: () => custom,
+  customAsync: () => customAsync,
+  date: () => date,
+  decimal: () => decimal,
+  deleteGlobalConfig: () => deleteGlobalConfig,
+  deleteGlobalMessage: () => deleteGlobalMessage,
+  deleteSchemaMessage: () => deleteSchemaMessage,
+  deleteSpecificMessage: () => deleteSpecificMessage,
+  description: () => description,
+  digits: () => digits,
+  domain: () => domain,
+  email: () => email,
+  emoji: () => emoji,
+  empty: () => empty,
+  endsWith: () => endsWith,
+  entries: () => entries,
+  entriesFromList: () => entriesFromList,
+  entriesFromObjects: () => entriesFromObjects,
+  enum: () => enum_,
+  enum_: () => enum_,
+  everyItem: () => everyItem,
+  exactOptional: () => exactOptional,
+  exactOptionalAsync: () => exactOptionalAsync,
+  examples: () => examples,
+  excludes: () => excludes,
+  fallback: () => fallback,
+  fallbackAsync: () => fallbackAsync,
+  file: () => file,
+  filterItems: () => filterItems,
+  findItem: () => findItem,
+  finite: () => finite,
+  flatten: () => flatten,
+  flavor: () => flavor,
+  forward: () => forward,
+  forwardAsync: () => forwardAsync,
+  function: () => function_,
+  function_: () => function_,
+  getDefault: () => getDefault,
+  getDefaults: () => getDefaults,
+  getDefaultsAsync: () => getDefaultsAsync,
+  getDescription: () => getDescription,
+  getDotPath: () => getDotPath,
+  getExamples: () => getExamples,
+  getFallback: () => getFallback,
+  getFallbacks: () => getFallbacks,
+  getFallbacksAsync: () => getFallbacksAsync,
+  getGlobalConfig: () => getGlobalConfig,
+  getGlobalMessage: () => getGlobalMessage,
+  getMetadata: () => getMetadata,
+  getSchemaMessage: () => getSchemaMessage,
+  getSpecificMessage: () => getSpecificMessage,
+  getTitle: () => getTitle,
+  graphemes: () => graphemes,
+  gtValue: () => gtValue,
+  guard: () => guard,
+  hash: () => hash,
+  hexColor: () => hexColor,
+  hexadecimal: () => hexadecimal,
+  imei: () => imei,
+  includes: () => includes,
+  instance: () => instance,
+  integer: () => integer,
+  intersect: () => intersect,
+  intersectAsync: () => intersectAsync,
+  ip: () => ip,
+  ipv4: () => ipv4,
+  ipv6: () => ipv6,
+  is: () => is,
+  isOfKind: () => isOfKind,
+  isOfType: () => isOfType,
+  isValiError: () => isValiError,
+  isbn: () => isbn,
+  isoDate: () => isoDate,
+  isoDateTime: () => isoDateTime,
+  isoDateTimeSecond: () => isoDateTimeSecond,
+  isoTime: () => isoTime,
+  isoTimeSecond: () => isoTimeSecond,
+  isoTimestamp: () => isoTimestamp,
+  isoWeek: () => isoWeek,
+  isrc: () => isrc,
+  jwsCompact: () => jwsCompact,
+  keyof: () => keyof,
+  ksuid: () => ksuid,
+  lazy: () => lazy,
+  lazyAsync: () => lazyAsync,
+  length: () => length,
+  literal: () => literal,
+  looseObject: () => looseObject,
+  looseObjectAsync: () => looseObjectAsync,
+  looseTuple: () => looseTuple,
+  looseTupleAsync: () => looseTupleAsync,
+  ltValue: () => ltValue,
+  mac: () => mac,
+  mac48: () => mac48,
+  mac64: () => mac64,
+  map: () => map,
+  mapAsync: () => mapAsync,
+  mapItems: () => mapItems,
+  maxBytes: () => maxBytes,
+  maxCodePoints: () => maxCodePoints,
+  maxEntries: () => maxEntries,
+  maxGraphemes: () => maxGraphemes,
+  maxLength: () => maxLength,
+  maxSize: () => maxSize,
+  maxValue: () => maxValue,
+  maxWords: () => maxWords,
+  message: () => message,
+  metadata: () => metadata,
+  mimeType: () => mimeType,
+  minBytes: () => minBytes,
+  minCodePoints: () => minCodePoints,
+  minEntries: () => minEntries,
+  minGraphemes: () => minGraphemes,
+  minLength: () => minLength,
+  minSize: () => minSize,
+  minValue: () => minValue,
+  minWords: () => minWords,
+  multipleOf: () => multipleOf,
+  nan: () => nan,
+  nanoid: () => nanoid,
+  never: () => never,
+  nonEmpty: () => nonEmpty,
+  nonNullable: () => nonNullable,
+  nonNullableAsync: () => nonNullableAsync,
+  nonNullish: () => nonNullish,
+  nonNullishAsync: () => nonNullishAsync,
+  nonOptional: () => nonOptional,
+  nonOptionalAsync: () => nonOptionalAsync,
+  normalize: () => normalize2,
+  notBytes: () => notBytes,
+  notCodePoints: () => notCodePoints,
+  notEntries: () => notEntries,
+  notGraphemes: () => notGraphemes,
+  notLength: () => notLength,
+  notSize: () => notSize,
+  notValue: () => notValue,
+  notValues: () => notValues,
+  notWords: () => notWords,
+  null: () => null_,
+  null_: () => null_,
+  nullable: () => nullable,
+  nullableAsync: () => nullableAsync,
+  nullish: () => nullish,
+  nullishAsync: () => nullishAsync,
+  number: () => number,
+  object: () => object,
+  objectAsync: () => objectAsync,
+  objectWithRest: () => objectWithRest,
+  objectWithRestAsync: () => objectWithRestAsync,
+  octal: () => octal,
+  omit: () => omit,
+  optional: () => optional,
+  optionalAsync: () => optionalAsync,
+  parse: () => parse,
+  parseAsync: () => parseAsync,
+  parseBoolean: () => parseBoolean,
+  parseJson: () => parseJson,
+  parser: () => parser,
+  parserAsync: () => parserAsync,
+  partial: () => partial,
+  partialAsync: () => partialAsync,
+  partialCheck: () => partialCheck,
+  partialCheckAsync: () => partialCheckAsync,
+  pick: () => pick,
+  picklist: () => picklist,
+  pipe: () => pipe,
+  pipeAsync: () => pipeAsync,
+  promise: () => promise,
+  rawCheck: () => rawCheck,
+  rawCheckAsync: () => rawCheckAsync,
+  rawTransform: () => rawTransform,
+  rawTransformAsync: () => rawTransformAsync,
+  readonly: () => readonly,
+  record: () => record,
+  recordAsync: () => recordAsync,
+  reduceItems: () => reduceItems,
+  regex: () => regex,
+  required: () => required,
+  requiredAsync: () => requiredAsync,
+  returns: () => returns,
+  returnsAsync: () => returnsAsync,
+  rfcEmail: () => rfcEmail,
+  safeInteger: () => safeInteger,
+  safeParse: () => safeParse,
+  safeParseAsync: () => safeParseAsync,
+  safeParser: () => safeParser,
+  safeParserAsync: () => safeParserAsync,
+  set: () => set,
+  setAsync: () => setAsync,
+  setGlobalConfig: () => setGlobalConfig,
+  setGlobalMessage: () => setGlobalMessage,
+  setSchemaMessage: () => setSchemaMessage,
+  setSpecificMessage: () => setSpecificMessage,
+  size: () => size,
+  slug: () => slug,
+  someItem: () => someItem,
+  sortItems: () => sortItems,
+  startsWith: () => startsWith,
+  strictObject: () => strictObject,
+  strictObjectAsync: () => strictObjectAsync,
+  strictTuple: () => strictTuple,
+  strictTupleAsync: () => strictTupleAsync,
+  string: () => string,
+  stringifyJson: () => stringifyJson,
+  summarize: () => summarize,
+  symbol: () => symbol,
+  title: () => title,
+  toBigint: () => toBigint,
+  toBoolean: () => toBoolean,
+  toCamelCase: () => toCamelCase,
+  toDate: () => toDate,
+  toKebabCase: () => toKebabCase,
+  toLowerCase: () => toLowerCase,
+  toMaxValue: () => toMaxValue,
+  toMinValue: () => toMinValue,
+  toNumber: () => toNumber,
+  toPascalCase: () => toPascalCase,
+  toSnakeCase: () => toSnakeCase,
+  toString: () => toString,
+  toUpperCase: () => toUpperCase,
+  transform: () => transform,
+  transformAsync: () => transformAsync,
+  trim: () => trim,
+  trimEnd: () => trimEnd,
+  trimStart: () => trimStart,
+  tuple: () => tuple,
+  tupleAsync: () => tupleAsync,
+  tupleWithRest: () => tupleWithRest,
+  tupleWithRestAsync: () => tupleWithRestAsync,
+  ulid: () => ulid,
+  undefined: () => undefined_,
+  undefined_: () => undefined_,
+  undefinedable: () => undefinedable,
+  undefinedableAsync: () => undefinedableAsync,
+  union: () => union,
+  unionAsync: () => unionAsync,
+  unknown: () => unknown,
+  unwrap: () => unwrap,
+  url: () => url,
+  uuid: () => uuid,
+  value: () => value,
+  values: () => values,
+  variant: () => variant,
+  variantAsync: () => variantAsync,
+  void: () => void_,
+  void_: () => void_,
+  words: () => words
+});
+function setGlobalConfig(config$1) {
+  store$4 = {
+    ...store$4,
+    ...config$1
+  };
+}
+function getGlobalConfig(config$1) {
+  if (!config$1 && !store$4)
+    return DEFAULT_CONFIG;
+  return {
+    lang: config$1?.lang ?? store$4?.lang,
+    message: config$1?.message,
+    abortEarly: config$1?.abortEarly ?? store$4?.abortEarly,
+    abortPipeEarly: config$1?.abortPipeEarly ?? store$4?.abortPipeEarly
+  };
+}
+function deleteGlobalConfig() {
+  store$4 = undefined;
+}
+function setGlobalMessage(message$1, lang) {
+  if (!store$3)
+    store$3 = /* @__PURE__ */ new Map;
+  store$3.set(lang, message$1);
+}
+function getGlobalMessage(lang) {
+  return store$3?.get(lang);
+}
+function deleteGlobalMessage(lang) {
+  store$3?.delete(lang);
+}
+function setSchemaMessage(message$1, lang) {
+  if (!store$2)
+    store$2 = /* @__PURE__ */ new Map;
+  store$2.set(lang, message$1);
+}
+function getSchemaMessage(lang) {
+  return store$2?.get(lang);
+}
+function deleteSchemaMessage(lang) {
+  store$2?.delete(lang);
+}
+function setSpecificMessage(reference, message$1, lang) {
+  if (!store$1)
+    store$1 = /* @__PURE__ */ new Map;
+  if (!store$1.get(reference))
+    store$1.set(reference, /* @__PURE__ */ new Map);
+  store$1.get(reference).set(lang, message$1);
+}
+function getSpecificMessage(reference, lang) {
+  return store$1?.get(reference)?.get(lang);
+}
+function deleteSpecificMessage(reference, lang) {
+  store$1?.get(reference)?.delete(lang);
+}
+function _stringify(input) {
+  const type = typeof input;
+  if (type === "string")
+    return `"${input}"`;
+  if (type === "number" || type === "bigint" || type === "boolean")
+    return `${input}`;
+  if (type === "object" || type === "function")
+    return (input && Object.getPrototypeOf(input)?.constructor?.name) ?? "null";
+  return type;
+}
+function _addIssue(context, label, dataset, config$1, other) {
+  const input = other && "input" in other ? other.input : dataset.value;
+  const expected = other?.expected ?? context.expects ?? null;
+  const received = other?.received ?? /* @__PURE__ */ _stringify(input);
+  const issue = {
+    kind: context.kind,
+    type: context.type,
+    input,
+    expected,
+    received,
+    message: `Invalid ${label}: ${expected ? `Expected ${expected} but r` : "R"}eceived ${received}`,
+    requirement: context.requirement,
+    path: other?.path,
+    issues: other?.issues,
+    lang: config$1.lang,
+    abortEarly: config$1.abortEarly,
+    abortPipeEarly: config$1.abortPipeEarly
+  };
+  const isSchema = context.kind === "schema";
+  const message$1 = other?.message ?? context.message ?? /* @__PURE__ */ getSpecificMessage(context.reference, issue.lang) ?? (isSchema ? /* @__PURE__ */ getSchemaMessage(issue.lang) : null) ?? config$1.message ?? /* @__PURE__ */ getGlobalMessage(issue.lang);
+  if (message$1 !== undefined)
+    issue.message = typeof message$1 === "function" ? message$1(issue) : message$1;
+  if (isSchema)
+    dataset.typed = false;
+  if (dataset.issues)
+    dataset.issues.push(issue);
+  else
+    dataset.issues = [issue];
+}
+function _cloneDataset(dataset) {
+  return {
+    typed: dataset.typed,
+    value: dataset.value,
+    issues: dataset.issues?.map((issue) => ({
+      ...issue,
+      path: issue.path && [...issue.path]
+    }))
+  };
+}
+function _formatCase(input, separator, capFirst, capRest) {
+  let result = "";
+  let firstWord = true;
+  let start = 0;
+  let prev = 0;
+  let prevPrev = 0;
+  const flush = (end) => {
+    if (end > start) {
+      let word = input.slice(start, end).toLowerCase();
+      if (firstWord ? capFirst : capRest) {
+        const firstCode = word.charCodeAt(0);
+        if (firstCode >= 97 && firstCode <= 122)
+          word = String.fromCharCode(firstCode - 32) + word.slice(1);
+        else {
+          const charLen = firstCode >= 55296 && firstCode <= 56319 ? 2 : 1;
+          word = word.slice(0, charLen).toUpperCase() + word.slice(charLen);
+        }
+      }
+      result += firstWord ? word : separator + word;
+      firstWord = false;
+    }
+  };
+  for (let index = 0;index < input.length; index++) {
+    const code = input.charCodeAt(index);
+    let type;
+    if (code === 32 || code === 9 || code === 10 || code === 11 || code === 12 || code === 13 || code === 45 || code === 95) {
+      flush(index);
+      start = index + 1;
+      type = 0;
+    } else if (code < 128)
+      type = code >= 65 && code <= 90 ? 1 : code >= 97 && code <= 122 ? 2 : 3;
+    else {
+      const char = input[index];
+      const charLower = char.toLowerCase();
+      type = charLower === char.toUpperCase() ? 3 : char === charLower ? 2 : 1;
+    }
+    if (type === 1 && (prev === 2 || prev === 3) && index > start) {
+      flush(index);
+      start = index;
+    } else if (type === 2 && prev === 1 && prevPrev === 1 && index - 1 > start) {
+      flush(index - 1);
+      start = index - 1;
+    }
+    prevPrev = prev;
+    prev = type;
+  }
+  flush(input.length);
+  return result;
+}
+function _getByteCount(input) {
+  if (!textEncoder)
+    textEncoder = new TextEncoder;
+  return textEncoder.encode(input).length;
+}
+function _getCodePointCount(input) {
+  let count = input.length;
+  const lengthMinus1 = input.length - 1;
+  for (let i = 0;i < lengthMinus1; )
+    if (input.codePointAt(i) <= 65535)
+      i++;
+    else {
+      i += 2;
+      count--;
+    }
+  return count;
+}
+function _getGraphemeCount(input) {
+  if (!segmenter)
+    segmenter = new Intl.Segmenter;
+  const segments = segmenter.segment(input);
+  let count = 0;
+  for (const _ of segments)
+    count++;
+  return count;
+}
+function _getLastMetadata(schema, type) {
+  if ("pipe" in schema) {
+    const nestedSchemas = [];
+    for (let index = schema.pipe.length - 1;index >= 0; index--) {
+      const item = schema.pipe[index];
+      if (item.kind === "schema" && "pipe" in item)
+        nestedSchemas.push(item);
+      else if (item.kind === "metadata" && item.type === type)
+        return item[type];
+    }
+    for (const nestedSchema of nestedSchemas) {
+      const result = /* @__PURE__ */ _getLastMetadata(nestedSchema, type);
+      if (result !== undefined)
+        return result;
+    }
+  }
+}
+function _getWordCount(locales, input) {
+  if (!store)
+    store = /* @__PURE__ */ new Map;
+  const key = String(locales);
+  let segmenter$1 = store.get(key);
+  if (!segmenter$1) {
+    segmenter$1 = new Intl.Segmenter(locales, { granularity: "word" });
+    store.set(key, segmenter$1);
+  }
+  const segments = segmenter$1.segment(input);
+  let count = 0;
+  for (const segment of segments)
+    if (segment.isWordLike)
+      count++;
+  return count;
+}
+function _isLuhnAlgo(input) {
+  const number$1 = input.replace(NON_DIGIT_REGEX, "");
+  let length$1 = number$1.length;
+  let bit = 1;
+  let sum = 0;
+  while (length$1) {
+    const value$1 = +number$1[--length$1];
+    bit ^= 1;
+    sum += bit ? [
+      0,
+      2,
+      4,
+      6,
+      8,
+      1,
+      3,
+      5,
+      7,
+      9
+    ][value$1] : value$1;
+  }
+  return sum % 10 === 0;
+}
+function _isSameValueZero(value1, value2) {
+  return value1 === value2 || Number.isNaN(value1) && Number.isNaN(value2);
+}
+function _isValidObjectKey(object$1, key) {
+  return Object.prototype.hasOwnProperty.call(object$1, key) && key !== "__proto__" && key !== "prototype" && key !== "constructor";
+}
+function _isValueMatch(requirement, value$1) {
+  return Number.isNaN(requirement) && Number.isNaN(value$1) || requirement <= value$1 && requirement >= value$1;
+}
+function _joinExpects(values$1, separator) {
+  const list = [...new Set(values$1)];
+  if (list.length > 1)
+    return `(${list.join(` ${separator} `)})`;
+  return list[0] ?? "never";
+}
+function _standardSchema(schema) {
+  schema["~standard"] = {
+    version: 1,
+    vendor: "valibot",
+    validate: (value$1) => schema["~run"]({ value: value$1 }, /* @__PURE__ */ getGlobalConfig())
+  };
+  return schema;
+}
+function entriesFromList(list, schema) {
+  const entries$1 = {};
+  for (const key of list)
+    entries$1[key] = schema;
+  return entries$1;
+}
+function entriesFromObjects(schemas) {
+  const entries$1 = {};
+  for (const schema of schemas)
+    Object.assign(entries$1, schema.entries);
+  return entries$1;
+}
+function getDotPath(issue) {
+  if (issue.path) {
+    let key = "";
+    for (const item of issue.path)
+      if (typeof item.key === "string" || typeof item.key === "number")
+        if (key)
+          key += `.${item.key}`;
+        else
+          key += item.key;
+      else
+        return null;
+    return key;
+  }
+  return null;
+}
+function isOfKind(kind, object$1) {
+  return object$1.kind === kind;
+}
+function isOfType(type, object$1) {
+  return object$1.type === type;
+}
+function isValiError(error) {
+  return error instanceof ValiError;
+}
+function args(schema) {
+  return {
+    kind: "transformation",
+    type: "args",
+    reference: args,
+    async: false,
+    schema,
+    "~run"(dataset, config$1) {
+      const func = dataset.value;
+      dataset.value = (...args_) => {
+        const argsDataset = this.schema["~run"]({ value: args_ }, config$1);
+        if (argsDataset.issues)
+          throw new ValiError(argsDataset.issues);
+        return func(...argsDataset.value);
+      };
+      return dataset;
+    }
+  };
+}
+function argsAsync(schema) {
+  return {
+    kind: "transformation",
+    type: "args",
+    reference: argsAsync,
+    async: false,
+    schema,
+    "~run"(dataset, config$1) {
+      const func = dataset.value;
+      dataset.value = async (...args$1) => {
+        const argsDataset = await schema["~run"]({ value: args$1 }, config$1);
+        if (argsDataset.issues)
+          throw new ValiError(argsDataset.issues);
+        return func(...argsDataset.value);
+      };
+      return dataset;
+    }
+  };
+}
+function awaitAsync() {
+  return {
+    kind: "transformation",
+    type: "await",
+    reference: awaitAsync,
+    async: true,
+    async "~run"(dataset) {
+      dataset.value = await dataset.value;
+      return dataset;
+    }
+  };
+}
+function base64(message$1) {
+  return {
+    kind: "validation",
+    type: "base64",
+    reference: base64,
+    async: false,
+    expects: null,
+    requirement: BASE64_REGEX,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (dataset.typed && !this.requirement.test(dataset.value))
+        _addIssue(this, "Base64", dataset, config$1);
+      return dataset;
+    }
+  };
+}
+function bic(message$1) {
+  return {
+    kind: "validation",
+    type: "bic",
+    reference: bic,
+    async: false,
+    expects: null,
+    requirement: BIC_REGEX,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (dataset.typed && !this.requirement.test(dataset.value))
+        _addIssue(this, "BIC", dataset, config$1);
+      return dataset;
+    }
+  };
+}
+function brand(name) {
+  return {
+    kind: "transformation",
+    type: "brand",
+    reference: brand,
+    async: false,
+    name,
+    "~run"(dataset) {
+      return dataset;
+    }
+  };
+}
+function bytes(requirement, message$1) {
+  return {
+    kind: "validation",
+    type: "bytes",
+    reference: bytes,
+    async: false,
+    expects: `${requirement}`,
+    requirement,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (dataset.typed) {
+        const length$1 = /* @__PURE__ */ _getByteCount(dataset.value);
+        if (length$1 !== this.requirement)
+          _addIssue(this, "bytes", dataset, config$1, { received: `${length$1}` });
+      }
+      return dataset;
+    }
+  };
+}
+function check(requirement, message$1) {
+  return {
+    kind: "validation",
+    type: "check",
+    reference: check,
+    async: false,
+    expects: null,
+    requirement,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (dataset.typed && !this.requirement(dataset.value))
+        _addIssue(this, "input", dataset, config$1);
+      return dataset;
+    }
+  };
+}
+function checkAsync(requirement, message$1) {
+  return {
+    kind: "validation",
+    type: "check",
+    reference: checkAsync,
+    async: true,
+    expects: null,
+    requirement,
+    message: message$1,
+    async "~run"(dataset, config$1) {
+      if (dataset.typed && !await this.requirement(dataset.value))
+        _addIssue(this, "input", dataset, config$1);
+      return dataset;
+    }
+  };
+}
+function checkItems(requirement, message$1) {
+  return {
+    kind: "validation",
+    type: "check_items",
+    reference: checkItems,
+    async: false,
+    expects: null,
+    requirement,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (dataset.typed)
+        for (let index = 0;index < dataset.value.length; index++) {
+          const item = dataset.value[index];
+          if (!this.requirement(item, index, dataset.value))
+            _addIssue(this, "item", dataset, config$1, {
+              input: item,
+              path: [{
+                type: "array",
+                origin: "value",
+                input: dataset.value,
+                key: index,
+                value: item
+              }]
+            });
+        }
+      return dataset;
+    }
+  };
+}
+function checkItemsAsync(requirement, message$1) {
+  return {
+    kind: "validation",
+    type: "check_items",
+    reference: checkItemsAsync,
+    async: true,
+    expects: null,
+    requirement,
+    message: message$1,
+    async "~run"(dataset, config$1) {
+      if (dataset.typed) {
+        const requirementResults = await Promise.all(dataset.value.map(this.requirement));
+        for (let index = 0;index < dataset.value.length; index++)
+          if (!requirementResults[index]) {
+            const item = dataset.value[index];
+            _addIssue(this, "item", dataset, config$1, {
+              input: item,
+              path: [{
+                type: "array",
+                origin: "value",
+                input: dataset.value,
+                key: index,
+                value: item
+              }]
+            });
+          }
+      }
+      return dataset;
+    }
+  };
+}
+function codePoints(requirement, message$1) {
+  return {
+    kind: "validation",
+    type: "code_points",
+    reference: codePoints,
+    async: false,
+    expects: `${requirement}`,
+    requirement,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (dataset.typed) {
+        const count = /* @__PURE__ */ _getCodePointCount(dataset.value);
+        if (count !== this.requirement)
+          _addIssue(this, "code points", dataset, config$1, { received: `${count}` });
+      }
+      return dataset;
+    }
+  };
+}
+function creditCard(message$1) {
+  return {
+    kind: "validation",
+    type: "credit_card",
+    reference: creditCard,
+    async: false,
+    expects: null,
+    requirement(input) {
+      let sanitized;
+      return CREDIT_CARD_REGEX.test(input) && (sanitized = input.replace(SANITIZE_REGEX, "")) && PROVIDER_REGEX_LIST.some((regex$1) => regex$1.test(sanitized)) && /* @__PURE__ */ _isLuhnAlgo(sanitized);
+    },
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (dataset.typed && !this.requirement(dataset.value))
+        _addIssue(this, "credit card", dataset, config$1);
+      return dataset;
+    }
+  };
+}
+function cuid2(message$1) {
+  return {
+    kind: "validation",
+    type: "cuid2",
+    reference: cuid2,
+    async: false,
+    expects: null,
+    requirement: CUID2_REGEX,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (dataset.typed && !this.requirement.test(dataset.value))
+        _addIssue(this, "Cuid2", dataset, config$1);
+      return dataset;
+    }
+  };
+}
+function decimal(message$1) {
+  return {
+    kind: "validation",
+    type: "decimal",
+    reference: decimal,
+    async: false,
+    expects: null,
+    requirement: DECIMAL_REGEX,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (dataset.typed && !this.requirement.test(dataset.value))
+        _addIssue(this, "decimal", dataset, config$1);
+      return dataset;
+    }
+  };
+}
+function description(description_) {
+  return {
+    kind: "metadata",
+    type: "description",
+    reference: description,
+    description: description_
+  };
+}
+function digits(message$1) {
+  return {
+    kind: "validation",
+    type: "digits",
+    reference: digits,
+    async: false,
+    expects: null,
+    requirement: DIGITS_REGEX,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (dataset.typed && !this.requirement.test(dataset.value))
+        _addIssue(this, "digits", dataset, config$1);
+      return dataset;
+    }
+  };
+}
+function domain(message$1) {
+  return {
+    kind: "validation",
+    type: "domain",
+    reference: domain,
+    expects: null,
+    async: false,
+    requirement: DOMAIN_REGEX,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (dataset.typed && !this.requirement.test(dataset.value))
+        _addIssue(this, "domain", dataset, config$1);
+      return dataset;
+    }
+  };
+}
+function email(message$1) {
+  return {
+    kind: "validation",
+    type: "email",
+    reference: email,
+    expects: null,
+    async: false,
+    requirement: EMAIL_REGEX,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (dataset.typed && !this.requirement.test(dataset.value))
+        _addIssue(this, "email", dataset, config$1);
+      return dataset;
+    }
+  };
+}
+function emoji(message$1) {
+  return {
+    kind: "validation",
+    type: "emoji",
+    reference: emoji,
+    async: false,
+    expects: null,
+    requirement: EMOJI_REGEX,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (dataset.typed && !this.requirement.test(dataset.value))
+        _addIssue(this, "emoji", dataset, config$1);
+      return dataset;
+    }
+  };
+}
+function empty(message$1) {
+  return {
+    kind: "validation",
+    type: "empty",
+    reference: empty,
+    async: false,
+    expects: "0",
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (dataset.typed && dataset.value.length > 0)
+        _addIssue(this, "length", dataset, config$1, { received: `${dataset.value.length}` });
+      return dataset;
+    }
+  };
+}
+function endsWith(requirement, message$1) {
+  return {
+    kind: "validation",
+    type: "ends_with",
+    reference: endsWith,
+    async: false,
+    expects: `"${requirement}"`,
+    requirement,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (dataset.typed && !dataset.value.endsWith(this.requirement))
+        _addIssue(this, "end", dataset, config$1, { received: `"${dataset.value.slice(-this.requirement.length)}"` });
+      return dataset;
+    }
+  };
+}
+function entries(requirement, message$1) {
+  return {
+    kind: "validation",
+    type: "entries",
+    reference: entries,
+    async: false,
+    expects: `${requirement}`,
+    requirement,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (!dataset.typed)
+        return dataset;
+      const count = Object.keys(dataset.value).length;
+      if (dataset.typed && count !== this.requirement)
+        _addIssue(this, "entries", dataset, config$1, { received: `${count}` });
+      return dataset;
+    }
+  };
+}
+function everyItem(requirement, message$1) {
+  return {
+    kind: "validation",
+    type: "every_item",
+    reference: everyItem,
+    async: false,
+    expects: null,
+    requirement,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (dataset.typed && !dataset.value.every(this.requirement))
+        _addIssue(this, "item", dataset, config$1);
+      return dataset;
+    }
+  };
+}
+function examples(examples_) {
+  return {
+    kind: "metadata",
+    type: "examples",
+    reference: examples,
+    examples: examples_
+  };
+}
+function excludes(requirement, message$1) {
+  const received = /* @__PURE__ */ _stringify(requirement);
+  return {
+    kind: "validation",
+    type: "excludes",
+    reference: excludes,
+    async: false,
+    expects: `!${received}`,
+    requirement,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (dataset.typed && dataset.value.includes(this.requirement))
+        _addIssue(this, "content", dataset, config$1, { received });
+      return dataset;
+    }
+  };
+}
+function filterItems(operation) {
+  return {
+    kind: "transformation",
+    type: "filter_items",
+    reference: filterItems,
+    async: false,
+    operation,
+    "~run"(dataset) {
+      dataset.value = dataset.value.filter(this.operation);
+      return dataset;
+    }
+  };
+}
+function findItem(operation) {
+  return {
+    kind: "transformation",
+    type: "find_item",
+    reference: findItem,
+    async: false,
+    operation,
+    "~run"(dataset) {
+      dataset.value = dataset.value.find(this.operation);
+      return dataset;
+    }
+  };
+}
+function finite(message$1) {
+  return {
+    kind: "validation",
+    type: "finite",
+    reference: finite,
+    async: false,
+    expects: null,
+    requirement: Number.isFinite,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (dataset.typed && !this.requirement(dataset.value))
+        _addIssue(this, "finite", dataset, config$1);
+      return dataset;
+    }
+  };
+}
+function flavor(name) {
+  return {
+    kind: "transformation",
+    type: "flavor",
+    reference: flavor,
+    async: false,
+    name,
+    "~run"(dataset) {
+      return dataset;
+    }
+  };
+}
+function graphemes(requirement, message$1) {
+  return {
+    kind: "validation",
+    type: "graphemes",
+    reference: graphemes,
+    async: false,
+    expects: `${requirement}`,
+    requirement,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (dataset.typed) {
+        const count = /* @__PURE__ */ _getGraphemeCount(dataset.value);
+        if (count !== this.requirement)
+          _addIssue(this, "graphemes", dataset, config$1, { received: `${count}` });
+      }
+      return dataset;
+    }
+  };
+}
+function gtValue(requirement, message$1) {
+  return {
+    kind: "validation",
+    type: "gt_value",
+    reference: gtValue,
+    async: false,
+    expects: `>${requirement instanceof Date ? requirement.toJSON() : /* @__PURE__ */ _stringify(requirement)}`,
+    requirement,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (dataset.typed && !(dataset.value > this.requirement))
+        _addIssue(this, "value", dataset, config$1, { received: dataset.value instanceof Date ? dataset.value.toJSON() : /* @__PURE__ */ _stringify(dataset.value) });
+      return dataset;
+    }
+  };
+}
+function guard(requirement, message$1) {
+  return {
+    kind: "transformation",
+    type: "guard",
+    reference: guard,
+    async: false,
+    requirement,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (dataset.typed && !this.requirement(dataset.value)) {
+        _addIssue(this, "input", dataset, config$1);
+        dataset.typed = false;
+      }
+      return dataset;
+    }
+  };
+}
+function hash(types, message$1) {
+  return {
+    kind: "validation",
+    type: "hash",
+    reference: hash,
+    expects: null,
+    async: false,
+    requirement: RegExp(types.map((type) => `^[a-fA-F0-9]{${HASH_LENGTHS[type]}}$`).join("|"), "u"),
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (dataset.typed && !this.requirement.test(dataset.value))
+        _addIssue(this, "hash", dataset, config$1);
+      return dataset;
+    }
+  };
+}
+function hexadecimal(message$1) {
+  return {
+    kind: "validation",
+    type: "hexadecimal",
+    reference: hexadecimal,
+    async: false,
+    expects: null,
+    requirement: HEXADECIMAL_REGEX,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (dataset.typed && !this.requirement.test(dataset.value))
+        _addIssue(this, "hexadecimal", dataset, config$1);
+      return dataset;
+    }
+  };
+}
+function hexColor(message$1) {
+  return {
+    kind: "validation",
+    type: "hex_color",
+    reference: hexColor,
+    async: false,
+    expects: null,
+    requirement: HEX_COLOR_REGEX,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (dataset.typed && !this.requirement.test(dataset.value))
+        _addIssue(this, "hex color", dataset, config$1);
+      return dataset;
+    }
+  };
+}
+function imei(message$1) {
+  return {
+    kind: "validation",
+    type: "imei",
+    reference: imei,
+    async: false,
+    expects: null,
+    requirement(input) {
+      return IMEI_REGEX.test(input) && /* @__PURE__ */ _isLuhnAlgo(input);
+    },
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (dataset.typed && !this.requirement(dataset.value))
+        _addIssue(this, "IMEI", dataset, config$1);
+      return dataset;
+    }
+  };
+}
+function includes(requirement, message$1) {
+  const expects = /* @__PURE__ */ _stringify(requirement);
+  return {
+    kind: "validation",
+    type: "includes",
+    reference: includes,
+    async: false,
+    expects,
+    requirement,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (dataset.typed && !dataset.value.includes(this.requirement))
+        _addIssue(this, "content", dataset, config$1, { received: `!${expects}` });
+      return dataset;
+    }
+  };
+}
+function integer(message$1) {
+  return {
+    kind: "validation",
+    type: "integer",
+    reference: integer,
+    async: false,
+    expects: null,
+    requirement: Number.isInteger,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (dataset.typed && !this.requirement(dataset.value))
+        _addIssue(this, "integer", dataset, config$1);
+      return dataset;
+    }
+  };
+}
+function ip(message$1) {
+  return {
+    kind: "validation",
+    type: "ip",
+    reference: ip,
+    async: false,
+    expects: null,
+    requirement: IP_REGEX,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (dataset.typed && !this.requirement.test(dataset.value))
+        _addIssue(this, "IP", dataset, config$1);
+      return dataset;
+    }
+  };
+}
+function ipv4(message$1) {
+  return {
+    kind: "validation",
+    type: "ipv4",
+    reference: ipv4,
+    async: false,
+    expects: null,
+    requirement: IPV4_REGEX,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (dataset.typed && !this.requirement.test(dataset.value))
+        _addIssue(this, "IPv4", dataset, config$1);
+      return dataset;
+    }
+  };
+}
+function ipv6(message$1) {
+  return {
+    kind: "validation",
+    type: "ipv6",
+    reference: ipv6,
+    async: false,
+    expects: null,
+    requirement: IPV6_REGEX,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (dataset.typed && !this.requirement.test(dataset.value))
+        _addIssue(this, "IPv6", dataset, config$1);
+      return dataset;
+    }
+  };
+}
+function _isIsbn10(input) {
+  const digits$1 = input.split("").map((c) => c === "X" ? 10 : parseInt(c));
+  let sum = 0;
+  for (let i = 0;i < 10; i++)
+    sum += digits$1[i] * (10 - i);
+  return sum % 11 === 0;
+}
+function _isIsbn13(input) {
+  const digits$1 = input.split("").map((c) => parseInt(c));
+  let sum = 0;
+  for (let i = 0;i < 13; i++)
+    sum += digits$1[i] * (i % 2 === 0 ? 1 : 3);
+  return sum % 10 === 0;
+}
+function isbn(message$1) {
+  return {
+    kind: "validation",
+    type: "isbn",
+    reference: isbn,
+    async: false,
+    expects: null,
+    requirement(input) {
+      const replacedInput = input.replace(ISBN_SEPARATOR_REGEX, "");
+      if (ISBN_10_DETECTION_REGEX.test(replacedInput))
+        return _isIsbn10(replacedInput);
+      else if (ISBN_13_DETECTION_REGEX.test(replacedInput))
+        return _isIsbn13(replacedInput);
+      return false;
+    },
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (dataset.typed && !this.requirement(dataset.value))
+        _addIssue(this, "ISBN", dataset, config$1);
+      return dataset;
+    }
+  };
+}
+function isrc(message$1) {
+  return {
+    kind: "validation",
+    type: "isrc",
+    reference: isrc,
+    async: false,
+    expects: null,
+    requirement: ISRC_REGEX,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (dataset.typed && !this.requirement.test(dataset.value))
+        _addIssue(this, "ISRC", dataset, config$1);
+      return dataset;
+    }
+  };
+}
+function isoDate(message$1) {
+  return {
+    kind: "validation",
+    type: "iso_date",
+    reference: isoDate,
+    async: false,
+    expects: null,
+    requirement: ISO_DATE_REGEX,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (dataset.typed && !this.requirement.test(dataset.value))
+        _addIssue(this, "date", dataset, config$1);
+      return dataset;
+    }
+  };
+}
+function isoDateTime(message$1) {
+  return {
+    kind: "validation",
+    type: "iso_date_time",
+    reference: isoDateTime,
+    async: false,
+    expects: null,
+    requirement: ISO_DATE_TIME_REGEX,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (dataset.typed && !this.requirement.test(dataset.value))
+        _addIssue(this, "date-time", dataset, config$1);
+      return dataset;
+    }
+  };
+}
+function isoDateTimeSecond(message$1) {
+  return {
+    kind: "validation",
+    type: "iso_date_time_second",
+    reference: isoDateTimeSecond,
+    async: false,
+    expects: null,
+    requirement: ISO_DATE_TIME_SECOND_REGEX,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (dataset.typed && !this.requirement.test(dataset.value))
+        _addIssue(this, "date-time-second", dataset, config$1);
+      return dataset;
+    }
+  };
+}
+function isoTime(message$1) {
+  return {
+    kind: "validation",
+    type: "iso_time",
+    reference: isoTime,
+    async: false,
+    expects: null,
+    requirement: ISO_TIME_REGEX,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (dataset.typed && !this.requirement.test(dataset.value))
+        _addIssue(this, "time", dataset, config$1);
+      return dataset;
+    }
+  };
+}
+function isoTimeSecond(message$1) {
+  return {
+    kind: "validation",
+    type: "iso_time_second",
+    reference: isoTimeSecond,
+    async: false,
+    expects: null,
+    requirement: ISO_TIME_SECOND_REGEX,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (dataset.typed && !this.requirement.test(dataset.value))
+        _addIssue(this, "time-second", dataset, config$1);
+      return dataset;
+    }
+  };
+}
+function isoTimestamp(message$1) {
+  return {
+    kind: "validation",
+    type: "iso_timestamp",
+    reference: isoTimestamp,
+    async: false,
+    expects: null,
+    requirement: ISO_TIMESTAMP_REGEX,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (dataset.typed && !this.requirement.test(dataset.value))
+        _addIssue(this, "timestamp", dataset, config$1);
+      return dataset;
+    }
+  };
+}
+function isoWeek(message$1) {
+  return {
+    kind: "validation",
+    type: "iso_week",
+    reference: isoWeek,
+    async: false,
+    expects: null,
+    requirement: ISO_WEEK_REGEX,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (dataset.typed && !this.requirement.test(dataset.value))
+        _addIssue(this, "week", dataset, config$1);
+      return dataset;
+    }
+  };
+}
+function jwsCompact(message$1) {
+  return {
+    kind: "validation",
+    type: "jws_compact",
+    reference: jwsCompact,
+    async: false,
+    expects: null,
+    requirement: JWS_COMPACT_REGEX,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (dataset.typed && !this.requirement.test(dataset.value))
+        _addIssue(this, "JWS compact", dataset, config$1);
+      return dataset;
+    }
+  };
+}
+function ksuid(message$1) {
+  return {
+    kind: "validation",
+    type: "ksuid",
+    reference: ksuid,
+    async: false,
+    expects: null,
+    requirement: KSUID_REGEX,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (dataset.typed && !this.requirement.test(dataset.value))
+        _addIssue(this, "KSUID", dataset, config$1);
+      return dataset;
+    }
+  };
+}
+function length(requirement, message$1) {
+  return {
+    kind: "validation",
+    type: "length",
+    reference: length,
+    async: false,
+    expects: `${requirement}`,
+    requirement,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (dataset.typed && dataset.value.length !== this.requirement)
+        _addIssue(this, "length", dataset, config$1, { received: `${dataset.value.length}` });
+      return dataset;
+    }
+  };
+}
+function ltValue(requirement, message$1) {
+  return {
+    kind: "validation",
+    type: "lt_value",
+    reference: ltValue,
+    async: false,
+    expects: `<${requirement instanceof Date ? requirement.toJSON() : /* @__PURE__ */ _stringify(requirement)}`,
+    requirement,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (dataset.typed && !(dataset.value < this.requirement))
+        _addIssue(this, "value", dataset, config$1, { received: dataset.value instanceof Date ? dataset.value.toJSON() : /* @__PURE__ */ _stringify(dataset.value) });
+      return dataset;
+    }
+  };
+}
+function mac(message$1) {
+  return {
+    kind: "validation",
+    type: "mac",
+    reference: mac,
+    async: false,
+    expects: null,
+    requirement: MAC_REGEX,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (dataset.typed && !this.requirement.test(dataset.value))
+        _addIssue(this, "MAC", dataset, config$1);
+      return dataset;
+    }
+  };
+}
+function mac48(message$1) {
+  return {
+    kind: "validation",
+    type: "mac48",
+    reference: mac48,
+    async: false,
+    expects: null,
+    requirement: MAC48_REGEX,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (dataset.typed && !this.requirement.test(dataset.value))
+        _addIssue(this, "48-bit MAC", dataset, config$1);
+      return dataset;
+    }
+  };
+}
+function mac64(message$1) {
+  return {
+    kind: "validation",
+    type: "mac64",
+    reference: mac64,
+    async: false,
+    expects: null,
+    requirement: MAC64_REGEX,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (dataset.typed && !this.requirement.test(dataset.value))
+        _addIssue(this, "64-bit MAC", dataset, config$1);
+      return dataset;
+    }
+  };
+}
+function mapItems(operation) {
+  return {
+    kind: "transformation",
+    type: "map_items",
+    reference: mapItems,
+    async: false,
+    operation,
+    "~run"(dataset) {
+      dataset.value = dataset.value.map(this.operation);
+      return dataset;
+    }
+  };
+}
+function maxBytes(requirement, message$1) {
+  return {
+    kind: "validation",
+    type: "max_bytes",
+    reference: maxBytes,
+    async: false,
+    expects: `<=${requirement}`,
+    requirement,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (dataset.typed) {
+        const length$1 = /* @__PURE__ */ _getByteCount(dataset.value);
+        if (length$1 > this.requirement)
+          _addIssue(this, "bytes", dataset, config$1, { received: `${length$1}` });
+      }
+      return dataset;
+    }
+  };
+}
+function maxCodePoints(requirement, message$1) {
+  return {
+    kind: "validation",
+    type: "max_code_points",
+    reference: maxCodePoints,
+    async: false,
+    expects: `<=${requirement}`,
+    requirement,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (dataset.typed) {
+        const count = /* @__PURE__ */ _getCodePointCount(dataset.value);
+        if (count > this.requirement)
+          _addIssue(this, "code points", dataset, config$1, { received: `${count}` });
+      }
+      return dataset;
+    }
+  };
+}
+function maxEntries(requirement, message$1) {
+  return {
+    kind: "validation",
+    type: "max_entries",
+    reference: maxEntries,
+    async: false,
+    expects: `<=${requirement}`,
+    requirement,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (!dataset.typed)
+        return dataset;
+      const count = Object.keys(dataset.value).length;
+      if (dataset.typed && count > this.requirement)
+        _addIssue(this, "entries", dataset, config$1, { received: `${count}` });
+      return dataset;
+    }
+  };
+}
+function maxGraphemes(requirement, message$1) {
+  return {
+    kind: "validation",
+    type: "max_graphemes",
+    reference: maxGraphemes,
+    async: false,
+    expects: `<=${requirement}`,
+    requirement,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (dataset.typed) {
+        const count = /* @__PURE__ */ _getGraphemeCount(dataset.value);
+        if (count > this.requirement)
+          _addIssue(this, "graphemes", dataset, config$1, { received: `${count}` });
+      }
+      return dataset;
+    }
+  };
+}
+function maxLength(requirement, message$1) {
+  return {
+    kind: "validation",
+    type: "max_length",
+    reference: maxLength,
+    async: false,
+    expects: `<=${requirement}`,
+    requirement,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (dataset.typed && dataset.value.length > this.requirement)
+        _addIssue(this, "length", dataset, config$1, { received: `${dataset.value.length}` });
+      return dataset;
+    }
+  };
+}
+function maxSize(requirement, message$1) {
+  return {
+    kind: "validation",
+    type: "max_size",
+    reference: maxSize,
+    async: false,
+    expects: `<=${requirement}`,
+    requirement,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (dataset.typed && dataset.value.size > this.requirement)
+        _addIssue(this, "size", dataset, config$1, { received: `${dataset.value.size}` });
+      return dataset;
+    }
+  };
+}
+function maxValue(requirement, message$1) {
+  return {
+    kind: "validation",
+    type: "max_value",
+    reference: maxValue,
+    async: false,
+    expects: `<=${requirement instanceof Date ? requirement.toJSON() : /* @__PURE__ */ _stringify(requirement)}`,
+    requirement,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (dataset.typed && !(dataset.value <= this.requirement))
+        _addIssue(this, "value", dataset, config$1, { received: dataset.value instanceof Date ? dataset.value.toJSON() : /* @__PURE__ */ _stringify(dataset.value) });
+      return dataset;
+    }
+  };
+}
+function maxWords(locales, requirement, message$1) {
+  return {
+    kind: "validation",
+    type: "max_words",
+    reference: maxWords,
+    async: false,
+    expects: `<=${requirement}`,
+    locales,
+    requirement,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (dataset.typed) {
+        const count = /* @__PURE__ */ _getWordCount(this.locales, dataset.value);
+        if (count > this.requirement)
+          _addIssue(this, "words", dataset, config$1, { received: `${count}` });
+      }
+      return dataset;
+    }
+  };
+}
+function metadata(metadata_) {
+  return {
+    kind: "metadata",
+    type: "metadata",
+    reference: metadata,
+    metadata: metadata_
+  };
+}
+function mimeType(requirement, message$1) {
+  return {
+    kind: "validation",
+    type: "mime_type",
+    reference: mimeType,
+    async: false,
+    expects: /* @__PURE__ */ _joinExpects(requirement.map((option) => `"${option}"`), "|"),
+    requirement,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (dataset.typed && !this.requirement.includes(dataset.value.type))
+        _addIssue(this, "MIME type", dataset, config$1, { received: `"${dataset.value.type}"` });
+      return dataset;
+    }
+  };
+}
+function minBytes(requirement, message$1) {
+  return {
+    kind: "validation",
+    type: "min_bytes",
+    reference: minBytes,
+    async: false,
+    expects: `>=${requirement}`,
+    requirement,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (dataset.typed) {
+        const length$1 = /* @__PURE__ */ _getByteCount(dataset.value);
+        if (length$1 < this.requirement)
+          _addIssue(this, "bytes", dataset, config$1, { received: `${length$1}` });
+      }
+      return dataset;
+    }
+  };
+}
+function minCodePoints(requirement, message$1) {
+  return {
+    kind: "validation",
+    type: "min_code_points",
+    reference: minCodePoints,
+    async: false,
+    expects: `>=${requirement}`,
+    requirement,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (dataset.typed) {
+        const count = /* @__PURE__ */ _getCodePointCount(dataset.value);
+        if (count < this.requirement)
+          _addIssue(this, "code points", dataset, config$1, { received: `${count}` });
+      }
+      return dataset;
+    }
+  };
+}
+function minEntries(requirement, message$1) {
+  return {
+    kind: "validation",
+    type: "min_entries",
+    reference: minEntries,
+    async: false,
+    expects: `>=${requirement}`,
+    requirement,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (!dataset.typed)
+        return dataset;
+      const count = Object.keys(dataset.value).length;
+      if (dataset.typed && count < this.requirement)
+        _addIssue(this, "entries", dataset, config$1, { received: `${count}` });
+      return dataset;
+    }
+  };
+}
+function minGraphemes(requirement, message$1) {
+  return {
+    kind: "validation",
+    type: "min_graphemes",
+    reference: minGraphemes,
+    async: false,
+    expects: `>=${requirement}`,
+    requirement,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (dataset.typed) {
+        const count = /* @__PURE__ */ _getGraphemeCount(dataset.value);
+        if (count < this.requirement)
+          _addIssue(this, "graphemes", dataset, config$1, { received: `${count}` });
+      }
+      return dataset;
+    }
+  };
+}
+function minLength(requirement, message$1) {
+  return {
+    kind: "validation",
+    type: "min_length",
+    reference: minLength,
+    async: false,
+    expects: `>=${requirement}`,
+    requirement,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (dataset.typed && dataset.value.length < this.requirement)
+        _addIssue(this, "length", dataset, config$1, { received: `${dataset.value.length}` });
+      return dataset;
+    }
+  };
+}
+function minSize(requirement, message$1) {
+  return {
+    kind: "validation",
+    type: "min_size",
+    reference: minSize,
+    async: false,
+    expects: `>=${requirement}`,
+    requirement,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (dataset.typed && dataset.value.size < this.requirement)
+        _addIssue(this, "size", dataset, config$1, { received: `${dataset.value.size}` });
+      return dataset;
+    }
+  };
+}
+function minValue(requirement, message$1) {
+  return {
+    kind: "validation",
+    type: "min_value",
+    reference: minValue,
+    async: false,
+    expects: `>=${requirement instanceof Date ? requirement.toJSON() : /* @__PURE__ */ _stringify(requirement)}`,
+    requirement,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (dataset.typed && !(dataset.value >= this.requirement))
+        _addIssue(this, "value", dataset, config$1, { received: dataset.value instanceof Date ? dataset.value.toJSON() : /* @__PURE__ */ _stringify(dataset.value) });
+      return dataset;
+    }
+  };
+}
+function minWords(locales, requirement, message$1) {
+  return {
+    kind: "validation",
+    type: "min_words",
+    reference: minWords,
+    async: false,
+    expects: `>=${requirement}`,
+    locales,
+    requirement,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (dataset.typed) {
+        const count = /* @__PURE__ */ _getWordCount(this.locales, dataset.value);
+        if (count < this.requirement)
+          _addIssue(this, "words", dataset, config$1, { received: `${count}` });
+      }
+      return dataset;
+    }
+  };
+}
+function multipleOf(requirement, message$1) {
+  return {
+    kind: "validation",
+    type: "multiple_of",
+    reference: multipleOf,
+    async: false,
+    expects: `%${requirement}`,
+    requirement,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (dataset.typed && dataset.value % this.requirement != 0)
+        _addIssue(this, "multiple", dataset, config$1);
+      return dataset;
+    }
+  };
+}
+function nanoid(message$1) {
+  return {
+    kind: "validation",
+    type: "nanoid",
+    reference: nanoid,
+    async: false,
+    expects: null,
+    requirement: NANO_ID_REGEX,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (dataset.typed && !this.requirement.test(dataset.value))
+        _addIssue(this, "Nano ID", dataset, config$1);
+      return dataset;
+    }
+  };
+}
+function nonEmpty(message$1) {
+  return {
+    kind: "validation",
+    type: "non_empty",
+    reference: nonEmpty,
+    async: false,
+    expects: "!0",
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (dataset.typed && dataset.value.length === 0)
+        _addIssue(this, "length", dataset, config$1, { received: "0" });
+      return dataset;
+    }
+  };
+}
+function normalize2(form) {
+  return {
+    kind: "transformation",
+    type: "normalize",
+    reference: normalize2,
+    async: false,
+    form,
+    "~run"(dataset) {
+      dataset.value = dataset.value.normalize(this.form);
+      return dataset;
+    }
+  };
+}
+function notBytes(requirement, message$1) {
+  return {
+    kind: "validation",
+    type: "not_bytes",
+    reference: notBytes,
+    async: false,
+    expects: `!${requirement}`,
+    requirement,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (dataset.typed) {
+        const length$1 = /* @__PURE__ */ _getByteCount(dataset.value);
+        if (length$1 === this.requirement)
+          _addIssue(this, "bytes", dataset, config$1, { received: `${length$1}` });
+      }
+      return dataset;
+    }
+  };
+}
+function notCodePoints(requirement, message$1) {
+  return {
+    kind: "validation",
+    type: "not_code_points",
+    reference: notCodePoints,
+    async: false,
+    expects: `!${requirement}`,
+    requirement,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (dataset.typed) {
+        const count = /* @__PURE__ */ _getCodePointCount(dataset.value);
+        if (count === this.requirement)
+          _addIssue(this, "code points", dataset, config$1, { received: `${count}` });
+      }
+      return dataset;
+    }
+  };
+}
+function notEntries(requirement, message$1) {
+  return {
+    kind: "validation",
+    type: "not_entries",
+    reference: notEntries,
+    async: false,
+    expects: `!${requirement}`,
+    requirement,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (!dataset.typed)
+        return dataset;
+      const count = Object.keys(dataset.value).length;
+      if (dataset.typed && count === this.requirement)
+        _addIssue(this, "entries", dataset, config$1, { received: `${count}` });
+      return dataset;
+    }
+  };
+}
+function notGraphemes(requirement, message$1) {
+  return {
+    kind: "validation",
+    type: "not_graphemes",
+    reference: notGraphemes,
+    async: false,
+    expects: `!${requirement}`,
+    requirement,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (dataset.typed) {
+        const count = /* @__PURE__ */ _getGraphemeCount(dataset.value);
+        if (count === this.requirement)
+          _addIssue(this, "graphemes", dataset, config$1, { received: `${count}` });
+      }
+      return dataset;
+    }
+  };
+}
+function notLength(requirement, message$1) {
+  return {
+    kind: "validation",
+    type: "not_length",
+    reference: notLength,
+    async: false,
+    expects: `!${requirement}`,
+    requirement,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (dataset.typed && dataset.value.length === this.requirement)
+        _addIssue(this, "length", dataset, config$1, { received: `${dataset.value.length}` });
+      return dataset;
+    }
+  };
+}
+function notSize(requirement, message$1) {
+  return {
+    kind: "validation",
+    type: "not_size",
+    reference: notSize,
+    async: false,
+    expects: `!${requirement}`,
+    requirement,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (dataset.typed && dataset.value.size === this.requirement)
+        _addIssue(this, "size", dataset, config$1, { received: `${dataset.value.size}` });
+      return dataset;
+    }
+  };
+}
+function notValue(requirement, message$1) {
+  return {
+    kind: "validation",
+    type: "not_value",
+    reference: notValue,
+    async: false,
+    expects: requirement instanceof Date ? `!${requirement.toJSON()}` : `!${/* @__PURE__ */ _stringify(requirement)}`,
+    requirement,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (dataset.typed && /* @__PURE__ */ _isValueMatch(this.requirement, dataset.value))
+        _addIssue(this, "value", dataset, config$1, { received: dataset.value instanceof Date ? dataset.value.toJSON() : /* @__PURE__ */ _stringify(dataset.value) });
+      return dataset;
+    }
+  };
+}
+function notValues(requirement, message$1) {
+  return {
+    kind: "validation",
+    type: "not_values",
+    reference: notValues,
+    async: false,
+    expects: `!${/* @__PURE__ */ _joinExpects(requirement.map((value$1) => value$1 instanceof Date ? value$1.toJSON() : /* @__PURE__ */ _stringify(value$1)), "|")}`,
+    requirement,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (dataset.typed && this.requirement.some((requirement$1) => /* @__PURE__ */ _isValueMatch(requirement$1, dataset.value)))
+        _addIssue(this, "value", dataset, config$1, { received: dataset.value instanceof Date ? dataset.value.toJSON() : /* @__PURE__ */ _stringify(dataset.value) });
+      return dataset;
+    }
+  };
+}
+function notWords(locales, requirement, message$1) {
+  return {
+    kind: "validation",
+    type: "not_words",
+    reference: notWords,
+    async: false,
+    expects: `!${requirement}`,
+    locales,
+    requirement,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (dataset.typed) {
+        const count = /* @__PURE__ */ _getWordCount(this.locales, dataset.value);
+        if (count === this.requirement)
+          _addIssue(this, "words", dataset, config$1, { received: `${count}` });
+      }
+      return dataset;
+    }
+  };
+}
+function octal(message$1) {
+  return {
+    kind: "validation",
+    type: "octal",
+    reference: octal,
+    async: false,
+    expects: null,
+    requirement: OCTAL_REGEX,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (dataset.typed && !this.requirement.test(dataset.value))
+        _addIssue(this, "octal", dataset, config$1);
+      return dataset;
+    }
+  };
+}
+function parseBoolean(config$1, message$1) {
+  const normalize$1 = (v) => typeof v === "string" ? v.toLowerCase() : v;
+  const truthyRaw = config$1?.truthy ?? TRUTHY;
+  const falsyRaw = config$1?.falsy ?? FALSY;
+  const truthy = config$1?.truthy ? config$1.truthy.map(normalize$1) : TRUTHY;
+  const falsy = config$1?.falsy ? config$1.falsy.map(normalize$1) : FALSY;
+  return {
+    kind: "transformation",
+    type: "parse_boolean",
+    reference: parseBoolean,
+    expects: /* @__PURE__ */ _joinExpects([...truthyRaw, ...falsyRaw].map(_stringify), "|"),
+    config: config$1,
+    message: message$1,
+    async: false,
+    "~run"(dataset, config$2) {
+      const input = normalize$1(dataset.value);
+      if (truthy.includes(input))
+        dataset.value = true;
+      else if (falsy.includes(input))
+        dataset.value = false;
+      else {
+        _addIssue(this, "boolean", dataset, config$2);
+        dataset.typed = false;
+      }
+      return dataset;
+    }
+  };
+}
+function parseJson(config$1, message$1) {
+  return {
+    kind: "transformation",
+    type: "parse_json",
+    reference: parseJson,
+    config: config$1,
+    message: message$1,
+    async: false,
+    "~run"(dataset, config$2) {
+      try {
+        dataset.value = JSON.parse(dataset.value, this.config?.reviver);
+      } catch (error) {
+        if (error instanceof Error) {
+          _addIssue(this, "JSON", dataset, config$2, { received: `"${error.message}"` });
+          dataset.typed = false;
+        } else
+          throw error;
+      }
+      return dataset;
+    }
+  };
+}
+function _isPartiallyTyped(dataset, paths) {
+  if (dataset.issues)
+    for (const path of paths)
+      for (const issue of dataset.issues) {
+        let typed = false;
+        const bound = Math.min(path.length, issue.path?.length ?? 0);
+        for (let index = 0;index < bound; index++)
+          if (path[index] !== issue.path[index].key && (path[index] !== "$" || issue.path[index].type !== "array")) {
+            typed = true;
+            break;
+          }
+        if (!typed)
+          return false;
+      }
+  return true;
+}
+function partialCheck(paths, requirement, message$1) {
+  return {
+    kind: "validation",
+    type: "partial_check",
+    reference: partialCheck,
+    async: false,
+    expects: null,
+    paths,
+    requirement,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if ((dataset.typed || /* @__PURE__ */ _isPartiallyTyped(dataset, paths)) && !this.requirement(dataset.value))
+        _addIssue(this, "input", dataset, config$1);
+      return dataset;
+    }
+  };
+}
+function partialCheckAsync(paths, requirement, message$1) {
+  return {
+    kind: "validation",
+    type: "partial_check",
+    reference: partialCheckAsync,
+    async: true,
+    expects: null,
+    paths,
+    requirement,
+    message: message$1,
+    async "~run"(dataset, config$1) {
+      if ((dataset.typed || /* @__PURE__ */ _isPartiallyTyped(dataset, paths)) && !await this.requirement(dataset.value))
+        _addIssue(this, "input", dataset, config$1);
+      return dataset;
+    }
+  };
+}
+function rawCheck(action) {
+  return {
+    kind: "validation",
+    type: "raw_check",
+    reference: rawCheck,
+    async: false,
+    expects: null,
+    "~run"(dataset, config$1) {
+      action({
+        dataset,
+        config: config$1,
+        addIssue: (info) => _addIssue(this, info?.label ?? "input", dataset, config$1, info)
+      });
+      return dataset;
+    }
+  };
+}
+function rawCheckAsync(action) {
+  return {
+    kind: "validation",
+    type: "raw_check",
+    reference: rawCheckAsync,
+    async: true,
+    expects: null,
+    async "~run"(dataset, config$1) {
+      await action({
+        dataset,
+        config: config$1,
+        addIssue: (info) => _addIssue(this, info?.label ?? "input", dataset, config$1, info)
+      });
+      return dataset;
+    }
+  };
+}
+function rawTransform(action) {
+  return {
+    kind: "transformation",
+    type: "raw_transform",
+    reference: rawTransform,
+    async: false,
+    "~run"(dataset, config$1) {
+      const output = action({
+        dataset,
+        config: config$1,
+        addIssue: (info) => _addIssue(this, info?.label ?? "input", dataset, config$1, info),
+        NEVER: null
+      });
+      if (dataset.issues)
+        dataset.typed = false;
+      else
+        dataset.value = output;
+      return dataset;
+    }
+  };
+}
+function rawTransformAsync(action) {
+  return {
+    kind: "transformation",
+    type: "raw_transform",
+    reference: rawTransformAsync,
+    async: true,
+    async "~run"(dataset, config$1) {
+      const output = await action({
+        dataset,
+        config: config$1,
+        addIssue: (info) => _addIssue(this, info?.label ?? "input", dataset, config$1, info),
+        NEVER: null
+      });
+      if (dataset.issues)
+        dataset.typed = false;
+      else
+        dataset.value = output;
+      return dataset;
+    }
+  };
+}
+function readonly() {
+  return {
+    kind: "transformation",
+    type: "readonly",
+    reference: readonly,
+    async: false,
+    "~run"(dataset) {
+      return dataset;
+    }
+  };
+}
+function reduceItems(operation, initial) {
+  return {
+    kind: "transformation",
+    type: "reduce_items",
+    reference: reduceItems,
+    async: false,
+    operation,
+    initial,
+    "~run"(dataset) {
+      dataset.value = dataset.value.reduce(this.operation, this.initial);
+      return dataset;
+    }
+  };
+}
+function regex(requirement, message$1) {
+  return {
+    kind: "validation",
+    type: "regex",
+    reference: regex,
+    async: false,
+    expects: `${requirement}`,
+    requirement,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (dataset.typed && !this.requirement.test(dataset.value))
+        _addIssue(this, "format", dataset, config$1);
+      return dataset;
+    }
+  };
+}
+function returns(schema) {
+  return {
+    kind: "transformation",
+    type: "returns",
+    reference: returns,
+    async: false,
+    schema,
+    "~run"(dataset, config$1) {
+      const func = dataset.value;
+      dataset.value = (...args_) => {
+        const returnsDataset = this.schema["~run"]({ value: func(...args_) }, config$1);
+        if (returnsDataset.issues)
+          throw new ValiError(returnsDataset.issues);
+        return returnsDataset.value;
+      };
+      return dataset;
+    }
+  };
+}
+function returnsAsync(schema) {
+  return {
+    kind: "transformation",
+    type: "returns",
+    reference: returnsAsync,
+    async: false,
+    schema,
+    "~run"(dataset, config$1) {
+      const func = dataset.value;
+      dataset.value = async (...args_) => {
+        const returnsDataset = await this.schema["~run"]({ value: await func(...args_) }, config$1);
+        if (returnsDataset.issues)
+          throw new ValiError(returnsDataset.issues);
+        return returnsDataset.value;
+      };
+      return dataset;
+    }
+  };
+}
+function rfcEmail(message$1) {
+  return {
+    kind: "validation",
+    type: "rfc_email",
+    reference: rfcEmail,
+    expects: null,
+    async: false,
+    requirement: RFC_EMAIL_REGEX,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (dataset.typed && !this.requirement.test(dataset.value))
+        _addIssue(this, "email", dataset, config$1);
+      return dataset;
+    }
+  };
+}
+function safeInteger(message$1) {
+  return {
+    kind: "validation",
+    type: "safe_integer",
+    reference: safeInteger,
+    async: false,
+    expects: null,
+    requirement: Number.isSafeInteger,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (dataset.typed && !this.requirement(dataset.value))
+        _addIssue(this, "safe integer", dataset, config$1);
+      return dataset;
+    }
+  };
+}
+function size(requirement, message$1) {
+  return {
+    kind: "validation",
+    type: "size",
+    reference: size,
+    async: false,
+    expects: `${requirement}`,
+    requirement,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (dataset.typed && dataset.value.size !== this.requirement)
+        _addIssue(this, "size", dataset, config$1, { received: `${dataset.value.size}` });
+      return dataset;
+    }
+  };
+}
+function slug(message$1) {
+  return {
+    kind: "validation",
+    type: "slug",
+    reference: slug,
+    async: false,
+    expects: null,
+    requirement: SLUG_REGEX,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (dataset.typed && !this.requirement.test(dataset.value))
+        _addIssue(this, "slug", dataset, config$1);
+      return dataset;
+    }
+  };
+}
+function someItem(requirement, message$1) {
+  return {
+    kind: "validation",
+    type: "some_item",
+    reference: someItem,
+    async: false,
+    expects: null,
+    requirement,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (dataset.typed && !dataset.value.some(this.requirement))
+        _addIssue(this, "item", dataset, config$1);
+      return dataset;
+    }
+  };
+}
+function sortItems(operation) {
+  return {
+    kind: "transformation",
+    type: "sort_items",
+    reference: sortItems,
+    async: false,
+    operation,
+    "~run"(dataset) {
+      dataset.value = dataset.value.sort(this.operation);
+      return dataset;
+    }
+  };
+}
+function startsWith(requirement, message$1) {
+  return {
+    kind: "validation",
+    type: "starts_with",
+    reference: startsWith,
+    async: false,
+    expects: `"${requirement}"`,
+    requirement,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (dataset.typed && !dataset.value.startsWith(this.requirement))
+        _addIssue(this, "start", dataset, config$1, { received: `"${dataset.value.slice(0, this.requirement.length)}"` });
+      return dataset;
+    }
+  };
+}
+function stringifyJson(config$1, message$1) {
+  return {
+    kind: "transformation",
+    type: "stringify_json",
+    reference: stringifyJson,
+    message: message$1,
+    config: config$1,
+    async: false,
+    "~run"(dataset, config$2) {
+      try {
+        const output = JSON.stringify(dataset.value, this.config?.replacer, this.config?.space);
+        if (output === undefined) {
+          _addIssue(this, "JSON", dataset, config$2);
+          dataset.typed = false;
+        } else
+          dataset.value = output;
+      } catch (error) {
+        if (error instanceof Error) {
+          _addIssue(this, "JSON", dataset, config$2, { received: `"${error.message}"` });
+          dataset.typed = false;
+        } else
+          throw error;
+      }
+      return dataset;
+    }
+  };
+}
+function title(title_) {
+  return {
+    kind: "metadata",
+    type: "title",
+    reference: title,
+    title: title_
+  };
+}
+function toBigint(message$1) {
+  return {
+    kind: "transformation",
+    type: "to_bigint",
+    reference: toBigint,
+    async: false,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      try {
+        dataset.value = BigInt(dataset.value);
+      } catch {
+        _addIssue(this, "bigint", dataset, config$1);
+        dataset.typed = false;
+      }
+      return dataset;
+    }
+  };
+}
+function toBoolean() {
+  return {
+    kind: "transformation",
+    type: "to_boolean",
+    reference: toBoolean,
+    async: false,
+    "~run"(dataset) {
+      dataset.value = Boolean(dataset.value);
+      return dataset;
+    }
+  };
+}
+function toCamelCase() {
+  return {
+    kind: "transformation",
+    type: "to_camel_case",
+    reference: toCamelCase,
+    async: false,
+    "~run"(dataset) {
+      dataset.value = /* @__PURE__ */ _formatCase(dataset.value, "", false, true);
+      return dataset;
+    }
+  };
+}
+function toDate(message$1) {
+  return {
+    kind: "transformation",
+    type: "to_date",
+    reference: toDate,
+    async: false,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      try {
+        dataset.value = new Date(dataset.value);
+        if (isNaN(dataset.value)) {
+          _addIssue(this, "date", dataset, config$1, { received: '"Invalid Date"' });
+          dataset.typed = false;
+        }
+      } catch {
+        _addIssue(this, "date", dataset, config$1);
+        dataset.typed = false;
+      }
+      return dataset;
+    }
+  };
+}
+function toKebabCase() {
+  return {
+    kind: "transformation",
+    type: "to_kebab_case",
+    reference: toKebabCase,
+    async: false,
+    "~run"(dataset) {
+      dataset.value = /* @__PURE__ */ _formatCase(dataset.value, "-", false, false);
+      return dataset;
+    }
+  };
+}
+function toLowerCase() {
+  return {
+    kind: "transformation",
+    type: "to_lower_case",
+    reference: toLowerCase,
+    async: false,
+    "~run"(dataset) {
+      dataset.value = dataset.value.toLowerCase();
+      return dataset;
+    }
+  };
+}
+function toMaxValue(requirement) {
+  return {
+    kind: "transformation",
+    type: "to_max_value",
+    reference: toMaxValue,
+    async: false,
+    requirement,
+    "~run"(dataset) {
+      dataset.value = dataset.value > this.requirement ? this.requirement : dataset.value;
+      return dataset;
+    }
+  };
+}
+function toMinValue(requirement) {
+  return {
+    kind: "transformation",
+    type: "to_min_value",
+    reference: toMinValue,
+    async: false,
+    requirement,
+    "~run"(dataset) {
+      dataset.value = dataset.value < this.requirement ? this.requirement : dataset.value;
+      return dataset;
+    }
+  };
+}
+function toNumber(message$1) {
+  return {
+    kind: "transformation",
+    type: "to_number",
+    reference: toNumber,
+    async: false,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      try {
+        dataset.value = Number(dataset.value);
+        if (isNaN(dataset.value)) {
+          _addIssue(this, "number", dataset, config$1);
+          dataset.typed = false;
+        }
+      } catch {
+        _addIssue(this, "number", dataset, config$1);
+        dataset.typed = false;
+      }
+      return dataset;
+    }
+  };
+}
+function toPascalCase() {
+  return {
+    kind: "transformation",
+    type: "to_pascal_case",
+    reference: toPascalCase,
+    async: false,
+    "~run"(dataset) {
+      dataset.value = /* @__PURE__ */ _formatCase(dataset.value, "", true, true);
+      return dataset;
+    }
+  };
+}
+function toSnakeCase() {
+  return {
+    kind: "transformation",
+    type: "to_snake_case",
+    reference: toSnakeCase,
+    async: false,
+    "~run"(dataset) {
+      dataset.value = /* @__PURE__ */ _formatCase(dataset.value, "_", false, false);
+      return dataset;
+    }
+  };
+}
+function toString(message$1) {
+  return {
+    kind: "transformation",
+    type: "to_string",
+    reference: toString,
+    async: false,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      try {
+        dataset.value = String(dataset.value);
+      } catch {
+        _addIssue(this, "string", dataset, config$1);
+        dataset.typed = false;
+      }
+      return dataset;
+    }
+  };
+}
+function toUpperCase() {
+  return {
+    kind: "transformation",
+    type: "to_upper_case",
+    reference: toUpperCase,
+    async: false,
+    "~run"(dataset) {
+      dataset.value = dataset.value.toUpperCase();
+      return dataset;
+    }
+  };
+}
+function transform(operation) {
+  return {
+    kind: "transformation",
+    type: "transform",
+    reference: transform,
+    async: false,
+    operation,
+    "~run"(dataset) {
+      dataset.value = this.operation(dataset.value);
+      return dataset;
+    }
+  };
+}
+function transformAsync(operation) {
+  return {
+    kind: "transformation",
+    type: "transform",
+    reference: transformAsync,
+    async: true,
+    operation,
+    async "~run"(dataset) {
+      dataset.value = await this.operation(dataset.value);
+      return dataset;
+    }
+  };
+}
+function trim() {
+  return {
+    kind: "transformation",
+    type: "trim",
+    reference: trim,
+    async: false,
+    "~run"(dataset) {
+      dataset.value = dataset.value.trim();
+      return dataset;
+    }
+  };
+}
+function trimEnd() {
+  return {
+    kind: "transformation",
+    type: "trim_end",
+    reference: trimEnd,
+    async: false,
+    "~run"(dataset) {
+      dataset.value = dataset.value.trimEnd();
+      return dataset;
+    }
+  };
+}
+function trimStart() {
+  return {
+    kind: "transformation",
+    type: "trim_start",
+    reference: trimStart,
+    async: false,
+    "~run"(dataset) {
+      dataset.value = dataset.value.trimStart();
+      return dataset;
+    }
+  };
+}
+function ulid(message$1) {
+  return {
+    kind: "validation",
+    type: "ulid",
+    reference: ulid,
+    async: false,
+    expects: null,
+    requirement: ULID_REGEX,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (dataset.typed && !this.requirement.test(dataset.value))
+        _addIssue(this, "ULID", dataset, config$1);
+      return dataset;
+    }
+  };
+}
+function url(message$1) {
+  return {
+    kind: "validation",
+    type: "url",
+    reference: url,
+    async: false,
+    expects: null,
+    requirement(input) {
+      try {
+        if (URL.canParse)
+          return URL.canParse(input);
+        new URL(input);
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (dataset.typed && !this.requirement(dataset.value))
+        _addIssue(this, "URL", dataset, config$1);
+      return dataset;
+    }
+  };
+}
+function uuid(message$1) {
+  return {
+    kind: "validation",
+    type: "uuid",
+    reference: uuid,
+    async: false,
+    expects: null,
+    requirement: UUID_REGEX,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (dataset.typed && !this.requirement.test(dataset.value))
+        _addIssue(this, "UUID", dataset, config$1);
+      return dataset;
+    }
+  };
+}
+function value(requirement, message$1) {
+  return {
+    kind: "validation",
+    type: "value",
+    reference: value,
+    async: false,
+    expects: requirement instanceof Date ? requirement.toJSON() : /* @__PURE__ */ _stringify(requirement),
+    requirement,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (dataset.typed && !/* @__PURE__ */ _isValueMatch(this.requirement, dataset.value))
+        _addIssue(this, "value", dataset, config$1, { received: dataset.value instanceof Date ? dataset.value.toJSON() : /* @__PURE__ */ _stringify(dataset.value) });
+      return dataset;
+    }
+  };
+}
+function values(requirement, message$1) {
+  return {
+    kind: "validation",
+    type: "values",
+    reference: values,
+    async: false,
+    expects: `${/* @__PURE__ */ _joinExpects(requirement.map((value$1) => value$1 instanceof Date ? value$1.toJSON() : /* @__PURE__ */ _stringify(value$1)), "|")}`,
+    requirement,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (dataset.typed && !this.requirement.some((requirement$1) => /* @__PURE__ */ _isValueMatch(requirement$1, dataset.value)))
+        _addIssue(this, "value", dataset, config$1, { received: dataset.value instanceof Date ? dataset.value.toJSON() : /* @__PURE__ */ _stringify(dataset.value) });
+      return dataset;
+    }
+  };
+}
+function words(locales, requirement, message$1) {
+  return {
+    kind: "validation",
+    type: "words",
+    reference: words,
+    async: false,
+    expects: `${requirement}`,
+    locales,
+    requirement,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (dataset.typed) {
+        const count = /* @__PURE__ */ _getWordCount(this.locales, dataset.value);
+        if (count !== this.requirement)
+          _addIssue(this, "words", dataset, config$1, { received: `${count}` });
+      }
+      return dataset;
+    }
+  };
+}
+function assert(schema, input) {
+  const issues = schema["~run"]({ value: input }, ABORT_EARLY_CONFIG).issues;
+  if (issues)
+    throw new ValiError(issues);
+}
+function cache(schema, config$1) {
+  return _standardSchema({
+    ...schema,
+    cacheConfig: config$1,
+    cache: new _LruCache(config$1),
+    "~run"(dataset, runConfig) {
+      const key = this.cache.key(dataset.value, runConfig);
+      let outputDataset = this.cache.get(key);
+      if (!outputDataset)
+        this.cache.set(key, outputDataset = schema["~run"](dataset, runConfig));
+      return /* @__PURE__ */ _cloneDataset(outputDataset);
+    }
+  });
+}
+function cacheAsync(schema, config$1) {
+  let activeRuns;
+  return _standardSchema({
+    ...schema,
+    async: true,
+    cacheConfig: config$1,
+    cache: new _LruCache(config$1),
+    async "~run"(dataset, runConfig) {
+      const key = this.cache.key(dataset.value, runConfig);
+      const cached = this.cache.get(key);
+      if (cached)
+        return /* @__PURE__ */ _cloneDataset(cached);
+      let promise$1 = activeRuns?.get(key);
+      if (!promise$1) {
+        activeRuns ?? (activeRuns = /* @__PURE__ */ new Map);
+        promise$1 = Promise.resolve(schema["~run"](dataset, runConfig));
+        activeRuns.set(key, promise$1);
+      }
+      try {
+        const outputDataset = await promise$1;
+        this.cache.set(key, outputDataset);
+        return /* @__PURE__ */ _cloneDataset(outputDataset);
+      } finally {
+        activeRuns?.delete(key);
+      }
+    }
+  });
+}
+function config(schema, config$1) {
+  return _standardSchema({
+    ...schema,
+    "~run"(dataset, config_) {
+      return schema["~run"](dataset, {
+        ...config_,
+        ...config$1
+      });
+    }
+  });
+}
+function getFallback(schema, dataset, config$1) {
+  return typeof schema.fallback === "function" ? schema.fallback(dataset, config$1) : schema.fallback;
+}
+function fallback(schema, fallback$1) {
+  return _standardSchema({
+    ...schema,
+    fallback: fallback$1,
+    "~run"(dataset, config$1) {
+      const outputDataset = schema["~run"](dataset, config$1);
+      return outputDataset.issues ? {
+        typed: true,
+        value: /* @__PURE__ */ getFallback(this, outputDataset, config$1)
+      } : outputDataset;
+    }
+  });
+}
+function fallbackAsync(schema, fallback$1) {
+  return _standardSchema({
+    ...schema,
+    fallback: fallback$1,
+    async: true,
+    async "~run"(dataset, config$1) {
+      const outputDataset = await schema["~run"](dataset, config$1);
+      return outputDataset.issues ? {
+        typed: true,
+        value: await /* @__PURE__ */ getFallback(this, outputDataset, config$1)
+      } : outputDataset;
+    }
+  });
+}
+function flatten(issues) {
+  const flatErrors = {};
+  for (const issue of issues)
+    if (issue.path) {
+      const dotPath = /* @__PURE__ */ getDotPath(issue);
+      if (dotPath) {
+        if (!flatErrors.nested)
+          flatErrors.nested = {};
+        if (Object.prototype.hasOwnProperty.call(flatErrors.nested, dotPath))
+          flatErrors.nested[dotPath].push(issue.message);
+        else
+          flatErrors.nested[dotPath] = [issue.message];
+      } else if (flatErrors.other)
+        flatErrors.other.push(issue.message);
+      else
+        flatErrors.other = [issue.message];
+    } else if (flatErrors.root)
+      flatErrors.root.push(issue.message);
+    else
+      flatErrors.root = [issue.message];
+  return flatErrors;
+}
+function forward(action, path) {
+  return {
+    ...action,
+    "~run"(dataset, config$1) {
+      const prevIssues = dataset.issues && [...dataset.issues];
+      dataset = action["~run"](dataset, config$1);
+      if (dataset.issues) {
+        for (const issue of dataset.issues)
+          if (!prevIssues?.includes(issue)) {
+            let pathInput = dataset.value;
+            for (const key of path) {
+              const pathValue = pathInput[key];
+              const pathItem = {
+                type: "unknown",
+                origin: "value",
+                input: pathInput,
+                key,
+                value: pathValue
+              };
+              if (issue.path)
+                issue.path.push(pathItem);
+              else
+                issue.path = [pathItem];
+              if (!pathValue)
+                break;
+              pathInput = pathValue;
+            }
+          }
+      }
+      return dataset;
+    }
+  };
+}
+function forwardAsync(action, path) {
+  return {
+    ...action,
+    async: true,
+    async "~run"(dataset, config$1) {
+      const prevIssues = dataset.issues && [...dataset.issues];
+      dataset = await action["~run"](dataset, config$1);
+      if (dataset.issues) {
+        for (const issue of dataset.issues)
+          if (!prevIssues?.includes(issue)) {
+            let pathInput = dataset.value;
+            for (const key of path) {
+              const pathValue = pathInput[key];
+              const pathItem = {
+                type: "unknown",
+                origin: "value",
+                input: pathInput,
+                key,
+                value: pathValue
+              };
+              if (issue.path)
+                issue.path.push(pathItem);
+              else
+                issue.path = [pathItem];
+              if (!pathValue)
+                break;
+              pathInput = pathValue;
+            }
+          }
+      }
+      return dataset;
+    }
+  };
+}
+function getDefault(schema, dataset, config$1) {
+  return typeof schema.default === "function" ? schema.default(dataset, config$1) : schema.default;
+}
+function getDefaults(schema) {
+  if ("entries" in schema) {
+    const object$1 = {};
+    for (const key in schema.entries)
+      object$1[key] = /* @__PURE__ */ getDefaults(schema.entries[key]);
+    return object$1;
+  }
+  if ("items" in schema)
+    return schema.items.map(getDefaults);
+  return /* @__PURE__ */ getDefault(schema);
+}
+async function getDefaultsAsync(schema) {
+  if ("entries" in schema)
+    return Object.fromEntries(await Promise.all(Object.entries(schema.entries).map(async ([key, value$1]) => [key, await /* @__PURE__ */ getDefaultsAsync(value$1)])));
+  if ("items" in schema)
+    return Promise.all(schema.items.map(getDefaultsAsync));
+  return /* @__PURE__ */ getDefault(schema);
+}
+function getDescription(schema) {
+  return /* @__PURE__ */ _getLastMetadata(schema, "description");
+}
+function getExamples(schema) {
+  const examples$1 = [];
+  function depthFirstCollect(schema$1) {
+    if ("pipe" in schema$1) {
+      for (const item of schema$1.pipe)
+        if (item.kind === "schema" && "pipe" in item)
+          depthFirstCollect(item);
+        else if (item.kind === "metadata" && item.type === "examples")
+          for (const example of item.examples)
+            examples$1.push(example);
+    }
+  }
+  depthFirstCollect(schema);
+  return examples$1;
+}
+function getFallbacks(schema) {
+  if ("entries" in schema) {
+    const object$1 = {};
+    for (const key in schema.entries)
+      object$1[key] = /* @__PURE__ */ getFallbacks(schema.entries[key]);
+    return object$1;
+  }
+  if ("items" in schema)
+    return schema.items.map(getFallbacks);
+  return /* @__PURE__ */ getFallback(schema);
+}
+async function getFallbacksAsync(schema) {
+  if ("entries" in schema)
+    return Object.fromEntries(await Promise.all(Object.entries(schema.entries).map(async ([key, value$1]) => [key, await /* @__PURE__ */ getFallbacksAsync(value$1)])));
+  if ("items" in schema)
+    return Promise.all(schema.items.map(getFallbacksAsync));
+  return /* @__PURE__ */ getFallback(schema);
+}
+function getMetadata(schema) {
+  const result = {};
+  function depthFirstMerge(schema$1) {
+    if ("pipe" in schema$1) {
+      for (const item of schema$1.pipe)
+        if (item.kind === "schema" && "pipe" in item)
+          depthFirstMerge(item);
+        else if (item.kind === "metadata" && item.type === "metadata")
+          Object.assign(result, item.metadata);
+    }
+  }
+  depthFirstMerge(schema);
+  return result;
+}
+function getTitle(schema) {
+  return /* @__PURE__ */ _getLastMetadata(schema, "title");
+}
+function is(schema, input) {
+  return !schema["~run"]({ value: input }, ABORT_EARLY_CONFIG).issues;
+}
+function any() {
+  return _standardSchema({
+    kind: "schema",
+    type: "any",
+    reference: any,
+    expects: "any",
+    async: false,
+    "~run"(dataset) {
+      dataset.typed = true;
+      return dataset;
+    }
+  });
+}
+function array(item, message$1) {
+  return _standardSchema({
+    kind: "schema",
+    type: "array",
+    reference: array,
+    expects: "Array",
+    async: false,
+    item,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      const input = dataset.value;
+      if (Array.isArray(input)) {
+        dataset.typed = true;
+        dataset.value = [];
+        for (let key = 0;key < input.length; key++) {
+          const value$1 = input[key];
+          const itemDataset = this.item["~run"]({ value: value$1 }, config$1);
+          if (itemDataset.issues) {
+            const pathItem = {
+              type: "array",
+              origin: "value",
+              input,
+              key,
+              value: value$1
+            };
+            for (const issue of itemDataset.issues) {
+              if (issue.path)
+                issue.path.unshift(pathItem);
+              else
+                issue.path = [pathItem];
+              dataset.issues?.push(issue);
+            }
+            if (!dataset.issues)
+              dataset.issues = itemDataset.issues;
+            if (config$1.abortEarly) {
+              dataset.typed = false;
+              break;
+            }
+          }
+          if (!itemDataset.typed)
+            dataset.typed = false;
+          dataset.value.push(itemDataset.value);
+        }
+      } else
+        _addIssue(this, "type", dataset, config$1);
+      return dataset;
+    }
+  });
+}
+function arrayAsync(item, message$1) {
+  return _standardSchema({
+    kind: "schema",
+    type: "array",
+    reference: arrayAsync,
+    expects: "Array",
+    async: true,
+    item,
+    message: message$1,
+    async "~run"(dataset, config$1) {
+      const input = dataset.value;
+      if (Array.isArray(input)) {
+        dataset.typed = true;
+        dataset.value = [];
+        const itemDatasets = await Promise.all(input.map((value$1) => this.item["~run"]({ value: value$1 }, config$1)));
+        for (let key = 0;key < itemDatasets.length; key++) {
+          const itemDataset = itemDatasets[key];
+          if (itemDataset.issues) {
+            const pathItem = {
+              type: "array",
+              origin: "value",
+              input,
+              key,
+              value: input[key]
+            };
+            for (const issue of itemDataset.issues) {
+              if (issue.path)
+                issue.path.unshift(pathItem);
+              else
+                issue.path = [pathItem];
+              dataset.issues?.push(issue);
+            }
+            if (!dataset.issues)
+              dataset.issues = itemDataset.issues;
+            if (config$1.abortEarly) {
+              dataset.typed = false;
+              break;
+            }
+          }
+          if (!itemDataset.typed)
+            dataset.typed = false;
+          dataset.value.push(itemDataset.value);
+        }
+      } else
+        _addIssue(this, "type", dataset, config$1);
+      return dataset;
+    }
+  });
+}
+function bigint(message$1) {
+  return _standardSchema({
+    kind: "schema",
+    type: "bigint",
+    reference: bigint,
+    expects: "bigint",
+    async: false,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (typeof dataset.value === "bigint")
+        dataset.typed = true;
+      else
+        _addIssue(this, "type", dataset, config$1);
+      return dataset;
+    }
+  });
+}
+function blob(message$1) {
+  return _standardSchema({
+    kind: "schema",
+    type: "blob",
+    reference: blob,
+    expects: "Blob",
+    async: false,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (dataset.value instanceof Blob)
+        dataset.typed = true;
+      else
+        _addIssue(this, "type", dataset, config$1);
+      return dataset;
+    }
+  });
+}
+function boolean(message$1) {
+  return _standardSchema({
+    kind: "schema",
+    type: "boolean",
+    reference: boolean,
+    expects: "boolean",
+    async: false,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (typeof dataset.value === "boolean")
+        dataset.typed = true;
+      else
+        _addIssue(this, "type", dataset, config$1);
+      return dataset;
+    }
+  });
+}
+function custom(check$1, message$1) {
+  return _standardSchema({
+    kind: "schema",
+    type: "custom",
+    reference: custom,
+    expects: "unknown",
+    async: false,
+    check: check$1,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (this.check(dataset.value))
+        dataset.typed = true;
+      else
+        _addIssue(this, "type", dataset, config$1);
+      return dataset;
+    }
+  });
+}
+function customAsync(check$1, message$1) {
+  return _standardSchema({
+    kind: "schema",
+    type: "custom",
+    reference: customAsync,
+    expects: "unknown",
+    async: true,
+    check: check$1,
+    message: message$1,
+    async "~run"(dataset, config$1) {
+      if (await this.check(dataset.value))
+        dataset.typed = true;
+      else
+        _addIssue(this, "type", dataset, config$1);
+      return dataset;
+    }
+  });
+}
+function date(message$1) {
+  return _standardSchema({
+    kind: "schema",
+    type: "date",
+    reference: date,
+    expects: "Date",
+    async: false,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (dataset.value instanceof Date)
+        if (!isNaN(dataset.value))
+          dataset.typed = true;
+        else
+          _addIssue(this, "type", dataset, config$1, { received: '"Invalid Date"' });
+      else
+        _addIssue(this, "type", dataset, config$1);
+      return dataset;
+    }
+  });
+}
+function enum_(enum__, message$1) {
+  const options = [];
+  for (const key in enum__)
+    if (`${+key}` !== key || typeof enum__[key] !== "string" || !Object.is(enum__[enum__[key]], +key))
+      options.push(enum__[key]);
+  return _standardSchema({
+    kind: "schema",
+    type: "enum",
+    reference: enum_,
+    expects: /* @__PURE__ */ _joinExpects(options.map(_stringify), "|"),
+    async: false,
+    enum: enum__,
+    options,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (this.options.includes(dataset.value))
+        dataset.typed = true;
+      else
+        _addIssue(this, "type", dataset, config$1);
+      return dataset;
+    }
+  });
+}
+function exactOptional(wrapped, default_) {
+  return _standardSchema({
+    kind: "schema",
+    type: "exact_optional",
+    reference: exactOptional,
+    expects: wrapped.expects,
+    async: false,
+    wrapped,
+    default: default_,
+    "~run"(dataset, config$1) {
+      return this.wrapped["~run"](dataset, config$1);
+    }
+  });
+}
+function exactOptionalAsync(wrapped, default_) {
+  return _standardSchema({
+    kind: "schema",
+    type: "exact_optional",
+    reference: exactOptionalAsync,
+    expects: wrapped.expects,
+    async: true,
+    wrapped,
+    default: default_,
+    async "~run"(dataset, config$1) {
+      return this.wrapped["~run"](dataset, config$1);
+    }
+  });
+}
+function file(message$1) {
+  return _standardSchema({
+    kind: "schema",
+    type: "file",
+    reference: file,
+    expects: "File",
+    async: false,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (dataset.value instanceof File)
+        dataset.typed = true;
+      else
+        _addIssue(this, "type", dataset, config$1);
+      return dataset;
+    }
+  });
+}
+function function_(message$1) {
+  return _standardSchema({
+    kind: "schema",
+    type: "function",
+    reference: function_,
+    expects: "Function",
+    async: false,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (typeof dataset.value === "function")
+        dataset.typed = true;
+      else
+        _addIssue(this, "type", dataset, config$1);
+      return dataset;
+    }
+  });
+}
+function instance(class_, message$1) {
+  return _standardSchema({
+    kind: "schema",
+    type: "instance",
+    reference: instance,
+    expects: class_.name,
+    async: false,
+    class: class_,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (dataset.value instanceof this.class)
+        dataset.typed = true;
+      else
+        _addIssue(this, "type", dataset, config$1);
+      return dataset;
+    }
+  });
+}
+function _merge(value1, value2) {
+  if (typeof value1 === typeof value2) {
+    if (/* @__PURE__ */ _isSameValueZero(value1, value2) || value1 instanceof Date && value2 instanceof Date && /* @__PURE__ */ _isSameValueZero(+value1, +value2))
+      return { value: value1 };
+    if (value1 && value2 && value1.constructor === Object && value2.constructor === Object) {
+      const nextValue = {
+        ...value1,
+        ...value2
+      };
+      for (const key in value2)
+        if (Object.prototype.hasOwnProperty.call(value1, key) && Object.prototype.hasOwnProperty.call(value2, key)) {
+          const dataset = /* @__PURE__ */ _merge(value1[key], value2[key]);
+          if (dataset.issue)
+            return dataset;
+          nextValue[key] = dataset.value;
+        }
+      return { value: nextValue };
+    }
+    if (Array.isArray(value1) && Array.isArray(value2)) {
+      if (value1.length === value2.length) {
+        const nextValue = [...value1];
+        for (let index = 0;index < value1.length; index++) {
+          const dataset = /* @__PURE__ */ _merge(value1[index], value2[index]);
+          if (dataset.issue)
+            return dataset;
+          nextValue[index] = dataset.value;
+        }
+        return { value: nextValue };
+      }
+    }
+  }
+  return { issue: true };
+}
+function intersect(options, message$1) {
+  return _standardSchema({
+    kind: "schema",
+    type: "intersect",
+    reference: intersect,
+    expects: /* @__PURE__ */ _joinExpects(options.map((option) => option.expects), "&"),
+    async: false,
+    options,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (this.options.length) {
+        const input = dataset.value;
+        let outputs;
+        dataset.typed = true;
+        for (const schema of this.options) {
+          const optionDataset = schema["~run"]({ value: input }, config$1);
+          if (optionDataset.issues) {
+            if (dataset.issues)
+              for (const issue of optionDataset.issues)
+                dataset.issues.push(issue);
+            else
+              dataset.issues = optionDataset.issues;
+            if (config$1.abortEarly) {
+              dataset.typed = false;
+              break;
+            }
+          }
+          if (!optionDataset.typed)
+            dataset.typed = false;
+          if (dataset.typed)
+            if (outputs)
+              outputs.push(optionDataset.value);
+            else
+              outputs = [optionDataset.value];
+        }
+        if (dataset.typed) {
+          dataset.value = outputs[0];
+          for (let index = 1;index < outputs.length; index++) {
+            const mergeDataset = /* @__PURE__ */ _merge(dataset.value, outputs[index]);
+            if (mergeDataset.issue) {
+              _addIssue(this, "type", dataset, config$1, { received: "unknown" });
+              break;
+            }
+            dataset.value = mergeDataset.value;
+          }
+        }
+      } else
+        _addIssue(this, "type", dataset, config$1);
+      return dataset;
+    }
+  });
+}
+function intersectAsync(options, message$1) {
+  return _standardSchema({
+    kind: "schema",
+    type: "intersect",
+    reference: intersectAsync,
+    expects: /* @__PURE__ */ _joinExpects(options.map((option) => option.expects), "&"),
+    async: true,
+    options,
+    message: message$1,
+    async "~run"(dataset, config$1) {
+      if (this.options.length) {
+        const input = dataset.value;
+        let outputs;
+        dataset.typed = true;
+        const optionDatasets = await Promise.all(this.options.map((schema) => schema["~run"]({ value: input }, config$1)));
+        for (const optionDataset of optionDatasets) {
+          if (optionDataset.issues) {
+            if (dataset.issues)
+              for (const issue of optionDataset.issues)
+                dataset.issues.push(issue);
+            else
+              dataset.issues = optionDataset.issues;
+            if (config$1.abortEarly) {
+              dataset.typed = false;
+              break;
+            }
+          }
+          if (!optionDataset.typed)
+            dataset.typed = false;
+          if (dataset.typed)
+            if (outputs)
+              outputs.push(optionDataset.value);
+            else
+              outputs = [optionDataset.value];
+        }
+        if (dataset.typed) {
+          dataset.value = outputs[0];
+          for (let index = 1;index < outputs.length; index++) {
+            const mergeDataset = /* @__PURE__ */ _merge(dataset.value, outputs[index]);
+            if (mergeDataset.issue) {
+              _addIssue(this, "type", dataset, config$1, { received: "unknown" });
+              break;
+            }
+            dataset.value = mergeDataset.value;
+          }
+        }
+      } else
+        _addIssue(this, "type", dataset, config$1);
+      return dataset;
+    }
+  });
+}
+function lazy(getter) {
+  return _standardSchema({
+    kind: "schema",
+    type: "lazy",
+    reference: lazy,
+    expects: "unknown",
+    async: false,
+    getter,
+    "~run"(dataset, config$1) {
+      return this.getter(dataset.value)["~run"](dataset, config$1);
+    }
+  });
+}
+function lazyAsync(getter) {
+  return _standardSchema({
+    kind: "schema",
+    type: "lazy",
+    reference: lazyAsync,
+    expects: "unknown",
+    async: true,
+    getter,
+    async "~run"(dataset, config$1) {
+      return (await this.getter(dataset.value))["~run"](dataset, config$1);
+    }
+  });
+}
+function literal(literal_, message$1) {
+  return _standardSchema({
+    kind: "schema",
+    type: "literal",
+    reference: literal,
+    expects: /* @__PURE__ */ _stringify(literal_),
+    async: false,
+    literal: literal_,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (/* @__PURE__ */ _isSameValueZero(dataset.value, this.literal))
+        dataset.typed = true;
+      else
+        _addIssue(this, "type", dataset, config$1);
+      return dataset;
+    }
+  });
+}
+function looseObject(entries$1, message$1) {
+  return _standardSchema({
+    kind: "schema",
+    type: "loose_object",
+    reference: looseObject,
+    expects: "Object",
+    async: false,
+    entries: entries$1,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      const input = dataset.value;
+      if (input && typeof input === "object") {
+        dataset.typed = true;
+        dataset.value = {};
+        for (const key in this.entries) {
+          const valueSchema = this.entries[key];
+          if (key in input || (valueSchema.type === "exact_optional" || valueSchema.type === "optional" || valueSchema.type === "nullish") && valueSchema.default !== undefined) {
+            const value$1 = key in input ? input[key] : /* @__PURE__ */ getDefault(valueSchema);
+            const valueDataset = valueSchema["~run"]({ value: value$1 }, config$1);
+            if (valueDataset.issues) {
+              const pathItem = {
+                type: "object",
+                origin: "value",
+                input,
+                key,
+                value: value$1
+              };
+              for (const issue of valueDataset.issues) {
+                if (issue.path)
+                  issue.path.unshift(pathItem);
+                else
+                  issue.path = [pathItem];
+                dataset.issues?.push(issue);
+              }
+              if (!dataset.issues)
+                dataset.issues = valueDataset.issues;
+              if (config$1.abortEarly) {
+                dataset.typed = false;
+                break;
+              }
+            }
+            if (!valueDataset.typed)
+              dataset.typed = false;
+            dataset.value[key] = valueDataset.value;
+          } else if (valueSchema.fallback !== undefined)
+            dataset.value[key] = /* @__PURE__ */ getFallback(valueSchema);
+          else if (valueSchema.type !== "exact_optional" && valueSchema.type !== "optional" && valueSchema.type !== "nullish") {
+            _addIssue(this, "key", dataset, config$1, {
+              input: undefined,
+              expected: `"${key}"`,
+              path: [{
+                type: "object",
+                origin: "key",
+                input,
+                key,
+                value: input[key]
+              }]
+            });
+            if (config$1.abortEarly)
+              break;
+          }
+        }
+        if (!dataset.issues || !config$1.abortEarly) {
+          for (const key in input)
+            if (/* @__PURE__ */ _isValidObjectKey(input, key) && !Object.prototype.hasOwnProperty.call(this.entries, key))
+              dataset.value[key] = input[key];
+        }
+      } else
+        _addIssue(this, "type", dataset, config$1);
+      return dataset;
+    }
+  });
+}
+function looseObjectAsync(entries$1, message$1) {
+  return _standardSchema({
+    kind: "schema",
+    type: "loose_object",
+    reference: looseObjectAsync,
+    expects: "Object",
+    async: true,
+    entries: entries$1,
+    message: message$1,
+    async "~run"(dataset, config$1) {
+      const input = dataset.value;
+      if (input && typeof input === "object") {
+        dataset.typed = true;
+        dataset.value = {};
+        const valueDatasets = await Promise.all(Object.entries(this.entries).map(async ([key, valueSchema]) => {
+          if (key in input || (valueSchema.type === "exact_optional" || valueSchema.type === "optional" || valueSchema.type === "nullish") && valueSchema.default !== undefined) {
+            const value$1 = key in input ? input[key] : await /* @__PURE__ */ getDefault(valueSchema);
+            return [
+              key,
+              value$1,
+              valueSchema,
+              await valueSchema["~run"]({ value: value$1 }, config$1)
+            ];
+          }
+          return [
+            key,
+            input[key],
+            valueSchema,
+            null
+          ];
+        }));
+        for (const [key, value$1, valueSchema, valueDataset] of valueDatasets)
+          if (valueDataset) {
+            if (valueDataset.issues) {
+              const pathItem = {
+                type: "object",
+                origin: "value",
+                input,
+                key,
+                value: value$1
+              };
+              for (const issue of valueDataset.issues) {
+                if (issue.path)
+                  issue.path.unshift(pathItem);
+                else
+                  issue.path = [pathItem];
+                dataset.issues?.push(issue);
+              }
+              if (!dataset.issues)
+                dataset.issues = valueDataset.issues;
+              if (config$1.abortEarly) {
+                dataset.typed = false;
+                break;
+              }
+            }
+            if (!valueDataset.typed)
+              dataset.typed = false;
+            dataset.value[key] = valueDataset.value;
+          } else if (valueSchema.fallback !== undefined)
+            dataset.value[key] = await /* @__PURE__ */ getFallback(valueSchema);
+          else if (valueSchema.type !== "exact_optional" && valueSchema.type !== "optional" && valueSchema.type !== "nullish") {
+            _addIssue(this, "key", dataset, config$1, {
+              input: undefined,
+              expected: `"${key}"`,
+              path: [{
+                type: "object",
+                origin: "key",
+                input,
+                key,
+                value: value$1
+              }]
+            });
+            if (config$1.abortEarly)
+              break;
+          }
+        if (!dataset.issues || !config$1.abortEarly) {
+          for (const key in input)
+            if (/* @__PURE__ */ _isValidObjectKey(input, key) && !Object.prototype.hasOwnProperty.call(this.entries, key))
+              dataset.value[key] = input[key];
+        }
+      } else
+        _addIssue(this, "type", dataset, config$1);
+      return dataset;
+    }
+  });
+}
+function looseTuple(items, message$1) {
+  return _standardSchema({
+    kind: "schema",
+    type: "loose_tuple",
+    reference: looseTuple,
+    expects: "Array",
+    async: false,
+    items,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      const input = dataset.value;
+      if (Array.isArray(input)) {
+        dataset.typed = true;
+        dataset.value = [];
+        for (let key = 0;key < this.items.length; key++) {
+          const value$1 = input[key];
+          const itemDataset = this.items[key]["~run"]({ value: value$1 }, config$1);
+          if (itemDataset.issues) {
+            const pathItem = {
+              type: "array",
+              origin: "value",
+              input,
+              key,
+              value: value$1
+            };
+            for (const issue of itemDataset.issues) {
+              if (issue.path)
+                issue.path.unshift(pathItem);
+              else
+                issue.path = [pathItem];
+              dataset.issues?.push(issue);
+            }
+            if (!dataset.issues)
+              dataset.issues = itemDataset.issues;
+            if (config$1.abortEarly) {
+              dataset.typed = false;
+              break;
+            }
+          }
+          if (!itemDataset.typed)
+            dataset.typed = false;
+          dataset.value.push(itemDataset.value);
+        }
+        if (!dataset.issues || !config$1.abortEarly)
+          for (let key = this.items.length;key < input.length; key++)
+            dataset.value.push(input[key]);
+      } else
+        _addIssue(this, "type", dataset, config$1);
+      return dataset;
+    }
+  });
+}
+function looseTupleAsync(items, message$1) {
+  return _standardSchema({
+    kind: "schema",
+    type: "loose_tuple",
+    reference: looseTupleAsync,
+    expects: "Array",
+    async: true,
+    items,
+    message: message$1,
+    async "~run"(dataset, config$1) {
+      const input = dataset.value;
+      if (Array.isArray(input)) {
+        dataset.typed = true;
+        dataset.value = [];
+        const itemDatasets = await Promise.all(this.items.map(async (item, key) => {
+          const value$1 = input[key];
+          return [
+            key,
+            value$1,
+            await item["~run"]({ value: value$1 }, config$1)
+          ];
+        }));
+        for (const [key, value$1, itemDataset] of itemDatasets) {
+          if (itemDataset.issues) {
+            const pathItem = {
+              type: "array",
+              origin: "value",
+              input,
+              key,
+              value: value$1
+            };
+            for (const issue of itemDataset.issues) {
+              if (issue.path)
+                issue.path.unshift(pathItem);
+              else
+                issue.path = [pathItem];
+              dataset.issues?.push(issue);
+            }
+            if (!dataset.issues)
+              dataset.issues = itemDataset.issues;
+            if (config$1.abortEarly) {
+              dataset.typed = false;
+              break;
+            }
+          }
+          if (!itemDataset.typed)
+            dataset.typed = false;
+          dataset.value.push(itemDataset.value);
+        }
+        if (!dataset.issues || !config$1.abortEarly)
+          for (let key = this.items.length;key < input.length; key++)
+            dataset.value.push(input[key]);
+      } else
+        _addIssue(this, "type", dataset, config$1);
+      return dataset;
+    }
+  });
+}
+function map(key, value$1, message$1) {
+  return _standardSchema({
+    kind: "schema",
+    type: "map",
+    reference: map,
+    expects: "Map",
+    async: false,
+    key,
+    value: value$1,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      const input = dataset.value;
+      if (input instanceof Map) {
+        dataset.typed = true;
+        dataset.value = /* @__PURE__ */ new Map;
+        for (const [inputKey, inputValue] of input) {
+          const keyDataset = this.key["~run"]({ value: inputKey }, config$1);
+          if (keyDataset.issues) {
+            const pathItem = {
+              type: "map",
+              origin: "key",
+              input,
+              key: inputKey,
+              value: inputValue
+            };
+            for (const issue of keyDataset.issues) {
+              if (issue.path)
+                issue.path.unshift(pathItem);
+              else
+                issue.path = [pathItem];
+              dataset.issues?.push(issue);
+            }
+            if (!dataset.issues)
+              dataset.issues = keyDataset.issues;
+            if (config$1.abortEarly) {
+              dataset.typed = false;
+              break;
+            }
+          }
+          const valueDataset = this.value["~run"]({ value: inputValue }, config$1);
+          if (valueDataset.issues) {
+            const pathItem = {
+              type: "map",
+              origin: "value",
+              input,
+              key: inputKey,
+              value: inputValue
+            };
+            for (const issue of valueDataset.issues) {
+              if (issue.path)
+                issue.path.unshift(pathItem);
+              else
+                issue.path = [pathItem];
+              dataset.issues?.push(issue);
+            }
+            if (!dataset.issues)
+              dataset.issues = valueDataset.issues;
+            if (config$1.abortEarly) {
+              dataset.typed = false;
+              break;
+            }
+          }
+          if (!keyDataset.typed || !valueDataset.typed)
+            dataset.typed = false;
+          dataset.value.set(keyDataset.value, valueDataset.value);
+        }
+      } else
+        _addIssue(this, "type", dataset, config$1);
+      return dataset;
+    }
+  });
+}
+function mapAsync(key, value$1, message$1) {
+  return _standardSchema({
+    kind: "schema",
+    type: "map",
+    reference: mapAsync,
+    expects: "Map",
+    async: true,
+    key,
+    value: value$1,
+    message: message$1,
+    async "~run"(dataset, config$1) {
+      const input = dataset.value;
+      if (input instanceof Map) {
+        dataset.typed = true;
+        dataset.value = /* @__PURE__ */ new Map;
+        const datasets = await Promise.all([...input].map(([inputKey, inputValue]) => Promise.all([
+          inputKey,
+          inputValue,
+          this.key["~run"]({ value: inputKey }, config$1),
+          this.value["~run"]({ value: inputValue }, config$1)
+        ])));
+        for (const [inputKey, inputValue, keyDataset, valueDataset] of datasets) {
+          if (keyDataset.issues) {
+            const pathItem = {
+              type: "map",
+              origin: "key",
+              input,
+              key: inputKey,
+              value: inputValue
+            };
+            for (const issue of keyDataset.issues) {
+              if (issue.path)
+                issue.path.unshift(pathItem);
+              else
+                issue.path = [pathItem];
+              dataset.issues?.push(issue);
+            }
+            if (!dataset.issues)
+              dataset.issues = keyDataset.issues;
+            if (config$1.abortEarly) {
+              dataset.typed = false;
+              break;
+            }
+          }
+          if (valueDataset.issues) {
+            const pathItem = {
+              type: "map",
+              origin: "value",
+              input,
+              key: inputKey,
+              value: inputValue
+            };
+            for (const issue of valueDataset.issues) {
+              if (issue.path)
+                issue.path.unshift(pathItem);
+              else
+                issue.path = [pathItem];
+              dataset.issues?.push(issue);
+            }
+            if (!dataset.issues)
+              dataset.issues = valueDataset.issues;
+            if (config$1.abortEarly) {
+              dataset.typed = false;
+              break;
+            }
+          }
+          if (!keyDataset.typed || !valueDataset.typed)
+            dataset.typed = false;
+          dataset.value.set(keyDataset.value, valueDataset.value);
+        }
+      } else
+        _addIssue(this, "type", dataset, config$1);
+      return dataset;
+    }
+  });
+}
+function nan(message$1) {
+  return _standardSchema({
+    kind: "schema",
+    type: "nan",
+    reference: nan,
+    expects: "NaN",
+    async: false,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (Number.isNaN(dataset.value))
+        dataset.typed = true;
+      else
+        _addIssue(this, "type", dataset, config$1);
+      return dataset;
+    }
+  });
+}
+function never(message$1) {
+  return _standardSchema({
+    kind: "schema",
+    type: "never",
+    reference: never,
+    expects: "never",
+    async: false,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      _addIssue(this, "type", dataset, config$1);
+      return dataset;
+    }
+  });
+}
+function nonNullable(wrapped, message$1) {
+  return _standardSchema({
+    kind: "schema",
+    type: "non_nullable",
+    reference: nonNullable,
+    expects: "!null",
+    async: false,
+    wrapped,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (dataset.value !== null)
+        dataset = this.wrapped["~run"](dataset, config$1);
+      if (dataset.value === null)
+        _addIssue(this, "type", dataset, config$1);
+      return dataset;
+    }
+  });
+}
+function nonNullableAsync(wrapped, message$1) {
+  return _standardSchema({
+    kind: "schema",
+    type: "non_nullable",
+    reference: nonNullableAsync,
+    expects: "!null",
+    async: true,
+    wrapped,
+    message: message$1,
+    async "~run"(dataset, config$1) {
+      if (dataset.value !== null)
+        dataset = await this.wrapped["~run"](dataset, config$1);
+      if (dataset.value === null)
+        _addIssue(this, "type", dataset, config$1);
+      return dataset;
+    }
+  });
+}
+function nonNullish(wrapped, message$1) {
+  return _standardSchema({
+    kind: "schema",
+    type: "non_nullish",
+    reference: nonNullish,
+    expects: "(!null & !undefined)",
+    async: false,
+    wrapped,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (!(dataset.value === null || dataset.value === undefined))
+        dataset = this.wrapped["~run"](dataset, config$1);
+      if (dataset.value === null || dataset.value === undefined)
+        _addIssue(this, "type", dataset, config$1);
+      return dataset;
+    }
+  });
+}
+function nonNullishAsync(wrapped, message$1) {
+  return _standardSchema({
+    kind: "schema",
+    type: "non_nullish",
+    reference: nonNullishAsync,
+    expects: "(!null & !undefined)",
+    async: true,
+    wrapped,
+    message: message$1,
+    async "~run"(dataset, config$1) {
+      if (!(dataset.value === null || dataset.value === undefined))
+        dataset = await this.wrapped["~run"](dataset, config$1);
+      if (dataset.value === null || dataset.value === undefined)
+        _addIssue(this, "type", dataset, config$1);
+      return dataset;
+    }
+  });
+}
+function nonOptional(wrapped, message$1) {
+  return _standardSchema({
+    kind: "schema",
+    type: "non_optional",
+    reference: nonOptional,
+    expects: "!undefined",
+    async: false,
+    wrapped,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (dataset.value !== undefined)
+        dataset = this.wrapped["~run"](dataset, config$1);
+      if (dataset.value === undefined)
+        _addIssue(this, "type", dataset, config$1);
+      return dataset;
+    }
+  });
+}
+function nonOptionalAsync(wrapped, message$1) {
+  return _standardSchema({
+    kind: "schema",
+    type: "non_optional",
+    reference: nonOptionalAsync,
+    expects: "!undefined",
+    async: true,
+    wrapped,
+    message: message$1,
+    async "~run"(dataset, config$1) {
+      if (dataset.value !== undefined)
+        dataset = await this.wrapped["~run"](dataset, config$1);
+      if (dataset.value === undefined)
+        _addIssue(this, "type", dataset, config$1);
+      return dataset;
+    }
+  });
+}
+function null_(message$1) {
+  return _standardSchema({
+    kind: "schema",
+    type: "null",
+    reference: null_,
+    expects: "null",
+    async: false,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (dataset.value === null)
+        dataset.typed = true;
+      else
+        _addIssue(this, "type", dataset, config$1);
+      return dataset;
+    }
+  });
+}
+function nullable(wrapped, default_) {
+  return _standardSchema({
+    kind: "schema",
+    type: "nullable",
+    reference: nullable,
+    expects: `(${wrapped.expects} | null)`,
+    async: false,
+    wrapped,
+    default: default_,
+    "~run"(dataset, config$1) {
+      if (dataset.value === null) {
+        if (this.default !== undefined)
+          dataset.value = /* @__PURE__ */ getDefault(this, dataset, config$1);
+        if (dataset.value === null) {
+          dataset.typed = true;
+          return dataset;
+        }
+      }
+      return this.wrapped["~run"](dataset, config$1);
+    }
+  });
+}
+function nullableAsync(wrapped, default_) {
+  return _standardSchema({
+    kind: "schema",
+    type: "nullable",
+    reference: nullableAsync,
+    expects: `(${wrapped.expects} | null)`,
+    async: true,
+    wrapped,
+    default: default_,
+    async "~run"(dataset, config$1) {
+      if (dataset.value === null) {
+        if (this.default !== undefined)
+          dataset.value = await /* @__PURE__ */ getDefault(this, dataset, config$1);
+        if (dataset.value === null) {
+          dataset.typed = true;
+          return dataset;
+        }
+      }
+      return this.wrapped["~run"](dataset, config$1);
+    }
+  });
+}
+function nullish(wrapped, default_) {
+  return _standardSchema({
+    kind: "schema",
+    type: "nullish",
+    reference: nullish,
+    expects: `(${wrapped.expects} | null | undefined)`,
+    async: false,
+    wrapped,
+    default: default_,
+    "~run"(dataset, config$1) {
+      if (dataset.value === null || dataset.value === undefined) {
+        if (this.default !== undefined)
+          dataset.value = /* @__PURE__ */ getDefault(this, dataset, config$1);
+        if (dataset.value === null || dataset.value === undefined) {
+          dataset.typed = true;
+          return dataset;
+        }
+      }
+      return this.wrapped["~run"](dataset, config$1);
+    }
+  });
+}
+function nullishAsync(wrapped, default_) {
+  return _standardSchema({
+    kind: "schema",
+    type: "nullish",
+    reference: nullishAsync,
+    expects: `(${wrapped.expects} | null | undefined)`,
+    async: true,
+    wrapped,
+    default: default_,
+    async "~run"(dataset, config$1) {
+      if (dataset.value === null || dataset.value === undefined) {
+        if (this.default !== undefined)
+          dataset.value = await /* @__PURE__ */ getDefault(this, dataset, config$1);
+        if (dataset.value === null || dataset.value === undefined) {
+          dataset.typed = true;
+          return dataset;
+        }
+      }
+      return this.wrapped["~run"](dataset, config$1);
+    }
+  });
+}
+function number(message$1) {
+  return _standardSchema({
+    kind: "schema",
+    type: "number",
+    reference: number,
+    expects: "number",
+    async: false,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (typeof dataset.value === "number" && !isNaN(dataset.value))
+        dataset.typed = true;
+      else
+        _addIssue(this, "type", dataset, config$1);
+      return dataset;
+    }
+  });
+}
+function object(entries$1, message$1) {
+  return _standardSchema({
+    kind: "schema",
+    type: "object",
+    reference: object,
+    expects: "Object",
+    async: false,
+    entries: entries$1,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      const input = dataset.value;
+      if (input && typeof input === "object") {
+        dataset.typed = true;
+        dataset.value = {};
+        for (const key in this.entries) {
+          const valueSchema = this.entries[key];
+          if (key in input || (valueSchema.type === "exact_optional" || valueSchema.type === "optional" || valueSchema.type === "nullish") && valueSchema.default !== undefined) {
+            const value$1 = key in input ? input[key] : /* @__PURE__ */ getDefault(valueSchema);
+            const valueDataset = valueSchema["~run"]({ value: value$1 }, config$1);
+            if (valueDataset.issues) {
+              const pathItem = {
+                type: "object",
+                origin: "value",
+                input,
+                key,
+                value: value$1
+              };
+              for (const issue of valueDataset.issues) {
+                if (issue.path)
+                  issue.path.unshift(pathItem);
+                else
+                  issue.path = [pathItem];
+                dataset.issues?.push(issue);
+              }
+              if (!dataset.issues)
+                dataset.issues = valueDataset.issues;
+              if (config$1.abortEarly) {
+                dataset.typed = false;
+                break;
+              }
+            }
+            if (!valueDataset.typed)
+              dataset.typed = false;
+            dataset.value[key] = valueDataset.value;
+          } else if (valueSchema.fallback !== undefined)
+            dataset.value[key] = /* @__PURE__ */ getFallback(valueSchema);
+          else if (valueSchema.type !== "exact_optional" && valueSchema.type !== "optional" && valueSchema.type !== "nullish") {
+            _addIssue(this, "key", dataset, config$1, {
+              input: undefined,
+              expected: `"${key}"`,
+              path: [{
+                type: "object",
+                origin: "key",
+                input,
+                key,
+                value: input[key]
+              }]
+            });
+            if (config$1.abortEarly)
+              break;
+          }
+        }
+      } else
+        _addIssue(this, "type", dataset, config$1);
+      return dataset;
+    }
+  });
+}
+function objectAsync(entries$1, message$1) {
+  return _standardSchema({
+    kind: "schema",
+    type: "object",
+    reference: objectAsync,
+    expects: "Object",
+    async: true,
+    entries: entries$1,
+    message: message$1,
+    async "~run"(dataset, config$1) {
+      const input = dataset.value;
+      if (input && typeof input === "object") {
+        dataset.typed = true;
+        dataset.value = {};
+        const valueDatasets = await Promise.all(Object.entries(this.entries).map(async ([key, valueSchema]) => {
+          if (key in input || (valueSchema.type === "exact_optional" || valueSchema.type === "optional" || valueSchema.type === "nullish") && valueSchema.default !== undefined) {
+            const value$1 = key in input ? input[key] : await /* @__PURE__ */ getDefault(valueSchema);
+            return [
+              key,
+              value$1,
+              valueSchema,
+              await valueSchema["~run"]({ value: value$1 }, config$1)
+            ];
+          }
+          return [
+            key,
+            input[key],
+            valueSchema,
+            null
+          ];
+        }));
+        for (const [key, value$1, valueSchema, valueDataset] of valueDatasets)
+          if (valueDataset) {
+            if (valueDataset.issues) {
+              const pathItem = {
+                type: "object",
+                origin: "value",
+                input,
+                key,
+                value: value$1
+              };
+              for (const issue of valueDataset.issues) {
+                if (issue.path)
+                  issue.path.unshift(pathItem);
+                else
+                  issue.path = [pathItem];
+                dataset.issues?.push(issue);
+              }
+              if (!dataset.issues)
+                dataset.issues = valueDataset.issues;
+              if (config$1.abortEarly) {
+                dataset.typed = false;
+                break;
+              }
+            }
+            if (!valueDataset.typed)
+              dataset.typed = false;
+            dataset.value[key] = valueDataset.value;
+          } else if (valueSchema.fallback !== undefined)
+            dataset.value[key] = await /* @__PURE__ */ getFallback(valueSchema);
+          else if (valueSchema.type !== "exact_optional" && valueSchema.type !== "optional" && valueSchema.type !== "nullish") {
+            _addIssue(this, "key", dataset, config$1, {
+              input: undefined,
+              expected: `"${key}"`,
+              path: [{
+                type: "object",
+                origin: "key",
+                input,
+                key,
+                value: value$1
+              }]
+            });
+            if (config$1.abortEarly)
+              break;
+          }
+      } else
+        _addIssue(this, "type", dataset, config$1);
+      return dataset;
+    }
+  });
+}
+function objectWithRest(entries$1, rest, message$1) {
+  return _standardSchema({
+    kind: "schema",
+    type: "object_with_rest",
+    reference: objectWithRest,
+    expects: "Object",
+    async: false,
+    entries: entries$1,
+    rest,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      const input = dataset.value;
+      if (input && typeof input === "object") {
+        dataset.typed = true;
+        dataset.value = {};
+        for (const key in this.entries) {
+          const valueSchema = this.entries[key];
+          if (key in input || (valueSchema.type === "exact_optional" || valueSchema.type === "optional" || valueSchema.type === "nullish") && valueSchema.default !== undefined) {
+            const value$1 = key in input ? input[key] : /* @__PURE__ */ getDefault(valueSchema);
+            const valueDataset = valueSchema["~run"]({ value: value$1 }, config$1);
+            if (valueDataset.issues) {
+              const pathItem = {
+                type: "object",
+                origin: "value",
+                input,
+                key,
+                value: value$1
+              };
+              for (const issue of valueDataset.issues) {
+                if (issue.path)
+                  issue.path.unshift(pathItem);
+                else
+                  issue.path = [pathItem];
+                dataset.issues?.push(issue);
+              }
+              if (!dataset.issues)
+                dataset.issues = valueDataset.issues;
+              if (config$1.abortEarly) {
+                dataset.typed = false;
+                break;
+              }
+            }
+            if (!valueDataset.typed)
+              dataset.typed = false;
+            dataset.value[key] = valueDataset.value;
+          } else if (valueSchema.fallback !== undefined)
+            dataset.value[key] = /* @__PURE__ */ getFallback(valueSchema);
+          else if (valueSchema.type !== "exact_optional" && valueSchema.type !== "optional" && valueSchema.type !== "nullish") {
+            _addIssue(this, "key", dataset, config$1, {
+              input: undefined,
+              expected: `"${key}"`,
+              path: [{
+                type: "object",
+                origin: "key",
+                input,
+                key,
+                value: input[key]
+              }]
+            });
+            if (config$1.abortEarly)
+              break;
+          }
+        }
+        if (!dataset.issues || !config$1.abortEarly) {
+          for (const key in input)
+            if (/* @__PURE__ */ _isValidObjectKey(input, key) && !Object.prototype.hasOwnProperty.call(this.entries, key)) {
+              const valueDataset = this.rest["~run"]({ value: input[key] }, config$1);
+              if (valueDataset.issues) {
+                const pathItem = {
+                  type: "object",
+                  origin: "value",
+                  input,
+                  key,
+                  value: input[key]
+                };
+                for (const issue of valueDataset.issues) {
+                  if (issue.path)
+                    issue.path.unshift(pathItem);
+                  else
+                    issue.path = [pathItem];
+                  dataset.issues?.push(issue);
+                }
+                if (!dataset.issues)
+                  dataset.issues = valueDataset.issues;
+                if (config$1.abortEarly) {
+                  dataset.typed = false;
+                  break;
+                }
+              }
+              if (!valueDataset.typed)
+                dataset.typed = false;
+              dataset.value[key] = valueDataset.value;
+            }
+        }
+      } else
+        _addIssue(this, "type", dataset, config$1);
+      return dataset;
+    }
+  });
+}
+function objectWithRestAsync(entries$1, rest, message$1) {
+  return _standardSchema({
+    kind: "schema",
+    type: "object_with_rest",
+    reference: objectWithRestAsync,
+    expects: "Object",
+    async: true,
+    entries: entries$1,
+    rest,
+    message: message$1,
+    async "~run"(dataset, config$1) {
+      const input = dataset.value;
+      if (input && typeof input === "object") {
+        dataset.typed = true;
+        dataset.value = {};
+        const [normalDatasets, restDatasets] = await Promise.all([Promise.all(Object.entries(this.entries).map(async ([key, valueSchema]) => {
+          if (key in input || (valueSchema.type === "exact_optional" || valueSchema.type === "optional" || valueSchema.type === "nullish") && valueSchema.default !== undefined) {
+            const value$1 = key in input ? input[key] : await /* @__PURE__ */ getDefault(valueSchema);
+            return [
+              key,
+              value$1,
+              valueSchema,
+              await valueSchema["~run"]({ value: value$1 }, config$1)
+            ];
+          }
+          return [
+            key,
+            input[key],
+            valueSchema,
+            null
+          ];
+        })), Promise.all(Object.entries(input).filter(([key]) => /* @__PURE__ */ _isValidObjectKey(input, key) && !Object.prototype.hasOwnProperty.call(this.entries, key)).map(async ([key, value$1]) => [
+          key,
+          value$1,
+          await this.rest["~run"]({ value: value$1 }, config$1)
+        ]))]);
+        for (const [key, value$1, valueSchema, valueDataset] of normalDatasets)
+          if (valueDataset) {
+            if (valueDataset.issues) {
+              const pathItem = {
+                type: "object",
+                origin: "value",
+                input,
+                key,
+                value: value$1
+              };
+              for (const issue of valueDataset.issues) {
+                if (issue.path)
+                  issue.path.unshift(pathItem);
+                else
+                  issue.path = [pathItem];
+                dataset.issues?.push(issue);
+              }
+              if (!dataset.issues)
+                dataset.issues = valueDataset.issues;
+              if (config$1.abortEarly) {
+                dataset.typed = false;
+                break;
+              }
+            }
+            if (!valueDataset.typed)
+              dataset.typed = false;
+            dataset.value[key] = valueDataset.value;
+          } else if (valueSchema.fallback !== undefined)
+            dataset.value[key] = await /* @__PURE__ */ getFallback(valueSchema);
+          else if (valueSchema.type !== "exact_optional" && valueSchema.type !== "optional" && valueSchema.type !== "nullish") {
+            _addIssue(this, "key", dataset, config$1, {
+              input: undefined,
+              expected: `"${key}"`,
+              path: [{
+                type: "object",
+                origin: "key",
+                input,
+                key,
+                value: value$1
+              }]
+            });
+            if (config$1.abortEarly)
+              break;
+          }
+        if (!dataset.issues || !config$1.abortEarly)
+          for (const [key, value$1, valueDataset] of restDatasets) {
+            if (valueDataset.issues) {
+              const pathItem = {
+                type: "object",
+                origin: "value",
+                input,
+                key,
+                value: value$1
+              };
+              for (const issue of valueDataset.issues) {
+                if (issue.path)
+                  issue.path.unshift(pathItem);
+                else
+                  issue.path = [pathItem];
+                dataset.issues?.push(issue);
+              }
+              if (!dataset.issues)
+                dataset.issues = valueDataset.issues;
+              if (config$1.abortEarly) {
+                dataset.typed = false;
+                break;
+              }
+            }
+            if (!valueDataset.typed)
+              dataset.typed = false;
+            dataset.value[key] = valueDataset.value;
+          }
+      } else
+        _addIssue(this, "type", dataset, config$1);
+      return dataset;
+    }
+  });
+}
+function optional(wrapped, default_) {
+  return _standardSchema({
+    kind: "schema",
+    type: "optional",
+    reference: optional,
+    expects: `(${wrapped.expects} | undefined)`,
+    async: false,
+    wrapped,
+    default: default_,
+    "~run"(dataset, config$1) {
+      if (dataset.value === undefined) {
+        if (this.default !== undefined)
+          dataset.value = /* @__PURE__ */ getDefault(this, dataset, config$1);
+        if (dataset.value === undefined) {
+          dataset.typed = true;
+          return dataset;
+        }
+      }
+      return this.wrapped["~run"](dataset, config$1);
+    }
+  });
+}
+function optionalAsync(wrapped, default_) {
+  return _standardSchema({
+    kind: "schema",
+    type: "optional",
+    reference: optionalAsync,
+    expects: `(${wrapped.expects} | undefined)`,
+    async: true,
+    wrapped,
+    default: default_,
+    async "~run"(dataset, config$1) {
+      if (dataset.value === undefined) {
+        if (this.default !== undefined)
+          dataset.value = await /* @__PURE__ */ getDefault(this, dataset, config$1);
+        if (dataset.value === undefined) {
+          dataset.typed = true;
+          return dataset;
+        }
+      }
+      return this.wrapped["~run"](dataset, config$1);
+    }
+  });
+}
+function picklist(options, message$1) {
+  return _standardSchema({
+    kind: "schema",
+    type: "picklist",
+    reference: picklist,
+    expects: /* @__PURE__ */ _joinExpects(options.map(_stringify), "|"),
+    async: false,
+    options,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (this.options.includes(dataset.value))
+        dataset.typed = true;
+      else
+        _addIssue(this, "type", dataset, config$1);
+      return dataset;
+    }
+  });
+}
+function promise(message$1) {
+  return _standardSchema({
+    kind: "schema",
+    type: "promise",
+    reference: promise,
+    expects: "Promise",
+    async: false,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (dataset.value instanceof Promise)
+        dataset.typed = true;
+      else
+        _addIssue(this, "type", dataset, config$1);
+      return dataset;
+    }
+  });
+}
+function record(key, value$1, message$1) {
+  return _standardSchema({
+    kind: "schema",
+    type: "record",
+    reference: record,
+    expects: "Object",
+    async: false,
+    key,
+    value: value$1,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      const input = dataset.value;
+      if (input && typeof input === "object") {
+        dataset.typed = true;
+        dataset.value = {};
+        for (const entryKey in input)
+          if (/* @__PURE__ */ _isValidObjectKey(input, entryKey)) {
+            const entryValue = input[entryKey];
+            const keyDataset = this.key["~run"]({ value: entryKey }, config$1);
+            if (keyDataset.issues) {
+              const pathItem = {
+                type: "object",
+                origin: "key",
+                input,
+                key: entryKey,
+                value: entryValue
+              };
+              for (const issue of keyDataset.issues) {
+                issue.path = [pathItem];
+                dataset.issues?.push(issue);
+              }
+              if (!dataset.issues)
+                dataset.issues = keyDataset.issues;
+              if (config$1.abortEarly) {
+                dataset.typed = false;
+                break;
+              }
+            }
+            const valueDataset = this.value["~run"]({ value: entryValue }, config$1);
+            if (valueDataset.issues) {
+              const pathItem = {
+                type: "object",
+                origin: "value",
+                input,
+                key: entryKey,
+                value: entryValue
+              };
+              for (const issue of valueDataset.issues) {
+                if (issue.path)
+                  issue.path.unshift(pathItem);
+                else
+                  issue.path = [pathItem];
+                dataset.issues?.push(issue);
+              }
+              if (!dataset.issues)
+                dataset.issues = valueDataset.issues;
+              if (config$1.abortEarly) {
+                dataset.typed = false;
+                break;
+              }
+            }
+            if (!keyDataset.typed || !valueDataset.typed)
+              dataset.typed = false;
+            if (keyDataset.typed)
+              dataset.value[keyDataset.value] = valueDataset.value;
+          }
+      } else
+        _addIssue(this, "type", dataset, config$1);
+      return dataset;
+    }
+  });
+}
+function recordAsync(key, value$1, message$1) {
+  return _standardSchema({
+    kind: "schema",
+    type: "record",
+    reference: recordAsync,
+    expects: "Object",
+    async: true,
+    key,
+    value: value$1,
+    message: message$1,
+    async "~run"(dataset, config$1) {
+      const input = dataset.value;
+      if (input && typeof input === "object") {
+        dataset.typed = true;
+        dataset.value = {};
+        const datasets = await Promise.all(Object.entries(input).filter(([key$1]) => /* @__PURE__ */ _isValidObjectKey(input, key$1)).map(([entryKey, entryValue]) => Promise.all([
+          entryKey,
+          entryValue,
+          this.key["~run"]({ value: entryKey }, config$1),
+          this.value["~run"]({ value: entryValue }, config$1)
+        ])));
+        for (const [entryKey, entryValue, keyDataset, valueDataset] of datasets) {
+          if (keyDataset.issues) {
+            const pathItem = {
+              type: "object",
+              origin: "key",
+              input,
+              key: entryKey,
+              value: entryValue
+            };
+            for (const issue of keyDataset.issues) {
+              issue.path = [pathItem];
+              dataset.issues?.push(issue);
+            }
+            if (!dataset.issues)
+              dataset.issues = keyDataset.issues;
+            if (config$1.abortEarly) {
+              dataset.typed = false;
+              break;
+            }
+          }
+          if (valueDataset.issues) {
+            const pathItem = {
+              type: "object",
+              origin: "value",
+              input,
+              key: entryKey,
+              value: entryValue
+            };
+            for (const issue of valueDataset.issues) {
+              if (issue.path)
+                issue.path.unshift(pathItem);
+              else
+                issue.path = [pathItem];
+              dataset.issues?.push(issue);
+            }
+            if (!dataset.issues)
+              dataset.issues = valueDataset.issues;
+            if (config$1.abortEarly) {
+              dataset.typed = false;
+              break;
+            }
+          }
+          if (!keyDataset.typed || !valueDataset.typed)
+            dataset.typed = false;
+          if (keyDataset.typed)
+            dataset.value[keyDataset.value] = valueDataset.value;
+        }
+      } else
+        _addIssue(this, "type", dataset, config$1);
+      return dataset;
+    }
+  });
+}
+function set(value$1, message$1) {
+  return _standardSchema({
+    kind: "schema",
+    type: "set",
+    reference: set,
+    expects: "Set",
+    async: false,
+    value: value$1,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      const input = dataset.value;
+      if (input instanceof Set) {
+        dataset.typed = true;
+        dataset.value = /* @__PURE__ */ new Set;
+        for (const inputValue of input) {
+          const valueDataset = this.value["~run"]({ value: inputValue }, config$1);
+          if (valueDataset.issues) {
+            const pathItem = {
+              type: "set",
+              origin: "value",
+              input,
+              key: null,
+              value: inputValue
+            };
+            for (const issue of valueDataset.issues) {
+              if (issue.path)
+                issue.path.unshift(pathItem);
+              else
+                issue.path = [pathItem];
+              dataset.issues?.push(issue);
+            }
+            if (!dataset.issues)
+              dataset.issues = valueDataset.issues;
+            if (config$1.abortEarly) {
+              dataset.typed = false;
+              break;
+            }
+          }
+          if (!valueDataset.typed)
+            dataset.typed = false;
+          dataset.value.add(valueDataset.value);
+        }
+      } else
+        _addIssue(this, "type", dataset, config$1);
+      return dataset;
+    }
+  });
+}
+function setAsync(value$1, message$1) {
+  return _standardSchema({
+    kind: "schema",
+    type: "set",
+    reference: setAsync,
+    expects: "Set",
+    async: true,
+    value: value$1,
+    message: message$1,
+    async "~run"(dataset, config$1) {
+      const input = dataset.value;
+      if (input instanceof Set) {
+        dataset.typed = true;
+        dataset.value = /* @__PURE__ */ new Set;
+        const valueDatasets = await Promise.all([...input].map(async (inputValue) => [inputValue, await this.value["~run"]({ value: inputValue }, config$1)]));
+        for (const [inputValue, valueDataset] of valueDatasets) {
+          if (valueDataset.issues) {
+            const pathItem = {
+              type: "set",
+              origin: "value",
+              input,
+              key: null,
+              value: inputValue
+            };
+            for (const issue of valueDataset.issues) {
+              if (issue.path)
+                issue.path.unshift(pathItem);
+              else
+                issue.path = [pathItem];
+              dataset.issues?.push(issue);
+            }
+            if (!dataset.issues)
+              dataset.issues = valueDataset.issues;
+            if (config$1.abortEarly) {
+              dataset.typed = false;
+              break;
+            }
+          }
+          if (!valueDataset.typed)
+            dataset.typed = false;
+          dataset.value.add(valueDataset.value);
+        }
+      } else
+        _addIssue(this, "type", dataset, config$1);
+      return dataset;
+    }
+  });
+}
+function strictObject(entries$1, message$1) {
+  return _standardSchema({
+    kind: "schema",
+    type: "strict_object",
+    reference: strictObject,
+    expects: "Object",
+    async: false,
+    entries: entries$1,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      const input = dataset.value;
+      if (input && typeof input === "object") {
+        dataset.typed = true;
+        dataset.value = {};
+        for (const key in this.entries) {
+          const valueSchema = this.entries[key];
+          if (key in input || (valueSchema.type === "exact_optional" || valueSchema.type === "optional" || valueSchema.type === "nullish") && valueSchema.default !== undefined) {
+            const value$1 = key in input ? input[key] : /* @__PURE__ */ getDefault(valueSchema);
+            const valueDataset = valueSchema["~run"]({ value: value$1 }, config$1);
+            if (valueDataset.issues) {
+              const pathItem = {
+                type: "object",
+                origin: "value",
+                input,
+                key,
+                value: value$1
+              };
+              for (const issue of valueDataset.issues) {
+                if (issue.path)
+                  issue.path.unshift(pathItem);
+                else
+                  issue.path = [pathItem];
+                dataset.issues?.push(issue);
+              }
+              if (!dataset.issues)
+                dataset.issues = valueDataset.issues;
+              if (config$1.abortEarly) {
+                dataset.typed = false;
+                break;
+              }
+            }
+            if (!valueDataset.typed)
+              dataset.typed = false;
+            dataset.value[key] = valueDataset.value;
+          } else if (valueSchema.fallback !== undefined)
+            dataset.value[key] = /* @__PURE__ */ getFallback(valueSchema);
+          else if (valueSchema.type !== "exact_optional" && valueSchema.type !== "optional" && valueSchema.type !== "nullish") {
+            _addIssue(this, "key", dataset, config$1, {
+              input: undefined,
+              expected: `"${key}"`,
+              path: [{
+                type: "object",
+                origin: "key",
+                input,
+                key,
+                value: input[key]
+              }]
+            });
+            if (config$1.abortEarly)
+              break;
+          }
+        }
+        if (!dataset.issues || !config$1.abortEarly) {
+          for (const key in input)
+            if (!Object.prototype.hasOwnProperty.call(this.entries, key)) {
+              _addIssue(this, "key", dataset, config$1, {
+                input: key,
+                expected: "never",
+                path: [{
+                  type: "object",
+                  origin: "key",
+                  input,
+                  key,
+                  value: input[key]
+                }]
+              });
+              break;
+            }
+        }
+      } else
+        _addIssue(this, "type", dataset, config$1);
+      return dataset;
+    }
+  });
+}
+function strictObjectAsync(entries$1, message$1) {
+  return _standardSchema({
+    kind: "schema",
+    type: "strict_object",
+    reference: strictObjectAsync,
+    expects: "Object",
+    async: true,
+    entries: entries$1,
+    message: message$1,
+    async "~run"(dataset, config$1) {
+      const input = dataset.value;
+      if (input && typeof input === "object") {
+        dataset.typed = true;
+        dataset.value = {};
+        const valueDatasets = await Promise.all(Object.entries(this.entries).map(async ([key, valueSchema]) => {
+          if (key in input || (valueSchema.type === "exact_optional" || valueSchema.type === "optional" || valueSchema.type === "nullish") && valueSchema.default !== undefined) {
+            const value$1 = key in input ? input[key] : await /* @__PURE__ */ getDefault(valueSchema);
+            return [
+              key,
+              value$1,
+              valueSchema,
+              await valueSchema["~run"]({ value: value$1 }, config$1)
+            ];
+          }
+          return [
+            key,
+            input[key],
+            valueSchema,
+            null
+          ];
+        }));
+        for (const [key, value$1, valueSchema, valueDataset] of valueDatasets)
+          if (valueDataset) {
+            if (valueDataset.issues) {
+              const pathItem = {
+                type: "object",
+                origin: "value",
+                input,
+                key,
+                value: value$1
+              };
+              for (const issue of valueDataset.issues) {
+                if (issue.path)
+                  issue.path.unshift(pathItem);
+                else
+                  issue.path = [pathItem];
+                dataset.issues?.push(issue);
+              }
+              if (!dataset.issues)
+                dataset.issues = valueDataset.issues;
+              if (config$1.abortEarly) {
+                dataset.typed = false;
+                break;
+              }
+            }
+            if (!valueDataset.typed)
+              dataset.typed = false;
+            dataset.value[key] = valueDataset.value;
+          } else if (valueSchema.fallback !== undefined)
+            dataset.value[key] = await /* @__PURE__ */ getFallback(valueSchema);
+          else if (valueSchema.type !== "exact_optional" && valueSchema.type !== "optional" && valueSchema.type !== "nullish") {
+            _addIssue(this, "key", dataset, config$1, {
+              input: undefined,
+              expected: `"${key}"`,
+              path: [{
+                type: "object",
+                origin: "key",
+                input,
+                key,
+                value: value$1
+              }]
+            });
+            if (config$1.abortEarly)
+              break;
+          }
+        if (!dataset.issues || !config$1.abortEarly) {
+          for (const key in input)
+            if (!Object.prototype.hasOwnProperty.call(this.entries, key)) {
+              _addIssue(this, "key", dataset, config$1, {
+                input: key,
+                expected: "never",
+                path: [{
+                  type: "object",
+                  origin: "key",
+                  input,
+                  key,
+                  value: input[key]
+                }]
+              });
+              break;
+            }
+        }
+      } else
+        _addIssue(this, "type", dataset, config$1);
+      return dataset;
+    }
+  });
+}
+function strictTuple(items, message$1) {
+  return _standardSchema({
+    kind: "schema",
+    type: "strict_tuple",
+    reference: strictTuple,
+    expects: "Array",
+    async: false,
+    items,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      const input = dataset.value;
+      if (Array.isArray(input)) {
+        dataset.typed = true;
+        dataset.value = [];
+        for (let key = 0;key < this.items.length; key++) {
+          const value$1 = input[key];
+          const itemDataset = this.items[key]["~run"]({ value: value$1 }, config$1);
+          if (itemDataset.issues) {
+            const pathItem = {
+              type: "array",
+              origin: "value",
+              input,
+              key,
+              value: value$1
+            };
+            for (const issue of itemDataset.issues) {
+              if (issue.path)
+                issue.path.unshift(pathItem);
+              else
+                issue.path = [pathItem];
+              dataset.issues?.push(issue);
+            }
+            if (!dataset.issues)
+              dataset.issues = itemDataset.issues;
+            if (config$1.abortEarly) {
+              dataset.typed = false;
+              break;
+            }
+          }
+          if (!itemDataset.typed)
+            dataset.typed = false;
+          dataset.value.push(itemDataset.value);
+        }
+        if (!(dataset.issues && config$1.abortEarly) && this.items.length < input.length)
+          _addIssue(this, "type", dataset, config$1, {
+            input: input[this.items.length],
+            expected: "never",
+            path: [{
+              type: "array",
+              origin: "value",
+              input,
+              key: this.items.length,
+              value: input[this.items.length]
+            }]
+          });
+      } else
+        _addIssue(this, "type", dataset, config$1);
+      return dataset;
+    }
+  });
+}
+function strictTupleAsync(items, message$1) {
+  return _standardSchema({
+    kind: "schema",
+    type: "strict_tuple",
+    reference: strictTupleAsync,
+    expects: "Array",
+    async: true,
+    items,
+    message: message$1,
+    async "~run"(dataset, config$1) {
+      const input = dataset.value;
+      if (Array.isArray(input)) {
+        dataset.typed = true;
+        dataset.value = [];
+        const itemDatasets = await Promise.all(this.items.map(async (item, key) => {
+          const value$1 = input[key];
+          return [
+            key,
+            value$1,
+            await item["~run"]({ value: value$1 }, config$1)
+          ];
+        }));
+        for (const [key, value$1, itemDataset] of itemDatasets) {
+          if (itemDataset.issues) {
+            const pathItem = {
+              type: "array",
+              origin: "value",
+              input,
+              key,
+              value: value$1
+            };
+            for (const issue of itemDataset.issues) {
+              if (issue.path)
+                issue.path.unshift(pathItem);
+              else
+                issue.path = [pathItem];
+              dataset.issues?.push(issue);
+            }
+            if (!dataset.issues)
+              dataset.issues = itemDataset.issues;
+            if (config$1.abortEarly) {
+              dataset.typed = false;
+              break;
+            }
+          }
+          if (!itemDataset.typed)
+            dataset.typed = false;
+          dataset.value.push(itemDataset.value);
+        }
+        if (!(dataset.issues && config$1.abortEarly) && this.items.length < input.length)
+          _addIssue(this, "type", dataset, config$1, {
+            input: input[this.items.length],
+            expected: "never",
+            path: [{
+              type: "array",
+              origin: "value",
+              input,
+              key: this.items.length,
+              value: input[this.items.length]
+            }]
+          });
+      } else
+        _addIssue(this, "type", dataset, config$1);
+      return dataset;
+    }
+  });
+}
+function string(message$1) {
+  return _standardSchema({
+    kind: "schema",
+    type: "string",
+    reference: string,
+    expects: "string",
+    async: false,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (typeof dataset.value === "string")
+        dataset.typed = true;
+      else
+        _addIssue(this, "type", dataset, config$1);
+      return dataset;
+    }
+  });
+}
+function symbol(message$1) {
+  return _standardSchema({
+    kind: "schema",
+    type: "symbol",
+    reference: symbol,
+    expects: "symbol",
+    async: false,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (typeof dataset.value === "symbol")
+        dataset.typed = true;
+      else
+        _addIssue(this, "type", dataset, config$1);
+      return dataset;
+    }
+  });
+}
+function tuple(items, message$1) {
+  return _standardSchema({
+    kind: "schema",
+    type: "tuple",
+    reference: tuple,
+    expects: "Array",
+    async: false,
+    items,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      const input = dataset.value;
+      if (Array.isArray(input)) {
+        dataset.typed = true;
+        dataset.value = [];
+        for (let key = 0;key < this.items.length; key++) {
+          const value$1 = input[key];
+          const itemDataset = this.items[key]["~run"]({ value: value$1 }, config$1);
+          if (itemDataset.issues) {
+            const pathItem = {
+              type: "array",
+              origin: "value",
+              input,
+              key,
+              value: value$1
+            };
+            for (const issue of itemDataset.issues) {
+              if (issue.path)
+                issue.path.unshift(pathItem);
+              else
+                issue.path = [pathItem];
+              dataset.issues?.push(issue);
+            }
+            if (!dataset.issues)
+              dataset.issues = itemDataset.issues;
+            if (config$1.abortEarly) {
+              dataset.typed = false;
+              break;
+            }
+          }
+          if (!itemDataset.typed)
+            dataset.typed = false;
+          dataset.value.push(itemDataset.value);
+        }
+      } else
+        _addIssue(this, "type", dataset, config$1);
+      return dataset;
+    }
+  });
+}
+function tupleAsync(items, message$1) {
+  return _standardSchema({
+    kind: "schema",
+    type: "tuple",
+    reference: tupleAsync,
+    expects: "Array",
+    async: true,
+    items,
+    message: message$1,
+    async "~run"(dataset, config$1) {
+      const input = dataset.value;
+      if (Array.isArray(input)) {
+        dataset.typed = true;
+        dataset.value = [];
+        const itemDatasets = await Promise.all(this.items.map(async (item, key) => {
+          const value$1 = input[key];
+          return [
+            key,
+            value$1,
+            await item["~run"]({ value: value$1 }, config$1)
+          ];
+        }));
+        for (const [key, value$1, itemDataset] of itemDatasets) {
+          if (itemDataset.issues) {
+            const pathItem = {
+              type: "array",
+              origin: "value",
+              input,
+              key,
+              value: value$1
+            };
+            for (const issue of itemDataset.issues) {
+              if (issue.path)
+                issue.path.unshift(pathItem);
+              else
+                issue.path = [pathItem];
+              dataset.issues?.push(issue);
+            }
+            if (!dataset.issues)
+              dataset.issues = itemDataset.issues;
+            if (config$1.abortEarly) {
+              dataset.typed = false;
+              break;
+            }
+          }
+          if (!itemDataset.typed)
+            dataset.typed = false;
+          dataset.value.push(itemDataset.value);
+        }
+      } else
+        _addIssue(this, "type", dataset, config$1);
+      return dataset;
+    }
+  });
+}
+function tupleWithRest(items, rest, message$1) {
+  return _standardSchema({
+    kind: "schema",
+    type: "tuple_with_rest",
+    reference: tupleWithRest,
+    expects: "Array",
+    async: false,
+    items,
+    rest,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      const input = dataset.value;
+      if (Array.isArray(input)) {
+        dataset.typed = true;
+        dataset.value = [];
+        for (let key = 0;key < this.items.length; key++) {
+          const value$1 = input[key];
+          const itemDataset = this.items[key]["~run"]({ value: value$1 }, config$1);
+          if (itemDataset.issues) {
+            const pathItem = {
+              type: "array",
+              origin: "value",
+              input,
+              key,
+              value: value$1
+            };
+            for (const issue of itemDataset.issues) {
+              if (issue.path)
+                issue.path.unshift(pathItem);
+              else
+                issue.path = [pathItem];
+              dataset.issues?.push(issue);
+            }
+            if (!dataset.issues)
+              dataset.issues = itemDataset.issues;
+            if (config$1.abortEarly) {
+              dataset.typed = false;
+              break;
+            }
+          }
+          if (!itemDataset.typed)
+            dataset.typed = false;
+          dataset.value.push(itemDataset.value);
+        }
+        if (!dataset.issues || !config$1.abortEarly)
+          for (let key = this.items.length;key < input.length; key++) {
+            const value$1 = input[key];
+            const itemDataset = this.rest["~run"]({ value: value$1 }, config$1);
+            if (itemDataset.issues) {
+              const pathItem = {
+                type: "array",
+                origin: "value",
+                input,
+                key,
+                value: value$1
+              };
+              for (const issue of itemDataset.issues) {
+                if (issue.path)
+                  issue.path.unshift(pathItem);
+                else
+                  issue.path = [pathItem];
+                dataset.issues?.push(issue);
+              }
+              if (!dataset.issues)
+                dataset.issues = itemDataset.issues;
+              if (config$1.abortEarly) {
+                dataset.typed = false;
+                break;
+              }
+            }
+            if (!itemDataset.typed)
+              dataset.typed = false;
+            dataset.value.push(itemDataset.value);
+          }
+      } else
+        _addIssue(this, "type", dataset, config$1);
+      return dataset;
+    }
+  });
+}
+function tupleWithRestAsync(items, rest, message$1) {
+  return _standardSchema({
+    kind: "schema",
+    type: "tuple_with_rest",
+    reference: tupleWithRestAsync,
+    expects: "Array",
+    async: true,
+    items,
+    rest,
+    message: message$1,
+    async "~run"(dataset, config$1) {
+      const input = dataset.value;
+      if (Array.isArray(input)) {
+        dataset.typed = true;
+        dataset.value = [];
+        const [normalDatasets, restDatasets] = await Promise.all([Promise.all(this.items.map(async (item, key) => {
+          const value$1 = input[key];
+          return [
+            key,
+            value$1,
+            await item["~run"]({ value: value$1 }, config$1)
+          ];
+        })), Promise.all(input.slice(this.items.length).map(async (value$1, key) => {
+          return [
+            key + this.items.length,
+            value$1,
+            await this.rest["~run"]({ value: value$1 }, config$1)
+          ];
+        }))]);
+        for (const [key, value$1, itemDataset] of normalDatasets) {
+          if (itemDataset.issues) {
+            const pathItem = {
+              type: "array",
+              origin: "value",
+              input,
+              key,
+              value: value$1
+            };
+            for (const issue of itemDataset.issues) {
+              if (issue.path)
+                issue.path.unshift(pathItem);
+              else
+                issue.path = [pathItem];
+              dataset.issues?.push(issue);
+            }
+            if (!dataset.issues)
+              dataset.issues = itemDataset.issues;
+            if (config$1.abortEarly) {
+              dataset.typed = false;
+              break;
+            }
+          }
+          if (!itemDataset.typed)
+            dataset.typed = false;
+          dataset.value.push(itemDataset.value);
+        }
+        if (!dataset.issues || !config$1.abortEarly)
+          for (const [key, value$1, itemDataset] of restDatasets) {
+            if (itemDataset.issues) {
+              const pathItem = {
+                type: "array",
+                origin: "value",
+                input,
+                key,
+                value: value$1
+              };
+              for (const issue of itemDataset.issues) {
+                if (issue.path)
+                  issue.path.unshift(pathItem);
+                else
+                  issue.path = [pathItem];
+                dataset.issues?.push(issue);
+              }
+              if (!dataset.issues)
+                dataset.issues = itemDataset.issues;
+              if (config$1.abortEarly) {
+                dataset.typed = false;
+                break;
+              }
+            }
+            if (!itemDataset.typed)
+              dataset.typed = false;
+            dataset.value.push(itemDataset.value);
+          }
+      } else
+        _addIssue(this, "type", dataset, config$1);
+      return dataset;
+    }
+  });
+}
+function undefined_(message$1) {
+  return _standardSchema({
+    kind: "schema",
+    type: "undefined",
+    reference: undefined_,
+    expects: "undefined",
+    async: false,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (dataset.value === undefined)
+        dataset.typed = true;
+      else
+        _addIssue(this, "type", dataset, config$1);
+      return dataset;
+    }
+  });
+}
+function undefinedable(wrapped, default_) {
+  return _standardSchema({
+    kind: "schema",
+    type: "undefinedable",
+    reference: undefinedable,
+    expects: `(${wrapped.expects} | undefined)`,
+    async: false,
+    wrapped,
+    default: default_,
+    "~run"(dataset, config$1) {
+      if (dataset.value === undefined) {
+        if (this.default !== undefined)
+          dataset.value = /* @__PURE__ */ getDefault(this, dataset, config$1);
+        if (dataset.value === undefined) {
+          dataset.typed = true;
+          return dataset;
+        }
+      }
+      return this.wrapped["~run"](dataset, config$1);
+    }
+  });
+}
+function undefinedableAsync(wrapped, default_) {
+  return _standardSchema({
+    kind: "schema",
+    type: "undefinedable",
+    reference: undefinedableAsync,
+    expects: `(${wrapped.expects} | undefined)`,
+    async: true,
+    wrapped,
+    default: default_,
+    async "~run"(dataset, config$1) {
+      if (dataset.value === undefined) {
+        if (this.default !== undefined)
+          dataset.value = await /* @__PURE__ */ getDefault(this, dataset, config$1);
+        if (dataset.value === undefined) {
+          dataset.typed = true;
+          return dataset;
+        }
+      }
+      return this.wrapped["~run"](dataset, config$1);
+    }
+  });
+}
+function _subIssues(datasets) {
+  let issues;
+  if (datasets)
+    for (const dataset of datasets)
+      if (issues)
+        for (const issue of dataset.issues)
+          issues.push(issue);
+      else
+        issues = dataset.issues;
+  return issues;
+}
+function union(options, message$1) {
+  return _standardSchema({
+    kind: "schema",
+    type: "union",
+    reference: union,
+    expects: /* @__PURE__ */ _joinExpects(options.map((option) => option.expects), "|"),
+    async: false,
+    options,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      let validDataset;
+      let typedDatasets;
+      let untypedDatasets;
+      for (const schema of this.options) {
+        const optionDataset = schema["~run"]({ value: dataset.value }, config$1);
+        if (optionDataset.typed)
+          if (optionDataset.issues)
+            if (typedDatasets)
+              typedDatasets.push(optionDataset);
+            else
+              typedDatasets = [optionDataset];
+          else {
+            validDataset = optionDataset;
+            break;
+          }
+        else if (untypedDatasets)
+          untypedDatasets.push(optionDataset);
+        else
+          untypedDatasets = [optionDataset];
+      }
+      if (validDataset)
+        return validDataset;
+      if (typedDatasets) {
+        if (typedDatasets.length === 1)
+          return typedDatasets[0];
+        _addIssue(this, "type", dataset, config$1, { issues: /* @__PURE__ */ _subIssues(typedDatasets) });
+        dataset.typed = true;
+      } else if (untypedDatasets?.length === 1)
+        return untypedDatasets[0];
+      else
+        _addIssue(this, "type", dataset, config$1, { issues: /* @__PURE__ */ _subIssues(untypedDatasets) });
+      return dataset;
+    }
+  });
+}
+function unionAsync(options, message$1) {
+  return _standardSchema({
+    kind: "schema",
+    type: "union",
+    reference: unionAsync,
+    expects: /* @__PURE__ */ _joinExpects(options.map((option) => option.expects), "|"),
+    async: true,
+    options,
+    message: message$1,
+    async "~run"(dataset, config$1) {
+      let validDataset;
+      let typedDatasets;
+      let untypedDatasets;
+      for (const schema of this.options) {
+        const optionDataset = await schema["~run"]({ value: dataset.value }, config$1);
+        if (optionDataset.typed)
+          if (optionDataset.issues)
+            if (typedDatasets)
+              typedDatasets.push(optionDataset);
+            else
+              typedDatasets = [optionDataset];
+          else {
+            validDataset = optionDataset;
+            break;
+          }
+        else if (untypedDatasets)
+          untypedDatasets.push(optionDataset);
+        else
+          untypedDatasets = [optionDataset];
+      }
+      if (validDataset)
+        return validDataset;
+      if (typedDatasets) {
+        if (typedDatasets.length === 1)
+          return typedDatasets[0];
+        _addIssue(this, "type", dataset, config$1, { issues: /* @__PURE__ */ _subIssues(typedDatasets) });
+        dataset.typed = true;
+      } else if (untypedDatasets?.length === 1)
+        return untypedDatasets[0];
+      else
+        _addIssue(this, "type", dataset, config$1, { issues: /* @__PURE__ */ _subIssues(untypedDatasets) });
+      return dataset;
+    }
+  });
+}
+function unknown() {
+  return _standardSchema({
+    kind: "schema",
+    type: "unknown",
+    reference: unknown,
+    expects: "unknown",
+    async: false,
+    "~run"(dataset) {
+      dataset.typed = true;
+      return dataset;
+    }
+  });
+}
+function variant(key, options, message$1) {
+  return _standardSchema({
+    kind: "schema",
+    type: "variant",
+    reference: variant,
+    expects: "Object",
+    async: false,
+    key,
+    options,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      const input = dataset.value;
+      if (input && typeof input === "object") {
+        let outputDataset;
+        let maxDiscriminatorPriority = 0;
+        let invalidDiscriminatorKey = this.key;
+        let expectedDiscriminators = [];
+        const parseOptions = (variant$1, allKeys) => {
+          for (const schema of variant$1.options) {
+            if (schema.type === "variant")
+              parseOptions(schema, new Set(allKeys).add(schema.key));
+            else {
+              let keysAreValid = true;
+              let currentPriority = 0;
+              for (const currentKey of allKeys) {
+                const discriminatorSchema = schema.entries[currentKey];
+                if (currentKey in input ? discriminatorSchema["~run"]({
+                  typed: false,
+                  value: input[currentKey]
+                }, ABORT_EARLY_CONFIG).issues : discriminatorSchema.type !== "exact_optional" && discriminatorSchema.type !== "optional" && discriminatorSchema.type !== "nullish") {
+                  keysAreValid = false;
+                  if (invalidDiscriminatorKey !== currentKey && (maxDiscriminatorPriority < currentPriority || maxDiscriminatorPriority === currentPriority && (currentKey in input) && !(invalidDiscriminatorKey in input))) {
+                    maxDiscriminatorPriority = currentPriority;
+                    invalidDiscriminatorKey = currentKey;
+                    expectedDiscriminators = [];
+                  }
+                  if (invalidDiscriminatorKey === currentKey)
+                    expectedDiscriminators.push(schema.entries[currentKey].expects);
+                  break;
+                }
+                currentPriority++;
+              }
+              if (keysAreValid) {
+                const optionDataset = schema["~run"]({ value: input }, config$1);
+                if (!outputDataset || !outputDataset.typed && optionDataset.typed)
+                  outputDataset = optionDataset;
+              }
+            }
+            if (outputDataset && !outputDataset.issues)
+              break;
+          }
+        };
+        parseOptions(this, new Set([this.key]));
+        if (outputDataset)
+          return outputDataset;
+        _addIssue(this, "type", dataset, config$1, {
+          input: input[invalidDiscriminatorKey],
+          expected: /* @__PURE__ */ _joinExpects(expectedDiscriminators, "|"),
+          path: [{
+            type: "object",
+            origin: "value",
+            input,
+            key: invalidDiscriminatorKey,
+            value: input[invalidDiscriminatorKey]
+          }]
+        });
+      } else
+        _addIssue(this, "type", dataset, config$1);
+      return dataset;
+    }
+  });
+}
+function variantAsync(key, options, message$1) {
+  return _standardSchema({
+    kind: "schema",
+    type: "variant",
+    reference: variantAsync,
+    expects: "Object",
+    async: true,
+    key,
+    options,
+    message: message$1,
+    async "~run"(dataset, config$1) {
+      const input = dataset.value;
+      if (input && typeof input === "object") {
+        let outputDataset;
+        let maxDiscriminatorPriority = 0;
+        let invalidDiscriminatorKey = this.key;
+        let expectedDiscriminators = [];
+        const parseOptions = async (variant$1, allKeys) => {
+          for (const schema of variant$1.options) {
+            if (schema.type === "variant")
+              await parseOptions(schema, new Set(allKeys).add(schema.key));
+            else {
+              let keysAreValid = true;
+              let currentPriority = 0;
+              for (const currentKey of allKeys) {
+                const discriminatorSchema = schema.entries[currentKey];
+                if (currentKey in input ? (await discriminatorSchema["~run"]({
+                  typed: false,
+                  value: input[currentKey]
+                }, ABORT_EARLY_CONFIG)).issues : discriminatorSchema.type !== "exact_optional" && discriminatorSchema.type !== "optional" && discriminatorSchema.type !== "nullish") {
+                  keysAreValid = false;
+                  if (invalidDiscriminatorKey !== currentKey && (maxDiscriminatorPriority < currentPriority || maxDiscriminatorPriority === currentPriority && (currentKey in input) && !(invalidDiscriminatorKey in input))) {
+                    maxDiscriminatorPriority = currentPriority;
+                    invalidDiscriminatorKey = currentKey;
+                    expectedDiscriminators = [];
+                  }
+                  if (invalidDiscriminatorKey === currentKey)
+                    expectedDiscriminators.push(schema.entries[currentKey].expects);
+                  break;
+                }
+                currentPriority++;
+              }
+              if (keysAreValid) {
+                const optionDataset = await schema["~run"]({ value: input }, config$1);
+                if (!outputDataset || !outputDataset.typed && optionDataset.typed)
+                  outputDataset = optionDataset;
+              }
+            }
+            if (outputDataset && !outputDataset.issues)
+              break;
+          }
+        };
+        await parseOptions(this, new Set([this.key]));
+        if (outputDataset)
+          return outputDataset;
+        _addIssue(this, "type", dataset, config$1, {
+          input: input[invalidDiscriminatorKey],
+          expected: /* @__PURE__ */ _joinExpects(expectedDiscriminators, "|"),
+          path: [{
+            type: "object",
+            origin: "value",
+            input,
+            key: invalidDiscriminatorKey,
+            value: input[invalidDiscriminatorKey]
+          }]
+        });
+      } else
+        _addIssue(this, "type", dataset, config$1);
+      return dataset;
+    }
+  });
+}
+function void_(message$1) {
+  return _standardSchema({
+    kind: "schema",
+    type: "void",
+    reference: void_,
+    expects: "void",
+    async: false,
+    message: message$1,
+    "~run"(dataset, config$1) {
+      if (dataset.value === undefined)
+        dataset.typed = true;
+      else
+        _addIssue(this, "type", dataset, config$1);
+      return dataset;
+    }
+  });
+}
+function keyof(schema, message$1) {
+  return /* @__PURE__ */ picklist(Object.keys(schema.entries), message$1);
+}
+function message(schema, message_) {
+  return _standardSchema({
+    ...schema,
+    "~run"(dataset, config$1) {
+      return schema["~run"](dataset, {
+        ...config$1,
+        message: message_
+      });
+    }
+  });
+}
+function omit(schema, keys) {
+  const entries$1 = { ...schema.entries };
+  for (const key of keys)
+    delete entries$1[key];
+  return _standardSchema({
+    ...schema,
+    entries: entries$1
+  });
+}
+function parse(schema, input, config$1) {
+  const dataset = schema["~run"]({ value: input }, /* @__PURE__ */ getGlobalConfig(config$1));
+  if (dataset.issues)
+    throw new ValiError(dataset.issues);
+  return dataset.value;
+}
+async function parseAsync(schema, input, config$1) {
+  const dataset = await schema["~run"]({ value: input }, /* @__PURE__ */ getGlobalConfig(config$1));
+  if (dataset.issues)
+    throw new ValiError(dataset.issues);
+  return dataset.value;
+}
+function parser(schema, config$1) {
+  const func = (input) => parse(schema, input, config$1);
+  func.schema = schema;
+  func.config = config$1;
+  return func;
+}
+function parserAsync(schema, config$1) {
+  const func = (input) => parseAsync(schema, input, config$1);
+  func.schema = schema;
+  func.config = config$1;
+  return func;
+}
+function partial(schema, keys) {
+  const entries$1 = {};
+  for (const key in schema.entries)
+    entries$1[key] = !keys || keys.includes(key) ? /* @__PURE__ */ optional(schema.entries[key]) : schema.entries[key];
+  return _standardSchema({
+    ...schema,
+    entries: entries$1
+  });
+}
+function partialAsync(schema, keys) {
+  const entries$1 = {};
+  for (const key in schema.entries)
+    entries$1[key] = !keys || keys.includes(key) ? /* @__PURE__ */ optionalAsync(schema.entries[key]) : schema.entries[key];
+  return _standardSchema({
+    ...schema,
+    entries: entries$1
+  });
+}
+function pick(schema, keys) {
+  const entries$1 = {};
+  for (const key of keys)
+    entries$1[key] = schema.entries[key];
+  return _standardSchema({
+    ...schema,
+    entries: entries$1
+  });
+}
+function pipe(...pipe$1) {
+  return _standardSchema({
+    ...pipe$1[0],
+    pipe: pipe$1,
+    "~run"(dataset, config$1) {
+      for (const item of pipe$1)
+        if (item.kind !== "metadata") {
+          if (dataset.issues && (item.kind === "schema" || item.kind === "transformation")) {
+            dataset.typed = false;
+            break;
+          }
+          if (!dataset.issues || !config$1.abortEarly && !config$1.abortPipeEarly)
+            dataset = item["~run"](dataset, config$1);
+        }
+      return dataset;
+    }
+  });
+}
+function pipeAsync(...pipe$1) {
+  return _standardSchema({
+    ...pipe$1[0],
+    pipe: pipe$1,
+    async: true,
+    async "~run"(dataset, config$1) {
+      for (const item of pipe$1)
+        if (item.kind !== "metadata") {
+          if (dataset.issues && (item.kind === "schema" || item.kind === "transformation")) {
+            dataset.typed = false;
+            break;
+          }
+          if (!dataset.issues || !config$1.abortEarly && !config$1.abortPipeEarly)
+            dataset = await item["~run"](dataset, config$1);
+        }
+      return dataset;
+    }
+  });
+}
+function required(schema, arg2, arg3) {
+  const keys = Array.isArray(arg2) ? arg2 : undefined;
+  const message$1 = Array.isArray(arg2) ? arg3 : arg2;
+  const entries$1 = {};
+  for (const key in schema.entries)
+    entries$1[key] = !keys || keys.includes(key) ? /* @__PURE__ */ nonOptional(schema.entries[key], message$1) : schema.entries[key];
+  return _standardSchema({
+    ...schema,
+    entries: entries$1
+  });
+}
+function requiredAsync(schema, arg2, arg3) {
+  const keys = Array.isArray(arg2) ? arg2 : undefined;
+  const message$1 = Array.isArray(arg2) ? arg3 : arg2;
+  const entries$1 = {};
+  for (const key in schema.entries)
+    entries$1[key] = !keys || keys.includes(key) ? /* @__PURE__ */ nonOptionalAsync(schema.entries[key], message$1) : schema.entries[key];
+  return _standardSchema({
+    ...schema,
+    entries: entries$1
+  });
+}
+function safeParse(schema, input, config$1) {
+  const dataset = schema["~run"]({ value: input }, /* @__PURE__ */ getGlobalConfig(config$1));
+  return {
+    typed: dataset.typed,
+    success: !dataset.issues,
+    output: dataset.value,
+    issues: dataset.issues
+  };
+}
+async function safeParseAsync(schema, input, config$1) {
+  const dataset = await schema["~run"]({ value: input }, /* @__PURE__ */ getGlobalConfig(config$1));
+  return {
+    typed: dataset.typed,
+    success: !dataset.issues,
+    output: dataset.value,
+    issues: dataset.issues
+  };
+}
+function safeParser(schema, config$1) {
+  const func = (input) => /* @__PURE__ */ safeParse(schema, input, config$1);
+  func.schema = schema;
+  func.config = config$1;
+  return func;
+}
+function safeParserAsync(schema, config$1) {
+  const func = (input) => /* @__PURE__ */ safeParseAsync(schema, input, config$1);
+  func.schema = schema;
+  func.config = config$1;
+  return func;
+}
+function summarize(issues) {
+  let summary = "";
+  for (const issue of issues) {
+    if (summary)
+      summary += `
+`;
+    summary += `× ${issue.message}`;
+    const dotPath = /* @__PURE__ */ getDotPath(issue);
+    if (dotPath)
+      summary += `
+  → at ${dotPath}`;
+  }
+  return summary;
+}
+function unwrap(schema) {
+  return schema.wrapped;
+}
+var store$4, DEFAULT_CONFIG, store$3, store$2, store$1, textEncoder, segmenter, store, NON_DIGIT_REGEX, ValiError, BASE64_REGEX, BIC_REGEX, CUID2_REGEX, DECIMAL_REGEX, DIGITS_REGEX, DOMAIN_REGEX, EMAIL_REGEX, EMOJI_REGEX, HEXADECIMAL_REGEX, HEX_COLOR_REGEX, IMEI_REGEX, IPV4_REGEX, IPV6_REGEX, IP_REGEX, ISO_DATE_REGEX, ISO_DATE_TIME_REGEX, ISO_DATE_TIME_SECOND_REGEX, ISO_TIME_REGEX, ISO_TIME_SECOND_REGEX, ISO_TIMESTAMP_REGEX, ISO_WEEK_REGEX, JWS_COMPACT_REGEX, ISRC_REGEX, KSUID_REGEX, MAC48_REGEX, MAC64_REGEX, MAC_REGEX, NANO_ID_REGEX, OCTAL_REGEX, RFC_EMAIL_REGEX, SLUG_REGEX, ULID_REGEX, UUID_REGEX, CREDIT_CARD_REGEX, SANITIZE_REGEX, PROVIDER_REGEX_LIST, HASH_LENGTHS, ISBN_SEPARATOR_REGEX, ISBN_10_DETECTION_REGEX, ISBN_13_DETECTION_REGEX, TRUTHY, FALSY, ABORT_EARLY_CONFIG, _LruCache = class {
+  constructor(config$1) {
+    this.refCount = 0;
+    this.maxSize = config$1?.maxSize ?? 1000;
+    this.maxAge = config$1?.maxAge ?? Infinity;
+    this.hasMaxAge = isFinite(this.maxAge);
+  }
+  stringify(input) {
+    const type = typeof input;
+    if (type === "string")
+      return `"${input}"`;
+    if (type === "number" || type === "boolean")
+      return `${input}`;
+    if (type === "bigint")
+      return `${input}n`;
+    if (type === "object" || type === "function") {
+      if (input) {
+        this.refIds ?? (this.refIds = /* @__PURE__ */ new WeakMap);
+        let id = this.refIds.get(input);
+        if (!id) {
+          id = ++this.refCount;
+          this.refIds.set(input, id);
+        }
+        return `#${id}`;
+      }
+      return "null";
+    }
+    return type;
+  }
+  key(input, config$1 = {}) {
+    return `${this.stringify(input)}|${this.stringify(config$1.lang)}|${this.stringify(config$1.message)}|${this.stringify(config$1.abortEarly)}|${this.stringify(config$1.abortPipeEarly)}`;
+  }
+  get(key) {
+    if (!this.store)
+      return;
+    const entry = this.store.get(key);
+    if (!entry)
+      return;
+    if (this.hasMaxAge && Date.now() - entry[1] > this.maxAge) {
+      this.store.delete(key);
+      return;
+    }
+    this.store.delete(key);
+    this.store.set(key, entry);
+    return entry[0];
+  }
+  set(key, value$1) {
+    this.store ?? (this.store = /* @__PURE__ */ new Map);
+    this.store.delete(key);
+    const timestamp = this.hasMaxAge ? Date.now() : 0;
+    this.store.set(key, [value$1, timestamp]);
+    if (this.store.size > this.maxSize)
+      this.store.delete(this.store.keys().next().value);
+  }
+  clear() {
+    this.store?.clear();
+  }
+};
+var init_dist = __esm(() => {
+  DEFAULT_CONFIG = {
+    lang: undefined,
+    message: undefined,
+    abortEarly: undefined,
+    abortPipeEarly: undefined
+  };
+  NON_DIGIT_REGEX = /\D/gu;
+  ValiError = class extends Error {
+    constructor(issues) {
+      super(issues[0].message);
+      this.name = "ValiError";
+      this.issues = issues;
+    }
+  };
+  BASE64_REGEX = /^(?:[\da-z+/]{4})*(?:[\da-z+/]{2}==|[\da-z+/]{3}=)?$/iu;
+  BIC_REGEX = /^[A-Z]{6}(?!00)[\dA-Z]{2}(?:[\dA-Z]{3})?$/u;
+  CUID2_REGEX = /^[a-z][\da-z]*$/u;
+  DECIMAL_REGEX = /^[+-]?(?:\d*\.)?\d+$/u;
+  DIGITS_REGEX = /^\d+$/u;
+  DOMAIN_REGEX = /^(?=.{1,253}$)(?:(?![Xx][Nn]--)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$/u;
+  EMAIL_REGEX = /^[\w+-]+(?:\.[\w+-]+)*@[\da-zA-Z]+(?:[.-][\da-zA-Z]+)*\.[a-zA-Z]{2,}$/u;
+  EMOJI_REGEX = /^(?:[\u{1F1E6}-\u{1F1FF}]{2}|\u{1F3F4}[\u{E0061}-\u{E007A}]{2}[\u{E0030}-\u{E0039}\u{E0061}-\u{E007A}]{1,3}\u{E007F}|(?:\p{Emoji}\uFE0F\u20E3?|\p{Emoji_Modifier_Base}\p{Emoji_Modifier}?|(?![\p{Emoji_Modifier_Base}\u{1F1E6}-\u{1F1FF}])\p{Emoji_Presentation})(?:\u200D(?:\p{Emoji}\uFE0F\u20E3?|\p{Emoji_Modifier_Base}\p{Emoji_Modifier}?|(?![\p{Emoji_Modifier_Base}\u{1F1E6}-\u{1F1FF}])\p{Emoji_Presentation}))*)+$/u;
+  HEXADECIMAL_REGEX = /^(?:0[hx])?[\da-fA-F]+$/u;
+  HEX_COLOR_REGEX = /^#(?:[\da-fA-F]{3,4}|[\da-fA-F]{6}|[\da-fA-F]{8})$/u;
+  IMEI_REGEX = /^\d{15}$|^\d{2}-\d{6}-\d{6}-\d$/u;
+  IPV4_REGEX = /^(?:(?:[1-9]|1\d|2[0-4])?\d|25[0-5])(?:\.(?:(?:[1-9]|1\d|2[0-4])?\d|25[0-5])){3}$/u;
+  IPV6_REGEX = /^(?:(?:[\da-f]{1,4}:){7}[\da-f]{1,4}|(?:[\da-f]{1,4}:){1,7}:|(?:[\da-f]{1,4}:){1,6}:[\da-f]{1,4}|(?:[\da-f]{1,4}:){1,5}(?::[\da-f]{1,4}){1,2}|(?:[\da-f]{1,4}:){1,4}(?::[\da-f]{1,4}){1,3}|(?:[\da-f]{1,4}:){1,3}(?::[\da-f]{1,4}){1,4}|(?:[\da-f]{1,4}:){1,2}(?::[\da-f]{1,4}){1,5}|[\da-f]{1,4}:(?::[\da-f]{1,4}){1,6}|:(?:(?::[\da-f]{1,4}){1,7}|:)|fe80:(?::[\da-f]{0,4}){0,4}%[\da-z]+|::(?:f{4}(?::0{1,4})?:)?(?:(?:25[0-5]|(?:2[0-4]|1?\d)?\d)\.){3}(?:25[0-5]|(?:2[0-4]|1?\d)?\d)|(?:[\da-f]{1,4}:){1,4}:(?:(?:25[0-5]|(?:2[0-4]|1?\d)?\d)\.){3}(?:25[0-5]|(?:2[0-4]|1?\d)?\d))$/iu;
+  IP_REGEX = /^(?:(?:[1-9]|1\d|2[0-4])?\d|25[0-5])(?:\.(?:(?:[1-9]|1\d|2[0-4])?\d|25[0-5])){3}$|^(?:(?:[\da-f]{1,4}:){7}[\da-f]{1,4}|(?:[\da-f]{1,4}:){1,7}:|(?:[\da-f]{1,4}:){1,6}:[\da-f]{1,4}|(?:[\da-f]{1,4}:){1,5}(?::[\da-f]{1,4}){1,2}|(?:[\da-f]{1,4}:){1,4}(?::[\da-f]{1,4}){1,3}|(?:[\da-f]{1,4}:){1,3}(?::[\da-f]{1,4}){1,4}|(?:[\da-f]{1,4}:){1,2}(?::[\da-f]{1,4}){1,5}|[\da-f]{1,4}:(?::[\da-f]{1,4}){1,6}|:(?:(?::[\da-f]{1,4}){1,7}|:)|fe80:(?::[\da-f]{0,4}){0,4}%[\da-z]+|::(?:f{4}(?::0{1,4})?:)?(?:(?:25[0-5]|(?:2[0-4]|1?\d)?\d)\.){3}(?:25[0-5]|(?:2[0-4]|1?\d)?\d)|(?:[\da-f]{1,4}:){1,4}:(?:(?:25[0-5]|(?:2[0-4]|1?\d)?\d)\.){3}(?:25[0-5]|(?:2[0-4]|1?\d)?\d))$/iu;
+  ISO_DATE_REGEX = /^\d{4}-(?:0[1-9]|1[0-2])-(?:[12]\d|0[1-9]|3[01])$/u;
+  ISO_DATE_TIME_REGEX = /^\d{4}-(?:0[1-9]|1[0-2])-(?:[12]\d|0[1-9]|3[01])[T ](?:0\d|1\d|2[0-3]):[0-5]\d$/u;
+  ISO_DATE_TIME_SECOND_REGEX = /^\d{4}-(?:0[1-9]|1[0-2])-(?:[12]\d|0[1-9]|3[01])[T ](?:0\d|1\d|2[0-3])(?::[0-5]\d){2}$/u;
+  ISO_TIME_REGEX = /^(?:0\d|1\d|2[0-3]):[0-5]\d$/u;
+  ISO_TIME_SECOND_REGEX = /^(?:0\d|1\d|2[0-3])(?::[0-5]\d){2}$/u;
+  ISO_TIMESTAMP_REGEX = /^\d{4}-(?:0[1-9]|1[0-2])-(?:[12]\d|0[1-9]|3[01])[T ](?:0\d|1\d|2[0-3])(?::[0-5]\d){2}(?:\.\d{1,9})?(?:Z| ?[+-](?:0\d|1\d|2[0-3])(?::?[0-5]\d)?)$/u;
+  ISO_WEEK_REGEX = /^\d{4}-W(?:0[1-9]|[1-4]\d|5[0-3])$/u;
+  JWS_COMPACT_REGEX = /^(?:[\w-]{2,3}|(?:[\w-]{4})+(?:[\w-]{2,3})?)\.(?:[\w-]{2,3}|(?:[\w-]{4})+(?:[\w-]{2,3})?)?\.(?:[\w-]{2,3}|(?:[\w-]{4})+(?:[\w-]{2,3})?)?$/u;
+  ISRC_REGEX = /^(?:[A-Z]{2}[A-Z\d]{3}\d{7}|[A-Z]{2}-[A-Z\d]{3}-\d{2}-\d{5})$/u;
+  KSUID_REGEX = /^[a-zA-Z0-9]{27}$/u;
+  MAC48_REGEX = /^(?:[\da-fA-F]{2}:){5}[\da-fA-F]{2}$|^(?:[\da-fA-F]{2}-){5}[\da-fA-F]{2}$|^(?:[\da-fA-F]{4}\.){2}[\da-fA-F]{4}$/u;
+  MAC64_REGEX = /^(?:[\da-fA-F]{2}:){7}[\da-fA-F]{2}$|^(?:[\da-fA-F]{2}-){7}[\da-fA-F]{2}$|^(?:[\da-fA-F]{4}\.){3}[\da-fA-F]{4}$|^(?:[\da-fA-F]{4}:){3}[\da-fA-F]{4}$/u;
+  MAC_REGEX = /^(?:[\da-fA-F]{2}:){5}[\da-fA-F]{2}$|^(?:[\da-fA-F]{2}-){5}[\da-fA-F]{2}$|^(?:[\da-fA-F]{4}\.){2}[\da-fA-F]{4}$|^(?:[\da-fA-F]{2}:){7}[\da-fA-F]{2}$|^(?:[\da-fA-F]{2}-){7}[\da-fA-F]{2}$|^(?:[\da-fA-F]{4}\.){3}[\da-fA-F]{4}$|^(?:[\da-fA-F]{4}:){3}[\da-fA-F]{4}$/u;
+  NANO_ID_REGEX = /^[\w-]+$/u;
+  OCTAL_REGEX = /^(?:0o)?[0-7]+$/u;
+  RFC_EMAIL_REGEX = /^[a-zA-Z0-9.!#$%&'*+\/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/;
+  SLUG_REGEX = /^[\da-z]+(?:[-_][\da-z]+)*$/u;
+  ULID_REGEX = /^[0-7][\da-hjkmnp-tv-zA-HJKMNP-TV-Z]{25}$/u;
+  UUID_REGEX = /^[\da-f]{8}(?:-[\da-f]{4}){3}-[\da-f]{12}$/iu;
+  CREDIT_CARD_REGEX = /^(?:\d{13,19}|\d{4}(?: \d{3,6}){2,4}|\d{4}(?:-\d{3,6}){2,4})$/u;
+  SANITIZE_REGEX = /[- ]/gu;
+  PROVIDER_REGEX_LIST = [
+    /^3[47]\d{13}$/u,
+    /^3(?:0[0-5]|[68]\d)\d{11,13}$/u,
+    /^6(?:011|5\d{2})\d{12,15}$/u,
+    /^(?:2131|1800|35\d{3})\d{11}$/u,
+    /^(?:5[1-5]\d{2}|222\d|22[3-9]\d|2[3-6]\d{2}|27[01]\d|2720)\d{12}$/u,
+    /^(?:6[27]\d{14,17}|81\d{14,17})$/u,
+    /^4\d{12}(?:\d{3,6})?$/u
+  ];
+  HASH_LENGTHS = {
+    md4: 32,
+    md5: 32,
+    sha1: 40,
+    sha256: 64,
+    sha384: 96,
+    sha512: 128,
+    ripemd128: 32,
+    ripemd160: 40,
+    tiger128: 32,
+    tiger160: 40,
+    tiger192: 48,
+    crc32: 8,
+    crc32b: 8,
+    adler32: 8
+  };
+  ISBN_SEPARATOR_REGEX = /[- ]/gu;
+  ISBN_10_DETECTION_REGEX = /^\d{9}[\dX]$/u;
+  ISBN_13_DETECTION_REGEX = /^\d{13}$/u;
+  TRUTHY = [
+    true,
+    1,
+    "true",
+    "1",
+    "yes",
+    "y",
+    "on",
+    "enabled"
+  ];
+  FALSY = [
+    false,
+    0,
+    "false",
+    "0",
+    "no",
+    "n",
+    "off",
+    "disabled"
+  ];
+  ABORT_EARLY_CONFIG = { abortEarly: true };
+});
+
 // deliverable-types/adr.ts
 var SECTIONS, adr, adr_default;
 var init_adr = __esm(() => {
@@ -81,15 +6645,15 @@ var init_adr = __esm(() => {
 });
 
 // deliverable-types/custom.ts
-var custom, custom_default;
+var custom2, custom_default;
 var init_custom = __esm(() => {
-  custom = {
+  custom2 = {
     type: "custom",
     title: "Custom Deliverable",
     description: "Any Markdown deliverable whose required sections are the declared checklist.",
     sections: (checklist) => checklist.map((item) => item.trim()).filter((item) => item !== "")
   };
-  custom_default = custom;
+  custom_default = custom2;
 });
 
 // deliverable-types/decision-memo.ts
@@ -423,6 +6987,361 @@ function notifyTurn(context) {
 var REASONS;
 var init_notify_turn = __esm(() => {
   REASONS = ["turn", "completed", "blocked"];
+});
+
+// plugins/doctor/diagnose.ts
+function join3(folder, name) {
+  return folder.endsWith("/") || folder.endsWith("\\") ? folder + name : `${folder}/${name}`;
+}
+async function readIfExists(host, path) {
+  try {
+    return await host.fs.readFile(path);
+  } catch (error) {
+    if (["ENOENT", "ENOTDIR", "EISDIR"].includes(errorCode(error) ?? ""))
+      return;
+    throw error;
+  }
+}
+function preview(bytes) {
+  const text = new TextDecoder("utf-8", { fatal: false }).decode(bytes.subarray(0, 60));
+  return JSON.stringify(text + (bytes.length > 60 ? "…" : ""));
+}
+function seconds(ms) {
+  return `${(Math.max(0, ms) / 1000).toFixed(1)} s`;
+}
+async function readLogFacts(core, bytes) {
+  const completeEnd = Math.max(bytes.lastIndexOf(10), bytes.lastIndexOf(13)) + 1;
+  const tail = bytes.subarray(completeEnd);
+  let events = [];
+  let errors = [];
+  let undecodable = false;
+  try {
+    const parsed = core.parseEventLog(core.decodeText(bytes.subarray(0, completeEnd), "events.jsonl"));
+    events = parsed.events;
+    errors = parsed.errors;
+  } catch {
+    undecodable = true;
+  }
+  let tailIsEvent = false;
+  let tailBlank = false;
+  if (tail.length) {
+    try {
+      const text = new TextDecoder("utf-8", { fatal: true }).decode(tail);
+      tailBlank = text.trim() === "";
+      const value = tailBlank ? undefined : JSON.parse(text);
+      if (isObject(value)) {
+        tailIsEvent = true;
+        events = [...events, value];
+      }
+    } catch {
+      tailIsEvent = false;
+    }
+  }
+  return { bytes, completeEnd, tail, tailIsEvent, tailBlank, events, errors, undecodable };
+}
+async function diagnose(core, host, folder, underLock) {
+  const findings = [];
+  const add = (check, status, message, fixable = false) => {
+    findings.push({ check, status, message, fixable });
+  };
+  const diagnosis = { findings, staleTemps: [], lockAbandoned: false, breakerAbandoned: false };
+  const now = host.now().getTime();
+  if (underLock)
+    add("lock", "ok", "taken by doctor for the repair");
+  else {
+    try {
+      const lock = await core.inspectFolderLock(host, folder);
+      const who = `pid ${lock.pid ?? "?"}${lock.hostname ? ` on ${lock.hostname}` : ""}`;
+      const alive = lock.alive === true ? "alive" : lock.alive === false ? "gone" : "cannot be checked from here";
+      if (lock.status === "free")
+        add("lock", "ok", "free");
+      else if (lock.status === "held")
+        add("lock", "note", `held by ${who} (${alive}) for ${seconds(lock.ageMs ?? 0)}: a writer is at work`);
+      else {
+        diagnosis.lockAbandoned = true;
+        const torn = lock.pid === undefined ? " (the lock file is torn: its writer died while taking it)" : "";
+        add("lock", "problem", `abandoned by ${who} (${alive}), ${seconds(lock.ageMs ?? 0)} old${torn}; the next writer breaks it`, true);
+      }
+      if (lock.breaker?.abandoned) {
+        diagnosis.breakerAbandoned = true;
+        add("lock", "problem", `.acp.lock.break left by a process killed while breaking a lock, ${seconds(lock.breaker.ageMs)} old`, true);
+      }
+    } catch (error) {
+      if (!(error instanceof core.AcpError))
+        throw error;
+      add("lock", "problem", error.message);
+    }
+  }
+  let names = [];
+  try {
+    names = await host.fs.readDir(folder);
+  } catch {
+    names = [];
+  }
+  for (const name of names) {
+    const match = TEMP_RE.exec(name);
+    if (!match)
+      continue;
+    const stat = await host.fs.stat(join3(folder, name));
+    if (!stat?.isFile)
+      continue;
+    const pid = Number(match[2]);
+    const alive = pid === host.pid ? true : host.isProcessAlive(pid);
+    const age = now - stat.mtimeMs;
+    if (alive === false || age > TEMP_STALE_MS || underLock && alive !== true) {
+      diagnosis.staleTemps.push(name);
+      add("temp-files", "problem", `${name}: a temporary file left by an interrupted write (pid ${pid}, ${alive === false ? "gone" : `${seconds(age)} old`})`, true);
+    } else
+      add("temp-files", "note", `${name}: a write in progress (pid ${pid})`);
+  }
+  const present = new Set(names);
+  const missing = core.REQUIRED_FILES.filter((name) => !present.has(name));
+  if (missing.length)
+    add("files", "problem", `missing required file${missing.length > 1 ? "s" : ""}: ${missing.join(", ")}`);
+  for (const name of core.FORBIDDEN_FILES) {
+    if (present.has(name))
+      add("files", "problem", `${name} is not part of the protocol: move what it says into events.jsonl/readiness.md, then remove it (doctor never deletes it)`);
+  }
+  try {
+    diagnosis.protocol = await core.readProtocol(host, folder);
+    add("protocol.json", "ok", "readable");
+  } catch (error) {
+    if (!(error instanceof core.AcpError))
+      throw error;
+    add("protocol.json", "problem", `${error.message} (doctor cannot rebuild the declaration; restore it from a copy)`);
+  }
+  const bytes = await readIfExists(host, join3(folder, "events.jsonl"));
+  if (bytes) {
+    const log = await readLogFacts(core, bytes);
+    diagnosis.log = log;
+    if (log.undecodable)
+      add("events.jsonl", "problem", "events.jsonl is not valid UTF-8 before its last line (needs a person: find the damaged line)");
+    for (const message of log.errors)
+      add("events.jsonl", "problem", message);
+    if (log.tail.length && !log.tailIsEvent && !log.tailBlank) {
+      add("events.jsonl", "problem", `the last line is incomplete (${log.tail.length} bytes after the last newline: ${preview(log.tail)}): a writer was interrupted mid-append`, true);
+    } else if (log.tailIsEvent) {
+      add("events.jsonl", "note", "the last line is a complete event without its final newline (readers accept it; the next append ends it)", true);
+    } else if (log.tail.length) {
+      add("events.jsonl", "note", "events.jsonl ends with white space after its last newline (readers skip it)");
+    }
+    let expected = 1;
+    const seen = new Map;
+    for (const event of log.events)
+      seen.set(event.seq, (seen.get(event.seq) ?? 0) + 1);
+    const duplicates = [...seen].filter(([, n]) => n > 1).map(([seq]) => core.pyRepr(seq));
+    if (duplicates.length)
+      add("events.jsonl", "problem", `duplicate seq${duplicates.length > 1 ? "s" : ""} ${duplicates.slice(0, 10).join(", ")}${duplicates.length > 10 ? ", …" : ""} (concurrent writers without a lock?)`);
+    for (const event of log.events) {
+      if (event.seq !== expected) {
+        add("events.jsonl", "problem", `seq numbering breaks at event ${expected}: found ${core.pyRepr(event.seq)}`);
+        break;
+      }
+      expected++;
+    }
+    if (!findings.some((f) => f.check === "events.jsonl"))
+      add("events.jsonl", "ok", `${log.events.length} event${log.events.length === 1 ? "" : "s"}, every line complete`);
+  }
+  const protocol = diagnosis.protocol;
+  const log = diagnosis.log;
+  if (protocol && log && !log.undecodable && !log.errors.length) {
+    let participants;
+    try {
+      participants = core.participantIds(protocol);
+    } catch (error) {
+      if (!(error instanceof core.AcpError))
+        throw error;
+      add("state", "problem", error.message);
+    }
+    if (participants) {
+      let readinessText = "";
+      try {
+        readinessText = core.decodeText(await readIfExists(host, join3(folder, "readiness.md")) ?? new Uint8Array, "readiness.md");
+      } catch {
+        readinessText = "";
+      }
+      const state = core.replay(log.events, participants, core.readReadiness(readinessText));
+      const last = log.events.at(-1);
+      diagnosis.derived = { phase: state.phase, proposalOwner: state.proposalOwner, waitingFor: state.waitingFor, lastAt: typeof last?.at === "string" ? last.at : undefined };
+      const cached = `phase ${core.pyRepr(protocol.currentPhase)}, owner ${core.pyRepr(protocol.proposalOwner)}, waitingFor ${core.pyRepr(protocol.waitingFor)}`;
+      const derived = `phase ${core.pyRepr(state.phase)}, owner ${core.pyRepr(state.proposalOwner)}, waitingFor ${core.pyRepr(state.waitingFor)}`;
+      if (!log.events.length)
+        add("state", "problem", "events.jsonl holds no event: there is no state to derive");
+      else if (protocol.currentPhase !== state.phase || protocol.proposalOwner !== state.proposalOwner || !sameList(protocol.waitingFor, state.waitingFor)) {
+        add("state", "problem", `protocol.json caches ${cached}; the log gives ${derived} (a writer stopped between the log and protocol.json?)`, true);
+      } else
+        add("state", "ok", `protocol.json matches the log (${derived})`);
+      if (state.errors.length)
+        add("state", "note", `replaying the log reports ${state.errors.length} protocol error${state.errors.length > 1 ? "s" : ""}; \`acp validate\` lists them`);
+    }
+  }
+  if (protocol && log) {
+    const seen = new Set;
+    for (const event of log.events) {
+      if (event.event !== "deliverable_frozen" || typeof event.doc !== "string" || typeof event.sha256 !== "string")
+        continue;
+      const key = JSON.stringify([event.doc, event.sha256, event.seq]);
+      if (seen.has(key))
+        continue;
+      seen.add(key);
+      let current;
+      try {
+        current = await core.readDeliverable(host, folder, protocol, event.doc);
+      } catch (error) {
+        if (!(error instanceof core.AcpError))
+          throw error;
+        add("deliverables", "problem", error.message);
+        continue;
+      }
+      const seq = core.pyRepr(event.seq);
+      if (!current)
+        add("deliverables", "problem", `${event.doc} (frozen at seq ${seq}) is missing`);
+      else {
+        const hash = await core.sha256Hex(current);
+        if (hash !== event.sha256)
+          add("deliverables", "problem", `${event.doc} changed since it was frozen at seq ${seq} (sha256 then ${event.sha256.slice(0, 12)}…, now ${hash.slice(0, 12)}…); restore the frozen text`);
+        else
+          add("deliverables", "ok", `${event.doc} unchanged since its freeze at seq ${seq}`);
+      }
+    }
+  }
+  return diagnosis;
+}
+async function backupName(host, folder, stamp) {
+  for (let n = 1;; n++) {
+    const name = `events.jsonl.torn-${stamp}${n > 1 ? `-${n}` : ""}.bak`;
+    if (!await host.fs.stat(join3(folder, name)))
+      return name;
+  }
+}
+async function repair(core, host, folder, before, changes) {
+  const d = await diagnose(core, host, folder, true);
+  for (const name of d.staleTemps) {
+    await host.fs.remove(join3(folder, name));
+    changes.push(`removed ${name} (a temporary file left by an interrupted write; its content is derived and was never the live file)`);
+  }
+  if (before.breakerAbandoned && await host.fs.stat(join3(folder, ".acp.lock.break"))) {
+    await host.fs.remove(join3(folder, ".acp.lock.break"));
+    changes.push("removed .acp.lock.break left by a process killed while breaking a lock");
+  }
+  const log = d.log;
+  if (log && log.tail.length) {
+    const path = join3(folder, "events.jsonl");
+    const now = await host.fs.readFile(path);
+    if (now.length !== log.bytes.length)
+      throw new core.AcpError("events.jsonl changed while doctor was repairing it (a writer that does not take the lock?); run doctor again");
+    if (log.tailBlank) {} else if (log.tailIsEvent) {
+      await host.fs.appendFile(path, `
+`);
+      changes.push("ended the last line of events.jsonl (a complete event) with its missing newline");
+    } else {
+      const stamp = core.formatTimestamp(host.now()).replace(/[-:]/g, "");
+      const backup = await backupName(host, folder, stamp);
+      await host.fs.writeFile(join3(folder, backup), log.bytes, { exclusive: true });
+      await host.fs.truncate(path, log.completeEnd);
+      changes.push(`kept a copy of events.jsonl (${log.bytes.length} bytes) as ${backup}`);
+      changes.push(`cut the incomplete last line from events.jsonl (${log.tail.length} bytes: ${preview(log.tail)}); it now ends after its last complete line`);
+    }
+  }
+  const after = await diagnose(core, host, folder, true);
+  if (after.protocol && after.derived && after.log?.events.length && after.findings.some((f) => f.check === "state" && f.fixable)) {
+    const { phase, proposalOwner, waitingFor, lastAt } = after.derived;
+    const updated = { ...after.protocol, currentPhase: phase, proposalOwner, waitingFor };
+    if (lastAt !== undefined)
+      updated.updatedAt = lastAt;
+    await core.writeFileAtomic(host, join3(folder, "protocol.json"), core.formatProtocolJson(updated));
+    changes.push(`rewrote protocol.json's cached state from the log: currentPhase ${core.pyRepr(phase)}, proposalOwner ${core.pyRepr(proposalOwner)}, waitingFor ${core.pyRepr(waitingFor)}${lastAt !== undefined ? `, updatedAt ${lastAt}` : ""}`);
+  }
+}
+async function doctor(core, host, folder, options = {}) {
+  const stat = await host.fs.stat(folder);
+  if (!stat?.isDirectory)
+    throw new core.AcpError(`missing protocol.json in ${folder}`);
+  if (!await host.fs.stat(join3(folder, "protocol.json")) && !await host.fs.stat(join3(folder, "events.jsonl"))) {
+    throw new core.AcpError(`missing protocol.json in ${folder} (not a collaboration folder)`);
+  }
+  const changes = [];
+  if (!options.fix) {
+    const deadline = host.now().getTime() + SETTLE_MS;
+    while ((await core.inspectFolderLock(host, folder).catch(() => {
+      return;
+    }))?.status === "held" && host.now().getTime() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const { findings } = await diagnose(core, host, folder, false);
+    return { folder, healthy: !findings.some((f) => f.status === "problem"), findings, changes };
+  }
+  const before = await diagnose(core, host, folder, false);
+  const lockFinding = before.findings.find((f) => f.check === "lock" && f.status === "problem" && !f.fixable);
+  if (lockFinding)
+    return { folder, healthy: false, findings: before.findings, changes };
+  let findings;
+  try {
+    findings = await core.withFolderLock(host, folder, async () => {
+      if (before.lockAbandoned)
+        changes.push(`broke the abandoned lock (${before.findings.find((f) => f.check === "lock" && f.status === "problem")?.message ?? ""})`);
+      await repair(core, host, folder, before, changes);
+      return (await diagnose(core, host, folder, true)).findings;
+    }, { timeoutMs: options.lockTimeoutMs ?? 1e4 });
+  } catch (error) {
+    if (!(error instanceof core.AcpError) || changes.length)
+      throw error;
+    const findings2 = [...before.findings, { check: "lock", status: "problem", message: `${error.message}; nothing was changed`, fixable: false }];
+    return { folder, healthy: false, findings: findings2, changes };
+  }
+  findings = findings.map((f) => f.check === "lock" ? { ...f, message: "free" } : f);
+  return { folder, healthy: !findings.some((f) => f.status === "problem"), findings, changes };
+}
+function formatDoctorReport(report, fix) {
+  const lines = [`acp doctor: ${report.folder}`];
+  for (const f of report.findings) {
+    const label = f.status === "ok" ? "ok" : f.status === "note" ? "note" : "PROBLEM";
+    lines.push(`${label}: ${f.check}: ${f.message}${f.status === "problem" && f.fixable && !fix ? " [--fix repairs this]" : ""}`);
+  }
+  for (const change of report.changes)
+    lines.push(`fixed: ${change}`);
+  const problems = report.findings.filter((f) => f.status === "problem");
+  const fixable = problems.filter((f) => f.fixable).length;
+  if (!problems.length)
+    lines.push(fix && report.changes.length ? "doctor: healthy now" : "doctor: healthy");
+  else if (!fix && fixable)
+    lines.push(`doctor: ${problems.length} problem${problems.length > 1 ? "s" : ""}; \`acp doctor --fix\` repairs ${fixable} of them`);
+  else
+    lines.push(`doctor: ${problems.length} problem${problems.length > 1 ? "s" : ""} need${problems.length > 1 ? "" : "s"} a person (doctor does not touch user content)`);
+  return lines.join(`
+`);
+}
+var TEMP_RE, TEMP_STALE_MS = 60000, SETTLE_MS = 2000;
+var init_diagnose = __esm(() => {
+  init_util();
+  TEMP_RE = /^\.(.+)\.(\d+)\.([a-z0-9]*)\.(tmp|stale)$/;
+});
+
+// plugins/doctor.ts
+var exports_doctor = {};
+__export(exports_doctor, {
+  default: () => doctor_default
+});
+var doctorCommand, doctor_default = (context) => context.definePlugin({ name: "doctor", commands: [doctorCommand] });
+var init_doctor = __esm(() => {
+  doctorCommand = {
+    name: "doctor",
+    description: "Diagnose a folder (lock, torn log line, cached state, files, frozen deliverables); --fix repairs what is safe",
+    options: {
+      folder: { type: "string", required: true, description: "Collaboration folder" },
+      fix: { type: "boolean", description: "Repair what loses nothing (keeps a copy of events.jsonl before cutting a torn line)" },
+      json: { type: "boolean", description: "Print {ok, folder, findings, changes}" }
+    },
+    async run(ctx) {
+      await Promise.resolve().then(() => init_diagnose());
+      const fix = ctx.options.fix === true;
+      const report = await doctor(ctx.api, ctx.host, ctx.folder(), { fix });
+      const exitCode = report.healthy ? 0 : 1;
+      if (!ctx.json)
+        ctx.out(formatDoctorReport(report, fix));
+      return { exitCode, json: { ok: report.healthy, exitCode, ...report } };
+    }
+  };
 });
 
 // node_modules/yaml/dist/nodes/identity.js
@@ -7416,1496 +14335,6 @@ var require_dist = __commonJS(function(exports) {
   exports.visitAsync = visit.visitAsync;
 });
 
-// node_modules/valibot/dist/index.mjs
-function getGlobalConfig(config$1) {
-  if (!config$1 && !store$4)
-    return DEFAULT_CONFIG;
-  return {
-    lang: config$1?.lang ?? store$4?.lang,
-    message: config$1?.message,
-    abortEarly: config$1?.abortEarly ?? store$4?.abortEarly,
-    abortPipeEarly: config$1?.abortPipeEarly ?? store$4?.abortPipeEarly
-  };
-}
-function getGlobalMessage(lang) {
-  return store$3?.get(lang);
-}
-function getSchemaMessage(lang) {
-  return store$2?.get(lang);
-}
-function getSpecificMessage(reference, lang) {
-  return store$1?.get(reference)?.get(lang);
-}
-function _stringify(input) {
-  const type = typeof input;
-  if (type === "string")
-    return `"${input}"`;
-  if (type === "number" || type === "bigint" || type === "boolean")
-    return `${input}`;
-  if (type === "object" || type === "function")
-    return (input && Object.getPrototypeOf(input)?.constructor?.name) ?? "null";
-  return type;
-}
-function _addIssue(context, label, dataset, config$1, other) {
-  const input = other && "input" in other ? other.input : dataset.value;
-  const expected = other?.expected ?? context.expects ?? null;
-  const received = other?.received ?? /* @__PURE__ */ _stringify(input);
-  const issue = {
-    kind: context.kind,
-    type: context.type,
-    input,
-    expected,
-    received,
-    message: `Invalid ${label}: ${expected ? `Expected ${expected} but r` : "R"}eceived ${received}`,
-    requirement: context.requirement,
-    path: other?.path,
-    issues: other?.issues,
-    lang: config$1.lang,
-    abortEarly: config$1.abortEarly,
-    abortPipeEarly: config$1.abortPipeEarly
-  };
-  const isSchema = context.kind === "schema";
-  const message$1 = other?.message ?? context.message ?? /* @__PURE__ */ getSpecificMessage(context.reference, issue.lang) ?? (isSchema ? /* @__PURE__ */ getSchemaMessage(issue.lang) : null) ?? config$1.message ?? /* @__PURE__ */ getGlobalMessage(issue.lang);
-  if (message$1 !== undefined)
-    issue.message = typeof message$1 === "function" ? message$1(issue) : message$1;
-  if (isSchema)
-    dataset.typed = false;
-  if (dataset.issues)
-    dataset.issues.push(issue);
-  else
-    dataset.issues = [issue];
-}
-function _isValidObjectKey(object$1, key) {
-  return Object.prototype.hasOwnProperty.call(object$1, key) && key !== "__proto__" && key !== "prototype" && key !== "constructor";
-}
-function _joinExpects(values$1, separator) {
-  const list = [...new Set(values$1)];
-  if (list.length > 1)
-    return `(${list.join(` ${separator} `)})`;
-  return list[0] ?? "never";
-}
-function _standardSchema(schema) {
-  schema["~standard"] = {
-    version: 1,
-    vendor: "valibot",
-    validate: (value$1) => schema["~run"]({ value: value$1 }, /* @__PURE__ */ getGlobalConfig())
-  };
-  return schema;
-}
-function check(requirement, message$1) {
-  return {
-    kind: "validation",
-    type: "check",
-    reference: check,
-    async: false,
-    expects: null,
-    requirement,
-    message: message$1,
-    "~run"(dataset, config$1) {
-      if (dataset.typed && !this.requirement(dataset.value))
-        _addIssue(this, "input", dataset, config$1);
-      return dataset;
-    }
-  };
-}
-function integer(message$1) {
-  return {
-    kind: "validation",
-    type: "integer",
-    reference: integer,
-    async: false,
-    expects: null,
-    requirement: Number.isInteger,
-    message: message$1,
-    "~run"(dataset, config$1) {
-      if (dataset.typed && !this.requirement(dataset.value))
-        _addIssue(this, "integer", dataset, config$1);
-      return dataset;
-    }
-  };
-}
-function maxLength(requirement, message$1) {
-  return {
-    kind: "validation",
-    type: "max_length",
-    reference: maxLength,
-    async: false,
-    expects: `<=${requirement}`,
-    requirement,
-    message: message$1,
-    "~run"(dataset, config$1) {
-      if (dataset.typed && dataset.value.length > this.requirement)
-        _addIssue(this, "length", dataset, config$1, { received: `${dataset.value.length}` });
-      return dataset;
-    }
-  };
-}
-function minLength(requirement, message$1) {
-  return {
-    kind: "validation",
-    type: "min_length",
-    reference: minLength,
-    async: false,
-    expects: `>=${requirement}`,
-    requirement,
-    message: message$1,
-    "~run"(dataset, config$1) {
-      if (dataset.typed && dataset.value.length < this.requirement)
-        _addIssue(this, "length", dataset, config$1, { received: `${dataset.value.length}` });
-      return dataset;
-    }
-  };
-}
-function minValue(requirement, message$1) {
-  return {
-    kind: "validation",
-    type: "min_value",
-    reference: minValue,
-    async: false,
-    expects: `>=${requirement instanceof Date ? requirement.toJSON() : /* @__PURE__ */ _stringify(requirement)}`,
-    requirement,
-    message: message$1,
-    "~run"(dataset, config$1) {
-      if (dataset.typed && !(dataset.value >= this.requirement))
-        _addIssue(this, "value", dataset, config$1, { received: dataset.value instanceof Date ? dataset.value.toJSON() : /* @__PURE__ */ _stringify(dataset.value) });
-      return dataset;
-    }
-  };
-}
-function regex(requirement, message$1) {
-  return {
-    kind: "validation",
-    type: "regex",
-    reference: regex,
-    async: false,
-    expects: `${requirement}`,
-    requirement,
-    message: message$1,
-    "~run"(dataset, config$1) {
-      if (dataset.typed && !this.requirement.test(dataset.value))
-        _addIssue(this, "format", dataset, config$1);
-      return dataset;
-    }
-  };
-}
-function getFallback(schema, dataset, config$1) {
-  return typeof schema.fallback === "function" ? schema.fallback(dataset, config$1) : schema.fallback;
-}
-function getDefault(schema, dataset, config$1) {
-  return typeof schema.default === "function" ? schema.default(dataset, config$1) : schema.default;
-}
-function array(item, message$1) {
-  return _standardSchema({
-    kind: "schema",
-    type: "array",
-    reference: array,
-    expects: "Array",
-    async: false,
-    item,
-    message: message$1,
-    "~run"(dataset, config$1) {
-      const input = dataset.value;
-      if (Array.isArray(input)) {
-        dataset.typed = true;
-        dataset.value = [];
-        for (let key = 0;key < input.length; key++) {
-          const value$1 = input[key];
-          const itemDataset = this.item["~run"]({ value: value$1 }, config$1);
-          if (itemDataset.issues) {
-            const pathItem = {
-              type: "array",
-              origin: "value",
-              input,
-              key,
-              value: value$1
-            };
-            for (const issue of itemDataset.issues) {
-              if (issue.path)
-                issue.path.unshift(pathItem);
-              else
-                issue.path = [pathItem];
-              dataset.issues?.push(issue);
-            }
-            if (!dataset.issues)
-              dataset.issues = itemDataset.issues;
-            if (config$1.abortEarly) {
-              dataset.typed = false;
-              break;
-            }
-          }
-          if (!itemDataset.typed)
-            dataset.typed = false;
-          dataset.value.push(itemDataset.value);
-        }
-      } else
-        _addIssue(this, "type", dataset, config$1);
-      return dataset;
-    }
-  });
-}
-function boolean(message$1) {
-  return _standardSchema({
-    kind: "schema",
-    type: "boolean",
-    reference: boolean,
-    expects: "boolean",
-    async: false,
-    message: message$1,
-    "~run"(dataset, config$1) {
-      if (typeof dataset.value === "boolean")
-        dataset.typed = true;
-      else
-        _addIssue(this, "type", dataset, config$1);
-      return dataset;
-    }
-  });
-}
-function custom2(check$1, message$1) {
-  return _standardSchema({
-    kind: "schema",
-    type: "custom",
-    reference: custom2,
-    expects: "unknown",
-    async: false,
-    check: check$1,
-    message: message$1,
-    "~run"(dataset, config$1) {
-      if (this.check(dataset.value))
-        dataset.typed = true;
-      else
-        _addIssue(this, "type", dataset, config$1);
-      return dataset;
-    }
-  });
-}
-function looseObject(entries$1, message$1) {
-  return _standardSchema({
-    kind: "schema",
-    type: "loose_object",
-    reference: looseObject,
-    expects: "Object",
-    async: false,
-    entries: entries$1,
-    message: message$1,
-    "~run"(dataset, config$1) {
-      const input = dataset.value;
-      if (input && typeof input === "object") {
-        dataset.typed = true;
-        dataset.value = {};
-        for (const key in this.entries) {
-          const valueSchema = this.entries[key];
-          if (key in input || (valueSchema.type === "exact_optional" || valueSchema.type === "optional" || valueSchema.type === "nullish") && valueSchema.default !== undefined) {
-            const value$1 = key in input ? input[key] : /* @__PURE__ */ getDefault(valueSchema);
-            const valueDataset = valueSchema["~run"]({ value: value$1 }, config$1);
-            if (valueDataset.issues) {
-              const pathItem = {
-                type: "object",
-                origin: "value",
-                input,
-                key,
-                value: value$1
-              };
-              for (const issue of valueDataset.issues) {
-                if (issue.path)
-                  issue.path.unshift(pathItem);
-                else
-                  issue.path = [pathItem];
-                dataset.issues?.push(issue);
-              }
-              if (!dataset.issues)
-                dataset.issues = valueDataset.issues;
-              if (config$1.abortEarly) {
-                dataset.typed = false;
-                break;
-              }
-            }
-            if (!valueDataset.typed)
-              dataset.typed = false;
-            dataset.value[key] = valueDataset.value;
-          } else if (valueSchema.fallback !== undefined)
-            dataset.value[key] = /* @__PURE__ */ getFallback(valueSchema);
-          else if (valueSchema.type !== "exact_optional" && valueSchema.type !== "optional" && valueSchema.type !== "nullish") {
-            _addIssue(this, "key", dataset, config$1, {
-              input: undefined,
-              expected: `"${key}"`,
-              path: [{
-                type: "object",
-                origin: "key",
-                input,
-                key,
-                value: input[key]
-              }]
-            });
-            if (config$1.abortEarly)
-              break;
-          }
-        }
-        if (!dataset.issues || !config$1.abortEarly) {
-          for (const key in input)
-            if (/* @__PURE__ */ _isValidObjectKey(input, key) && !Object.prototype.hasOwnProperty.call(this.entries, key))
-              dataset.value[key] = input[key];
-        }
-      } else
-        _addIssue(this, "type", dataset, config$1);
-      return dataset;
-    }
-  });
-}
-function nullable(wrapped, default_) {
-  return _standardSchema({
-    kind: "schema",
-    type: "nullable",
-    reference: nullable,
-    expects: `(${wrapped.expects} | null)`,
-    async: false,
-    wrapped,
-    default: default_,
-    "~run"(dataset, config$1) {
-      if (dataset.value === null) {
-        if (this.default !== undefined)
-          dataset.value = /* @__PURE__ */ getDefault(this, dataset, config$1);
-        if (dataset.value === null) {
-          dataset.typed = true;
-          return dataset;
-        }
-      }
-      return this.wrapped["~run"](dataset, config$1);
-    }
-  });
-}
-function number(message$1) {
-  return _standardSchema({
-    kind: "schema",
-    type: "number",
-    reference: number,
-    expects: "number",
-    async: false,
-    message: message$1,
-    "~run"(dataset, config$1) {
-      if (typeof dataset.value === "number" && !isNaN(dataset.value))
-        dataset.typed = true;
-      else
-        _addIssue(this, "type", dataset, config$1);
-      return dataset;
-    }
-  });
-}
-function optional(wrapped, default_) {
-  return _standardSchema({
-    kind: "schema",
-    type: "optional",
-    reference: optional,
-    expects: `(${wrapped.expects} | undefined)`,
-    async: false,
-    wrapped,
-    default: default_,
-    "~run"(dataset, config$1) {
-      if (dataset.value === undefined) {
-        if (this.default !== undefined)
-          dataset.value = /* @__PURE__ */ getDefault(this, dataset, config$1);
-        if (dataset.value === undefined) {
-          dataset.typed = true;
-          return dataset;
-        }
-      }
-      return this.wrapped["~run"](dataset, config$1);
-    }
-  });
-}
-function record(key, value$1, message$1) {
-  return _standardSchema({
-    kind: "schema",
-    type: "record",
-    reference: record,
-    expects: "Object",
-    async: false,
-    key,
-    value: value$1,
-    message: message$1,
-    "~run"(dataset, config$1) {
-      const input = dataset.value;
-      if (input && typeof input === "object") {
-        dataset.typed = true;
-        dataset.value = {};
-        for (const entryKey in input)
-          if (/* @__PURE__ */ _isValidObjectKey(input, entryKey)) {
-            const entryValue = input[entryKey];
-            const keyDataset = this.key["~run"]({ value: entryKey }, config$1);
-            if (keyDataset.issues) {
-              const pathItem = {
-                type: "object",
-                origin: "key",
-                input,
-                key: entryKey,
-                value: entryValue
-              };
-              for (const issue of keyDataset.issues) {
-                issue.path = [pathItem];
-                dataset.issues?.push(issue);
-              }
-              if (!dataset.issues)
-                dataset.issues = keyDataset.issues;
-              if (config$1.abortEarly) {
-                dataset.typed = false;
-                break;
-              }
-            }
-            const valueDataset = this.value["~run"]({ value: entryValue }, config$1);
-            if (valueDataset.issues) {
-              const pathItem = {
-                type: "object",
-                origin: "value",
-                input,
-                key: entryKey,
-                value: entryValue
-              };
-              for (const issue of valueDataset.issues) {
-                if (issue.path)
-                  issue.path.unshift(pathItem);
-                else
-                  issue.path = [pathItem];
-                dataset.issues?.push(issue);
-              }
-              if (!dataset.issues)
-                dataset.issues = valueDataset.issues;
-              if (config$1.abortEarly) {
-                dataset.typed = false;
-                break;
-              }
-            }
-            if (!keyDataset.typed || !valueDataset.typed)
-              dataset.typed = false;
-            if (keyDataset.typed)
-              dataset.value[keyDataset.value] = valueDataset.value;
-          }
-      } else
-        _addIssue(this, "type", dataset, config$1);
-      return dataset;
-    }
-  });
-}
-function strictObject(entries$1, message$1) {
-  return _standardSchema({
-    kind: "schema",
-    type: "strict_object",
-    reference: strictObject,
-    expects: "Object",
-    async: false,
-    entries: entries$1,
-    message: message$1,
-    "~run"(dataset, config$1) {
-      const input = dataset.value;
-      if (input && typeof input === "object") {
-        dataset.typed = true;
-        dataset.value = {};
-        for (const key in this.entries) {
-          const valueSchema = this.entries[key];
-          if (key in input || (valueSchema.type === "exact_optional" || valueSchema.type === "optional" || valueSchema.type === "nullish") && valueSchema.default !== undefined) {
-            const value$1 = key in input ? input[key] : /* @__PURE__ */ getDefault(valueSchema);
-            const valueDataset = valueSchema["~run"]({ value: value$1 }, config$1);
-            if (valueDataset.issues) {
-              const pathItem = {
-                type: "object",
-                origin: "value",
-                input,
-                key,
-                value: value$1
-              };
-              for (const issue of valueDataset.issues) {
-                if (issue.path)
-                  issue.path.unshift(pathItem);
-                else
-                  issue.path = [pathItem];
-                dataset.issues?.push(issue);
-              }
-              if (!dataset.issues)
-                dataset.issues = valueDataset.issues;
-              if (config$1.abortEarly) {
-                dataset.typed = false;
-                break;
-              }
-            }
-            if (!valueDataset.typed)
-              dataset.typed = false;
-            dataset.value[key] = valueDataset.value;
-          } else if (valueSchema.fallback !== undefined)
-            dataset.value[key] = /* @__PURE__ */ getFallback(valueSchema);
-          else if (valueSchema.type !== "exact_optional" && valueSchema.type !== "optional" && valueSchema.type !== "nullish") {
-            _addIssue(this, "key", dataset, config$1, {
-              input: undefined,
-              expected: `"${key}"`,
-              path: [{
-                type: "object",
-                origin: "key",
-                input,
-                key,
-                value: input[key]
-              }]
-            });
-            if (config$1.abortEarly)
-              break;
-          }
-        }
-        if (!dataset.issues || !config$1.abortEarly) {
-          for (const key in input)
-            if (!Object.prototype.hasOwnProperty.call(this.entries, key)) {
-              _addIssue(this, "key", dataset, config$1, {
-                input: key,
-                expected: "never",
-                path: [{
-                  type: "object",
-                  origin: "key",
-                  input,
-                  key,
-                  value: input[key]
-                }]
-              });
-              break;
-            }
-        }
-      } else
-        _addIssue(this, "type", dataset, config$1);
-      return dataset;
-    }
-  });
-}
-function string(message$1) {
-  return _standardSchema({
-    kind: "schema",
-    type: "string",
-    reference: string,
-    expects: "string",
-    async: false,
-    message: message$1,
-    "~run"(dataset, config$1) {
-      if (typeof dataset.value === "string")
-        dataset.typed = true;
-      else
-        _addIssue(this, "type", dataset, config$1);
-      return dataset;
-    }
-  });
-}
-function _subIssues(datasets) {
-  let issues;
-  if (datasets)
-    for (const dataset of datasets)
-      if (issues)
-        for (const issue of dataset.issues)
-          issues.push(issue);
-      else
-        issues = dataset.issues;
-  return issues;
-}
-function union(options, message$1) {
-  return _standardSchema({
-    kind: "schema",
-    type: "union",
-    reference: union,
-    expects: /* @__PURE__ */ _joinExpects(options.map((option) => option.expects), "|"),
-    async: false,
-    options,
-    message: message$1,
-    "~run"(dataset, config$1) {
-      let validDataset;
-      let typedDatasets;
-      let untypedDatasets;
-      for (const schema of this.options) {
-        const optionDataset = schema["~run"]({ value: dataset.value }, config$1);
-        if (optionDataset.typed)
-          if (optionDataset.issues)
-            if (typedDatasets)
-              typedDatasets.push(optionDataset);
-            else
-              typedDatasets = [optionDataset];
-          else {
-            validDataset = optionDataset;
-            break;
-          }
-        else if (untypedDatasets)
-          untypedDatasets.push(optionDataset);
-        else
-          untypedDatasets = [optionDataset];
-      }
-      if (validDataset)
-        return validDataset;
-      if (typedDatasets) {
-        if (typedDatasets.length === 1)
-          return typedDatasets[0];
-        _addIssue(this, "type", dataset, config$1, { issues: /* @__PURE__ */ _subIssues(typedDatasets) });
-        dataset.typed = true;
-      } else if (untypedDatasets?.length === 1)
-        return untypedDatasets[0];
-      else
-        _addIssue(this, "type", dataset, config$1, { issues: /* @__PURE__ */ _subIssues(untypedDatasets) });
-      return dataset;
-    }
-  });
-}
-function unknown() {
-  return _standardSchema({
-    kind: "schema",
-    type: "unknown",
-    reference: unknown,
-    expects: "unknown",
-    async: false,
-    "~run"(dataset) {
-      dataset.typed = true;
-      return dataset;
-    }
-  });
-}
-function pipe(...pipe$1) {
-  return _standardSchema({
-    ...pipe$1[0],
-    pipe: pipe$1,
-    "~run"(dataset, config$1) {
-      for (const item of pipe$1)
-        if (item.kind !== "metadata") {
-          if (dataset.issues && (item.kind === "schema" || item.kind === "transformation")) {
-            dataset.typed = false;
-            break;
-          }
-          if (!dataset.issues || !config$1.abortEarly && !config$1.abortPipeEarly)
-            dataset = item["~run"](dataset, config$1);
-        }
-      return dataset;
-    }
-  });
-}
-function safeParse(schema, input, config$1) {
-  const dataset = schema["~run"]({ value: input }, /* @__PURE__ */ getGlobalConfig(config$1));
-  return {
-    typed: dataset.typed,
-    success: !dataset.issues,
-    output: dataset.value,
-    issues: dataset.issues
-  };
-}
-var store$4, DEFAULT_CONFIG, store$3, store$2, store$1;
-var init_dist = __esm(() => {
-  DEFAULT_CONFIG = {
-    lang: undefined,
-    message: undefined,
-    abortEarly: undefined,
-    abortPipeEarly: undefined
-  };
-});
-
-// plugins/loader.ts
-async function loadPlugins(registry, options, deps) {
-  const { host } = options;
-  const path = await import("node:path");
-  const fail = (message) => {
-    throw new deps.AcpError(message);
-  };
-  const runtime = options.runtime ?? { name: "unknown" };
-  const cwd = options.cwd ?? host.resolvePath(".");
-  const folder = options.folder === undefined ? undefined : await realpathLenient(host, path.resolve(cwd, options.folder));
-  const collaborationOf = async (file) => {
-    if (folder !== undefined && isInside2(path, file, folder))
-      return folder;
-    for (let dir = path.dirname(file);; dir = path.dirname(dir)) {
-      const marker = path.join(dir, "protocol.json");
-      if (runtime.mayRead?.(marker) !== false && (await host.fs.stat(marker).catch(() => null))?.isFile)
-        return dir;
-      if (path.dirname(dir) === dir)
-        return;
-    }
-  };
-  const refuseInside = async (file, what) => {
-    const real = await host.fs.realpath(file);
-    const inside = await collaborationOf(file) ?? await collaborationOf(real);
-    if (inside === undefined)
-      return real;
-    return fail(`refusing to load ${what} ${file}: it is inside the collaboration folder ${inside}. acp never runs code from a collaboration folder, because anyone who can write that shared folder would gain code execution on every participant; keep plugins and ${CONFIG_FILE} outside it (e.g. in the repository or your home directory)`);
-  };
-  const requests = [];
-  if (options.config) {
-    const file = await findConfigFile(host, runtime, cwd, path);
-    if (file !== undefined) {
-      const real = await refuseInside(file, "the config file");
-      for (const entry of await readConfigFile(host, real, fail))
-        requests.push({ entry, base: path.dirname(real), via: file });
-    }
-  }
-  for (const entry of options.plugins ?? [])
-    requests.push({ entry, base: cwd, via: options.via ?? "createRegistry" });
-  for (const request of requests) {
-    const { entry } = request;
-    let source;
-    let pluginOptions = {};
-    let load;
-    if (typeof entry === "object" && entry !== null && !(("path" in entry) && typeof entry.path === "string")) {
-      source = "inline";
-      load = async () => ({ default: entry });
-    } else {
-      const spec = typeof entry === "string" ? entry : entry.path;
-      if (typeof entry === "object")
-        pluginOptions = entry.options ?? {};
-      if (spec.startsWith(BUNDLED_PREFIX)) {
-        const name = spec.slice(BUNDLED_PREFIX.length);
-        const bundled = Object.hasOwn(deps.bundled, name) ? deps.bundled[name] : undefined;
-        if (!bundled)
-          fail(`unknown bundled plugin '${spec}' (from ${request.via}; bundled: ${Object.keys(deps.bundled).map((n) => BUNDLED_PREFIX + n).join(", ")})`);
-        source = spec;
-        load = bundled;
-      } else {
-        const file = path.resolve(request.base, spec);
-        if (!EXTENSIONS.includes(path.extname(file)))
-          fail(`plugin ${file} (from ${request.via}) must be a ${EXTENSIONS.join(", ")} file`);
-        const stat = runtime.mayRead?.(file) === false ? null : await host.fs.stat(file).catch(() => null);
-        if (!stat?.isFile)
-          fail(`plugin file not found: ${file} (from ${request.via})${runtime.name === "deno" ? "; under Deno, grant --allow-read to its folder" : ""}`);
-        const real = await refuseInside(file, "plugin");
-        source = file;
-        load = () => importFile(real, runtime, fail);
-      }
-    }
-    await loadOne(registry, { source, via: request.via, options: pluginOptions, load, runtime, warn: options.warn }, deps);
-  }
-}
-async function loadOne(registry, spec, deps) {
-  const fail = (message) => {
-    throw new deps.AcpError(message);
-  };
-  const module = await spec.load();
-  let label = spec.source;
-  const context = deps.pluginContext(spec.options, spec.runtime, { source: spec.source, warn: (message) => spec.warn?.(`plugin ${label}: ${message}`) });
-  let value = module.default;
-  if (value === undefined)
-    fail(`plugin ${spec.source} has no default export (export default a plugin, a deliverable type, or a function (context) => plugin)`);
-  if (typeof value === "function") {
-    try {
-      value = await value(context);
-    } catch (error) {
-      if (error instanceof deps.AcpError)
-        throw error;
-      throw new deps.AcpPluginError(spec.source, "its default export function", error);
-    }
-  }
-  let plugin;
-  if (isDeliverableType(value))
-    plugin = { name: value.type, deliverableTypes: [value] };
-  else if (isPlugin(value))
-    plugin = value;
-  else {
-    return fail(`plugin ${spec.source}: the default export must be a plugin ({ name, hooks?, deliverableTypes? }), a deliverable type ({ type, title, sections() }) or a function (context) => one of these; got ${describe(value)}`);
-  }
-  label = `'${plugin.name}'`;
-  const origin = { kind: "plugin", source: spec.source, via: spec.via };
-  await registry.addPlugin(plugin, origin, context);
-}
-function isDeliverableType(value) {
-  return typeof value === "object" && value !== null && typeof value.type === "string" && typeof value.sections === "function";
-}
-function isPlugin(value) {
-  return typeof value === "object" && value !== null && typeof value.name === "string";
-}
-function describe(value) {
-  if (value === null)
-    return "null";
-  if (Array.isArray(value))
-    return "an array";
-  if (typeof value === "object")
-    return `an object with keys ${Object.keys(value).join(", ") || "(none)"}`;
-  return typeof value;
-}
-async function importFile(file, runtime, fail) {
-  const { pathToFileURL } = await import("node:url");
-  try {
-    return await import(pathToFileURL(file).href);
-  } catch (error) {
-    const code = error.code;
-    if (code === "ERR_UNKNOWN_FILE_EXTENSION" && file.endsWith(".ts")) {
-      return fail(`cannot load plugin ${file}: this Node.js cannot import TypeScript (Node >= 22.18 strips types natively). Write the plugin as .mjs, or run acp with bun, deno or the compiled binary`);
-    }
-    const message = error instanceof Error ? error.message : String(error);
-    const hint = runtime.name === "deno" && /Requires read access|NotCapable|PermissionDenied/.test(message) ? " (under Deno, grant --allow-read to the plugin folder)" : "";
-    return fail(`cannot load plugin ${file}: ${message.split(`
-`)[0]}${hint}`);
-  }
-}
-function isInside2(path, child, parent) {
-  const relative = path.relative(parent, child);
-  return relative === "" || !relative.startsWith("..") && !path.isAbsolute(relative);
-}
-async function realpathLenient(host, target) {
-  const path = await import("node:path");
-  const rest = [];
-  for (let current = target;; current = path.dirname(current)) {
-    try {
-      return path.join(await host.fs.realpath(current), ...rest.reverse());
-    } catch {
-      if (path.dirname(current) === current)
-        return target;
-      rest.push(path.basename(current));
-    }
-  }
-}
-async function findConfigFile(host, runtime, cwd, path) {
-  for (let dir = cwd;; dir = path.dirname(dir)) {
-    const file = path.join(dir, CONFIG_FILE);
-    if (runtime.mayRead?.(file) !== false && (await host.fs.stat(file).catch(() => null))?.isFile)
-      return file;
-    if (path.dirname(dir) === dir)
-      return;
-  }
-}
-async function readConfigFile(host, file, fail) {
-  const [YAML, v] = await Promise.all([Promise.resolve().then(() => __toESM(require_dist(), 1)), Promise.resolve().then(() => (init_dist(), {}))]);
-  let text;
-  try {
-    text = new TextDecoder("utf-8", { fatal: true }).decode(await host.fs.readFile(file));
-  } catch (error) {
-    return fail(`${file}: cannot read: ${error instanceof TypeError ? "not valid UTF-8" : error.message}`);
-  }
-  const document = YAML.parseDocument(text);
-  const yamlError = document.errors[0];
-  if (yamlError) {
-    const at = yamlError.linePos?.[0];
-    return fail(`${file}${at ? `:${at.line}:${at.col}` : ""}: invalid YAML: ${yamlError.message.split(`
-`)[0].replace(/ at line \d+, column \d+:?$/, "")}`);
-  }
-  const data = document.toJS() ?? {};
-  const unknownKey = "unknown key";
-  const Path = pipe(string("must be a path (a string)"), check((s) => s.trim() !== "", "must not be blank"));
-  const Mapping = custom2((x) => typeof x === "object" && x !== null && !Array.isArray(x), "must be a mapping (key: value)");
-  const Entry = union([Path, strictObject({ path: Path, options: optional(Mapping) }, unknownKey)], "must be a plugin path (a string) or a mapping { path, options }");
-  const Config = strictObject({ plugins: optional(nullable(array(Entry, "must be a list"))) }, unknownKey);
-  if (typeof data !== "object" || Array.isArray(data) || data === null)
-    return fail(`${file}: the top level must be a mapping with a plugins: list`);
-  const result = safeParse(Config, data);
-  if (!result.success) {
-    const issue = deepestIssue(result.issues[0]);
-    const key = formatKey(issue.path);
-    const message = issue.message.startsWith("unknown key") ? `unknown key (allowed: ${key.includes("[") ? "path, options" : "plugins"})` : issue.message;
-    return fail(`${file}: ${key || "(top level)"}: ${message}`);
-  }
-  return (result.output.plugins ?? []).map((entry) => typeof entry === "string" ? entry.trim() : { path: entry.path.trim(), options: entry.options ?? {} });
-}
-function deepestIssue(issue) {
-  const deeper = (issue.issues ?? []).filter((sub) => (sub.path?.length ?? 0) > 0);
-  if (!deeper.length)
-    return issue;
-  const best = deeper.reduce((a, b) => (b.path?.length ?? 0) > (a.path?.length ?? 0) ? b : a);
-  return deepestIssue({ ...best, path: [...issue.path ?? [], ...best.path ?? []] });
-}
-function formatKey(path) {
-  return (path ?? []).map(({ key }, index) => typeof key === "number" ? `[${key}]` : index === 0 ? String(key) : `.${String(key)}`).join("");
-}
-var CONFIG_FILE = "acp.config.yaml", EXTENSIONS, BUNDLED_PREFIX = "acp:";
-var init_loader = __esm(() => {
-  EXTENSIONS = [".ts", ".mjs", ".js"];
-});
-
-// node_modules/cac/dist/index.js
-function toArr(any) {
-  return any == null ? [] : Array.isArray(any) ? any : [any];
-}
-function toVal(out, key, val, opts) {
-  var x, old = out[key], nxt = ~opts.string.indexOf(key) ? val == null || val === true ? "" : String(val) : typeof val === "boolean" ? val : ~opts.boolean.indexOf(key) ? val === "false" ? false : val === "true" || (out._.push((x = +val, x * 0 === 0) ? x : val), !!val) : (x = +val, x * 0 === 0) ? x : val;
-  out[key] = old == null ? nxt : Array.isArray(old) ? old.concat(nxt) : [old, nxt];
-}
-function lib_default(args, opts) {
-  args = args || [];
-  opts = opts || {};
-  var k, arr, arg, name, val, out = { _: [] };
-  var i = 0, j = 0, idx = 0, len = args.length;
-  const alibi = opts.alias !== undefined;
-  const strict = opts.unknown !== undefined;
-  const defaults = opts.default !== undefined;
-  opts.alias = opts.alias || {};
-  opts.string = toArr(opts.string);
-  opts.boolean = toArr(opts.boolean);
-  if (alibi)
-    for (k in opts.alias) {
-      arr = opts.alias[k] = toArr(opts.alias[k]);
-      for (i = 0;i < arr.length; i++)
-        (opts.alias[arr[i]] = arr.concat(k)).splice(i, 1);
-    }
-  for (i = opts.boolean.length;i-- > 0; ) {
-    arr = opts.alias[opts.boolean[i]] || [];
-    for (j = arr.length;j-- > 0; )
-      opts.boolean.push(arr[j]);
-  }
-  for (i = opts.string.length;i-- > 0; ) {
-    arr = opts.alias[opts.string[i]] || [];
-    for (j = arr.length;j-- > 0; )
-      opts.string.push(arr[j]);
-  }
-  if (defaults)
-    for (k in opts.default) {
-      name = typeof opts.default[k];
-      arr = opts.alias[k] = opts.alias[k] || [];
-      if (opts[name] !== undefined) {
-        opts[name].push(k);
-        for (i = 0;i < arr.length; i++)
-          opts[name].push(arr[i]);
-      }
-    }
-  const keys = strict ? Object.keys(opts.alias) : [];
-  for (i = 0;i < len; i++) {
-    arg = args[i];
-    if (arg === "--") {
-      out._ = out._.concat(args.slice(++i));
-      break;
-    }
-    for (j = 0;j < arg.length; j++)
-      if (arg.charCodeAt(j) !== 45)
-        break;
-    if (j === 0)
-      out._.push(arg);
-    else if (arg.substring(j, j + 3) === "no-") {
-      name = arg.substring(j + 3);
-      if (strict && !~keys.indexOf(name))
-        return opts.unknown(arg);
-      out[name] = false;
-    } else {
-      for (idx = j + 1;idx < arg.length; idx++)
-        if (arg.charCodeAt(idx) === 61)
-          break;
-      name = arg.substring(j, idx);
-      val = arg.substring(++idx) || i + 1 === len || ("" + args[i + 1]).charCodeAt(0) === 45 || args[++i];
-      arr = j === 2 ? [name] : name;
-      for (idx = 0;idx < arr.length; idx++) {
-        name = arr[idx];
-        if (strict && !~keys.indexOf(name))
-          return opts.unknown("-".repeat(j) + name);
-        toVal(out, name, idx + 1 < arr.length || val, opts);
-      }
-    }
-  }
-  if (defaults) {
-    for (k in opts.default)
-      if (out[k] === undefined)
-        out[k] = opts.default[k];
-  }
-  if (alibi)
-    for (k in out) {
-      arr = opts.alias[k] || [];
-      while (arr.length > 0)
-        out[arr.shift()] = out[k];
-    }
-  return out;
-}
-function removeBrackets(v) {
-  return v.replace(/[<[].+/, "").trim();
-}
-function findAllBrackets(v) {
-  const ANGLED_BRACKET_RE_GLOBAL = /<([^>]+)>/g;
-  const SQUARE_BRACKET_RE_GLOBAL = /\[([^\]]+)\]/g;
-  const res = [];
-  const parse = (match) => {
-    let variadic = false;
-    let value = match[1];
-    if (value.startsWith("...")) {
-      value = value.slice(3);
-      variadic = true;
-    }
-    return {
-      required: match[0].startsWith("<"),
-      value,
-      variadic
-    };
-  };
-  let angledMatch;
-  while (angledMatch = ANGLED_BRACKET_RE_GLOBAL.exec(v))
-    res.push(parse(angledMatch));
-  let squareMatch;
-  while (squareMatch = SQUARE_BRACKET_RE_GLOBAL.exec(v))
-    res.push(parse(squareMatch));
-  return res;
-}
-function getMriOptions(options) {
-  const result = {
-    alias: Object.create(null),
-    boolean: []
-  };
-  for (const [index, option] of options.entries()) {
-    if (option.names.length > 1)
-      result.alias[option.names[0]] = option.names.slice(1);
-    if (option.isBoolean) {
-      if (option.negated) {
-        if (!options.some((o, i) => {
-          return i !== index && o.names.some((name) => option.names.includes(name)) && typeof o.required === "boolean";
-        }))
-          result.boolean.push(option.names[0]);
-      } else
-        result.boolean.push(option.names[0]);
-    }
-  }
-  return result;
-}
-function findLongest(arr) {
-  return arr.sort((a, b) => b.length - a.length)[0];
-}
-function padRight(str, length) {
-  return str.length >= length ? str : `${str}${" ".repeat(length - str.length)}`;
-}
-function camelcase(input) {
-  return input.replaceAll(/([a-z])-([a-z])/g, (_, p1, p2) => {
-    return p1 + p2.toUpperCase();
-  });
-}
-function setDotProp(obj, keys, val) {
-  if (keys.some((key) => UNSAFE_KEYS.has(key)))
-    return;
-  let current = obj;
-  for (let i = 0;i < keys.length; i++) {
-    const key = keys[i];
-    if (i === keys.length - 1) {
-      current[key] = val;
-      return;
-    }
-    if (current[key] == null) {
-      const nextKeyIsArrayIndex = +keys[i + 1] > -1;
-      current[key] = nextKeyIsArrayIndex ? [] : {};
-    }
-    current = current[key];
-  }
-}
-function setByType(obj, transforms) {
-  for (const [key, transform] of Object.entries(transforms))
-    if (transform.shouldTransform && key in obj) {
-      obj[key] = [obj[key]].flat();
-      if (typeof transform.transformFunction === "function")
-        obj[key] = obj[key].map(transform.transformFunction);
-    }
-}
-function getFileName(input) {
-  const m = /([^\\/]+)$/.exec(input);
-  return m ? m[1] : "";
-}
-function camelcaseOptionName(name) {
-  return name.split(".").map((v, i) => {
-    return i === 0 ? camelcase(v) : v;
-  }).join(".");
-}
-function getRuntimeProcessArgs() {
-  return typeof process === "undefined" ? undefined : process.argv;
-}
-var UNSAFE_KEYS, CACError, Option = class {
-  rawName;
-  description;
-  name;
-  names;
-  isBoolean;
-  required;
-  config;
-  negated;
-  constructor(rawName, description, config) {
-    this.rawName = rawName;
-    this.description = description;
-    this.config = Object.assign({}, config);
-    rawName = rawName.replaceAll(".*", "");
-    this.negated = false;
-    this.names = removeBrackets(rawName).split(",").map((v) => {
-      let name = v.trim().replace(/^-{1,2}/, "");
-      if (name.startsWith("no-")) {
-        this.negated = true;
-        name = name.replace(/^no-/, "");
-      }
-      return camelcaseOptionName(name);
-    }).sort((a, b) => a.length - b.length);
-    this.name = this.names.at(-1);
-    if (this.negated && this.config.default == null)
-      this.config.default = true;
-    if (rawName.includes("<"))
-      this.required = true;
-    else if (rawName.includes("["))
-      this.required = false;
-    else
-      this.isBoolean = true;
-  }
-}, runtimeInfo, Command = class {
-  rawName;
-  description;
-  config;
-  cli;
-  options;
-  aliasNames;
-  name;
-  args;
-  commandAction;
-  usageText;
-  versionNumber;
-  examples;
-  helpCallback;
-  globalCommand;
-  constructor(rawName, description, config = {}, cli) {
-    this.rawName = rawName;
-    this.description = description;
-    this.config = config;
-    this.cli = cli;
-    this.options = [];
-    this.aliasNames = [];
-    this.name = removeBrackets(rawName);
-    this.args = findAllBrackets(rawName);
-    this.examples = [];
-  }
-  usage(text) {
-    this.usageText = text;
-    return this;
-  }
-  allowUnknownOptions() {
-    this.config.allowUnknownOptions = true;
-    return this;
-  }
-  ignoreOptionDefaultValue() {
-    this.config.ignoreOptionDefaultValue = true;
-    return this;
-  }
-  version(version, customFlags = "-v, --version") {
-    this.versionNumber = version;
-    this.option(customFlags, "Display version number");
-    return this;
-  }
-  example(example) {
-    this.examples.push(example);
-    return this;
-  }
-  option(rawName, description, config) {
-    const option = new Option(rawName, description, config);
-    this.options.push(option);
-    return this;
-  }
-  alias(name) {
-    this.aliasNames.push(name);
-    return this;
-  }
-  action(callback) {
-    this.commandAction = callback;
-    return this;
-  }
-  isMatched(name) {
-    return this.name === name || this.aliasNames.includes(name);
-  }
-  get isDefaultCommand() {
-    return this.name === "" || this.aliasNames.includes("!");
-  }
-  get isGlobalCommand() {
-    return this instanceof GlobalCommand;
-  }
-  hasOption(name) {
-    name = name.split(".", 1)[0];
-    return this.options.find((option) => {
-      return option.names.includes(name);
-    });
-  }
-  outputHelp() {
-    const { name, commands } = this.cli;
-    const { versionNumber, options: globalOptions, helpCallback } = this.cli.globalCommand;
-    let sections = [{ body: `${name}${versionNumber ? `/${versionNumber}` : ""}` }];
-    sections.push({
-      title: "Usage",
-      body: `  $ ${name} ${this.usageText || this.rawName}`
-    });
-    if ((this.isGlobalCommand || this.isDefaultCommand) && commands.length > 0) {
-      const longestCommandName = findLongest(commands.map((command) => command.rawName));
-      sections.push({
-        title: "Commands",
-        body: commands.map((command) => {
-          return `  ${padRight(command.rawName, longestCommandName.length)}  ${command.description}`;
-        }).join(`
-`)
-      }, {
-        title: `For more info, run any command with the \`--help\` flag`,
-        body: commands.map((command) => `  $ ${name}${command.name === "" ? "" : ` ${command.name}`} --help`).join(`
-`)
-      });
-    }
-    let options = this.isGlobalCommand ? globalOptions : [...this.options, ...globalOptions || []];
-    if (!this.isGlobalCommand && !this.isDefaultCommand)
-      options = options.filter((option) => option.name !== "version");
-    if (options.length > 0) {
-      const longestOptionName = findLongest(options.map((option) => option.rawName));
-      sections.push({
-        title: "Options",
-        body: options.map((option) => {
-          return `  ${padRight(option.rawName, longestOptionName.length)}  ${option.description} ${option.config.default === undefined ? "" : `(default: ${option.config.default})`}`;
-        }).join(`
-`)
-      });
-    }
-    if (this.examples.length > 0)
-      sections.push({
-        title: "Examples",
-        body: this.examples.map((example) => {
-          if (typeof example === "function")
-            return example(name);
-          return example;
-        }).join(`
-`)
-      });
-    if (helpCallback)
-      sections = helpCallback(sections) || sections;
-    console.info(sections.map((section) => {
-      return section.title ? `${section.title}:
-${section.body}` : section.body;
-    }).join(`
-
-`));
-  }
-  outputVersion() {
-    const { name } = this.cli;
-    const { versionNumber } = this.cli.globalCommand;
-    if (versionNumber)
-      console.info(`${name}/${versionNumber} ${runtimeInfo}`);
-  }
-  checkRequiredArgs() {
-    const minimalArgsCount = this.args.filter((arg) => arg.required).length;
-    if (this.cli.args.length < minimalArgsCount)
-      throw new CACError(`missing required args for command \`${this.rawName}\``);
-  }
-  checkUnknownOptions() {
-    const { options, globalCommand } = this.cli;
-    if (!this.config.allowUnknownOptions) {
-      for (const name of Object.keys(options))
-        if (name !== "--" && !this.hasOption(name) && !globalCommand.hasOption(name))
-          throw new CACError(`Unknown option \`${name.length > 1 ? `--${name}` : `-${name}`}\``);
-    }
-  }
-  checkOptionValue() {
-    const { options: parsedOptions, globalCommand } = this.cli;
-    const options = [...globalCommand.options, ...this.options];
-    for (const option of options) {
-      const value = parsedOptions[option.name.split(".", 1)[0]];
-      if (option.required) {
-        const hasNegated = options.some((o) => o.negated && o.names.includes(option.name));
-        if (value === true || value === false && !hasNegated)
-          throw new CACError(`option \`${option.rawName}\` value is missing`);
-      }
-    }
-  }
-  checkUnusedArgs() {
-    const maximumArgsCount = this.args.some((arg) => arg.variadic) ? Infinity : this.args.length;
-    if (maximumArgsCount < this.cli.args.length)
-      throw new CACError(`Unused args: ${this.cli.args.slice(maximumArgsCount).map((arg) => `\`${arg}\``).join(", ")}`);
-  }
-}, GlobalCommand, CAC, cac = (name = "") => new CAC(name);
-var init_dist2 = __esm(() => {
-  UNSAFE_KEYS = /* @__PURE__ */ new Set([
-    "__proto__",
-    "constructor",
-    "prototype"
-  ]);
-  CACError = class extends Error {
-    constructor(message) {
-      super(message);
-      this.name = "CACError";
-      if (typeof Error.captureStackTrace !== "function")
-        this.stack = new Error(message).stack;
-    }
-  };
-  if (typeof process !== "undefined") {
-    let runtimeName;
-    if (typeof Deno !== "undefined" && typeof Deno.version?.deno === "string")
-      runtimeName = "deno";
-    else if (typeof Bun !== "undefined" && typeof Bun.version === "string")
-      runtimeName = "bun";
-    else
-      runtimeName = "node";
-    runtimeInfo = `${process.platform}-${process.arch} ${runtimeName}-${process.version}`;
-  } else if (typeof navigator === "undefined")
-    runtimeInfo = `unknown`;
-  else
-    runtimeInfo = `${navigator.platform} ${navigator.userAgent}`;
-  GlobalCommand = class extends Command {
-    constructor(cli) {
-      super("@@global@@", "", {}, cli);
-    }
-  };
-  CAC = class extends EventTarget {
-    name;
-    commands;
-    globalCommand;
-    matchedCommand;
-    matchedCommandName;
-    rawArgs;
-    args;
-    options;
-    showHelpOnExit;
-    showVersionOnExit;
-    constructor(name = "") {
-      super();
-      this.name = name;
-      this.commands = [];
-      this.rawArgs = [];
-      this.args = [];
-      this.options = {};
-      this.globalCommand = new GlobalCommand(this);
-      this.globalCommand.usage("<command> [options]");
-    }
-    usage(text) {
-      this.globalCommand.usage(text);
-      return this;
-    }
-    command(rawName, description, config) {
-      const command = new Command(rawName, description || "", config, this);
-      command.globalCommand = this.globalCommand;
-      this.commands.push(command);
-      return command;
-    }
-    option(rawName, description, config) {
-      this.globalCommand.option(rawName, description, config);
-      return this;
-    }
-    help(callback) {
-      this.globalCommand.option("-h, --help", "Display this message");
-      this.globalCommand.helpCallback = callback;
-      this.showHelpOnExit = true;
-      return this;
-    }
-    version(version, customFlags = "-v, --version") {
-      this.globalCommand.version(version, customFlags);
-      this.showVersionOnExit = true;
-      return this;
-    }
-    example(example) {
-      this.globalCommand.example(example);
-      return this;
-    }
-    outputHelp() {
-      if (this.matchedCommand)
-        this.matchedCommand.outputHelp();
-      else
-        this.globalCommand.outputHelp();
-    }
-    outputVersion() {
-      this.globalCommand.outputVersion();
-    }
-    setParsedInfo({ args, options }, matchedCommand, matchedCommandName) {
-      this.args = args;
-      this.options = options;
-      if (matchedCommand)
-        this.matchedCommand = matchedCommand;
-      if (matchedCommandName)
-        this.matchedCommandName = matchedCommandName;
-      return this;
-    }
-    unsetMatchedCommand() {
-      this.matchedCommand = undefined;
-      this.matchedCommandName = undefined;
-    }
-    parse(argv, { run = true } = {}) {
-      if (!argv) {
-        const runtimeProcessArgs = getRuntimeProcessArgs();
-        if (!runtimeProcessArgs)
-          throw new Error("No argv provided and runtime process argv is not available.");
-        argv = runtimeProcessArgs;
-      }
-      this.rawArgs = argv;
-      if (!this.name)
-        this.name = argv[1] ? getFileName(argv[1]) : "cli";
-      let shouldParse = true;
-      for (const command of this.commands) {
-        const parsed = this.mri(argv.slice(2), command);
-        const commandName = parsed.args[0];
-        if (command.isMatched(commandName)) {
-          shouldParse = false;
-          const parsedInfo = {
-            ...parsed,
-            args: parsed.args.slice(1)
-          };
-          this.setParsedInfo(parsedInfo, command, commandName);
-          this.dispatchEvent(new CustomEvent(`command:${commandName}`, { detail: command }));
-        }
-      }
-      if (shouldParse) {
-        for (const command of this.commands)
-          if (command.isDefaultCommand) {
-            shouldParse = false;
-            const parsed = this.mri(argv.slice(2), command);
-            this.setParsedInfo(parsed, command);
-            this.dispatchEvent(new CustomEvent("command:!", { detail: command }));
-          }
-      }
-      if (shouldParse) {
-        const parsed = this.mri(argv.slice(2));
-        this.setParsedInfo(parsed);
-      }
-      if (this.options.help && this.showHelpOnExit) {
-        this.outputHelp();
-        run = false;
-        this.unsetMatchedCommand();
-      }
-      if (this.options.version && this.showVersionOnExit && this.matchedCommandName == null) {
-        this.outputVersion();
-        run = false;
-        this.unsetMatchedCommand();
-      }
-      const parsedArgv = {
-        args: this.args,
-        options: this.options
-      };
-      if (run)
-        this.runMatchedCommand();
-      if (!this.matchedCommand && this.args[0])
-        this.dispatchEvent(new CustomEvent("command:*", { detail: this.args[0] }));
-      return parsedArgv;
-    }
-    mri(argv, command) {
-      const cliOptions = [...this.globalCommand.options, ...command ? command.options : []];
-      const mriOptions = getMriOptions(cliOptions);
-      let argsAfterDoubleDashes = [];
-      const doubleDashesIndex = argv.indexOf("--");
-      if (doubleDashesIndex !== -1) {
-        argsAfterDoubleDashes = argv.slice(doubleDashesIndex + 1);
-        argv = argv.slice(0, doubleDashesIndex);
-      }
-      let parsed = lib_default(argv, mriOptions);
-      parsed = Object.keys(parsed).reduce((res, name) => {
-        return {
-          ...res,
-          [camelcaseOptionName(name)]: parsed[name]
-        };
-      }, { _: [] });
-      const args = parsed._;
-      const options = { "--": argsAfterDoubleDashes };
-      const ignoreDefault = command && command.config.ignoreOptionDefaultValue ? command.config.ignoreOptionDefaultValue : this.globalCommand.config.ignoreOptionDefaultValue;
-      const transforms = Object.create(null);
-      for (const cliOption of cliOptions) {
-        if (!ignoreDefault && cliOption.config.default !== undefined)
-          for (const name of cliOption.names)
-            options[name] = cliOption.config.default;
-        if (Array.isArray(cliOption.config.type) && transforms[cliOption.name] === undefined) {
-          transforms[cliOption.name] = Object.create(null);
-          transforms[cliOption.name].shouldTransform = true;
-          transforms[cliOption.name].transformFunction = cliOption.config.type[0];
-        }
-      }
-      for (const [key, value] of Object.entries(parsed))
-        if (key !== "_") {
-          setDotProp(options, key.split("."), value);
-          setByType(options, transforms);
-        }
-      return {
-        args,
-        options
-      };
-    }
-    runMatchedCommand() {
-      const { args, options, matchedCommand: command } = this;
-      if (!command || !command.commandAction)
-        return;
-      command.checkUnknownOptions();
-      command.checkOptionValue();
-      command.checkRequiredArgs();
-      command.checkUnusedArgs();
-      const actionArgs = [];
-      command.args.forEach((arg, index) => {
-        if (arg.variadic)
-          actionArgs.push(args.slice(index));
-        else
-          actionArgs.push(args[index]);
-      });
-      actionArgs.push(options);
-      return command.commandAction.apply(this, actionArgs);
-    }
-  };
-});
-
 // plugins/rpc/config.ts
 function issueMessages(issues) {
   return issues.map((issue) => {
@@ -8950,7 +14379,7 @@ function parseHostPort(value, what = "--tcp") {
 function isLoopback(host) {
   return host === "localhost" || host === "::1" || /^127(\.\d{1,3}){3}$/.test(host);
 }
-var positiveInt = (what) => pipe(number(`${what} must be a number`), integer(`${what} must be a whole number`), minValue(1, `${what} must be at least 1`)), seconds = (what) => pipe(number(`${what} must be a number of seconds`), minValue(0, `${what} must not be negative`)), TokenKey, ParticipantId, LimitsSchema, ConfigSchema, ConfigError;
+var positiveInt = (what) => pipe(number(`${what} must be a number`), integer(`${what} must be a whole number`), minValue(1, `${what} must be at least 1`)), seconds2 = (what) => pipe(number(`${what} must be a number of seconds`), minValue(0, `${what} must not be negative`)), TokenKey, ParticipantId, LimitsSchema, ConfigSchema, ConfigError;
 var init_config = __esm(() => {
   init_dist();
   TokenKey = pipe(string(), minLength(16, "a token must be at least 16 characters long"), regex(/^[\x21-\x7e]+$/, "a token must be printable ASCII without spaces"));
@@ -8958,11 +14387,11 @@ var init_config = __esm(() => {
   LimitsSchema = strictObject({
     maxHeaderBytes: optional(pipe(positiveInt("maxHeaderBytes"), minValue(64, "maxHeaderBytes must be at least 64"))),
     maxBodyBytes: optional(positiveInt("maxBodyBytes")),
-    stallTimeoutSeconds: optional(seconds("stallTimeoutSeconds")),
-    idleTimeoutSeconds: optional(seconds("idleTimeoutSeconds")),
-    authTimeoutSeconds: optional(seconds("authTimeoutSeconds")),
+    stallTimeoutSeconds: optional(seconds2("stallTimeoutSeconds")),
+    idleTimeoutSeconds: optional(seconds2("idleTimeoutSeconds")),
+    authTimeoutSeconds: optional(seconds2("authTimeoutSeconds")),
     maxConnections: optional(positiveInt("maxConnections")),
-    forwardTimeoutSeconds: optional(seconds("forwardTimeoutSeconds"))
+    forwardTimeoutSeconds: optional(seconds2("forwardTimeoutSeconds"))
   }, "limits must be a mapping");
   ConfigSchema = strictObject({
     root: optional(pipe(string("root must be a path"), minLength(1, "root must not be empty"))),
@@ -10288,28 +15717,34 @@ function unauthorized(message) {
 function kebab(name) {
   return name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 }
-function argsToArgv(args) {
-  const argv = [];
+function argsToOptions(args, spec) {
+  const options = {};
   for (const [key, value] of Object.entries(args)) {
     const name = kebab(key);
     if (!/^[a-z][a-z0-9-]*$/.test(name) || FORBIDDEN_ARGS.has(name))
       throw new RpcError(RpcCode.InvalidParams, `Invalid params: args.${key}: not an option agents may pass`);
-    const values = Array.isArray(value) ? value : [value];
-    for (const item of values) {
+    const items = [];
+    let flag = false;
+    for (const item of Array.isArray(value) ? value : [value]) {
       if (item === undefined || item === null || item === false)
         continue;
       if (item === true)
-        argv.push(`--${name}`);
+        flag = true;
       else if (typeof item === "string" || typeof item === "number")
-        argv.push(`--${name}=${item}`);
+        items.push(String(item));
       else
         throw new RpcError(RpcCode.InvalidParams, `Invalid params: args.${key}: expected a string, a number, a boolean or an array of them`);
     }
+    const option = spec?.options?.[name];
+    if (option?.type === "boolean" || option === undefined && flag && !items.length) {
+      if (flag)
+        options[name] = true;
+    } else if (items.length)
+      options[name] = option?.multiple ? items : items.at(-1);
+    else if (flag)
+      options[name] = true;
   }
-  return argv;
-}
-function errorCode3(error) {
-  return typeof error === "object" && error !== null && "code" in error ? String(error.code) : undefined;
+  return options;
 }
 function readiness(participant, state) {
   if (participant === undefined)
@@ -10341,7 +15776,6 @@ class RpcServer {
   unixPath;
   nextConn = 1;
   nextSub = 1;
-  doctorAvailable;
   methods;
   closing = false;
   endpoints = {};
@@ -10646,15 +16080,7 @@ class RpcServer {
     return tasks;
   }
   async actionNames() {
-    this.doctorAvailable ??= (async () => {
-      let err = "";
-      await this.core.runCli({ argv: ["doctor", "--acp-rpc-probe"], stdout: () => {
-        return;
-      }, stderr: (t) => void (err += t), color: false }, this.host);
-      return !err.includes("unknown command 'doctor'");
-    })();
-    const doctor = await this.doctorAvailable;
-    return Object.keys(ACTIONS).filter((name) => name !== "doctor" || doctor);
+    return Object.keys(ACTIONS).filter((name) => name === "read" || name === "write" || name === "status" || this.options.registry.commands.has(name));
   }
   async agentList(conn) {
     const tasks = (await this.listTasks()).filter(({ protocol }) => conn.identity === undefined || this.core.participantIds(protocol).includes(conn.identity));
@@ -10745,8 +16171,8 @@ class RpcServer {
     if (action === "init")
       this.checkInitPaths(task, args);
     const folder = task === undefined ? undefined : this.taskFolder(task);
-    const argv = [...this.options.cliPrefix ?? [], action, ...folder === undefined ? [] : [`--folder=${folder}`], ...argsToArgv(args), "--json"];
-    const run = () => this.runCliJson(argv);
+    const options = { ...argsToOptions(args, this.options.registry.commands.get(action)?.spec), ...folder === undefined ? {} : { folder }, json: true };
+    const run = () => this.runJson(action, options);
     if (!spec.mutates(args) || folder === undefined)
       return run();
     try {
@@ -10782,7 +16208,7 @@ class RpcServer {
       try {
         bytes = await host.fs.readFile(target);
       } catch (error) {
-        if (errorCode3(error) === "ENOENT")
+        if (errorCode(error) === "ENOENT")
           throw new RpcError(RpcCode.InvalidParams, `Invalid params: args.doc: '${doc}' does not exist yet`);
         throw error;
       }
@@ -10800,7 +16226,7 @@ class RpcServer {
         try {
           text = new TextDecoder().decode(await host.fs.readFile(target)) + content;
         } catch (error) {
-          if (errorCode3(error) !== "ENOENT")
+          if (errorCode(error) !== "ENOENT")
             throw error;
         }
       }
@@ -10820,25 +16246,17 @@ class RpcServer {
       }
     }
   }
-  async runCliJson(argv) {
-    let stdout = "";
-    let stderr = "";
-    const code = await this.core.runCli({ argv, stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), color: false }, this.host);
-    let json;
+  async runJson(action, options) {
     try {
-      json = JSON.parse(stdout.trim().split(`
-`).at(-1) ?? "");
-    } catch {
-      json = undefined;
+      const result = await this.core.runCommand(this.options.registry, action, { options }, { host: this.host });
+      return result.json ?? { ok: result.exitCode === 0, exitCode: result.exitCode };
+    } catch (error) {
+      const described = this.core.describeError(error);
+      if (!described)
+        throw new RpcError(RpcCode.InternalError, "Internal error", { exitCode: 70 });
+      const { message, exitCode, code } = described;
+      throw new RpcError(RpcCode.ProtocolRefusal, message, { message, exitCode, code, stderr: `error: ${message}` });
     }
-    const printed = stderr.trim();
-    if (json && typeof json === "object" && json.ok === false && typeof json.error === "string") {
-      const message = json.error;
-      throw new RpcError(RpcCode.ProtocolRefusal, message, { message, exitCode: code, stderr: printed });
-    }
-    if (json === undefined || code === 70)
-      throw new RpcError(RpcCode.InternalError, "Internal error", { exitCode: code, stderr: printed });
-    return json;
   }
   async forward(conn, agent, action, args) {
     const conns = [...this.byAgent.get(agent) ?? []].filter((c) => c.capabilities.length > 0);
@@ -10999,7 +16417,7 @@ class RpcServer {
       try {
         return core.decodeText(await host.fs.readFile(nodePath5.join(folder, name)), name);
       } catch (error) {
-        if (errorCode3(error) === "ENOENT")
+        if (errorCode(error) === "ENOENT")
           return "";
         throw error;
       }
@@ -11107,11 +16525,12 @@ class RpcServer {
     return { delivered };
   }
 }
-var TASK_ID_RE, RPC_METHODS, OPEN_METHODS, MAX_MESSAGE_LENGTH, ACTIONS, DOCUMENTS, MAX_DOCUMENT_LENGTH, FORBIDDEN_ARGS, str = (what) => string(`${what} must be a string`), nonEmpty = (what) => pipe(str(what), minLength(1, `${what} must not be empty`)), TaskParam, S2;
+var TASK_ID_RE, RPC_METHODS, OPEN_METHODS, MAX_MESSAGE_LENGTH, ACTIONS, DOCUMENTS, MAX_DOCUMENT_LENGTH, FORBIDDEN_ARGS, str = (what) => string(`${what} must be a string`), nonEmpty2 = (what) => pipe(str(what), minLength(1, `${what} must not be empty`)), TaskParam, S2;
 var init_server = __esm(() => {
   init_dist();
   init_collab();
   init_config();
+  init_util();
   init_jsonrpc();
   init_peer();
   TASK_ID_RE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
@@ -11150,32 +16569,32 @@ var init_server = __esm(() => {
   S2 = {
     authenticate: strictObject({
       token: optional(str("token")),
-      participant: optional(nonEmpty("participant")),
-      capabilities: optional(pipe(array(pipe(nonEmpty("capability"), maxLength(64, "a capability is at most 64 characters")), "capabilities must be an array of strings"), maxLength(64, "at most 64 capabilities"))),
+      participant: optional(nonEmpty2("participant")),
+      capabilities: optional(pipe(array(pipe(nonEmpty2("capability"), maxLength(64, "a capability is at most 64 characters")), "capabilities must be an array of strings"), maxLength(64, "at most 64 capabilities"))),
       version: optional(pipe(str("version"), maxLength(64, "version is at most 64 characters")))
     }),
-    agent: strictObject({ agent: nonEmpty("agent") }),
-    call: strictObject({ agent: nonEmpty("agent"), action: nonEmpty("action"), args: optional(record(string(), unknown(), "args must be an object")) }),
+    agent: strictObject({ agent: nonEmpty2("agent") }),
+    call: strictObject({ agent: nonEmpty2("agent"), action: nonEmpty2("action"), args: optional(record(string(), unknown(), "args must be an object")) }),
     subscribe: strictObject({
       task: TaskParam,
-      participant: optional(nonEmpty("participant")),
+      participant: optional(nonEmpty2("participant")),
       fromSeq: optional(pipe(number("fromSeq must be a number"), integer("fromSeq must be a whole number"), minValue(1, "fromSeq must be at least 1")))
     }),
-    unsubscribe: strictObject({ subscription: nonEmpty("subscription") }),
+    unsubscribe: strictObject({ subscription: nonEmpty2("subscription") }),
     task: strictObject({ task: TaskParam }),
     result: strictObject({ task: TaskParam, includeContent: optional(boolean("includeContent must be true or false")) }),
-    cancel: strictObject({ task: TaskParam, reason: nonEmpty("reason"), participant: optional(nonEmpty("participant")) }),
+    cancel: strictObject({ task: TaskParam, reason: nonEmpty2("reason"), participant: optional(nonEmpty2("participant")) }),
     create: looseObject({ task: optional(TaskParam) }),
     send: strictObject({
-      to: nonEmpty("to"),
+      to: nonEmpty2("to"),
       text: pipe(str("text"), maxLength(MAX_MESSAGE_LENGTH, `text must be at most ${MAX_MESSAGE_LENGTH} characters`)),
       task: optional(TaskParam),
-      from: optional(nonEmpty("from"))
+      from: optional(nonEmpty2("from"))
     }),
     broadcast: strictObject({
       task: TaskParam,
       text: pipe(str("text"), maxLength(MAX_MESSAGE_LENGTH, `text must be at most ${MAX_MESSAGE_LENGTH} characters`)),
-      from: optional(nonEmpty("from"))
+      from: optional(nonEmpty2("from"))
     })
   };
 });
@@ -11229,29 +16648,30 @@ function onTerminate(fn) {
     p.off?.("SIGTERM", handler);
   };
 }
-function env(name) {
-  try {
-    return proc().env[name];
-  } catch {
-    return;
-  }
-}
-function stdoutIsTty() {
-  return Boolean(proc().stdout.isTTY);
-}
 
 // plugins/rpc/cli.ts
 import * as nodePath6 from "node:path";
+function rpcContext(ctx) {
+  return {
+    core: ctx.api,
+    host: ctx.host,
+    registry: ctx.registry,
+    io: { stdout: (text) => ctx.out(text.replace(/\n$/, "")), stderr: (text) => ctx.err(text.replace(/\n$/, "")) },
+    version: ctx.api.VERSION,
+    env: ctx.env,
+    color: ctx.color
+  };
+}
 function one(options, name) {
   const value = options[name];
   if (value === undefined)
     return;
   const values = Array.isArray(value) ? value : [value];
   if (values.length > 1)
-    throw new ConfigError(`argument --${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}: expected one value`);
+    throw new ConfigError(`argument --${name}: expected one value`);
   const single = values[0];
   if (single === true || single === false)
-    throw new ConfigError(`argument --${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}: expected one argument`);
+    throw new ConfigError(`argument --${name}: expected one argument`);
   return String(single);
 }
 async function readText(host, path, what) {
@@ -11309,7 +16729,6 @@ async function serveCommand(options, ctx) {
       forwardTimeoutMs: limits.forwardTimeoutSeconds === undefined ? undefined : limits.forwardTimeoutSeconds * 1000,
       pollIntervalMs: config.pollIntervalSeconds === undefined ? undefined : config.pollIntervalSeconds * 1000,
       version: ctx.version,
-      cliPrefix: ctx.cliPrefix,
       log: (line) => io.stderr(`acp serve: ${line}
 `)
     });
@@ -11321,7 +16740,7 @@ async function serveCommand(options, ctx) {
 `);
       if (tcp !== undefined) {
         const { host: h, port } = parseHostPort(tcp);
-        await server.listenTcp(h, port, { allowRemote: Boolean(options.allowRemote) || config.allowRemote === true });
+        await server.listenTcp(h, port, { allowRemote: Boolean(options["allow-remote"]) || config.allowRemote === true });
         io.stderr(`acp serve: listening on tcp://${server.endpoints.tcp}
 `);
       }
@@ -11349,17 +16768,17 @@ async function serveCommand(options, ctx) {
   }
 }
 async function clientOptions(options, ctx) {
-  const endpoint = one(options, "server") ?? env("ACP_SERVER");
+  const endpoint = one(options, "server") ?? ctx.env("ACP_SERVER");
   if (endpoint === undefined)
     throw new ConfigError("the following arguments are required: --server (or set ACP_SERVER)");
   let token = one(options, "token");
-  const tokenFile = one(options, "tokenFile");
+  const tokenFile = one(options, "token-file");
   if (token === undefined && tokenFile !== undefined)
     token = (await readText(ctx.host, ctx.host.resolvePath(tokenFile), "token file")).trim();
-  token ??= env("ACP_TOKEN");
+  token ??= ctx.env("ACP_TOKEN");
   return { endpoint, token };
 }
-function describe2(error) {
+function describe(error) {
   if (error.code === RpcCode.ProtocolRefusal)
     return error.message;
   return `${error.message} (${error.code})`;
@@ -11376,7 +16795,7 @@ async function rpcCommand(method, paramsText, options, ctx) {
     if (typeof params !== "object" || params === null)
       throw new ctx.core.AcpError("params must be a JSON object or array");
   }
-  const paramFiles = options.paramFile === undefined ? [] : (Array.isArray(options.paramFile) ? options.paramFile : [options.paramFile]).map(String);
+  const paramFiles = options["param-file"] === undefined ? [] : (Array.isArray(options["param-file"]) ? options["param-file"] : [options["param-file"]]).map(String);
   for (const spec of paramFiles) {
     const eq = spec.indexOf("=");
     const path = eq > 0 ? spec.slice(0, eq).split(".") : [];
@@ -11402,7 +16821,7 @@ async function rpcCommand(method, paramsText, options, ctx) {
       throw new ctx.core.AcpError(error.message);
     }
   }
-  const pretty = !options.json && stdoutIsTty();
+  const pretty = !options.json && ctx.color;
   let client;
   try {
     const { endpoint, token } = await clientOptions(options, ctx);
@@ -11419,7 +16838,7 @@ async function rpcCommand(method, paramsText, options, ctx) {
       if (!pretty)
         io.stdout(`${JSON.stringify({ error: body })}
 `);
-      io.stderr(`error: ${describe2(error)}
+      io.stderr(`error: ${describe(error)}
 `);
       return 2;
     }
@@ -11500,7 +16919,7 @@ ${core.formatNext(rest)}`);
     return next.exitCode ?? 0;
   } catch (error) {
     if (error instanceof RpcResponseError)
-      throw new core.AcpError(describe2(error));
+      throw new core.AcpError(describe(error));
     return fail(ctx, error);
   } finally {
     client?.close();
@@ -11513,344 +16932,493 @@ var init_cli = __esm(() => {
   init_jsonrpc();
 });
 
-// plugins/doctor.ts
-function isObject2(value) {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-function errorCode4(error) {
-  return typeof error === "object" && error !== null && "code" in error ? String(error.code) : undefined;
-}
-function join5(folder, name) {
-  return folder.endsWith("/") || folder.endsWith("\\") ? folder + name : `${folder}/${name}`;
-}
-async function readIfExists(host, path) {
-  try {
-    return await host.fs.readFile(path);
-  } catch (error) {
-    if (["ENOENT", "ENOTDIR", "EISDIR"].includes(errorCode4(error) ?? ""))
-      return;
-    throw error;
-  }
-}
-function preview(bytes) {
-  const text = new TextDecoder("utf-8", { fatal: false }).decode(bytes.subarray(0, 60));
-  return JSON.stringify(text + (bytes.length > 60 ? "…" : ""));
-}
-function seconds2(ms) {
-  return `${(Math.max(0, ms) / 1000).toFixed(1)} s`;
-}
-async function readLogFacts(core, bytes) {
-  const completeEnd = Math.max(bytes.lastIndexOf(10), bytes.lastIndexOf(13)) + 1;
-  const tail = bytes.subarray(completeEnd);
-  let events = [];
-  let errors = [];
-  let undecodable = false;
-  try {
-    const parsed = core.parseEventLog(core.decodeText(bytes.subarray(0, completeEnd), "events.jsonl"));
-    events = parsed.events;
-    errors = parsed.errors;
-  } catch {
-    undecodable = true;
-  }
-  let tailIsEvent = false;
-  let tailBlank = false;
-  if (tail.length) {
-    try {
-      const text = new TextDecoder("utf-8", { fatal: true }).decode(tail);
-      tailBlank = text.trim() === "";
-      const value = tailBlank ? undefined : JSON.parse(text);
-      if (isObject2(value)) {
-        tailIsEvent = true;
-        events = [...events, value];
-      }
-    } catch {
-      tailIsEvent = false;
+// plugins/rpc.ts
+var exports_rpc = {};
+__export(exports_rpc, {
+  default: () => rpc_default
+});
+var str2 = (description, valueName) => ({ type: "string", description, valueName }), flag = (description) => ({ type: "boolean", description }), serveCommand2, rpcCommand2, waitExtension, rpc_default = (context) => context.definePlugin({ name: "rpc", commands: [serveCommand2, rpcCommand2, waitExtension] });
+var init_rpc = __esm(() => {
+  serveCommand2 = {
+    name: "serve",
+    description: "Serve the collaborations under a folder over JSON-RPC 2.0 (Agent Communication Protocol)",
+    options: {
+      root: str2("Folder whose sub-folders are the collaborations (default: the config's root, else the working directory)", "dir"),
+      config: str2("Server config (YAML): tokens, limits, transports", "file"),
+      stdio: flag("Serve on stdin/stdout (the spawning process is trusted)"),
+      tcp: str2("Serve on TCP host:port (loopback unless --allow-remote; clients authenticate with a token)", "address"),
+      unix: str2("Serve on a Unix socket (created owner-only)", "path"),
+      "allow-remote": flag("Allow a non-loopback --tcp address")
+    },
+    async run(ctx) {
+      await Promise.resolve().then(() => init_cli());
+      return serveCommand(ctx.options, rpcContext(ctx));
     }
-  }
-  return { bytes, completeEnd, tail, tailIsEvent, tailBlank, events, errors, undecodable };
-}
-function sameList2(a, b) {
-  return Array.isArray(a) && a.length === b.length && a.every((v, i) => v === b[i]);
-}
-async function diagnose(core, host, folder, underLock) {
-  const findings = [];
-  const add = (check, status, message, fixable = false) => {
-    findings.push({ check, status, message, fixable });
   };
-  const diagnosis = { findings, staleTemps: [], lockAbandoned: false, breakerAbandoned: false };
-  const now = host.now().getTime();
-  if (underLock)
-    add("lock", "ok", "taken by doctor for the repair");
-  else {
-    try {
-      const lock = await core.inspectFolderLock(host, folder);
-      const who = `pid ${lock.pid ?? "?"}${lock.hostname ? ` on ${lock.hostname}` : ""}`;
-      const alive = lock.alive === true ? "alive" : lock.alive === false ? "gone" : "cannot be checked from here";
-      if (lock.status === "free")
-        add("lock", "ok", "free");
-      else if (lock.status === "held")
-        add("lock", "note", `held by ${who} (${alive}) for ${seconds2(lock.ageMs ?? 0)}: a writer is at work`);
-      else {
-        diagnosis.lockAbandoned = true;
-        const torn = lock.pid === undefined ? " (the lock file is torn: its writer died while taking it)" : "";
-        add("lock", "problem", `abandoned by ${who} (${alive}), ${seconds2(lock.ageMs ?? 0)} old${torn}; the next writer breaks it`, true);
+  rpcCommand2 = {
+    name: "rpc",
+    description: "Call one JSON-RPC method of an `acp serve` endpoint; params are JSON",
+    args: ["method", "params?"],
+    options: {
+      server: str2("tcp://host:port, host:port or unix:/path (or ACP_SERVER)", "endpoint"),
+      token: str2("Token the server maps to your participant id (or ACP_TOKEN)"),
+      "token-file": str2("Read the token from this file", "file"),
+      participant: str2("On a Unix socket without a token: the participant this call speaks for", "id"),
+      timeout: str2("Give up waiting for the answer after this long", "seconds"),
+      "param-file": { type: "string", multiple: true, valueName: "key=file", description: "Set a param (dotted path, e.g. args.content) to a file's text (repeatable)" },
+      json: flag("Print one JSON line even on a terminal")
+    },
+    async run(ctx) {
+      await Promise.resolve().then(() => init_cli());
+      return rpcCommand(ctx.args.method, ctx.args.params, ctx.options, rpcContext(ctx));
+    }
+  };
+  waitExtension = {
+    name: "wait",
+    extend: true,
+    description: "Wait by subscription to an `acp serve` endpoint",
+    options: {
+      server: str2("Wait by subscription to an `acp serve` endpoint (tcp://host:port or unix:/path); --folder is then the task name", "endpoint"),
+      token: str2("With --server: the token the server maps to --participant (or ACP_TOKEN)"),
+      "token-file": str2("With --server: read the token from this file", "file")
+    },
+    async run(ctx) {
+      if (ctx.options.server === undefined) {
+        for (const name of ["token", "token-file"])
+          if (ctx.options[name] !== undefined)
+            throw new ctx.api.UsageError(`argument --${name}: only with --server`);
+        return ctx.next();
       }
-      if (lock.breaker?.abandoned) {
-        diagnosis.breakerAbandoned = true;
-        add("lock", "problem", `.acp.lock.break left by a process killed while breaking a lock, ${seconds2(lock.breaker.ageMs)} old`, true);
-      }
-    } catch (error) {
-      if (!(error instanceof core.AcpError))
-        throw error;
-      add("lock", "problem", error.message);
+      await Promise.resolve().then(() => init_cli());
+      return waitViaServer(ctx.options, rpcContext(ctx));
     }
-  }
-  let names = [];
-  try {
-    names = await host.fs.readDir(folder);
-  } catch {
-    names = [];
-  }
-  for (const name of names) {
-    const match = TEMP_RE.exec(name);
-    if (!match)
-      continue;
-    const stat = await host.fs.stat(join5(folder, name));
-    if (!stat?.isFile)
-      continue;
-    const pid = Number(match[2]);
-    const alive = pid === host.pid ? true : host.isProcessAlive(pid);
-    const age = now - stat.mtimeMs;
-    if (alive === false || age > TEMP_STALE_MS || underLock && alive !== true) {
-      diagnosis.staleTemps.push(name);
-      add("temp-files", "problem", `${name}: a temporary file left by an interrupted write (pid ${pid}, ${alive === false ? "gone" : `${seconds2(age)} old`})`, true);
-    } else
-      add("temp-files", "note", `${name}: a write in progress (pid ${pid})`);
-  }
-  const present = new Set(names);
-  const missing = core.REQUIRED_FILES.filter((name) => !present.has(name));
-  if (missing.length)
-    add("files", "problem", `missing required file${missing.length > 1 ? "s" : ""}: ${missing.join(", ")}`);
-  for (const name of core.FORBIDDEN_FILES) {
-    if (present.has(name))
-      add("files", "problem", `${name} is not part of the protocol: move what it says into events.jsonl/readiness.md, then remove it (doctor never deletes it)`);
-  }
-  try {
-    diagnosis.protocol = await core.readProtocol(host, folder);
-    add("protocol.json", "ok", "readable");
-  } catch (error) {
-    if (!(error instanceof core.AcpError))
-      throw error;
-    add("protocol.json", "problem", `${error.message} (doctor cannot rebuild the declaration; restore it from a copy)`);
-  }
-  const bytes = await readIfExists(host, join5(folder, "events.jsonl"));
-  if (bytes) {
-    const log = await readLogFacts(core, bytes);
-    diagnosis.log = log;
-    if (log.undecodable)
-      add("events.jsonl", "problem", "events.jsonl is not valid UTF-8 before its last line (needs a person: find the damaged line)");
-    for (const message of log.errors)
-      add("events.jsonl", "problem", message);
-    if (log.tail.length && !log.tailIsEvent && !log.tailBlank) {
-      add("events.jsonl", "problem", `the last line is incomplete (${log.tail.length} bytes after the last newline: ${preview(log.tail)}): a writer was interrupted mid-append`, true);
-    } else if (log.tailIsEvent) {
-      add("events.jsonl", "note", "the last line is a complete event without its final newline (readers accept it; the next append ends it)", true);
-    } else if (log.tail.length) {
-      add("events.jsonl", "note", "events.jsonl ends with white space after its last newline (readers skip it)");
-    }
-    let expected = 1;
-    const seen = new Map;
-    for (const event of log.events)
-      seen.set(event.seq, (seen.get(event.seq) ?? 0) + 1);
-    const duplicates = [...seen].filter(([, n]) => n > 1).map(([seq]) => core.pyRepr(seq));
-    if (duplicates.length)
-      add("events.jsonl", "problem", `duplicate seq${duplicates.length > 1 ? "s" : ""} ${duplicates.slice(0, 10).join(", ")}${duplicates.length > 10 ? ", …" : ""} (concurrent writers without a lock?)`);
-    for (const event of log.events) {
-      if (event.seq !== expected) {
-        add("events.jsonl", "problem", `seq numbering breaks at event ${expected}: found ${core.pyRepr(event.seq)}`);
-        break;
-      }
-      expected++;
-    }
-    if (!findings.some((f) => f.check === "events.jsonl"))
-      add("events.jsonl", "ok", `${log.events.length} event${log.events.length === 1 ? "" : "s"}, every line complete`);
-  }
-  const protocol = diagnosis.protocol;
-  const log = diagnosis.log;
-  if (protocol && log && !log.undecodable && !log.errors.length) {
-    let participants;
-    try {
-      participants = core.participantIds(protocol);
-    } catch (error) {
-      if (!(error instanceof core.AcpError))
-        throw error;
-      add("state", "problem", error.message);
-    }
-    if (participants) {
-      let readinessText = "";
-      try {
-        readinessText = core.decodeText(await readIfExists(host, join5(folder, "readiness.md")) ?? new Uint8Array, "readiness.md");
-      } catch {
-        readinessText = "";
-      }
-      const state = core.replay(log.events, participants, core.readReadiness(readinessText));
-      const last = log.events.at(-1);
-      diagnosis.derived = { phase: state.phase, proposalOwner: state.proposalOwner, waitingFor: state.waitingFor, lastAt: typeof last?.at === "string" ? last.at : undefined };
-      const cached = `phase ${core.pyRepr(protocol.currentPhase)}, owner ${core.pyRepr(protocol.proposalOwner)}, waitingFor ${core.pyRepr(protocol.waitingFor)}`;
-      const derived = `phase ${core.pyRepr(state.phase)}, owner ${core.pyRepr(state.proposalOwner)}, waitingFor ${core.pyRepr(state.waitingFor)}`;
-      if (!log.events.length)
-        add("state", "problem", "events.jsonl holds no event: there is no state to derive");
-      else if (protocol.currentPhase !== state.phase || protocol.proposalOwner !== state.proposalOwner || !sameList2(protocol.waitingFor, state.waitingFor)) {
-        add("state", "problem", `protocol.json caches ${cached}; the log gives ${derived} (a writer stopped between the log and protocol.json?)`, true);
-      } else
-        add("state", "ok", `protocol.json matches the log (${derived})`);
-      if (state.errors.length)
-        add("state", "note", `replaying the log reports ${state.errors.length} protocol error${state.errors.length > 1 ? "s" : ""}; \`acp validate\` lists them`);
-    }
-  }
-  if (protocol && log) {
-    const seen = new Set;
-    for (const event of log.events) {
-      if (event.event !== "deliverable_frozen" || typeof event.doc !== "string" || typeof event.sha256 !== "string")
-        continue;
-      const key = JSON.stringify([event.doc, event.sha256, event.seq]);
-      if (seen.has(key))
-        continue;
-      seen.add(key);
-      let current;
-      try {
-        current = await core.readDeliverable(host, folder, protocol, event.doc);
-      } catch (error) {
-        if (!(error instanceof core.AcpError))
-          throw error;
-        add("deliverables", "problem", error.message);
-        continue;
-      }
-      const seq = core.pyRepr(event.seq);
-      if (!current)
-        add("deliverables", "problem", `${event.doc} (frozen at seq ${seq}) is missing`);
-      else {
-        const hash = await core.sha256Hex(current);
-        if (hash !== event.sha256)
-          add("deliverables", "problem", `${event.doc} changed since it was frozen at seq ${seq} (sha256 then ${event.sha256.slice(0, 12)}…, now ${hash.slice(0, 12)}…); restore the frozen text`);
-        else
-          add("deliverables", "ok", `${event.doc} unchanged since its freeze at seq ${seq}`);
-      }
-    }
-  }
-  return diagnosis;
-}
-async function backupName(host, folder, stamp) {
-  for (let n = 1;; n++) {
-    const name = `events.jsonl.torn-${stamp}${n > 1 ? `-${n}` : ""}.bak`;
-    if (!await host.fs.stat(join5(folder, name)))
-      return name;
-  }
-}
-async function repair(core, host, folder, before, changes) {
-  const d = await diagnose(core, host, folder, true);
-  for (const name of d.staleTemps) {
-    await host.fs.remove(join5(folder, name));
-    changes.push(`removed ${name} (a temporary file left by an interrupted write; its content is derived and was never the live file)`);
-  }
-  if (before.breakerAbandoned && await host.fs.stat(join5(folder, ".acp.lock.break"))) {
-    await host.fs.remove(join5(folder, ".acp.lock.break"));
-    changes.push("removed .acp.lock.break left by a process killed while breaking a lock");
-  }
-  const log = d.log;
-  if (log && log.tail.length) {
-    const path = join5(folder, "events.jsonl");
-    const now = await host.fs.readFile(path);
-    if (now.length !== log.bytes.length)
-      throw new core.AcpError("events.jsonl changed while doctor was repairing it (a writer that does not take the lock?); run doctor again");
-    if (log.tailBlank) {} else if (log.tailIsEvent) {
-      await host.fs.appendFile(path, `
-`);
-      changes.push("ended the last line of events.jsonl (a complete event) with its missing newline");
-    } else {
-      const stamp = core.formatTimestamp(host.now()).replace(/[-:]/g, "");
-      const backup = await backupName(host, folder, stamp);
-      await host.fs.writeFile(join5(folder, backup), log.bytes, { exclusive: true });
-      await host.fs.truncate(path, log.completeEnd);
-      changes.push(`kept a copy of events.jsonl (${log.bytes.length} bytes) as ${backup}`);
-      changes.push(`cut the incomplete last line from events.jsonl (${log.tail.length} bytes: ${preview(log.tail)}); it now ends after its last complete line`);
-    }
-  }
-  const after = await diagnose(core, host, folder, true);
-  if (after.protocol && after.derived && after.log?.events.length && after.findings.some((f) => f.check === "state" && f.fixable)) {
-    const { phase, proposalOwner, waitingFor, lastAt } = after.derived;
-    const updated = { ...after.protocol, currentPhase: phase, proposalOwner, waitingFor };
-    if (lastAt !== undefined)
-      updated.updatedAt = lastAt;
-    await core.writeFileAtomic(host, join5(folder, "protocol.json"), core.formatProtocolJson(updated));
-    changes.push(`rewrote protocol.json's cached state from the log: currentPhase ${core.pyRepr(phase)}, proposalOwner ${core.pyRepr(proposalOwner)}, waitingFor ${core.pyRepr(waitingFor)}${lastAt !== undefined ? `, updatedAt ${lastAt}` : ""}`);
-  }
-}
-async function doctor(core, host, folder, options = {}) {
-  const stat = await host.fs.stat(folder);
+  };
+});
+
+// plugins/mcp.ts
+var exports_mcp = {};
+__export(exports_mcp, {
+  default: () => mcp_default
+});
+async function resolveRoot(ctx) {
+  const given = typeof ctx.options.root === "string" ? ctx.options.root : ".";
+  const root = ctx.host.resolvePath(given);
+  const stat = await ctx.host.fs.stat(root);
   if (!stat?.isDirectory)
-    throw new core.AcpError(`missing protocol.json in ${folder}`);
-  if (!await host.fs.stat(join5(folder, "protocol.json")) && !await host.fs.stat(join5(folder, "events.jsonl"))) {
-    throw new core.AcpError(`missing protocol.json in ${folder} (not a collaboration folder)`);
-  }
-  const changes = [];
-  if (!options.fix) {
-    const deadline = host.now().getTime() + SETTLE_MS;
-    while ((await core.inspectFolderLock(host, folder).catch(() => {
-      return;
-    }))?.status === "held" && host.now().getTime() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    const { findings } = await diagnose(core, host, folder, false);
-    return { folder, healthy: !findings.some((f) => f.status === "problem"), findings, changes };
-  }
-  const before = await diagnose(core, host, folder, false);
-  const lockFinding = before.findings.find((f) => f.check === "lock" && f.status === "problem" && !f.fixable);
-  if (lockFinding)
-    return { folder, healthy: false, findings: before.findings, changes };
-  let findings;
+    throw new ctx.api.UsageError(`--root ${root} is not a directory`);
+  return ctx.host.fs.realpath(root);
+}
+async function loadServer(api) {
   try {
-    findings = await core.withFolderLock(host, folder, async () => {
-      if (before.lockAbandoned)
-        changes.push(`broke the abandoned lock (${before.findings.find((f) => f.check === "lock" && f.status === "problem")?.message ?? ""})`);
-      await repair(core, host, folder, before, changes);
-      return (await diagnose(core, host, folder, true)).findings;
-    }, { timeoutMs: options.lockTimeoutMs ?? 1e4 });
+    return await import("./acp-mcp.mjs");
   } catch (error) {
-    if (!(error instanceof core.AcpError) || changes.length)
+    if (errorCode(error) !== "ERR_MODULE_NOT_FOUND" && !/Cannot find module|Module not found/.test(String(error)))
       throw error;
-    const findings2 = [...before.findings, { check: "lock", status: "problem", message: `${error.message}; nothing was changed`, fixable: false }];
-    return { folder, healthy: false, findings: findings2, changes };
+    throw new api.AcpError("the MCP server (acp-mcp.mjs) is not beside this acp.mjs; run `npx -y acp-collab mcp` or a release binary instead");
   }
-  findings = findings.map((f) => f.check === "lock" ? { ...f, message: "free" } : f);
-  return { folder, healthy: !findings.some((f) => f.status === "problem"), findings, changes };
 }
-function formatDoctorReport(report, fix) {
-  const lines = [`acp doctor: ${report.folder}`];
-  for (const f of report.findings) {
-    const label = f.status === "ok" ? "ok" : f.status === "note" ? "note" : "PROBLEM";
-    lines.push(`${label}: ${f.check}: ${f.message}${f.status === "problem" && f.fixable && !fix ? " [--fix repairs this]" : ""}`);
+var mcpCommand, mcp_default = (context) => context.definePlugin({ name: "mcp", commands: [mcpCommand] });
+var init_mcp = __esm(() => {
+  init_util();
+  mcpCommand = {
+    name: "mcp",
+    description: "Serve the protocol as MCP tools (init, status, wait, append, validate, read_document, write_document, freeze) over stdio",
+    options: {
+      root: { type: "string", valueName: "dir", description: "Folder the collaborations live in; tools refuse folders outside it (default: the working directory)" }
+    },
+    async run(ctx) {
+      const root = await resolveRoot(ctx);
+      const { serveMcp } = await loadServer(ctx.api);
+      await serveMcp({ core: ctx.api, host: ctx.host, registry: ctx.registry, root, version: ctx.api.VERSION, signal: ctx.signal });
+      return 0;
+    }
+  };
+});
+
+// plugins/loader.ts
+async function loadPlugins(registry, options, api, bundled) {
+  const { host } = options;
+  const path = await import("node:path");
+  const fail = (message) => {
+    throw new api.AcpError(message);
+  };
+  const runtime = options.runtime ?? { name: "unknown" };
+  const cwd = options.cwd ?? host.resolvePath(".");
+  const given = options.folder === undefined ? undefined : path.resolve(cwd, options.folder);
+  const folder = given === undefined ? undefined : await realpathOfExistingAncestor(host, given).catch(() => given);
+  const collaborationOf = async (file) => {
+    if (folder !== undefined && isInside(file, folder))
+      return folder;
+    for (let dir = path.dirname(file);; dir = path.dirname(dir)) {
+      const marker = path.join(dir, "protocol.json");
+      if (runtime.mayRead?.(marker) !== false && (await host.fs.stat(marker).catch(() => null))?.isFile)
+        return dir;
+      if (path.dirname(dir) === dir)
+        return;
+    }
+  };
+  const refuseInside = async (file, what) => {
+    const real = await host.fs.realpath(file);
+    const inside = await collaborationOf(file) ?? await collaborationOf(real);
+    if (inside === undefined)
+      return real;
+    return fail(`refusing to load ${what} ${file}: it is inside the collaboration folder ${inside}. acp never runs code from a collaboration folder, because anyone who can write that shared folder would gain code execution on every participant; keep plugins and ${CONFIG_FILE} outside it (e.g. in the repository or your home directory)`);
+  };
+  const requests = [];
+  if (options.config) {
+    const file = await findConfigFile(host, runtime, cwd, path);
+    if (file !== undefined) {
+      const real = await refuseInside(file, "the config file");
+      for (const entry of await readConfigFile(host, real, fail))
+        requests.push({ entry, base: path.dirname(real), via: file });
+    }
   }
-  for (const change of report.changes)
-    lines.push(`fixed: ${change}`);
-  const problems = report.findings.filter((f) => f.status === "problem");
-  const fixable = problems.filter((f) => f.fixable).length;
-  if (!problems.length)
-    lines.push(fix && report.changes.length ? "doctor: healthy now" : "doctor: healthy");
-  else if (!fix && fixable)
-    lines.push(`doctor: ${problems.length} problem${problems.length > 1 ? "s" : ""}; \`acp doctor --fix\` repairs ${fixable} of them`);
-  else
-    lines.push(`doctor: ${problems.length} problem${problems.length > 1 ? "s" : ""} need${problems.length > 1 ? "" : "s"} a person (doctor does not touch user content)`);
-  return lines.join(`
-`);
+  for (const entry of options.plugins ?? [])
+    requests.push({ entry, base: cwd, via: options.via ?? "createRegistry" });
+  for (const request of requests) {
+    const { entry } = request;
+    let source;
+    let pluginOptions = {};
+    let load;
+    if (typeof entry === "object" && entry !== null && !(("path" in entry) && typeof entry.path === "string")) {
+      source = "inline";
+      load = async () => ({ default: entry });
+    } else {
+      const spec = typeof entry === "string" ? entry : entry.path;
+      if (typeof entry === "object")
+        pluginOptions = entry.options ?? {};
+      if (spec.startsWith(BUNDLED_PREFIX)) {
+        const name = spec.slice(BUNDLED_PREFIX.length);
+        const loader = Object.hasOwn(bundled, name) ? bundled[name] : undefined;
+        if (!loader)
+          fail(`unknown bundled plugin '${spec}' (from ${request.via}; bundled: ${Object.keys(bundled).map((n) => BUNDLED_PREFIX + n).join(", ")})`);
+        source = spec;
+        load = loader;
+      } else {
+        const file = path.resolve(request.base, spec);
+        if (!EXTENSIONS.includes(path.extname(file)))
+          fail(`plugin ${file} (from ${request.via}) must be a ${EXTENSIONS.join(", ")} file`);
+        const stat = runtime.mayRead?.(file) === false ? null : await host.fs.stat(file).catch(() => null);
+        if (!stat?.isFile)
+          fail(`plugin file not found: ${file} (from ${request.via})${runtime.name === "deno" ? "; under Deno, grant --allow-read to its folder" : ""}`);
+        const real = await refuseInside(file, "plugin");
+        source = file;
+        load = () => importFile(real, runtime, fail);
+      }
+    }
+    await loadOne(registry, { source, via: request.via, options: pluginOptions, load, runtime, warn: options.warn }, api);
+  }
 }
-var TEMP_RE, TEMP_STALE_MS = 60000, SETTLE_MS = 2000;
-var init_doctor = __esm(() => {
-  TEMP_RE = /^\.(.+)\.(\d+)\.([a-z0-9]*)\.(tmp|stale)$/;
+async function loadOne(registry, spec, api) {
+  const fail = (message) => {
+    throw new api.AcpError(message);
+  };
+  const module = await spec.load();
+  let label = spec.source;
+  const valibot = await Promise.resolve().then(() => (init_dist(), exports_dist));
+  const context = api.pluginContext(spec.options, spec.runtime, { source: spec.source, warn: (message) => spec.warn?.(`plugin ${label}: ${message}`), valibot });
+  let value = module.default;
+  if (value === undefined)
+    fail(`plugin ${spec.source} has no default export (export default a plugin, a deliverable type, or a function (context) => plugin)`);
+  if (typeof value === "function") {
+    try {
+      value = await value(context);
+    } catch (error) {
+      if (error instanceof api.AcpError)
+        throw error;
+      throw new api.AcpPluginError(spec.source, "its default export function", error);
+    }
+  }
+  let plugin;
+  if (isDeliverableType(value))
+    plugin = { name: value.type, deliverableTypes: [value] };
+  else if (isPlugin(value))
+    plugin = value;
+  else {
+    return fail(`plugin ${spec.source}: the default export must be a plugin ({ name, hooks?, deliverableTypes? }), a deliverable type ({ type, title, sections() }) or a function (context) => one of these; got ${describe2(value)}`);
+  }
+  label = `'${plugin.name}'`;
+  const origin = { kind: "plugin", source: spec.source, via: spec.via };
+  await registry.addPlugin(plugin, origin, context);
+}
+function isDeliverableType(value) {
+  return typeof value === "object" && value !== null && typeof value.type === "string" && typeof value.sections === "function";
+}
+function isPlugin(value) {
+  return typeof value === "object" && value !== null && typeof value.name === "string";
+}
+function describe2(value) {
+  if (value === null)
+    return "null";
+  if (Array.isArray(value))
+    return "an array";
+  if (typeof value === "object")
+    return `an object with keys ${Object.keys(value).join(", ") || "(none)"}`;
+  return typeof value;
+}
+async function importFile(file, runtime, fail) {
+  const { pathToFileURL } = await import("node:url");
+  try {
+    return await import(pathToFileURL(file).href);
+  } catch (error) {
+    const code = error.code;
+    if (code === "ERR_UNKNOWN_FILE_EXTENSION" && file.endsWith(".ts")) {
+      return fail(`cannot load plugin ${file}: this Node.js cannot import TypeScript (Node >= 22.18 strips types natively). Write the plugin as .mjs, or run acp with bun, deno or the compiled binary`);
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    const hint = runtime.name === "deno" && /Requires read access|NotCapable|PermissionDenied/.test(message) ? " (under Deno, grant --allow-read to the plugin folder)" : "";
+    return fail(`cannot load plugin ${file}: ${message.split(`
+`)[0]}${hint}`);
+  }
+}
+async function findConfigFile(host, runtime, cwd, path) {
+  for (let dir = cwd;; dir = path.dirname(dir)) {
+    const file = path.join(dir, CONFIG_FILE);
+    if (runtime.mayRead?.(file) !== false && (await host.fs.stat(file).catch(() => null))?.isFile)
+      return file;
+    if (path.dirname(dir) === dir)
+      return;
+  }
+}
+async function readConfigFile(host, file, fail) {
+  const [YAML, v] = await Promise.all([Promise.resolve().then(() => __toESM(require_dist(), 1)), Promise.resolve().then(() => (init_dist(), {}))]);
+  let text;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(await host.fs.readFile(file));
+  } catch (error) {
+    return fail(`${file}: cannot read: ${error instanceof TypeError ? "not valid UTF-8" : error.message}`);
+  }
+  const document = YAML.parseDocument(text);
+  const yamlError = document.errors[0];
+  if (yamlError) {
+    const at = yamlError.linePos?.[0];
+    return fail(`${file}${at ? `:${at.line}:${at.col}` : ""}: invalid YAML: ${yamlError.message.split(`
+`)[0].replace(/ at line \d+, column \d+:?$/, "")}`);
+  }
+  const data = document.toJS() ?? {};
+  const unknownKey = "unknown key";
+  const Path = pipe(string("must be a path (a string)"), check((s) => s.trim() !== "", "must not be blank"));
+  const Mapping = custom((x) => typeof x === "object" && x !== null && !Array.isArray(x), "must be a mapping (key: value)");
+  const Entry = union([Path, strictObject({ path: Path, options: optional(Mapping) }, unknownKey)], "must be a plugin path (a string) or a mapping { path, options }");
+  const Config = strictObject({ plugins: optional(nullable(array(Entry, "must be a list"))) }, unknownKey);
+  if (typeof data !== "object" || Array.isArray(data) || data === null)
+    return fail(`${file}: the top level must be a mapping with a plugins: list`);
+  const result = safeParse(Config, data);
+  if (!result.success) {
+    const issue = deepestIssue(result.issues[0]);
+    const key = formatKey(issue.path);
+    const message = issue.message.startsWith("unknown key") ? `unknown key (allowed: ${key.includes("[") ? "path, options" : "plugins"})` : issue.message;
+    return fail(`${file}: ${key || "(top level)"}: ${message}`);
+  }
+  return (result.output.plugins ?? []).map((entry) => typeof entry === "string" ? entry.trim() : { path: entry.path.trim(), options: entry.options ?? {} });
+}
+function deepestIssue(issue) {
+  const deeper = (issue.issues ?? []).filter((sub) => (sub.path?.length ?? 0) > 0);
+  if (!deeper.length)
+    return issue;
+  const best = deeper.reduce((a, b) => (b.path?.length ?? 0) > (a.path?.length ?? 0) ? b : a);
+  return deepestIssue({ ...best, path: [...issue.path ?? [], ...best.path ?? []] });
+}
+function formatKey(path) {
+  return (path ?? []).map(({ key }, index) => typeof key === "number" ? `[${key}]` : index === 0 ? String(key) : `.${String(key)}`).join("");
+}
+var CONFIG_FILE = "acp.config.yaml", EXTENSIONS, BUNDLED_PREFIX = "acp:";
+var init_loader = __esm(() => {
+  init_util();
+  EXTENSIONS = [".ts", ".mjs", ".js"];
+});
+
+// plugins/core/process.ts
+var exports_process = {};
+__export(exports_process, {
+  createProcessRuntime: () => createProcessRuntime,
+  runProcess: () => runProcess
+});
+function envReader(proc) {
+  const deno = globalThis.Deno;
+  return (name) => {
+    if (deno && deno.permissions.querySync({ name: "env", variable: name }).state !== "granted")
+      return;
+    return proc.env[name];
+  };
+}
+function colorAllowed(proc, env) {
+  if (env("NO_COLOR") !== undefined && env("NO_COLOR") !== "")
+    return false;
+  const force = env("FORCE_COLOR");
+  if (force !== undefined)
+    return force !== "0" && force !== "false";
+  return proc.stdout.isTTY === true && env("TERM") !== "dumb";
+}
+async function fdWriter(fd, stream) {
+  const { writeSync } = await import("node:fs");
+  let fallback;
+  return (text) => {
+    let bytes = new TextEncoder().encode(text);
+    if (fallback)
+      return fallback(bytes);
+    while (bytes.length) {
+      try {
+        bytes = bytes.subarray(writeSync(fd, bytes));
+      } catch (error) {
+        if (error.code !== "EAGAIN")
+          return;
+        const target = stream();
+        target.on?.("error", () => {
+          return;
+        });
+        fallback = (chunk) => {
+          try {
+            target.write(chunk);
+          } catch {}
+        };
+        return fallback(bytes);
+      }
+    }
+  };
+}
+async function runProcess(run) {
+  const proc = globalThis.process;
+  const env = envReader(proc);
+  const controller = new AbortController;
+  for (const [signal, code] of [["SIGINT", 130], ["SIGTERM", 143]]) {
+    proc.on?.(signal, () => {
+      controller.abort();
+      setTimeout(() => proc.exit(code), SIGNAL_GRACE_MS).unref?.();
+    });
+  }
+  const io = {
+    argv: proc.argv.slice(2),
+    stdout: await fdWriter(1, () => proc.stdout),
+    stderr: await fdWriter(2, () => proc.stderr),
+    color: colorAllowed(proc, env),
+    runtime: await createProcessRuntime(),
+    env,
+    signal: controller.signal
+  };
+  proc.exitCode = await run(io, await createNodeHost({ syncFs: true }));
+}
+async function createProcessRuntime() {
+  const g = globalThis;
+  const deno = g.Deno;
+  const name = deno ? "deno" : g.Bun ? "bun" : g.process ? "node" : "unknown";
+  const run = async (command, options = {}) => {
+    const { spawn } = await import("node:child_process");
+    const [file, ...args] = command;
+    if (!file)
+      throw new Error("run: empty command");
+    const env = { ...g.process?.env, ...options.env };
+    return new Promise((resolve, reject) => {
+      let child;
+      try {
+        child = spawn(file, args, { cwd: options.cwd, env, shell: false, detached: options.detached, stdio: options.detached ? "ignore" : ["ignore", "pipe", "pipe"] });
+      } catch (error) {
+        reject(new Error(`cannot run ${file}: ${error.message}${name === "deno" ? " (Deno needs --allow-run)" : ""}`));
+        return;
+      }
+      const output = { stdout: "", stderr: "" };
+      const limit = 65536;
+      child.stdout?.on("data", (chunk) => void (output.stdout = (output.stdout + chunk).slice(-limit)));
+      child.stderr?.on("data", (chunk) => void (output.stderr = (output.stderr + chunk).slice(-limit)));
+      const timer = options.timeoutMs && !options.detached ? setTimeout(() => child.kill("SIGKILL"), options.timeoutMs) : undefined;
+      child.on("error", (error) => {
+        clearTimeout(timer);
+        reject(new Error(error.code === "ENOENT" ? `command not found: ${file}` : `cannot run ${file}: ${error.message}`));
+      });
+      if (options.detached) {
+        child.on("spawn", () => {
+          child.unref();
+          resolve({ code: 0, ...output });
+        });
+        return;
+      }
+      child.on("close", (code) => {
+        clearTimeout(timer);
+        resolve({ code, ...output });
+      });
+    });
+  };
+  const mayRead = deno ? (path) => deno.permissions.querySync({ name: "read", path }).state === "granted" : undefined;
+  return mayRead ? { name, run, mayRead } : { name, run };
+}
+var SIGNAL_GRACE_MS = 3000;
+var init_process = __esm(() => {
+  init_node_host();
 });
 
 // acp.ts
 import * as nodePath7 from "node:path";
+// package.json
+var package_default = {
+  name: "acp-collab",
+  version: "0.1.0",
+  description: "Agent Collaboration Protocol (ACP schema v2): a CLI, an MCP server and a library for AI agents that take turns in a shared folder",
+  license: "MIT",
+  keywords: [
+    "agents",
+    "ai-agents",
+    "collaboration",
+    "mcp",
+    "model-context-protocol",
+    "protocol",
+    "cli",
+    "claude-code",
+    "codex"
+  ],
+  type: "module",
+  bin: {
+    "acp-collab": "dist/acp.mjs",
+    acp: "dist/acp.mjs"
+  },
+  files: [
+    "dist/acp.mjs",
+    "dist/acp-mcp.mjs",
+    "dist/types/",
+    "LICENSE",
+    "README.md"
+  ],
+  types: "./dist/types/acp.d.ts",
+  exports: {
+    ".": {
+      types: "./dist/types/acp.d.ts",
+      default: "./dist/acp.mjs"
+    },
+    "./package.json": "./package.json"
+  },
+  engines: {
+    node: ">=20.19"
+  },
+  scripts: {
+    build: "node scripts/build.mjs",
+    start: "npm run build --silent && node scripts/demo.mjs",
+    test: "npm run build --silent && vitest run",
+    "test:long": "ACP_LONG=1 npm test",
+    typecheck: "tsc --noEmit",
+    replay: "node scripts/replay.mjs",
+    bench: "node scripts/build.mjs --compile && bun scripts/bench.ts",
+    "bench:rpc": "node scripts/build.mjs && bun scripts/bench-rpc.ts",
+    prepack: "node scripts/build.mjs --no-compile --types",
+    "build:release": "node scripts/release.mjs"
+  },
+  devDependencies: {
+    "@modelcontextprotocol/sdk": "^1.32.2",
+    "@types/node": "^20.19.8",
+    bun: "^1.4.5",
+    "bun-types": "^1.4.5",
+    cac: "^7.1.0",
+    deno: "^2.9.6",
+    "fast-check": "^4.11.0",
+    picocolors: "^1.1.1",
+    skills: "^1.5.18",
+    typescript: "^7.0.2",
+    valibot: "^1.5.0",
+    vite: "8.3.8",
+    vitest: "4.1.12",
+    "vscode-jsonrpc": "^10.0.0",
+    yaml: "^2.9.1",
+    zod: "^4.6.7"
+  }
+};
 
 // plugins/core/pytext.ts
 var PY_SPACE = "\\t\\n\\v\\f\\r \\x1c-\\x1f\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000";
@@ -11965,247 +17533,13 @@ async function sha256Hex(bytes) {
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-// plugins/core/util.ts
-import * as nodePath from "node:path";
-function isObject(value) {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-function errorCode(error) {
-  return typeof error === "object" && error !== null && "code" in error ? String(error.code) : undefined;
-}
-function fsError(code, message) {
-  const error = new Error(`${code}: ${message}`);
-  error.code = code;
-  return error;
-}
-function sameList(a, b) {
-  return Array.isArray(a) && a.length === b.length && a.every((v, i) => v === b[i]);
-}
-function sleep(ms) {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-function isInside(child, parent) {
-  const rel = nodePath.relative(parent, child);
-  return rel === "" || !rel.startsWith("..") && !nodePath.isAbsolute(rel);
-}
-async function realpathOfExistingAncestor(host, path) {
-  const parts = [];
-  let current = path;
-  for (;; ) {
-    try {
-      return nodePath.join(await host.fs.realpath(current), ...parts.reverse());
-    } catch (error) {
-      if (errorCode(error) !== "ENOENT" && errorCode(error) !== "ENOTDIR")
-        throw error;
-      const parent = nodePath.dirname(current);
-      if (parent === current)
-        return path;
-      parts.push(nodePath.basename(current));
-      current = parent;
-    }
-  }
-}
-// plugins/core/node-host.ts
-import * as nodePath2 from "node:path";
-async function createNodeHost(options = {}) {
-  const fs = await import("node:fs");
-  const fsp = fs.promises;
-  const sync = options.syncFs === true;
-  const proc = globalThis.process;
-  const callback = (run) => new Promise((resolve, reject) => run((error, value) => error ? reject(error) : resolve(value)));
-  const fd = sync ? {
-    open: async (path, flags) => fs.openSync(path, flags),
-    fstat: async (fd) => fs.fstatSync(fd),
-    write: async (fd, bytes, offset) => fs.writeSync(fd, bytes, offset),
-    read: async (fd, bytes, length, position) => fs.readSync(fd, bytes, 0, length, position),
-    datasync: async (fd) => fs.fdatasyncSync(fd),
-    truncate: async (fd, size) => fs.ftruncateSync(fd, size),
-    close: async (fd) => fs.closeSync(fd)
-  } : {
-    open: (path, flags) => callback((done) => fs.open(path, flags, done)),
-    fstat: (fd) => callback((done) => fs.fstat(fd, done)),
-    write: (fd, bytes, offset) => callback((done) => fs.write(fd, bytes, offset, bytes.length - offset, null, done)),
-    read: (fd, bytes, length, position) => callback((done) => fs.read(fd, bytes, 0, length, position, done)),
-    datasync: (fd) => callback((done) => fs.fdatasync(fd, done)),
-    truncate: (fd, size) => callback((done) => fs.ftruncate(fd, size, done)),
-    close: (fd) => callback((done) => fs.close(fd, done))
-  };
-  const nodeFs = {
-    readFile: async (path) => {
-      const buffer = sync ? fs.readFileSync(path) : await fsp.readFile(path);
-      return new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
-    },
-    writeFile: async (path, data, options) => {
-      const flag = options?.exclusive ? "wx" : "w";
-      if (sync)
-        fs.writeFileSync(path, data, { flag });
-      else
-        await fsp.writeFile(path, data, { flag });
-    },
-    appendFile: async (path, data) => {
-      const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data;
-      const handle = await fd.open(path, "a");
-      try {
-        const start = (await fd.fstat(handle)).size;
-        let written = 0;
-        try {
-          while (written < bytes.length) {
-            const bytesWritten = await fd.write(handle, bytes, written);
-            if (bytesWritten <= 0)
-              throw fsError("EIO", `short write to ${path}`);
-            written += bytesWritten;
-          }
-          await fd.datasync(handle);
-        } catch (error) {
-          try {
-            if (written > 0 && (await fd.fstat(handle)).size === start + written)
-              await fd.truncate(handle, start);
-          } catch {}
-          throw error;
-        }
-      } finally {
-        await fd.close(handle);
-      }
-    },
-    rename: async (from, to) => sync ? fs.renameSync(from, to) : fsp.rename(from, to),
-    remove: async (path) => {
-      if (sync)
-        fs.rmSync(path, { force: true });
-      else
-        await fsp.rm(path, { force: true });
-    },
-    mkdir: async (path) => {
-      if (sync)
-        fs.mkdirSync(path, { recursive: true });
-      else
-        await fsp.mkdir(path, { recursive: true });
-    },
-    stat: async (path) => {
-      try {
-        const link = sync ? fs.lstatSync(path) : await fsp.lstat(path);
-        let target = link;
-        if (link.isSymbolicLink()) {
-          try {
-            target = sync ? fs.statSync(path) : await fsp.stat(path);
-          } catch {
-            target = null;
-          }
-        }
-        if (!target)
-          return { isFile: false, isDirectory: false, isSymlink: true, size: 0, mtimeMs: link.mtimeMs };
-        return {
-          isFile: target.isFile(),
-          isDirectory: target.isDirectory(),
-          isSymlink: link.isSymbolicLink(),
-          size: target.size,
-          mtimeMs: target.mtimeMs,
-          ctimeMs: target.ctimeMs,
-          ino: target.ino
-        };
-      } catch (error) {
-        if (["ENOENT", "ENOTDIR", "ENAMETOOLONG", "ELOOP"].includes(errorCode(error) ?? ""))
-          return null;
-        throw error;
-      }
-    },
-    readTail: async (path, length) => {
-      let handle;
-      try {
-        handle = await fd.open(path, "r");
-      } catch (error) {
-        if (errorCode(error) === "ENOENT" || errorCode(error) === "ENOTDIR")
-          return null;
-        throw error;
-      }
-      try {
-        const st = await fd.fstat(handle);
-        if (!st.isFile())
-          return null;
-        const want = Math.max(0, Math.min(length, st.size));
-        const bytes = new Uint8Array(want);
-        const bytesRead = want ? await fd.read(handle, bytes, want, st.size - want) : 0;
-        const stat = { isFile: st.isFile(), isDirectory: st.isDirectory(), isSymlink: false, size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, ino: st.ino };
-        return { stat, bytes: bytes.subarray(0, bytesRead) };
-      } finally {
-        await fd.close(handle);
-      }
-    },
-    realpath: async (path) => sync ? (fs.realpathSync.native ?? fs.realpathSync)(path) : fsp.realpath(path),
-    readDir: async (path) => sync ? fs.readdirSync(path) : fsp.readdir(path),
-    truncate: async (path, size) => sync ? fs.truncateSync(path, size) : fsp.truncate(path, size),
-    watch: (path, onChange) => {
-      try {
-        const watcher = fs.watch(path, { persistent: true }, () => onChange());
-        watcher.on("error", () => {
-          return;
-        });
-        return () => watcher.close();
-      } catch {
-        return () => {
-          return;
-        };
-      }
-    }
-  };
-  for (const key of Object.keys(nodeFs)) {
-    const fn = nodeFs[key];
-    nodeFs[key] = (...args) => {
-      const paths = key === "rename" ? args.slice(0, 2) : args.slice(0, 1);
-      if (!paths.some((p) => typeof p === "string" && p.includes("\x00")))
-        return fn(...args);
-      if (key === "stat" || key === "readTail")
-        return Promise.resolve(null);
-      if (key === "remove")
-        return Promise.resolve();
-      if (key === "watch")
-        return () => {
-          return;
-        };
-      return Promise.reject(fsError("ENOENT", `no file name holds a NUL character: ${JSON.stringify(paths.join(" "))}`));
-    };
-  }
-  const deno = globalThis.Deno;
-  const granted = (descriptor) => {
-    if (!deno)
-      return true;
-    try {
-      return deno.permissions?.querySync?.(descriptor).state === "granted";
-    } catch {
-      return false;
-    }
-  };
-  let hostname;
-  if (granted({ name: "sys", kind: "hostname" })) {
-    try {
-      hostname = (await import("node:os")).hostname() || undefined;
-    } catch {
-      hostname = undefined;
-    }
-  }
-  const mayKill = granted({ name: "run" });
-  return {
-    fs: nodeFs,
-    now: () => new Date,
-    pid: proc?.pid ?? 0,
-    hostname,
-    isProcessAlive: (pid) => {
-      if (!proc?.kill || !mayKill || !Number.isSafeInteger(pid) || pid <= 0)
-        return;
-      try {
-        proc.kill(pid, 0);
-        return true;
-      } catch (error) {
-        if (errorCode(error) === "ESRCH")
-          return false;
-        if (errorCode(error) === "EPERM")
-          return true;
-        return;
-      }
-    },
-    resolvePath: (path) => nodePath2.resolve(path)
-  };
-}
+// acp.ts
+init_util();
+init_util();
+init_node_host();
+
 // plugins/core/memory-host.ts
+init_util();
 import * as nodePath3 from "node:path";
 function createMemoryFileSystem(options = {}) {
   const now = options.now ?? (() => Date.now());
@@ -12407,7 +17741,9 @@ function createMemoryHost(options = {}) {
     resolvePath: (path) => nodePath3.resolve(cwd, path)
   };
 }
+
 // acp.ts
+init_node_host();
 var EVENT_NAMES = [
   "initialized",
   "deliverable_drafted",
@@ -12441,31 +17777,43 @@ var DELIVERABLE_EVENTS = new Set(["deliverable_drafted", "deliverable_revised", 
 var CONCLUSION_OUTCOMES = new Set(["proceed", "do_not_proceed", "defer", "blocked"]);
 var SHA256_HEX = /^[0-9a-f]{64}$/;
 var INIT_SUMMARY = "Initialized ACP schema v2 collaboration workspace.";
+var VERSION = package_default.version;
 var DEFAULT_WAIT_TIMEOUT_SECONDS = 1800;
 var DEFAULT_WAIT_INTERVAL_SECONDS = 2;
 
 class AcpError extends Error {
   exitCode;
   messages;
-  constructor(message, exitCode = 2) {
+  code;
+  constructor(message, exitCode = 2, code = "refused") {
     const messages = Array.isArray(message) ? message : [message];
     super(messages.join("; "));
     this.name = "AcpError";
     this.exitCode = exitCode;
     this.messages = messages;
+    this.code = code;
+  }
+}
+
+class AcpAppendedError extends AcpError {
+  appended;
+  constructor(messages, appended) {
+    super(messages, 2, "after_append");
+    this.name = "AcpAppendedError";
+    this.appended = appended;
   }
 }
 
 class AcpTimeoutError extends AcpError {
   constructor(message) {
-    super(message, 1);
+    super(message, 1, "timeout");
     this.name = "AcpTimeoutError";
   }
 }
 
 class AcpAbortError extends AcpError {
   constructor() {
-    super("aborted", 130);
+    super("aborted", 130, "aborted");
     this.name = "AcpAbortError";
   }
 }
@@ -12545,6 +17893,27 @@ async function readDeliverable(host, folder, protocol, ref) {
     return;
   await assertInsideBoundary(host, path, deliverableBoundary(folder, protocol, ref), ref);
   return host.fs.readFile(path);
+}
+function documentFiles(host, folder, protocol) {
+  return {
+    async read(ref) {
+      if (typeof ref !== "string" || ref === "" || ref.includes("\x00"))
+        throw new AcpError(`not a document reference: ${pyRepr(ref)}`);
+      const declared = [primaryRef(protocol), ...supportingEntries(protocol).map((entry) => typeof entry.file === "string" ? deliverableRef(protocol, entry.file) : undefined)];
+      if (declared.includes(ref)) {
+        const bytes = await readDeliverable(host, folder, protocol, ref);
+        return bytes === undefined ? undefined : decodeText(bytes, ref);
+      }
+      const path = nodePath7.resolve(folder, ref);
+      if (!isInside(path, folder))
+        throw new AcpError(`document ${ref} is outside the collaboration folder`);
+      const stat = await host.fs.stat(path);
+      if (!stat?.isFile)
+        return;
+      await assertInsideBoundary(host, path, folder, ref);
+      return decodeText(await host.fs.readFile(path), ref);
+    }
+  };
 }
 async function assertInsideBoundary(host, path, boundary, ref) {
   let real;
@@ -12989,7 +18358,7 @@ var HOOK_NAMES = ["init:files", "append:before", "append:after", "phase:change",
 class AcpPluginError extends AcpError {
   plugin;
   constructor(plugin, hook, cause) {
-    super(`plugin '${plugin}' failed in ${hook}: ${cause instanceof Error ? cause.message : String(cause)}`);
+    super(`plugin '${plugin}' failed in ${hook}: ${cause instanceof Error ? cause.message : String(cause)}`, 2, "plugin_failed");
     this.name = "AcpPluginError";
     this.plugin = plugin;
   }
@@ -13015,18 +18384,34 @@ class HookRunner {
     const hooks = this.#hooks.filter((h) => h.name === name).sort((a, b) => ORDER_RANK[a.order] - ORDER_RANK[b.order]);
     for (const hook of hooks) {
       try {
-        await hook.fn(context);
+        const result = await hook.fn(context);
+        checkHookOutcome(name, result, context);
       } catch (error) {
         let failure;
         if (error instanceof AcpRefusal) {
           const event = context.event?.event;
-          failure = new AcpError(`plugin '${hook.owner}' refused ${event === undefined ? "the event" : pyStr(event)}: ${error.message}`);
+          failure = new AcpError(`plugin '${hook.owner}' refused ${event === undefined ? "the event" : pyStr(event)}: ${error.message}`, 2, "plugin_refused");
         } else
           failure = error instanceof AcpPluginError ? error : new AcpPluginError(hook.owner, name, error);
         if (!failures)
           throw failure;
         failures.push(failure);
       }
+    }
+  }
+}
+function checkHookOutcome(name, result, context) {
+  if (result !== undefined) {
+    const hint = name === "append:before" ? "; to veto the event call refuse(message)" : "";
+    throw new Error(`the hook returned ${result === null ? "null" : typeof result} where nothing is expected (hooks answer through their context${hint})`);
+  }
+  const lists = name === "validate" ? ["errors", "warnings"] : name === "next" ? ["hints"] : [];
+  for (const key of lists) {
+    const list = context[key];
+    if (Array.isArray(list) && list.some((item) => typeof item !== "string")) {
+      const index = list.findIndex((item) => typeof item !== "string");
+      list.splice(index);
+      throw new Error(`${key}[${index}] is not a string (push messages as strings)`);
     }
   }
 }
@@ -13039,6 +18424,7 @@ class Registry {
   types = new Map;
   plugins = [];
   hooks = new HookRunner;
+  commands = new Map;
   addType(definition, origin) {
     this.#checkType(definition, origin);
     this.types.set(definition.type, { definition, origin });
@@ -13081,6 +18467,13 @@ class Registry {
     const types = plugin.deliverableTypes ?? [];
     if (!Array.isArray(types))
       throw new AcpError(`${where}: deliverableTypes must be an array`);
+    const commands = plugin.commands ?? [];
+    if (!Array.isArray(commands))
+      throw new AcpError(`${where}: commands must be an array`);
+    for (const command of commands)
+      this.#checkCommand(command, where);
+    if (plugin.optionsSchema !== undefined && context)
+      await checkPluginOptions(plugin, context, where);
     const typeOrigin = { ...origin, plugin: plugin.name };
     types.forEach((type, index) => {
       this.#checkType(type, typeOrigin);
@@ -13098,6 +18491,33 @@ class Registry {
     const order = plugin.enforce ?? "normal";
     for (const [name, fn] of hooks)
       this.hooks.hook(name, fn, { order, owner: plugin.name });
+    for (const command of commands)
+      this.#addCommand(command, typeOrigin);
+  }
+  #checkCommand(command, where) {
+    if (!command || typeof command !== "object" || typeof command.name !== "string" || typeof command.run !== "function") {
+      throw new AcpError(`${where}: a command needs a \`name\` and a \`run(context)\` function`);
+    }
+    if (!/^[a-z][a-z0-9-]*$/.test(command.name))
+      throw new AcpError(`${where}: command name '${command.name}' must match ^[a-z][a-z0-9-]*$`);
+    const existing = this.commands.get(command.name);
+    if (existing && !command.extend)
+      throw new AcpError(`${where}: command '${command.name}' is already defined by ${existing.origin.plugin ? `plugin '${existing.origin.plugin}'` : existing.origin.source}`);
+    if (!existing && command.extend)
+      throw new AcpError(`${where}: extends command '${command.name}', which no plugin defines`);
+    for (const [name, option] of Object.entries(command.options ?? {})) {
+      if (option?.type !== "string" && option?.type !== "boolean")
+        throw new AcpError(`${where}: option --${name} of command '${command.name}' needs type 'string' or 'boolean'`);
+    }
+  }
+  #addCommand(command, origin) {
+    const existing = this.commands.get(command.name);
+    if (!existing) {
+      this.commands.set(command.name, { spec: command, origin, chain: [command] });
+      return;
+    }
+    const spec = { ...existing.spec, options: { ...existing.spec.options, ...command.options } };
+    this.commands.set(command.name, { spec, origin: existing.origin, chain: [...existing.chain, command] });
   }
   async cleanup() {
     const failures = [];
@@ -13112,6 +18532,15 @@ class Registry {
     if (failures.length)
       throw new AcpError(failures);
   }
+}
+async function checkPluginOptions(plugin, context, where) {
+  const v = context.valibot ?? await Promise.resolve().then(() => (init_dist(), exports_dist));
+  const result = v.safeParse(plugin.optionsSchema, context.options);
+  if (result.success)
+    return;
+  const issue = result.issues[0];
+  const key = issue.path?.map((p) => String(p.key)).join(".") ?? "";
+  throw new AcpError(`${where}: option ${key ? `'${key}'` : "(top level)"}: ${issue.message}`, 2, "plugin_failed");
 }
 var isStringList = (value) => Array.isArray(value) && value.every((item) => typeof item === "string");
 function callType(registry, type, what, fn, valid) {
@@ -13135,7 +18564,7 @@ function pluginContext(options, runtime = { name: "unknown" }, extra = {}) {
   const warn = extra.warn ?? (() => {
     return;
   });
-  return { definePlugin, defineDeliverableType, markdown, defaultTemplate, defaultGates, options, runtime, source: extra.source ?? "inline", warn };
+  return { api: libraryApi(), definePlugin, defineDeliverableType, markdown, defaultTemplate, defaultGates, options, runtime, source: extra.source ?? "inline", warn, valibot: extra.valibot };
 }
 async function loadBuiltInTypes(registry) {
   await Promise.resolve().then(() => init_deliverable_types());
@@ -13146,15 +18575,22 @@ var BUNDLED_PLUGINS = {
   rfc: () => Promise.resolve().then(() => (init_rfc(), exports_rfc)),
   "notify-turn": () => Promise.resolve().then(() => (init_notify_turn(), exports_notify_turn))
 };
+var BUILT_IN_PLUGINS = {
+  doctor: () => Promise.resolve().then(() => (init_doctor(), exports_doctor)),
+  rpc: () => Promise.resolve().then(() => (init_rpc(), exports_rpc)),
+  mcp: () => Promise.resolve().then(() => (init_mcp(), exports_mcp))
+};
 async function createRegistry(options = {}) {
   const registry = new Registry;
   await loadBuiltInTypes(registry);
-  if (!options.plugins?.length && !options.config)
-    return registry;
   try {
+    if (options.builtIns)
+      await loadBuiltInPlugins(registry, options);
+    if (!options.plugins?.length && !options.config)
+      return registry;
     await Promise.resolve().then(() => init_loader());
     const host = options.host ?? await createNodeHost();
-    await loadPlugins(registry, { ...options, host }, { AcpError, AcpPluginError, pluginContext, bundled: BUNDLED_PLUGINS });
+    await loadPlugins(registry, { ...options, host }, libraryApi(), BUNDLED_PLUGINS);
   } catch (error) {
     await registry.cleanup().catch(() => {
       return;
@@ -13163,31 +18599,40 @@ async function createRegistry(options = {}) {
   }
   return registry;
 }
+async function loadBuiltInPlugins(registry, options) {
+  await registry.addPlugin(protocolPlugin, { kind: "built-in", source: "acp.ts" });
+  for (const [name, load] of Object.entries(BUILT_IN_PLUGINS)) {
+    const context = pluginContext({}, options.runtime, { source: `acp:${name}`, warn: options.warn });
+    const exported = (await load()).default;
+    const plugin = typeof exported === "function" ? await exported(context) : exported;
+    await registry.addPlugin(plugin, { kind: "built-in", source: `plugins/${name}.ts` }, context);
+  }
+}
 async function readProtocol(host, folder) {
   let bytes;
   try {
     bytes = await host.fs.readFile(nodePath7.join(folder, "protocol.json"));
   } catch (error) {
     if (["ENOENT", "ENOTDIR", "ELOOP", "ENAMETOOLONG"].includes(errorCode(error) ?? ""))
-      throw new AcpError(`missing protocol.json in ${folder}`);
+      throw new AcpError(`missing protocol.json in ${folder}`, 2, "invalid_folder");
     if (errorCode(error) === "EISDIR")
-      throw new AcpError("invalid protocol.json: protocol.json is a directory");
+      throw new AcpError("invalid protocol.json: protocol.json is a directory", 2, "invalid_folder");
     throw error;
   }
   let text;
   try {
     text = decodeText(bytes, "protocol.json");
   } catch {
-    throw new AcpError("invalid protocol.json: not valid UTF-8");
+    throw new AcpError("invalid protocol.json: not valid UTF-8", 2, "invalid_folder");
   }
   let value;
   try {
     value = JSON.parse(text.charCodeAt(0) === 65279 ? text.slice(1) : text);
   } catch (error) {
-    throw new AcpError(`invalid protocol.json: ${jsonErrorDetail(error)}`);
+    throw new AcpError(`invalid protocol.json: ${jsonErrorDetail(error)}`, 2, "invalid_folder");
   }
   if (!isObject(value))
-    throw new AcpError("invalid protocol.json: top level must be an object");
+    throw new AcpError("invalid protocol.json: top level must be an object", 2, "invalid_folder");
   return value;
 }
 async function readTextIfExists(host, path, name) {
@@ -13280,7 +18725,7 @@ async function withFolderLock(host, folder, fn, options = {}) {
     } catch (error) {
       if (errorCode(error) !== "EEXIST") {
         if (errorCode(error) === "ENOENT" || errorCode(error) === "ENOTDIR")
-          throw new AcpError(`missing protocol.json in ${folder}`);
+          throw new AcpError(`missing protocol.json in ${folder}`, 2, "invalid_folder");
         if (["EACCES", "EPERM", "EROFS"].includes(errorCode(error) ?? "")) {
           throw new AcpError(`cannot write in ${folder} (${errorCode(error)}): appending needs write access to the folder`);
         }
@@ -13292,7 +18737,7 @@ async function withFolderLock(host, folder, fn, options = {}) {
       await breakLock(host, folder, lock.raw);
     else {
       if (host.now().getTime() > deadline)
-        throw new AcpError(`timed out waiting for the lock on ${folder} (held by ${lock?.raw ?? "unknown"})`);
+        throw new AcpError(`timed out waiting for the lock on ${folder} (held by ${lock?.raw ?? "unknown"})`, 2, "lock_timeout");
       await sleep(delay);
       delay = Math.min(delay * 2, 25);
     }
@@ -13361,6 +18806,13 @@ async function writeFileAtomic(host, path, text) {
     });
     throw error;
   }
+}
+function refusalCode(messages) {
+  if (messages.some((m) => / is not allowed from phase /.test(m)))
+    return "phase";
+  if (messages.some((m) => / is reserved for /.test(m)))
+    return "not_your_turn";
+  return "invalid_event";
 }
 var supportingRefsCache = new WeakMap;
 function deliverableDocErrors(protocol, event) {
@@ -13532,15 +18984,15 @@ async function saveCheckpoint(host, folder, participants, facts, line, expectedS
 async function append(host, folder, request, registry) {
   const protocol = await readProtocol(host, folder);
   if (!EVENT_NAMES.includes(request.event))
-    throw new AcpError(`unknown event '${request.event}'`);
+    throw new AcpError(`unknown event '${request.event}'`, 2, "unknown_event");
   const participants = participantIds(protocol);
   if (!participants.includes(request.participant))
-    throw new AcpError(`participant '${request.participant}' is not listed in protocol.json`);
+    throw new AcpError(`participant '${request.participant}' is not listed in protocol.json`, 2, "unknown_participant");
   return withFolderLock(host, folder, async () => {
     const checkpoint = await loadCheckpoint(host, folder, participants);
     const log = checkpoint ? undefined : await readEventLog(host, folder);
     if (log?.errors.length)
-      throw new AcpError(log.errors);
+      throw new AcpError(log.errors, 2, "invalid_log");
     const events = log?.events ?? [];
     const count = checkpoint ? checkpoint.count : events.length;
     const seqExists = (seq) => checkpoint ? isInt(seq) && hasSeq(checkpoint.seqs, seq) : events.some((e) => e.seq === seq);
@@ -13578,7 +19030,7 @@ async function append(host, folder, request, registry) {
     const state = structuredClone(before);
     applyEvent(state, event, participants, readiness);
     if (state.errors.length)
-      throw new AcpError(state.errors);
+      throw new AcpError(state.errors, 2, refusalCode(state.errors));
     if (["decision_accepted", "readiness_passed", "completed"].includes(request.event)) {
       const errors = readinessAppendErrors(readiness, request.event);
       if (errors.length)
@@ -13598,6 +19050,7 @@ async function append(host, folder, request, registry) {
     if (registry?.hooks.has("append:before")) {
       await registry.hooks.call("append:before", {
         folder,
+        files: documentFiles(host, folder, protocol),
         protocol: structuredClone(protocol),
         event: Object.freeze({ ...event }),
         state: structuredClone(state),
@@ -13631,14 +19084,14 @@ async function append(host, folder, request, registry) {
     return { event, state, previousPhase: before.phase, previousWaitingFor: before.waitingFor };
   }).then(async (result) => {
     if (registry?.hooks.has("append:after") || registry?.hooks.has("phase:change")) {
-      const context = { folder, protocol, ...result };
+      const context = { folder, files: documentFiles(host, folder, protocol), protocol, ...result };
       const failures = [];
       await registry.hooks.call("append:after", context, failures);
       if (result.previousPhase !== result.state.phase)
         await registry.hooks.call("phase:change", context, failures);
       if (failures.length) {
         const note = `seq ${result.event.seq} ${result.event.event} was appended and stays in the log; do not append it again`;
-        throw Object.assign(new AcpError([...failures.map((f) => f.message), note]), { appended: result });
+        throw new AcpAppendedError([...failures.map((f) => f.message), note], result);
       }
     }
     return result;
@@ -14323,7 +19776,7 @@ async function validate(host, folder, registry) {
     warnings.push("deferred_nonblocking readiness items should include a reason");
   }
   if (registry.hooks.has("validate"))
-    await registry.hooks.call("validate", { folder, protocol, events: pass.events ?? [], errors, warnings });
+    await registry.hooks.call("validate", { folder, files: documentFiles(host, folder, protocol), protocol, events: pass.events ?? [], errors, warnings });
   return finish();
 }
 function uniqueTrimmed(values) {
@@ -14614,10 +20067,10 @@ function cachedWaiting(protocol) {
 async function nextAction(host, folder, participant, registry) {
   const protocol = await readProtocol(host, folder);
   if (!participantIds(protocol).includes(participant))
-    throw new AcpError(`participant '${participant}' is not listed in protocol.json`);
+    throw new AcpError(`participant '${participant}' is not listed in protocol.json`, 2, "unknown_participant");
   const log = await readEventLogSettled(host, folder);
   if (log.errors.length)
-    throw new AcpError(log.errors);
+    throw new AcpError(log.errors, 2, "invalid_log");
   const events = log.events;
   const phase = pyStr(protocol.currentPhase);
   const owner = pyStr(protocol.proposalOwner);
@@ -14681,7 +20134,7 @@ async function nextAction(host, folder, participant, registry) {
     result.lastEvent = { seq: last.seq, event: last.event, from: last.from };
   if (registry?.hooks.has("next")) {
     const hints = [];
-    await registry.hooks.call("next", { folder, participant, result, hints });
+    await registry.hooks.call("next", { folder, files: documentFiles(host, folder, protocol), participant, result, hints });
     if (hints.length)
       result.hints = hints;
   }
@@ -14727,7 +20180,7 @@ async function waitForTurn(host, folder, participant, options = {}, registry) {
       try {
         protocol = await readProtocol(host, folder);
         if (!participantIds(protocol).includes(participant))
-          throw new AcpError(`participant '${participant}' is not listed in protocol.json`);
+          throw new AcpError(`participant '${participant}' is not listed in protocol.json`, 2, "unknown_participant");
         const st = await host.fs.stat(nodePath7.join(folder, "events.jsonl"));
         const key = !st ? "missing" : st.ino !== undefined && st.ctimeMs !== undefined ? `${st.size}:${st.mtimeMs}:${st.ctimeMs}:${st.ino}` : undefined;
         if (key === undefined || logCache?.key !== key) {
@@ -14737,7 +20190,7 @@ async function waitForTurn(host, folder, participant, options = {}, registry) {
         }
         log = logCache;
         if (log.errors.length)
-          throw new AcpError(log.errors);
+          throw new AcpError(log.errors, 2, "invalid_log");
         unreadableSince = undefined;
       } catch (error) {
         if (!(error instanceof AcpError) || !everRead)
@@ -14797,7 +20250,7 @@ async function openCollaboration(folder, options = {}) {
       const protocol = await readProtocol(host, absolute);
       const log = await readEventLog(host, absolute);
       if (log.errors.length)
-        throw new AcpError(log.errors);
+        throw new AcpError(log.errors, 2, "invalid_log");
       return replay(log.events, participantIds(protocol), await readReadinessFile(host, absolute));
     },
     validate: () => validate(host, absolute, registry),
@@ -14805,478 +20258,612 @@ async function openCollaboration(folder, options = {}) {
     wait: (participant, options) => waitForTurn(host, absolute, participant, options, registry)
   };
 }
+function libraryApi() {
+  return {
+    VERSION,
+    EVENT_NAMES,
+    PHASES,
+    REQUIRED_FILES,
+    FORBIDDEN_FILES,
+    CONCLUSION_SECTIONS,
+    DEFAULT_WAIT_TIMEOUT_SECONDS,
+    DEFAULT_WAIT_INTERVAL_SECONDS,
+    AcpError,
+    AcpTimeoutError,
+    AcpAbortError,
+    AcpPluginError,
+    AcpAppendedError,
+    UsageError,
+    createNodeHost,
+    createMemoryHost,
+    createMemoryFileSystem,
+    openCollaboration,
+    createRegistry,
+    pluginContext,
+    init,
+    append,
+    validate,
+    nextAction,
+    formatNext,
+    waitForTurn,
+    readProtocol,
+    readEventLog,
+    scanEventLog,
+    parseEventLog,
+    formatEventLine,
+    jsonErrorDetail,
+    nextSeq,
+    emptyState,
+    applyEvent,
+    replay,
+    participantIds,
+    isUnsafePath,
+    deliverableRef,
+    primaryRef,
+    resolveDeliverablePath,
+    readDeliverable,
+    documentFiles,
+    markdown,
+    readReadiness,
+    decisionGateErrors,
+    conclusionErrors,
+    defaultTemplate,
+    defaultGates,
+    reviewHeadings,
+    parseZonedTimestamp,
+    inspectFolderLock,
+    withFolderLock,
+    writeFileAtomic,
+    decodeText,
+    sha256Hex,
+    formatTimestamp,
+    formatProtocolJson,
+    pyRepr,
+    pyStr,
+    pyStrip,
+    comparePy,
+    sortedPy,
+    parseArgv,
+    parsePyInt,
+    parsePyFloat,
+    runCommand,
+    describeError
+  };
+}
+var FOLDER = { type: "string", required: true, description: "Collaboration folder" };
+var JSON_FLAG = { type: "boolean", description: "Print one JSON object" };
+var text = (description, extra = {}) => ({ type: "string", description, ...extra });
+var str3 = (value) => typeof value === "string" ? value : undefined;
+var strs = (value) => Array.isArray(value) ? value : [];
+var initCommand = {
+  name: "init",
+  description: "Create a collaboration folder (spec §9)",
+  options: {
+    folder: FOLDER,
+    participant: text("Participant id (repeatable; the first owns the proposal)", { multiple: true, valueName: "id" }),
+    objective: text("What the collaboration must achieve"),
+    completion: text("Objective completion gate (repeatable)", { multiple: true, valueName: "gate" }),
+    "primary-deliverable-type": text("Primary deliverable type", { required: true, valueName: "type" }),
+    "primary-deliverable-file": text("Primary deliverable file name (.md)", { valueName: "file" }),
+    "primary-deliverable-check": text("Checklist section for custom types (repeatable)", { multiple: true, valueName: "section" }),
+    "deliverables-mode": text("internal (default) or external", { valueName: "mode" }),
+    "deliverables-dir": text("Deliverables directory (default deliverables)", { valueName: "dir" }),
+    "repo-root": text("Repository root, relative to the folder (external mode)", { valueName: "path" }),
+    resume: { type: "boolean", description: "Succeed if the folder already exists" },
+    json: JSON_FLAG
+  },
+  async run(ctx) {
+    const o = ctx.options;
+    const folder = ctx.folder();
+    const result = await init(ctx.host, folder, {
+      participants: strs(o.participant),
+      objective: str3(o.objective) ?? "",
+      completion: strs(o.completion),
+      primaryType: str3(o["primary-deliverable-type"]),
+      primaryFile: str3(o["primary-deliverable-file"]),
+      primaryChecks: strs(o["primary-deliverable-check"]),
+      mode: str3(o["deliverables-mode"]),
+      dir: str3(o["deliverables-dir"]),
+      repoRoot: str3(o["repo-root"]),
+      resume: o.resume === true
+    }, ctx.registry);
+    if (!ctx.json)
+      ctx.out(result.created ? `Initialized ACP schema v2 collaboration folder: ${folder}` : `Collaboration folder already exists: ${folder}`);
+    return { exitCode: 0, json: { ok: true, exitCode: 0, created: result.created, folder, files: result.files } };
+  }
+};
+var appendCommand = {
+  name: "append",
+  description: "Append an event (spec §6)",
+  options: {
+    folder: FOLDER,
+    participant: text("Who appends", { required: true, valueName: "id" }),
+    event: text(`Event name (${EVENT_NAMES.join(", ")})`, { required: true, valueName: "name" }),
+    summary: text("One-line summary", { required: true, valueName: "text" }),
+    doc: text("Document the event refers to", { valueName: "ref" }),
+    "reply-to": text("Seq of the event this answers", { valueName: "seq" }),
+    role: text("primary or supporting (deliverable events)", { choices: ["primary", "supporting"] }),
+    sha256: text("SHA-256 of the frozen deliverable", { valueName: "hex" }),
+    json: { type: "boolean", description: "Print the appended event as JSON" }
+  },
+  async run(ctx) {
+    const o = ctx.options;
+    const replyTo = str3(o["reply-to"]);
+    const result = await append(ctx.host, ctx.folder(), {
+      participant: str3(o.participant),
+      event: str3(o.event),
+      summary: str3(o.summary),
+      doc: str3(o.doc),
+      replyTo: replyTo === undefined ? undefined : parsePyInt(replyTo, "reply-to"),
+      role: str3(o.role),
+      sha256: str3(o.sha256)
+    }, ctx.registry);
+    if (!ctx.json)
+      ctx.out(`appended seq ${result.event.seq}: ${result.event.event}`);
+    return { exitCode: 0, json: { ok: true, exitCode: 0, event: result.event, phase: result.state.phase, waitingFor: result.state.waitingFor } };
+  }
+};
+var nextCommand = {
+  name: "next",
+  description: "Print the next action for a participant (spec §10)",
+  options: { folder: FOLDER, participant: text("Participant id", { required: true, valueName: "id" }), json: JSON_FLAG },
+  async run(ctx) {
+    const result = await nextAction(ctx.host, ctx.folder(), str3(ctx.options.participant), ctx.registry);
+    if (!ctx.json)
+      ctx.out(formatNext(result));
+    return { exitCode: result.exitCode, json: { ok: result.exitCode === 0, ...result } };
+  }
+};
+var waitCommand = {
+  name: "wait",
+  description: "Wait until it is a participant’s turn (spec §10)",
+  options: {
+    folder: FOLDER,
+    participant: text("Participant id", { required: true, valueName: "id" }),
+    interval: text(`Fallback poll period (default ${DEFAULT_WAIT_INTERVAL_SECONDS})`, { valueName: "seconds" }),
+    timeout: text(`Give up after this long; 0 waits forever (default ${DEFAULT_WAIT_TIMEOUT_SECONDS})`, { valueName: "seconds" }),
+    json: JSON_FLAG
+  },
+  async run(ctx) {
+    const seconds = (name) => {
+      const value = str3(ctx.options[name]);
+      if (value === undefined)
+        return;
+      const n = parsePyFloat(value, name);
+      if (!(n >= 0))
+        throw new UsageError(`argument --${name}: invalid non-negative number: '${value}'`);
+      return n;
+    };
+    const options = { intervalSeconds: seconds("interval"), timeoutSeconds: seconds("timeout"), signal: ctx.signal, onProgress: ctx.json ? undefined : ctx.out };
+    try {
+      const result = await waitForTurn(ctx.host, ctx.folder(), str3(ctx.options.participant), options, ctx.registry);
+      if (!ctx.json)
+        ctx.out(`${result.reason}
+${formatNext(result.next)}`);
+      return { exitCode: result.next.exitCode, json: { ok: result.next.exitCode === 0, ready: result.reason.slice("ready: ".length), ...result.next } };
+    } catch (error) {
+      if (!(error instanceof AcpTimeoutError))
+        throw error;
+      ctx.err(error.message);
+      return { exitCode: 1, json: { ok: false, exitCode: 1, timeout: true, error: error.message } };
+    }
+  }
+};
+var validateCommand = {
+  name: "validate",
+  description: "Validate a collaboration folder (spec §8)",
+  options: { folder: FOLDER, json: { type: "boolean", description: "Print {ok, errors, warnings}" } },
+  async run(ctx) {
+    const result = await validate(ctx.host, ctx.folder(), ctx.registry);
+    const exitCode = result.errors.length ? 2 : result.warnings.length ? 1 : 0;
+    if (!ctx.json) {
+      if (result.errors.length) {
+        ctx.out("ACP validation failed");
+        for (const error of result.errors)
+          ctx.out(`ERROR: ${error}`);
+      } else
+        ctx.out(result.warnings.length ? "ACP validation passed with warnings" : "ACP validation passed");
+      for (const warning of result.warnings)
+        ctx.out(`WARNING: ${warning}`);
+    }
+    return { exitCode, json: { ...result, exitCode } };
+  }
+};
+var pluginsCommand = {
+  name: "plugins",
+  description: "List the deliverable types, plugins and commands loaded, and where each came from",
+  options: { json: JSON_FLAG },
+  run(ctx) {
+    const json = { ok: true, exitCode: 0, ...describeRegistry(ctx.registry) };
+    if (ctx.json)
+      return { exitCode: 0, json };
+    const where = (origin) => origin.kind === "built-in" ? `built-in (${origin.source})` : `${origin.source}${origin.via ? ` (via ${origin.via})` : ""}`;
+    ctx.out("Deliverable types:");
+    for (const { definition, origin } of ctx.registry.types.values()) {
+      ctx.out(`  ${definition.type.padEnd(20)} ${definition.title.padEnd(30)} ${origin.plugin ? `plugin '${origin.plugin}': ` : ""}${where(origin)}`);
+    }
+    const loaded = ctx.registry.plugins.filter(({ origin }) => origin.kind === "plugin");
+    ctx.out(loaded.length ? "Plugins:" : "Plugins: none (load with --plugin <file> or the plugins: list of acp.config.yaml)");
+    for (const { plugin, origin } of loaded)
+      ctx.out(`  ${plugin.name.padEnd(20)} ${where(origin)}; ${plugin.enforce ? `enforce ${plugin.enforce}; ` : ""}provides ${provides(plugin)}`);
+    ctx.out("Commands:");
+    for (const { spec, origin } of ctx.registry.commands.values())
+      ctx.out(`  ${spec.name.padEnd(20)} ${origin.plugin ?? "core"}`);
+    return { exitCode: 0, json };
+  }
+};
+function provides(plugin) {
+  const parts = [
+    ...(plugin.deliverableTypes ?? []).map((t) => `type ${t.type}`),
+    ...Object.keys(plugin.hooks ?? {}).map((h) => `hook ${h}`),
+    ...(plugin.commands ?? []).map((c) => `command ${c.name}`)
+  ];
+  return parts.join(", ") || "nothing";
+}
+function describeRegistry(registry) {
+  const types = [...registry.types.values()].map(({ definition, origin }) => ({
+    type: definition.type,
+    title: definition.title,
+    origin: origin.kind,
+    source: origin.source,
+    ...origin.plugin ? { plugin: origin.plugin } : {},
+    ...origin.via ? { via: origin.via } : {},
+    recordedAs: origin.kind === "built-in" || definition.recordAsCustom === false ? definition.type : "custom"
+  }));
+  const plugins = registry.plugins.filter(({ origin }) => origin.kind === "plugin").map(({ plugin, origin }) => ({
+    name: plugin.name,
+    source: origin.source,
+    ...origin.via ? { via: origin.via } : {},
+    enforce: plugin.enforce ?? "normal",
+    hooks: Object.keys(plugin.hooks ?? {}),
+    types: (plugin.deliverableTypes ?? []).map((t) => t.type),
+    commands: (plugin.commands ?? []).map((c) => c.name)
+  }));
+  const commands = [...registry.commands.values()].map(({ spec, origin }) => ({ name: spec.name, description: spec.description, plugin: origin.plugin ?? null, source: origin.source }));
+  return { types, plugins, commands };
+}
+var protocolPlugin = {
+  name: "protocol",
+  commands: [initCommand, appendCommand, nextCommand, waitCommand, validateCommand, pluginsCommand, { ...pluginsCommand, name: "types", description: "Same as `acp plugins`" }]
+};
 
 class UsageError extends AcpError {
+  constructor(message) {
+    super(message, 2, "usage");
+    this.name = "UsageError";
+  }
 }
-function rawOptionValues(argv, valued) {
-  const values = new Map;
-  const add = (name, value) => {
-    const key = name.replace(/-([a-z0-9])/g, (_, c) => c.toUpperCase());
-    values.set(key, [...values.get(key) ?? [], value]);
-  };
+var GLOBAL_OPTIONS = {
+  plugin: { type: "string", multiple: true, valueName: "path", description: "Load a plugin: a .ts/.mjs/.js file or a bundled acp:{name} (repeatable)" },
+  "no-config": { type: "boolean", description: "Ignore acp.config.yaml (found in the working directory or its ancestors)" },
+  help: { type: "boolean", description: "Show help" },
+  debug: { type: "boolean", description: "On an internal error, print the stack trace" }
+};
+var NEGATIVE_NUMBER_RE = /^-\d+$|^-\d*\.\d+$/;
+function parseArgv(argv, spec, globals = GLOBAL_OPTIONS) {
+  const own = spec.options ?? {};
+  const known = { ...globals, ...own };
+  const options = {};
+  const positionals = [];
+  const extras = [];
+  const lookup = (token) => optionOf(token, own, globals);
   for (let i = 0;i < argv.length; i++) {
     const token = argv[i];
-    if (token === "--")
+    if (token === "--") {
+      positionals.push(...argv.slice(i + 1));
       break;
-    if (!token.startsWith("--"))
+    }
+    const match = looksLikeOption(token) ? lookup(token) : undefined;
+    if (!match) {
+      (looksLikeOption(token) ? extras : positionals).push(token);
       continue;
-    const eq = token.indexOf("=");
-    const name = token.slice(2, eq === -1 ? undefined : eq);
-    if (!valued.has(name))
+    }
+    const option = known[match.name];
+    if (option.type === "boolean") {
+      if (match.value !== undefined)
+        throw new UsageError(`argument --${match.name}: ignored explicit argument '${match.value}'`);
+      options[match.name] = true;
       continue;
-    if (eq !== -1)
-      add(name, token.slice(eq + 1));
-    else if (i + 1 < argv.length && !argv[i + 1].startsWith("--"))
-      add(name, argv[++i]);
+    }
+    let value = match.value;
+    if (value === undefined) {
+      const following = argv[i + 1];
+      if (following === undefined || following === "--" || looksLikeOption(following) && (lookup(following) || !isValueLike(following))) {
+        throw new UsageError(`argument --${match.name}: expected one argument`);
+      }
+      value = following;
+      i++;
+    }
+    if (option.choices && !option.choices.includes(value)) {
+      throw new UsageError(`argument --${match.name}: invalid choice: ${pyRepr(value)} (choose from ${option.choices.map((c) => pyRepr(c)).join(", ")})`);
+    }
+    options[match.name] = option.multiple ? [...options[match.name] ?? [], value] : value;
   }
-  return values;
+  return { options, args: bindPositionals(positionals, extras, own, options, spec.args ?? []) };
 }
-function single(value, name) {
-  if (value === undefined)
+function looksLikeOption(token) {
+  return token.length > 1 && token.startsWith("-");
+}
+function isValueLike(token) {
+  return NEGATIVE_NUMBER_RE.test(token) || token.includes(" ");
+}
+function optionOf(token, own, globals) {
+  if (token === "-h")
+    return { name: "help" };
+  if (!token.startsWith("--"))
     return;
-  if (Array.isArray(value)) {
-    if (value.length > 1)
-      throw new UsageError(`argument --${name}: expected one value`);
-    value = value[0];
+  const eq = token.indexOf("=");
+  const name = token.slice(2, eq === -1 ? undefined : eq);
+  const value = eq === -1 ? undefined : token.slice(eq + 1);
+  for (const table of [own, globals]) {
+    if (Object.hasOwn(table, name))
+      return { name, value };
   }
-  if (value === true || value === false)
-    throw new UsageError(`argument --${name}: expected one argument`);
-  return String(value);
+  for (const table of [own, globals]) {
+    const matches = Object.keys(table).filter((candidate) => candidate.startsWith(name));
+    if (matches.length > 1 && name !== "")
+      throw new UsageError(`ambiguous option: --${name} could match ${matches.map((m) => `--${m}`).join(", ")}`);
+    if (matches.length === 1 && name !== "")
+      return { name: matches[0], value };
+  }
+  return;
 }
-function list(value) {
-  if (value === undefined)
-    return [];
-  const values = Array.isArray(value) ? value : [value];
-  return values.map((v) => {
-    if (v === true || v === false)
-      throw new UsageError("expected one argument");
-    return String(v);
+function bindPositionals(positionals, extras, own, options, names) {
+  const args = {};
+  const missing = [];
+  names.forEach((raw, index) => {
+    const name = raw.replace(/\?$/, "");
+    args[name] = positionals[index];
+    if (positionals[index] === undefined && !raw.endsWith("?"))
+      missing.push(name);
   });
+  const unused = [...extras, ...positionals.slice(names.length)];
+  if (options.help)
+    return args;
+  for (const [name, option] of Object.entries(own))
+    if (option.required && options[name] === undefined)
+      missing.push(`--${name}`);
+  if (missing.length)
+    throw new UsageError(`the following arguments are required: ${missing.join(", ")}`);
+  if (unused.length)
+    throw new UsageError(`unrecognized arguments: ${unused.join(" ")}`);
+  return args;
 }
-function required(value, name) {
+function parsePyInt(text, name) {
+  const body = pyStrip(text);
+  const match = /^([+-]?)(\p{Nd}+(?:_\p{Nd}+)*)$/u.exec(body);
+  if (!match)
+    throw new UsageError(`argument --${name}: invalid int value: ${pyRepr(text)}`);
+  let value = 0;
+  for (const ch of match[2].replaceAll("_", ""))
+    value = value * 10 + unicodeDigitValue(ch);
+  return match[1] === "-" ? -value : value;
+}
+function unicodeDigitValue(ch) {
+  const code = ch.codePointAt(0);
+  if (code >= 120782 && code <= 120831)
+    return (code - 120782) % 10;
+  let zero = code;
+  while (zero > code - 9 && /\p{Nd}/u.test(String.fromCodePoint(zero - 1)))
+    zero--;
+  return code - zero;
+}
+function parsePyFloat(text, name) {
+  const body = pyStrip(text).replaceAll(/(?<=\d)_(?=\d)/g, "");
+  const special = /^([+-]?)(inf|infinity|nan)$/i.exec(body);
+  const value = special ? special[2].toLowerCase() === "nan" ? Number.NaN : special[1] === "-" ? -Infinity : Infinity : /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(body) ? Number(body) : undefined;
   if (value === undefined)
-    throw new UsageError(`the following arguments are required: --${name}`);
+    throw new UsageError(`argument --${name}: invalid float value: ${pyRepr(text)}`);
   return value;
 }
-function intOption(value, name) {
-  if (value === undefined)
-    return;
-  if (!/^[+-]?\d+$/.test(value.trim()))
-    throw new UsageError(`argument --${name}: invalid int value: '${value}'`);
-  return Number.parseInt(value, 10);
+function formatHelp(registry, command) {
+  if (!command) {
+    const rows = [...registry.commands.values()].map(({ spec, origin }) => `  ${spec.name.padEnd(10)} ${spec.description}${origin.plugin && origin.plugin !== "protocol" ? ` (${origin.plugin})` : ""}`);
+    return [`acp/${VERSION}`, "", "Usage: acp <command> [options]", "", "Commands:", ...rows, "", "Run `acp <command> --help` for its options.", ""].join(`
+`);
+  }
+  const args = (command.args ?? []).map((a) => a.endsWith("?") ? `[${a.slice(0, -1)}]` : `<${a}>`).join(" ");
+  const optionRows = Object.entries({ ...command.options ?? {}, ...GLOBAL_OPTIONS }).map(([name, option]) => {
+    const flag = option.type === "string" ? `--${name} <${option.valueName ?? name}>` : `--${name}`;
+    return `  ${flag.padEnd(38)} ${option.description}${option.required ? " (required)" : ""}`;
+  });
+  return [`acp/${VERSION}`, "", `Usage: acp ${command.name}${args ? ` ${args}` : ""} [options]`, "", command.description, "", "Options:", ...optionRows, ""].join(`
+`);
 }
-function floatOption(value, name) {
-  if (value === undefined)
-    return;
-  const n = Number(value);
-  if (value.trim() === "" || Number.isNaN(n) || n < 0)
-    throw new UsageError(`argument --${name}: invalid non-negative number: '${value}'`);
-  return n;
+function commandWord(argv) {
+  for (let i = 0;i < argv.length; i++) {
+    const token = argv[i];
+    if (token === "--plugin")
+      i++;
+    else if (!token.startsWith("-"))
+      return { index: i, word: token };
+  }
+  return { index: -1 };
 }
 async function runCli(io, hostOverride) {
-  await Promise.resolve().then(() => init_dist2());
   const host = hostOverride ?? await createNodeHost();
-  let registry = new Registry;
-  const out = (text) => io.stdout(`${text}
-`);
-  let exitCode = 0;
-  let json = false;
-  const cli = cac("acp");
-  const only = io.argv[0];
-  if (only && ["init", "append", "next", "wait", "validate"].includes(only) && !io.argv.some((a) => ["--help", "-h", "--version", "-v"].includes(a))) {
-    const build = cli.command.bind(cli);
-    const inert = new Proxy(() => {
-      return;
-    }, { get: () => () => inert });
-    cli.command = (name, ...rest) => name.split(" ")[0] === only ? build(name, ...rest) : inert;
-  }
-  const str = { type: [String] };
-  const valued = new Set([
-    "folder",
-    "participant",
-    "objective",
-    "completion",
-    "primary-deliverable-type",
-    "primary-deliverable-file",
-    "primary-deliverable-check",
-    "deliverables-mode",
-    "deliverables-dir",
-    "repo-root",
-    "event",
-    "summary",
-    "doc",
-    "reply-to",
-    "role",
-    "sha256",
-    "interval",
-    "timeout",
-    "plugin",
-    "server",
-    "token",
-    "token-file",
-    "root",
-    "config",
-    "tcp",
-    "unix",
-    "param-file"
-  ]);
-  const raw = rawOptionValues(io.argv, valued);
-  const withRawValues = (parsed) => ({ ...parsed, ...Object.fromEntries(raw) });
-  const folderOf = (options) => {
-    const folder = required(single(options.folder, "folder"), "folder");
-    if (folder.includes("\x00"))
-      throw new UsageError("argument --folder: a path cannot contain a NUL character");
-    return host.resolvePath(folder);
-  };
-  cli.option("--plugin <path>", "Load a plugin: a .ts/.mjs/.js file or a bundled acp:{name} (repeatable)", str);
-  cli.option("--no-config", "Ignore acp.config.yaml (found in the working directory or its ancestors)");
-  for (const option of cli.globalCommand.options)
-    if (option.negated)
-      option.config.default = undefined;
-  cli.command("init", "Create a collaboration folder (spec §9)").option("--folder <folder>", "Collaboration folder", str).option("--participant <id>", "Participant id (repeatable; the first owns the proposal)", str).option("--objective <text>", "What the collaboration must achieve", str).option("--completion <gate>", "Objective completion gate (repeatable)", str).option("--primary-deliverable-type <type>", "Primary deliverable type", str).option("--primary-deliverable-file <file>", "Primary deliverable file name (.md)", str).option("--primary-deliverable-check <section>", "Checklist section for custom types (repeatable)", str).option("--deliverables-mode <mode>", "internal (default) or external", str).option("--deliverables-dir <dir>", "Deliverables directory (default deliverables)", str).option("--repo-root <path>", "Repository root, relative to the folder (external mode)", str).option("--resume", "Succeed if the folder already exists").option("--json", "Print one JSON object").action(async (parsed) => {
-    const options = withRawValues(parsed);
-    json = Boolean(options.json);
-    const folder = folderOf(options);
-    const result = await init(host, folder, {
-      participants: list(options.participant),
-      objective: single(options.objective, "objective") ?? "",
-      completion: list(options.completion),
-      primaryType: required(single(options.primaryDeliverableType, "primary-deliverable-type"), "primary-deliverable-type"),
-      primaryFile: single(options.primaryDeliverableFile, "primary-deliverable-file"),
-      primaryChecks: list(options.primaryDeliverableCheck),
-      mode: single(options.deliverablesMode, "deliverables-mode"),
-      dir: single(options.deliverablesDir, "deliverables-dir"),
-      repoRoot: single(options.repoRoot, "repo-root"),
-      resume: Boolean(options.resume)
-    }, registry);
-    if (json)
-      out(JSON.stringify({ ok: true, created: result.created, folder, files: result.files }));
-    else if (result.created)
-      out(`Initialized ACP schema v2 collaboration folder: ${folder}`);
-    else
-      out(`Collaboration folder already exists: ${folder}`);
-  });
-  cli.command("append", "Append an event (spec §6)").option("--folder <folder>", "Collaboration folder", str).option("--participant <id>", "Who appends", str).option("--event <name>", `Event name (${EVENT_NAMES.join(", ")})`, str).option("--summary <text>", "One-line summary", str).option("--doc <ref>", "Document the event refers to", str).option("--reply-to <seq>", "Seq of the event this answers", str).option("--role <role>", "primary or supporting (deliverable events)", str).option("--sha256 <hex>", "SHA-256 of the frozen deliverable", str).option("--json", "Print the appended event as JSON").action(async (parsed) => {
-    const options = withRawValues(parsed);
-    json = Boolean(options.json);
-    const folder = folderOf(options);
-    const result = await append(host, folder, {
-      participant: required(single(options.participant, "participant"), "participant"),
-      event: required(single(options.event, "event"), "event"),
-      summary: required(single(options.summary, "summary"), "summary"),
-      doc: single(options.doc, "doc"),
-      replyTo: intOption(single(options.replyTo, "reply-to"), "reply-to"),
-      role: single(options.role, "role"),
-      sha256: single(options.sha256, "sha256")
-    }, registry).catch((error) => {
-      const appended = error.appended;
-      if (appended && !json)
-        out(`appended seq ${appended.event.seq}: ${appended.event.event}`);
-      throw error;
-    });
-    if (json)
-      out(JSON.stringify({ ok: true, event: result.event, phase: result.state.phase, waitingFor: result.state.waitingFor }));
-    else
-      out(`appended seq ${result.event.seq}: ${result.event.event}`);
-  });
-  cli.command("next", "Print the next action for a participant (spec §10)").option("--folder <folder>", "Collaboration folder", str).option("--participant <id>", "Participant id", str).option("--json", "Print one JSON object").action(async (parsed) => {
-    const options = withRawValues(parsed);
-    json = Boolean(options.json);
-    const result = await nextAction(host, folderOf(options), required(single(options.participant, "participant"), "participant"), registry);
-    if (json)
-      out(JSON.stringify({ ok: result.exitCode === 0, ...result }));
-    else
-      out(formatNext(result));
-    exitCode = result.exitCode;
-  });
-  cli.command("wait", "Wait until it is a participant’s turn (spec §10)").option("--folder <folder>", "Collaboration folder", str).option("--participant <id>", "Participant id", str).option("--interval <seconds>", `Fallback poll period (default ${DEFAULT_WAIT_INTERVAL_SECONDS})`, str).option("--timeout <seconds>", `Give up after this long; 0 waits forever (default ${DEFAULT_WAIT_TIMEOUT_SECONDS})`, str).option("--server <endpoint>", "Wait by subscription to an `acp serve` endpoint (tcp://host:port or unix:/path); --folder is then the task name", str).option("--token <token>", "With --server: the token the server maps to --participant (or ACP_TOKEN)", str).option("--token-file <file>", "With --server: read the token from this file", str).option("--json", "Print one JSON object").action(async (parsed) => {
-    const options = withRawValues(parsed);
-    json = Boolean(options.json);
-    if (options.server !== undefined) {
-      await Promise.resolve().then(() => init_cli());
-      exitCode = await waitViaServer(options, rpcContext());
-      return;
-    }
-    const participant = required(single(options.participant, "participant"), "participant");
-    try {
-      const result = await waitForTurn(host, folderOf(options), participant, {
-        intervalSeconds: floatOption(single(options.interval, "interval"), "interval"),
-        timeoutSeconds: floatOption(single(options.timeout, "timeout"), "timeout"),
-        onProgress: json ? undefined : out
-      }, registry);
-      if (json)
-        out(JSON.stringify({ ok: true, ready: result.reason.slice("ready: ".length), ...result.next }));
-      else
-        out(`${result.reason}
-${formatNext(result.next)}`);
-      exitCode = result.next.exitCode;
-    } catch (error) {
-      if (error instanceof AcpTimeoutError) {
-        if (json)
-          out(JSON.stringify({ ok: false, timeout: true, reason: error.message.slice("timeout: ".length) }));
-        io.stderr(`${error.message}
-`);
-        exitCode = 1;
-        return;
-      }
-      throw error;
-    }
-  });
-  cli.command("validate", "Validate a collaboration folder (spec §8)").option("--folder <folder>", "Collaboration folder", str).option("--json", "Print {ok, errors, warnings}").action(async (parsed) => {
-    const options = withRawValues(parsed);
-    json = Boolean(options.json);
-    const result = await validate(host, folderOf(options), registry);
-    exitCode = result.errors.length ? 2 : result.warnings.length ? 1 : 0;
-    if (json) {
-      out(JSON.stringify(result));
-      return;
-    }
-    if (result.errors.length) {
-      out("ACP validation failed");
-      for (const error of result.errors)
-        out(`ERROR: ${error}`);
-    } else
-      out(result.warnings.length ? "ACP validation passed with warnings" : "ACP validation passed");
-    for (const warning of result.warnings)
-      out(`WARNING: ${warning}`);
-  });
-  cli.command("types", "List the deliverable types and plugins loaded, and where each came from").option("--json", "Print one JSON object").action((parsed) => {
-    const options = withRawValues(parsed);
-    json = Boolean(options.json);
-    const where = (origin) => origin.kind === "built-in" ? `built-in (${origin.source})` : `${origin.source}${origin.via ? ` (via ${origin.via})` : ""}`;
-    const types = [...registry.types.values()].map(({ definition, origin }) => ({
-      type: definition.type,
-      title: definition.title,
-      origin: origin.kind,
-      source: origin.source,
-      ...origin.plugin ? { plugin: origin.plugin } : {},
-      ...origin.via ? { via: origin.via } : {},
-      recordedAs: origin.kind === "built-in" || definition.recordAsCustom === false ? definition.type : "custom"
-    }));
-    const plugins = registry.plugins.map(({ plugin, origin }) => ({
-      name: plugin.name,
-      source: origin.source,
-      ...origin.via ? { via: origin.via } : {},
-      enforce: plugin.enforce ?? "normal",
-      hooks: Object.keys(plugin.hooks ?? {}),
-      types: (plugin.deliverableTypes ?? []).map((t) => t.type)
-    }));
-    if (json) {
-      out(JSON.stringify({ ok: true, types, plugins }));
-      return;
-    }
-    out("Deliverable types:");
-    for (const { definition, origin } of registry.types.values()) {
-      out(`  ${definition.type.padEnd(20)} ${definition.title.padEnd(30)} ${origin.plugin ? `plugin '${origin.plugin}': ` : ""}${where(origin)}`);
-    }
-    out(plugins.length ? "Plugins:" : "Plugins: none (load with --plugin <file> or the plugins: list of acp.config.yaml)");
-    for (const [index, p] of plugins.entries()) {
-      const provides = [...p.types.map((t) => `type ${t}`), ...p.hooks.map((h) => `hook ${h}`)].join(", ") || "nothing";
-      out(`  ${p.name.padEnd(20)} ${where(registry.plugins[index].origin)}; ${p.enforce === "normal" ? "" : `enforce ${p.enforce}; `}provides ${provides}`);
-    }
-  });
-  cli.command("doctor", "Diagnose a folder (lock, torn log line, cached state, files, frozen deliverables); --fix repairs what is safe").option("--folder <folder>", "Collaboration folder", str).option("--fix", "Repair what loses nothing (keeps a copy of events.jsonl before cutting a torn line)").option("--json", "Print {ok, folder, findings, changes}").action(async (parsed) => {
-    const options = withRawValues(parsed);
-    json = Boolean(options.json);
-    const fix = Boolean(options.fix);
-    await Promise.resolve().then(() => init_doctor());
-    const core = {
-      AcpError,
-      readProtocol,
-      parseEventLog,
-      decodeText,
-      replay,
-      participantIds,
-      readReadiness,
-      withFolderLock,
-      writeFileAtomic,
-      formatProtocolJson,
-      inspectFolderLock,
-      sha256Hex,
-      readDeliverable,
-      formatTimestamp,
-      pyRepr,
-      REQUIRED_FILES,
-      FORBIDDEN_FILES
-    };
-    const report = await doctor(core, host, folderOf(options), { fix });
-    exitCode = report.healthy ? 0 : 1;
-    if (json)
-      out(JSON.stringify({ ok: report.healthy, ...report }));
-    else
-      out(formatDoctorReport(report, fix));
-  });
-  const rpcContext = () => ({
-    core: {
-      runCli,
-      readProtocol,
-      parseEventLog,
-      readEventLog,
-      decodeText,
-      validate,
-      nextAction,
-      formatNext,
-      applyEvent,
-      emptyState,
-      readReadiness,
-      participantIds,
-      primaryRef,
-      readDeliverable,
-      sha256Hex,
-      markdown,
-      formatTimestamp,
-      pyStr,
-      AcpError,
-      withFolderLock,
-      writeFileAtomic,
-      resolveDeliverablePath,
-      deliverableRef
-    },
-    host,
-    registry,
-    io,
-    version: "0.1.0",
-    cliPrefix: [...(raw.get("plugin") ?? []).map((path) => `--plugin=${path}`), ...cli.options.config === false ? ["--no-config"] : []]
-  });
-  cli.command("serve", "Serve the collaborations under a folder over JSON-RPC 2.0 (Agent Communication Protocol)").option("--root <dir>", "Folder whose sub-folders are the collaborations (default: the config's root, else the working directory)", str).option("--config <file>", "Server config (YAML): tokens, limits, transports", str).option("--stdio", "Serve on stdin/stdout (the spawning process is trusted)").option("--tcp <address>", "Serve on TCP host:port (loopback unless --allow-remote; clients authenticate with a token)", str).option("--unix <path>", "Serve on a Unix socket (created owner-only)", str).option("--allow-remote", "Allow a non-loopback --tcp address").action(async (parsed) => {
-    const options = { ...withRawValues(parsed), config: raw.get("config") };
-    await Promise.resolve().then(() => init_cli());
-    exitCode = await serveCommand(options, rpcContext());
-  });
-  cli.command("rpc <method> [params]", "Call one JSON-RPC method of an `acp serve` endpoint; params are JSON").option("--server <endpoint>", "tcp://host:port, host:port or unix:/path (or ACP_SERVER)", str).option("--token <token>", "Token the server maps to your participant id (or ACP_TOKEN)", str).option("--token-file <file>", "Read the token from this file", str).option("--participant <id>", "On a Unix socket without a token: the participant this call speaks for", str).option("--timeout <seconds>", "Give up waiting for the answer after this long", str).option("--param-file <key=file>", "Set a param (dotted path, e.g. args.content) to a file's text (repeatable)", str).option("--json", "Print one JSON line even on a terminal").action(async (method, params, parsed) => {
-    const options = withRawValues(parsed);
-    json = Boolean(options.json);
-    await Promise.resolve().then(() => init_cli());
-    exitCode = await rpcCommand(method, params, options, rpcContext());
-  });
-  cli.help();
-  cli.version("0.1.0");
-  const wantsJson = io.argv.includes("--json");
+  const found = commandWord(io.argv);
+  const argv = io.argv.filter((_, index) => index !== found.index);
+  const wantsJson = argv.includes("--json");
+  let registry;
   try {
-    cli.parse(["node", "acp", ...io.argv], { run: false });
-    if (!cli.matchedCommand) {
-      if (cli.options.help || cli.options.version)
-        return 0;
-      const name = cli.args[0];
-      throw new UsageError(name === undefined ? "a command is required (init, append, next, wait, validate, doctor, types)" : `unknown command '${name}'`);
-    }
-    if (cli.options.help)
+    if (found.word === undefined && (argv.includes("--version") || argv.includes("-v"))) {
+      io.stdout(`acp/${VERSION}
+`);
       return 0;
-    const folderOption = raw.get("folder")?.[0];
+    }
+    const globals = parsePartial(argv);
+    const runtime = io.runtime ?? await (await Promise.resolve().then(() => (init_process(), exports_process))).createProcessRuntime();
     registry = await createRegistry({
       host,
-      runtime: io.runtime ?? await createProcessRuntime(),
-      config: cli.options.config !== false,
-      plugins: raw.get("plugin") ?? [],
+      runtime,
+      config: globals.config,
+      plugins: globals.plugins,
       via: "--plugin",
       cwd: host.resolvePath("."),
-      folder: folderOption === undefined ? undefined : host.resolvePath(folderOption),
+      folder: globals.folder === undefined ? undefined : host.resolvePath(globals.folder),
       warn: (message) => io.stderr(`warning: ${message}
-`)
+`),
+      builtIns: true
     });
-    await cli.runMatchedCommand();
+    const code = await dispatch({ ...io, runtime }, host, registry, found.word, argv);
     await registry.cleanup();
-    return exitCode;
-  } catch (error) {
-    const fsFailure = !(error instanceof AcpError) && /^E[A-Z0-9]+$/.test(errorCode(error) ?? "") ? `file system error: ${error.message}` : undefined;
-    const message = error instanceof AcpError ? error.message : error instanceof Error && error.name === "CACError" ? error.message : fsFailure;
-    if (message === undefined) {
-      const detail = error instanceof Error ? error.stack ?? error.message : String(error);
-      io.stderr(`error: internal error: ${error instanceof Error ? error.message : String(error)}
-`);
-      if (typeof detail === "string" && io.argv.includes("--debug"))
-        io.stderr(`${detail}
-`);
-      return 70;
-    }
-    const code = error instanceof AcpError ? error.exitCode : 2;
-    if (json || wantsJson)
-      out(JSON.stringify({ ok: false, error: message, exitCode: code }));
-    io.stderr(`error: ${message}
-`);
     return code;
+  } catch (error) {
+    return reportError(io, error, wantsJson);
   } finally {
-    await registry.cleanup().catch((error) => io.stderr(`error: ${error.message}
+    await registry?.cleanup().catch((error) => io.stderr(`error: ${error.message}
 `));
   }
 }
-async function createProcessRuntime() {
-  const g = globalThis;
-  const deno = g.Deno;
-  const name = deno ? "deno" : g.Bun ? "bun" : g.process ? "node" : "unknown";
-  const run = async (command, options = {}) => {
-    const { spawn } = await import("node:child_process");
-    const [file, ...args] = command;
-    if (!file)
-      throw new AcpError("run: empty command");
-    const env = { ...g.process?.env, ...options.env };
-    return new Promise((resolve, reject) => {
-      let child;
-      try {
-        child = spawn(file, args, { cwd: options.cwd, env, shell: false, detached: options.detached, stdio: options.detached ? "ignore" : ["ignore", "pipe", "pipe"] });
-      } catch (error) {
-        reject(new Error(`cannot run ${file}: ${error.message}${name === "deno" ? " (Deno needs --allow-run)" : ""}`));
-        return;
-      }
-      const output = { stdout: "", stderr: "" };
-      const limit = 65536;
-      child.stdout?.on("data", (chunk) => void (output.stdout = (output.stdout + chunk).slice(-limit)));
-      child.stderr?.on("data", (chunk) => void (output.stderr = (output.stderr + chunk).slice(-limit)));
-      const timer = options.timeoutMs && !options.detached ? setTimeout(() => child.kill("SIGKILL"), options.timeoutMs) : undefined;
-      child.on("error", (error) => {
-        clearTimeout(timer);
-        reject(new Error(error.code === "ENOENT" ? `command not found: ${file}` : `cannot run ${file}: ${error.message}`));
-      });
-      if (options.detached) {
-        child.on("spawn", () => {
-          child.unref();
-          resolve({ code: 0, ...output });
-        });
-        return;
-      }
-      child.on("close", (code) => {
-        clearTimeout(timer);
-        resolve({ code, ...output });
-      });
-    });
+function parsePartial(argv) {
+  const plugins = [];
+  let folder;
+  for (let i = 0;i < argv.length; i++) {
+    const token = argv[i];
+    const [name, inline] = token.startsWith("--") && token.includes("=") ? [token.slice(0, token.indexOf("=")), token.slice(token.indexOf("=") + 1)] : [token, undefined];
+    const value = inline ?? argv[i + 1];
+    if ((name === "--plugin" || name === "--folder") && value !== undefined) {
+      if (name === "--plugin")
+        plugins.push(value);
+      else
+        folder = value;
+      if (inline === undefined)
+        i++;
+    }
+  }
+  return { plugins, config: !argv.includes("--no-config"), folder };
+}
+async function dispatch(io, host, registry, word, argv) {
+  const out = (text) => io.stdout(`${text}
+`);
+  if (word === undefined) {
+    if (argv.includes("--help") || argv.includes("-h")) {
+      io.stdout(formatHelp(registry));
+      return 0;
+    }
+    throw new UsageError(`a command is required (${[...registry.commands.keys()].join(", ")})`);
+  }
+  const entry = registry.commands.get(word);
+  if (!entry)
+    throw new UsageError(`unknown command '${word}' (commands: ${[...registry.commands.keys()].join(", ")})`);
+  const spec = entry.spec;
+  const parsed = parseArgv(argv, spec);
+  if (parsed.options.help) {
+    io.stdout(formatHelp(registry, spec));
+    return 0;
+  }
+  const result = await runCommand(registry, word, parsed, {
+    host,
+    runtime: io.runtime,
+    out,
+    err: (text) => io.stderr(`${text}
+`),
+    color: io.color,
+    signal: io.signal,
+    env: io.env
+  });
+  if (parsed.options.json === true && result.json)
+    out(JSON.stringify(result.json));
+  return result.exitCode;
+}
+async function runCommand(registry, name, input, where) {
+  const entry = registry.commands.get(name);
+  if (!entry)
+    throw new UsageError(`unknown command '${name}' (commands: ${[...registry.commands.keys()].join(", ")})`);
+  const options = input.options ?? {};
+  checkOptionValues(entry.spec, options);
+  const context = {
+    name,
+    args: input.args ?? {},
+    options,
+    api: libraryApi(),
+    host: where.host,
+    registry,
+    runtime: where.runtime ?? { name: "unknown" },
+    out: where.out ?? (() => {
+      return;
+    }),
+    err: where.err ?? (() => {
+      return;
+    }),
+    json: options.json === true,
+    color: where.color ?? false,
+    signal: where.signal ?? new AbortController().signal,
+    env: (variable) => where.env?.(variable),
+    folder: () => folderOption(where.host, options.folder)
   };
-  const mayRead = deno ? (path) => deno.permissions.querySync({ name: "read", path }).state === "granted" : undefined;
-  return mayRead ? { name, run, mayRead } : { name, run };
+  return runCommandChain(entry.chain, context);
+}
+function checkOptionValues(spec, options) {
+  const known = { ...spec.options, ...GLOBAL_OPTIONS };
+  const missing = [];
+  for (const [name, value] of Object.entries(options)) {
+    const option = Object.hasOwn(known, name) ? known[name] : undefined;
+    if (!option)
+      throw new UsageError(`unrecognized arguments: --${name}`);
+    if (value === undefined)
+      continue;
+    const ok = option.type === "boolean" ? typeof value === "boolean" : option.multiple ? Array.isArray(value) && value.every((v) => typeof v === "string") : typeof value === "string";
+    if (!ok)
+      throw new UsageError(`argument --${name}: expected ${option.type === "boolean" ? "a flag (true or false)" : option.multiple ? "a list of strings" : "one argument"}`);
+    for (const item of typeof value === "string" ? [value] : Array.isArray(value) ? value : []) {
+      if (option.choices && !option.choices.includes(item))
+        throw new UsageError(`argument --${name}: invalid choice: ${pyRepr(item)} (choose from ${option.choices.map((c) => pyRepr(c)).join(", ")})`);
+    }
+  }
+  for (const [name, option] of Object.entries(spec.options ?? {}))
+    if (option.required && options[name] === undefined)
+      missing.push(`--${name}`);
+  if (missing.length)
+    throw new UsageError(`the following arguments are required: ${missing.join(", ")}`);
+}
+async function runCommandChain(chain, context, index = chain.length - 1) {
+  const spec = chain[index];
+  const next = () => index > 0 ? runCommandChain(chain, context, index - 1) : Promise.resolve({ exitCode: 0 });
+  const outcome = await spec.run({ ...context, next });
+  return typeof outcome === "object" ? outcome : { exitCode: outcome ?? 0 };
+}
+function folderOption(host, value) {
+  if (typeof value !== "string")
+    throw new UsageError("the following arguments are required: --folder");
+  if (value.includes("\x00"))
+    throw new UsageError("argument --folder: a path cannot contain a NUL character");
+  return host.resolvePath(value);
+}
+function reportError(io, error, wantsJson) {
+  const described = describeError(error);
+  if (!described) {
+    io.stderr(`error: internal error: ${error instanceof Error ? error.message : String(error)}
+`);
+    if (io.argv.includes("--debug") && error instanceof Error && error.stack)
+      io.stderr(`${error.stack}
+`);
+    return 70;
+  }
+  const { message, exitCode, code } = described;
+  const appended = error instanceof AcpAppendedError ? error.appended : undefined;
+  if (wantsJson)
+    io.stdout(`${JSON.stringify({ ok: false, error: message, exitCode, code, ...appended ? { appended: appended.event } : {} })}
+`);
+  else if (appended)
+    io.stdout(`appended seq ${appended.event.seq}: ${appended.event.event}
+`);
+  io.stderr(`error: ${message}
+`);
+  return exitCode;
+}
+function describeError(error) {
+  if (error instanceof AcpError)
+    return { message: error.message, exitCode: error.exitCode, code: error.code };
+  const errno = errorCode(error);
+  if (errno !== undefined && /^E[A-Z0-9]+$/.test(errno))
+    return { message: `file system error: ${error.message}`, exitCode: 2, code: "file_system" };
+  return;
 }
 async function main() {
-  const g = globalThis;
-  const proc = g.process;
-  const streamWriter = (stream) => {
-    stream.on?.("error", () => {
-      return;
-    });
-    return (text) => {
-      try {
-        stream.write(text);
-      } catch {}
-    };
-  };
-  const { writeSync } = await import("node:fs");
-  const write = (fd, stream) => {
-    let fallback;
-    return (text) => {
-      if (fallback)
-        return fallback(text);
-      let bytes = new TextEncoder().encode(text);
-      while (bytes.length) {
-        try {
-          bytes = bytes.subarray(writeSync(fd, bytes));
-        } catch (error) {
-          if (error.code !== "EAGAIN")
-            return;
-          fallback = streamWriter(stream());
-          return fallback(bytes);
-        }
-      }
-    };
-  };
-  const code = await runCli({ argv: proc.argv.slice(2), stdout: write(1, () => proc.stdout), stderr: write(2, () => proc.stderr), color: false }, await createNodeHost({ syncFs: true }));
-  proc.exitCode = code;
+  await Promise.resolve().then(() => init_process());
+  await runProcess((io, host) => runCli(io, host));
 }
 async function isEntryPoint() {
   const meta = import.meta;
@@ -15297,6 +20884,7 @@ if (await isEntryPoint())
   await main();
 export {
   AcpAbortError,
+  AcpAppendedError,
   AcpError,
   AcpPluginError,
   AcpTimeoutError,
@@ -15310,6 +20898,8 @@ export {
   PHASES,
   REQUIRED_FILES,
   Registry,
+  UsageError,
+  VERSION,
   append,
   applyEvent,
   callType,
@@ -15326,6 +20916,8 @@ export {
   defineDeliverableType,
   definePlugin,
   deliverableRef,
+  describeError,
+  documentFiles,
   emptyState,
   formatEventLine,
   formatNext,
@@ -15336,12 +20928,16 @@ export {
   inspectFolderLock,
   isUnsafePath,
   jsonErrorDetail,
+  libraryApi,
   loadBuiltInTypes,
   markdown,
   nextAction,
   nextSeq,
   openCollaboration,
+  parseArgv,
   parseEventLog,
+  parsePyFloat,
+  parsePyInt,
   parseZonedTimestamp,
   participantIds,
   planInit,
@@ -15358,6 +20954,7 @@ export {
   resolveDeliverablePath,
   reviewHeadings,
   runCli,
+  runCommand,
   scanEventLog,
   sha256Hex,
   sortedPy,

@@ -122,4 +122,10 @@ if (args.includes('--types')) {
     console.error('build: tsc -p tsconfig.types.json failed');
     process.exit(r.status ?? 1);
   }
+  // PluginContext.valibot is typed `typeof import('valibot')`, and valibot is
+  // bundled, not a dependency: a consumer type-checking our declarations
+  // (skipLibCheck off) would fail to resolve it. The module is loosely typed
+  // there instead; a plugin author who wants valibot's types imports valibot.
+  const types = join(root, 'dist', 'types', 'acp.d.ts');
+  writeFileSync(types, readFileSync(types, 'utf8').replaceAll("typeof import('valibot')", '{ readonly [name: string]: any }'));
 }

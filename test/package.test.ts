@@ -72,7 +72,7 @@ describe('the npm package', () => {
     expect((await npx(['next', '--folder', 'collab', '--participant', 'alice'])).stdout).toContain('next action: draft the primary deliverable');
     expect((await npx(['validate', '--folder', 'collab'])).stdout).toBe('ACP validation passed\n');
     // The second bin name is the same program.
-    expect((await ok(['npx', '--offline', 'acp', '--version'], consumer)).stdout).toMatch(/^acp\/\d+\.\d+\.\d+ /);
+    expect((await ok(['npx', '--offline', 'acp', '--version'], consumer)).stdout).toMatch(/^acp\/\d+\.\d+\.\d+\b/);
   });
 
   test('the library imports from Node, type-checks without allowImportingTsExtensions, and runs on Deno with no permission', async () => {

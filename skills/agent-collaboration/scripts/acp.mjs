@@ -305,6 +305,14 @@ var init_node_host = __esm(() => {
   init_util();
 });
 
+// plugins/core/define.ts
+function defineDeliverableType(definition) {
+  return definition;
+}
+function definePlugin(definition) {
+  return definition;
+}
+
 // node_modules/valibot/dist/index.mjs
 var exports_dist = {};
 __export(exports_dist, {
@@ -6634,25 +6642,25 @@ var init_adr = __esm(() => {
     "Consequences",
     "Follow-ups"
   ];
-  adr = {
+  adr = defineDeliverableType({
     type: "adr",
     title: "Architecture Decision Record",
     defaultFile: "adr.md",
     description: "Records one architectural decision: its context, the choice, the alternatives weighed and the consequences.",
     sections: () => [...SECTIONS]
-  };
+  });
   adr_default = adr;
 });
 
 // deliverable-types/custom.ts
 var custom2, custom_default;
 var init_custom = __esm(() => {
-  custom2 = {
+  custom2 = defineDeliverableType({
     type: "custom",
     title: "Custom Deliverable",
     description: "Any Markdown deliverable whose required sections are the declared checklist.",
     sections: (checklist) => checklist.map((item) => item.trim()).filter((item) => item !== "")
-  };
+  });
   custom_default = custom2;
 });
 
@@ -6667,13 +6675,13 @@ var init_decision_memo = __esm(() => {
     "Decision",
     "Next Action"
   ];
-  decisionmemo = {
+  decisionmemo = defineDeliverableType({
     type: "decision-memo",
     title: "Decision Memo",
     defaultFile: "decision-memo.md",
     description: "Answers one question: the options and trade-offs, the recommendation and the decision taken.",
     sections: () => [...SECTIONS2]
-  };
+  });
   decision_memo_default = decisionmemo;
 });
 
@@ -6690,13 +6698,13 @@ var init_design_spec = __esm(() => {
     "Validation Plan",
     "Open Questions"
   ];
-  designspec = {
+  designspec = defineDeliverableType({
     type: "design-spec",
     title: "Design Spec",
     defaultFile: "design-spec.md",
     description: "Specifies a design: the problem, goals, the proposed design, its contracts, failure modes and how it is validated.",
     sections: () => [...SECTIONS3]
-  };
+  });
   design_spec_default = designspec;
 });
 
@@ -6713,13 +6721,13 @@ var init_implementation_plan = __esm(() => {
     "Risks",
     "Exit Criteria"
   ];
-  implementationplan = {
+  implementationplan = defineDeliverableType({
     type: "implementation-plan",
     title: "Implementation Plan",
     defaultFile: "implementation-plan.md",
     description: "Plans an implementation: phases, tasks, dependencies, rollout, tests, risks and exit criteria.",
     sections: () => [...SECTIONS4]
-  };
+  });
   implementation_plan_default = implementationplan;
 });
 
@@ -6734,13 +6742,13 @@ var init_review_report = __esm(() => {
     "Open Questions",
     "Recommendation"
   ];
-  reviewreport = {
+  reviewreport = defineDeliverableType({
     type: "review-report",
     title: "Review Report",
     defaultFile: "review-report.md",
     description: "Reports a review: scope, findings, risks, required changes and a recommendation.",
     sections: () => [...SECTIONS5]
-  };
+  });
   review_report_default = reviewreport;
 });
 
@@ -6755,13 +6763,13 @@ var init_test_plan = __esm(() => {
     "Manual Tests",
     "Exit Criteria"
   ];
-  testplan = {
+  testplan = defineDeliverableType({
     type: "test-plan",
     title: "Test Plan",
     defaultFile: "test-plan.md",
     description: "Plans testing: the matrix, fixtures, automation, manual tests and exit criteria.",
     sections: () => [...SECTIONS6]
-  };
+  });
   test_plan_default = testplan;
 });
 
@@ -6987,6 +6995,213 @@ function notifyTurn(context) {
 var REASONS;
 var init_notify_turn = __esm(() => {
   REASONS = ["turn", "completed", "blocked"];
+});
+
+// plugins/protocol.ts
+var exports_protocol = {};
+__export(exports_protocol, {
+  default: () => protocol_default
+});
+function provides(plugin) {
+  const parts = [
+    ...(plugin.deliverableTypes ?? []).map((t) => `type ${t.type}`),
+    ...Object.keys(plugin.hooks ?? {}).map((h) => `hook ${h}`),
+    ...(plugin.commands ?? []).map((c) => `command ${c.name}`)
+  ];
+  return parts.join(", ") || "nothing";
+}
+function describeRegistry(registry) {
+  const types = [...registry.types.values()].map(({ definition, origin }) => ({
+    type: definition.type,
+    title: definition.title,
+    origin: origin.kind,
+    source: origin.source,
+    ...origin.plugin ? { plugin: origin.plugin } : {},
+    ...origin.via ? { via: origin.via } : {},
+    recordedAs: origin.kind === "built-in" || definition.recordAsCustom === false ? definition.type : "custom"
+  }));
+  const plugins = registry.plugins.filter(({ origin }) => origin.kind === "plugin").map(({ plugin, origin }) => ({
+    name: plugin.name,
+    source: origin.source,
+    ...origin.via ? { via: origin.via } : {},
+    enforce: plugin.enforce ?? "normal",
+    hooks: Object.keys(plugin.hooks ?? {}),
+    types: (plugin.deliverableTypes ?? []).map((t) => t.type),
+    commands: (plugin.commands ?? []).map((c) => c.name)
+  }));
+  const commands = [...registry.commands.values()].map(({ spec, origin }) => ({ name: spec.name, description: spec.description, plugin: origin.plugin ?? null, source: origin.source }));
+  return { types, plugins, commands };
+}
+var FOLDER, JSON_FLAG, text = (description, extra = {}) => ({ type: "string", description, ...extra }), str = (value) => typeof value === "string" ? value : undefined, strs = (value) => Array.isArray(value) ? value : [], initCommand, appendCommand = (api) => ({
+  name: "append",
+  description: "Append an event (spec §6)",
+  options: {
+    folder: FOLDER,
+    participant: text("Who appends", { required: true, valueName: "id" }),
+    event: text(`Event name (${api.EVENT_NAMES.join(", ")})`, { required: true, valueName: "name" }),
+    summary: text("One-line summary", { required: true, valueName: "text" }),
+    doc: text("Document the event refers to", { valueName: "ref" }),
+    "reply-to": text("Seq of the event this answers", { valueName: "seq" }),
+    role: text("primary or supporting (deliverable events)", { choices: ["primary", "supporting"] }),
+    sha256: text("SHA-256 of the frozen deliverable", { valueName: "hex" }),
+    json: { type: "boolean", description: "Print the appended event as JSON" }
+  },
+  async run(ctx) {
+    const o = ctx.options;
+    const replyTo = str(o["reply-to"]);
+    const result = await ctx.api.append(ctx.host, ctx.folder(), {
+      participant: str(o.participant),
+      event: str(o.event),
+      summary: str(o.summary),
+      doc: str(o.doc),
+      replyTo: replyTo === undefined ? undefined : ctx.api.parsePyInt(replyTo, "reply-to"),
+      role: str(o.role),
+      sha256: str(o.sha256)
+    }, ctx.registry);
+    if (!ctx.json)
+      ctx.out(`appended seq ${result.event.seq}: ${result.event.event}`);
+    return { exitCode: 0, json: { ok: true, exitCode: 0, event: result.event, phase: result.state.phase, waitingFor: result.state.waitingFor } };
+  }
+}), nextCommand, waitCommand = (api) => ({
+  name: "wait",
+  description: "Wait until it is a participant’s turn (spec §10)",
+  options: {
+    folder: FOLDER,
+    participant: text("Participant id", { required: true, valueName: "id" }),
+    interval: text(`Fallback poll period (default ${api.DEFAULT_WAIT_INTERVAL_SECONDS})`, { valueName: "seconds" }),
+    timeout: text(`Give up after this long; 0 waits forever (default ${api.DEFAULT_WAIT_TIMEOUT_SECONDS})`, { valueName: "seconds" }),
+    json: JSON_FLAG
+  },
+  async run(ctx) {
+    const seconds = (name) => {
+      const value = str(ctx.options[name]);
+      if (value === undefined)
+        return;
+      const n = ctx.api.parsePyFloat(value, name);
+      if (!(n >= 0))
+        throw new ctx.api.UsageError(`argument --${name}: invalid non-negative number: '${value}'`);
+      return n;
+    };
+    const options = { intervalSeconds: seconds("interval"), timeoutSeconds: seconds("timeout"), signal: ctx.signal, onProgress: ctx.json ? undefined : ctx.out };
+    try {
+      const result = await ctx.api.waitForTurn(ctx.host, ctx.folder(), str(ctx.options.participant), options, ctx.registry);
+      if (!ctx.json)
+        ctx.out(`${result.reason}
+${ctx.api.formatNext(result.next)}`);
+      return { exitCode: result.next.exitCode, json: { ok: result.next.exitCode === 0, ready: result.reason.slice("ready: ".length), ...result.next } };
+    } catch (error) {
+      if (!(error instanceof ctx.api.AcpTimeoutError))
+        throw error;
+      ctx.err(error.message);
+      return { exitCode: 1, json: { ok: false, exitCode: 1, timeout: true, error: error.message } };
+    }
+  }
+}), validateCommand, pluginsCommand, protocol_default = (context) => context.definePlugin({
+  name: "protocol",
+  commands: [
+    initCommand,
+    appendCommand(context.api),
+    nextCommand,
+    waitCommand(context.api),
+    validateCommand,
+    pluginsCommand,
+    { ...pluginsCommand, name: "types", description: "Same as `acp plugins`" }
+  ]
+});
+var init_protocol = __esm(() => {
+  FOLDER = { type: "string", required: true, description: "Collaboration folder" };
+  JSON_FLAG = { type: "boolean", description: "Print one JSON object" };
+  initCommand = {
+    name: "init",
+    description: "Create a collaboration folder (spec §9)",
+    options: {
+      folder: FOLDER,
+      participant: text("Participant id (repeatable; the first owns the proposal)", { multiple: true, valueName: "id" }),
+      objective: text("What the collaboration must achieve"),
+      completion: text("Objective completion gate (repeatable)", { multiple: true, valueName: "gate" }),
+      "primary-deliverable-type": text("Primary deliverable type", { required: true, valueName: "type" }),
+      "primary-deliverable-file": text("Primary deliverable file name (.md)", { valueName: "file" }),
+      "primary-deliverable-check": text("Checklist section for custom types (repeatable)", { multiple: true, valueName: "section" }),
+      "deliverables-mode": text("internal (default) or external", { valueName: "mode" }),
+      "deliverables-dir": text("Deliverables directory (default deliverables)", { valueName: "dir" }),
+      "repo-root": text("Repository root, relative to the folder (external mode)", { valueName: "path" }),
+      resume: { type: "boolean", description: "Succeed if the folder already exists" },
+      json: JSON_FLAG
+    },
+    async run(ctx) {
+      const o = ctx.options;
+      const folder = ctx.folder();
+      const result = await ctx.api.init(ctx.host, folder, {
+        participants: strs(o.participant),
+        objective: str(o.objective) ?? "",
+        completion: strs(o.completion),
+        primaryType: str(o["primary-deliverable-type"]),
+        primaryFile: str(o["primary-deliverable-file"]),
+        primaryChecks: strs(o["primary-deliverable-check"]),
+        mode: str(o["deliverables-mode"]),
+        dir: str(o["deliverables-dir"]),
+        repoRoot: str(o["repo-root"]),
+        resume: o.resume === true
+      }, ctx.registry);
+      if (!ctx.json)
+        ctx.out(result.created ? `Initialized ACP schema v2 collaboration folder: ${folder}` : `Collaboration folder already exists: ${folder}`);
+      return { exitCode: 0, json: { ok: true, exitCode: 0, created: result.created, folder, files: result.files } };
+    }
+  };
+  nextCommand = {
+    name: "next",
+    description: "Print the next action for a participant (spec §10)",
+    options: { folder: FOLDER, participant: text("Participant id", { required: true, valueName: "id" }), json: JSON_FLAG },
+    async run(ctx) {
+      const result = await ctx.api.nextAction(ctx.host, ctx.folder(), str(ctx.options.participant), ctx.registry);
+      if (!ctx.json)
+        ctx.out(ctx.api.formatNext(result));
+      return { exitCode: result.exitCode, json: { ok: result.exitCode === 0, ...result } };
+    }
+  };
+  validateCommand = {
+    name: "validate",
+    description: "Validate a collaboration folder (spec §8)",
+    options: { folder: FOLDER, json: { type: "boolean", description: "Print {ok, errors, warnings}" } },
+    async run(ctx) {
+      const result = await ctx.api.validate(ctx.host, ctx.folder(), ctx.registry);
+      const exitCode = result.errors.length ? 2 : result.warnings.length ? 1 : 0;
+      if (!ctx.json) {
+        if (result.errors.length) {
+          ctx.out("ACP validation failed");
+          for (const error of result.errors)
+            ctx.out(`ERROR: ${error}`);
+        } else
+          ctx.out(result.warnings.length ? "ACP validation passed with warnings" : "ACP validation passed");
+        for (const warning of result.warnings)
+          ctx.out(`WARNING: ${warning}`);
+      }
+      return { exitCode, json: { ...result, exitCode } };
+    }
+  };
+  pluginsCommand = {
+    name: "plugins",
+    description: "List the deliverable types, plugins and commands loaded, and where each came from",
+    options: { json: JSON_FLAG },
+    run(ctx) {
+      const json = { ok: true, exitCode: 0, ...describeRegistry(ctx.registry) };
+      if (ctx.json)
+        return { exitCode: 0, json };
+      const where = (origin) => origin.kind === "built-in" ? `built-in (${origin.source})` : `${origin.source}${origin.via ? ` (via ${origin.via})` : ""}`;
+      ctx.out("Deliverable types:");
+      for (const { definition, origin } of ctx.registry.types.values()) {
+        ctx.out(`  ${definition.type.padEnd(20)} ${definition.title.padEnd(30)} ${origin.plugin ? `plugin '${origin.plugin}': ` : ""}${where(origin)}`);
+      }
+      const loaded = ctx.registry.plugins.filter(({ origin }) => origin.kind === "plugin");
+      ctx.out(loaded.length ? "Plugins:" : "Plugins: none (load with --plugin <file> or the plugins: list of acp.config.yaml)");
+      for (const { plugin, origin } of loaded)
+        ctx.out(`  ${plugin.name.padEnd(20)} ${where(origin)}; ${plugin.enforce ? `enforce ${plugin.enforce}; ` : ""}provides ${provides(plugin)}`);
+      ctx.out("Commands:");
+      for (const { spec, origin } of ctx.registry.commands.values())
+        ctx.out(`  ${spec.name.padEnd(20)} ${origin.plugin ?? "core"}`);
+      return { exitCode: 0, json };
+    }
+  };
 });
 
 // plugins/doctor/diagnose.ts
@@ -15149,9 +15364,6 @@ function parseEndpoint(text) {
 function formatEndpoint(endpoint) {
   return endpoint.kind === "unix" ? `unix:${endpoint.path}` : `tcp://${endpoint.host.includes(":") ? `[${endpoint.host}]` : endpoint.host}:${endpoint.port}`;
 }
-function sleep2(ms) {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
 function isPermissionRefusal(error) {
   return error?.name === "NotCapable";
 }
@@ -15292,7 +15504,7 @@ class RpcClient {
           throw error;
         const delay = Math.min(max, initial * 2 ** (this.attempts - 1));
         this.options.onStatus?.("reconnecting", `${error.message}; retrying in ${delay} ms`);
-        await sleep2(delay / 2 + Math.random() * (delay / 2));
+        await sleep(delay / 2 + Math.random() * (delay / 2));
       }
     }
   }
@@ -15402,6 +15614,7 @@ var RpcEndpointError, refusals;
 var init_client = __esm(() => {
   init_jsonrpc();
   init_peer();
+  init_util();
   init_peer();
   RpcEndpointError = class RpcEndpointError extends Error {
     constructor(message) {
@@ -15416,9 +15629,6 @@ var init_client = __esm(() => {
 import * as nodePath4 from "node:path";
 function snapshot(state) {
   return { phase: state.phase, proposalOwner: state.proposalOwner, waitingFor: [...state.waitingFor] };
-}
-function errorCode2(error) {
-  return typeof error === "object" && error !== null && "code" in error ? String(error.code) : undefined;
 }
 
 class Collab {
@@ -15571,7 +15781,7 @@ class Collab {
     try {
       return { offset: 0, bytes: await host.fs.readFile(path) };
     } catch (error) {
-      if (errorCode2(error) !== "ENOENT")
+      if (errorCode(error) !== "ENOENT")
         throw error;
       return { offset: 0, bytes: new Uint8Array(0) };
     }
@@ -15688,7 +15898,9 @@ class Collab {
   }
 }
 var STATUS_MAX_AGE_MS = 1000, LOCK_GRACE_MS = 1000;
-var init_collab = () => {};
+var init_collab = __esm(() => {
+  init_util();
+});
 
 // plugins/rpc/server.ts
 import * as nodePath5 from "node:path";
@@ -16525,7 +16737,7 @@ class RpcServer {
     return { delivered };
   }
 }
-var TASK_ID_RE, RPC_METHODS, OPEN_METHODS, MAX_MESSAGE_LENGTH, ACTIONS, DOCUMENTS, MAX_DOCUMENT_LENGTH, FORBIDDEN_ARGS, str = (what) => string(`${what} must be a string`), nonEmpty2 = (what) => pipe(str(what), minLength(1, `${what} must not be empty`)), TaskParam, S2;
+var TASK_ID_RE, RPC_METHODS, OPEN_METHODS, MAX_MESSAGE_LENGTH, ACTIONS, DOCUMENTS, MAX_DOCUMENT_LENGTH, FORBIDDEN_ARGS, str2 = (what) => string(`${what} must be a string`), nonEmpty2 = (what) => pipe(str2(what), minLength(1, `${what} must not be empty`)), TaskParam, S2;
 var init_server = __esm(() => {
   init_dist();
   init_collab();
@@ -16565,13 +16777,13 @@ var init_server = __esm(() => {
   DOCUMENTS = ["proposal.md", "review.md", "decisions.md", "readiness.md", "conclusion.md"];
   MAX_DOCUMENT_LENGTH = 1024 * 1024;
   FORBIDDEN_ARGS = new Set(["json", "help", "h", "version", "v", "debug", "plugin", "config", "no-config"]);
-  TaskParam = pipe(str("task"), regex(TASK_ID_RE, "task must be a collaboration name under the server root (letters, digits, '.', '_', '-'; at most 128)"), check((s) => !s.includes(".."), "task must not contain '..'"));
+  TaskParam = pipe(str2("task"), regex(TASK_ID_RE, "task must be a collaboration name under the server root (letters, digits, '.', '_', '-'; at most 128)"), check((s) => !s.includes(".."), "task must not contain '..'"));
   S2 = {
     authenticate: strictObject({
-      token: optional(str("token")),
+      token: optional(str2("token")),
       participant: optional(nonEmpty2("participant")),
       capabilities: optional(pipe(array(pipe(nonEmpty2("capability"), maxLength(64, "a capability is at most 64 characters")), "capabilities must be an array of strings"), maxLength(64, "at most 64 capabilities"))),
-      version: optional(pipe(str("version"), maxLength(64, "version is at most 64 characters")))
+      version: optional(pipe(str2("version"), maxLength(64, "version is at most 64 characters")))
     }),
     agent: strictObject({ agent: nonEmpty2("agent") }),
     call: strictObject({ agent: nonEmpty2("agent"), action: nonEmpty2("action"), args: optional(record(string(), unknown(), "args must be an object")) }),
@@ -16587,13 +16799,13 @@ var init_server = __esm(() => {
     create: looseObject({ task: optional(TaskParam) }),
     send: strictObject({
       to: nonEmpty2("to"),
-      text: pipe(str("text"), maxLength(MAX_MESSAGE_LENGTH, `text must be at most ${MAX_MESSAGE_LENGTH} characters`)),
+      text: pipe(str2("text"), maxLength(MAX_MESSAGE_LENGTH, `text must be at most ${MAX_MESSAGE_LENGTH} characters`)),
       task: optional(TaskParam),
       from: optional(nonEmpty2("from"))
     }),
     broadcast: strictObject({
       task: TaskParam,
-      text: pipe(str("text"), maxLength(MAX_MESSAGE_LENGTH, `text must be at most ${MAX_MESSAGE_LENGTH} characters`)),
+      text: pipe(str2("text"), maxLength(MAX_MESSAGE_LENGTH, `text must be at most ${MAX_MESSAGE_LENGTH} characters`)),
       from: optional(nonEmpty2("from"))
     })
   };
@@ -16937,17 +17149,17 @@ var exports_rpc = {};
 __export(exports_rpc, {
   default: () => rpc_default
 });
-var str2 = (description, valueName) => ({ type: "string", description, valueName }), flag = (description) => ({ type: "boolean", description }), serveCommand2, rpcCommand2, waitExtension, rpc_default = (context) => context.definePlugin({ name: "rpc", commands: [serveCommand2, rpcCommand2, waitExtension] });
+var str3 = (description, valueName) => ({ type: "string", description, valueName }), flag = (description) => ({ type: "boolean", description }), serveCommand2, rpcCommand2, waitExtension, rpc_default = (context) => context.definePlugin({ name: "rpc", commands: [serveCommand2, rpcCommand2, waitExtension] });
 var init_rpc = __esm(() => {
   serveCommand2 = {
     name: "serve",
     description: "Serve the collaborations under a folder over JSON-RPC 2.0 (Agent Communication Protocol)",
     options: {
-      root: str2("Folder whose sub-folders are the collaborations (default: the config's root, else the working directory)", "dir"),
-      config: str2("Server config (YAML): tokens, limits, transports", "file"),
+      root: str3("Folder whose sub-folders are the collaborations (default: the config's root, else the working directory)", "dir"),
+      config: str3("Server config (YAML): tokens, limits, transports", "file"),
       stdio: flag("Serve on stdin/stdout (the spawning process is trusted)"),
-      tcp: str2("Serve on TCP host:port (loopback unless --allow-remote; clients authenticate with a token)", "address"),
-      unix: str2("Serve on a Unix socket (created owner-only)", "path"),
+      tcp: str3("Serve on TCP host:port (loopback unless --allow-remote; clients authenticate with a token)", "address"),
+      unix: str3("Serve on a Unix socket (created owner-only)", "path"),
       "allow-remote": flag("Allow a non-loopback --tcp address")
     },
     async run(ctx) {
@@ -16960,11 +17172,11 @@ var init_rpc = __esm(() => {
     description: "Call one JSON-RPC method of an `acp serve` endpoint; params are JSON",
     args: ["method", "params?"],
     options: {
-      server: str2("tcp://host:port, host:port or unix:/path (or ACP_SERVER)", "endpoint"),
-      token: str2("Token the server maps to your participant id (or ACP_TOKEN)"),
-      "token-file": str2("Read the token from this file", "file"),
-      participant: str2("On a Unix socket without a token: the participant this call speaks for", "id"),
-      timeout: str2("Give up waiting for the answer after this long", "seconds"),
+      server: str3("tcp://host:port, host:port or unix:/path (or ACP_SERVER)", "endpoint"),
+      token: str3("Token the server maps to your participant id (or ACP_TOKEN)"),
+      "token-file": str3("Read the token from this file", "file"),
+      participant: str3("On a Unix socket without a token: the participant this call speaks for", "id"),
+      timeout: str3("Give up waiting for the answer after this long", "seconds"),
       "param-file": { type: "string", multiple: true, valueName: "key=file", description: "Set a param (dotted path, e.g. args.content) to a file's text (repeatable)" },
       json: flag("Print one JSON line even on a terminal")
     },
@@ -16978,9 +17190,9 @@ var init_rpc = __esm(() => {
     extend: true,
     description: "Wait by subscription to an `acp serve` endpoint",
     options: {
-      server: str2("Wait by subscription to an `acp serve` endpoint (tcp://host:port or unix:/path); --folder is then the task name", "endpoint"),
-      token: str2("With --server: the token the server maps to --participant (or ACP_TOKEN)"),
-      "token-file": str2("With --server: read the token from this file", "file")
+      server: str3("Wait by subscription to an `acp serve` endpoint (tcp://host:port or unix:/path); --folder is then the task name", "endpoint"),
+      token: str3("With --server: the token the server maps to --participant (or ACP_TOKEN)"),
+      "token-file": str3("With --server: read the token from this file", "file")
     },
     async run(ctx) {
       if (ctx.options.server === undefined) {
@@ -17532,6 +17744,201 @@ async function sha256Hex(bytes) {
   const digest = await crypto.subtle.digest("SHA-256", bytes);
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
+var ISO_RE = /^(\d{4})-?(\d{2})-?(\d{2})(?:[^\d](\d{2})(?::?(\d{2})(?::?(\d{2})(?:[.,](\d{1,9}))?)?)?)?(Z|z|[+-]\d{2}(?::?\d{2}(?::?\d{2}(?:[.,]\d{1,6})?)?)?)?$/u;
+var DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+function digitsAt(value, at, width) {
+  let out = 0;
+  for (let k = at;k < at + width; k++) {
+    const d = value.charCodeAt(k) - 48;
+    if (d < 0 || d > 9)
+      return -1;
+    out = out * 10 + d;
+  }
+  return out;
+}
+function parseCanonicalTimestamp(value) {
+  if (value.length !== 20)
+    return null;
+  if (value[4] !== "-" || value[7] !== "-" || value[10] !== "T" || value[13] !== ":" || value[16] !== ":" || value[19] !== "Z")
+    return null;
+  const year = digitsAt(value, 0, 4);
+  const month = digitsAt(value, 5, 2);
+  const day = digitsAt(value, 8, 2);
+  const hour = digitsAt(value, 11, 2);
+  const minute = digitsAt(value, 14, 2);
+  const second = digitsAt(value, 17, 2);
+  if (year < 100 || month < 0 || day < 0 || hour < 0 || minute < 0 || second < 0)
+    return null;
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  if (month < 1 || month > 12 || day < 1 || day > (month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1]))
+    return;
+  if (hour > 23 || minute > 59 || second > 59)
+    return;
+  return Date.UTC(year, month - 1, day, hour, minute, second);
+}
+function parseZonedTimestamp(value) {
+  if (typeof value !== "string")
+    return;
+  const canonical = parseCanonicalTimestamp(value);
+  if (canonical !== null)
+    return canonical;
+  const match = ISO_RE.exec(value);
+  if (!match)
+    return;
+  const [, y, mo, d, h = "0", mi = "0", s = "0", frac = "0", zone] = match;
+  if (!zone)
+    return;
+  const year = Number(y);
+  const month = Number(mo);
+  const day = Number(d);
+  if (month < 1 || month > 12 || day < 1 || day > new Date(Date.UTC(year, month, 0)).getUTCDate())
+    return;
+  if (Number(h) > 23 || Number(mi) > 59 || Number(s) > 59)
+    return;
+  let offset = 0;
+  if (zone !== "Z" && zone !== "z") {
+    const sign = zone[0] === "-" ? -1 : 1;
+    const digits = zone.slice(1).replace(/:/g, "");
+    offset = sign * (Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2, 4) || "0")) * 60000;
+    if (Number(digits.slice(0, 2)) > 23)
+      return;
+  }
+  return Date.UTC(year, month - 1, day, Number(h), Number(mi), Number(s)) + Number(`0.${frac}`) * 1000 - offset;
+}
+function firstAbove(sorted, value) {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = lo + hi >> 1;
+    if (sorted[mid] > value)
+      hi = mid;
+    else
+      lo = mid + 1;
+  }
+  return lo;
+}
+function reviewHeadings(body) {
+  const headings = [];
+  if (!body.includes("seq") || !body.includes("##"))
+    return headings;
+  const n = body.length;
+  const space = (i) => i < n && isPySpaceCode(body.charCodeAt(i));
+  const dot = (i) => i < n && body.charCodeAt(i) !== 10;
+  const wsEnd = new Int32Array(n + 1);
+  const nl = new Int32Array(n + 1);
+  wsEnd[n] = n;
+  nl[n] = n;
+  for (let i = n - 1;i >= 0; i--) {
+    const code = body.charCodeAt(i);
+    wsEnd[i] = code > 32 && code < 127 ? i : isPySpaceCode(code) ? wsEnd[i + 1] : i;
+    nl[i] = code === 10 ? i : nl[i + 1];
+  }
+  const wsStart = (i) => {
+    let r = i;
+    while (r > 0 && space(r - 1))
+      r--;
+    return r;
+  };
+  const tailR = [];
+  const tailA = [];
+  const tailSeq = [];
+  const tailEnd = [];
+  const sepD = [];
+  const sepR = [];
+  for (let a = body.indexOf("-");a !== -1; a = body.indexOf("-", a + 1)) {
+    if (!space(a - 1) || !space(a + 1))
+      continue;
+    const r = wsStart(a);
+    sepD.push(a);
+    sepR.push(r);
+    const c = wsEnd[a + 1];
+    if (!body.startsWith("seq", c))
+      continue;
+    const e = wsEnd[c + 3];
+    if (e === c + 3)
+      continue;
+    let f = e;
+    while (f < n && body.charCodeAt(f) >= 48 && body.charCodeAt(f) <= 57)
+      f++;
+    if (f === e)
+      continue;
+    const g = wsEnd[f];
+    let end = g === n ? n : -1;
+    for (let k = g - 1;end === -1 && k >= f; k--)
+      if (body.charCodeAt(k) === 10)
+        end = k;
+    if (end === -1)
+      continue;
+    tailR.push(r);
+    tailA.push(a);
+    tailSeq.push(body.slice(e, f));
+    tailEnd.push(end);
+  }
+  if (!tailA.length)
+    return headings;
+  const firstTail = (p0) => {
+    const k = firstAbove(tailA, p0 + 1);
+    if (k === tailA.length)
+      return;
+    const p1 = Math.max(tailR[k], p0 + 1);
+    return p1 <= nl[p0] ? { p1, k } : undefined;
+  };
+  const afterSep = (d) => {
+    for (let p0 = wsEnd[d + 1];p0 >= d + 2; p0--) {
+      if (!dot(p0))
+        continue;
+      const t = firstTail(p0);
+      if (t)
+        return { participant: body.slice(p0, t.p1), seq: tailSeq[t.k], end: tailEnd[t.k] };
+    }
+    return;
+  };
+  const results = new Map;
+  const skip = new Int32Array(sepD.length + 1).fill(-1);
+  const okFrom = (k) => {
+    const visited = [];
+    let j = k;
+    while (j < sepD.length) {
+      if (skip[j] !== -1) {
+        j = skip[j];
+        break;
+      }
+      visited.push(j);
+      if (!results.has(j))
+        results.set(j, afterSep(sepD[j]));
+      if (results.get(j))
+        break;
+      j++;
+    }
+    for (const v of visited)
+      skip[v] = j;
+    return j;
+  };
+  const fromTitle = (t0) => {
+    const k = okFrom(firstAbove(sepD, t0 + 1));
+    return k < sepD.length && sepR[k] <= nl[t0] ? results.get(k) : undefined;
+  };
+  let from = 0;
+  for (let b = body.startsWith("##") ? 0 : body.indexOf(`
+##`);b !== -1; b = body.indexOf(`
+##`, b + 1)) {
+    const start = body.charCodeAt(b) === 10 ? b + 1 : b;
+    if (start < from)
+      continue;
+    const w = wsEnd[start + 2];
+    for (let t0 = w;t0 >= start + 3; t0--) {
+      if (!dot(t0))
+        continue;
+      const found = fromTitle(t0);
+      if (!found)
+        continue;
+      headings.push({ participant: found.participant, seq: Number(found.seq) });
+      from = Math.max(found.end, start + 1);
+      break;
+    }
+  }
+  return headings;
+}
 
 // acp.ts
 init_util();
@@ -17744,43 +18151,8 @@ function createMemoryHost(options = {}) {
 
 // acp.ts
 init_node_host();
-var EVENT_NAMES = [
-  "initialized",
-  "deliverable_drafted",
-  "deliverable_revised",
-  "deliverable_frozen",
-  "proposal_submitted",
-  "review_submitted",
-  "proposal_revised",
-  "question_classified",
-  "decision_proposed",
-  "decision_accepted",
-  "readiness_passed",
-  "completed",
-  "blocked"
-];
-var PHASES = ["blocked", "completed", "decision_review", "drafting", "readiness_check", "reviewing", "revising"];
-var REQUIRED_FILES = ["protocol.json", "events.jsonl", "proposal.md", "review.md", "decisions.md", "readiness.md", "conclusion.md"];
-var FORBIDDEN_FILES = ["state.log", "discussion.md", "opinions.md"];
-var CONCLUSION_SECTIONS = [
-  "Decision Outcome",
-  "Rationale",
-  "Deliverable Receipt",
-  "Accepted Decisions Summary",
-  "Readiness Result",
-  "Assumptions",
-  "Deferred Follow-ups",
-  "Implementation Blockers",
-  "Next Action"
-];
-var DELIVERABLE_EVENTS = new Set(["deliverable_drafted", "deliverable_revised", "deliverable_frozen"]);
-var CONCLUSION_OUTCOMES = new Set(["proceed", "do_not_proceed", "defer", "blocked"]);
-var SHA256_HEX = /^[0-9a-f]{64}$/;
-var INIT_SUMMARY = "Initialized ACP schema v2 collaboration workspace.";
-var VERSION = package_default.version;
-var DEFAULT_WAIT_TIMEOUT_SECONDS = 1800;
-var DEFAULT_WAIT_INTERVAL_SECONDS = 2;
 
+// plugins/core/errors.ts
 class AcpError extends Error {
   exitCode;
   messages;
@@ -17817,6 +18189,250 @@ class AcpAbortError extends AcpError {
     this.name = "AcpAbortError";
   }
 }
+
+class AcpPluginError extends AcpError {
+  plugin;
+  constructor(plugin, hook, cause) {
+    super(`plugin '${plugin}' failed in ${hook}: ${cause instanceof Error ? cause.message : String(cause)}`, 2, "plugin_failed");
+    this.name = "AcpPluginError";
+    this.plugin = plugin;
+  }
+}
+
+class UsageError extends AcpError {
+  constructor(message) {
+    super(message, 2, "usage");
+    this.name = "UsageError";
+  }
+}
+
+// plugins/core/argv.ts
+var GLOBAL_OPTIONS = {
+  plugin: { type: "string", multiple: true, valueName: "path", description: "Load a plugin: a .ts/.mjs/.js file or a bundled acp:{name} (repeatable)" },
+  "no-config": { type: "boolean", description: "Ignore acp.config.yaml (found in the working directory or its ancestors)" },
+  help: { type: "boolean", description: "Show help" },
+  debug: { type: "boolean", description: "On an internal error, print the stack trace" }
+};
+var NEGATIVE_NUMBER_RE = /^-\d+$|^-\d*\.\d+$/;
+function parseArgv(argv, spec, globals = GLOBAL_OPTIONS) {
+  const own = spec.options ?? {};
+  const known = { ...globals, ...own };
+  const options = {};
+  const positionals = [];
+  const extras = [];
+  const lookup = (token) => optionOf(token, own, globals);
+  for (let i = 0;i < argv.length; i++) {
+    const token = argv[i];
+    if (token === "--") {
+      positionals.push(...argv.slice(i + 1));
+      break;
+    }
+    const match = looksLikeOption(token) ? lookup(token) : undefined;
+    if (!match) {
+      (looksLikeOption(token) ? extras : positionals).push(token);
+      continue;
+    }
+    const option = known[match.name];
+    if (option.type === "boolean") {
+      if (match.value !== undefined)
+        throw new UsageError(`argument --${match.name}: ignored explicit argument '${match.value}'`);
+      options[match.name] = true;
+      continue;
+    }
+    let value = match.value;
+    if (value === undefined) {
+      const following = argv[i + 1];
+      if (following === undefined || following === "--" || looksLikeOption(following) && (lookup(following) || !isValueLike(following))) {
+        throw new UsageError(`argument --${match.name}: expected one argument`);
+      }
+      value = following;
+      i++;
+    }
+    if (option.choices && !option.choices.includes(value)) {
+      throw new UsageError(`argument --${match.name}: invalid choice: ${pyRepr(value)} (choose from ${option.choices.map((c) => pyRepr(c)).join(", ")})`);
+    }
+    options[match.name] = option.multiple ? [...options[match.name] ?? [], value] : value;
+  }
+  return { options, args: bindPositionals(positionals, extras, own, options, spec.args ?? []) };
+}
+function looksLikeOption(token) {
+  return token.length > 1 && token.startsWith("-");
+}
+function isValueLike(token) {
+  return NEGATIVE_NUMBER_RE.test(token) || token.includes(" ");
+}
+function optionOf(token, own, globals) {
+  if (token === "-h")
+    return { name: "help" };
+  if (!token.startsWith("--"))
+    return;
+  const eq = token.indexOf("=");
+  const name = token.slice(2, eq === -1 ? undefined : eq);
+  const value = eq === -1 ? undefined : token.slice(eq + 1);
+  for (const table of [own, globals]) {
+    if (Object.hasOwn(table, name))
+      return { name, value };
+  }
+  for (const table of [own, globals]) {
+    const matches = Object.keys(table).filter((candidate) => candidate.startsWith(name));
+    if (matches.length > 1 && name !== "")
+      throw new UsageError(`ambiguous option: --${name} could match ${matches.map((m) => `--${m}`).join(", ")}`);
+    if (matches.length === 1 && name !== "")
+      return { name: matches[0], value };
+  }
+  return;
+}
+function bindPositionals(positionals, extras, own, options, names) {
+  const args = {};
+  const missing = [];
+  names.forEach((raw, index) => {
+    const name = raw.replace(/\?$/, "");
+    args[name] = positionals[index];
+    if (positionals[index] === undefined && !raw.endsWith("?"))
+      missing.push(name);
+  });
+  const unused = [...extras, ...positionals.slice(names.length)];
+  if (options.help)
+    return args;
+  for (const [name, option] of Object.entries(own))
+    if (option.required && options[name] === undefined)
+      missing.push(`--${name}`);
+  if (missing.length)
+    throw new UsageError(`the following arguments are required: ${missing.join(", ")}`);
+  if (unused.length)
+    throw new UsageError(`unrecognized arguments: ${unused.join(" ")}`);
+  return args;
+}
+function parsePyInt(text, name) {
+  const body = pyStrip(text);
+  const match = /^([+-]?)(\p{Nd}+(?:_\p{Nd}+)*)$/u.exec(body);
+  if (!match)
+    throw new UsageError(`argument --${name}: invalid int value: ${pyRepr(text)}`);
+  let value = 0;
+  for (const ch of match[2].replaceAll("_", ""))
+    value = value * 10 + unicodeDigitValue(ch);
+  return match[1] === "-" ? -value : value;
+}
+function unicodeDigitValue(ch) {
+  const code = ch.codePointAt(0);
+  if (code >= 120782 && code <= 120831)
+    return (code - 120782) % 10;
+  let zero = code;
+  while (zero > code - 9 && /\p{Nd}/u.test(String.fromCodePoint(zero - 1)))
+    zero--;
+  return code - zero;
+}
+function parsePyFloat(text, name) {
+  const body = pyStrip(text).replaceAll(/(?<=\d)_(?=\d)/g, "");
+  const special = /^([+-]?)(inf|infinity|nan)$/i.exec(body);
+  const value = special ? special[2].toLowerCase() === "nan" ? Number.NaN : special[1] === "-" ? -Infinity : Infinity : /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(body) ? Number(body) : undefined;
+  if (value === undefined)
+    throw new UsageError(`argument --${name}: invalid float value: ${pyRepr(text)}`);
+  return value;
+}
+function formatHelp(registry, version, command) {
+  if (!command) {
+    const rows = [...registry.commands.values()].map(({ spec, origin }) => `  ${spec.name.padEnd(10)} ${spec.description}${origin.plugin && origin.plugin !== "protocol" ? ` (${origin.plugin})` : ""}`);
+    return [`acp/${version}`, "", "Usage: acp <command> [options]", "", "Commands:", ...rows, "", "Run `acp <command> --help` for its options.", ""].join(`
+`);
+  }
+  const args = (command.args ?? []).map((a) => a.endsWith("?") ? `[${a.slice(0, -1)}]` : `<${a}>`).join(" ");
+  const optionRows = Object.entries({ ...command.options ?? {}, ...GLOBAL_OPTIONS }).map(([name, option]) => {
+    const flag = option.type === "string" ? `--${name} <${option.valueName ?? name}>` : `--${name}`;
+    return `  ${flag.padEnd(38)} ${option.description}${option.required ? " (required)" : ""}`;
+  });
+  return [`acp/${version}`, "", `Usage: acp ${command.name}${args ? ` ${args}` : ""} [options]`, "", command.description, "", "Options:", ...optionRows, ""].join(`
+`);
+}
+function commandWord(argv) {
+  for (let i = 0;i < argv.length; i++) {
+    const token = argv[i];
+    if (token === "--plugin")
+      i++;
+    else if (!token.startsWith("-"))
+      return { index: i, word: token };
+  }
+  return { index: -1 };
+}
+function parsePartial(argv) {
+  const plugins = [];
+  let folder;
+  for (let i = 0;i < argv.length; i++) {
+    const token = argv[i];
+    const [name, inline] = token.startsWith("--") && token.includes("=") ? [token.slice(0, token.indexOf("=")), token.slice(token.indexOf("=") + 1)] : [token, undefined];
+    const value = inline ?? argv[i + 1];
+    if ((name === "--plugin" || name === "--folder") && value !== undefined) {
+      if (name === "--plugin")
+        plugins.push(value);
+      else
+        folder = value;
+      if (inline === undefined)
+        i++;
+    }
+  }
+  return { plugins, config: !argv.includes("--no-config"), folder };
+}
+function checkOptionValues(spec, options) {
+  const known = { ...spec.options, ...GLOBAL_OPTIONS };
+  const missing = [];
+  for (const [name, value] of Object.entries(options)) {
+    const option = Object.hasOwn(known, name) ? known[name] : undefined;
+    if (!option)
+      throw new UsageError(`unrecognized arguments: --${name}`);
+    if (value === undefined)
+      continue;
+    const ok = option.type === "boolean" ? typeof value === "boolean" : option.multiple ? Array.isArray(value) && value.every((v) => typeof v === "string") : typeof value === "string";
+    if (!ok)
+      throw new UsageError(`argument --${name}: expected ${option.type === "boolean" ? "a flag (true or false)" : option.multiple ? "a list of strings" : "one argument"}`);
+    for (const item of typeof value === "string" ? [value] : Array.isArray(value) ? value : []) {
+      if (option.choices && !option.choices.includes(item))
+        throw new UsageError(`argument --${name}: invalid choice: ${pyRepr(item)} (choose from ${option.choices.map((c) => pyRepr(c)).join(", ")})`);
+    }
+  }
+  for (const [name, option] of Object.entries(spec.options ?? {}))
+    if (option.required && options[name] === undefined)
+      missing.push(`--${name}`);
+  if (missing.length)
+    throw new UsageError(`the following arguments are required: ${missing.join(", ")}`);
+}
+
+// acp.ts
+var EVENT_NAMES = [
+  "initialized",
+  "deliverable_drafted",
+  "deliverable_revised",
+  "deliverable_frozen",
+  "proposal_submitted",
+  "review_submitted",
+  "proposal_revised",
+  "question_classified",
+  "decision_proposed",
+  "decision_accepted",
+  "readiness_passed",
+  "completed",
+  "blocked"
+];
+var PHASES = ["blocked", "completed", "decision_review", "drafting", "readiness_check", "reviewing", "revising"];
+var REQUIRED_FILES = ["protocol.json", "events.jsonl", "proposal.md", "review.md", "decisions.md", "readiness.md", "conclusion.md"];
+var FORBIDDEN_FILES = ["state.log", "discussion.md", "opinions.md"];
+var CONCLUSION_SECTIONS = [
+  "Decision Outcome",
+  "Rationale",
+  "Deliverable Receipt",
+  "Accepted Decisions Summary",
+  "Readiness Result",
+  "Assumptions",
+  "Deferred Follow-ups",
+  "Implementation Blockers",
+  "Next Action"
+];
+var DELIVERABLE_EVENTS = new Set(["deliverable_drafted", "deliverable_revised", "deliverable_frozen"]);
+var CONCLUSION_OUTCOMES = new Set(["proceed", "do_not_proceed", "defer", "blocked"]);
+var SHA256_HEX = /^[0-9a-f]{64}$/;
+var INIT_SUMMARY = "Initialized ACP schema v2 collaboration workspace.";
+var VERSION = package_default.version;
+var DEFAULT_WAIT_TIMEOUT_SECONDS = 1800;
+var DEFAULT_WAIT_INTERVAL_SECONDS = 2;
 function decodeText(bytes, name) {
   let text;
   try {
@@ -17935,9 +18551,6 @@ async function assertInsideBoundary(host, path, boundary, ref) {
   if (!isInside(real, realBoundary))
     throw new AcpError(`deliverable ${ref} resolves outside ${realBoundary} (symlink refused)`);
 }
-function defineDeliverableType(definition) {
-  return definition;
-}
 function defaultTemplate(context) {
   const head = `# ${context.title}
 
@@ -18010,13 +18623,18 @@ function readReadiness(text) {
   };
 }
 function decisionGateErrors(readiness) {
+  return readinessGateErrors(readiness, "before decision_accepted", false);
+}
+function readinessGateErrors(readiness, when, ready) {
   const errors = [];
   if (readiness.blocking.length)
-    errors.push("blocking readiness items must be cleared before decision_accepted");
+    errors.push(`blocking readiness items must be cleared ${when}`);
   if (readiness.unresolved.length)
-    errors.push("unresolved readiness questions must be classified before decision_accepted");
+    errors.push(`unresolved readiness questions must be classified ${when}`);
   if (readiness.deferredWithoutReason.length)
-    errors.push("deferred_nonblocking readiness items require a reason before decision_accepted");
+    errors.push(`deferred_nonblocking readiness items require a reason${when === "before decision_accepted" ? ` ${when}` : ""}`);
+  if (ready && !readiness.readyToImplement)
+    errors.push(`readiness.md must check 'Ready to implement' ${when}`);
   return errors;
 }
 var CONCLUSION_HEADING_RE = new RegExp(`${BOL}##${S}+([^${PY_SPACE}](?:${DOT}*[^${PY_SPACE}])?)${S}*${EOL}`, "g");
@@ -18355,15 +18973,6 @@ function replay(events, participants, readiness) {
 }
 var HOOK_NAMES = ["init:files", "append:before", "append:after", "phase:change", "validate", "next"];
 
-class AcpPluginError extends AcpError {
-  plugin;
-  constructor(plugin, hook, cause) {
-    super(`plugin '${plugin}' failed in ${hook}: ${cause instanceof Error ? cause.message : String(cause)}`, 2, "plugin_failed");
-    this.name = "AcpPluginError";
-    this.plugin = plugin;
-  }
-}
-
 class AcpRefusal extends Error {
 }
 var ORDER_RANK = { pre: 0, normal: 1, post: 2 };
@@ -18414,9 +19023,6 @@ function checkHookOutcome(name, result, context) {
       throw new Error(`${key}[${index}] is not a string (push messages as strings)`);
     }
   }
-}
-function definePlugin(definition) {
-  return definition;
 }
 var TYPE_NAME_RE = /^[a-z0-9][a-z0-9._-]*$/;
 
@@ -18576,6 +19182,7 @@ var BUNDLED_PLUGINS = {
   "notify-turn": () => Promise.resolve().then(() => (init_notify_turn(), exports_notify_turn))
 };
 var BUILT_IN_PLUGINS = {
+  protocol: () => Promise.resolve().then(() => (init_protocol(), exports_protocol)),
   doctor: () => Promise.resolve().then(() => (init_doctor(), exports_doctor)),
   rpc: () => Promise.resolve().then(() => (init_rpc(), exports_rpc)),
   mcp: () => Promise.resolve().then(() => (init_mcp(), exports_mcp))
@@ -18600,7 +19207,6 @@ async function createRegistry(options = {}) {
   return registry;
 }
 async function loadBuiltInPlugins(registry, options) {
-  await registry.addPlugin(protocolPlugin, { kind: "built-in", source: "acp.ts" });
   for (const [name, load] of Object.entries(BUILT_IN_PLUGINS)) {
     const context = pluginContext({}, options.runtime, { source: `acp:${name}`, warn: options.warn });
     const exported = (await load()).default;
@@ -18846,16 +19452,7 @@ async function freezeErrors(host, folder, protocol, doc, sha) {
   return [];
 }
 function readinessAppendErrors(readiness, eventName) {
-  const errors = [];
-  if (readiness.blocking.length)
-    errors.push("blocking readiness items must be cleared first");
-  if (readiness.unresolved.length)
-    errors.push("unresolved readiness questions must be classified first");
-  if (readiness.deferredWithoutReason.length)
-    errors.push("deferred_nonblocking readiness items require a reason");
-  if (eventName !== "decision_accepted" && !readiness.readyToImplement)
-    errors.push("readiness.md must check 'Ready to implement' first");
-  return errors;
+  return readinessGateErrors(readiness, "first", eventName !== "decision_accepted");
 }
 function completionGateTexts(protocol) {
   const gates = protocol.completionGates;
@@ -19097,67 +19694,6 @@ async function append(host, folder, request, registry) {
     return result;
   });
 }
-var ISO_RE = /^(\d{4})-?(\d{2})-?(\d{2})(?:[^\d](\d{2})(?::?(\d{2})(?::?(\d{2})(?:[.,](\d{1,9}))?)?)?)?(Z|z|[+-]\d{2}(?::?\d{2}(?::?\d{2}(?:[.,]\d{1,6})?)?)?)?$/u;
-var DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-function digitsAt(value, at, width) {
-  let out = 0;
-  for (let k = at;k < at + width; k++) {
-    const d = value.charCodeAt(k) - 48;
-    if (d < 0 || d > 9)
-      return -1;
-    out = out * 10 + d;
-  }
-  return out;
-}
-function parseCanonicalTimestamp(value) {
-  if (value.length !== 20)
-    return null;
-  if (value[4] !== "-" || value[7] !== "-" || value[10] !== "T" || value[13] !== ":" || value[16] !== ":" || value[19] !== "Z")
-    return null;
-  const year = digitsAt(value, 0, 4);
-  const month = digitsAt(value, 5, 2);
-  const day = digitsAt(value, 8, 2);
-  const hour = digitsAt(value, 11, 2);
-  const minute = digitsAt(value, 14, 2);
-  const second = digitsAt(value, 17, 2);
-  if (year < 100 || month < 0 || day < 0 || hour < 0 || minute < 0 || second < 0)
-    return null;
-  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
-  if (month < 1 || month > 12 || day < 1 || day > (month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1]))
-    return;
-  if (hour > 23 || minute > 59 || second > 59)
-    return;
-  return Date.UTC(year, month - 1, day, hour, minute, second);
-}
-function parseZonedTimestamp(value) {
-  if (typeof value !== "string")
-    return;
-  const canonical = parseCanonicalTimestamp(value);
-  if (canonical !== null)
-    return canonical;
-  const match = ISO_RE.exec(value);
-  if (!match)
-    return;
-  const [, y, mo, d, h = "0", mi = "0", s = "0", frac = "0", zone] = match;
-  if (!zone)
-    return;
-  const year = Number(y);
-  const month = Number(mo);
-  const day = Number(d);
-  if (month < 1 || month > 12 || day < 1 || day > new Date(Date.UTC(year, month, 0)).getUTCDate())
-    return;
-  if (Number(h) > 23 || Number(mi) > 59 || Number(s) > 59)
-    return;
-  let offset = 0;
-  if (zone !== "Z" && zone !== "z") {
-    const sign = zone[0] === "-" ? -1 : 1;
-    const digits = zone.slice(1).replace(/:/g, "");
-    offset = sign * (Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2, 4) || "0")) * 60000;
-    if (Number(digits.slice(0, 2)) > 23)
-      return;
-  }
-  return Date.UTC(year, month - 1, day, Number(h), Number(mi), Number(s)) + Number(`0.${frac}`) * 1000 - offset;
-}
 function checkDeliverablesDeclaration(protocol, folder, errors, host, dirs, registry) {
   const start = errors.length;
   const deliverables = protocol.deliverables;
@@ -19240,140 +19776,6 @@ function checkDeliverablesDeclaration(protocol, folder, errors, host, dirs, regi
   return errors.length === start;
 }
 var validationTypes = new Set(["adr", "design-spec", "implementation-plan", "decision-memo", "review-report", "test-plan", "custom"]);
-function firstAbove(sorted, value) {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = lo + hi >> 1;
-    if (sorted[mid] > value)
-      hi = mid;
-    else
-      lo = mid + 1;
-  }
-  return lo;
-}
-function reviewHeadings(body) {
-  const headings = [];
-  if (!body.includes("seq") || !body.includes("##"))
-    return headings;
-  const n = body.length;
-  const space = (i) => i < n && isPySpaceCode(body.charCodeAt(i));
-  const dot = (i) => i < n && body.charCodeAt(i) !== 10;
-  const wsEnd = new Int32Array(n + 1);
-  const nl = new Int32Array(n + 1);
-  wsEnd[n] = n;
-  nl[n] = n;
-  for (let i = n - 1;i >= 0; i--) {
-    const code = body.charCodeAt(i);
-    wsEnd[i] = code > 32 && code < 127 ? i : isPySpaceCode(code) ? wsEnd[i + 1] : i;
-    nl[i] = code === 10 ? i : nl[i + 1];
-  }
-  const wsStart = (i) => {
-    let r = i;
-    while (r > 0 && space(r - 1))
-      r--;
-    return r;
-  };
-  const tailR = [];
-  const tailA = [];
-  const tailSeq = [];
-  const tailEnd = [];
-  const sepD = [];
-  const sepR = [];
-  for (let a = body.indexOf("-");a !== -1; a = body.indexOf("-", a + 1)) {
-    if (!space(a - 1) || !space(a + 1))
-      continue;
-    const r = wsStart(a);
-    sepD.push(a);
-    sepR.push(r);
-    const c = wsEnd[a + 1];
-    if (!body.startsWith("seq", c))
-      continue;
-    const e = wsEnd[c + 3];
-    if (e === c + 3)
-      continue;
-    let f = e;
-    while (f < n && body.charCodeAt(f) >= 48 && body.charCodeAt(f) <= 57)
-      f++;
-    if (f === e)
-      continue;
-    const g = wsEnd[f];
-    let end = g === n ? n : -1;
-    for (let k = g - 1;end === -1 && k >= f; k--)
-      if (body.charCodeAt(k) === 10)
-        end = k;
-    if (end === -1)
-      continue;
-    tailR.push(r);
-    tailA.push(a);
-    tailSeq.push(body.slice(e, f));
-    tailEnd.push(end);
-  }
-  if (!tailA.length)
-    return headings;
-  const firstTail = (p0) => {
-    const k = firstAbove(tailA, p0 + 1);
-    if (k === tailA.length)
-      return;
-    const p1 = Math.max(tailR[k], p0 + 1);
-    return p1 <= nl[p0] ? { p1, k } : undefined;
-  };
-  const afterSep = (d) => {
-    for (let p0 = wsEnd[d + 1];p0 >= d + 2; p0--) {
-      if (!dot(p0))
-        continue;
-      const t = firstTail(p0);
-      if (t)
-        return { participant: body.slice(p0, t.p1), seq: tailSeq[t.k], end: tailEnd[t.k] };
-    }
-    return;
-  };
-  const results = new Map;
-  const skip = new Int32Array(sepD.length + 1).fill(-1);
-  const okFrom = (k) => {
-    const visited = [];
-    let j = k;
-    while (j < sepD.length) {
-      if (skip[j] !== -1) {
-        j = skip[j];
-        break;
-      }
-      visited.push(j);
-      if (!results.has(j))
-        results.set(j, afterSep(sepD[j]));
-      if (results.get(j))
-        break;
-      j++;
-    }
-    for (const v of visited)
-      skip[v] = j;
-    return j;
-  };
-  const fromTitle = (t0) => {
-    const k = okFrom(firstAbove(sepD, t0 + 1));
-    return k < sepD.length && sepR[k] <= nl[t0] ? results.get(k) : undefined;
-  };
-  let from = 0;
-  for (let b = body.startsWith("##") ? 0 : body.indexOf(`
-##`);b !== -1; b = body.indexOf(`
-##`, b + 1)) {
-    const start = body.charCodeAt(b) === 10 ? b + 1 : b;
-    if (start < from)
-      continue;
-    const w = wsEnd[start + 2];
-    for (let t0 = w;t0 >= start + 3; t0--) {
-      if (!dot(t0))
-        continue;
-      const found = fromTitle(t0);
-      if (!found)
-        continue;
-      headings.push({ participant: found.participant, seq: Number(found.seq) });
-      from = Math.max(found.end, start + 1);
-      break;
-    }
-  }
-  return headings;
-}
 function checkReviews(text, pass, ref, errors) {
   const body = text ?? "";
   const { headings, headingSeqs, reviewEvents, firstBySeq } = pass;
@@ -19755,14 +20157,7 @@ async function validate(host, folder, registry) {
     errors.push(...decisionGateErrors(readiness));
   const finished = hasEvent("readiness_passed") || hasEvent("completed");
   if (finished) {
-    if (readiness.blocking.length)
-      errors.push("blocking readiness items must be cleared before readiness_passed or completed");
-    if (readiness.unresolved.length)
-      errors.push("unresolved readiness questions must be classified before readiness_passed or completed");
-    if (readiness.deferredWithoutReason.length)
-      errors.push("deferred_nonblocking readiness items require a reason");
-    if (!readiness.readyToImplement)
-      errors.push("readiness.md must check 'Ready to implement' before readiness_passed or completed");
+    errors.push(...readinessGateErrors(readiness, "before readiness_passed or completed", true));
     if (primaryFreezes === 0 && !pass.anyPrimaryFreeze) {
       errors.push("readiness_passed requires primary deliverable_frozen");
     }
@@ -20330,356 +20725,6 @@ function libraryApi() {
     describeError
   };
 }
-var FOLDER = { type: "string", required: true, description: "Collaboration folder" };
-var JSON_FLAG = { type: "boolean", description: "Print one JSON object" };
-var text = (description, extra = {}) => ({ type: "string", description, ...extra });
-var str3 = (value) => typeof value === "string" ? value : undefined;
-var strs = (value) => Array.isArray(value) ? value : [];
-var initCommand = {
-  name: "init",
-  description: "Create a collaboration folder (spec §9)",
-  options: {
-    folder: FOLDER,
-    participant: text("Participant id (repeatable; the first owns the proposal)", { multiple: true, valueName: "id" }),
-    objective: text("What the collaboration must achieve"),
-    completion: text("Objective completion gate (repeatable)", { multiple: true, valueName: "gate" }),
-    "primary-deliverable-type": text("Primary deliverable type", { required: true, valueName: "type" }),
-    "primary-deliverable-file": text("Primary deliverable file name (.md)", { valueName: "file" }),
-    "primary-deliverable-check": text("Checklist section for custom types (repeatable)", { multiple: true, valueName: "section" }),
-    "deliverables-mode": text("internal (default) or external", { valueName: "mode" }),
-    "deliverables-dir": text("Deliverables directory (default deliverables)", { valueName: "dir" }),
-    "repo-root": text("Repository root, relative to the folder (external mode)", { valueName: "path" }),
-    resume: { type: "boolean", description: "Succeed if the folder already exists" },
-    json: JSON_FLAG
-  },
-  async run(ctx) {
-    const o = ctx.options;
-    const folder = ctx.folder();
-    const result = await init(ctx.host, folder, {
-      participants: strs(o.participant),
-      objective: str3(o.objective) ?? "",
-      completion: strs(o.completion),
-      primaryType: str3(o["primary-deliverable-type"]),
-      primaryFile: str3(o["primary-deliverable-file"]),
-      primaryChecks: strs(o["primary-deliverable-check"]),
-      mode: str3(o["deliverables-mode"]),
-      dir: str3(o["deliverables-dir"]),
-      repoRoot: str3(o["repo-root"]),
-      resume: o.resume === true
-    }, ctx.registry);
-    if (!ctx.json)
-      ctx.out(result.created ? `Initialized ACP schema v2 collaboration folder: ${folder}` : `Collaboration folder already exists: ${folder}`);
-    return { exitCode: 0, json: { ok: true, exitCode: 0, created: result.created, folder, files: result.files } };
-  }
-};
-var appendCommand = {
-  name: "append",
-  description: "Append an event (spec §6)",
-  options: {
-    folder: FOLDER,
-    participant: text("Who appends", { required: true, valueName: "id" }),
-    event: text(`Event name (${EVENT_NAMES.join(", ")})`, { required: true, valueName: "name" }),
-    summary: text("One-line summary", { required: true, valueName: "text" }),
-    doc: text("Document the event refers to", { valueName: "ref" }),
-    "reply-to": text("Seq of the event this answers", { valueName: "seq" }),
-    role: text("primary or supporting (deliverable events)", { choices: ["primary", "supporting"] }),
-    sha256: text("SHA-256 of the frozen deliverable", { valueName: "hex" }),
-    json: { type: "boolean", description: "Print the appended event as JSON" }
-  },
-  async run(ctx) {
-    const o = ctx.options;
-    const replyTo = str3(o["reply-to"]);
-    const result = await append(ctx.host, ctx.folder(), {
-      participant: str3(o.participant),
-      event: str3(o.event),
-      summary: str3(o.summary),
-      doc: str3(o.doc),
-      replyTo: replyTo === undefined ? undefined : parsePyInt(replyTo, "reply-to"),
-      role: str3(o.role),
-      sha256: str3(o.sha256)
-    }, ctx.registry);
-    if (!ctx.json)
-      ctx.out(`appended seq ${result.event.seq}: ${result.event.event}`);
-    return { exitCode: 0, json: { ok: true, exitCode: 0, event: result.event, phase: result.state.phase, waitingFor: result.state.waitingFor } };
-  }
-};
-var nextCommand = {
-  name: "next",
-  description: "Print the next action for a participant (spec §10)",
-  options: { folder: FOLDER, participant: text("Participant id", { required: true, valueName: "id" }), json: JSON_FLAG },
-  async run(ctx) {
-    const result = await nextAction(ctx.host, ctx.folder(), str3(ctx.options.participant), ctx.registry);
-    if (!ctx.json)
-      ctx.out(formatNext(result));
-    return { exitCode: result.exitCode, json: { ok: result.exitCode === 0, ...result } };
-  }
-};
-var waitCommand = {
-  name: "wait",
-  description: "Wait until it is a participant’s turn (spec §10)",
-  options: {
-    folder: FOLDER,
-    participant: text("Participant id", { required: true, valueName: "id" }),
-    interval: text(`Fallback poll period (default ${DEFAULT_WAIT_INTERVAL_SECONDS})`, { valueName: "seconds" }),
-    timeout: text(`Give up after this long; 0 waits forever (default ${DEFAULT_WAIT_TIMEOUT_SECONDS})`, { valueName: "seconds" }),
-    json: JSON_FLAG
-  },
-  async run(ctx) {
-    const seconds = (name) => {
-      const value = str3(ctx.options[name]);
-      if (value === undefined)
-        return;
-      const n = parsePyFloat(value, name);
-      if (!(n >= 0))
-        throw new UsageError(`argument --${name}: invalid non-negative number: '${value}'`);
-      return n;
-    };
-    const options = { intervalSeconds: seconds("interval"), timeoutSeconds: seconds("timeout"), signal: ctx.signal, onProgress: ctx.json ? undefined : ctx.out };
-    try {
-      const result = await waitForTurn(ctx.host, ctx.folder(), str3(ctx.options.participant), options, ctx.registry);
-      if (!ctx.json)
-        ctx.out(`${result.reason}
-${formatNext(result.next)}`);
-      return { exitCode: result.next.exitCode, json: { ok: result.next.exitCode === 0, ready: result.reason.slice("ready: ".length), ...result.next } };
-    } catch (error) {
-      if (!(error instanceof AcpTimeoutError))
-        throw error;
-      ctx.err(error.message);
-      return { exitCode: 1, json: { ok: false, exitCode: 1, timeout: true, error: error.message } };
-    }
-  }
-};
-var validateCommand = {
-  name: "validate",
-  description: "Validate a collaboration folder (spec §8)",
-  options: { folder: FOLDER, json: { type: "boolean", description: "Print {ok, errors, warnings}" } },
-  async run(ctx) {
-    const result = await validate(ctx.host, ctx.folder(), ctx.registry);
-    const exitCode = result.errors.length ? 2 : result.warnings.length ? 1 : 0;
-    if (!ctx.json) {
-      if (result.errors.length) {
-        ctx.out("ACP validation failed");
-        for (const error of result.errors)
-          ctx.out(`ERROR: ${error}`);
-      } else
-        ctx.out(result.warnings.length ? "ACP validation passed with warnings" : "ACP validation passed");
-      for (const warning of result.warnings)
-        ctx.out(`WARNING: ${warning}`);
-    }
-    return { exitCode, json: { ...result, exitCode } };
-  }
-};
-var pluginsCommand = {
-  name: "plugins",
-  description: "List the deliverable types, plugins and commands loaded, and where each came from",
-  options: { json: JSON_FLAG },
-  run(ctx) {
-    const json = { ok: true, exitCode: 0, ...describeRegistry(ctx.registry) };
-    if (ctx.json)
-      return { exitCode: 0, json };
-    const where = (origin) => origin.kind === "built-in" ? `built-in (${origin.source})` : `${origin.source}${origin.via ? ` (via ${origin.via})` : ""}`;
-    ctx.out("Deliverable types:");
-    for (const { definition, origin } of ctx.registry.types.values()) {
-      ctx.out(`  ${definition.type.padEnd(20)} ${definition.title.padEnd(30)} ${origin.plugin ? `plugin '${origin.plugin}': ` : ""}${where(origin)}`);
-    }
-    const loaded = ctx.registry.plugins.filter(({ origin }) => origin.kind === "plugin");
-    ctx.out(loaded.length ? "Plugins:" : "Plugins: none (load with --plugin <file> or the plugins: list of acp.config.yaml)");
-    for (const { plugin, origin } of loaded)
-      ctx.out(`  ${plugin.name.padEnd(20)} ${where(origin)}; ${plugin.enforce ? `enforce ${plugin.enforce}; ` : ""}provides ${provides(plugin)}`);
-    ctx.out("Commands:");
-    for (const { spec, origin } of ctx.registry.commands.values())
-      ctx.out(`  ${spec.name.padEnd(20)} ${origin.plugin ?? "core"}`);
-    return { exitCode: 0, json };
-  }
-};
-function provides(plugin) {
-  const parts = [
-    ...(plugin.deliverableTypes ?? []).map((t) => `type ${t.type}`),
-    ...Object.keys(plugin.hooks ?? {}).map((h) => `hook ${h}`),
-    ...(plugin.commands ?? []).map((c) => `command ${c.name}`)
-  ];
-  return parts.join(", ") || "nothing";
-}
-function describeRegistry(registry) {
-  const types = [...registry.types.values()].map(({ definition, origin }) => ({
-    type: definition.type,
-    title: definition.title,
-    origin: origin.kind,
-    source: origin.source,
-    ...origin.plugin ? { plugin: origin.plugin } : {},
-    ...origin.via ? { via: origin.via } : {},
-    recordedAs: origin.kind === "built-in" || definition.recordAsCustom === false ? definition.type : "custom"
-  }));
-  const plugins = registry.plugins.filter(({ origin }) => origin.kind === "plugin").map(({ plugin, origin }) => ({
-    name: plugin.name,
-    source: origin.source,
-    ...origin.via ? { via: origin.via } : {},
-    enforce: plugin.enforce ?? "normal",
-    hooks: Object.keys(plugin.hooks ?? {}),
-    types: (plugin.deliverableTypes ?? []).map((t) => t.type),
-    commands: (plugin.commands ?? []).map((c) => c.name)
-  }));
-  const commands = [...registry.commands.values()].map(({ spec, origin }) => ({ name: spec.name, description: spec.description, plugin: origin.plugin ?? null, source: origin.source }));
-  return { types, plugins, commands };
-}
-var protocolPlugin = {
-  name: "protocol",
-  commands: [initCommand, appendCommand, nextCommand, waitCommand, validateCommand, pluginsCommand, { ...pluginsCommand, name: "types", description: "Same as `acp plugins`" }]
-};
-
-class UsageError extends AcpError {
-  constructor(message) {
-    super(message, 2, "usage");
-    this.name = "UsageError";
-  }
-}
-var GLOBAL_OPTIONS = {
-  plugin: { type: "string", multiple: true, valueName: "path", description: "Load a plugin: a .ts/.mjs/.js file or a bundled acp:{name} (repeatable)" },
-  "no-config": { type: "boolean", description: "Ignore acp.config.yaml (found in the working directory or its ancestors)" },
-  help: { type: "boolean", description: "Show help" },
-  debug: { type: "boolean", description: "On an internal error, print the stack trace" }
-};
-var NEGATIVE_NUMBER_RE = /^-\d+$|^-\d*\.\d+$/;
-function parseArgv(argv, spec, globals = GLOBAL_OPTIONS) {
-  const own = spec.options ?? {};
-  const known = { ...globals, ...own };
-  const options = {};
-  const positionals = [];
-  const extras = [];
-  const lookup = (token) => optionOf(token, own, globals);
-  for (let i = 0;i < argv.length; i++) {
-    const token = argv[i];
-    if (token === "--") {
-      positionals.push(...argv.slice(i + 1));
-      break;
-    }
-    const match = looksLikeOption(token) ? lookup(token) : undefined;
-    if (!match) {
-      (looksLikeOption(token) ? extras : positionals).push(token);
-      continue;
-    }
-    const option = known[match.name];
-    if (option.type === "boolean") {
-      if (match.value !== undefined)
-        throw new UsageError(`argument --${match.name}: ignored explicit argument '${match.value}'`);
-      options[match.name] = true;
-      continue;
-    }
-    let value = match.value;
-    if (value === undefined) {
-      const following = argv[i + 1];
-      if (following === undefined || following === "--" || looksLikeOption(following) && (lookup(following) || !isValueLike(following))) {
-        throw new UsageError(`argument --${match.name}: expected one argument`);
-      }
-      value = following;
-      i++;
-    }
-    if (option.choices && !option.choices.includes(value)) {
-      throw new UsageError(`argument --${match.name}: invalid choice: ${pyRepr(value)} (choose from ${option.choices.map((c) => pyRepr(c)).join(", ")})`);
-    }
-    options[match.name] = option.multiple ? [...options[match.name] ?? [], value] : value;
-  }
-  return { options, args: bindPositionals(positionals, extras, own, options, spec.args ?? []) };
-}
-function looksLikeOption(token) {
-  return token.length > 1 && token.startsWith("-");
-}
-function isValueLike(token) {
-  return NEGATIVE_NUMBER_RE.test(token) || token.includes(" ");
-}
-function optionOf(token, own, globals) {
-  if (token === "-h")
-    return { name: "help" };
-  if (!token.startsWith("--"))
-    return;
-  const eq = token.indexOf("=");
-  const name = token.slice(2, eq === -1 ? undefined : eq);
-  const value = eq === -1 ? undefined : token.slice(eq + 1);
-  for (const table of [own, globals]) {
-    if (Object.hasOwn(table, name))
-      return { name, value };
-  }
-  for (const table of [own, globals]) {
-    const matches = Object.keys(table).filter((candidate) => candidate.startsWith(name));
-    if (matches.length > 1 && name !== "")
-      throw new UsageError(`ambiguous option: --${name} could match ${matches.map((m) => `--${m}`).join(", ")}`);
-    if (matches.length === 1 && name !== "")
-      return { name: matches[0], value };
-  }
-  return;
-}
-function bindPositionals(positionals, extras, own, options, names) {
-  const args = {};
-  const missing = [];
-  names.forEach((raw, index) => {
-    const name = raw.replace(/\?$/, "");
-    args[name] = positionals[index];
-    if (positionals[index] === undefined && !raw.endsWith("?"))
-      missing.push(name);
-  });
-  const unused = [...extras, ...positionals.slice(names.length)];
-  if (options.help)
-    return args;
-  for (const [name, option] of Object.entries(own))
-    if (option.required && options[name] === undefined)
-      missing.push(`--${name}`);
-  if (missing.length)
-    throw new UsageError(`the following arguments are required: ${missing.join(", ")}`);
-  if (unused.length)
-    throw new UsageError(`unrecognized arguments: ${unused.join(" ")}`);
-  return args;
-}
-function parsePyInt(text, name) {
-  const body = pyStrip(text);
-  const match = /^([+-]?)(\p{Nd}+(?:_\p{Nd}+)*)$/u.exec(body);
-  if (!match)
-    throw new UsageError(`argument --${name}: invalid int value: ${pyRepr(text)}`);
-  let value = 0;
-  for (const ch of match[2].replaceAll("_", ""))
-    value = value * 10 + unicodeDigitValue(ch);
-  return match[1] === "-" ? -value : value;
-}
-function unicodeDigitValue(ch) {
-  const code = ch.codePointAt(0);
-  if (code >= 120782 && code <= 120831)
-    return (code - 120782) % 10;
-  let zero = code;
-  while (zero > code - 9 && /\p{Nd}/u.test(String.fromCodePoint(zero - 1)))
-    zero--;
-  return code - zero;
-}
-function parsePyFloat(text, name) {
-  const body = pyStrip(text).replaceAll(/(?<=\d)_(?=\d)/g, "");
-  const special = /^([+-]?)(inf|infinity|nan)$/i.exec(body);
-  const value = special ? special[2].toLowerCase() === "nan" ? Number.NaN : special[1] === "-" ? -Infinity : Infinity : /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(body) ? Number(body) : undefined;
-  if (value === undefined)
-    throw new UsageError(`argument --${name}: invalid float value: ${pyRepr(text)}`);
-  return value;
-}
-function formatHelp(registry, command) {
-  if (!command) {
-    const rows = [...registry.commands.values()].map(({ spec, origin }) => `  ${spec.name.padEnd(10)} ${spec.description}${origin.plugin && origin.plugin !== "protocol" ? ` (${origin.plugin})` : ""}`);
-    return [`acp/${VERSION}`, "", "Usage: acp <command> [options]", "", "Commands:", ...rows, "", "Run `acp <command> --help` for its options.", ""].join(`
-`);
-  }
-  const args = (command.args ?? []).map((a) => a.endsWith("?") ? `[${a.slice(0, -1)}]` : `<${a}>`).join(" ");
-  const optionRows = Object.entries({ ...command.options ?? {}, ...GLOBAL_OPTIONS }).map(([name, option]) => {
-    const flag = option.type === "string" ? `--${name} <${option.valueName ?? name}>` : `--${name}`;
-    return `  ${flag.padEnd(38)} ${option.description}${option.required ? " (required)" : ""}`;
-  });
-  return [`acp/${VERSION}`, "", `Usage: acp ${command.name}${args ? ` ${args}` : ""} [options]`, "", command.description, "", "Options:", ...optionRows, ""].join(`
-`);
-}
-function commandWord(argv) {
-  for (let i = 0;i < argv.length; i++) {
-    const token = argv[i];
-    if (token === "--plugin")
-      i++;
-    else if (!token.startsWith("-"))
-      return { index: i, word: token };
-  }
-  return { index: -1 };
-}
 async function runCli(io, hostOverride) {
   const host = hostOverride ?? await createNodeHost();
   const found = commandWord(io.argv);
@@ -20716,30 +20761,12 @@ async function runCli(io, hostOverride) {
 `));
   }
 }
-function parsePartial(argv) {
-  const plugins = [];
-  let folder;
-  for (let i = 0;i < argv.length; i++) {
-    const token = argv[i];
-    const [name, inline] = token.startsWith("--") && token.includes("=") ? [token.slice(0, token.indexOf("=")), token.slice(token.indexOf("=") + 1)] : [token, undefined];
-    const value = inline ?? argv[i + 1];
-    if ((name === "--plugin" || name === "--folder") && value !== undefined) {
-      if (name === "--plugin")
-        plugins.push(value);
-      else
-        folder = value;
-      if (inline === undefined)
-        i++;
-    }
-  }
-  return { plugins, config: !argv.includes("--no-config"), folder };
-}
 async function dispatch(io, host, registry, word, argv) {
   const out = (text) => io.stdout(`${text}
 `);
   if (word === undefined) {
     if (argv.includes("--help") || argv.includes("-h")) {
-      io.stdout(formatHelp(registry));
+      io.stdout(formatHelp(registry, VERSION));
       return 0;
     }
     throw new UsageError(`a command is required (${[...registry.commands.keys()].join(", ")})`);
@@ -20750,7 +20777,7 @@ async function dispatch(io, host, registry, word, argv) {
   const spec = entry.spec;
   const parsed = parseArgv(argv, spec);
   if (parsed.options.help) {
-    io.stdout(formatHelp(registry, spec));
+    io.stdout(formatHelp(registry, VERSION, spec));
     return 0;
   }
   const result = await runCommand(registry, word, parsed, {
@@ -20794,29 +20821,6 @@ async function runCommand(registry, name, input, where) {
     folder: () => folderOption(where.host, options.folder)
   };
   return runCommandChain(entry.chain, context);
-}
-function checkOptionValues(spec, options) {
-  const known = { ...spec.options, ...GLOBAL_OPTIONS };
-  const missing = [];
-  for (const [name, value] of Object.entries(options)) {
-    const option = Object.hasOwn(known, name) ? known[name] : undefined;
-    if (!option)
-      throw new UsageError(`unrecognized arguments: --${name}`);
-    if (value === undefined)
-      continue;
-    const ok = option.type === "boolean" ? typeof value === "boolean" : option.multiple ? Array.isArray(value) && value.every((v) => typeof v === "string") : typeof value === "string";
-    if (!ok)
-      throw new UsageError(`argument --${name}: expected ${option.type === "boolean" ? "a flag (true or false)" : option.multiple ? "a list of strings" : "one argument"}`);
-    for (const item of typeof value === "string" ? [value] : Array.isArray(value) ? value : []) {
-      if (option.choices && !option.choices.includes(item))
-        throw new UsageError(`argument --${name}: invalid choice: ${pyRepr(item)} (choose from ${option.choices.map((c) => pyRepr(c)).join(", ")})`);
-    }
-  }
-  for (const [name, option] of Object.entries(spec.options ?? {}))
-    if (option.required && options[name] === undefined)
-      missing.push(`--${name}`);
-  if (missing.length)
-    throw new UsageError(`the following arguments are required: ${missing.join(", ")}`);
 }
 async function runCommandChain(chain, context, index = chain.length - 1) {
   const spec = chain[index];

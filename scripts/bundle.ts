@@ -28,10 +28,10 @@ const split: import('bun').BunPlugin = {
 
 const builds = [
   { entry: 'acp.ts', naming: 'acp.mjs', plugins: [split] },
-  { entry: 'plugins/mcp/server.ts', naming: 'acp-mcp.mjs', plugins: [] },
+  { entry: 'plugins/mcp/server.ts', naming: 'acp-mcp.mjs', plugins: [], minify: { whitespace: true, syntax: true } },
 ];
-for (const { entry, naming, plugins } of builds) {
-  const result = await Bun.build({ entrypoints: [join(root, entry)], root, outdir, naming, target: 'node', format: 'esm', plugins });
+for (const { entry, naming, plugins, minify } of builds) {
+  const result = await Bun.build({ entrypoints: [join(root, entry)], root, outdir, naming, target: 'node', format: 'esm', plugins, minify });
   if (!result.success) {
     for (const log of result.logs) console.error(log);
     process.exit(1);

@@ -1604,6 +1604,7 @@ const BUNDLED_PLUGINS: Record<string, () => Promise<unknown>> = {
 const BUILT_IN_PLUGINS: Record<string, () => Promise<{ default: unknown }>> = {
   doctor: () => import('./plugins/doctor.ts'),
   rpc: () => import('./plugins/rpc.ts'),
+  git: () => import('./plugins/git.ts'),
 };
 
 /** A plugin to load: a file path or `acp:{name}`, with options, or a plugin/type object. */

@@ -146,3 +146,23 @@ describe('wait --git across clones', () => {
     console.log(`git handoff (poll interval 0.3 s, max 1 s): ${handoffs.map((h) => `${h} ms`).join(', ')}`);
   });
 });
+
+describe('append --git refuses bad states and changes nothing', () => {
+  it('a stray change in the folder, then a missing remote', async () => {
+    const { remote, clones } = await setup('bad', initArgs, 1);
+    const folder = join(clones[0]!, 'collab');
+    const head = git(clones[0]!, 'rev-parse', 'HEAD');
+    writeFileSync(join(folder, 'notes.txt'), 'scratch\n');
+    const before = readFileSync(join(folder, 'events.jsonl'), 'utf8');
+    const stray = await acp('append', '--git', '--folder', folder, '--participant', OWNER, '--event', 'blocked', '--summary', 'stop', '--reply-to', '1');
+    expect(stray.code).toBe(2);
+    expect(stray.stderr).toBe('error: git: the folder has changes this event does not name: collab/notes.txt (commit, stash or discard them first)\n');
+    rmSync(join(folder, 'notes.txt'));
+    git(clones[0]!, 'remote', 'rename', 'origin', 'upstream');
+    const missing = await acp('append', '--git', '--folder', folder, '--participant', OWNER, '--event', 'blocked', '--summary', 'stop', '--reply-to', '1');
+    expect(missing.stderr).toBe("error: git: no remote 'origin' in this repository (remotes: upstream)\n");
+    expect(readFileSync(join(folder, 'events.jsonl'), 'utf8')).toBe(before);
+    expect(git(clones[0]!, 'rev-parse', 'HEAD')).toBe(head);
+    expect(git(remote, 'rev-parse', 'main')).toBe(head);
+  });
+});

@@ -17207,46 +17207,6 @@ var init_rpc = __esm(() => {
   };
 });
 
-// plugins/mcp.ts
-var exports_mcp = {};
-__export(exports_mcp, {
-  default: () => mcp_default
-});
-async function resolveRoot(ctx) {
-  const given = typeof ctx.options.root === "string" ? ctx.options.root : ".";
-  const root = ctx.host.resolvePath(given);
-  const stat = await ctx.host.fs.stat(root);
-  if (!stat?.isDirectory)
-    throw new ctx.api.UsageError(`--root ${root} is not a directory`);
-  return ctx.host.fs.realpath(root);
-}
-async function loadServer(api) {
-  try {
-    return await import("./acp-mcp.mjs");
-  } catch (error) {
-    if (errorCode(error) !== "ERR_MODULE_NOT_FOUND" && !/Cannot find module|Module not found/.test(String(error)))
-      throw error;
-    throw new api.AcpError("the MCP server (acp-mcp.mjs) is not beside this acp.mjs; run `npx -y acp-collab mcp` or a release binary instead");
-  }
-}
-var mcpCommand, mcp_default = (context) => context.definePlugin({ name: "mcp", commands: [mcpCommand] });
-var init_mcp = __esm(() => {
-  init_util();
-  mcpCommand = {
-    name: "mcp",
-    description: "Serve the protocol as MCP tools (init, status, wait, append, validate, read_document, write_document, freeze) over stdio",
-    options: {
-      root: { type: "string", valueName: "dir", description: "Folder the collaborations live in; tools refuse folders outside it (default: the working directory)" }
-    },
-    async run(ctx) {
-      const root = await resolveRoot(ctx);
-      const { serveMcp } = await loadServer(ctx.api);
-      await serveMcp({ core: ctx.api, host: ctx.host, registry: ctx.registry, root, version: ctx.api.VERSION, signal: ctx.signal });
-      return 0;
-    }
-  };
-});
-
 // plugins/loader.ts
 async function loadPlugins(registry, options, api, bundled) {
   const { host } = options;
@@ -17412,14 +17372,14 @@ async function readConfigFile(host, file, fail) {
   const Path = pipe(string("must be a path (a string)"), check((s) => s.trim() !== "", "must not be blank"));
   const Mapping = custom((x) => typeof x === "object" && x !== null && !Array.isArray(x), "must be a mapping (key: value)");
   const Entry = union([Path, strictObject({ path: Path, options: optional(Mapping) }, unknownKey)], "must be a plugin path (a string) or a mapping { path, options }");
-  const Config = strictObject({ plugins: optional(nullable(array(Entry, "must be a list"))) }, unknownKey);
+  const Config = strictObject({ plugins: optional(nullable(array(Entry, "must be a list"))), git: optional(nullable(Mapping)) }, unknownKey);
   if (typeof data !== "object" || Array.isArray(data) || data === null)
     return fail(`${file}: the top level must be a mapping with a plugins: list`);
   const result = safeParse(Config, data);
   if (!result.success) {
     const issue = deepestIssue(result.issues[0]);
     const key = formatKey(issue.path);
-    const message = issue.message.startsWith("unknown key") ? `unknown key (allowed: ${key.includes("[") ? "path, options" : "plugins"})` : issue.message;
+    const message = issue.message.startsWith("unknown key") ? `unknown key (allowed: ${key.includes("[") ? "path, options" : "plugins, git"})` : issue.message;
     return fail(`${file}: ${key || "(top level)"}: ${message}`);
   }
   return (result.output.plugins ?? []).map((entry) => typeof entry === "string" ? entry.trim() : { path: entry.path.trim(), options: entry.options ?? {} });
@@ -17438,6 +17398,503 @@ var CONFIG_FILE = "acp.config.yaml", EXTENSIONS, BUNDLED_PREFIX = "acp:";
 var init_loader = __esm(() => {
   init_util();
   EXTENSIONS = [".ts", ".mjs", ".js"];
+});
+
+// plugins/git/config.ts
+async function gitSettings(ctx) {
+  const section = ctx.options["no-config"] === true ? undefined : await configSection(ctx);
+  if (ctx.options.git !== true && section === undefined)
+    return;
+  return { ...DEFAULTS, ...section?.settings };
+}
+async function configSection(ctx) {
+  const path = await import("node:path");
+  const file = await findConfigFile(ctx.host, ctx.runtime, ctx.host.resolvePath("."), path);
+  if (file === undefined)
+    return;
+  const [YAML, v] = await Promise.all([Promise.resolve().then(() => __toESM(require_dist(), 1)), Promise.resolve().then(() => (init_dist(), {}))]);
+  const data = YAML.parse(new TextDecoder().decode(await ctx.host.fs.readFile(file)));
+  if (!data || typeof data !== "object" || !Object.hasOwn(data, "git"))
+    return;
+  const seconds = pipe(number("must be a number of seconds"), minValue(0.05, "must be at least 0.05"));
+  const Section = strictObject({
+    remote: optional(pipe(string("must be a string"), nonEmpty("must not be empty"))),
+    branch: optional(pipe(string("must be a string"), nonEmpty("must not be empty"))),
+    interval: optional(seconds),
+    "max-interval": optional(seconds),
+    attempts: optional(pipe(number("must be a number"), integer("must be an integer"), minValue(1, "must be at least 1")))
+  }, "unknown key (allowed: remote, branch, interval, max-interval, attempts)");
+  const result = safeParse(Section, data.git ?? {});
+  if (!result.success) {
+    const issue = result.issues[0];
+    const key = issue.path?.map((p) => String(p.key)).join(".");
+    throw new ctx.api.AcpError(`${file}: git${key ? `.${key}` : ""}: ${issue.message}`);
+  }
+  const o = result.output;
+  const settings = {};
+  if (o.remote !== undefined)
+    settings.remote = o.remote;
+  if (o.branch !== undefined)
+    settings.branch = o.branch;
+  if (o.interval !== undefined)
+    settings.intervalSeconds = o.interval;
+  if (o["max-interval"] !== undefined)
+    settings.maxIntervalSeconds = o["max-interval"];
+  if (o.attempts !== undefined)
+    settings.attempts = o.attempts;
+  return { settings };
+}
+var DEFAULTS;
+var init_config2 = __esm(() => {
+  init_loader();
+  DEFAULTS = { remote: "origin", intervalSeconds: 3, maxIntervalSeconds: 30, attempts: 20 };
+});
+
+// plugins/git/repo.ts
+async function openRepo(ctx, settings, folder) {
+  const run = ctx.runtime.run;
+  const fail = (message) => {
+    throw new ctx.api.AcpError(message);
+  };
+  if (!run)
+    return fail("git: this runtime cannot run commands (Deno needs --allow-run=git)");
+  const git = async (args, allowFail = false) => {
+    let result;
+    try {
+      result = await run(["git", ...args], { cwd: folder, env: GIT_ENV, timeoutMs: 120000 });
+    } catch (error) {
+      return fail(`git: ${error.message}`);
+    }
+    if (result.code !== 0 && !allowFail)
+      fail(`git ${args[0]} failed: ${gitMessage(result.stderr || result.stdout)}`);
+    return result;
+  };
+  const where = await git(["rev-parse", "--show-toplevel", "--show-prefix", "--absolute-git-dir"], true);
+  if (where.code !== 0)
+    fail(`git: ${folder} is not inside a git work tree (${gitMessage(where.stderr)})`);
+  const [top = "", prefix = "", gitDir = ""] = where.stdout.split(`
+`);
+  const head = await git(["symbolic-ref", "--quiet", "--short", "HEAD"], true);
+  if (head.code !== 0)
+    fail("git: HEAD is detached; check out the collaboration branch first");
+  const branch = head.stdout.trim();
+  if (settings.branch !== undefined && settings.branch !== branch)
+    fail(`git: the folder is on branch '${branch}', but the config says '${settings.branch}'`);
+  const remotes = (await git(["remote"])).stdout.split(`
+`).filter(Boolean);
+  if (!remotes.includes(settings.remote))
+    fail(`git: no remote '${settings.remote}' in this repository (remotes: ${remotes.join(", ") || "none"})`);
+  return { ctx, settings, folder, top, prefix, gitDir, branch, remoteRef: `refs/remotes/${settings.remote}/${branch}`, git };
+}
+function gitMessage(text) {
+  const lines = text.split(`
+`).map((l) => l.trim()).filter((l) => l && !l.startsWith("hint:"));
+  return lines.join("; ") || "no message";
+}
+async function fetch(repo) {
+  const { remote } = repo.settings;
+  const result = await repo.git(["fetch", "--quiet", "--no-tags", remote, `+refs/heads/${repo.branch}:${repo.remoteRef}`], true);
+  if (result.code === 0)
+    return;
+  const message = gitMessage(result.stderr);
+  if (/couldn't find remote ref/i.test(message))
+    return;
+  throw new repo.ctx.api.AcpError(`git fetch from '${remote}' failed: ${message}`);
+}
+async function divergence(repo) {
+  const exists = (await repo.git(["rev-parse", "--verify", "--quiet", repo.remoteRef], true)).code === 0;
+  if (!exists)
+    return { ahead: [], behind: 0, remoteExists: false };
+  const log = await repo.git(["log", "--format=%H %s", `${repo.remoteRef}..HEAD`]);
+  const ahead = log.stdout.split(`
+`).filter(Boolean).map((line) => ({ hash: line.slice(0, 40), subject: line.slice(41) }));
+  const behind = Number((await repo.git(["rev-list", "--count", `HEAD..${repo.remoteRef}`])).stdout.trim());
+  return { ahead, behind, remoteExists: true };
+}
+async function syncToRemote(repo) {
+  await fetch(repo);
+  const { ahead, behind, remoteExists } = await divergence(repo);
+  const foreign = ahead.filter((c) => !ACP_SUBJECT_RE.test(c.subject));
+  const fail = (message) => {
+    throw new repo.ctx.api.AcpError(message);
+  };
+  if (foreign.length) {
+    fail(`git: the local branch '${repo.branch}' has ${foreign.length} unpushed commit(s) that are not acp events (${foreign.map((c) => `${c.hash.slice(0, 8)} ${c.subject}`).join(", ")}); push or remove them first`);
+  }
+  if (ahead.length && behind) {
+    fail(`git: the local branch '${repo.branch}' has diverged from ${repo.settings.remote}: ${ahead.length} unpushed acp event commit(s) and ${behind} remote commit(s); run acp doctor --git`);
+  }
+  if (!remoteExists || !behind)
+    return { moved: false, unpushed: ahead.length };
+  const merge = await repo.git(["merge", "--ff-only", "--quiet", repo.remoteRef], true);
+  if (merge.code !== 0)
+    fail(`git: cannot fast-forward to ${repo.settings.remote}/${repo.branch}: ${gitMessage(merge.stderr || merge.stdout)}`);
+  return { moved: true, unpushed: 0 };
+}
+async function folderChanges(repo) {
+  const status = await repo.git(["status", "--porcelain=v1", "-z", "--untracked-files=all", "--", "."]);
+  const paths = [];
+  const fields = status.stdout.split("\x00");
+  for (let i = 0;i < fields.length; i++) {
+    const field = fields[i];
+    if (field.length < 4)
+      continue;
+    paths.push(field.slice(3));
+    if (field[0] === "R" || field[0] === "C")
+      paths.push(fields[++i]);
+  }
+  return paths.filter((p) => !LOCAL_FILES.has(p.slice(p.lastIndexOf("/") + 1)));
+}
+var ACP_SUBJECT_RE, LOCAL_FILES, GIT_ENV;
+var init_repo = __esm(() => {
+  ACP_SUBJECT_RE = /^acp: seq \d+ \S+ by .+$/;
+  LOCAL_FILES = new Set([".acp.lock", ".acp.lock.break", ".acp.checkpoint.json"]);
+  GIT_ENV = { GIT_TERMINAL_PROMPT: "0", LC_ALL: "C", GIT_ASKPASS: "", SSH_ASKPASS: "" };
+});
+
+// plugins/git/append.ts
+import { relative as relativePath } from "node:path";
+function appendRequest(ctx) {
+  const o = ctx.options;
+  const replyTo = str4(o["reply-to"]);
+  return {
+    participant: str4(o.participant),
+    event: str4(o.event),
+    summary: str4(o.summary),
+    doc: str4(o.doc),
+    replyTo: replyTo === undefined ? undefined : ctx.api.parsePyInt(replyTo, "reply-to"),
+    role: str4(o.role),
+    sha256: str4(o.sha256)
+  };
+}
+async function gitAppend(ctx, settings) {
+  const folder = ctx.folder();
+  const request = appendRequest(ctx);
+  const repo = await openRepo(ctx, settings, folder);
+  const protocol = await ctx.api.readProtocol(ctx.host, folder);
+  const named = namedDocuments(ctx, repo, protocol, request);
+  const { result, attempts } = await ctx.api.withFolderLock(ctx.host, repo.gitDir, () => transaction(repo, request, named), { timeoutMs: 300000 });
+  const { event, state } = result;
+  if (!ctx.json)
+    ctx.out(`appended seq ${event.seq}: ${event.event}`);
+  return { exitCode: 0, json: { ok: true, exitCode: 0, event, phase: state.phase, waitingFor: state.waitingFor, git: { attempts } } };
+}
+function namedDocuments(ctx, repo, protocol, request) {
+  const refs = [...EVENT_DOCUMENTS[request.event] ?? []];
+  const named = new Set(refs.map((ref) => repo.prefix + ref));
+  if (request.doc !== undefined && !ctx.api.isUnsafePath(request.doc)) {
+    const resolved = ctx.api.resolveDeliverablePath(repo.folder, protocol, request.doc) ?? `${repo.folder}/${request.doc}`;
+    named.add(topRelative(repo, resolved));
+  }
+  return named;
+}
+function topRelative(repo, absolute) {
+  if (absolute.startsWith(`${repo.folder}/`))
+    return repo.prefix + absolute.slice(repo.folder.length + 1);
+  return relativePath(repo.top, absolute);
+}
+async function transaction(repo, request, named) {
+  const { ctx, settings } = repo;
+  for (let attempt = 1;; attempt++) {
+    const { unpushed } = await syncToRemote(repo);
+    if (unpushed && await push(repo) === "rejected")
+      continue;
+    const changes = await folderChanges(repo);
+    const stray = changes.filter((p) => !named.has(p));
+    if (stray.length)
+      throw new ctx.api.AcpError(`git: the folder has changes this event does not name: ${stray.join(", ")} (commit, stash or discard them first)`);
+    const base = (await repo.git(["rev-parse", "HEAD"])).stdout.trim();
+    const edits = await saveEdits(repo, changes);
+    let result;
+    let afterFailure;
+    try {
+      result = await ctx.api.append(ctx.host, repo.folder, request, ctx.registry);
+    } catch (error) {
+      if (!(error instanceof ctx.api.AcpAppendedError))
+        throw error;
+      result = error.appended;
+      afterFailure = error;
+    }
+    const paths = [`${repo.prefix}events.jsonl`, `${repo.prefix}protocol.json`, ...changes];
+    await repo.git(["add", "-A", "--", ...paths.map(top)]);
+    await repo.git(["commit", "--quiet", "--no-verify", "-m", `acp: seq ${result.event.seq} ${result.event.event} by ${result.event.from}`, "--", ...paths.map(top)]);
+    const pushed = await push(repo).catch(async (error) => {
+      await undo(repo, base, edits);
+      throw error;
+    });
+    if (pushed === "ok") {
+      if (afterFailure)
+        throw afterFailure;
+      return { result, attempts: attempt };
+    }
+    await undo(repo, base, edits);
+    if (attempt >= settings.attempts) {
+      throw new ctx.api.AcpError(`git: the push was rejected ${attempt} times (other clones kept pushing first); nothing was appended, your document edits are kept; try again`);
+    }
+    await sleep(Math.min(1000, 25 * 2 ** attempt) * (0.5 + Math.random()));
+  }
+}
+async function push(repo) {
+  const result = await repo.git(["push", "--quiet", "--porcelain", repo.settings.remote, `HEAD:refs/heads/${repo.branch}`], true);
+  if (result.code === 0)
+    return "ok";
+  const text = `${result.stdout}
+${result.stderr}`;
+  if (/\[rejected\]|non-fast-forward|fetch first|\[remote rejected\].*(cannot lock ref|failed to update ref)|incorrect old value/i.test(text))
+    return "rejected";
+  throw new repo.ctx.api.AcpError(`git push to '${repo.settings.remote}' failed (nothing was appended): ${gitMessage(result.stderr || result.stdout)}`);
+}
+async function saveEdits(repo, changes) {
+  const { host } = repo.ctx;
+  const root = repo.top;
+  const edits = new Map;
+  for (const path of changes)
+    edits.set(`${root}/${path}`, await host.fs.readFile(`${root}/${path}`).catch(() => null));
+  return edits;
+}
+async function undo(repo, base, edits) {
+  await repo.git(["reset", "--hard", "--quiet", base]);
+  for (const [path, bytes] of edits) {
+    if (bytes === null)
+      await repo.ctx.host.fs.remove(path).catch(() => {
+        return;
+      });
+    else
+      await repo.ctx.host.fs.writeFile(path, bytes);
+  }
+}
+var EVENT_DOCUMENTS, str4 = (value) => typeof value === "string" ? value : undefined, top = (path) => `:(top,literal)${path}`;
+var init_append = __esm(() => {
+  init_util();
+  init_repo();
+  EVENT_DOCUMENTS = {
+    proposal_submitted: ["proposal.md"],
+    proposal_revised: ["proposal.md", "decisions.md"],
+    review_submitted: ["review.md"],
+    decision_proposed: ["decisions.md"],
+    question_classified: ["decisions.md", "readiness.md"],
+    decision_accepted: ["decisions.md", "readiness.md"],
+    readiness_passed: ["readiness.md"],
+    completed: ["conclusion.md", "readiness.md"],
+    blocked: ["conclusion.md"]
+  };
+});
+
+// plugins/git/wait.ts
+function seconds3(ctx, name) {
+  const value = ctx.options[name];
+  if (typeof value !== "string")
+    return;
+  const n = ctx.api.parsePyFloat(value, name);
+  if (!(n >= 0))
+    throw new ctx.api.UsageError(`argument --${name}: invalid non-negative number: '${value}'`);
+  return n;
+}
+async function gitWait(ctx, settings) {
+  const folder = ctx.folder();
+  const participant = String(ctx.options.participant);
+  const timeoutSeconds = seconds3(ctx, "timeout") ?? ctx.api.DEFAULT_WAIT_TIMEOUT_SECONDS;
+  const localInterval = seconds3(ctx, "interval");
+  const deadline = timeoutSeconds > 0 ? Date.now() + timeoutSeconds * 1000 : Infinity;
+  const repo = await openRepo(ctx, settings, folder);
+  let interval = settings.intervalSeconds;
+  let lastReport = "";
+  const onProgress = ctx.json ? undefined : (line) => {
+    if (line !== lastReport)
+      ctx.out(line);
+    lastReport = line;
+  };
+  for (;; ) {
+    const { moved } = await ctx.api.withFolderLock(ctx.host, repo.gitDir, () => syncToRemote(repo), { timeoutMs: 300000 });
+    if (moved)
+      interval = settings.intervalSeconds;
+    const remaining = (deadline - Date.now()) / 1000;
+    let result;
+    try {
+      const window = Math.max(0.01, Math.min(interval, remaining));
+      result = await ctx.api.waitForTurn(ctx.host, folder, participant, { intervalSeconds: localInterval, timeoutSeconds: window, signal: ctx.signal, onProgress }, ctx.registry);
+    } catch (error) {
+      if (!(error instanceof ctx.api.AcpTimeoutError))
+        throw error;
+      if (Date.now() < deadline) {
+        interval = Math.min(settings.maxIntervalSeconds, interval * 1.5);
+        continue;
+      }
+      ctx.err(error.message);
+      return { exitCode: 1, json: { ok: false, exitCode: 1, timeout: true, error: error.message } };
+    }
+    if (!ctx.json)
+      ctx.out(`${result.reason}
+${ctx.api.formatNext(result.next)}`);
+    return { exitCode: result.next.exitCode, json: { ok: result.next.exitCode === 0, ready: result.reason.slice("ready: ".length), ...result.next } };
+  }
+}
+var init_wait = __esm(() => {
+  init_repo();
+});
+
+// plugins/git/doctor.ts
+async function gitDoctor(ctx, settings, result) {
+  const findings = [];
+  const add = (status, message) => void findings.push({ check: "git", status, message, fixable: false });
+  try {
+    const repo = await openRepo(ctx, settings, ctx.folder());
+    await gitFindings(repo, add);
+  } catch (error) {
+    if (!(error instanceof ctx.api.AcpError))
+      throw error;
+    add("problem", error.message.replace(/^git: /, ""));
+  }
+  if (!ctx.json) {
+    for (const f of findings)
+      ctx.out(`${f.status === "ok" ? "ok" : f.status === "note" ? "note" : "PROBLEM"}: git: ${f.message}`);
+  }
+  const problems = findings.filter((f) => f.status === "problem").length;
+  if (!problems)
+    return result;
+  if (!ctx.json)
+    ctx.out(`doctor: git: ${problems} problem${problems > 1 ? "s" : ""} need${problems > 1 ? "" : "s"} a person (doctor never rewrites git history)`);
+  const json = result.json ?? {};
+  const previous = Array.isArray(json.findings) ? json.findings : [];
+  const exitCode = Math.max(result.exitCode, 1);
+  return { exitCode, json: { ...json, ok: false, healthy: false, exitCode, findings: [...previous, ...findings] } };
+}
+async function gitFindings(repo, add) {
+  await fetch(repo);
+  const { ahead, behind, remoteExists } = await divergence(repo);
+  const where = `${repo.settings.remote}/${repo.branch}`;
+  if (!remoteExists)
+    add("problem", `the remote has no branch '${repo.branch}' yet (push the folder first)`);
+  const events = ahead.filter((c) => ACP_SUBJECT_RE.test(c.subject));
+  const foreign = ahead.length - events.length;
+  if (ahead.length && behind)
+    add("problem", `diverged from ${where}: ${ahead.length} local commit(s) (${events.length} acp event(s)) and ${behind} remote commit(s)`);
+  else if (events.length)
+    add("problem", `${events.length} event commit(s) not pushed to ${where} (${events.map((c) => c.subject.slice(5)).join(", ")}); the next append --git pushes them`);
+  if (foreign && !behind)
+    add("note", `${foreign} unpushed commit(s) that are not acp events; append --git refuses until they are pushed or removed`);
+  if (remoteExists && !ahead.length && behind)
+    add("note", `${behind} remote commit(s) not merged yet (the next append or wait --git fast-forwards)`);
+  if (remoteExists && !ahead.length && !behind)
+    add("ok", `in step with ${where}`);
+  const rewrites = await logRewrites(repo);
+  if (rewrites.length)
+    add("problem", `events.jsonl history is not append-only: ${rewrites.join(", ")} changed or removed lines`);
+  else
+    add("ok", "events.jsonl history is append-only");
+}
+async function logRewrites(repo) {
+  const log = await repo.git(["log", "--format=@%h", "--numstat", "--no-renames", "--", `:(top,literal)${repo.prefix}events.jsonl`]);
+  const bad = [];
+  let commit = "";
+  for (const line of log.stdout.split(`
+`)) {
+    if (line.startsWith("@"))
+      commit = line.slice(1);
+    else {
+      const [, deleted] = line.split("\t");
+      if (deleted !== undefined && deleted !== "0")
+        bad.push(commit);
+    }
+  }
+  return bad;
+}
+var init_doctor2 = __esm(() => {
+  init_repo();
+});
+
+// plugins/git.ts
+var exports_git = {};
+__export(exports_git, {
+  default: () => git_default
+});
+async function enabled(ctx) {
+  await Promise.resolve().then(() => init_config2());
+  return gitSettings(ctx);
+}
+var GIT_FLAG, appendExtension, waitExtension2, doctorExtension, git_default = (context) => context.definePlugin({ name: "git", commands: [appendExtension, waitExtension2, doctorExtension] });
+var init_git = __esm(() => {
+  GIT_FLAG = { type: "boolean", description: "Drive the folder through git (also enabled by a git: section in acp.config.yaml); see docs/git.md" };
+  appendExtension = {
+    name: "append",
+    extend: true,
+    description: "Append as a git transaction (fetch, append, commit, push)",
+    options: { git: GIT_FLAG },
+    async run(ctx) {
+      const settings = await enabled(ctx);
+      if (!settings)
+        return ctx.next();
+      await Promise.resolve().then(() => init_append());
+      return gitAppend(ctx, settings);
+    }
+  };
+  waitExtension2 = {
+    name: "wait",
+    extend: true,
+    description: "Wait across clones by polling the remote with git fetch",
+    options: { git: GIT_FLAG },
+    async run(ctx) {
+      const settings = await enabled(ctx);
+      if (!settings)
+        return ctx.next();
+      await Promise.resolve().then(() => init_wait());
+      return gitWait(ctx, settings);
+    }
+  };
+  doctorExtension = {
+    name: "doctor",
+    extend: true,
+    description: "Also check the folder's git state",
+    options: { git: GIT_FLAG },
+    async run(ctx) {
+      const settings = await enabled(ctx);
+      const result = await ctx.next();
+      if (!settings)
+        return result;
+      await Promise.resolve().then(() => init_doctor2());
+      return gitDoctor(ctx, settings, result);
+    }
+  };
+});
+
+// plugins/mcp.ts
+var exports_mcp = {};
+__export(exports_mcp, {
+  default: () => mcp_default
+});
+async function resolveRoot(ctx) {
+  const given = typeof ctx.options.root === "string" ? ctx.options.root : ".";
+  const root = ctx.host.resolvePath(given);
+  const stat = await ctx.host.fs.stat(root);
+  if (!stat?.isDirectory)
+    throw new ctx.api.UsageError(`--root ${root} is not a directory`);
+  return ctx.host.fs.realpath(root);
+}
+async function loadServer(api) {
+  try {
+    return await import("./acp-mcp.mjs");
+  } catch (error) {
+    if (errorCode(error) !== "ERR_MODULE_NOT_FOUND" && !/Cannot find module|Module not found/.test(String(error)))
+      throw error;
+    throw new api.AcpError("the MCP server (acp-mcp.mjs) is not beside this acp.mjs; run `npx -y acp-collab mcp` or a release binary instead");
+  }
+}
+var mcpCommand, mcp_default = (context) => context.definePlugin({ name: "mcp", commands: [mcpCommand] });
+var init_mcp = __esm(() => {
+  init_util();
+  mcpCommand = {
+    name: "mcp",
+    description: "Serve the protocol as MCP tools (init, status, wait, append, validate, read_document, write_document, freeze) over stdio",
+    options: {
+      root: { type: "string", valueName: "dir", description: "Folder the collaborations live in; tools refuse folders outside it (default: the working directory)" }
+    },
+    async run(ctx) {
+      const root = await resolveRoot(ctx);
+      const { serveMcp } = await loadServer(ctx.api);
+      await serveMcp({ core: ctx.api, host: ctx.host, registry: ctx.registry, root, version: ctx.api.VERSION, signal: ctx.signal });
+      return 0;
+    }
+  };
 });
 
 // plugins/core/process.ts
@@ -19185,6 +19642,7 @@ var BUILT_IN_PLUGINS = {
   protocol: () => Promise.resolve().then(() => (init_protocol(), exports_protocol)),
   doctor: () => Promise.resolve().then(() => (init_doctor(), exports_doctor)),
   rpc: () => Promise.resolve().then(() => (init_rpc(), exports_rpc)),
+  git: () => Promise.resolve().then(() => (init_git(), exports_git)),
   mcp: () => Promise.resolve().then(() => (init_mcp(), exports_mcp))
 };
 async function createRegistry(options = {}) {

@@ -169,8 +169,12 @@ export interface FileStat {
  * raises `'EEXIST'`.
  */
 export interface FileSystem {
-  /** Read a whole file as bytes. */
-  readFile(path: string): Promise<Uint8Array>;
+  /**
+   * Read a whole regular file as bytes. A FIFO, device or socket raises
+   * `'EFTYPE'` (without blocking or reading it); a file larger than
+   * `maxBytes` raises `'EFBIG'`.
+   */
+  readFile(path: string, options?: { maxBytes?: number }): Promise<Uint8Array>;
   /** Write a whole file; with `exclusive` fail with EEXIST if it exists. */
   writeFile(path: string, data: Uint8Array | string, options?: { exclusive?: boolean }): Promise<void>;
   /** Append bytes to a file (created if missing) and flush them to storage. */
@@ -203,6 +207,16 @@ export interface FileSystem {
   readTail?(path: string, length: number): Promise<{ stat: FileStat; bytes: Uint8Array } | null>;
 }
 
+/** What identifies a process beyond its pid; absent fields could not be read. */
+export interface ProcessIdentity {
+  /** `/proc/sys/kernel/random/boot_id`: changes at every boot. */
+  bootId?: string;
+  /** The PID namespace (`/proc/self/ns/pid` inode): pids of another one are not ours to judge. */
+  pidNamespace?: string;
+  /** This process's start time (`/proc/self/stat` field 22), telling a reused pid from the holder. */
+  startTime?: string;
+}
+
 /** Host capabilities handed to the core. One small adapter per runtime. */
 export interface Host {
   fs: FileSystem;
@@ -214,6 +228,13 @@ export interface Host {
   hostname?: string;
   /** Whether a process of this machine is alive; `undefined` when the host cannot tell. */
   isProcessAlive(pid: number): boolean | undefined;
+  /**
+   * Who this process is beyond its pid, as far as the host can read it
+   * (lock ownership across PID namespaces, reboots and sandboxes).
+   */
+  identity?: ProcessIdentity;
+  /** Start time of a process of this PID namespace (Linux: `/proc/{pid}/stat` field 22); `undefined` when unknown. */
+  processStartTime?(pid: number): string | undefined;
   /** Resolve a possibly relative path against the working directory. */
   resolvePath(path: string): string;
 }
@@ -366,7 +387,7 @@ export async function readDeliverable(host: Host, folder: string, protocol: Json
   const stat = await host.fs.stat(path);
   if (!stat || !stat.isFile) return undefined;
   await assertInsideBoundary(host, path, deliverableBoundary(folder, protocol, ref), ref);
-  return host.fs.readFile(path);
+  return readCapped(host, path, READ_LIMITS.document, ref);
 }
 
 /**
@@ -388,7 +409,7 @@ export function documentFiles(host: Host, folder: string, protocol: Json): Docum
       const stat = await host.fs.stat(path);
       if (!stat?.isFile) return undefined;
       await assertInsideBoundary(host, path, folder, ref);
-      return decodeText(await host.fs.readFile(path), ref);
+      return decodeText(await readCapped(host, path, READ_LIMITS.document, ref), ref);
     },
   };
 }
@@ -713,7 +734,7 @@ const LOG_CHUNK_BYTES = 1 << 20;
 export async function scanEventLog(host: Host, folder: string, onEvent: (event: Json) => void): Promise<Omit<EventLog, 'events'>> {
   let bytes: Uint8Array;
   try {
-    bytes = await host.fs.readFile(nodePath.join(folder, 'events.jsonl'));
+    bytes = await readCapped(host, nodePath.join(folder, 'events.jsonl'), READ_LIMITS.log, 'events.jsonl');
   } catch (error) {
     if (errorCode(error) === 'ENOENT') return { errors: [], size: 0, tornTail: false };
     if (errorCode(error) === 'EISDIR') throw new AcpError('events.jsonl is a directory, not the event log');
@@ -1665,11 +1686,33 @@ async function loadBuiltInPlugins(registry: Registry, options: RegistryOptions):
 // Reading protocol.json
 // ---------------------------------------------------------------------------
 
+const MiB = 1 << 20;
+/**
+ * The most each kind of file can legitimately hold: a larger one is refused
+ * unread (a symlink to a huge file must not exhaust memory).
+ */
+const READ_LIMITS = { protocol: 16 * MiB, log: 512 * MiB, document: 64 * MiB, checkpoint: 256 * MiB } as const;
+const LOCK_MAX_BYTES = 64 * 1024;
+
+/**
+ * Read a regular file of at most `maxBytes`; a FIFO, device or socket, or a
+ * larger file, is refused with an {@link AcpError} naming it (exit 2).
+ */
+export async function readCapped(host: Host, path: string, maxBytes: number, name: string): Promise<Uint8Array> {
+  try {
+    return await host.fs.readFile(path, { maxBytes });
+  } catch (error) {
+    if (errorCode(error) === 'EFTYPE') throw new AcpError(`${name} is not a regular file (a FIFO, device or socket); acp reads only regular files`, 2, 'invalid_folder');
+    if (errorCode(error) === 'EFBIG') throw new AcpError(`${name} is larger than ${maxBytes / MiB >= 1 ? `${maxBytes / MiB} MiB` : `${maxBytes / 1024} KiB`}, more than it can legitimately hold; refusing to read it`, 2, 'invalid_folder');
+    throw error;
+  }
+}
+
 /** Read protocol.json; raises the spec's messages (§6 step 1). */
 export async function readProtocol(host: Host, folder: string): Promise<Json> {
   let bytes: Uint8Array;
   try {
-    bytes = await host.fs.readFile(nodePath.join(folder, 'protocol.json'));
+    bytes = await readCapped(host, nodePath.join(folder, 'protocol.json'), READ_LIMITS.protocol, 'protocol.json');
   } catch (error) {
     // A dangling or looping link, or a name too long to exist, is missing.
     if (['ENOENT', 'ENOTDIR', 'ELOOP', 'ENAMETOOLONG'].includes(errorCode(error) ?? '')) throw new AcpError(`missing protocol.json in ${folder}`, 2, 'invalid_folder');
@@ -1694,7 +1737,7 @@ export async function readProtocol(host: Host, folder: string): Promise<Json> {
 
 async function readTextIfExists(host: Host, path: string, name: string): Promise<string | undefined> {
   try {
-    return decodeText(await host.fs.readFile(path), name);
+    return decodeText(await readCapped(host, path, READ_LIMITS.document, name), name);
   } catch (error) {
     if (['ENOENT', 'EISDIR', 'ENOTDIR', 'ELOOP', 'ENAMETOOLONG'].includes(errorCode(error) ?? '')) return undefined;
     throw error;
@@ -1711,11 +1754,18 @@ async function readReadinessFile(host: Host, folder: string): Promise<ReadinessF
 
 const LOCK_NAME = '.acp.lock';
 const LOCK_BREAKER = '.acp.lock.break';
-/** A lock older than this whose holder cannot be checked is considered abandoned. */
-const LOCK_ABANDON_MS = 10_000;
 /**
- * No append holds the lock this long; a lock this old whose pid looks alive
- * names a reused pid (the holder died and another process got its number).
+ * The lease of a lock: its holder rewrites the lock file (fresh mtime) every
+ * quarter of it, so a lock whose holder cannot be judged (another machine,
+ * another PID namespace, a host without a process table) is held while its
+ * lease is fresh, and abandoned once the holder stopped renewing it.
+ */
+const LOCK_LEASE_MS = 10_000;
+/** Kept for the breaker's shorter lease (see {@link LOCK_BREAKER_STALE_MS}). */
+const LOCK_ABANDON_MS = LOCK_LEASE_MS;
+/**
+ * No append holds the lock this long; a lock this old whose holder is alive
+ * and renewing is stuck (a hook past its deadline is stopped long before).
  */
 const LOCK_MAX_HOLD_MS = 10 * 60_000;
 /** A breaker is held for about a millisecond; older than this and unjudgeable, it is abandoned. */
@@ -1726,6 +1776,17 @@ interface LockInfo {
   hostname?: string;
   token: string;
   at: number;
+  /** See {@link ProcessIdentity}; absent in locks of older versions. */
+  bootId?: string;
+  pidNs?: string;
+  start?: string;
+  leaseMs?: number;
+}
+
+/** The text of this process's lock (or breaker) file. */
+function lockContent(host: Host, token: string, at = host.now().getTime()): string {
+  const id = host.identity;
+  return JSON.stringify({ pid: host.pid, hostname: host.hostname, token, at, bootId: id?.bootId, pidNs: id?.pidNamespace, start: id?.startTime, leaseMs: LOCK_LEASE_MS });
 }
 
 async function readLockInfo(host: Host, path: string): Promise<{ info: LockInfo | undefined; raw: string; mtimeMs: number } | undefined> {
@@ -1734,7 +1795,7 @@ async function readLockInfo(host: Host, path: string): Promise<{ info: LockInfo 
   if (!stat.isFile) throw new AcpError(`${path} is not a lock file (a ${stat.isDirectory ? 'directory' : 'special file'}); remove it`);
   let raw = '';
   try {
-    raw = new TextDecoder().decode(await host.fs.readFile(path));
+    raw = new TextDecoder().decode(await readCapped(host, path, LOCK_MAX_BYTES, nodePath.basename(path)));
   } catch (error) {
     if (errorCode(error) === 'ENOENT') return undefined;
     throw error;
@@ -1749,20 +1810,42 @@ async function readLockInfo(host: Host, path: string): Promise<{ info: LockInfo 
   return { info, raw, mtimeMs: stat.mtimeMs };
 }
 
-/** Whether a lock's holder is gone: dead on this machine, or silent for too long. */
+/**
+ * Whether this process can judge the lock's holder by its pid: same machine,
+ * same boot, same PID namespace. Fields a side could not read are taken as
+ * equal only when the lock predates them (older versions wrote pid and host).
+ */
+function holderVisible(host: Host, info: LockInfo): boolean {
+  if (info.hostname !== undefined && info.hostname !== host.hostname) return false;
+  const id = host.identity;
+  if (info.bootId !== undefined && info.bootId !== id?.bootId) return false;
+  if (info.pidNs !== undefined && info.pidNs !== id?.pidNamespace) return false;
+  // A lock of this version without a namespace, read by a host that has one
+  // (or the reverse): the writer could not read it, so cannot be placed.
+  if (info.leaseMs !== undefined && (info.pidNs === undefined) !== (id?.pidNamespace === undefined)) return false;
+  return true;
+}
+
+/**
+ * Whether a lock's holder is gone: dead (or its pid reused) in this PID
+ * namespace, or, when it cannot be judged from here, silent past its lease.
+ * A fresh lease is never broken unless the holder is provably gone.
+ */
 function isLockAbandoned(host: Host, lock: { info: LockInfo | undefined; mtimeMs: number }, abandonMs = LOCK_ABANDON_MS): boolean {
   const age = host.now().getTime() - lock.mtimeMs;
-  // A lock without a hostname was written by a host that could not read it;
-  // judge it by this machine's process table (a live holder keeps its lock:
-  // stealing it would let two appenders pick the same seq).
-  if (lock.info && (lock.info.hostname === undefined || lock.info.hostname === host.hostname)) {
-    const alive = host.isProcessAlive(lock.info.pid);
-    if (alive === false) return true;
-    if (alive === true) return age > LOCK_MAX_HOLD_MS;
-  }
   // A torn lock file (holder died while writing it) gets a short grace period.
   if (!lock.info) return age > Math.min(1000, abandonMs);
-  return age > abandonMs;
+  const lease = Math.min(abandonMs, typeof lock.info.leaseMs === 'number' && lock.info.leaseMs > 0 ? lock.info.leaseMs : abandonMs);
+  if (!holderVisible(host, lock.info)) return age > lease;
+  const alive = host.isProcessAlive(lock.info.pid);
+  if (alive === false) return true;
+  if (alive === undefined) return age > lease;
+  // Alive: the holder itself, or an unrelated process that got its pid.
+  const start = typeof lock.info.start === 'string' ? host.processStartTime?.(lock.info.pid) : undefined;
+  if (start !== undefined) return start !== lock.info.start || age > LOCK_MAX_HOLD_MS;
+  // No start time to compare (an older lock, a host without /proc): the
+  // holder renews its lease, so a lock past it names a dead or reused pid.
+  return age > lease;
 }
 
 /** What {@link inspectFolderLock} finds. */
@@ -1799,25 +1882,48 @@ export async function inspectFolderLock(host: Host, folder: string): Promise<Fol
   if (lock.info) {
     state.pid = lock.info.pid;
     if (typeof lock.info.hostname === 'string') state.hostname = lock.info.hostname;
-    if (lock.info.hostname === undefined || lock.info.hostname === host.hostname) state.alive = host.isProcessAlive(lock.info.pid);
+    if (holderVisible(host, lock.info)) state.alive = host.isProcessAlive(lock.info.pid);
   }
   return state;
 }
 
+/** Options of {@link withFolderLock}. */
+export interface FolderLockOptions {
+  /** Give up waiting for a held lock after this long (default 60 s): `lock_timeout`. */
+  timeoutMs?: number;
+  /**
+   * Told once, after a second of waiting, what the wait is for (holder pid,
+   * host, age). The library prints nothing itself; the CLI passes stderr.
+   */
+  onWait?: (message: string) => void;
+}
+
+/** "pid 12 on host-a (another PID namespace), held 3 s": the holder, for a waiter. */
+function describeHolder(host: Host, lock: { info: LockInfo | undefined; mtimeMs: number; raw: string } | undefined): string {
+  if (!lock) return 'a holder that just left';
+  if (!lock.info) return `a torn lock file (${JSON.stringify(lock.raw.slice(0, 80))})`;
+  const info = lock.info;
+  const where = info.hostname ? ` on ${info.hostname}` : '';
+  const hidden = holderVisible(host, info) ? '' : ' (another machine, boot or PID namespace: judged by its lease)';
+  const age = Math.max(0, Math.round((host.now().getTime() - (typeof info.at === 'number' ? info.at : lock.mtimeMs)) / 1000));
+  return `pid ${info.pid}${where}${hidden}, held ${age} s`;
+}
+
 /**
- * Hold the folder's exclusive lock while `fn` runs. A lock whose holder died
- * is broken under a second "breaker" lock, so two processes never both break
- * it and steal a live holder's lock.
+ * Hold the folder's exclusive lock while `fn` runs, renewing its lease. A
+ * lock whose holder is gone is broken under a second "breaker" lock, so two
+ * processes never both break it and steal a live holder's lock.
  */
-export async function withFolderLock<T>(host: Host, folder: string, fn: () => Promise<T>, options: { timeoutMs?: number } = {}): Promise<T> {
+export async function withFolderLock<T>(host: Host, folder: string, fn: () => Promise<T>, options: FolderLockOptions = {}): Promise<T> {
   const lockPath = nodePath.join(folder, LOCK_NAME);
   const token = `${host.pid}-${Math.random().toString(36).slice(2)}`;
-  const content = JSON.stringify({ pid: host.pid, hostname: host.hostname, token, at: host.now().getTime() });
-  const deadline = host.now().getTime() + (options.timeoutMs ?? 60_000);
+  const started = host.now().getTime();
+  const deadline = started + (options.timeoutMs ?? 60_000);
+  let told = !options.onWait;
   let delay = 1;
   for (;;) {
     try {
-      await host.fs.writeFile(lockPath, content, { exclusive: true });
+      await host.fs.writeFile(lockPath, lockContent(host, token), { exclusive: true });
       break;
     } catch (error) {
       if (errorCode(error) !== 'EEXIST') {
@@ -1831,23 +1937,53 @@ export async function withFolderLock<T>(host: Host, folder: string, fn: () => Pr
     const lock = await readLockInfo(host, lockPath);
     if (lock && isLockAbandoned(host, lock)) await breakLock(host, folder, lock.raw);
     else {
-      if (host.now().getTime() > deadline) throw new AcpError(`timed out waiting for the lock on ${folder} (held by ${lock?.raw ?? 'unknown'})`, 2, 'lock_timeout');
+      const now = host.now().getTime();
+      if (now > deadline) throw new AcpError(`timed out waiting for the lock on ${folder} after ${Math.round((now - started) / 1000)} s (held by ${describeHolder(host, lock)})`, 2, 'lock_timeout');
+      if (!told && now - started >= 1000) {
+        told = true;
+        options.onWait!(`waiting for the lock on ${folder}: held by ${describeHolder(host, lock)}`);
+      }
       await sleep(delay);
       delay = Math.min(delay * 2, 25);
     }
   }
+  const lease = renewLease(host, lockPath, token);
   try {
     return await fn();
   } finally {
+    await lease.stop();
     const current = await readLockInfo(host, lockPath).catch(() => undefined);
     if (current?.info?.token === token) await host.fs.remove(lockPath);
   }
 }
 
+/**
+ * Rewrite the lock (same token, fresh mtime) every quarter lease while it is
+ * held, atomically (rename over it: the lock never disappears meanwhile).
+ */
+function renewLease(host: Host, lockPath: string, token: string): { stop(): Promise<void> } {
+  let pending: Promise<void> = Promise.resolve();
+  let stopped = false;
+  const timer = setInterval(() => {
+    pending = pending.then(async () => {
+      if (stopped) return;
+      const current = await readLockInfo(host, lockPath).catch(() => undefined);
+      if (current?.info?.token === token && !stopped) await writeFileAtomic(host, lockPath, lockContent(host, token, current.info.at));
+    }).catch(() => undefined);
+  }, LOCK_LEASE_MS / 4);
+  return {
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await pending;
+    },
+  };
+}
+
 async function breakLock(host: Host, folder: string, staleRaw: string): Promise<void> {
   const lockPath = nodePath.join(folder, LOCK_NAME);
   const breakerPath = nodePath.join(folder, LOCK_BREAKER);
-  const mine = JSON.stringify({ pid: host.pid, hostname: host.hostname, token: Math.random().toString(36).slice(2), at: host.now().getTime() });
+  const mine = lockContent(host, Math.random().toString(36).slice(2));
   try {
     await host.fs.writeFile(breakerPath, mine, { exclusive: true });
   } catch (error) {
@@ -2080,7 +2216,7 @@ function checkpointState(facts: LogFacts, readiness: ReadinessFacts): DerivedSta
 async function loadCheckpoint(host: Host, folder: string, participants: string[]): Promise<Checkpoint | undefined> {
   let cp: Checkpoint;
   try {
-    cp = JSON.parse(new TextDecoder().decode(await host.fs.readFile(nodePath.join(folder, CHECKPOINT_NAME))));
+    cp = JSON.parse(new TextDecoder().decode(await readCapped(host, nodePath.join(folder, CHECKPOINT_NAME), READ_LIMITS.checkpoint, CHECKPOINT_NAME)));
   } catch {
     return undefined;
   }
@@ -2107,7 +2243,7 @@ async function loadCheckpoint(host: Host, folder: string, participants: string[]
   } else {
     stat = await host.fs.stat(logPath);
     if (!stat || stat.size !== cp.log.size) return undefined;
-    bytes = (await host.fs.readFile(logPath)).subarray(-tail.length);
+    bytes = (await readCapped(host, logPath, READ_LIMITS.log, 'events.jsonl')).subarray(-tail.length);
   }
   if (stat?.ino === undefined || stat.ctimeMs === undefined) return undefined;
   if (stat.size !== cp.log.size || stat.mtimeMs !== cp.log.mtimeMs || stat.ctimeMs !== cp.log.ctimeMs || stat.ino !== cp.log.ino) return undefined;

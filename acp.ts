@@ -16,7 +16,7 @@
 import * as nodePath from 'node:path';
 import packageJson from './package.json' with { type: 'json' };
 import { BOL, DOT, EOL, H, PY_SPACE, RUN_START, S, comparePy, escapeRegExp, formatProtocolJson, formatTimestamp, isPySpaceCode, pyRepr, pyStr, pyStrip, sha256Hex, sortedPy } from './plugins/core/pytext.ts';
-import { errorCode, isInside, isObject, type Json, realpathOfExistingAncestor, sameList, sleep } from './plugins/core/util.ts';
+import { errorCode, fsError, isInside, isObject, type Json, realpathOfExistingAncestor, sameList, sleep } from './plugins/core/util.ts';
 
 export { comparePy, formatProtocolJson, formatTimestamp, pyRepr, pyStr, pyStrip, sha256Hex, sortedPy } from './plugins/core/pytext.ts';
 export { fsError } from './plugins/core/util.ts';
@@ -1182,6 +1182,30 @@ interface RegisteredHook {
   fn: (context: never) => unknown;
   order: HookOrder;
   owner: string;
+  timeoutMs: number;
+}
+
+/** How long a hook call may take unless its plugin says otherwise ({@link AcpPlugin.timeoutMs}). */
+export const DEFAULT_HOOK_TIMEOUT_MS = 10_000;
+
+/**
+ * Run a hook with a deadline: a hook that never settles must not hold the
+ * folder lock (and every other writer) forever. A synchronous endless loop
+ * cannot be interrupted from inside the process; the lock's lease covers it.
+ */
+async function callWithDeadline(hook: RegisteredHook, name: string, context: unknown): Promise<unknown> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const seconds = hook.timeoutMs / 1000;
+      reject(new AcpError(`plugin '${hook.owner}' timed out in ${name} after ${Number.isInteger(seconds) ? seconds : seconds.toFixed(1)} s`, 2, 'plugin_timeout'));
+    }, hook.timeoutMs);
+  });
+  try {
+    return await Promise.race([Promise.resolve().then(() => (hook.fn as (context: unknown) => unknown)(context)), deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** Raised when a plugin's code throws; names the plugin (exit 2). */
@@ -1204,8 +1228,9 @@ export class HookRunner {
   #hooks: RegisteredHook[] = [];
 
   /** Register a hook; returns a function that unregisters it. */
-  hook<K extends keyof AcpHooks>(name: K, fn: AcpHooks[K], options: { order?: HookOrder; owner?: string } = {}): () => void {
-    const entry: RegisteredHook = { name, fn: fn as (context: never) => unknown, order: options.order ?? 'normal', owner: options.owner ?? 'anonymous' };
+  hook<K extends keyof AcpHooks>(name: K, fn: AcpHooks[K], options: { order?: HookOrder; owner?: string; timeoutMs?: number } = {}): () => void {
+    const timeoutMs = options.timeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS;
+    const entry: RegisteredHook = { name, fn: fn as (context: never) => unknown, order: options.order ?? 'normal', owner: options.owner ?? 'anonymous', timeoutMs };
     this.#hooks.push(entry);
     return () => {
       this.#hooks = this.#hooks.filter((h) => h !== entry);
@@ -1228,14 +1253,15 @@ export class HookRunner {
     const hooks = this.#hooks.filter((h) => h.name === name).sort((a, b) => ORDER_RANK[a.order] - ORDER_RANK[b.order]);
     for (const hook of hooks) {
       try {
-        const result = await (hook.fn as (context: unknown) => unknown)(context);
+        const result = await callWithDeadline(hook, name, context);
         checkHookOutcome(name, result, context);
       } catch (error) {
         let failure: AcpError;
         if (error instanceof AcpRefusal) {
           const event = (context as { event?: { event?: unknown } }).event?.event;
           failure = new AcpError(`plugin '${hook.owner}' refused ${event === undefined ? 'the event' : pyStr(event)}: ${error.message}`, 2, 'plugin_refused');
-        } else failure = error instanceof AcpPluginError ? error : new AcpPluginError(hook.owner, name, error);
+        } else if (error instanceof AcpError && error.code === 'plugin_timeout') failure = error;
+        else failure = error instanceof AcpPluginError ? error : new AcpPluginError(hook.owner, name, error);
         if (!failures) throw failure;
         failures.push(failure);
       }
@@ -1365,6 +1391,12 @@ export interface AcpPlugin {
   enforce?: 'pre' | 'post';
   /** Hooks by name (see {@link AcpHooks} for when each runs). */
   hooks?: Partial<AcpHooks>;
+  /**
+   * Deadline of each of this plugin's hook calls, in milliseconds (default
+   * {@link DEFAULT_HOOK_TIMEOUT_MS}): past it the command fails, exit 2,
+   * nothing written, the lock released.
+   */
+  timeoutMs?: number;
   /** Deliverable types this plugin provides. */
   deliverableTypes?: DeliverableType[];
   /** Commands this plugin adds (or extends, see {@link CommandSpec.extend}). */
@@ -1491,6 +1523,9 @@ export class Registry {
     const twin = this.plugins.find((p) => p.plugin.name === plugin.name);
     if (twin) throw new AcpError(`${where} is loaded twice (first from ${twin.origin.source})`);
     if (plugin.enforce !== undefined && plugin.enforce !== 'pre' && plugin.enforce !== 'post') throw new AcpError(`${where}: enforce must be 'pre' or 'post'`);
+    if (plugin.timeoutMs !== undefined && !(typeof plugin.timeoutMs === 'number' && plugin.timeoutMs > 0 && plugin.timeoutMs <= 2 ** 31 - 1)) {
+      throw new AcpError(`${where}: timeoutMs must be a positive number of milliseconds`);
+    }
     const hooks = Object.entries(plugin.hooks ?? {});
     for (const [name, fn] of hooks) {
       if (!(HOOK_NAMES as readonly string[]).includes(name)) throw new AcpError(`${where} has an unknown hook '${name}' (known: ${HOOK_NAMES.join(', ')})`);
@@ -1515,7 +1550,7 @@ export class Registry {
     this.plugins.push({ plugin, origin: typeOrigin });
     for (const type of types) this.types.set(type.type, { definition: type, origin: typeOrigin });
     const order: HookOrder = plugin.enforce ?? 'normal';
-    for (const [name, fn] of hooks) this.hooks.hook(name as keyof AcpHooks, fn as never, { order, owner: plugin.name });
+    for (const [name, fn] of hooks) this.hooks.hook(name as keyof AcpHooks, fn as never, { order, owner: plugin.name, timeoutMs: plugin.timeoutMs });
     for (const command of commands) this.#addCommand(command, typeOrigin);
   }
 
@@ -2065,6 +2100,20 @@ export interface AppendResult {
   previousPhase: Phase | null;
   /** waitingFor before the event. */
   previousWaitingFor: string[];
+  /**
+   * What went wrong after the event line was durable (a full disk while
+   * rewriting protocol.json): the append happened; the cached state is stale
+   * until the next append or `acp doctor --fix`.
+   */
+  warnings?: string[];
+}
+
+/** Options of {@link append}. */
+export interface AppendOptions {
+  /** Told once what a held lock waits for (see {@link FolderLockOptions.onWait}). */
+  onLockWait?: (message: string) => void;
+  /** Give up waiting for the lock after this long (default 60 s). */
+  lockTimeoutMs?: number;
 }
 
 /** Declared supporting references per protocol document (validate checks every deliverable event). */
@@ -2282,7 +2331,7 @@ async function saveCheckpoint(host: Host, folder: string, participants: string[]
  * Append an event (spec §6), under the folder lock. Raises {@link AcpError}
  * with the spec's message when a check fails; nothing is written then.
  */
-export async function append(host: Host, folder: string, request: AppendRequest, registry?: Registry): Promise<AppendResult> {
+export async function append(host: Host, folder: string, request: AppendRequest, registry?: Registry, options: AppendOptions = {}): Promise<AppendResult> {
   const protocol = await readProtocol(host, folder);
   if (!(EVENT_NAMES as readonly string[]).includes(request.event)) throw new AcpError(`unknown event '${request.event}'`, 2, 'unknown_event');
   const participants = participantIds(protocol);
@@ -2306,8 +2355,12 @@ export async function append(host: Host, folder: string, request: AppendRequest,
         if (errors.length) throw new AcpError(errors);
       }
     }
+    const seq = checkpoint ? checkpoint.maxSeq + 1 : nextSeq(events);
+    // Past 2^53 - 1 a JavaScript number no longer counts by one: every later
+    // append would get the same seq.
+    if (!Number.isSafeInteger(seq)) throw new AcpError(`events.jsonl holds a seq of 2^53 - 1 or more; acp cannot number the next event exactly (seq ${pyStr(seq - 1)})`, 2, 'invalid_log');
     const event: AcpEvent = {
-      seq: checkpoint ? checkpoint.maxSeq + 1 : nextSeq(events),
+      seq,
       from: request.participant,
       event: request.event,
       at: formatTimestamp(host.now()),
@@ -2353,12 +2406,23 @@ export async function append(host: Host, folder: string, request: AppendRequest,
     const line = formatEventLine(event);
     const written = (log?.tornTail ? '\n' : '') + line;
     await host.fs.appendFile(nodePath.join(folder, 'events.jsonl'), written);
-    // Re-read protocol.json for the rewrite: the copy read before the lock
-    // may be seconds old under contention, and its other keys (edited by a
-    // person or another tool meanwhile) must not be rolled back.
-    const current = await readProtocol(host, folder).catch(() => protocol);
-    const updated = { ...current, currentPhase: state.phase, proposalOwner: state.proposalOwner, waitingFor: state.waitingFor, updatedAt: event.at };
-    await writeFileAtomic(host, nodePath.join(folder, 'protocol.json'), formatProtocolJson(updated));
+    // The line is durable: the append has happened. What follows is a cache;
+    // failing to write it (a full disk) is a warning, never a failed append
+    // (an agent told "failed" would append the event again).
+    const warnings: string[] = [];
+    try {
+      // Re-read protocol.json for the rewrite: the copy read before the lock
+      // may be seconds old under contention, and its other keys (edited by a
+      // person or another tool meanwhile) must not be rolled back.
+      const current = await readProtocol(host, folder).catch(() => protocol);
+      const updated = { ...current, currentPhase: state.phase, proposalOwner: state.proposalOwner, waitingFor: state.waitingFor, updatedAt: event.at };
+      await writeFileAtomic(host, nodePath.join(folder, 'protocol.json'), formatProtocolJson(updated));
+    } catch (error) {
+      await host.fs.remove(nodePath.join(folder, CHECKPOINT_NAME)).catch(() => undefined);
+      const why = errorCode(error) ?? (error instanceof Error ? error.message : String(error));
+      warnings.push(`seq ${event.seq} ${event.event} is appended, but protocol.json could not be rewritten (${why}): its cached phase is stale until the next append or \`acp doctor --fix\``);
+      return { event, state, previousPhase: before.phase, previousWaitingFor: before.waitingFor, warnings };
+    }
     const facts = checkpoint ?? logFacts(events, before);
     const sizeBefore = checkpoint ? checkpoint.log.size : log!.size;
     if (facts) {
@@ -2372,7 +2436,7 @@ export async function append(host: Host, folder: string, request: AppendRequest,
       await saveCheckpoint(host, folder, participants, next, line, sizeBefore + new TextEncoder().encode(written).length);
     } else await host.fs.remove(nodePath.join(folder, CHECKPOINT_NAME)).catch(() => undefined);
     return { event, state, previousPhase: before.phase, previousWaitingFor: before.waitingFor };
-  }).then(async (result) => {
+  }, { onWait: options.onLockWait, timeoutMs: options.lockTimeoutMs }).then(async (result) => {
     if (registry?.hooks.has('append:after') || registry?.hooks.has('phase:change')) {
       // The event is written: run every reaction, then report the failures
       // saying so (a caller must not append the event again).
@@ -3207,6 +3271,12 @@ export async function init(host: Host, folder: string, request: InitRequest, reg
     if (request.resume) return { created: false, files: [] };
     throw new AcpError('collaboration folder already contains protocol.json; use --resume to acknowledge it');
   }
+  const unfinished = await readInitJournal(host, folder);
+  if (unfinished) {
+    if (!request.resume) throw new AcpError(`an interrupted init left files in ${folder}; run init again with --resume to complete it`);
+    await writeInitFiles(host, folder, unfinished.files, true);
+    return { created: true, protocol: JSON.parse(unfinished.files.find(([name]) => name === 'protocol.json')![1]) as ProtocolDocument, files: unfinished.files.map(([name]) => name) };
+  }
   const { protocol, files } = planned;
   if (registry.hooks.has('init:files')) await registry.hooks.call('init:files', { folder, protocol, files });
   const event: AcpEvent = { seq: 1, from: protocol.proposalOwner!, event: 'initialized', at: protocol.createdAt, summary: INIT_SUMMARY, doc: 'protocol.json' };
@@ -3224,24 +3294,70 @@ export async function init(host: Host, folder: string, request: InitRequest, reg
     if (root === nodePath.parse(root).root) throw new AcpError('--repo-root must not resolve to the filesystem root');
   }
   await host.fs.mkdir(folder);
-  // Write protocol.json last, so an interrupted init can simply be re-run.
+  await writeInitFiles(host, folder, [...all], false);
+  return { created: true, protocol, files: [...all.keys()] };
+}
+
+/**
+ * Written before the first file of an init and removed after protocol.json:
+ * what the interrupted init was writing, so `init --resume` completes it
+ * with the same text instead of refusing the files it finds.
+ */
+const INIT_JOURNAL = '.acp.init.json';
+
+async function readInitJournal(host: Host, folder: string): Promise<{ files: [string, string][] } | undefined> {
+  let text: string | undefined;
+  try {
+    text = await readTextIfExists(host, nodePath.join(folder, INIT_JOURNAL), INIT_JOURNAL);
+  } catch {
+    text = undefined;
+  }
+  if (text === undefined) return undefined;
+  try {
+    const value = JSON.parse(text) as { files?: unknown };
+    const files = value.files;
+    const entries = Array.isArray(files) && files.every((f) => Array.isArray(f) && f.length === 2 && typeof f[0] === 'string' && typeof f[1] === 'string') ? (files as [string, string][]) : [];
+    const protocolText = entries.find(([name]) => name === 'protocol.json')?.[1];
+    const repoRoot = protocolText === undefined ? undefined : (JSON.parse(protocolText) as { repoRoot?: unknown }).repoRoot;
+    // The same boundary as a fresh init: inside the folder or under --repo-root.
+    const safe = entries.every(([name]) => !isUnsafePath(name) || (typeof repoRoot === 'string' && name.startsWith(repoRoot)));
+    if (protocolText !== undefined && safe) return { files: entries };
+  } catch {
+    // a torn journal: its writer died before writing any file
+  }
+  throw new AcpError(`${nodePath.join(folder, INIT_JOURNAL)} is not an init journal acp wrote; remove it and the files of the interrupted init`);
+}
+
+/**
+ * Write an init's files, protocol.json last and atomically (a folder with a
+ * protocol.json is complete). A failure removes what this call wrote and the
+ * journal; `resume` rewrites files a killed init may have left half-written.
+ */
+async function writeInitFiles(host: Host, folder: string, all: [string, string][], resume: boolean): Promise<void> {
+  const journal = nodePath.join(folder, INIT_JOURNAL);
   const written: string[] = [];
   try {
+    if (!resume) await writeFileAtomic(host, journal, JSON.stringify({ files: all }));
     for (const [relative, text] of all) {
       if (relative === 'protocol.json') continue;
       const path = nodePath.resolve(folder, relative);
       await host.fs.mkdir(nodePath.dirname(path));
-      await host.fs.writeFile(path, text, { exclusive: true });
+      if (resume) await writeFileAtomic(host, path, text);
+      else await host.fs.writeFile(path, text, { exclusive: true });
       written.push(relative);
     }
-    await host.fs.writeFile(protocolPath, all.get('protocol.json')!, { exclusive: true });
-    written.push('protocol.json');
+    const protocolPath = nodePath.join(folder, 'protocol.json');
+    if (await host.fs.stat(protocolPath)) throw fsError('EEXIST', protocolPath);
+    await writeFileAtomic(host, protocolPath, all.find(([name]) => name === 'protocol.json')![1]);
   } catch (error) {
-    for (const relative of written) await host.fs.remove(nodePath.resolve(folder, relative)).catch(() => undefined);
+    if (!resume) {
+      for (const relative of written) await host.fs.remove(nodePath.resolve(folder, relative)).catch(() => undefined);
+      await host.fs.remove(journal).catch(() => undefined);
+    }
     if (errorCode(error) === 'EEXIST') throw new AcpError(`refusing to overwrite a file created while initialising ${folder}; nothing was kept`);
     throw error;
   }
-  return { created: true, protocol, files: [...all.keys()] };
+  await host.fs.remove(journal).catch(() => undefined);
 }
 
 // ---------------------------------------------------------------------------
@@ -3601,7 +3717,8 @@ const appendCommand: CommandSpec = {
       replyTo: replyTo === undefined ? undefined : parsePyInt(replyTo, 'reply-to'),
       role: str(o.role),
       sha256: str(o.sha256),
-    }, ctx.registry);
+    }, ctx.registry, { onLockWait: ctx.err });
+    for (const warning of result.warnings ?? []) ctx.err(`warning: ${warning}`);
     if (!ctx.json) ctx.out(`appended seq ${result.event.seq}: ${result.event.event}`);
     return { exitCode: 0, json: { ok: true, exitCode: 0, event: result.event, phase: result.state.phase, waitingFor: result.state.waitingFor } };
   },

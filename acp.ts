@@ -4231,6 +4231,9 @@ function reportError(io: CliIo, error: unknown, wantsJson: boolean): number {
 export function describeError(error: unknown): { message: string; exitCode: number; code: string } | undefined {
   if (error instanceof AcpError) return { message: error.message, exitCode: error.exitCode, code: error.code };
   const errno = errorCode(error);
+  // A FIFO, device or oversized file met by a reader other than the core's
+  // own (a plugin's, doctor's): the host's refusal, said plainly.
+  if (errno === 'EFTYPE' || errno === 'EFBIG') return { message: (error as Error).message.replace(/^E[A-Z]+: /, ''), exitCode: 2, code: 'invalid_folder' };
   if (errno !== undefined && /^E[A-Z0-9]+$/.test(errno)) return { message: `file system error: ${(error as Error).message}`, exitCode: 2, code: 'file_system' };
   return undefined;
 }

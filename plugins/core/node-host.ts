@@ -63,7 +63,7 @@ export async function createNodeHost(options: NodeHostOptions = {}): Promise<Hos
     try {
       const st = await fd.fstat(handle);
       if (st.isDirectory()) throw fsError('EISDIR', `${path} is a directory`);
-      if (!st.isFile()) throw fsError('EFTYPE', `${path} is not a regular file`);
+      if (!st.isFile()) throw fsError('EFTYPE', `${path} is not a regular file (a FIFO, device or socket); acp reads only regular files`);
       return handle;
     } catch (error) {
       await fd.close(handle);

@@ -77,18 +77,14 @@ export async function createNodeHost(options: NodeHostOptions = {}): Promise<Hos
       try {
         const size = (await fd.fstat(handle)).size;
         if (size > max) throw fsError('EFBIG', `${path} holds ${size} bytes, more than ${max}`);
-        // Read what fstat announced plus one byte, to see a file that grew
-        // past the limit meanwhile without reading it all.
-        const bytes = new Uint8Array(Math.min(size, max) + 1);
+        // Read what fstat announced: a snapshot, bounded even if the file
+        // grows meanwhile (an append in progress is not half-read).
+        const bytes = new Uint8Array(size);
         let length = 0;
-        for (;;) {
-          const n = await fd.read(handle, bytes.subarray(length), bytes.length - length, length);
+        while (length < size) {
+          const n = await fd.read(handle, bytes.subarray(length), size - length, length);
           if (n <= 0) break;
           length += n;
-          if (length === bytes.length) {
-            if (length > max) throw fsError('EFBIG', `${path} grew past ${max} bytes while being read`);
-            break;
-          }
         }
         // A view, not a copy: events.jsonl can be tens of megabytes.
         return bytes.subarray(0, length);
@@ -98,9 +94,12 @@ export async function createNodeHost(options: NodeHostOptions = {}): Promise<Hos
     },
     writeFile: async (path, data, options) => {
       const bytes = typeof data === 'string' ? new TextEncoder().encode(data) : data;
-      const handle = await openRegular(path, c.O_WRONLY | c.O_CREAT | (options?.exclusive ? c.O_EXCL : 0));
+      // O_CREAT|O_EXCL makes a new regular file (it follows no symlink): no
+      // check needed, and nothing between open and write (a lock file must
+      // not be left empty by a kill in between).
+      const handle = options?.exclusive ? await fd.open(path, c.O_WRONLY | c.O_CREAT | c.O_EXCL) : await openRegular(path, c.O_WRONLY | c.O_CREAT);
       try {
-        await fd.truncate(handle, 0);
+        if (!options?.exclusive) await fd.truncate(handle, 0);
         let written = 0;
         while (written < bytes.length) {
           const n = await fd.write(handle, bytes, written);

@@ -2128,12 +2128,29 @@ export async function inspectFolderLock(host: Host, folder: string): Promise<Fol
 }
 
 /**
+ * Proof that the caller holds a folder's lock: what {@link withFolderLock}
+ * hands its function, for passing to calls made under that lock (an append
+ * inside `acp freeze`), which would otherwise wait for the lock forever.
+ */
+export interface FolderLock {
+  readonly folder: string;
+  readonly token: string;
+}
+
+/**
  * Hold the folder's exclusive lock while `fn` runs. A lock whose holder died
  * is broken under a second "breaker" lock, so two processes never both break
- * it and steal a live holder's lock.
+ * it and steal a live holder's lock. With `held` (the handle of a lock the
+ * caller holds on this folder), `fn` runs at once: the lock is not taken twice.
  */
-export async function withFolderLock<T>(host: Host, folder: string, fn: () => Promise<T>, options: { timeoutMs?: number } = {}): Promise<T> {
+export async function withFolderLock<T>(host: Host, folder: string, fn: (lock: FolderLock) => Promise<T>, options: { timeoutMs?: number; held?: FolderLock } = {}): Promise<T> {
   const lockPath = nodePath.join(folder, LOCK_NAME);
+  if (options.held) {
+    // Checked against the lock file: a stale or foreign handle must not let a write in unlocked.
+    const current = await readLockInfo(host, lockPath);
+    if (options.held.folder !== folder || current?.info?.token !== options.held.token) throw new AcpError(`the lock on ${folder} passed in is not held`);
+    return fn(options.held);
+  }
   const token = `${host.pid}-${Math.random().toString(36).slice(2)}`;
   const content = JSON.stringify({ pid: host.pid, hostname: host.hostname, token, at: host.now().getTime() });
   const deadline = host.now().getTime() + (options.timeoutMs ?? 60_000);
@@ -2160,7 +2177,7 @@ export async function withFolderLock<T>(host: Host, folder: string, fn: () => Pr
     }
   }
   try {
-    return await fn();
+    return await fn({ folder, token });
   } finally {
     const current = await readLockInfo(host, lockPath).catch(() => undefined);
     if (current?.info?.token === token) await host.fs.remove(lockPath);
@@ -2462,11 +2479,17 @@ async function saveCheckpoint(host: Host, folder: string, participants: string[]
   }
 }
 
+/** Options of {@link append}. */
+export interface AppendOptions {
+  /** The caller already holds the folder lock (from {@link withFolderLock}); append runs under it. */
+  lock?: FolderLock;
+}
+
 /**
  * Append an event (spec §6), under the folder lock. Raises {@link AcpError}
  * with the spec's message when a check fails; nothing is written then.
  */
-export async function append(host: Host, folder: string, request: AppendRequest, registry?: Registry): Promise<AppendResult> {
+export async function append(host: Host, folder: string, request: AppendRequest, registry?: Registry, options: AppendOptions = {}): Promise<AppendResult> {
   const protocol = await readProtocol(host, folder);
   if (!(EVENT_NAMES as readonly string[]).includes(request.event)) throw new AcpError(`unknown event '${request.event}'`);
   const participants = participantIds(protocol);
@@ -2555,7 +2578,7 @@ export async function append(host: Host, folder: string, request: AppendRequest,
       await saveCheckpoint(host, folder, participants, next, line, sizeBefore + new TextEncoder().encode(written).length);
     } else await host.fs.remove(nodePath.join(folder, CHECKPOINT_NAME)).catch(() => undefined);
     return { event, state, previousPhase: before.phase, previousWaitingFor: before.waitingFor };
-  }).then(async (result) => {
+  }, { held: options.lock }).then(async (result) => {
     if (registry?.hooks.has('append:after') || registry?.hooks.has('phase:change')) {
       // The event is written: run every reaction, then report the failures
       // saying so (a caller must not append the event again).
@@ -3550,6 +3573,59 @@ export interface WaitResult {
   next: NextResult;
 }
 
+/** Wake-ups for a reader that follows a folder (see {@link followFolder}). */
+export interface FolderFollower {
+  /**
+   * Forget the changes seen so far: call it just before reading the folder,
+   * so that only a change made after the read makes {@link next} return at once.
+   */
+  settle(): void;
+  /**
+   * Resolve at the next change of the folder, when the signal aborts, or
+   * after `ms` at the latest (the polling fallback); at once when a change
+   * came since {@link settle}.
+   */
+  next(ms: number): Promise<void>;
+  /** Stop watching. */
+  close(): void;
+}
+
+/**
+ * Follow a folder's changes: file-system notifications where the host has
+ * them, a poll every `ms` of {@link FolderFollower.next} otherwise. `wait`
+ * and `acp log --follow` use it, so an idle follower uses no CPU and a
+ * handoff is seen within milliseconds.
+ */
+export function followFolder(host: Host, folder: string, signal?: AbortSignal): FolderFollower {
+  let wake: (() => void) | undefined;
+  let pending = false;
+  const notify = (): void => {
+    pending = true;
+    wake?.();
+  };
+  const stopWatching = host.fs.watch?.(folder, notify) ?? (() => undefined);
+  signal?.addEventListener('abort', notify);
+  return {
+    settle: () => void (pending = false),
+    next: (ms) =>
+      pending || signal?.aborted
+        ? Promise.resolve()
+        : new Promise<void>((resolve) => {
+            const timer = setTimeout(done, ms);
+            function done(): void {
+              clearTimeout(timer);
+              wake = undefined;
+              resolve();
+            }
+            wake = done;
+          }),
+    close: () => {
+      stopWatching();
+      signal?.removeEventListener('abort', notify);
+    },
+  };
+}
+
 /** How long `wait` tolerates a folder caught mid-write by a non-atomic writer. */
 const UNREADABLE_GRACE_MS = 2000;
 
@@ -3562,15 +3638,7 @@ export async function waitForTurn(host: Host, folder: string, participant: strin
   const intervalMs = Math.max(0.01, options.intervalSeconds ?? DEFAULT_WAIT_INTERVAL_SECONDS) * 1000;
   const timeoutSeconds = options.timeoutSeconds ?? DEFAULT_WAIT_TIMEOUT_SECONDS;
   const deadline = timeoutSeconds > 0 ? host.now().getTime() + timeoutSeconds * 1000 : Infinity;
-  let wake: (() => void) | undefined;
-  let pending = false;
-  const notify = (): void => {
-    pending = true;
-    wake?.();
-  };
-  const stopWatching = host.fs.watch?.(folder, notify) ?? (() => undefined);
-  const onAbort = (): void => notify();
-  options.signal?.addEventListener('abort', onAbort);
+  const follower = followFolder(host, folder, options.signal);
   let lastReport = '';
   let everRead = false;
   let unreadableSince: number | undefined;
@@ -3581,7 +3649,7 @@ export async function waitForTurn(host: Host, folder: string, participant: strin
   try {
     for (;;) {
       if (options.signal?.aborted) throw new AcpAbortError();
-      pending = false;
+      follower.settle();
       let protocol: Json;
       let log: { errors: string[]; last: Json | undefined };
       try {
@@ -3620,21 +3688,10 @@ export async function waitForTurn(host: Host, folder: string, participant: strin
       }
       const remaining = deadline - host.now().getTime();
       if (remaining <= 0) throw new AcpTimeoutError(`timeout: ${report}`);
-      if (!pending) {
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(done, Math.min(intervalMs, remaining));
-          function done(): void {
-            clearTimeout(timer);
-            wake = undefined;
-            resolve();
-          }
-          wake = done;
-        });
-      }
+      await follower.next(Math.min(intervalMs, remaining));
     }
   } finally {
-    stopWatching();
-    options.signal?.removeEventListener('abort', onAbort);
+    follower.close();
   }
 }
 

@@ -1604,6 +1604,7 @@ const BUNDLED_PLUGINS: Record<string, () => Promise<unknown>> = {
 const BUILT_IN_PLUGINS: Record<string, () => Promise<{ default: unknown }>> = {
   doctor: () => import('./plugins/doctor.ts'),
   rpc: () => import('./plugins/rpc.ts'),
+  humans: () => import('./plugins/humans.ts'),
 };
 
 /** A plugin to load: a file path or `acp:{name}`, with options, or a plugin/type object. */
@@ -3436,7 +3437,7 @@ export function libraryApi() {
     VERSION, EVENT_NAMES, PHASES, REQUIRED_FILES, FORBIDDEN_FILES, CONCLUSION_SECTIONS, DEFAULT_WAIT_TIMEOUT_SECONDS, DEFAULT_WAIT_INTERVAL_SECONDS,
     AcpError, AcpTimeoutError, AcpAbortError, AcpPluginError, AcpAppendedError, UsageError,
     createNodeHost, createMemoryHost, createMemoryFileSystem, openCollaboration, createRegistry, pluginContext,
-    init, append, validate, nextAction, formatNext, waitForTurn,
+    init, append, validate, nextAction, formatNext, waitForTurn, followFolder,
     readProtocol, readEventLog, scanEventLog, parseEventLog, formatEventLine, jsonErrorDetail, nextSeq, emptyState, applyEvent, replay,
     participantIds, isUnsafePath, deliverableRef, primaryRef, resolveDeliverablePath, readDeliverable, documentFiles,
     markdown, readReadiness, decisionGateErrors, conclusionErrors, defaultTemplate, defaultGates, reviewHeadings, parseZonedTimestamp,

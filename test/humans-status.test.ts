@@ -3,8 +3,7 @@
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { runStatus } from '../plugins/humans/status.ts';
-import { context, run } from './humans/context.ts';
+import { acp } from './humans/context.ts';
 import { cleanup, happyFolder, OWNER, PRIMARY, pythonFolder, REVIEWER, STEPS } from './humans/folders.ts';
 
 afterAll(cleanup);
@@ -12,8 +11,8 @@ afterAll(cleanup);
 // eslint-disable-next-line no-control-regex
 const ANSI = /\u001b\[/;
 
-async function status(folder: string, options: Parameters<typeof context>[1] = {}) {
-  return run(runStatus, await context(folder, options));
+function status(folder: string, options: { json?: boolean; color?: boolean } = {}) {
+  return acp(['status', '--folder', folder, ...(options.json ? ['--json'] : [])], { color: options.color });
 }
 
 describe('acp status', () => {

@@ -12,7 +12,7 @@
  * (a plugin's hook, say) the three files are put back as they were.
  * @module
  */
-import type { Host } from '../../acp.ts';
+import type { CommandResult, Host } from '../../acp.ts';
 import type { HumansContext } from './context.ts';
 import { stringOption } from './context.ts';
 import { join } from 'node:path';
@@ -33,24 +33,23 @@ function isObject(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Run `acp freeze`; prints `frozen …` then `appended seq N: deliverable_frozen` (or one JSON object). */
-export async function runFreeze(ctx: HumansContext): Promise<number> {
+/** Run `acp freeze`: prints `frozen …` and `appended seq N: deliverable_frozen`. */
+export async function runFreeze(ctx: HumansContext): Promise<CommandResult> {
   const participant = stringOption(ctx, 'participant');
-  if (participant === undefined) throw new ctx.api.AcpError('the following arguments are required: --participant');
+  if (participant === undefined) throw new ctx.api.UsageError('the following arguments are required: --participant');
   const result = await freeze(ctx, ctx.folder(), { participant, doc: stringOption(ctx, 'doc'), summary: stringOption(ctx, 'summary') });
-  if (ctx.json) ctx.out(JSON.stringify({ ok: true, ...result }));
-  else {
+  if (!ctx.json) {
     ctx.out(`frozen ${result.doc} (${result.role}): sha256 ${result.sha256}`);
     ctx.out(`appended seq ${result.seq}: deliverable_frozen`);
   }
-  return 0;
+  return { exitCode: 0, json: { ok: true, exitCode: 0, ...result } };
 }
 
 /** Freeze a deliverable (see the module comment). Raises AcpError, changing nothing, when it is refused. */
 export async function freeze(ctx: Pick<HumansContext, 'api' | 'host' | 'registry'>, folder: string, request: { participant: string; doc?: string; summary?: string }): Promise<FreezeResult> {
   const { api, host } = ctx;
   const first = await api.readProtocol(host, folder);
-  if (!api.participantIds(first).includes(request.participant)) throw new api.AcpError(`participant '${request.participant}' is not listed in protocol.json`);
+  if (!api.participantIds(first).includes(request.participant)) throw new api.AcpError(`participant '${request.participant}' is not listed in protocol.json`, 2, 'unknown_participant');
   return api.withFolderLock(host, folder, async (lock) => {
     const protocol = await api.readProtocol(host, folder);
     const target = freezeTarget(ctx, protocol, request.doc);
@@ -132,7 +131,7 @@ function preflight(ctx: Pick<HumansContext, 'api'>, protocol: Json, events: Json
   if (state.errors.length) throw new api.AcpError(state.errors);
   if (!state.waitingFor.includes(participant)) {
     const waiting = state.waitingFor.length ? state.waitingFor.join(', ') : 'nobody';
-    throw new api.AcpError(`it is not ${participant}'s turn (phase ${state.phase ?? 'None'}, waiting for ${waiting}): nothing was frozen`);
+    throw new api.AcpError(`it is not ${participant}'s turn (phase ${state.phase ?? 'None'}, waiting for ${waiting}): nothing was frozen`, 2, 'not_your_turn');
   }
   if (target.role === 'supporting') {
     const earlier = events.find((e) => e.event === 'deliverable_frozen' && e.role === 'supporting' && e.doc === target.ref);
@@ -141,7 +140,7 @@ function preflight(ctx: Pick<HumansContext, 'api'>, protocol: Json, events: Json
   }
   const seq = Math.max(0, ...events.map((e) => (typeof e.seq === 'number' ? e.seq : 0))) + 1;
   api.applyEvent(state, { seq, from: participant, event: 'deliverable_frozen', role: 'primary', doc: target.ref }, participants, readiness);
-  if (state.errors.length) throw new api.AcpError(state.errors);
+  if (state.errors.length) throw new api.AcpError(state.errors, 2, 'phase');
 }
 
 /** UTF-8 text exactly as stored (line endings kept: only the lines we change change). */

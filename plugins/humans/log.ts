@@ -8,7 +8,7 @@
  * @module
  */
 import { join } from 'node:path';
-import type { HumansApi, HumansContext } from './context.ts';
+import type { HumansContext } from './context.ts';
 import { stringOption } from './context.ts';
 import { formatEvent } from './status.ts';
 import { paint, terminalSafe } from './text.ts';
@@ -56,7 +56,7 @@ export async function runLog(ctx: HumansContext): Promise<number> {
   try {
     for (;;) {
       follower.settle();
-      const log = await readCompleteLines(api, ctx, folder);
+      const log = await readCompleteLines(ctx, folder);
       if (show(log.events, log.errors) || ctx.signal.aborted) return errorsSeen ? 1 : 0;
       await follower.next(POLL_MS);
       if (ctx.signal.aborted) return errorsSeen ? 1 : 0;
@@ -70,7 +70,7 @@ export async function runLog(ctx: HumansContext): Promise<number> {
 function sinceOption(ctx: HumansContext): number | undefined {
   const value = stringOption(ctx, 'since');
   if (value === undefined) return undefined;
-  if (!/^\s*[+-]?\d+\s*$/.test(value)) throw new ctx.api.AcpError(`argument --since: invalid int value: '${value}'`);
+  if (!/^\s*[+-]?\d+\s*$/.test(value)) throw new ctx.api.UsageError(`argument --since: invalid int value: '${value}'`);
   return Number.parseInt(value, 10);
 }
 
@@ -87,7 +87,7 @@ async function readText(ctx: HumansContext, path: string): Promise<string> {
  * append: a line being written is left for the next wake-up instead of being
  * reported as invalid.
  */
-async function readCompleteLines(api: HumansApi, ctx: HumansContext, folder: string): Promise<{ events: Json[]; errors: string[] }> {
+async function readCompleteLines(ctx: HumansContext, folder: string): Promise<{ events: Json[]; errors: string[] }> {
   let bytes: Uint8Array;
   try {
     bytes = await ctx.host.fs.readFile(join(folder, 'events.jsonl'));
@@ -96,6 +96,6 @@ async function readCompleteLines(api: HumansApi, ctx: HumansContext, folder: str
     throw error;
   }
   const end = bytes.lastIndexOf(0x0a) + 1;
-  const { events, errors } = api.parseEventLog(api.decodeText(bytes.subarray(0, end), 'events.jsonl'));
+  const { events, errors } = ctx.api.parseEventLog(ctx.api.decodeText(bytes.subarray(0, end), 'events.jsonl'));
   return { events, errors };
 }

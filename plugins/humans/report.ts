@@ -14,6 +14,7 @@
  * @module
  */
 import MarkdownIt from 'markdown-it';
+import type { CommandResult } from '../../acp.ts';
 import type { HumansContext } from './context.ts';
 import { stringOption } from './context.ts';
 import { phaseDiagramSvg, phaseGraph } from './diagram.ts';
@@ -21,21 +22,20 @@ import { loadSnapshot, type DeliverableView, type Snapshot } from './snapshot.ts
 import { escapeHtml as h } from './text.ts';
 import { REPORT_CSS } from './report-css.ts';
 
-/** Run `acp report`; writes the file (or stdout with `--out -`) and prints its path and size. */
-export async function runReport(ctx: HumansContext): Promise<number> {
+/** Run `acp report`: write the file (or stdout with `--out -`) and print its path and size. */
+export async function runReport(ctx: HumansContext): Promise<CommandResult> {
   const snapshot = await loadSnapshot(ctx, ctx.folder());
   const html = renderReport(snapshot, ctx.api);
   const out = stringOption(ctx, 'out') ?? 'report.html';
   if (out === '-') {
     ctx.out(html);
-    return 0;
+    return { exitCode: 0 };
   }
   const path = ctx.host.resolvePath(out);
   await ctx.api.writeFileAtomic(ctx.host, path, html);
   const bytes = new TextEncoder().encode(html).length;
-  if (ctx.json) ctx.out(JSON.stringify({ ok: true, path, bytes }));
-  else ctx.out(`report: ${path} (${bytes} bytes)`);
-  return 0;
+  if (!ctx.json) ctx.out(`report: ${path} (${bytes} bytes)`);
+  return { exitCode: 0, json: { ok: true, exitCode: 0, path, bytes } };
 }
 
 /** A Markdown renderer for untrusted text. */

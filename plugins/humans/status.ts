@@ -6,6 +6,7 @@
  * what `validate` says now. Colour only when the edge allows it.
  * @module
  */
+import type { CommandResult } from '../../acp.ts';
 import type { HumansContext } from './context.ts';
 import { loadSnapshot, type DeliverableView, type Snapshot } from './snapshot.ts';
 import { formatDuration, paint, terminalSafe, type Paint } from './text.ts';
@@ -13,23 +14,23 @@ import { formatDuration, paint, terminalSafe, type Paint } from './text.ts';
 /** How many recent events `status` shows. */
 export const RECENT_EVENTS = 5;
 
-/** Run `acp status`; returns the exit code (0: the folder was read). */
-export async function runStatus(ctx: HumansContext): Promise<number> {
+/** Run `acp status`: exit 0 once the folder was read (its verdict is part of what is shown). */
+export async function runStatus(ctx: HumansContext): Promise<CommandResult> {
   const snapshot = await loadSnapshot(ctx, ctx.folder());
-  if (ctx.json) ctx.out(JSON.stringify(statusJson(snapshot)));
-  else for (const line of formatStatus(snapshot, await paint(ctx.color))) ctx.out(line);
-  return 0;
+  if (!ctx.json) for (const line of formatStatus(snapshot, await paint(ctx.color))) ctx.out(line);
+  return { exitCode: 0, json: statusJson(snapshot) };
 }
 
 /** The `--json` form: the snapshot without the documents' text, with the last events only. */
-export function statusJson(s: Snapshot): Record<string, unknown> {
+export function statusJson(s: Snapshot): NonNullable<CommandResult['json']> {
   const strip = (d: DeliverableView | undefined) => {
     if (!d) return undefined;
     const { text: _text, ...rest } = d;
     return rest;
   };
-  return {
+  return JSON.parse(JSON.stringify({
     ok: true,
+    exitCode: 0,
     folder: s.folder,
     objective: s.objective,
     phase: s.phase,
@@ -47,7 +48,7 @@ export function statusJson(s: Snapshot): Record<string, unknown> {
     recentEvents: s.timeline.slice(-RECENT_EVENTS).map((t) => ({ ...t.event, phase: t.phase })),
     logErrors: s.logErrors,
     validation: s.validation,
-  };
+  }));
 }
 
 /** How long ago an ISO time was, relative to the snapshot. */

@@ -52,16 +52,24 @@ export { FROZEN, FROZEN_SHA256, OWNER, PRIMARY, REVIEWER, STEPS };
  * tools' init also writes, the scenario's writes follow in order, and
  * protocol.json and events.jsonl are the tools' recorded state (the
  * recording leaves out times, so `at`, `createdAt`, `updatedAt` are added in
- * the tools' format). Returns the folder and that validate step.
+ * the tools' format). `stopAt` picks another step to stop before. Returns
+ * the folder and the last validate step before the stop.
  */
-export async function pythonFolder(seed: number, root = tempRoot()): Promise<{ folder: string; validateStep: CmdStep; protocol: Record<string, unknown>; events: Record<string, unknown>[] }> {
+export async function pythonFolder(
+  seed: number,
+  root = tempRoot(),
+  stopAt?: (step: CmdStep) => boolean,
+): Promise<{ folder: string; validateStep: CmdStep; protocol: Record<string, unknown>; events: Record<string, unknown>[] }> {
   const scenario = loadScenarios().find((s) => s.seed === seed);
   if (!scenario) throw new Error(`scenario ${seed} not recorded`);
   mkdirSync(join(root, 'repo'), { recursive: true });
-  const lastValidate = scenario.steps.map((s, i) => (isCmd(s) && s.cmd === 'validate' ? i : -1)).filter((i) => i >= 0).at(-1)!;
+  const validates = scenario.steps.map((s, i) => (isCmd(s) && s.cmd === 'validate' ? i : -1)).filter((i) => i >= 0);
+  const stop = stopAt ? scenario.steps.findIndex((s) => isCmd(s) && stopAt(s)) : validates.at(-1)!;
+  if (stop === -1) throw new Error(`scenario ${seed}: no step to stop at`);
+  const lastValidate = validates.filter((i) => i <= stop).at(-1)!;
   let state: CmdStep['state'];
   let folder = '';
-  for (const step of scenario.steps.slice(0, lastValidate)) {
+  for (const step of scenario.steps.slice(0, stop)) {
     if (!isCmd(step)) {
       for (const [path, text] of Object.entries(step.write)) {
         const file = join(root, path);

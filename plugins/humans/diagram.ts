@@ -88,52 +88,59 @@ export interface PhasePath {
   current: string | null;
 }
 
-const NODE_W = 128;
-const NODE_H = 40;
-const STEP = 220;
-const ROW_Y = 90;
-const LEFT = 70;
+// A vertical layout: the main line top to bottom (arrows labelled on their
+// right), moves back as arcs on the left, the "from any phase" targets in a
+// column on the right. It stays narrow, so labels stay legible on screen and
+// on a portrait page.
+const NODE_W = 150;
+const NODE_H = 36;
+const STEP = 84;
+const LEFT = 190;
+const TOP = 52;
+const SIDE = 210;
 
 /** Render the phase graph as an SVG element, with `path` highlighted. */
 export function phaseDiagramSvg(graph: PhaseGraph, path: PhasePath): string {
   const visited = new Set(path.phases);
   const taken = new Map<string, number>();
   for (let i = 1; i < path.phases.length; i++) {
-    const [a, b] = [path.phases[i - 1]!, path.phases[i]!];
-    if (a !== b) taken.set(`${a}\u0000${b}`, (taken.get(`${a}\u0000${b}`) ?? 0) + 1);
+    const key = `${path.phases[i - 1]}\u0000${path.phases[i]}`;
+    if (path.phases[i - 1] !== path.phases[i]) taken.set(key, (taken.get(key) ?? 0) + 1);
   }
   const anyTargets = graph.fromAny.map((a) => a.to);
   const main = graph.phases.filter((p) => !anyTargets.includes(p));
   const pos = new Map<string, { x: number; y: number }>();
-  main.forEach((p, i) => pos.set(p, { x: LEFT + i * STEP, y: ROW_Y }));
-  const width = LEFT + main.length * STEP;
-  anyTargets.forEach((p, i) => pos.set(p, { x: LEFT + ((main.length - 1) * STEP) / 2 + i * STEP, y: ROW_Y + 150 }));
+  main.forEach((p, i) => pos.set(p, { x: LEFT, y: TOP + i * STEP }));
+  const middle = TOP + ((main.length - 1) * STEP) / 2;
+  anyTargets.forEach((p, i) => pos.set(p, { x: LEFT + NODE_W + SIDE, y: middle + i * STEP }));
+  const width = LEFT + NODE_W + SIDE + NODE_W + 20;
+  const height = TOP + main.length * STEP;
   const parts: string[] = [];
   const marker = (id: string, cls: string) => `<marker id="${id}" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path class="${cls}" d="M0,0L10,5L0,10z"/></marker>`;
   parts.push(`<defs>${marker('arrow', 'arrow-head')}${marker('arrow-taken', 'arrow-head taken')}</defs>`);
   const first = pos.get(graph.start)!;
-  const startTaken = path.phases.length > 0;
-  parts.push(`<g class="edge${startTaken ? ' taken' : ''}" data-from="start" data-to="${escapeHtml(graph.start)}"><circle class="start" cx="${first.x - 48}" cy="${first.y + NODE_H / 2}" r="7"/><path d="M${first.x - 40},${first.y + NODE_H / 2}H${first.x - 2}" marker-end="url(#${startTaken ? 'arrow-taken' : 'arrow'})"/></g>`);
-  for (const edge of graph.edges) parts.push(edgeSvg(edge, pos, taken.get(`${edge.from}\u0000${edge.to}`) ?? 0));
+  const started = path.phases.length > 0;
+  const cx = first.x + NODE_W / 2;
+  parts.push(`<g class="edge${started ? ' taken' : ''}" data-from="start" data-to="${escapeHtml(graph.start)}"><circle class="start" cx="${cx}" cy="${first.y - 38}" r="7"/><path d="M${cx},${first.y - 30}V${first.y - 2}" marker-end="url(#${started ? 'arrow-taken' : 'arrow'})"/><text class="edge-label" x="${cx + 10}" y="${first.y - 12}">initialized</text></g>`);
   for (const any of graph.fromAny) {
     const to = pos.get(any.to)!;
     for (const from of main) {
       const count = taken.get(`${from}\u0000${any.to}`) ?? 0;
       const a = pos.get(from)!;
-      const d = `M${a.x + NODE_W / 2},${a.y + NODE_H}L${to.x + NODE_W / 2},${to.y - 2}`;
+      const d = `M${a.x + NODE_W},${a.y + NODE_H / 2}L${to.x - 2},${to.y + NODE_H / 2}`;
       parts.push(`<g class="edge any${count ? ' taken' : ''}" data-from="${escapeHtml(from)}" data-to="${escapeHtml(any.to)}"><path d="${d}" marker-end="url(#${count ? 'arrow-taken' : 'arrow'})"/></g>`);
     }
-    parts.push(`<text class="edge-label" x="${to.x + NODE_W + 12}" y="${to.y + NODE_H / 2 + 4}">${escapeHtml(any.events.join(', '))} (from any phase)</text>`);
+    parts.push(`<text class="edge-label" x="${to.x + NODE_W / 2}" y="${to.y + NODE_H + 16}" text-anchor="middle">${escapeHtml(any.events.join(', '))} (from any phase)</text>`);
   }
+  for (const edge of graph.edges) parts.push(edgeSvg(edge, pos, taken.get(`${edge.from}\u0000${edge.to}`) ?? 0));
   for (const phase of graph.phases) {
     const { x, y } = pos.get(phase)!;
     const cls = ['phase', visited.has(phase) ? 'visited' : '', phase === path.current ? 'current' : ''].filter(Boolean).join(' ');
     const current = phase === path.current ? ' aria-current="step"' : '';
     parts.push(`<g class="${cls}" data-phase="${escapeHtml(phase)}"${current}><rect x="${x}" y="${y}" width="${NODE_W}" height="${NODE_H}" rx="8"/><text x="${x + NODE_W / 2}" y="${y + NODE_H / 2 + 5}" text-anchor="middle">${escapeHtml(phase)}</text></g>`);
   }
-  const height = ROW_Y + 150 + NODE_H + 20;
   const label = `Phase diagram of the protocol; current phase: ${path.current ?? 'none'}`;
-  return `<svg class="phase-diagram" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" role="img" aria-label="${escapeHtml(label)}">${parts.join('')}</svg>`;
+  return `<svg class="phase-diagram" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" role="img" aria-label="${escapeHtml(label)}">${parts.join('')}</svg>`;
 }
 
 function edgeSvg(edge: PhaseEdge, pos: Map<string, { x: number; y: number }>, count: number): string {
@@ -141,21 +148,18 @@ function edgeSvg(edge: PhaseEdge, pos: Map<string, { x: number; y: number }>, co
   const b = pos.get(edge.to)!;
   const label = `${edge.events.join(' / ')}${count > 1 ? ` ×${count}` : ''}`;
   let d: string;
-  let lx: number;
-  let ly: number;
-  if (b.x > a.x && b.x - a.x === STEP) {
-    // Forward to the next phase: a straight arrow, its label above.
-    d = `M${a.x + NODE_W},${a.y + NODE_H / 2}H${b.x - 2}`;
-    lx = (a.x + NODE_W + b.x) / 2;
-    ly = a.y + NODE_H / 2 - 8;
+  let text: string;
+  if (b.y - a.y === STEP) {
+    // Down to the next phase: a straight arrow, labelled on its right.
+    const x = a.x + NODE_W / 2;
+    d = `M${x},${a.y + NODE_H}V${b.y - 2}`;
+    text = `<text class="edge-label" x="${x + 10}" y="${(a.y + NODE_H + b.y) / 2 + 4}">${escapeHtml(label)}</text>`;
   } else {
-    // Back (or skipping ahead): an arc over the row.
-    const [x1, x2] = [a.x + NODE_W / 2 + (b.x < a.x ? -20 : 20), b.x + NODE_W / 2 + (b.x < a.x ? 20 : -20)];
-    const top = a.y - 30 - Math.abs(b.x - a.x) / 12;
-    d = `M${x1},${a.y}C${x1},${top} ${x2},${top} ${x2},${b.y - 2}`;
-    lx = (x1 + x2) / 2;
-    ly = top + 12;
+    // Back up (or skipping ahead): an arc on the left, labelled beside it.
+    const bulge = a.x - 40 - Math.abs(b.y - a.y) / 6;
+    d = `M${a.x},${a.y + NODE_H / 2}C${bulge},${a.y + NODE_H / 2} ${bulge},${b.y + NODE_H / 2} ${a.x - 2},${b.y + NODE_H / 2}`;
+    text = `<text class="edge-label" x="${bulge + 14}" y="${(a.y + b.y + NODE_H) / 2 + 4}" text-anchor="end">${escapeHtml(label)}</text>`;
   }
   const cls = `edge${count ? ' taken' : ''}`;
-  return `<g class="${cls}" data-from="${escapeHtml(edge.from)}" data-to="${escapeHtml(edge.to)}"><path d="${d}" marker-end="url(#${count ? 'arrow-taken' : 'arrow'})"/><text class="edge-label" x="${lx}" y="${ly}" text-anchor="middle">${escapeHtml(label)}</text></g>`;
+  return `<g class="${cls}" data-from="${escapeHtml(edge.from)}" data-to="${escapeHtml(edge.to)}"><path d="${d}" marker-end="url(#${count ? 'arrow-taken' : 'arrow'})"/>${text}</g>`;
 }

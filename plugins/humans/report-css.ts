@@ -27,7 +27,7 @@ ul.inline { list-style: none; padding: 0; margin: 0; display: flex; flex-wrap: w
 .badge.bad, .outcome-blocked, .outcome-do_not_proceed, .phase-blocked { color: var(--bad); }
 figure { margin: 0; }
 figcaption { color: var(--muted); font-size: 0.85em; margin-top: 4px; }
-svg.phase-diagram { width: 100%; height: auto; display: block; }
+svg.phase-diagram { max-width: 100%; height: auto; display: block; }
 .phase-diagram text { font: 13px system-ui, sans-serif; fill: var(--ink); }
 .phase-diagram .phase rect { fill: #fff; stroke: #8c959f; stroke-width: 1.5; }
 .phase-diagram .phase.visited rect { fill: var(--accent-soft); stroke: var(--accent); }
@@ -36,7 +36,7 @@ svg.phase-diagram { width: 100%; height: auto; display: block; }
 .phase-diagram .edge path { fill: none; stroke: #afb8c1; stroke-width: 1.5; }
 .phase-diagram .edge.any path { stroke-dasharray: 4 4; }
 .phase-diagram .edge.taken path { stroke: var(--accent); stroke-width: 2.5; }
-.phase-diagram .edge-label { font-size: 11px; fill: var(--muted); }
+.phase-diagram .edge-label { font-size: 12px; fill: var(--muted); paint-order: stroke; stroke: #fff; stroke-width: 4px; stroke-linejoin: round; }
 .phase-diagram .edge.taken .edge-label { fill: var(--accent); font-weight: 600; }
 .phase-diagram .arrow-head { fill: #afb8c1; }
 .phase-diagram .arrow-head.taken { fill: var(--accent); }
@@ -47,6 +47,7 @@ th { background: #f6f8fa; }
 td.num { text-align: right; }
 .nowrap { white-space: nowrap; }
 td.summary { overflow-wrap: anywhere; }
+td code { white-space: nowrap; }
 .participant { font-weight: 600; }
 ul.gates { list-style: none; padding-left: 0; }
 ul.gates .box { font-size: 1.1em; }

@@ -81,7 +81,7 @@ ${header(s)}
 </section>
 ${timeline(s)}
 <section id="decisions"><h2>Decisions</h2><div class="doc">${render(s.documents.decisions)}</div></section>
-${gates(s)}
+${gates(s, (text) => md.renderInline(text))}
 ${deliverables(s, render)}
 <section id="conclusion"><h2>Conclusion</h2><div class="doc">${render(s.documents.conclusion)}</div></section>
 ${verdict(s)}
@@ -93,7 +93,9 @@ ${verdict(s)}
 }
 
 function header(s: Snapshot): string {
-  const outcome = s.outcome ? `<span class="badge outcome-${h(s.outcome.status)}">${h(s.outcome.status)}</span> ${h(s.outcome.text)}` : '<span class="muted">not concluded</span>';
+  // Before completion, conclusion.md holds a draft (init writes `[blocked] … not concluded yet`).
+  const declared = s.outcome ? `<span class="badge outcome-${h(s.outcome.status)}">${h(s.outcome.status)}</span> ${h(s.outcome.text)}` : '';
+  const outcome = s.phase === 'completed' ? declared || '<span class="muted">none declared</span>' : `<span class="muted">not concluded yet${declared ? '; conclusion.md draft:' : ''}</span> ${declared}`;
   const people = s.participants.map((p) => `<li><span class="participant">${h(p.id)}</span>${p.id === s.owner ? ' <span class="muted">(owner)</span>' : ''}</li>`).join('');
   const first = s.timeline[0]?.event.at;
   const last = s.timeline.at(-1)?.event.at;
@@ -126,8 +128,8 @@ ${rows}
 </tbody></table>${errors ? `<ul class="errors">${errors}</ul>` : ''}</section>`;
 }
 
-function gates(s: Snapshot): string {
-  const item = (checked: boolean, text: string, extra = ''): string => `<li class="${checked ? 'checked' : 'unchecked'}"><span class="box" aria-label="${checked ? 'checked' : 'not checked'}">${checked ? '☑' : '☐'}</span> ${h(text)}${extra}</li>`;
+function gates(s: Snapshot, inline: (text: string) => string): string {
+  const item = (checked: boolean, text: string, extra = ''): string => `<li class="${checked ? 'checked' : 'unchecked'}"><span class="box" aria-label="${checked ? 'checked' : 'not checked'}">${checked ? '☑' : '☐'}</span> ${inline(text)}${extra}</li>`;
   const list = s.gates.map((g) => item(g.checked, g.text, ` <span class="muted">(${h(g.source)})</span>`)).join('');
   const open = [
     ...s.readiness.blocking.map((t) => `<li><span class="badge bad">blocking</span> ${h(t)}</li>`),

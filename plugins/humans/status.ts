@@ -86,7 +86,8 @@ export function formatStatus(s: Snapshot, p: Paint): string[] {
   if (open.length) lines.push(`  ${p.yellow(`open items: ${open.join(', ')}`)}`);
   if (s.primary) lines.push(...formatDeliverable(s.primary, p));
   for (const d of s.supporting) lines.push(...formatDeliverable(d, p));
-  if (s.outcome) lines.push(`${label('outcome')}${terminalSafe(s.outcome.status)}: ${terminalSafe(s.outcome.text)}`);
+  // Before completion, conclusion.md holds a draft (init writes `[blocked] … not concluded yet`).
+  if (s.outcome) lines.push(`${label(s.phase === 'completed' ? 'outcome' : 'outcome draft')}${terminalSafe(s.outcome.status)}: ${terminalSafe(s.outcome.text)}`);
   lines.push(p.dim(`recent events (${s.timeline.length} in all):`));
   for (const entry of s.timeline.slice(-RECENT_EVENTS)) lines.push(`  ${formatEvent(entry.event, entry.phase, p)}`);
   for (const error of s.logErrors) lines.push(`  ${p.red(terminalSafe(error))}`);

@@ -10,6 +10,7 @@
 import { join } from 'node:path';
 import type { HumansContext } from './context.ts';
 import { stringOption } from './context.ts';
+import { readText } from './snapshot.ts';
 import { formatEvent } from './status.ts';
 import { paint, terminalSafe } from './text.ts';
 
@@ -27,7 +28,7 @@ export async function runLog(ctx: HumansContext): Promise<number> {
   const p = await paint(ctx.color);
   const protocol = await api.readProtocol(host, folder);
   const participants = api.participantIds(protocol);
-  const readiness = api.readReadiness(await readText(ctx, join(folder, 'readiness.md')));
+  const readiness = api.readReadiness(await readText(ctx, folder, 'readiness.md'));
   const state = api.emptyState();
   let seen = 0;
   let errorsSeen = 0;
@@ -72,14 +73,6 @@ function sinceOption(ctx: HumansContext): number | undefined {
   if (value === undefined) return undefined;
   if (!/^\s*[+-]?\d+\s*$/.test(value)) throw new ctx.api.UsageError(`argument --since: invalid int value: '${value}'`);
   return Number.parseInt(value, 10);
-}
-
-async function readText(ctx: HumansContext, path: string): Promise<string> {
-  try {
-    return ctx.api.decodeText(await ctx.host.fs.readFile(path), 'readiness.md');
-  } catch {
-    return '';
-  }
 }
 
 /**

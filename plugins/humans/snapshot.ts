@@ -82,11 +82,11 @@ function isObject(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-async function readText(sources: SnapshotSources, folder: string, name: string): Promise<string> {
+/** A document of the folder as text, '' when missing or unreadable (validate's verdict says which). */
+export async function readText(sources: Pick<SnapshotSources, 'api' | 'host'>, folder: string, name: string): Promise<string> {
   try {
     return sources.api.decodeText(await sources.host.fs.readFile(join(folder, name)), name);
   } catch {
-    // Missing or unreadable: validate's verdict (in the snapshot) says which.
     return '';
   }
 }

@@ -54,6 +54,10 @@ ul.gates .box { font-size: 1.1em; }
 ul.gates .checked .box { color: var(--ok); }
 ul.gates .unchecked .box { color: var(--bad); }
 .doc, article.deliverable { border: 1px solid var(--line); border-radius: 6px; padding: 4px 20px; margin-top: 12px; overflow-wrap: anywhere; }
+/* Headings of rendered documents sit below the report's own. */
+.doc h1 { font-size: 1.35em; margin-top: 0.6em; }
+.doc h2 { font-size: 1.1em; border-bottom: none; margin-top: 1.2em; }
+.doc h3 { font-size: 1em; }
 .image-ref { color: var(--muted); font-style: italic; }
 .verdict .error, .errors li { color: var(--bad); }
 .verdict .warning { color: var(--warn); }
@@ -61,8 +65,9 @@ footer { margin-top: 3em; color: var(--muted); font-size: 0.85em; border-top: 1p
 @media print {
   @page { margin: 16mm 14mm; }
   body { max-width: none; padding: 0; font-size: 11pt; }
-  h2 { break-after: avoid; }
-  section, figure, tr, li { break-inside: avoid; }
+  h2, h3 { break-after: avoid; }
+  figure, tr, li, dl.facts { break-inside: avoid; }
+  svg.phase-diagram { max-width: 140mm; }
   .doc, article.deliverable { break-inside: auto; border: none; padding: 0; }
   a { color: inherit; }
   a[href^="http"]::after { content: " (" attr(href) ")"; font-size: 0.85em; color: var(--muted); }

@@ -161,6 +161,10 @@ export interface FileStat {
   ctimeMs?: number;
   /** Inode number, when the host knows it (append checkpoint). */
   ino?: number;
+  /** Owner's user id, when the host knows it (the plugin loader's ownership check). */
+  uid?: number;
+  /** Permission bits (`mode & 0o7777`), when the host knows them (the plugin loader's ownership check). */
+  mode?: number;
 }
 
 /**
@@ -1410,6 +1414,8 @@ export interface RuntimeFacts {
   ): Promise<{ code: number | null; stdout: string; stderr: string }>;
   /** Whether a path may be read without asking (Deno permissions); undefined = yes. */
   mayRead?(path: string): boolean;
+  /** This process's user id, when the runtime may know it (undefined on Windows and under Deno without `--allow-sys=uid`). */
+  uid?: number;
 }
 
 /** Where a registered thing came from (for `acp types` and error messages). */
@@ -1627,6 +1633,10 @@ export interface RegistryOptions {
   via?: string;
   /** Also register the commands: the protocol's own and the built-in plugins' (the CLI does). */
   builtIns?: boolean;
+  /** Directories holding collaborations (`acp serve`'s root): the config search never looks in them. */
+  collaborationRoots?: string[];
+  /** Environment access (`ACP_TRUSTED_CONFIG`, `HOME` for the config search); default: none. */
+  env?(name: string): string | undefined;
 }
 
 /**
@@ -3819,6 +3829,9 @@ export async function runCli(io: CliIo, hostOverride?: Host): Promise<number> {
       folder: globals.folder === undefined ? undefined : host.resolvePath(globals.folder),
       warn: (message) => io.stderr(`warning: ${message}\n`),
       builtIns: true,
+      env: io.env,
+      // `acp serve` serves its --root (default: the working directory); other agents write there.
+      collaborationRoots: found.word === 'serve' ? [host.resolvePath(globals.root ?? '.')] : undefined,
     });
     const code = await dispatch({ ...io, runtime }, host, registry, found.word, argv);
     // Cleanup failures are errors too (exit 2); the finally below is for the error paths.
@@ -3832,20 +3845,22 @@ export async function runCli(io: CliIo, hostOverride?: Host): Promise<number> {
 }
 
 /** The options needed before the command is known: which plugins to load, and the folder they must not come from. */
-function parsePartial(argv: readonly string[]): { plugins: string[]; config: boolean; folder?: string } {
+function parsePartial(argv: readonly string[]): { plugins: string[]; config: boolean; folder?: string; root?: string } {
   const plugins: string[] = [];
   let folder: string | undefined;
+  let root: string | undefined;
   for (let i = 0; i < argv.length; i++) {
     const token = argv[i]!;
     const [name, inline] = token.startsWith('--') && token.includes('=') ? [token.slice(0, token.indexOf('=')), token.slice(token.indexOf('=') + 1)] : [token, undefined];
     const value = inline ?? argv[i + 1];
-    if ((name === '--plugin' || name === '--folder') && value !== undefined) {
+    if ((name === '--plugin' || name === '--folder' || name === '--root') && value !== undefined) {
       if (name === '--plugin') plugins.push(value);
+      else if (name === '--root') root = value;
       else folder = value;
       if (inline === undefined) i++;
     }
   }
-  return { plugins, config: !argv.includes('--no-config'), folder };
+  return { plugins, config: !argv.includes('--no-config'), folder, root };
 }
 
 /** Find and run the command `word`. */

@@ -17,7 +17,16 @@ delete env.FORCE_COLOR;
 
 /** Exactly the permissions we claim are enough: the folder, read and write. */
 function leastPrivilege(folder: string): string[] {
-  return ['run', '--no-prompt', '--quiet', `--allow-read=${folder}`, `--allow-write=${folder}`];
+  return ['run', '--no-prompt', '--quiet', `--allow-read=${[folder, ...configCandidates(folder)].join(',')}`, `--allow-write=${folder}`];
+}
+
+/** acp.config.yaml in every ancestor of `dir`: acp must be allowed to look there (a config it cannot read is an error). */
+function configCandidates(dir: string): string[] {
+  const out: string[] = [];
+  for (let d = dirname(dir); ; d = dirname(d)) {
+    out.push(join(d, 'acp.config.yaml'));
+    if (dirname(d) === d) return out;
+  }
 }
 
 let root = '';
@@ -52,6 +61,15 @@ describe.concurrent('deno, least privilege', () => {
       const r = await runCommand([DENO, ...leastPrivilege(dir), file], dir, env, 60_000);
       expect({ name, rc: r.rc === 0 ? 0 : 'failed', denied: denied(r) }).toEqual({ name, rc: 'failed', denied: true });
     }
+  });
+
+  test('a config Deno may not read fails loudly instead of being skipped (a veto plugin is never bypassed silently)', async () => {
+    const top = join(root, 'unreadable-config');
+    const work = join(top, 'work');
+    await mkdir(work, { recursive: true });
+    await writeFile(join(top, 'acp.config.yaml'), 'plugins:\n  - acp:rfc\n');
+    const r = await runCommand([DENO, 'run', '--no-prompt', '--quiet', `--allow-read=${work}`, join(REPO_DIR, 'acp.ts'), 'types'], work, env, 60_000);
+    expect({ rc: r.rc, stderr: r.stderr }).toEqual({ rc: 2, stderr: expect.stringContaining(`error: cannot look for ${join(top, 'acp.config.yaml')}: this runtime may not read it`) });
   });
 
   for (const [label, entry] of [

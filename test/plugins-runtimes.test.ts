@@ -11,7 +11,7 @@
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { type RunResult, expectRun, postmortemText, rfcText, runFlow } from './plugins/flow.ts';
 
@@ -34,6 +34,15 @@ interface Runtime {
   typescript: boolean;
 }
 
+/** acp.config.yaml in every ancestor of `dir`: Deno must be allowed to look there, or acp refuses to guess. */
+function configCandidates(dir: string): string[] {
+  const out: string[] = [];
+  for (let d = dirname(dir); ; d = dirname(d)) {
+    out.push(join(d, 'acp.config.yaml'));
+    if (dirname(d) === d) return out;
+  }
+}
+
 const RUNTIMES: Record<string, Runtime> = {
   node: { prefix: () => [process.execPath, join(REPO, 'dist', 'acp.mjs')], needs: join(REPO, 'dist', 'acp.mjs'), typescript: false },
   bun: { prefix: () => [join(BIN, 'bun'), join(REPO, 'acp.ts')], needs: join(BIN, 'bun'), typescript: true },
@@ -45,7 +54,7 @@ const RUNTIMES: Record<string, Runtime> = {
       'run',
       '--no-prompt',
       '--quiet',
-      `--allow-read=${[root, ...reads].join(',')}`,
+      `--allow-read=${[root, ...reads, ...configCandidates(root)].join(',')}`,
       `--allow-write=${root}`,
       join(REPO, 'acp.ts'),
     ],
@@ -139,7 +148,7 @@ for (const name of names) {
     if (name === 'deno') {
       test('deno without read permission for the plugin folder gets a clear error', async () => {
         const { root, pluginFile } = setup(join(REPO, 'test', 'plugins', 'fixtures', 'postmortem.mjs'));
-        // Granted: the project and root/work (the working directory), not root/team-plugins.
+        // Granted: the project and root/work (the working directory) and the config candidates, not root/team-plugins.
         const work = join(root, 'work');
         mkdirSync(work);
         const result = runner(runtime, work, [])(['types', '--plugin', pluginFile]);

@@ -229,13 +229,12 @@ describe('code is never loaded from inside a collaboration folder', () => {
     expect(existsSync(join(root, 'future', 'protocol.json'))).toBe(false);
   });
 
-  test('an acp.config.yaml planted in the collaboration folder is refused when working from inside it', async () => {
+  test('an acp.config.yaml planted in the collaboration folder is never looked at when working from inside it', async () => {
     const root = tempDir();
     const folder = await initFolder(root, 'adr', []);
     writeFileSync(join(folder, 'acp.config.yaml'), 'plugins:\n  - ./evil.mjs\n');
     const r = await cli(['next', '--folder', '.', '--participant', 'alice'], folder);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toContain(`error: refusing to load the config file ${join(folder, 'acp.config.yaml')}: it is inside the collaboration folder ${folder}`);
+    expect(r).toMatchObject({ code: 0, stderr: '' });
   });
 });
 

@@ -123,6 +123,8 @@ export async function createNodeHost(options: NodeHostOptions = {}): Promise<Hos
           mtimeMs: target.mtimeMs,
           ctimeMs: target.ctimeMs,
           ino: target.ino,
+          uid: target.uid,
+          mode: target.mode & 0o7777,
         };
       } catch (error) {
         // Names nothing that exists (as Python's os.path.exists sees it).

@@ -374,6 +374,29 @@ export async function readDeliverable(host: Host, folder: string, protocol: Json
 }
 
 /**
+ * The path of a document reference, checked like the CLI checks it: a
+ * declared deliverable must stay inside its boundary (the folder, or
+ * repoRoot for `external:`), any other name inside the folder, with
+ * symlinks followed (for a file that does not exist yet, its nearest
+ * existing ancestor's). For the RPC server's read and write, so both go
+ * through the same check as `validate` and hooks.
+ */
+export async function checkedDocumentPath(host: Host, folder: string, protocol: Json, ref: string): Promise<string> {
+  if (typeof ref !== 'string' || ref === '' || ref.includes('\0')) throw new AcpError(`not a document reference: ${pyRepr(ref)}`);
+  const declared = [primaryRef(protocol), ...supportingEntries(protocol).map((entry) => (typeof entry.file === 'string' ? deliverableRef(protocol, entry.file) : undefined))];
+  if (declared.includes(ref)) {
+    const path = resolveDeliverablePath(folder, protocol, ref);
+    if (!path) throw new AcpError(`deliverable ${ref}: protocol.json has no repoRoot`);
+    await assertInsideBoundary(host, path, deliverableBoundary(folder, protocol, ref), ref);
+    return path;
+  }
+  const path = nodePath.resolve(folder, ref);
+  if (!isInside(path, folder)) throw new AcpError(`document ${ref} is outside the collaboration folder`);
+  await assertInsideBoundary(host, path, folder, ref);
+  return path;
+}
+
+/**
  * Read access to a folder's documents, for hooks and plugins: declared
  * deliverable references go through {@link readDeliverable}; other names
  * must stay inside the folder (symlinks followed). See {@link DocumentFiles}.
@@ -3391,7 +3414,7 @@ export function libraryApi() {
     createNodeHost, createMemoryHost, createMemoryFileSystem, openCollaboration, createRegistry, pluginContext,
     init, append, validate, nextAction, formatNext, waitForTurn,
     readProtocol, readEventLog, scanEventLog, parseEventLog, formatEventLine, jsonErrorDetail, nextSeq, emptyState, applyEvent, replay,
-    participantIds, isUnsafePath, deliverableRef, primaryRef, resolveDeliverablePath, readDeliverable, documentFiles,
+    participantIds, isUnsafePath, deliverableRef, primaryRef, resolveDeliverablePath, readDeliverable, documentFiles, checkedDocumentPath,
     markdown, readReadiness, decisionGateErrors, conclusionErrors, defaultTemplate, defaultGates, reviewHeadings, parseZonedTimestamp,
     inspectFolderLock, withFolderLock, writeFileAtomic, decodeText, sha256Hex, formatTimestamp, formatProtocolJson, pyRepr, pyStr, pyStrip,
     comparePy, sortedPy, parseArgv, parsePyInt, parsePyFloat, runCommand, describeError,

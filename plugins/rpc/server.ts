@@ -700,7 +700,8 @@ export class RpcServer {
     if (DOCUMENTS.includes(doc) || (action === 'read' && ['protocol.json', 'events.jsonl', 'README.md'].includes(doc))) path = nodePath.join(folder, doc);
     else if (refs.includes(doc)) path = core.resolveDeliverablePath(folder, protocol, doc);
     if (path === undefined) throw new RpcError(RpcCode.InvalidParams, `Invalid params: args.doc: '${doc}' is not a document of task '${task}' (documents: ${[...DOCUMENTS, ...refs].join(', ')})`);
-    const target = path;
+    // The CLI's boundary check (symlinks followed): a symlinked proposal.md or deliverables/ pointing out of the folder is refused.
+    const target = await this.checkedPath(folder, protocol, doc);
     if (action === 'read') {
       let bytes: Uint8Array;
       try {
@@ -725,10 +726,22 @@ export class RpcServer {
         }
       }
       await host.fs.mkdir(nodePath.dirname(target));
+      // Again under the lock, after mkdir: the directory may have been swapped for a symlink meanwhile.
+      await this.checkedPath(folder, protocol, doc);
       await core.writeFileAtomic(host, target, text);
       const bytes = new TextEncoder().encode(text);
       return { doc, bytes: bytes.length, sha256: await core.sha256Hex(bytes) };
     });
+  }
+
+  /** {@link AcpCore.checkedDocumentPath}, its refusal as -32010 with the CLI's text. */
+  private async checkedPath(folder: string, protocol: JsonObject, doc: string): Promise<string> {
+    try {
+      return await this.core.checkedDocumentPath(this.host, folder, protocol, doc);
+    } catch (error) {
+      if (!(error instanceof this.core.AcpError)) throw error;
+      throw new RpcError(RpcCode.ProtocolRefusal, error.message, { message: error.message });
+    }
   }
 
   /** Init over RPC stays inside the server root (external deliverables included). */
@@ -901,7 +914,12 @@ export class RpcServer {
     const p = parseParams(S.cancel, params, ['task', 'reason', 'participant']);
     const who = this.speaker(conn, p.participant);
     if (who === undefined) throw new RpcError(RpcCode.InvalidParams, 'Invalid params: participant is required (or authenticate as one)');
-    const { folder } = await this.openTask(conn, p.task);
+    const { folder, protocol } = await this.openTask(conn, p.task);
+    // A finished collaboration stays finished: blocking a completed one would erase its result.
+    const phase = protocol.currentPhase ?? null;
+    if (phase === 'completed' || phase === 'blocked') {
+      throw new RpcError(RpcCode.TaskNotRunning, `task '${p.task}' is not running (phase: ${this.core.pyStr(phase)}); only a running task can be cancelled`, { task: p.task, phase });
+    }
     const log = await this.core.readEventLog(this.host, folder);
     const last = log.events.at(-1);
     const args: JsonObject = { folder: p.task, participant: who, event: 'blocked', summary: p.reason };

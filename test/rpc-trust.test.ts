@@ -2,7 +2,7 @@
 // writes go through the CLI's resolved-path check (symlinks leaving the
 // folder are refused), and only a running task can be cancelled.
 import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { RpcClient } from '../plugins/rpc/client.ts';
 import { ALICE_TOKEN, makeRoot, snapshotFolder, startServer, tempDir } from './rpc/helpers.ts';
@@ -55,5 +55,33 @@ describe('rpc server trust boundaries', () => {
     const again = alice.call('task/cancel', { task: 'finished', reason: 'Again.' });
     await expect(again).rejects.toMatchObject({ code: -32004, message: "task 'finished' is not running (phase: blocked); only a running task can be cancelled", data: { task: 'finished', phase: 'blocked' } });
     expect(snapshotFolder(join(root, 'finished'))).toEqual(before);
+  });
+
+  test("repoRoot over RPC never leads into another task: the issue's evil2 planting is refused", async () => {
+    const before = snapshotFolder(join(root, 'linked'));
+    const evil = alice.call('task/create', {
+      task: 'evil2', participant: ['alice', 'bob'], objective: 'o', completion: ['c'], primaryDeliverableType: 'adr',
+      deliverablesMode: 'external', repoRoot: '..', deliverablesDir: 'linked', primaryDeliverableFile: 'planted.md',
+    });
+    await expect(evil).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("another task's folder") });
+    expect(existsSync(join(root, 'evil2', 'protocol.json'))).toBe(false);
+    expect(snapshotFolder(join(root, 'linked'))).toEqual(before);
+  });
+
+  test('repoRoot over RPC must lie in a directory the server config allows (none by default)', async () => {
+    const repo = join(outside, 'repo');
+    mkdirSync(repo);
+    const create = (client: RpcClient, task: string, repoRoot: string) =>
+      client.call('task/create', { task, participant: ['alice', 'bob'], objective: 'o', completion: ['c'], primaryDeliverableType: 'adr', deliverablesMode: 'external', repoRoot: relative(join(root, task), repoRoot), deliverablesDir: 'docs' });
+    await expect(create(alice, 'ext1', repo)).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('none configured') });
+    const allowing = await startServer(root, { repoRoots: [repo] });
+    const client = await RpcClient.connect(`tcp://127.0.0.1:${allowing.port}`, { token: ALICE_TOKEN, heartbeatMs: 0 });
+    try {
+      await expect(create(client, 'ext2', repo)).resolves.toMatchObject({ task: 'ext2', ok: true });
+      await expect(create(client, 'ext3', outside)).rejects.toMatchObject({ code: -32602, message: expect.stringContaining(`inside ${repo}`) });
+    } finally {
+      client.close();
+      await allowing.close();
+    }
   });
 });

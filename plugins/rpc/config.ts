@@ -18,6 +18,7 @@
 //     maxConnections: 10000
 //     forwardTimeoutSeconds: 300
 //   pollIntervalSeconds: 1        # fallback when file-change notifications are missed
+//   repoRoots: [../repo]          # where task/create may point repoRoot (external deliverables); default none
 
 import * as v from 'valibot';
 
@@ -53,6 +54,7 @@ const ConfigSchema = v.strictObject({
   tokens: v.optional(v.record(TokenKey, ParticipantId, 'tokens must map each token to a participant id')),
   limits: v.optional(LimitsSchema),
   pollIntervalSeconds: v.optional(v.pipe(v.number('pollIntervalSeconds must be a number'), v.minValue(0.01, 'pollIntervalSeconds must be at least 0.01'))),
+  repoRoots: v.optional(v.array(v.pipe(v.string('each repoRoots entry must be a path'), v.minLength(1, 'a repoRoots entry must not be empty')), 'repoRoots must be a list of directories')),
 }, 'the configuration must be a YAML mapping (key: value lines)');
 
 /** The configuration file's content, as checked. */

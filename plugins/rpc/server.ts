@@ -11,7 +11,7 @@ import { Collab, type CollabUpdate, type StateSnapshot, type TaskStatus } from '
 import { ConfigError, isLoopback } from './config.ts';
 import type { AcpCore, Host, JsonObject, Registry } from './core.ts';
 import type { CommandSpec, OptionValues } from '../../acp.ts';
-import { errorCode } from '../core/util.ts';
+import { errorCode, isInside, realpathOfExistingAncestor } from '../core/util.ts';
 import type { FrameLimits } from './framing.ts';
 import { RpcCode, RpcError, type CallInfo, type JsonRpcParams } from './jsonrpc.ts';
 import { Peer, RpcConnectionError, RpcResponseError, type ByteStream } from './peer.ts';
@@ -69,6 +69,12 @@ export interface RpcServerOptions {
   forwardTimeoutMs?: number;
   /** Fallback poll period for collaboration folders (default 1 s). */
   pollIntervalMs?: number;
+  /**
+   * Directories (absolute) a task created over RPC may name as `repoRoot`
+   * for external deliverables (default: none, so `repoRoot` is refused).
+   * Never another task's folder, whatever this allows.
+   */
+  repoRoots?: string[];
   /** Reported in discovery documents. */
   version?: string;
   /** Diagnostics (connection errors …). */
@@ -663,7 +669,7 @@ export class RpcServer {
         this.collabs.get(task!)?.touch();
       }
     }
-    if (action === 'init') this.checkInitPaths(task!, args);
+    if (action === 'init') await this.checkInitPaths(task!, args);
     const folder = task === undefined ? undefined : this.taskFolder(task);
     const options = { ...argsToOptions(args, this.options.registry.commands.get(action)?.spec), ...(folder === undefined ? {} : { folder }), json: true };
     const run = (): Promise<unknown> => this.runJson(action, options);
@@ -744,14 +750,30 @@ export class RpcServer {
     }
   }
 
-  /** Init over RPC stays inside the server root (external deliverables included). */
-  private checkInitPaths(task: string, args: JsonObject): void {
+  /**
+   * Init over RPC: `repoRoot` (and the deliverables directory under it),
+   * symlinks resolved, must lie inside a directory of the server config's
+   * `repoRoots`, and never in another task's folder (the server root outside
+   * this task's own folder). Otherwise a participant of one task could point
+   * its external deliverables into another task and rewrite its files.
+   */
+  private async checkInitPaths(task: string, args: JsonObject): Promise<void> {
     const repoRoot = args.repoRoot ?? args['repo-root'];
-    if (typeof repoRoot === 'string') {
-      const resolved = nodePath.resolve(this.taskFolder(task), repoRoot.trim());
-      const relative = nodePath.relative(this.root, resolved);
-      if (relative.startsWith('..') || nodePath.isAbsolute(relative)) {
-        throw new RpcError(RpcCode.InvalidParams, 'Invalid params: args.repoRoot must stay inside the server root');
+    if (typeof repoRoot !== 'string') return;
+    const dirArg = args.deliverablesDir ?? args['deliverables-dir'];
+    const own = this.taskFolder(task);
+    const real = (path: string): Promise<string> => realpathOfExistingAncestor(this.host, path);
+    const resolvedRoot = nodePath.resolve(own, repoRoot.trim());
+    const targets = [resolvedRoot, ...(typeof dirArg === 'string' ? [nodePath.resolve(resolvedRoot, dirArg.trim())] : [])];
+    const [realRoot, realOwn] = [await real(this.root), await real(own)];
+    const allowed = await Promise.all((this.options.repoRoots ?? []).map(real));
+    for (const target of await Promise.all(targets.map(real))) {
+      if (isInside(target, realRoot) && !isInside(target, realOwn)) {
+        throw new RpcError(RpcCode.InvalidParams, 'Invalid params: args.repoRoot must not lead into the server root outside this task (another task\'s folder)');
+      }
+      if (!allowed.some((dir) => isInside(target, dir))) {
+        const where = allowed.length ? `inside ${allowed.join(', ')} (the server config's repoRoots)` : "inside a directory the server config's repoRoots allows (none configured)";
+        throw new RpcError(RpcCode.InvalidParams, `Invalid params: args.repoRoot must resolve ${where}`);
       }
     }
   }

@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { RpcClient } from '../plugins/rpc/client.ts';
-import { ALICE_TOKEN, makeRoot, snapshotFolder, startServer, tempDir } from './rpc/helpers.ts';
+import { ALICE_TOKEN, makeRoot, runAcp, snapshotFolder, startServer, tempDir } from './rpc/helpers.ts';
 
 describe('rpc server trust boundaries', () => {
   let root: string;
@@ -13,7 +13,7 @@ describe('rpc server trust boundaries', () => {
   let srv: Awaited<ReturnType<typeof startServer>>;
   let alice: RpcClient;
   beforeAll(async () => {
-    root = await makeRoot(['linked', 'dirlinked', 'finished']);
+    root = await makeRoot(['linked', 'dirlinked', 'finished', 'asbob']);
     outside = tempDir('acp-outside-');
     srv = await startServer(root);
     alice = await RpcClient.connect(`tcp://127.0.0.1:${srv.port}`, { token: ALICE_TOKEN, heartbeatMs: 0 });
@@ -83,5 +83,11 @@ describe('rpc server trust boundaries', () => {
       client.close();
       await allowing.close();
     }
+  });
+
+  test('acp rpc --participant bob wins over ACP_TOKEN from the environment (alice\'s)', async () => {
+    const r = await runAcp(['rpc', 'task/cancel', '{"task":"asbob","reason":"Bob stops it."}', '--server', `unix:${srv.socket}`, '--participant', 'bob'], { env: { ACP_TOKEN: ALICE_TOKEN } });
+    expect(r.stderr).toBe('');
+    expect(JSON.parse(r.stdout)).toMatchObject({ event: { from: 'bob', event: 'blocked' } });
   });
 });

@@ -136,13 +136,19 @@ export async function serveCommand(options: Options, ctx: CommandContext): Promi
   }
 }
 
-async function clientOptions(options: Options, ctx: CommandContext): Promise<{ endpoint: string; token?: string; participant?: string }> {
+/**
+ * The endpoint and credentials. With `identifiesBy` (the participant given
+ * on the command line as the connection's identity, `acp rpc --participant`)
+ * ACP_TOKEN from the environment is not used: an explicit flag wins over the
+ * environment, and a token of someone else would make the server refuse.
+ */
+async function clientOptions(options: Options, ctx: CommandContext, identifiesBy?: string): Promise<{ endpoint: string; token?: string; participant?: string }> {
   const endpoint = one(options, 'server') ?? ctx.env('ACP_SERVER');
   if (endpoint === undefined) throw new ConfigError('the following arguments are required: --server (or set ACP_SERVER)');
   let token = one(options, 'token');
   const tokenFile = one(options, 'token-file');
   if (token === undefined && tokenFile !== undefined) token = (await readText(ctx.host, ctx.host.resolvePath(tokenFile), 'token file')).trim();
-  token ??= ctx.env('ACP_TOKEN');
+  if (identifiesBy === undefined) token ??= ctx.env('ACP_TOKEN');
   return { endpoint, token };
 }
 
@@ -190,8 +196,8 @@ export async function rpcCommand(method: string, paramsText: string | undefined,
   const pretty = !options.json && ctx.color;
   let client: RpcClient | undefined;
   try {
-    const { endpoint, token } = await clientOptions(options, ctx);
     const participant = one(options, 'participant');
+    const { endpoint, token } = await clientOptions(options, ctx, participant);
     const timeout = one(options, 'timeout');
     client = await RpcClient.connect(endpoint, { token, participant, reconnect: false, heartbeatMs: 0 });
     const result = await client.call(method, params as Record<string, unknown> | undefined, { timeoutMs: timeout === undefined ? undefined : Number(timeout) * 1000 });

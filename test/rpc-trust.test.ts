@@ -5,7 +5,8 @@ import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { RpcClient } from '../plugins/rpc/client.ts';
-import { ALICE_TOKEN, makeRoot, runAcp, snapshotFolder, startServer, tempDir } from './rpc/helpers.ts';
+import * as acp from '../acp.ts';
+import { ALICE_TOKEN, BOB_TOKEN, TOKENS, makeRoot, runAcp, snapshotFolder, startServer, tempDir } from './rpc/helpers.ts';
 
 describe('rpc server trust boundaries', () => {
   let root: string;
@@ -89,5 +90,39 @@ describe('rpc server trust boundaries', () => {
     const r = await runAcp(['rpc', 'task/cancel', '{"task":"asbob","reason":"Bob stops it."}', '--server', `unix:${srv.socket}`, '--participant', 'bob'], { env: { ACP_TOKEN: ALICE_TOKEN } });
     expect(r.stderr).toBe('');
     expect(JSON.parse(r.stdout)).toMatchObject({ event: { from: 'bob', event: 'blocked' } });
+  });
+
+  test('isolation: carol (task "other" only) cannot reach bob, as if he did not exist, unless the config sets crossTask', async () => {
+    const host = await acp.createNodeHost();
+    const registry = await acp.createRegistry({ builtIns: true });
+    await acp.init(host, join(root, 'other'), { participants: ['carol', 'dave'], objective: 'Other', completion: ['Done'], primaryType: 'adr' }, registry);
+    const CAROL = 'carol-token-0123456789';
+    for (const crossTask of [false, true]) {
+      const server = await startServer(root, { tokens: { ...TOKENS, [CAROL]: 'carol' }, crossTask });
+      const endpoint = `tcp://127.0.0.1:${server.port}`;
+      const calls: unknown[] = [];
+      const inbox: unknown[] = [];
+      const bob = await RpcClient.connect(endpoint, { token: BOB_TOKEN, heartbeatMs: 0, capabilities: ['review'], onMessage: (m) => void inbox.push(m), onCall: async (c) => (calls.push(c), { ok: true }) });
+      const carol = await RpcClient.connect(endpoint, { token: CAROL, heartbeatMs: 0 });
+      try {
+        const attempts = [
+          carol.call('agent/call', { agent: 'bob', action: 'review', args: {} }),
+          carol.call('message/send', { to: 'bob', text: 'hi' }),
+          carol.call('agent/info', { agent: 'bob' }),
+        ];
+        if (!crossTask) {
+          for (const attempt of attempts) await expect(attempt).rejects.toMatchObject({ code: -32000, message: "agent 'bob' not found" });
+          expect({ calls, inbox }).toEqual({ calls: [], inbox: [] });
+        } else {
+          await Promise.all(attempts);
+          expect(calls).toHaveLength(1);
+          expect(inbox).toHaveLength(1);
+        }
+      } finally {
+        bob.close();
+        carol.close();
+        await server.close();
+      }
+    }
   });
 });

@@ -101,6 +101,7 @@ export async function serveCommand(options: Options, ctx: CommandContext): Promi
       forwardTimeoutMs: limits.forwardTimeoutSeconds === undefined ? undefined : limits.forwardTimeoutSeconds * 1000,
       pollIntervalMs: config.pollIntervalSeconds === undefined ? undefined : config.pollIntervalSeconds * 1000,
       repoRoots: config.repoRoots?.map((dir) => nodePath.resolve(base, dir)),
+      crossTask: config.crossTask,
       version: ctx.version,
       log: (line) => io.stderr(`acp serve: ${line}\n`),
     });

@@ -18,6 +18,7 @@
 //     maxConnections: 10000
 //     forwardTimeoutSeconds: 300
 //   pollIntervalSeconds: 1        # fallback when file-change notifications are missed
+//   crossTask: false              # true: participants may reach agents they share no task with
 //   repoRoots: [../repo]          # where task/create may point repoRoot (external deliverables); default none
 
 import * as v from 'valibot';
@@ -54,6 +55,7 @@ const ConfigSchema = v.strictObject({
   tokens: v.optional(v.record(TokenKey, ParticipantId, 'tokens must map each token to a participant id')),
   limits: v.optional(LimitsSchema),
   pollIntervalSeconds: v.optional(v.pipe(v.number('pollIntervalSeconds must be a number'), v.minValue(0.01, 'pollIntervalSeconds must be at least 0.01'))),
+  crossTask: v.optional(v.boolean('crossTask must be true or false')),
   repoRoots: v.optional(v.array(v.pipe(v.string('each repoRoots entry must be a path'), v.minLength(1, 'a repoRoots entry must not be empty')), 'repoRoots must be a list of directories')),
 }, 'the configuration must be a YAML mapping (key: value lines)');
 

@@ -75,6 +75,11 @@ export interface RpcServerOptions {
    * Never another task's folder, whatever this allows.
    */
   repoRoots?: string[];
+  /**
+   * Let an authenticated participant reach agents it shares no task with
+   * (calls, messages, `agent/info`). Default false: isolation between tasks.
+   */
+  crossTask?: boolean;
   /** Reported in discovery documents. */
   version?: string;
   /** Diagnostics (connection errors …). */
@@ -614,15 +619,33 @@ export class RpcServer {
     return [...set].sort();
   }
 
+  /**
+   * Whether `conn` may reach `agent`: isolation between tasks. An
+   * authenticated participant reaches itself and the agents sharing a task
+   * with it (unless the config sets crossTask); an unauthenticated stdio or
+   * Unix connection is the trusted local side and reaches every agent.
+   */
+  private async reachable(conn: Conn, agent: string): Promise<boolean> {
+    const me = conn.identity;
+    if (me === undefined || this.options.crossTask) return this.byAgent.has(agent) || (await this.listTasks()).some(({ protocol }) => this.core.participantIds(protocol).includes(agent));
+    if (agent === me) return true;
+    return (await this.listTasks()).some(({ protocol }) => {
+      const ids = this.core.participantIds(protocol);
+      return ids.includes(agent) && ids.includes(me);
+    });
+  }
+
+  /** -32000 for an agent `conn` may not reach, worded as if it did not exist. */
+  private async requireReachable(conn: Conn, agent: string): Promise<void> {
+    if (!(await this.reachable(conn, agent))) throw new RpcError(RpcCode.AgentNotFound, `agent '${agent}' not found`, { agent });
+  }
+
   private async agentInfo(conn: Conn, agent: string): Promise<unknown> {
     const endpoints = { ...this.endpoints };
     if (agent === 'acp') {
       return { agent: 'acp', kind: 'runtime', version: this.options.version ?? null, capabilities: await this.actionNames(), methods: [...RPC_METHODS], endpoints };
     }
-    const known =
-      this.byAgent.has(agent) ||
-      (await this.listTasks()).some(({ protocol }) => this.core.participantIds(protocol).includes(agent) && (conn.identity === undefined || this.core.participantIds(protocol).includes(conn.identity)));
-    if (!known) throw new RpcError(RpcCode.AgentNotFound, `agent '${agent}' not found`, { agent });
+    await this.requireReachable(conn, agent);
     const conns = [...(this.byAgent.get(agent) ?? [])];
     const version = conns.find((c) => c.agentVersion !== undefined)?.agentVersion ?? null;
     return { agent, kind: 'participant', version, connected: conns.length > 0, capabilities: this.capabilitiesOf(agent), endpoints };
@@ -797,6 +820,7 @@ export class RpcServer {
 
   /** agent/call to a participant agent: forwarded to its connection, one call at a time. */
   private async forward(conn: Conn, agent: string, action: string, args: JsonObject): Promise<unknown> {
+    await this.requireReachable(conn, agent);
     const conns = [...(this.byAgent.get(agent) ?? [])].filter((c) => c.capabilities.length > 0);
     if (!conns.length) {
       const known = this.byAgent.has(agent) || (await this.listTasks()).some(({ protocol }) => this.core.participantIds(protocol).includes(agent));
@@ -1039,6 +1063,7 @@ export class RpcServer {
     const p = parseParams(S.send, params, ['to', 'text', 'task', 'from']);
     const from = this.sender(conn, p.from);
     if (p.task !== undefined) await this.openTask(conn, p.task);
+    if (p.to !== 'acp') await this.requireReachable(conn, p.to);
     const targets = [...(this.byAgent.get(p.to) ?? [])];
     if (!targets.length) {
       const known = p.to === 'acp' || (await this.listTasks()).some(({ protocol }) => this.core.participantIds(protocol).includes(p.to));

@@ -6,7 +6,7 @@ import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { RpcClient } from '../plugins/rpc/client.ts';
 import * as acp from '../acp.ts';
-import { ALICE_TOKEN, BOB_TOKEN, TOKENS, makeRoot, runAcp, snapshotFolder, startServer, tempDir } from './rpc/helpers.ts';
+import { ALICE_TOKEN, BOB_TOKEN, RawConn, TOKENS, makeRoot, runAcp, snapshotFolder, startServer, tempDir } from './rpc/helpers.ts';
 
 describe('rpc server trust boundaries', () => {
   let root: string;
@@ -111,7 +111,8 @@ describe('rpc server trust boundaries', () => {
           carol.call('agent/info', { agent: 'bob' }),
         ];
         if (!crossTask) {
-          for (const attempt of attempts) await expect(attempt).rejects.toMatchObject({ code: -32000, message: "agent 'bob' not found" });
+          const settled = await Promise.allSettled(attempts);
+          for (const outcome of settled) expect(outcome).toMatchObject({ status: 'rejected', reason: { code: -32000, message: "agent 'bob' not found" } });
           expect({ calls, inbox }).toEqual({ calls: [], inbox: [] });
         } else {
           await Promise.all(attempts);
@@ -124,5 +125,39 @@ describe('rpc server trust boundaries', () => {
         await server.close();
       }
     }
+  });
+
+  test('a forwarded call is cancelled by $/cancelRequest, notifications/cancelled or a disconnect: the callee is told, its slot freed', async () => {
+    const callee = await RawConn.unix(srv.socket);
+    expect(await callee.request('authenticate', { participant: 'bob', capabilities: ['review'] })).toMatchObject({ result: { participant: 'bob' } });
+    const isCall = (m: unknown): m is { id: number; method: string } => (m as { method?: string }).method === 'agent/call';
+    const ways = [
+      { name: '$/cancelRequest', cancel: (c: RawConn, id: string) => c.send({ jsonrpc: '2.0', method: '$/cancelRequest', params: { id } }) },
+      { name: 'notifications/cancelled', cancel: (c: RawConn, id: string) => c.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id } }) },
+      { name: 'disconnect', cancel: (c: RawConn) => c.close() },
+    ];
+    for (const [k, way] of ways.entries()) {
+      const caller = await RawConn.unix(srv.socket);
+      await caller.request('authenticate', { participant: 'alice' });
+      const id = `call-${k}`;
+      caller.send({ jsonrpc: '2.0', id, method: 'agent/call', params: { agent: 'bob', action: 'review', args: { k } } });
+      const forwarded = (await callee.waitFor((m) => isCall(m) && (m as { params: { args: { k: number } } }).params.args.k === k)) as { id: number };
+      way.cancel(caller, id);
+      const told = (await callee.waitFor((m) => (m as { method?: string }).method === '$/cancelRequest' && (m as { params: { id: number } }).params.id === forwarded.id)) as object;
+      expect(told, way.name).toBeDefined();
+      if (way.name !== 'disconnect') {
+        expect(await caller.waitFor((m) => (m as { id?: string }).id === id)).toMatchObject({ error: { code: -32800 } });
+        caller.close();
+      }
+    }
+    // Not busy any more: a new call reaches bob (not -32001).
+    const next = await RawConn.unix(srv.socket);
+    await next.request('authenticate', { participant: 'alice' });
+    next.send({ jsonrpc: '2.0', id: 'after', method: 'agent/call', params: { agent: 'bob', action: 'review', args: { k: 'after' } } });
+    const reached = (await callee.waitFor((m) => isCall(m) && (m as { params: { args: { k: unknown } } }).params.args.k === 'after')) as { id: number };
+    callee.send({ jsonrpc: '2.0', id: reached.id, result: { ok: true } });
+    expect(await next.waitFor((m) => (m as { id?: string }).id === 'after')).toMatchObject({ result: { status: 'success', data: { ok: true } } });
+    next.close();
+    callee.close();
   });
 });

@@ -14,7 +14,7 @@ import type { CommandSpec, OptionValues } from '../../acp.ts';
 import { errorCode, isInside, realpathOfExistingAncestor } from '../core/util.ts';
 import type { FrameLimits } from './framing.ts';
 import { RpcCode, RpcError, type CallInfo, type JsonRpcParams } from './jsonrpc.ts';
-import { Peer, RpcConnectionError, RpcResponseError, type ByteStream } from './peer.ts';
+import { Peer, RpcCancelledError, RpcConnectionError, RpcResponseError, type ByteStream } from './peer.ts';
 
 /** Collaboration (task) names: one path segment under the root. */
 export const TASK_ID_RE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
@@ -106,6 +106,8 @@ interface Conn {
   subscriptions: Map<string, Subscription>;
   failedAuth: number;
   busy: number;
+  /** This connection's forwarded calls in flight, by request id (JSON): aborted on cancel or disconnect. */
+  inflight: Map<string, AbortController>;
 }
 
 type Method = (conn: Conn, params: JsonRpcParams | undefined, info: CallInfo) => unknown;
@@ -283,7 +285,10 @@ export class RpcServer {
       authenticate: (conn, params) => this.authenticate(conn, params),
       'agent/list': (conn) => this.agentList(conn),
       'agent/info': (conn, params) => this.agentInfo(conn, parseParams(S.agent, params, ['agent']).agent),
-      'agent/call': (conn, params) => this.agentCall(conn, params),
+      'agent/call': (conn, params, info) => this.agentCall(conn, params, info),
+      // Cancelling a forwarded call, in LSP's and MCP's spelling.
+      '$/cancelRequest': (conn, params) => this.cancelInflight(conn, params, 'id'),
+      'notifications/cancelled': (conn, params) => this.cancelInflight(conn, params, 'requestId'),
       'agent/subscribe': (conn, params, info) => this.subscribe(conn, params, info),
       'agent/unsubscribe': (conn, params) => this.unsubscribe(conn, params),
       'task/create': (conn, params) => this.taskCreate(conn, params),
@@ -327,6 +332,7 @@ export class RpcServer {
       subscriptions: new Map(),
       failedAuth: 0,
       busy: 0,
+      inflight: new Map(),
     };
     conn.peer = new Peer(stream, {
       limits: this.options.limits,
@@ -449,7 +455,17 @@ export class RpcServer {
     }
   }
 
+  /** Abort this connection's forwarded call named by `params[key]` (unknown ids are ignored, as LSP asks). */
+  private cancelInflight(conn: Conn, params: JsonRpcParams | undefined, key: 'id' | 'requestId'): null {
+    const id = params && !Array.isArray(params) ? (params as JsonObject)[key] : undefined;
+    if (typeof id === 'string' || typeof id === 'number') conn.inflight.get(JSON.stringify(id))?.abort('cancelled by the caller');
+    return null;
+  }
+
   private forget(conn: Conn): void {
+    // The caller went away: its forwarded calls are cancelled, freeing the callees.
+    for (const controller of conn.inflight.values()) controller.abort('the caller disconnected');
+    conn.inflight.clear();
     this.conns.delete(conn);
     for (const sub of conn.subscriptions.values()) sub.stop();
     conn.subscriptions.clear();
@@ -651,10 +667,17 @@ export class RpcServer {
     return { agent, kind: 'participant', version, connected: conns.length > 0, capabilities: this.capabilitiesOf(agent), endpoints };
   }
 
-  private async agentCall(conn: Conn, params: JsonRpcParams | undefined): Promise<unknown> {
+  private async agentCall(conn: Conn, params: JsonRpcParams | undefined, info: CallInfo): Promise<unknown> {
     const p = parseParams(S.call, params, ['agent', 'action', 'args']);
     if (p.agent === 'acp') return { status: 'success', data: await this.runAction(conn, p.action, p.args ?? {}) };
-    return this.forward(conn, p.agent, p.action, p.args ?? {});
+    const key = info.id === undefined || info.id === null ? undefined : JSON.stringify(info.id);
+    const controller = new AbortController();
+    if (key !== undefined) conn.inflight.set(key, controller);
+    try {
+      return await this.forward(conn, p.agent, p.action, p.args ?? {}, controller.signal);
+    } finally {
+      if (key !== undefined && conn.inflight.get(key) === controller) conn.inflight.delete(key);
+    }
   }
 
   /** Run one of the `acp` agent's actions: the CLI operation itself, in-process, with `--json`. */
@@ -819,7 +842,7 @@ export class RpcServer {
   }
 
   /** agent/call to a participant agent: forwarded to its connection, one call at a time. */
-  private async forward(conn: Conn, agent: string, action: string, args: JsonObject): Promise<unknown> {
+  private async forward(conn: Conn, agent: string, action: string, args: JsonObject, signal?: AbortSignal): Promise<unknown> {
     await this.requireReachable(conn, agent);
     const conns = [...(this.byAgent.get(agent) ?? [])].filter((c) => c.capabilities.length > 0);
     if (!conns.length) {
@@ -832,12 +855,13 @@ export class RpcServer {
     if (!target) throw new RpcError(RpcCode.AgentBusy, `agent '${agent}' is busy with another call`, { agent });
     target.busy++;
     try {
-      const result = await target.peer.request('agent/call', { from: conn.identity ?? null, action, args }, { timeoutMs: this.options.forwardTimeoutMs ?? 300_000 });
+      const result = await target.peer.request('agent/call', { from: conn.identity ?? null, action, args }, { timeoutMs: this.options.forwardTimeoutMs ?? 300_000, signal });
       if (result && typeof result === 'object' && (result as JsonObject).status === 'success' && 'data' in (result as JsonObject)) return result;
       return { status: 'success', data: result ?? null };
     } catch (error) {
       if (error instanceof RpcResponseError) throw new RpcError(error.code, error.message, error.data);
       if (error instanceof RpcConnectionError) throw new RpcError(RpcCode.AgentNotFound, `agent '${agent}' went away: ${error.message}`, { agent });
+      if (error instanceof RpcCancelledError) throw new RpcError(RpcCode.RequestCancelled, `the call to agent '${agent}' was cancelled`, { agent });
       throw error;
     } finally {
       target.busy--;

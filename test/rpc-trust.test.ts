@@ -130,7 +130,7 @@ describe('rpc server trust boundaries', () => {
   test('a forwarded call is cancelled by $/cancelRequest, notifications/cancelled or a disconnect: the callee is told, its slot freed', async () => {
     const callee = await RawConn.unix(srv.socket);
     expect(await callee.request('authenticate', { participant: 'bob', capabilities: ['review'] })).toMatchObject({ result: { participant: 'bob' } });
-    const isCall = (m: unknown): m is { id: number; method: string } => (m as { method?: string }).method === 'agent/call';
+    const isCall = (m: unknown): m is { id: number; method: string; params: { args: { k: unknown } } } => (m as { method?: string }).method === 'agent/call';
     const ways = [
       { name: '$/cancelRequest', cancel: (c: RawConn, id: string) => c.send({ jsonrpc: '2.0', method: '$/cancelRequest', params: { id } }) },
       { name: 'notifications/cancelled', cancel: (c: RawConn, id: string) => c.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id } }) },
@@ -141,7 +141,7 @@ describe('rpc server trust boundaries', () => {
       await caller.request('authenticate', { participant: 'alice' });
       const id = `call-${k}`;
       caller.send({ jsonrpc: '2.0', id, method: 'agent/call', params: { agent: 'bob', action: 'review', args: { k } } });
-      const forwarded = (await callee.waitFor((m) => isCall(m) && (m as { params: { args: { k: number } } }).params.args.k === k)) as { id: number };
+      const forwarded = (await callee.waitFor((m) => isCall(m) && m.params.args.k === k)) as { id: number };
       way.cancel(caller, id);
       const told = (await callee.waitFor((m) => (m as { method?: string }).method === '$/cancelRequest' && (m as { params: { id: number } }).params.id === forwarded.id)) as object;
       expect(told, way.name).toBeDefined();
@@ -154,10 +154,24 @@ describe('rpc server trust boundaries', () => {
     const next = await RawConn.unix(srv.socket);
     await next.request('authenticate', { participant: 'alice' });
     next.send({ jsonrpc: '2.0', id: 'after', method: 'agent/call', params: { agent: 'bob', action: 'review', args: { k: 'after' } } });
-    const reached = (await callee.waitFor((m) => isCall(m) && (m as { params: { args: { k: unknown } } }).params.args.k === 'after')) as { id: number };
+    const reached = (await callee.waitFor((m) => isCall(m) && m.params.args.k === 'after')) as { id: number };
     callee.send({ jsonrpc: '2.0', id: reached.id, result: { ok: true } });
     expect(await next.waitFor((m) => (m as { id?: string }).id === 'after')).toMatchObject({ result: { status: 'success', data: { ok: true } } });
     next.close();
     callee.close();
+  });
+
+  test("a deleted task's subscribers are told it was deleted (not its old state as new), and the subscription ends", async () => {
+    const host = await acp.createNodeHost();
+    const registry = await acp.createRegistry({ builtIns: true });
+    await acp.init(host, join(root, 'doomed'), { participants: ['alice', 'bob'], objective: 'o', completion: ['c'], primaryType: 'adr' }, registry);
+    const conn = await RawConn.unix(srv.socket);
+    await conn.request('authenticate', { participant: 'alice' });
+    const sub = (await conn.request('agent/subscribe', { task: 'doomed', participant: 'alice' })) as { result: { subscription: string } };
+    rmSync(join(root, 'doomed'), { recursive: true, force: true });
+    const told = await conn.waitFor((m) => typeof (m as { method?: string }).method === 'string' && (m as { method: string }).method !== 'ping', 15_000);
+    expect(told).toEqual({ jsonrpc: '2.0', method: 'task/deleted', params: { subscription: sub.result.subscription, task: 'doomed', deleted: true } });
+    expect(await conn.request('agent/unsubscribe', { subscription: sub.result.subscription })).toMatchObject({ error: { code: -32602 } });
+    conn.close();
   });
 });

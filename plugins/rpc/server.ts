@@ -886,6 +886,12 @@ export class RpcServer {
       else sub.queue.push([method, payload]);
     };
     const unlisten = collab.listen((update) => {
+      if (update.kind === 'deleted') {
+        // Said once, then the subscription ends: there is nothing left to follow.
+        deliver('task/deleted', { subscription: id, task: p.task, deleted: true });
+        sub.stop();
+        return;
+      }
       if (sub.live) conn.peer.sendRaw(this.notificationJson(sub, update));
       else {
         const [method, payload] = this.notification(sub, update);
@@ -917,7 +923,7 @@ export class RpcServer {
    * The notification as JSON text. The part shared by every subscriber of an
    * update is serialised once (an update may go to a thousand connections).
    */
-  private notificationJson(sub: Subscription, update: CollabUpdate): string {
+  private notificationJson(sub: Subscription, update: Exclude<CollabUpdate, { kind: 'deleted' }>): string {
     let shared = this.sharedJson.get(update);
     if (shared === undefined) {
       const body = update.kind === 'event' ? { task: sub.task, event: update.event, state: update.state } : { task: sub.task, state: update.state, reset: update.reset };
@@ -930,7 +936,7 @@ export class RpcServer {
     return `{"jsonrpc":"2.0","method":"${method}","params":{"subscription":${JSON.stringify(sub.id)},${extra}${shared}}`;
   }
 
-  private notification(sub: Subscription, update: CollabUpdate): [string, unknown] {
+  private notification(sub: Subscription, update: Exclude<CollabUpdate, { kind: 'deleted' }>): [string, unknown] {
     if (update.kind === 'event') {
       return ['agent/event', { subscription: sub.id, task: sub.task, event: update.event, state: update.state, ...readiness(sub.participant, update.state) }];
     }

@@ -1,6 +1,7 @@
 // Trust boundaries of the RPC server (issue 16, item 2), in process: reads and
 // writes go through the CLI's resolved-path check (symlinks leaving the
 // folder are refused), and only a running task can be cancelled.
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -173,5 +174,30 @@ describe('rpc server trust boundaries', () => {
     expect(told).toEqual({ jsonrpc: '2.0', method: 'task/deleted', params: { subscription: sub.result.subscription, task: 'doomed', deleted: true } });
     expect(await conn.request('agent/unsubscribe', { subscription: sub.result.subscription })).toMatchObject({ error: { code: -32602 } });
     conn.close();
+  });
+});
+
+describe('TLS for the TCP listener', () => {
+  test('a self-signed certificate: the client verifies it with the CA option, refuses it without, and plain TCP gets nowhere', async () => {
+    const dir = tempDir('acp-tls-');
+    const [cert, key] = [join(dir, 'server.crt'), join(dir, 'server.key')];
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=localhost', '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost'], { stdio: 'ignore' });
+    const root = await makeRoot(['demo']);
+    const tlsServer = new (await import('../plugins/rpc/server.ts')).RpcServer({ core: acp, host: await acp.createNodeHost(), registry: await acp.createRegistry({ builtIns: true }), root, tokens: { ...TOKENS }, version: 'test' });
+    try {
+      const { port } = await tlsServer.listenTcp('127.0.0.1', 0, { tls: { cert: readFileSync(cert, 'utf8'), key: readFileSync(key, 'utf8') } });
+      expect(tlsServer.endpoints).toMatchObject({ tls: true });
+      const client = await RpcClient.connect(`tls://127.0.0.1:${port}`, { token: ALICE_TOKEN, heartbeatMs: 0, reconnect: false, ca: readFileSync(cert, 'utf8') });
+      expect(await client.call('task/status', { task: 'demo' })).toMatchObject({ task: 'demo', phase: 'drafting' });
+      client.close();
+      // Not trusted without the CA: the handshake fails, no token is sent.
+      await expect(RpcClient.connect(`tls://127.0.0.1:${port}`, { token: ALICE_TOKEN, heartbeatMs: 0, reconnect: false, maxAttempts: 1 })).rejects.toThrow(/self.signed|certificate/i);
+      // A plain-TCP client cannot talk to the TLS listener.
+      await expect(RpcClient.connect(`tcp://127.0.0.1:${port}`, { token: ALICE_TOKEN, heartbeatMs: 0, reconnect: false, maxAttempts: 1, requestTimeoutMs: 3000 })).rejects.toThrow();
+    } finally {
+      await tlsServer.close();
+      rmSync(root, { recursive: true, force: true });
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

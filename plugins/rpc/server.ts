@@ -272,7 +272,7 @@ export class RpcServer {
   private readonly methods: Record<string, Method>;
   private closing = false;
   /** Where this server listens (discovery documents). */
-  readonly endpoints: { tcp?: string; unix?: string } = {};
+  readonly endpoints: { tcp?: string; unix?: string; tls?: boolean } = {};
 
   constructor(options: RpcServerOptions) {
     this.options = options;
@@ -367,14 +367,28 @@ export class RpcServer {
   }
 
   /** Listen on TCP. Only loopback addresses unless `allowRemote`. Resolves with the bound address. */
-  async listenTcp(host: string, port: number, options: { allowRemote?: boolean } = {}): Promise<{ host: string; port: number }> {
+  /**
+   * Listen on TCP; with `tls` (PEM certificate and key) every connection is
+   * TLS. Without TLS tokens cross the network in clear text: remote use is
+   * for trusted networks only.
+   */
+  async listenTcp(host: string, port: number, options: { allowRemote?: boolean; tls?: { cert: string | Uint8Array; key: string | Uint8Array } } = {}): Promise<{ host: string; port: number }> {
     if (!isLoopback(host) && !options.allowRemote) {
       throw new ConfigError(`refusing to listen on ${host}: not a loopback address (pass --allow-remote, or allowRemote: true in the config, to serve other machines)`);
     }
     await this.tokensReady;
     if (this.tokens.size === 0) throw new ConfigError('TCP needs tokens: map each token to a participant id under `tokens:` in the server config (--config)');
-    const net = await import('node:net');
-    const server = net.createServer((socket) => this.accept(socket as unknown as ByteStream, 'tcp'));
+    const onSocket = (socket: unknown): void => void this.accept(socket as ByteStream, 'tcp');
+    let server: import('node:net').Server;
+    if (options.tls) {
+      const tls = await import('node:tls');
+      const pem = (value: string | Uint8Array): string | Buffer => (typeof value === 'string' ? value : Buffer.from(value));
+      server = tls.createServer({ cert: pem(options.tls.cert), key: pem(options.tls.key) }, onSocket);
+      // A failed handshake (a plain-TCP client, a bad certificate) concerns that peer only.
+      server.on('tlsClientError', (error) => this.options.log?.(`tls: ${error.message}`));
+    } else {
+      server = (await import('node:net')).createServer(onSocket);
+    }
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(port, host, () => {
@@ -387,6 +401,7 @@ export class RpcServer {
     const address = server.address() as { address: string; port: number };
     const shown = address.address.includes(':') ? `[${address.address}]` : address.address;
     this.endpoints.tcp = `${shown}:${address.port}`;
+    if (options.tls) this.endpoints.tls = true;
     return { host: address.address, port: address.port };
   }
 

@@ -10,6 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { LOCAL_BIN, REPO_DIR, runCommand, spawnUntil, type RunResult } from './conformance/replay.ts';
 import { appendArgs, initArgs, OWNER, REVIEWER, STEPS } from './happy-path.ts';
+import { configCandidates } from './deno-grants.ts';
 
 const DENO = join(LOCAL_BIN, 'deno');
 const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: '1', DENO_NO_UPDATE_CHECK: '1' };
@@ -18,15 +19,6 @@ delete env.FORCE_COLOR;
 /** Exactly the permissions we claim are enough: the folder, read and write. */
 function leastPrivilege(folder: string): string[] {
   return ['run', '--no-prompt', '--quiet', `--allow-read=${[folder, ...configCandidates(folder)].join(',')}`, `--allow-write=${folder}`];
-}
-
-/** acp.config.yaml in every ancestor of `dir`: acp must be allowed to look there (a config it cannot read is an error). */
-function configCandidates(dir: string): string[] {
-  const out: string[] = [];
-  for (let d = dirname(dir); ; d = dirname(d)) {
-    out.push(join(d, 'acp.config.yaml'));
-    if (dirname(d) === d) return out;
-  }
 }
 
 let root = '';

@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { type RunResult, expectRun, postmortemText, rfcText, runFlow } from './plugins/flow.ts';
+import { configCandidates } from './deno-grants.ts';
 
 const REPO = resolve(import.meta.dirname, '..');
 const BIN = join(REPO, 'node_modules', '.bin');
@@ -32,15 +33,6 @@ interface Runtime {
   needs: string;
   /** Can import a .ts plugin file from outside the project. */
   typescript: boolean;
-}
-
-/** acp.config.yaml in every ancestor of `dir`: Deno must be allowed to look there, or acp refuses to guess. */
-function configCandidates(dir: string): string[] {
-  const out: string[] = [];
-  for (let d = dirname(dir); ; d = dirname(d)) {
-    out.push(join(d, 'acp.config.yaml'));
-    if (dirname(d) === d) return out;
-  }
 }
 
 const RUNTIMES: Record<string, Runtime> = {

@@ -2,15 +2,18 @@
 // on this machine, driven in-process through the CLI entry (runCli).
 // ACP_GIT_RACE_FULL=1 runs the issue's full race (4 writers × 25 appends);
 // by default 4 writers × 6.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../acp.ts';
+import { RpcClient, type SubscriptionNotification } from '../plugins/rpc/client.ts';
 import { appendArgs, initArgs, OWNER, REVIEWER, STEPS } from './happy-path.ts';
 
 const IDENTITY = { GIT_AUTHOR_NAME: 'acp test', GIT_AUTHOR_EMAIL: 'acp@example.invalid', GIT_COMMITTER_NAME: 'acp test', GIT_COMMITTER_EMAIL: 'acp@example.invalid' };
+const REPO = join(dirname(fileURLToPath(import.meta.url)), '..');
 const GIT_ENV = { ...IDENTITY, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' };
 
 let root: string;
@@ -164,5 +167,64 @@ describe('append --git refuses bad states and changes nothing', () => {
     expect(readFileSync(join(folder, 'events.jsonl'), 'utf8')).toBe(before);
     expect(git(clones[0]!, 'rev-parse', 'HEAD')).toBe(head);
     expect(git(remote, 'rev-parse', 'main')).toBe(head);
+  });
+});
+
+/** Resolves with the first value `pick` returns for a line of the stream's text; rejects after `ms`. */
+function waitFor<T>(what: string, ms: number, subscribe: (check: () => void) => void, pick: () => T | undefined): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms waiting for ${what}`)), ms);
+    subscribe(() => {
+      const value = pick();
+      if (value !== undefined) {
+        clearTimeout(timer);
+        resolve(value);
+      }
+    });
+  });
+}
+
+describe('serve --git', () => {
+  it("tells a subscriber about an event pushed from another clone", async () => {
+    const { clones } = await setup('serve', initArgs, 2);
+    const socket = join(root, 'serve', 'acp.sock');
+    // A separate process (serve runs until a signal); cwd = root, whose acp.config.yaml enables git (interval 0.3 s).
+    const server = spawn(join(REPO, 'node_modules', '.bin', 'bun'), [join(REPO, 'acp.ts'), 'serve', '--unix', socket, '--root', clones[0]!], { cwd: root, env: { ...process.env, ...GIT_ENV }, stdio: ['ignore', 'ignore', 'pipe'] });
+    let log = '';
+    const checks: Array<() => void> = [];
+    server.stderr.on('data', (chunk: Buffer) => {
+      log += chunk.toString();
+      for (const check of checks) check();
+    });
+    let client: RpcClient | undefined;
+    try {
+      await waitFor(`the server to listen (stderr: ${log})`, 20_000, (c) => checks.push(c), () => (log.includes('listening on unix:') ? true : undefined));
+      client = await RpcClient.connect(`unix:${socket}`, { participant: REVIEWER, reconnect: false, heartbeatMs: 0 });
+      const updates: SubscriptionNotification[] = [];
+      const notified: Array<() => void> = [];
+      const sub = await client.subscribe({ task: 'collab', participant: REVIEWER }, (n) => {
+        updates.push(n);
+        for (const check of notified) check();
+      });
+      expect((sub.initial as { seq: number }).seq).toBe(1);
+      const step = STEPS[0]!;
+      const folder = join(clones[1]!, 'collab');
+      for (const [file, text] of Object.entries(step.files)) {
+        mkdirSync(join(folder, file, '..'), { recursive: true });
+        writeFileSync(join(folder, file), text);
+      }
+      const r = await acp(...appendArgs(folder, step.event), '--git');
+      expect(r.stderr).toBe('');
+      // Bounded: the poll interval is 0.3 s (growing to at most 1 s while idle).
+      const event = await waitFor('the pushed event to reach the subscriber', 15_000, (c) => notified.push(c), () => updates.find((n) => n.event?.seq === 2)?.event);
+      expect(event.event).toBe(step.event.event);
+      expect(event.from).toBe(step.event.participant);
+      expect(log).not.toContain('served without git');
+    } finally {
+      client?.close();
+      const exited = new Promise((resolve) => server.once('exit', resolve));
+      server.kill('SIGTERM');
+      await waitFor('the server to stop', 10_000, (c) => void exited.then(c), () => (server.exitCode !== null || server.signalCode !== null ? true : undefined));
+    }
   });
 });

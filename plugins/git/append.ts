@@ -11,7 +11,8 @@ import { relative as relativePath } from 'node:path';
 import type { AppendRequest, AppendResult, CommandContext, CommandResult } from '../../acp.ts';
 import type { Json } from '../core/util.ts';
 import type { GitSettings } from './config.ts';
-import { backOff, folderChanges, openRepo, push, type Repo, RETRY_BUDGET_MS, syncToRemote, yieldAfterPush } from './repo.ts';
+import { backOff, folderChanges, openRepo, push, type Repo, RETRY_BUDGET_MS, syncToRemote } from './repo.ts';
+import { recordSlot, waitForTurnInLine } from './order.ts';
 
 /** Documents an event speaks for besides its `doc` (what a participant edits before appending it). */
 const EVENT_DOCUMENTS: Record<string, string[]> = {
@@ -76,35 +77,29 @@ function topRelative(repo: Repo, absolute: string): string {
 
 async function transaction(repo: Repo, request: AppendRequest, named: Set<string>): Promise<{ result: AppendResult; attempts: number }> {
   const { ctx, settings } = repo;
-  await yieldAfterPush(repo);
   const begun = Date.now();
-  for (let attempt = 1; ; attempt++) {
+  let waitedAt: string | undefined;
+  for (let attempt = 1; ; ) {
     const started = Date.now();
     const { unpushed } = await syncToRemote(repo);
     // acp commits left unpushed by an interrupted run go out first: they are events others have not seen.
-    if (unpushed && (await push(repo, Date.now() - started)) === 'rejected') continue;
+    if (unpushed && (await push(repo)) === 'rejected') continue;
+    const base = (await repo.git(['rev-parse', 'HEAD'])).stdout.trim();
+    // The ordering hint (order.ts), once per remote state: then fetch again, fresh.
+    if (base !== waitedAt && Date.now() - begun < RETRY_BUDGET_MS) {
+      waitedAt = base;
+      if (await waitForTurnInLine(repo, request.participant)) continue;
+    }
     const changes = await folderChanges(repo);
     const stray = changes.filter((p) => !named.has(p));
     if (stray.length) throw new ctx.api.AcpError(`git: the folder has changes this event does not name: ${stray.join(', ')} (commit, stash or discard them first)`);
-    const base = (await repo.git(['rev-parse', 'HEAD'])).stdout.trim();
     const edits = await saveEdits(repo, changes);
-    let result: AppendResult;
-    let afterFailure: unknown;
-    try {
-      result = await ctx.api.append(ctx.host, repo.folder, request, ctx.registry);
-    } catch (error) {
-      // A failed append:after hook: the event is written, so it travels; the failure is reported after the push.
-      if (!(error instanceof ctx.api.AcpAppendedError)) throw error;
-      result = error.appended;
-      afterFailure = error;
-    }
-    const paths = [`${repo.prefix}events.jsonl`, `${repo.prefix}protocol.json`, ...changes];
-    await repo.git(['add', '-A', '--', ...paths.map(top)]);
-    await repo.git(['commit', '--quiet', '--no-verify', '-m', `acp: seq ${result.event.seq} ${result.event.event} by ${result.event.from}`, '--', ...paths.map(top)]);
-    const pushed = await push(repo, Date.now() - started).catch(async (error: unknown) => {
+    const { result, afterFailure } = await appendAndCommit(repo, request, changes);
+    const pushed = await push(repo).catch(async (error: unknown) => {
       await undo(repo, base, edits);
       throw error;
     });
+    await recordSlot(repo, Date.now() - started);
     if (pushed === 'ok') {
       if (afterFailure) throw afterFailure;
       return { result, attempts: attempt };
@@ -114,8 +109,28 @@ async function transaction(repo: Repo, request: AppendRequest, named: Set<string
       const seconds = Math.round((Date.now() - begun) / 1000);
       throw new ctx.api.AcpError(`git: the push was rejected ${attempt} times in ${seconds} s (other clones kept pushing first); nothing was appended, your document edits are kept; try again`);
     }
+    attempt++;
     await backOff(attempt);
   }
+}
+
+/** The library's append, then a commit of exactly the event and the changed named documents. */
+async function appendAndCommit(repo: Repo, request: AppendRequest, changes: string[]): Promise<{ result: AppendResult; afterFailure: unknown }> {
+  const { ctx } = repo;
+  let result: AppendResult;
+  let afterFailure: unknown;
+  try {
+    result = await ctx.api.append(ctx.host, repo.folder, request, ctx.registry);
+  } catch (error) {
+    // A failed append:after hook: the event is written, so it travels; the failure is reported after the push.
+    if (!(error instanceof ctx.api.AcpAppendedError)) throw error;
+    result = error.appended;
+    afterFailure = error;
+  }
+  const paths = [`${repo.prefix}events.jsonl`, `${repo.prefix}protocol.json`, ...changes];
+  await repo.git(['add', '-A', '--', ...paths.map(top)]);
+  await repo.git(['commit', '--quiet', '--no-verify', '-m', `acp: seq ${result.event.seq} ${result.event.event} by ${result.event.from}`, '--', ...paths.map(top)]);
+  return { result, afterFailure };
 }
 
 /** A top-relative pathspec, so git reads it the same whatever the working directory. */

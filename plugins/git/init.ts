@@ -68,14 +68,13 @@ async function commitAndPush(repo: Repo): Promise<number> {
   const subject = `acp: seq 1 ${first?.event ?? 'initialized'} by ${first?.from ?? 'acp'}`;
   const begun = Date.now();
   for (let attempt = 1; ; attempt++) {
-    const started = Date.now();
     const head = await repo.git(['rev-parse', '--verify', '--quiet', 'HEAD'], true);
     const base = head.code === 0 ? head.stdout.trim() : undefined;
     await repo.git(['add', '-A', '--', '.']);
     await repo.git(['commit', '--quiet', '--no-verify', '-m', subject, '--', '.']);
     let pushed: 'ok' | 'rejected';
     try {
-      pushed = await push(repo, Date.now() - started);
+      pushed = await push(repo);
     } catch (error) {
       if (!(error instanceof ctx.api.AcpError)) throw error;
       throw new ctx.api.AcpError(`${error.message.replace(' (nothing was appended)', '')}; the folder is initialized and committed here, not pushed (the next append --git or git push sends it)`);

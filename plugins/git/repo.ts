@@ -131,19 +131,10 @@ export async function folderChanges(repo: Repo): Promise<string[]> {
   return paths.filter((p) => !LOCAL_FILES.has(p.slice(p.lastIndexOf('/') + 1)));
 }
 
-/**
- * Push the branch; `rejected` when another clone pushed first (any other
- * failure is an error naming git's message). After a successful push the
- * clone records `transactionMs`, the time its winning attempt took (see
- * {@link yieldAfterPush}).
- */
-export async function push(repo: Repo, transactionMs: number): Promise<'ok' | 'rejected'> {
+/** Push the branch; `rejected` when another clone pushed first (any other failure is an error naming git's message). */
+export async function push(repo: Repo): Promise<'ok' | 'rejected'> {
   const result = await repo.git(['push', '--quiet', '--porcelain', repo.settings.remote, `HEAD:refs/heads/${repo.branch}`], true);
-  if (result.code === 0) {
-    const until = Date.now() + Math.min(YIELD_MAX_MS, transactionMs);
-    await repo.ctx.host.fs.writeFile(`${repo.gitDir}/${YIELD_FILE}`, String(until)).catch(() => undefined);
-    return 'ok';
-  }
+  if (result.code === 0) return 'ok';
   const text = `${result.stdout}\n${result.stderr}`;
   if (/\[rejected\]|non-fast-forward|fetch first|\[remote rejected\].*(cannot lock ref|failed to update ref)|incorrect old value/i.test(text)) return 'rejected';
   throw new repo.ctx.api.AcpError(`git push to '${repo.settings.remote}' failed (nothing was appended): ${gitMessage(result.stderr || result.stdout)}`);
@@ -155,10 +146,9 @@ const BACKOFF_BASE_MS = 50;
 
 /**
  * Wait before attempt `attempt + 1` after a rejected push: "full jitter"
- * exponential back-off, uniform in [0, min(cap, base·2^attempt)]. Uniform
- * from zero (rather than around the step) keeps some retries early, so a
- * clone that lost several rounds is not pushed ever further behind the
- * clones that keep winning.
+ * exponential back-off, uniform in [0, min(cap, base·2^attempt)]. It
+ * spreads clones that contend at the same rank of the ordering hint (see
+ * plugins/git/order.ts), such as one participant appending from two clones.
  */
 export function backOff(attempt: number): Promise<void> {
   return sleep(Math.random() * Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** attempt));
@@ -166,22 +156,3 @@ export function backOff(attempt: number): Promise<void> {
 
 /** How long a contended transaction keeps retrying, whatever `attempts` says: the bound on an append's time. */
 export const RETRY_BUDGET_MS = 120_000;
-
-/** In the `.git` directory: until when (epoch ms) this clone's next transaction holds back. */
-const YIELD_FILE = 'acp-yield';
-const YIELD_MAX_MS = 1000;
-
-/**
- * The ordering hint that makes the race fair: a clone that has just pushed
- * an event waits, before its next transaction, as long as its winning
- * attempt took (at most a second). The clones it beat are then retrying;
- * without the pause the winner, which starts with a fresh fetch, would win
- * the next round too, and an unlucky clone could lose every round. A clone
- * that appends once per turn never waits.
- */
-export async function yieldAfterPush(repo: Repo): Promise<void> {
-  const path = `${repo.gitDir}/${YIELD_FILE}`;
-  const text = await repo.ctx.host.fs.readFile(path).then((b) => new TextDecoder().decode(b), () => '');
-  const wait = Number(text) - Date.now();
-  if (wait > 0) await sleep(Math.min(wait, YIELD_MAX_MS));
-}

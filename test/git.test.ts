@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../acp.ts';
 import { RpcClient, type SubscriptionNotification } from '../plugins/rpc/client.ts';
+import { rankOf } from '../plugins/git/order.ts';
 import { appendArgs, initArgs, OWNER, REVIEWER, STEPS } from './happy-path.ts';
 
 const IDENTITY = { GIT_AUTHOR_NAME: 'acp test', GIT_AUTHOR_EMAIL: 'acp@example.invalid', GIT_COMMITTER_NAME: 'acp test', GIT_COMMITTER_EMAIL: 'acp@example.invalid' };
@@ -111,6 +112,24 @@ describe('append --git races through push', () => {
       expect(v.stdout).toContain('ACP validation passed');
       expect(git(clone, 'status', '--porcelain')).toBe('');
     }
+  });
+});
+
+describe('the ordering hint of racing clones', () => {
+  it('puts the participants that appended least recently first, and ignores idle ones', () => {
+    const now = Date.parse('2026-01-01T00:01:00Z');
+    const at = (s: number) => new Date(now - s * 1000).toISOString().replace(/\.\d+Z$/, 'Z');
+    // p0 has not appended for 10 s, p1 for 6, p2 for 3, p3 has just won; old is idle for a minute.
+    const events = [
+      { seq: 1, from: 'old', at: at(60) },
+      { seq: 2, from: 'p0', at: at(10) },
+      { seq: 3, from: 'p1', at: at(6) },
+      { seq: 4, from: 'p2', at: at(3) },
+      { seq: 5, from: 'p3', at: at(0) },
+    ];
+    expect(['p0', 'p1', 'p2', 'p3', 'old', 'newcomer'].map((p) => rankOf(events, p, now))).toEqual([0, 1, 2, 3, 0, 0]);
+    // A participant that appended twice in a row while its partner was idle waits for nobody.
+    expect(rankOf([{ seq: 1, from: 'a', at: at(60) }, { seq: 2, from: 'b', at: at(2) }, { seq: 3, from: 'b', at: at(1) }], 'b', now)).toBe(0);
   });
 });
 

@@ -48,7 +48,8 @@ export function rankOf(events: readonly LoggedEvent[], me: string, now: number):
 /** Hold back for this clone's rank in the log as it is now (no wait at rank 0). Returns whether it waited. */
 export async function waitForTurnInLine(repo: Repo, participant: string): Promise<boolean> {
   const { ctx } = repo;
-  const { events } = await ctx.api.readEventLog(ctx.host, repo.folder);
+  // An unreadable log is the append's to report, word for word: the hint just steps aside.
+  const events = await ctx.api.readEventLog(ctx.host, repo.folder).then((log) => log.events, () => []);
   const rank = rankOf(events as unknown as LoggedEvent[], participant, Date.now());
   if (rank === 0) return false;
   const slot = await ctx.host.fs.readFile(`${repo.gitDir}/${SLOT_FILE}`).then((b) => Number(new TextDecoder().decode(b)), () => DEFAULT_SLOT_MS);

@@ -15,11 +15,11 @@ export interface GitSettings {
   intervalSeconds: number;
   /** `wait`: longest poll interval when idle, seconds (default 30). */
   maxIntervalSeconds: number;
-  /** `append`: attempts before giving up on a contended push (default 20). */
+  /** `append`: attempts before giving up on a contended push (default 60; retrying also stops after {@link RETRY_BUDGET_MS}). */
   attempts: number;
 }
 
-const DEFAULTS: GitSettings = { remote: 'origin', intervalSeconds: 3, maxIntervalSeconds: 30, attempts: 20 };
+const DEFAULTS: GitSettings = { remote: 'origin', intervalSeconds: 3, maxIntervalSeconds: 30, attempts: 60 };
 
 /**
  * The settings when git is enabled (`--git`, or a `git:` section in the

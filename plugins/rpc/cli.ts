@@ -7,6 +7,7 @@ import type { AcpCore, Host, Registry } from './core.ts';
 import type { CommandContext as AcpCommandContext } from '../../acp.ts';
 import { RpcClient, RpcResponseError, RpcConnectionError, RpcEndpointError, type SubscriptionNotification } from './client.ts';
 import { RpcServer } from './server.ts';
+import type { FolderWatcher } from './collab.ts';
 import { RpcCode } from './jsonrpc.ts';
 import * as edge from './edge.ts';
 import * as nodePath from 'node:path';
@@ -20,6 +21,8 @@ interface CommandContext {
   version: string;
   env(name: string): string | undefined;
   color: boolean;
+  /** `acp serve`: extra change sources for the watched folders (given by the git plugin's `serve --git`). */
+  folderWatchers?: readonly FolderWatcher[];
 }
 
 /** Adapt the CLI edge's command context. */
@@ -103,6 +106,7 @@ export async function serveCommand(options: Options, ctx: CommandContext): Promi
       repoRoots: config.repoRoots?.map((dir) => nodePath.resolve(base, dir)),
       crossTask: config.crossTask,
       version: ctx.version,
+      folderWatchers: ctx.folderWatchers,
       log: (line) => io.stderr(`acp serve: ${line}\n`),
     });
     let stop!: () => void;

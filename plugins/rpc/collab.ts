@@ -45,6 +45,14 @@ function snapshot(state: DerivedState): StateSnapshot {
 }
 
 
+/**
+ * An extra source of change notifications for a watched collaboration folder
+ * (the git plugin fetches the remote, for one): started when the server
+ * starts watching `folder`, it calls `changed()` when the folder may have
+ * new events; the function it returns stops it when the watch ends.
+ */
+export type FolderWatcher = (folder: string, changed: () => void) => () => void;
+
 /** A watched collaboration folder. */
 export class Collab {
   readonly task: string;
@@ -68,6 +76,7 @@ export class Collab {
   private lockSeenAt: number | undefined;
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly stopWatch: () => void;
+  private readonly stopWatchers: Array<() => void>;
   /** Watches of the subfolders holding documents the events name (relative dir → stop). */
   private readonly docWatches = new Map<string, () => void>();
   private readonly pollTimer: ReturnType<typeof setInterval>;
@@ -83,7 +92,7 @@ export class Collab {
   private readonly host: Host;
   private readonly registry: Registry;
 
-  constructor(core: AcpCore, host: Host, registry: Registry, task: string, folder: string, pollIntervalMs: number) {
+  constructor(core: AcpCore, host: Host, registry: Registry, task: string, folder: string, pollIntervalMs: number, watchers: readonly FolderWatcher[] = []) {
     this.core = core;
     this.host = host;
     this.registry = registry;
@@ -91,6 +100,7 @@ export class Collab {
     this.folder = folder;
     this.state = core.emptyState();
     this.stopWatch = host.fs.watch?.(folder, () => this.touch()) ?? (() => undefined);
+    this.stopWatchers = watchers.map((watch) => watch(folder, () => this.touch()));
     void this.watchDocumentDir('deliverables');
     // The fallback when change notifications are missing (network file systems, some runtimes).
     this.pollTimer = setInterval(() => void this.poll(), pollIntervalMs);
@@ -164,6 +174,7 @@ export class Collab {
   close(): void {
     this.closed = true;
     this.stopWatch();
+    for (const stop of this.stopWatchers) stop();
     for (const stop of this.docWatches.values()) stop();
     this.docWatches.clear();
     clearInterval(this.pollTimer);

@@ -7,7 +7,7 @@
 
 import * as nodePath from 'node:path';
 import * as v from 'valibot';
-import { Collab, type CollabUpdate, type StateSnapshot, type TaskStatus } from './collab.ts';
+import { Collab, type CollabUpdate, type FolderWatcher, type StateSnapshot, type TaskStatus } from './collab.ts';
 import { ConfigError, isLoopback } from './config.ts';
 import type { AcpCore, Host, JsonObject, Registry } from './core.ts';
 import type { CommandSpec, OptionValues } from '../../acp.ts';
@@ -80,6 +80,8 @@ export interface RpcServerOptions {
    * (calls, messages, `agent/info`). Default false: isolation between tasks.
    */
   crossTask?: boolean;
+  /** Extra change sources for every watched collaboration folder (the git plugin's remote poll); none by default. */
+  folderWatchers?: readonly FolderWatcher[];
   /** Reported in discovery documents. */
   version?: string;
   /** Diagnostics (connection errors …). */
@@ -577,7 +579,7 @@ export class RpcServer {
   private collab(task: string): Collab {
     let collab = this.collabs.get(task);
     if (!collab) {
-      collab = new Collab(this.core, this.host, this.options.registry, task, this.taskFolder(task), this.options.pollIntervalMs ?? 1000);
+      collab = new Collab(this.core, this.host, this.options.registry, task, this.taskFolder(task), this.options.pollIntervalMs ?? 1000, this.options.folderWatchers);
       this.collabs.set(task, collab);
     }
     return collab;

@@ -14,6 +14,14 @@
  * @module
  */
 import * as nodePath from 'node:path';
+import { BOL, DOT, EOL, H, PY_SPACE, RUN_START, S, comparePy, escapeRegExp, formatProtocolJson, formatTimestamp, isPySpaceCode, pyRepr, pyStr, pyStrip, sha256Hex, sortedPy } from './plugins/core/pytext.ts';
+import { errorCode, isInside, isObject, type Json, realpathOfExistingAncestor, sameList, sleep } from './plugins/core/util.ts';
+
+export { comparePy, formatProtocolJson, formatTimestamp, pyRepr, pyStr, pyStrip, sha256Hex, sortedPy } from './plugins/core/pytext.ts';
+export { fsError } from './plugins/core/util.ts';
+export { createNodeHost, type NodeHostOptions } from './plugins/core/node-host.ts';
+export { createMemoryFileSystem, createMemoryHost, type MemoryFileSystem, type MemoryHostOptions } from './plugins/core/memory-host.ts';
+import { createNodeHost } from './plugins/core/node-host.ts';
 
 // ---------------------------------------------------------------------------
 // Protocol constants
@@ -183,500 +191,10 @@ export interface Host {
   resolvePath(path: string): string;
 }
 
-/** Build an error carrying an errno-like code (used by file systems). */
-export function fsError(code: string, message: string): Error & { code: string } {
-  const error = new Error(`${code}: ${message}`) as Error & { code: string };
-  error.code = code;
-  return error;
-}
-
-function errorCode(error: unknown): string | undefined {
-  return typeof error === 'object' && error !== null && 'code' in error ? String((error as { code: unknown }).code) : undefined;
-}
-
-/** Options of {@link createNodeHost}. */
-export interface NodeHostOptions {
-  /**
-   * Do the file operations synchronously (inside the async API). The CLI
-   * does: the promise API costs ~0.5 ms of CPU per call in a fresh Bun
-   * process and starts a thread pool, a quarter of a small command, while
-   * the calls take microseconds. A library host stays asynchronous: an
-   * embedder's loop over `await host.fs…` must still yield to timers and I/O.
-   */
-  syncFs?: boolean;
-}
-
-/**
- * The default host: files through `node:fs`, which Node, Bun and Deno all
- * provide (Deno maps it onto its permission system, so only the folders
- * granted are reachable).
- */
-export async function createNodeHost(options: NodeHostOptions = {}): Promise<Host> {
-  const fs = await import('node:fs');
-  const fsp = fs.promises;
-  const sync = options.syncFs === true;
-  const proc = (globalThis as { process?: { pid?: number; cwd?(): string; kill?(pid: number, signal: number): void } }).process;
-  // Descriptor-level calls, synchronous or through callbacks (see NodeHostOptions.syncFs).
-  const callback = <T>(run: (done: (error: Error | null, value?: T) => void) => void): Promise<T> =>
-    new Promise((resolve, reject) => run((error, value) => (error ? reject(error) : resolve(value as T))));
-  const fd = sync
-    ? {
-        open: async (path: string, flags: string) => fs.openSync(path, flags),
-        fstat: async (fd: number) => fs.fstatSync(fd),
-        write: async (fd: number, bytes: Uint8Array, offset: number) => fs.writeSync(fd, bytes, offset),
-        read: async (fd: number, bytes: Uint8Array, length: number, position: number) => fs.readSync(fd, bytes, 0, length, position),
-        datasync: async (fd: number) => fs.fdatasyncSync(fd),
-        truncate: async (fd: number, size: number) => fs.ftruncateSync(fd, size),
-        close: async (fd: number) => fs.closeSync(fd),
-      }
-    : {
-        open: (path: string, flags: string) => callback<number>((done) => fs.open(path, flags, done)),
-        fstat: (fd: number) => callback<import('node:fs').Stats>((done) => fs.fstat(fd, done)),
-        write: (fd: number, bytes: Uint8Array, offset: number) => callback<number>((done) => fs.write(fd, bytes, offset, bytes.length - offset, null, done)),
-        read: (fd: number, bytes: Uint8Array, length: number, position: number) => callback<number>((done) => fs.read(fd, bytes, 0, length, position, done)),
-        datasync: (fd: number) => callback<void>((done) => fs.fdatasync(fd, done)),
-        truncate: (fd: number, size: number) => callback<void>((done) => fs.ftruncate(fd, size, done)),
-        close: (fd: number) => callback<void>((done) => fs.close(fd, done)),
-      };
-  const nodeFs: FileSystem = {
-    readFile: async (path) => {
-      // A view, not a copy: events.jsonl can be tens of megabytes.
-      const buffer = sync ? fs.readFileSync(path) : await fsp.readFile(path);
-      return new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
-    },
-    writeFile: async (path, data, options) => {
-      const flag = options?.exclusive ? 'wx' : 'w';
-      if (sync) fs.writeFileSync(path, data, { flag });
-      else await fsp.writeFile(path, data, { flag });
-    },
-    appendFile: async (path, data) => {
-      const bytes = typeof data === 'string' ? new TextEncoder().encode(data) : data;
-      const handle = await fd.open(path, 'a');
-      try {
-        const start = (await fd.fstat(handle)).size;
-        let written = 0;
-        try {
-          // One write call carries the whole line, so a process killed mid-append
-          // leaves at most a torn final line (which readers detect); the loop only
-          // runs again when the OS accepted part of it.
-          while (written < bytes.length) {
-            const bytesWritten = await fd.write(handle, bytes, written);
-            if (bytesWritten <= 0) throw fsError('EIO', `short write to ${path}`);
-            written += bytesWritten;
-          }
-          await fd.datasync(handle);
-        } catch (error) {
-          // A failed write (disk full…) must not leave a partial line behind;
-          // roll back unless someone else appended meanwhile.
-          try {
-            if (written > 0 && (await fd.fstat(handle)).size === start + written) await fd.truncate(handle, start);
-          } catch {
-            // the original error is what matters
-          }
-          throw error;
-        }
-      } finally {
-        await fd.close(handle);
-      }
-    },
-    rename: async (from, to) => (sync ? fs.renameSync(from, to) : fsp.rename(from, to)),
-    remove: async (path) => {
-      if (sync) fs.rmSync(path, { force: true });
-      else await fsp.rm(path, { force: true });
-    },
-    mkdir: async (path) => {
-      if (sync) fs.mkdirSync(path, { recursive: true });
-      else await fsp.mkdir(path, { recursive: true });
-    },
-    stat: async (path) => {
-      try {
-        const link = sync ? fs.lstatSync(path) : await fsp.lstat(path);
-        let target: typeof link | null = link;
-        if (link.isSymbolicLink()) {
-          try {
-            target = sync ? fs.statSync(path) : await fsp.stat(path);
-          } catch {
-            target = null;
-          }
-        }
-        if (!target) return { isFile: false, isDirectory: false, isSymlink: true, size: 0, mtimeMs: link.mtimeMs };
-        return {
-          isFile: target.isFile(),
-          isDirectory: target.isDirectory(),
-          isSymlink: link.isSymbolicLink(),
-          size: target.size,
-          mtimeMs: target.mtimeMs,
-          ctimeMs: target.ctimeMs,
-          ino: target.ino,
-        };
-      } catch (error) {
-        // Names nothing that exists (as Python's os.path.exists sees it).
-        if (['ENOENT', 'ENOTDIR', 'ENAMETOOLONG', 'ELOOP'].includes(errorCode(error) ?? '')) return null;
-        throw error;
-      }
-    },
-    readTail: async (path, length) => {
-      let handle: number;
-      try {
-        handle = await fd.open(path, 'r');
-      } catch (error) {
-        if (errorCode(error) === 'ENOENT' || errorCode(error) === 'ENOTDIR') return null;
-        throw error;
-      }
-      try {
-        const st = await fd.fstat(handle);
-        // A directory opens fine on POSIX but cannot be read: not a log tail.
-        if (!st.isFile()) return null;
-        const want = Math.max(0, Math.min(length, st.size));
-        const bytes = new Uint8Array(want);
-        const bytesRead = want ? await fd.read(handle, bytes, want, st.size - want) : 0;
-        const stat = { isFile: st.isFile(), isDirectory: st.isDirectory(), isSymlink: false, size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, ino: st.ino };
-        return { stat, bytes: bytes.subarray(0, bytesRead) };
-      } finally {
-        await fd.close(handle);
-      }
-    },
-    // The native realpath(3), as fs.promises.realpath uses (realpathSync alone is a JS re-implementation).
-    realpath: async (path) => (sync ? (fs.realpathSync.native ?? fs.realpathSync)(path) : fsp.realpath(path)),
-    readDir: async (path) => (sync ? fs.readdirSync(path) : fsp.readdir(path)),
-    truncate: async (path, size) => (sync ? fs.truncateSync(path, size) : fsp.truncate(path, size)),
-    watch: (path, onChange) => {
-      try {
-        const watcher = fs.watch(path, { persistent: true }, () => onChange());
-        watcher.on('error', () => undefined);
-        return () => watcher.close();
-      } catch {
-        return () => undefined;
-      }
-    },
-  };
-  // No file name holds a NUL character: such a path (from a hostile
-  // protocol.json or argument) names nothing, rather than making node:fs
-  // throw a TypeError.
-  for (const key of Object.keys(nodeFs) as (keyof FileSystem)[]) {
-    const fn = nodeFs[key] as (...args: unknown[]) => unknown;
-    (nodeFs as unknown as Record<string, unknown>)[key] = (...args: unknown[]): unknown => {
-      const paths = key === 'rename' ? args.slice(0, 2) : args.slice(0, 1);
-      if (!paths.some((p) => typeof p === 'string' && p.includes('\0'))) return fn(...args);
-      if (key === 'stat' || key === 'readTail') return Promise.resolve(null);
-      if (key === 'remove') return Promise.resolve();
-      if (key === 'watch') return () => undefined;
-      return Promise.reject(fsError('ENOENT', `no file name holds a NUL character: ${JSON.stringify(paths.join(' '))}`));
-    };
-  }
-  // Deno asks interactively for sys/run permissions unless granted; never
-  // prompt from a lock check: without them the lock falls back to its age.
-  const deno = (globalThis as { Deno?: { permissions?: { querySync?(d: { name: string; kind?: string }): { state: string } } } }).Deno;
-  const granted = (descriptor: { name: string; kind?: string }): boolean => {
-    if (!deno) return true;
-    try {
-      return deno.permissions?.querySync?.(descriptor).state === 'granted';
-    } catch {
-      return false;
-    }
-  };
-  let hostname: string | undefined;
-  if (granted({ name: 'sys', kind: 'hostname' })) {
-    try {
-      // Recorded in the lock so a lock taken on another machine (shared folder)
-      // is never judged by this machine's process table.
-      hostname = (await import('node:os')).hostname() || undefined;
-    } catch {
-      hostname = undefined;
-    }
-  }
-  const mayKill = granted({ name: 'run' });
-  return {
-    fs: nodeFs,
-    now: () => new Date(),
-    pid: proc?.pid ?? 0,
-    hostname,
-    isProcessAlive: (pid) => {
-      if (!proc?.kill || !mayKill || !Number.isSafeInteger(pid) || pid <= 0) return undefined;
-      try {
-        proc.kill(pid, 0);
-        return true;
-      } catch (error) {
-        if (errorCode(error) === 'ESRCH') return false;
-        if (errorCode(error) === 'EPERM') return true;
-        return undefined;
-      }
-    },
-    resolvePath: (path) => nodePath.resolve(path),
-  };
-}
-
-/** An in-memory {@link FileSystem} (see {@link createMemoryFileSystem}). */
-export interface MemoryFileSystem extends FileSystem {
-  /** Create a symbolic link at `path` to `target` (absolute, or relative to the link's directory). */
-  symlink(target: string, path: string): Promise<void>;
-  /** A copy of every regular file's bytes, by absolute path. */
-  snapshot(): Map<string, Uint8Array>;
-  /** Always available here: `onChange` runs synchronously after each change in the directory. */
-  watch(path: string, onChange: () => void): () => void;
-}
-
-type MemoryNode = { kind: 'file'; data: Uint8Array; mtimeMs: number } | { kind: 'dir'; mtimeMs: number } | { kind: 'link'; target: string; mtimeMs: number };
-
-/**
- * A file system that lives in a `Map`: for tests, and for sandboxes that
- * mediate file access themselves. POSIX-like semantics (missing parents →
- * ENOENT, exclusive create → EEXIST, atomic rename, symlinks); paths must be
- * absolute. Watchers of a directory are called synchronously after every
- * change to it or to one of its entries, so `waitForTurn` wakes at once.
- */
-export function createMemoryFileSystem(options: { files?: Record<string, string | Uint8Array>; now?: () => number } = {}): MemoryFileSystem {
-  const now = options.now ?? (() => Date.now());
-  const nodes = new Map<string, MemoryNode>();
-  const watchers = new Map<string, Set<() => void>>();
-  const isRoot = (p: string): boolean => nodePath.dirname(p) === p;
-  const norm = (p: string): string => {
-    if (!nodePath.isAbsolute(p)) throw fsError('EINVAL', `path must be absolute: ${p}`);
-    const n = nodePath.normalize(p);
-    return isRoot(n) ? n : n.replace(/[\\/]+$/, '');
-  };
-  const get = (p: string): MemoryNode | undefined => (isRoot(p) ? { kind: 'dir', mtimeMs: 0 } : nodes.get(p));
-  // The path with every symlink resolved (the last component only when `followLast`).
-  const real = (path: string, followLast = true, hops = 0): string => {
-    const p = norm(path);
-    if (isRoot(p)) return p;
-    const parent = real(nodePath.dirname(p), true, hops);
-    const here = nodePath.join(parent, nodePath.basename(p));
-    const node = nodes.get(here);
-    if (node?.kind !== 'link' || !followLast) return here;
-    if (hops >= 40) throw fsError('ELOOP', path);
-    return real(nodePath.resolve(parent, node.target), true, hops + 1);
-  };
-  const changed = (p: string): void => {
-    for (const dir of new Set([p, nodePath.dirname(p)])) {
-      for (const fn of [...(watchers.get(dir) ?? [])]) {
-        try {
-          fn();
-        } catch {
-          // A watcher's failure is its own business, never the writer's.
-        }
-      }
-    }
-  };
-  const parentDir = (p: string, path: string): void => {
-    const parent = get(nodePath.dirname(p));
-    if (!parent) throw fsError('ENOENT', path);
-    if (parent.kind !== 'dir') throw fsError('ENOTDIR', path);
-  };
-  const fileAt = (path: string): { p: string; node: MemoryNode & { kind: 'file' } } => {
-    const p = real(path);
-    const node = get(p);
-    if (!node) throw fsError('ENOENT', path);
-    if (node.kind !== 'file') throw fsError('EISDIR', path);
-    return { p, node };
-  };
-  const put = (path: string, data: Uint8Array | string, mode: 'w' | 'wx' | 'a'): void => {
-    if (mode === 'wx' && get(real(path, false))) throw fsError('EEXIST', path);
-    const p = real(path);
-    parentDir(p, path);
-    const old = get(p);
-    if (old?.kind === 'dir') throw fsError('EISDIR', path);
-    const add = typeof data === 'string' ? new TextEncoder().encode(data) : data;
-    const base = mode === 'a' && old?.kind === 'file' ? old.data : new Uint8Array();
-    const next = new Uint8Array(base.length + add.length);
-    next.set(base);
-    next.set(add, base.length);
-    nodes.set(p, { kind: 'file', data: next, mtimeMs: now() });
-    changed(p);
-  };
-  const mkdirs = (path: string): void => {
-    const p = real(path);
-    const node = get(p);
-    if (node) {
-      if (node.kind !== 'dir') throw fsError('EEXIST', path);
-      return;
-    }
-    mkdirs(nodePath.dirname(p));
-    nodes.set(p, { kind: 'dir', mtimeMs: now() });
-    changed(p);
-  };
-  const inside = (key: string, dir: string): boolean => key === dir || key.startsWith(dir.endsWith(nodePath.sep) ? dir : dir + nodePath.sep);
-  for (const [path, text] of Object.entries(options.files ?? {})) {
-    mkdirs(nodePath.dirname(norm(path)));
-    put(path, text, 'w');
-  }
-  return {
-    readFile: async (path) => fileAt(path).node.data.slice(),
-    writeFile: async (path, data, opts) => put(path, data, opts?.exclusive ? 'wx' : 'w'),
-    appendFile: async (path, data) => put(path, data, 'a'),
-    rename: async (from, to) => {
-      const src = real(from, false);
-      const dst = real(to, false);
-      const node = get(src);
-      if (!node) throw fsError('ENOENT', from);
-      parentDir(dst, to);
-      if (src === dst) return;
-      if (inside(dst, src)) throw fsError('EINVAL', `cannot move ${from} into itself`);
-      const target = get(dst);
-      if (target?.kind === 'dir') {
-        if (node.kind !== 'dir') throw fsError('EISDIR', to);
-        if ([...nodes.keys()].some((k) => k !== dst && inside(k, dst))) throw fsError('ENOTEMPTY', to);
-      } else if (target && node.kind === 'dir') throw fsError('ENOTDIR', to);
-      for (const [key, value] of [...nodes]) {
-        if (!inside(key, src)) continue;
-        nodes.delete(key);
-        nodes.set(dst + key.slice(src.length), value);
-      }
-      changed(src);
-      changed(dst);
-    },
-    remove: async (path) => {
-      const p = real(path, false);
-      const node = get(p);
-      if (!node) return;
-      if (node.kind === 'dir') throw fsError('EISDIR', path);
-      nodes.delete(p);
-      changed(p);
-    },
-    mkdir: async (path) => mkdirs(path),
-    stat: async (path) => {
-      let link: MemoryNode | undefined;
-      let target: MemoryNode | undefined;
-      try {
-        link = get(real(path, false));
-        target = link?.kind === 'link' ? get(real(path)) : link;
-      } catch (error) {
-        if (errorCode(error) !== 'ELOOP') throw error;
-      }
-      if (!link) return null;
-      const size = target?.kind === 'file' ? target.data.length : 0;
-      return { isFile: target?.kind === 'file', isDirectory: target?.kind === 'dir', isSymlink: link.kind === 'link', size, mtimeMs: (target ?? link).mtimeMs };
-    },
-    realpath: async (path) => {
-      const p = real(path);
-      if (!get(p)) throw fsError('ENOENT', path);
-      return p;
-    },
-    readDir: async (path) => {
-      const p = real(path);
-      const node = get(p);
-      if (!node) throw fsError('ENOENT', path);
-      if (node.kind !== 'dir') throw fsError('ENOTDIR', path);
-      return [...nodes.keys()].filter((k) => k !== p && nodePath.dirname(k) === p).map((k) => nodePath.basename(k)).sort();
-    },
-    truncate: async (path, size) => {
-      const { p, node } = fileAt(path);
-      const data = new Uint8Array(size);
-      data.set(node.data.subarray(0, size));
-      nodes.set(p, { kind: 'file', data, mtimeMs: now() });
-      changed(p);
-    },
-    symlink: async (target, path) => {
-      const p = real(path, false);
-      parentDir(p, path);
-      if (get(p)) throw fsError('EEXIST', path);
-      nodes.set(p, { kind: 'link', target, mtimeMs: now() });
-      changed(p);
-    },
-    snapshot: () => new Map([...nodes].flatMap(([k, v]) => (v.kind === 'file' ? [[k, v.data.slice()] as const] : []))),
-    watch: (path, onChange) => {
-      let key: string;
-      try {
-        key = real(path);
-      } catch {
-        key = path;
-      }
-      const set = watchers.get(key) ?? new Set();
-      watchers.set(key, set);
-      const fn = (): void => onChange();
-      set.add(fn);
-      return () => void set.delete(fn);
-    },
-  };
-}
-
-/** Options of {@link createMemoryHost}. */
-export interface MemoryHostOptions {
-  /** Share one file system between several hosts (several agents, one sandbox). */
-  fs?: MemoryFileSystem;
-  /** Initial files for a new file system: absolute path → contents (parents are created). */
-  files?: Record<string, string | Uint8Array>;
-  /** Directory relative paths resolve against (default `/`). */
-  cwd?: string;
-  /** Clock (default: the system clock). */
-  now?: () => Date;
-  /** Process id recorded in locks (default 1). */
-  pid?: number;
-}
-
-/**
- * A host whose files live in memory: nothing touches disk, no permission is
- * needed. `openCollaboration(folder, { host: createMemoryHost() })` runs a
- * whole collaboration in-process.
- */
-export function createMemoryHost(options: MemoryHostOptions = {}): Host & { fs: MemoryFileSystem } {
-  const now = options.now ?? (() => new Date());
-  const cwd = options.cwd ?? '/';
-  return {
-    fs: options.fs ?? createMemoryFileSystem({ files: options.files, now: () => now().getTime() }),
-    now,
-    pid: options.pid ?? 1,
-    // Every "process" sharing this file system lives in this one: a lock
-    // left behind is abandoned by age (lock holders release in `finally`).
-    isProcessAlive: () => undefined,
-    resolvePath: (path) => nodePath.resolve(cwd, path),
-  };
-}
 
 // ---------------------------------------------------------------------------
-// Text handling (spec §8a): Python-compatible where other tools drift apart
+// Text
 // ---------------------------------------------------------------------------
-
-/** Python's `str.isspace()` set; `\s` in the spec's patterns means this. */
-const PY_SPACE = '\\t\\n\\v\\f\\r \\x1c-\\x1f\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
-const S = `[${PY_SPACE}]`;
-/** `^` of Python's MULTILINE mode: start of text or just after `\n`. */
-const BOL = '(?<![^\\n])';
-/** `$` of Python's MULTILINE mode: before `\n` or at the end of text. */
-const EOL = '(?=\\n|(?![\\s\\S]))';
-/** Python's `.`: anything but `\n`. */
-const DOT = '[^\\n]';
-/** White space but `\n`. */
-const H = `[${PY_SPACE.replace('\\n', '')}]`;
-/**
- * Placed after {@link BOL} before a leading `\s*`: skip a line start whose
- * line is preceded by blank lines. The attempt from the first line start of
- * that white space gives the same result (a `\s*` greedy up to a non-space
- * token matches the same from any start inside the run), and trying every
- * line start of a long blank run costs quadratic time.
- */
-const RUN_START = `(?<!(?:^|\\n)${H}*\\n)`;
-
-/** Whether a UTF-16 code unit is in Python's `str.isspace()` set. */
-function isPySpaceCode(code: number): boolean {
-  return (
-    (code >= 9 && code <= 13) ||
-    code === 32 ||
-    (code >= 0x1c && code <= 0x1f) ||
-    code === 0x85 ||
-    code === 0xa0 ||
-    code === 0x1680 ||
-    (code >= 0x2000 && code <= 0x200a) ||
-    code === 0x2028 ||
-    code === 0x2029 ||
-    code === 0x202f ||
-    code === 0x205f ||
-    code === 0x3000
-  );
-}
-
-/** Python's `str.strip()` (a loop: `/\s+$/` takes quadratic time on long inner white space). */
-export function pyStrip(text: string): string {
-  let start = 0;
-  let end = text.length;
-  while (start < end && isPySpaceCode(text.charCodeAt(start))) start++;
-  while (end > start && isPySpaceCode(text.charCodeAt(end - 1))) end--;
-  return start === 0 && end === text.length ? text : text.slice(start, end);
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
 
 /** Decode UTF-8 strictly and apply universal newlines. Throws on invalid UTF-8. */
 export function decodeText(bytes: Uint8Array, name: string): string {
@@ -687,91 +205,6 @@ export function decodeText(bytes: Uint8Array, name: string): string {
     throw new AcpError(`${name} is not valid UTF-8`);
   }
   return text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text;
-}
-
-/** Python `repr()` of a JSON value, as the common tools print it in messages. */
-export function pyRepr(value: unknown): string {
-  if (value === null || value === undefined) return 'None';
-  if (value === true) return 'True';
-  if (value === false) return 'False';
-  if (typeof value === 'number') return pyNumber(value);
-  if (typeof value === 'string') {
-    const quote = value.includes("'") && !value.includes('"') ? '"' : "'";
-    let out = quote;
-    for (const ch of value) {
-      const code = ch.codePointAt(0) ?? 0;
-      if (ch === '\\') out += '\\\\';
-      else if (ch === quote) out += `\\${quote}`;
-      else if (ch === '\n') out += '\\n';
-      else if (ch === '\r') out += '\\r';
-      else if (ch === '\t') out += '\\t';
-      else if (code < 0x20 || code === 0x7f) out += `\\x${code.toString(16).padStart(2, '0')}`;
-      else if ((code >= 0x80 && code < 0xa0) || code === 0xad || code === 0x2028 || code === 0x2029 || (code >= 0xd800 && code < 0xe000)) {
-        out += code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
-      } else out += ch;
-    }
-    return out + quote;
-  }
-  if (Array.isArray(value)) return `[${value.map(pyRepr).join(', ')}]`;
-  if (typeof value === 'object') {
-    return `{${Object.entries(value as Record<string, unknown>).map(([k, v]) => `${pyRepr(k)}: ${pyRepr(v)}`).join(', ')}}`;
-  }
-  return String(value);
-}
-
-/** Python `str()` of a JSON value (f-string interpolation). */
-export function pyStr(value: unknown): string {
-  return typeof value === 'string' ? value : pyRepr(value);
-}
-
-function pyNumber(value: number): string {
-  if (Number.isNaN(value)) return 'nan';
-  if (!Number.isFinite(value)) return value > 0 ? 'inf' : '-inf';
-  return String(value);
-}
-
-/** Key-sorted, 2-space, non-ASCII-preserving JSON with a trailing newline (spec §2). */
-export function formatProtocolJson(value: unknown): string {
-  return `${JSON.stringify(sortKeys(value), null, 2)}\n`;
-}
-
-function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (value && typeof value === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const key of Object.keys(value).sort(comparePy)) out[key] = sortKeys((value as Record<string, unknown>)[key]);
-    return out;
-  }
-  return value;
-}
-
-/** Compare strings by code point, as Python's `sorted()` does. */
-export function comparePy(a: string, b: string): number {
-  if (a === b) return 0;
-  const ai = [...a];
-  const bi = [...b];
-  const n = Math.min(ai.length, bi.length);
-  for (let i = 0; i < n; i++) {
-    const d = (ai[i]!.codePointAt(0) ?? 0) - (bi[i]!.codePointAt(0) ?? 0);
-    if (d !== 0) return d;
-  }
-  return ai.length - bi.length;
-}
-
-/** Sort strings as Python's `sorted()` does. */
-export function sortedPy(values: Iterable<string>): string[] {
-  return [...values].sort(comparePy);
-}
-
-/** UTC, second precision, `Z` suffix (spec §2). */
-export function formatTimestamp(date: Date): string {
-  return `${date.toISOString().slice(0, 19)}Z`;
-}
-
-/** Lowercase hex SHA-256 of bytes. */
-export async function sha256Hex(bytes: Uint8Array): Promise<string> {
-  const digest = await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>);
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
 }
 
 // ---------------------------------------------------------------------------
@@ -825,12 +258,6 @@ export interface ProtocolDocument {
   createdAt: string;
   updatedAt: string;
   [extra: string]: unknown;
-}
-
-type Json = Record<string, unknown>;
-
-function isObject(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** Participant ids of a protocol document, accepting `{id}` objects and strings. */
@@ -902,11 +329,6 @@ function deliverableBoundary(folder: string, protocol: Json, ref: string): strin
   return folder;
 }
 
-function isInside(child: string, parent: string): boolean {
-  const rel = nodePath.relative(parent, child);
-  return rel === '' || (!rel.startsWith('..') && !nodePath.isAbsolute(rel));
-}
-
 /**
  * Read a deliverable's bytes; `undefined` when missing. **[beyond]** refuses
  * a file whose real path (symlinks followed) leaves its boundary.
@@ -937,22 +359,6 @@ async function assertInsideBoundary(host: Host, path: string, boundary: string, 
   // Everything is "inside" the filesystem root: a boundary there bounds nothing.
   if (realBoundary === nodePath.parse(realBoundary).root) throw new AcpError(`deliverable ${ref}: repoRoot must not resolve to filesystem root`);
   if (!isInside(real, realBoundary)) throw new AcpError(`deliverable ${ref} resolves outside ${realBoundary} (symlink refused)`);
-}
-
-async function realpathOfExistingAncestor(host: Host, path: string): Promise<string> {
-  const parts: string[] = [];
-  let current = path;
-  for (;;) {
-    try {
-      return nodePath.join(await host.fs.realpath(current), ...parts.reverse());
-    } catch (error) {
-      if (errorCode(error) !== 'ENOENT' && errorCode(error) !== 'ENOTDIR') throw error;
-      const parent = nodePath.dirname(current);
-      if (parent === current) return path;
-      parts.push(nodePath.basename(current));
-      current = parent;
-    }
-  }
 }
 
 // ---------------------------------------------------------------------------
@@ -2207,10 +1613,6 @@ async function removeIfUnchanged(host: Host, path: string, raw: string): Promise
   await host.fs.remove(aside);
 }
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
 /** Replace a file atomically: write a temporary sibling, then rename it over. */
 export async function writeFileAtomic(host: Host, path: string, text: string): Promise<void> {
   const temp = `${nodePath.join(nodePath.dirname(path), `.${nodePath.basename(path)}.${host.pid}.${Math.random().toString(36).slice(2)}.tmp`)}`;
@@ -2387,10 +1789,6 @@ function checkpointState(facts: LogFacts, readiness: ReadinessFacts): DerivedSta
   const gates = decisionGateErrors(readiness);
   const errors = gates.length ? facts.gateSeqs.flatMap((seq) => gates.map((message) => `seq ${seq}: ${message}`)) : [];
   return { ...emptyState(), ...structuredClone(facts.state), errors };
-}
-
-function sameList(a: unknown, b: string[]): boolean {
-  return Array.isArray(a) && a.length === b.length && a.every((v, i) => v === b[i]);
 }
 
 /**

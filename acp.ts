@@ -14,6 +14,7 @@
  * @module
  */
 import * as nodePath from 'node:path';
+import packageJson from './package.json' with { type: 'json' };
 import { BOL, DOT, EOL, H, PY_SPACE, RUN_START, S, comparePy, escapeRegExp, formatProtocolJson, formatTimestamp, isPySpaceCode, pyRepr, pyStr, pyStrip, sha256Hex, sortedPy } from './plugins/core/pytext.ts';
 import { errorCode, isInside, isObject, type Json, realpathOfExistingAncestor, sameList, sleep } from './plugins/core/util.ts';
 
@@ -22,6 +23,7 @@ export { fsError } from './plugins/core/util.ts';
 export { createNodeHost, type NodeHostOptions } from './plugins/core/node-host.ts';
 export { createMemoryFileSystem, createMemoryHost, type MemoryFileSystem, type MemoryHostOptions } from './plugins/core/memory-host.ts';
 import { createNodeHost } from './plugins/core/node-host.ts';
+import { createMemoryFileSystem, createMemoryHost } from './plugins/core/memory-host.ts';
 
 // ---------------------------------------------------------------------------
 // Protocol constants
@@ -76,6 +78,9 @@ const DELIVERABLE_EVENTS = new Set(['deliverable_drafted', 'deliverable_revised'
 const CONCLUSION_OUTCOMES = new Set(['proceed', 'do_not_proceed', 'defer', 'blocked']);
 const SHA256_HEX = /^[0-9a-f]{64}$/;
 const INIT_SUMMARY = 'Initialized ACP schema v2 collaboration workspace.';
+/** This runtime's version (package.json's, inlined by the bundler). */
+export const VERSION: string = packageJson.version;
+
 /** Default `wait` timeout: 30 minutes (spec §10). */
 export const DEFAULT_WAIT_TIMEOUT_SECONDS = 1800;
 /** Default `wait` fallback poll period in seconds. */
@@ -94,19 +99,41 @@ export class AcpError extends Error {
   readonly exitCode: number;
   /** Individual messages when several checks failed at once (joined by `; ` in `message`). */
   readonly messages: string[];
-  constructor(message: string | string[], exitCode = 2) {
+  /**
+   * What kind of refusal this is, stable across versions and wording (the
+   * RPC server and MCP tools map it): `usage`, `invalid_folder`,
+   * `invalid_log`, `unknown_event`, `unknown_participant`, `not_your_turn`,
+   * `phase`, `invalid_event`, `plugin_refused`, `plugin_failed`,
+   * `after_append`, `timeout`, `aborted`, `lock_timeout`, or `refused`.
+   */
+  readonly code: string;
+  constructor(message: string | string[], exitCode = 2, code = 'refused') {
     const messages = Array.isArray(message) ? message : [message];
     super(messages.join('; '));
     this.name = 'AcpError';
     this.exitCode = exitCode;
     this.messages = messages;
+    this.code = code;
+  }
+}
+
+/**
+ * Raised when an `append:after` or `phase:change` hook failed: the event
+ * *was* appended (`appended`) and must not be appended again.
+ */
+export class AcpAppendedError extends AcpError {
+  readonly appended: AppendResult;
+  constructor(messages: string[], appended: AppendResult) {
+    super(messages, 2, 'after_append');
+    this.name = 'AcpAppendedError';
+    this.appended = appended;
   }
 }
 
 /** Raised when `wait` runs out of time. */
 export class AcpTimeoutError extends AcpError {
   constructor(message: string) {
-    super(message, 1);
+    super(message, 1, 'timeout');
     this.name = 'AcpTimeoutError';
   }
 }
@@ -114,7 +141,7 @@ export class AcpTimeoutError extends AcpError {
 /** Raised when an operation is aborted through its `AbortSignal`. */
 export class AcpAbortError extends AcpError {
   constructor() {
-    super('aborted', 130);
+    super('aborted', 130, 'aborted');
     this.name = 'AcpAbortError';
   }
 }
@@ -340,6 +367,30 @@ export async function readDeliverable(host: Host, folder: string, protocol: Json
   if (!stat || !stat.isFile) return undefined;
   await assertInsideBoundary(host, path, deliverableBoundary(folder, protocol, ref), ref);
   return host.fs.readFile(path);
+}
+
+/**
+ * Read access to a folder's documents, for hooks and plugins: declared
+ * deliverable references go through {@link readDeliverable}; other names
+ * must stay inside the folder (symlinks followed). See {@link DocumentFiles}.
+ */
+export function documentFiles(host: Host, folder: string, protocol: Json): DocumentFiles {
+  return {
+    async read(ref: string): Promise<string | undefined> {
+      if (typeof ref !== 'string' || ref === '' || ref.includes('\0')) throw new AcpError(`not a document reference: ${pyRepr(ref)}`);
+      const declared = [primaryRef(protocol), ...supportingEntries(protocol).map((entry) => (typeof entry.file === 'string' ? deliverableRef(protocol, entry.file) : undefined))];
+      if (declared.includes(ref)) {
+        const bytes = await readDeliverable(host, folder, protocol, ref);
+        return bytes === undefined ? undefined : decodeText(bytes, ref);
+      }
+      const path = nodePath.resolve(folder, ref);
+      if (!isInside(path, folder)) throw new AcpError(`document ${ref} is outside the collaboration folder`);
+      const stat = await host.fs.stat(path);
+      if (!stat?.isFile) return undefined;
+      await assertInsideBoundary(host, path, folder, ref);
+      return decodeText(await host.fs.readFile(path), ref);
+    },
+  };
 }
 
 async function assertInsideBoundary(host: Host, path: string, boundary: string, ref: string): Promise<void> {
@@ -986,9 +1037,25 @@ export interface InitFilesContext {
   files: Map<string, string>;
 }
 
+/**
+ * Read access to a collaboration's documents through the host, so a hook's
+ * document check works on any host (the in-memory one included).
+ */
+export interface DocumentFiles {
+  /**
+   * Text of a document (UTF-8, universal newlines): a file of the folder
+   * (`proposal.md`) or a declared deliverable reference
+   * (`deliverables/adr.md`, `external:adr.md`). `undefined` when missing.
+   * Paths that leave the folder or the deliverables' boundary are refused.
+   */
+  read(ref: string): Promise<string | undefined>;
+}
+
 /** Context of the `append:before` hook. */
 export interface BeforeAppendContext {
   folder: string;
+  /** The folder's documents (see {@link DocumentFiles}). */
+  files: DocumentFiles;
   /** protocol.json as read before the append (a copy: changes are ignored). */
   protocol: Json;
   /** The event about to be written (frozen: a hook cannot alter it, only refuse it). */
@@ -1005,6 +1072,8 @@ export interface BeforeAppendContext {
 /** Context of the `append:after` and `phase:change` hooks. */
 export interface AfterAppendContext {
   folder: string;
+  /** The folder's documents (see {@link DocumentFiles}). */
+  files: DocumentFiles;
   /** protocol.json as read before the append. */
   protocol: Json;
   /** The event that was written. */
@@ -1020,6 +1089,8 @@ export interface AfterAppendContext {
 /** Context of the `validate` hook. */
 export interface ValidateHookContext {
   folder: string;
+  /** The folder's documents (see {@link DocumentFiles}). */
+  files: DocumentFiles;
   protocol: Json;
   events: Json[];
   /** The protocol's errors so far; push more (validate then exits 2). */
@@ -1031,6 +1102,8 @@ export interface ValidateHookContext {
 /** Context of the `next` hook. */
 export interface NextHookContext {
   folder: string;
+  /** The folder's documents (see {@link DocumentFiles}). */
+  files: DocumentFiles;
   participant: string;
   /** The computed next action (do not mutate: other tools print the same). */
   result: NextResult;
@@ -1094,7 +1167,7 @@ interface RegisteredHook {
 export class AcpPluginError extends AcpError {
   readonly plugin: string;
   constructor(plugin: string, hook: string, cause: unknown) {
-    super(`plugin '${plugin}' failed in ${hook}: ${cause instanceof Error ? cause.message : String(cause)}`);
+    super(`plugin '${plugin}' failed in ${hook}: ${cause instanceof Error ? cause.message : String(cause)}`, 2, 'plugin_failed');
     this.name = 'AcpPluginError';
     this.plugin = plugin;
   }
@@ -1134,12 +1207,13 @@ export class HookRunner {
     const hooks = this.#hooks.filter((h) => h.name === name).sort((a, b) => ORDER_RANK[a.order] - ORDER_RANK[b.order]);
     for (const hook of hooks) {
       try {
-        await (hook.fn as (context: unknown) => unknown)(context);
+        const result = await (hook.fn as (context: unknown) => unknown)(context);
+        checkHookOutcome(name, result, context);
       } catch (error) {
         let failure: AcpError;
         if (error instanceof AcpRefusal) {
           const event = (context as { event?: { event?: unknown } }).event?.event;
-          failure = new AcpError(`plugin '${hook.owner}' refused ${event === undefined ? 'the event' : pyStr(event)}: ${error.message}`);
+          failure = new AcpError(`plugin '${hook.owner}' refused ${event === undefined ? 'the event' : pyStr(event)}: ${error.message}`, 2, 'plugin_refused');
         } else failure = error instanceof AcpPluginError ? error : new AcpPluginError(hook.owner, name, error);
         if (!failures) throw failure;
         failures.push(failure);
@@ -1148,7 +1222,121 @@ export class HookRunner {
   }
 }
 
-/** A plugin: hooks, deliverable types, and cleanup. */
+// ---------------------------------------------------------------------------
+// Commands (data: the CLI edge, `--help` and plugins share one description)
+// ---------------------------------------------------------------------------
+
+/** One `--option` of a command. */
+export interface CommandOptionSpec {
+  /** `string` takes a value; `boolean` is a flag. */
+  type: 'string' | 'boolean';
+  /** One line for `--help`. */
+  description: string;
+  /** Repeatable: the value is a `string[]` (argparse's `action='append'`). */
+  multiple?: boolean;
+  /** Listed in argparse's `the following arguments are required: …` when absent. */
+  required?: boolean;
+  /** Allowed values, refused with argparse's `invalid choice` wording. */
+  choices?: readonly string[];
+  /** Placeholder in `--help` (default: the option name). */
+  valueName?: string;
+}
+
+/**
+ * A command: `acp {name} [args] [--options]`. The protocol's own commands are
+ * the core's internal plugin; every other command (doctor, serve, rpc, …) is
+ * contributed by a plugin the same way a user plugin contributes one.
+ */
+export interface CommandSpec {
+  /** The word after `acp`. */
+  name: string;
+  /** One line for `acp --help`. */
+  description: string;
+  /** Positional arguments in order; a trailing `?` makes one optional (`'params?'`). */
+  args?: readonly string[];
+  /** Options by the name typed after `--` (`folder`, `reply-to`). */
+  options?: Readonly<Record<string, CommandOptionSpec>>;
+  /**
+   * Extend the command of this name instead of adding one: the options are
+   * merged into it and `run` wraps it (call `context.next()` to run the
+   * wrapped command). Used by `wait --server` (plugin `rpc`).
+   */
+  extend?: boolean;
+  /**
+   * Run the command. Return the exit code (default 0), or a
+   * {@link CommandResult} whose `json` the CLI prints under `--json` and the
+   * RPC server returns as the call's result. Text output goes through
+   * `context.out` (commands print no text when `context.json` is set).
+   */
+  run(context: CommandContext): Promise<CommandOutcome> | CommandOutcome;
+}
+
+/** What a command returns: an exit code, or a typed result. */
+export type CommandOutcome = number | void | CommandResult;
+
+/** A command's typed result. */
+export interface CommandResult {
+  exitCode: number;
+  /** The result as JSON (what `--json` prints); by convention it carries `ok` and `exitCode`. */
+  json?: Json;
+}
+
+/** Parsed option values: a string, a list (`multiple`), `true` (flags), or undefined when absent. */
+export type OptionValues = Record<string, string | string[] | boolean | undefined>;
+
+/** What a command's `run` gets. Output goes through `out`/`err`; only the CLI edge touches the process. */
+export interface CommandContext {
+  /** The command's name. */
+  name: string;
+  /** Positional arguments by name. */
+  args: Record<string, string | undefined>;
+  /** Options by name (see {@link OptionValues}). */
+  options: OptionValues;
+  /** The library: every function a plugin may call (see {@link libraryApi}). */
+  api: AcpApi;
+  host: Host;
+  registry: Registry;
+  runtime: RuntimeFacts;
+  /** Print one line on stdout. */
+  out(text: string): void;
+  /** Print one line on stderr. */
+  err(text: string): void;
+  /** `--json` was given: print one JSON object instead of text. */
+  json: boolean;
+  /** Colour is allowed (a TTY, and NO_COLOR/FORCE_COLOR say so; decided at the edge). */
+  color: boolean;
+  /** Aborted when the process is asked to stop (SIGINT/SIGTERM). */
+  signal: AbortSignal;
+  /** Read an environment variable through the edge (`undefined` when absent or not permitted). */
+  env(name: string): string | undefined;
+  /** `--folder`, resolved against the working directory (a usage error when missing). */
+  folder(): string;
+  /** The wrapped command, inside an `extend` command's `run`. */
+  next(): Promise<CommandResult>;
+}
+
+/**
+ * Hooks answer through their context (`refuse()`, `errors.push()`, `hints`),
+ * never through a return value: a value returned (`return false` to veto,
+ * say) would be ignored, so it is an error; so is a non-string message.
+ */
+function checkHookOutcome(name: keyof AcpHooks, result: unknown, context: unknown): void {
+  if (result !== undefined) {
+    const hint = name === 'append:before' ? '; to veto the event call refuse(message)' : '';
+    throw new Error(`the hook returned ${result === null ? 'null' : typeof result} where nothing is expected (hooks answer through their context${hint})`);
+  }
+  const lists = name === 'validate' ? ['errors', 'warnings'] : name === 'next' ? ['hints'] : [];
+  for (const key of lists) {
+    const list = (context as Record<string, unknown>)[key];
+    if (Array.isArray(list) && list.some((item) => typeof item !== 'string')) {
+      const index = list.findIndex((item) => typeof item !== 'string');
+      list.splice(index);
+      throw new Error(`${key}[${index}] is not a string (push messages as strings)`);
+    }
+  }
+}
+
+/** A plugin: hooks, deliverable types, commands, and cleanup. */
 export interface AcpPlugin {
   /** Unique name, used in error messages and `acp types`. */
   name: string;
@@ -1158,14 +1346,26 @@ export interface AcpPlugin {
   hooks?: Partial<AcpHooks>;
   /** Deliverable types this plugin provides. */
   deliverableTypes?: DeliverableType[];
+  /** Commands this plugin adds (or extends, see {@link CommandSpec.extend}). */
+  commands?: CommandSpec[];
+  /**
+   * A valibot schema (built with `context.valibot`) for this plugin's options
+   * from acp.config.yaml; options it refuses (an unknown key, a wrong type)
+   * stop the run with an error naming the plugin.
+   */
+  optionsSchema?: unknown;
   /** Runs once when the plugin is loaded, before its hooks are registered. */
   setup?(context: PluginContext): void | Promise<void>;
   /** Runs when the command is done (always, in reverse load order). */
   cleanup?(): void | Promise<void>;
 }
 
-/** Identity helper that gives a plugin definition its type. */
-export function definePlugin<T extends AcpPlugin>(definition: T): T {
+/**
+ * Identity helper that gives a plugin definition its type. Not generic on
+ * purpose: an object literal is checked for excess properties, so a hook
+ * name typo (`'append:befor'`) is a TypeScript error.
+ */
+export function definePlugin(definition: AcpPlugin): AcpPlugin {
   return definition;
 }
 
@@ -1175,6 +1375,8 @@ export function definePlugin<T extends AcpPlugin>(definition: T): T {
  * cannot import.
  */
 export interface PluginContext {
+  /** The library: the same functions acp.ts exports (see {@link libraryApi}). */
+  api: AcpApi;
   definePlugin: typeof definePlugin;
   defineDeliverableType: typeof defineDeliverableType;
   markdown: MarkdownHelpers;
@@ -1188,6 +1390,8 @@ export interface PluginContext {
   source: string;
   /** Print `warning: {message}` on stderr (never changes the exit code). */
   warn(message: string): void;
+  /** The valibot module, for {@link AcpPlugin.optionsSchema} (present for plugins loaded from files or config). */
+  valibot?: typeof import('valibot');
 }
 
 /** What a plugin may know about the runtime. */
@@ -1226,6 +1430,11 @@ export class Registry {
   readonly types = new Map<string, { definition: DeliverableType; origin: Origin }>();
   readonly plugins: { plugin: AcpPlugin; origin: Origin }[] = [];
   readonly hooks = new HookRunner();
+  /**
+   * Commands by name. `chain` is the command followed by the plugins'
+   * `extend` wrappers, innermost first (the CLI runs the last one).
+   */
+  readonly commands = new Map<string, { spec: CommandSpec; origin: Origin; chain: CommandSpec[] }>();
 
   /** Register a deliverable type. A name can be registered once (built-in names are reserved). */
   addType(definition: DeliverableType, origin: Origin): void {
@@ -1268,6 +1477,10 @@ export class Registry {
     }
     const types = plugin.deliverableTypes ?? [];
     if (!Array.isArray(types)) throw new AcpError(`${where}: deliverableTypes must be an array`);
+    const commands = plugin.commands ?? [];
+    if (!Array.isArray(commands)) throw new AcpError(`${where}: commands must be an array`);
+    for (const command of commands) this.#checkCommand(command, where);
+    if (plugin.optionsSchema !== undefined && context) await checkPluginOptions(plugin, context, where);
     const typeOrigin: Origin = { ...origin, plugin: plugin.name };
     types.forEach((type, index) => {
       this.#checkType(type, typeOrigin);
@@ -1282,6 +1495,31 @@ export class Registry {
     for (const type of types) this.types.set(type.type, { definition: type, origin: typeOrigin });
     const order: HookOrder = plugin.enforce ?? 'normal';
     for (const [name, fn] of hooks) this.hooks.hook(name as keyof AcpHooks, fn as never, { order, owner: plugin.name });
+    for (const command of commands) this.#addCommand(command, typeOrigin);
+  }
+
+  #checkCommand(command: CommandSpec, where: string): void {
+    if (!command || typeof command !== 'object' || typeof command.name !== 'string' || typeof command.run !== 'function') {
+      throw new AcpError(`${where}: a command needs a \`name\` and a \`run(context)\` function`);
+    }
+    if (!/^[a-z][a-z0-9-]*$/.test(command.name)) throw new AcpError(`${where}: command name '${command.name}' must match ^[a-z][a-z0-9-]*$`);
+    const existing = this.commands.get(command.name);
+    if (existing && !command.extend) throw new AcpError(`${where}: command '${command.name}' is already defined by ${existing.origin.plugin ? `plugin '${existing.origin.plugin}'` : existing.origin.source}`);
+    if (!existing && command.extend) throw new AcpError(`${where}: extends command '${command.name}', which no plugin defines`);
+    for (const [name, option] of Object.entries(command.options ?? {})) {
+      if (option?.type !== 'string' && option?.type !== 'boolean') throw new AcpError(`${where}: option --${name} of command '${command.name}' needs type 'string' or 'boolean'`);
+    }
+  }
+
+  #addCommand(command: CommandSpec, origin: Origin): void {
+    const existing = this.commands.get(command.name);
+    if (!existing) {
+      this.commands.set(command.name, { spec: command, origin, chain: [command] });
+      return;
+    }
+    // An extension adds its options to the command it wraps.
+    const spec: CommandSpec = { ...existing.spec, options: { ...existing.spec.options, ...command.options } };
+    this.commands.set(command.name, { spec, origin: existing.origin, chain: [...existing.chain, command] });
   }
 
   /** Run every plugin's cleanup in reverse order; all run even if some throw. */
@@ -1297,6 +1535,16 @@ export class Registry {
     }
     if (failures.length) throw new AcpError(failures);
   }
+}
+
+/** Check a plugin's options against its declared valibot schema. */
+async function checkPluginOptions(plugin: AcpPlugin, context: PluginContext, where: string): Promise<void> {
+  const v = context.valibot ?? (await import('valibot'));
+  const result = v.safeParse(plugin.optionsSchema as Parameters<typeof v.safeParse>[0], context.options);
+  if (result.success) return;
+  const issue = result.issues[0];
+  const key = issue.path?.map((p: { key: unknown }) => String(p.key)).join('.') ?? '';
+  throw new AcpError(`${where}: option ${key ? `'${key}'` : '(top level)'}: ${issue.message}`, 2, 'plugin_failed');
 }
 
 const isStringList = (value: unknown): value is string[] => Array.isArray(value) && value.every((item) => typeof item === 'string');
@@ -1325,10 +1573,10 @@ export function callType<T>(registry: Registry, type: string, what: string, fn: 
 export function pluginContext(
   options: Record<string, unknown>,
   runtime: RuntimeFacts = { name: 'unknown' },
-  extra: { source?: string; warn?(message: string): void } = {},
+  extra: { source?: string; warn?(message: string): void; valibot?: typeof import('valibot') } = {},
 ): PluginContext {
   const warn = extra.warn ?? (() => undefined);
-  return { definePlugin, defineDeliverableType, markdown, defaultTemplate, defaultGates, options, runtime, source: extra.source ?? 'inline', warn };
+  return { api: libraryApi(), definePlugin, defineDeliverableType, markdown, defaultTemplate, defaultGates, options, runtime, source: extra.source ?? 'inline', warn, valibot: extra.valibot };
 }
 
 /**
@@ -1347,6 +1595,15 @@ export async function loadBuiltInTypes(registry: Registry): Promise<void> {
 const BUNDLED_PLUGINS: Record<string, () => Promise<unknown>> = {
   rfc: () => import('./plugins/rfc.ts'),
   'notify-turn': () => import('./plugins/notify-turn.ts'),
+};
+
+/**
+ * Plugins every CLI run loads: the commands beyond the protocol's own. Each
+ * module only describes its commands; their code loads when one runs.
+ */
+const BUILT_IN_PLUGINS: Record<string, () => Promise<{ default: unknown }>> = {
+  doctor: () => import('./plugins/doctor.ts'),
+  rpc: () => import('./plugins/rpc.ts'),
 };
 
 /** A plugin to load: a file path or `acp:{name}`, with options, or a plugin/type object. */
@@ -1368,6 +1625,8 @@ export interface RegistryOptions {
   warn?(message: string): void;
   /** How `plugins` entries were asked for, shown by `acp types` (default `createRegistry`). */
   via?: string;
+  /** Also register the commands: the protocol's own and the built-in plugins' (the CLI does). */
+  builtIns?: boolean;
 }
 
 /**
@@ -1378,16 +1637,28 @@ export interface RegistryOptions {
 export async function createRegistry(options: RegistryOptions = {}): Promise<Registry> {
   const registry = new Registry();
   await loadBuiltInTypes(registry);
-  if (!options.plugins?.length && !options.config) return registry;
   try {
+    if (options.builtIns) await loadBuiltInPlugins(registry, options);
+    if (!options.plugins?.length && !options.config) return registry;
     const { loadPlugins } = await import('./plugins/loader.ts');
     const host = options.host ?? (await createNodeHost());
-    await loadPlugins(registry, { ...options, host }, { AcpError, AcpPluginError, pluginContext, bundled: BUNDLED_PLUGINS });
+    await loadPlugins(registry, { ...options, host }, libraryApi(), BUNDLED_PLUGINS);
   } catch (error) {
     await registry.cleanup().catch(() => undefined);
     throw error;
   }
   return registry;
+}
+
+/** Register the protocol's commands and the built-in plugins (see {@link BUILT_IN_PLUGINS}). */
+async function loadBuiltInPlugins(registry: Registry, options: RegistryOptions): Promise<void> {
+  await registry.addPlugin(protocolPlugin, { kind: 'built-in', source: 'acp.ts' });
+  for (const [name, load] of Object.entries(BUILT_IN_PLUGINS)) {
+    const context = pluginContext({}, options.runtime, { source: `acp:${name}`, warn: options.warn });
+    const exported = (await load()).default;
+    const plugin = (typeof exported === 'function' ? await exported(context) : exported) as AcpPlugin;
+    await registry.addPlugin(plugin, { kind: 'built-in', source: `plugins/${name}.ts` }, context);
+  }
 }
 
 // ---------------------------------------------------------------------------
@@ -1401,23 +1672,23 @@ export async function readProtocol(host: Host, folder: string): Promise<Json> {
     bytes = await host.fs.readFile(nodePath.join(folder, 'protocol.json'));
   } catch (error) {
     // A dangling or looping link, or a name too long to exist, is missing.
-    if (['ENOENT', 'ENOTDIR', 'ELOOP', 'ENAMETOOLONG'].includes(errorCode(error) ?? '')) throw new AcpError(`missing protocol.json in ${folder}`);
-    if (errorCode(error) === 'EISDIR') throw new AcpError('invalid protocol.json: protocol.json is a directory');
+    if (['ENOENT', 'ENOTDIR', 'ELOOP', 'ENAMETOOLONG'].includes(errorCode(error) ?? '')) throw new AcpError(`missing protocol.json in ${folder}`, 2, 'invalid_folder');
+    if (errorCode(error) === 'EISDIR') throw new AcpError('invalid protocol.json: protocol.json is a directory', 2, 'invalid_folder');
     throw error;
   }
   let text: string;
   try {
     text = decodeText(bytes, 'protocol.json');
   } catch {
-    throw new AcpError('invalid protocol.json: not valid UTF-8');
+    throw new AcpError('invalid protocol.json: not valid UTF-8', 2, 'invalid_folder');
   }
   let value: unknown;
   try {
     value = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   } catch (error) {
-    throw new AcpError(`invalid protocol.json: ${jsonErrorDetail(error)}`);
+    throw new AcpError(`invalid protocol.json: ${jsonErrorDetail(error)}`, 2, 'invalid_folder');
   }
-  if (!isObject(value)) throw new AcpError('invalid protocol.json: top level must be an object');
+  if (!isObject(value)) throw new AcpError('invalid protocol.json: top level must be an object', 2, 'invalid_folder');
   return value;
 }
 
@@ -1550,7 +1821,7 @@ export async function withFolderLock<T>(host: Host, folder: string, fn: () => Pr
       break;
     } catch (error) {
       if (errorCode(error) !== 'EEXIST') {
-        if (errorCode(error) === 'ENOENT' || errorCode(error) === 'ENOTDIR') throw new AcpError(`missing protocol.json in ${folder}`);
+        if (errorCode(error) === 'ENOENT' || errorCode(error) === 'ENOTDIR') throw new AcpError(`missing protocol.json in ${folder}`, 2, 'invalid_folder');
         if (['EACCES', 'EPERM', 'EROFS'].includes(errorCode(error) ?? '')) {
           throw new AcpError(`cannot write in ${folder} (${errorCode(error)}): appending needs write access to the folder`);
         }
@@ -1560,7 +1831,7 @@ export async function withFolderLock<T>(host: Host, folder: string, fn: () => Pr
     const lock = await readLockInfo(host, lockPath);
     if (lock && isLockAbandoned(host, lock)) await breakLock(host, folder, lock.raw);
     else {
-      if (host.now().getTime() > deadline) throw new AcpError(`timed out waiting for the lock on ${folder} (held by ${lock?.raw ?? 'unknown'})`);
+      if (host.now().getTime() > deadline) throw new AcpError(`timed out waiting for the lock on ${folder} (held by ${lock?.raw ?? 'unknown'})`, 2, 'lock_timeout');
       await sleep(delay);
       delay = Math.min(delay * 2, 25);
     }
@@ -1627,6 +1898,17 @@ export async function writeFileAtomic(host: Host, path: string, text: string): P
 
 // ---------------------------------------------------------------------------
 // Append (spec §6)
+/**
+ * The stable code of a refused event: whose turn it is, the phase, or
+ * another rule (the messages are the state machine's own, spec §5).
+ */
+function refusalCode(messages: readonly string[]): string {
+  // A wrong phase outranks a wrong actor: nobody may do it now.
+  if (messages.some((m) => / is not allowed from phase /.test(m))) return 'phase';
+  if (messages.some((m) => / is reserved for /.test(m))) return 'not_your_turn';
+  return 'invalid_event';
+}
+
 // ---------------------------------------------------------------------------
 
 /** What an append asks for. */
@@ -1866,15 +2148,15 @@ async function saveCheckpoint(host: Host, folder: string, participants: string[]
  */
 export async function append(host: Host, folder: string, request: AppendRequest, registry?: Registry): Promise<AppendResult> {
   const protocol = await readProtocol(host, folder);
-  if (!(EVENT_NAMES as readonly string[]).includes(request.event)) throw new AcpError(`unknown event '${request.event}'`);
+  if (!(EVENT_NAMES as readonly string[]).includes(request.event)) throw new AcpError(`unknown event '${request.event}'`, 2, 'unknown_event');
   const participants = participantIds(protocol);
-  if (!participants.includes(request.participant)) throw new AcpError(`participant '${request.participant}' is not listed in protocol.json`);
+  if (!participants.includes(request.participant)) throw new AcpError(`participant '${request.participant}' is not listed in protocol.json`, 2, 'unknown_participant');
   return withFolderLock(host, folder, async () => {
     // The checkpoint stands in for reading and replaying the log when it
     // provably describes it; the verdicts are those of a full replay.
     const checkpoint = await loadCheckpoint(host, folder, participants);
     const log = checkpoint ? undefined : await readEventLog(host, folder);
-    if (log?.errors.length) throw new AcpError(log.errors);
+    if (log?.errors.length) throw new AcpError(log.errors, 2, 'invalid_log');
     const events = log?.events ?? [];
     const count = checkpoint ? checkpoint.count : events.length;
     const seqExists = (seq: number): boolean => (checkpoint ? isInt(seq) && hasSeq(checkpoint.seqs, seq) : events.some((e) => e.seq === seq));
@@ -1904,7 +2186,7 @@ export async function append(host: Host, folder: string, request: AppendRequest,
     const before = checkpoint ? checkpointState(checkpoint, readiness) : replay(events, participants, readiness);
     const state = structuredClone(before);
     applyEvent(state, event, participants, readiness);
-    if (state.errors.length) throw new AcpError(state.errors);
+    if (state.errors.length) throw new AcpError(state.errors, 2, refusalCode(state.errors));
     if (['decision_accepted', 'readiness_passed', 'completed'].includes(request.event)) {
       const errors = readinessAppendErrors(readiness, request.event);
       if (errors.length) throw new AcpError(errors[0]!);
@@ -1921,6 +2203,7 @@ export async function append(host: Host, folder: string, request: AppendRequest,
       // Copies: a hook must not be able to change what was checked and is written.
       await registry.hooks.call('append:before', {
         folder,
+        files: documentFiles(host, folder, protocol),
         protocol: structuredClone(protocol),
         event: Object.freeze({ ...event }),
         state: structuredClone(state),
@@ -1957,13 +2240,13 @@ export async function append(host: Host, folder: string, request: AppendRequest,
     if (registry?.hooks.has('append:after') || registry?.hooks.has('phase:change')) {
       // The event is written: run every reaction, then report the failures
       // saying so (a caller must not append the event again).
-      const context: AfterAppendContext = { folder, protocol, ...result };
+      const context: AfterAppendContext = { folder, files: documentFiles(host, folder, protocol), protocol, ...result };
       const failures: AcpError[] = [];
       await registry.hooks.call('append:after', context, failures);
       if (result.previousPhase !== result.state.phase) await registry.hooks.call('phase:change', context, failures);
       if (failures.length) {
         const note = `seq ${result.event.seq} ${result.event.event} was appended and stays in the log; do not append it again`;
-        throw Object.assign(new AcpError([...failures.map((f) => f.message), note]), { appended: result });
+        throw new AcpAppendedError([...failures.map((f) => f.message), note], result);
       }
     }
     return result;
@@ -2651,7 +2934,7 @@ export async function validate(host: Host, folder: string, registry: Registry): 
     warnings.push('deferred_nonblocking readiness items should include a reason');
   }
 
-  if (registry.hooks.has('validate')) await registry.hooks.call('validate', { folder, protocol, events: pass.events ?? [], errors, warnings });
+  if (registry.hooks.has('validate')) await registry.hooks.call('validate', { folder, files: documentFiles(host, folder, protocol), protocol, events: pass.events ?? [], errors, warnings });
   return finish();
 }
 
@@ -2847,9 +3130,9 @@ function cachedWaiting(protocol: Json): string[] {
 /** Compute the next action for `participant` (spec §10). */
 export async function nextAction(host: Host, folder: string, participant: string, registry?: Registry): Promise<NextResult> {
   const protocol = await readProtocol(host, folder);
-  if (!participantIds(protocol).includes(participant)) throw new AcpError(`participant '${participant}' is not listed in protocol.json`);
+  if (!participantIds(protocol).includes(participant)) throw new AcpError(`participant '${participant}' is not listed in protocol.json`, 2, 'unknown_participant');
   const log = await readEventLogSettled(host, folder);
-  if (log.errors.length) throw new AcpError(log.errors);
+  if (log.errors.length) throw new AcpError(log.errors, 2, 'invalid_log');
   const events = log.events;
   const phase = pyStr(protocol.currentPhase);
   const owner = pyStr(protocol.proposalOwner);
@@ -2914,7 +3197,7 @@ export async function nextAction(host: Host, folder: string, participant: string
   if (last) result.lastEvent = { seq: last.seq, event: last.event, from: last.from };
   if (registry?.hooks.has('next')) {
     const hints: string[] = [];
-    await registry.hooks.call('next', { folder, participant, result, hints });
+    await registry.hooks.call('next', { folder, files: documentFiles(host, folder, protocol), participant, result, hints });
     if (hints.length) (result as NextResult & { hints?: string[] }).hints = hints;
   }
   return result;
@@ -2984,7 +3267,7 @@ export async function waitForTurn(host: Host, folder: string, participant: strin
       let log: { errors: string[]; last: Json | undefined };
       try {
         protocol = await readProtocol(host, folder);
-        if (!participantIds(protocol).includes(participant)) throw new AcpError(`participant '${participant}' is not listed in protocol.json`);
+        if (!participantIds(protocol).includes(participant)) throw new AcpError(`participant '${participant}' is not listed in protocol.json`, 2, 'unknown_participant');
         const st = await host.fs.stat(nodePath.join(folder, 'events.jsonl'));
         const key = !st ? 'missing' : st.ino !== undefined && st.ctimeMs !== undefined ? `${st.size}:${st.mtimeMs}:${st.ctimeMs}:${st.ino}` : undefined;
         if (key === undefined || logCache?.key !== key) {
@@ -2993,7 +3276,7 @@ export async function waitForTurn(host: Host, folder: string, participant: strin
           logCache = { key: key ?? '', errors: read.errors, last };
         }
         log = logCache;
-        if (log.errors.length) throw new AcpError(log.errors);
+        if (log.errors.length) throw new AcpError(log.errors, 2, 'invalid_log');
         unreadableSince = undefined;
       } catch (error) {
         // Tools that write in place (not atomically) can be caught mid-write:
@@ -3075,7 +3358,7 @@ export async function openCollaboration(folder: string, options: OpenOptions = {
     state: async () => {
       const protocol = await readProtocol(host, absolute);
       const log = await readEventLog(host, absolute);
-      if (log.errors.length) throw new AcpError(log.errors);
+      if (log.errors.length) throw new AcpError(log.errors, 2, 'invalid_log');
       return replay(log.events, participantIds(protocol), await readReadinessFile(host, absolute));
     },
     validate: () => validate(host, absolute, registry),
@@ -3084,8 +3367,237 @@ export async function openCollaboration(folder: string, options: OpenOptions = {
   };
 }
 
+/**
+ * The library as one object, handed to every plugin (its `context.api`) and
+ * every command. Plugins cannot import acp.ts's values: a compiled binary's
+ * modules are not importable from outside, and a built-in plugin that
+ * imported acp.ts would wait for acp.ts, which awaits the CLI (see
+ * docs/architecture.md). Everything here is also a named export.
+ */
+export function libraryApi() {
+  return {
+    VERSION, EVENT_NAMES, PHASES, REQUIRED_FILES, FORBIDDEN_FILES, CONCLUSION_SECTIONS, DEFAULT_WAIT_TIMEOUT_SECONDS, DEFAULT_WAIT_INTERVAL_SECONDS,
+    AcpError, AcpTimeoutError, AcpAbortError, AcpPluginError, AcpAppendedError, UsageError,
+    createNodeHost, createMemoryHost, createMemoryFileSystem, openCollaboration, createRegistry, pluginContext,
+    init, append, validate, nextAction, formatNext, waitForTurn,
+    readProtocol, readEventLog, scanEventLog, parseEventLog, formatEventLine, jsonErrorDetail, nextSeq, emptyState, applyEvent, replay,
+    participantIds, isUnsafePath, deliverableRef, primaryRef, resolveDeliverablePath, readDeliverable, documentFiles,
+    markdown, readReadiness, decisionGateErrors, conclusionErrors, defaultTemplate, defaultGates, reviewHeadings, parseZonedTimestamp,
+    inspectFolderLock, withFolderLock, writeFileAtomic, decodeText, sha256Hex, formatTimestamp, formatProtocolJson, pyRepr, pyStr, pyStrip,
+    comparePy, sortedPy, parseArgv, parsePyInt, parsePyFloat, runCommand, describeError,
+  };
+}
+
+/** The type of {@link libraryApi}: what `context.api` holds. */
+export type AcpApi = ReturnType<typeof libraryApi>;
+
 // ---------------------------------------------------------------------------
-// The CLI (the only place that reads argv, writes stdio or exits)
+// The protocol's own commands (the core's internal plugin)
+// ---------------------------------------------------------------------------
+
+const FOLDER: CommandOptionSpec = { type: 'string', required: true, description: 'Collaboration folder' };
+const JSON_FLAG: CommandOptionSpec = { type: 'boolean', description: 'Print one JSON object' };
+const text = (description: string, extra: Partial<CommandOptionSpec> = {}): CommandOptionSpec => ({ type: 'string', description, ...extra });
+const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+const strs = (value: unknown): string[] => (Array.isArray(value) ? value : []);
+
+/** `acp init` (spec §9). */
+const initCommand: CommandSpec = {
+  name: 'init',
+  description: 'Create a collaboration folder (spec §9)',
+  options: {
+    folder: FOLDER,
+    participant: text('Participant id (repeatable; the first owns the proposal)', { multiple: true, valueName: 'id' }),
+    objective: text('What the collaboration must achieve'),
+    completion: text('Objective completion gate (repeatable)', { multiple: true, valueName: 'gate' }),
+    'primary-deliverable-type': text('Primary deliverable type', { required: true, valueName: 'type' }),
+    'primary-deliverable-file': text('Primary deliverable file name (.md)', { valueName: 'file' }),
+    'primary-deliverable-check': text('Checklist section for custom types (repeatable)', { multiple: true, valueName: 'section' }),
+    'deliverables-mode': text('internal (default) or external', { valueName: 'mode' }),
+    'deliverables-dir': text('Deliverables directory (default deliverables)', { valueName: 'dir' }),
+    'repo-root': text('Repository root, relative to the folder (external mode)', { valueName: 'path' }),
+    resume: { type: 'boolean', description: 'Succeed if the folder already exists' },
+    json: JSON_FLAG,
+  },
+  async run(ctx) {
+    const o = ctx.options;
+    const folder = ctx.folder();
+    const result = await init(ctx.host, folder, {
+      participants: strs(o.participant),
+      objective: str(o.objective) ?? '',
+      completion: strs(o.completion),
+      primaryType: str(o['primary-deliverable-type'])!,
+      primaryFile: str(o['primary-deliverable-file']),
+      primaryChecks: strs(o['primary-deliverable-check']),
+      mode: str(o['deliverables-mode']),
+      dir: str(o['deliverables-dir']),
+      repoRoot: str(o['repo-root']),
+      resume: o.resume === true,
+    }, ctx.registry);
+    if (!ctx.json) ctx.out(result.created ? `Initialized ACP schema v2 collaboration folder: ${folder}` : `Collaboration folder already exists: ${folder}`);
+    return { exitCode: 0, json: { ok: true, exitCode: 0, created: result.created, folder, files: result.files } };
+  },
+};
+
+/** `acp append` (spec §6). */
+const appendCommand: CommandSpec = {
+  name: 'append',
+  description: 'Append an event (spec §6)',
+  options: {
+    folder: FOLDER,
+    participant: text('Who appends', { required: true, valueName: 'id' }),
+    event: text(`Event name (${EVENT_NAMES.join(', ')})`, { required: true, valueName: 'name' }),
+    summary: text('One-line summary', { required: true, valueName: 'text' }),
+    doc: text('Document the event refers to', { valueName: 'ref' }),
+    'reply-to': text('Seq of the event this answers', { valueName: 'seq' }),
+    role: text('primary or supporting (deliverable events)', { choices: ['primary', 'supporting'] }),
+    sha256: text('SHA-256 of the frozen deliverable', { valueName: 'hex' }),
+    json: { type: 'boolean', description: 'Print the appended event as JSON' },
+  },
+  async run(ctx) {
+    const o = ctx.options;
+    const replyTo = str(o['reply-to']);
+    const result = await append(ctx.host, ctx.folder(), {
+      participant: str(o.participant)!,
+      event: str(o.event)!,
+      summary: str(o.summary)!,
+      doc: str(o.doc),
+      replyTo: replyTo === undefined ? undefined : parsePyInt(replyTo, 'reply-to'),
+      role: str(o.role),
+      sha256: str(o.sha256),
+    }, ctx.registry);
+    if (!ctx.json) ctx.out(`appended seq ${result.event.seq}: ${result.event.event}`);
+    return { exitCode: 0, json: { ok: true, exitCode: 0, event: result.event, phase: result.state.phase, waitingFor: result.state.waitingFor } };
+  },
+};
+
+/** `acp next` (spec §10). */
+const nextCommand: CommandSpec = {
+  name: 'next',
+  description: 'Print the next action for a participant (spec §10)',
+  options: { folder: FOLDER, participant: text('Participant id', { required: true, valueName: 'id' }), json: JSON_FLAG },
+  async run(ctx) {
+    const result = await nextAction(ctx.host, ctx.folder(), str(ctx.options.participant)!, ctx.registry);
+    if (!ctx.json) ctx.out(formatNext(result));
+    return { exitCode: result.exitCode, json: { ok: result.exitCode === 0, ...result } };
+  },
+};
+
+/** `acp wait` (spec §10). */
+const waitCommand: CommandSpec = {
+  name: 'wait',
+  description: 'Wait until it is a participant’s turn (spec §10)',
+  options: {
+    folder: FOLDER,
+    participant: text('Participant id', { required: true, valueName: 'id' }),
+    interval: text(`Fallback poll period (default ${DEFAULT_WAIT_INTERVAL_SECONDS})`, { valueName: 'seconds' }),
+    timeout: text(`Give up after this long; 0 waits forever (default ${DEFAULT_WAIT_TIMEOUT_SECONDS})`, { valueName: 'seconds' }),
+    json: JSON_FLAG,
+  },
+  async run(ctx) {
+    const seconds = (name: 'interval' | 'timeout'): number | undefined => {
+      const value = str(ctx.options[name]);
+      if (value === undefined) return undefined;
+      const n = parsePyFloat(value, name);
+      if (!(n >= 0)) throw new UsageError(`argument --${name}: invalid non-negative number: '${value}'`);
+      return n;
+    };
+    const options = { intervalSeconds: seconds('interval'), timeoutSeconds: seconds('timeout'), signal: ctx.signal, onProgress: ctx.json ? undefined : ctx.out };
+    try {
+      const result = await waitForTurn(ctx.host, ctx.folder(), str(ctx.options.participant)!, options, ctx.registry);
+      if (!ctx.json) ctx.out(`${result.reason}\n${formatNext(result.next)}`);
+      return { exitCode: result.next.exitCode, json: { ok: result.next.exitCode === 0, ready: result.reason.slice('ready: '.length), ...result.next } };
+    } catch (error) {
+      if (!(error instanceof AcpTimeoutError)) throw error;
+      ctx.err(error.message);
+      return { exitCode: 1, json: { ok: false, exitCode: 1, timeout: true, error: error.message } };
+    }
+  },
+};
+
+/** `acp validate` (spec §8). */
+const validateCommand: CommandSpec = {
+  name: 'validate',
+  description: 'Validate a collaboration folder (spec §8)',
+  options: { folder: FOLDER, json: { type: 'boolean', description: 'Print {ok, errors, warnings}' } },
+  async run(ctx) {
+    const result = await validate(ctx.host, ctx.folder(), ctx.registry);
+    const exitCode = result.errors.length ? 2 : result.warnings.length ? 1 : 0;
+    if (!ctx.json) {
+      if (result.errors.length) {
+        ctx.out('ACP validation failed');
+        for (const error of result.errors) ctx.out(`ERROR: ${error}`);
+      } else ctx.out(result.warnings.length ? 'ACP validation passed with warnings' : 'ACP validation passed');
+      for (const warning of result.warnings) ctx.out(`WARNING: ${warning}`);
+    }
+    return { exitCode, json: { ...result, exitCode } };
+  },
+};
+
+/** `acp plugins` (alias `types`): what is loaded and where each piece came from. */
+const pluginsCommand: CommandSpec = {
+  name: 'plugins',
+  description: 'List the deliverable types, plugins and commands loaded, and where each came from',
+  options: { json: JSON_FLAG },
+  run(ctx) {
+    const json = { ok: true, exitCode: 0, ...describeRegistry(ctx.registry) };
+    if (ctx.json) return { exitCode: 0, json };
+    const where = (origin: Origin): string => (origin.kind === 'built-in' ? `built-in (${origin.source})` : `${origin.source}${origin.via ? ` (via ${origin.via})` : ''}`);
+    ctx.out('Deliverable types:');
+    for (const { definition, origin } of ctx.registry.types.values()) {
+      ctx.out(`  ${definition.type.padEnd(20)} ${definition.title.padEnd(30)} ${origin.plugin ? `plugin '${origin.plugin}': ` : ''}${where(origin)}`);
+    }
+    const loaded = ctx.registry.plugins.filter(({ origin }) => origin.kind === 'plugin');
+    ctx.out(loaded.length ? 'Plugins:' : 'Plugins: none (load with --plugin <file> or the plugins: list of acp.config.yaml)');
+    for (const { plugin, origin } of loaded) ctx.out(`  ${plugin.name.padEnd(20)} ${where(origin)}; ${plugin.enforce ? `enforce ${plugin.enforce}; ` : ''}provides ${provides(plugin)}`);
+    ctx.out('Commands:');
+    for (const { spec, origin } of ctx.registry.commands.values()) ctx.out(`  ${spec.name.padEnd(20)} ${origin.plugin ?? 'core'}`);
+    return { exitCode: 0, json };
+  },
+};
+
+/** What a plugin contributes, in one line. */
+function provides(plugin: AcpPlugin): string {
+  const parts = [
+    ...(plugin.deliverableTypes ?? []).map((t) => `type ${t.type}`),
+    ...Object.keys(plugin.hooks ?? {}).map((h) => `hook ${h}`),
+    ...(plugin.commands ?? []).map((c) => `command ${c.name}`),
+  ];
+  return parts.join(', ') || 'nothing';
+}
+
+/** The registry's contents as JSON (`acp plugins --json`). */
+function describeRegistry(registry: Registry): Json {
+  const types = [...registry.types.values()].map(({ definition, origin }) => ({
+    type: definition.type,
+    title: definition.title,
+    origin: origin.kind,
+    source: origin.source,
+    ...(origin.plugin ? { plugin: origin.plugin } : {}),
+    ...(origin.via ? { via: origin.via } : {}),
+    recordedAs: origin.kind === 'built-in' || definition.recordAsCustom === false ? definition.type : 'custom',
+  }));
+  const plugins = registry.plugins.filter(({ origin }) => origin.kind === 'plugin').map(({ plugin, origin }) => ({
+    name: plugin.name,
+    source: origin.source,
+    ...(origin.via ? { via: origin.via } : {}),
+    enforce: plugin.enforce ?? 'normal',
+    hooks: Object.keys(plugin.hooks ?? {}),
+    types: (plugin.deliverableTypes ?? []).map((t) => t.type),
+    commands: (plugin.commands ?? []).map((c) => c.name),
+  }));
+  const commands = [...registry.commands.values()].map(({ spec, origin }) => ({ name: spec.name, description: spec.description, plugin: origin.plugin ?? null, source: origin.source }));
+  return { types, plugins, commands };
+}
+
+/** The protocol's own commands, registered like any plugin's (vite-style internal plugin). */
+const protocolPlugin: AcpPlugin = {
+  name: 'protocol',
+  commands: [initCommand, appendCommand, nextCommand, waitCommand, validateCommand, pluginsCommand, { ...pluginsCommand, name: 'types', description: 'Same as `acp plugins`' }],
+};
+
+// ---------------------------------------------------------------------------
+// The CLI edge: argv → command → exit code (never exits; main() does)
 // ---------------------------------------------------------------------------
 
 /** Where the CLI writes and what it reads from the process. */
@@ -3095,520 +3607,385 @@ export interface CliIo {
   stderr(text: string): void;
   /** Colour output allowed? */
   color: boolean;
-  /** Process capabilities for plugins (running commands); default: this process's. */
+  /** Process capabilities for plugins (running commands); default: none. */
   runtime?: RuntimeFacts;
+  /** Environment access (default: none). */
+  env?(name: string): string | undefined;
+  /** Aborted when the process should stop. */
+  signal?: AbortSignal;
 }
 
-class UsageError extends AcpError {}
+/** A mistake on the command line: `error: …`, exit 2 (argparse's wording). */
+export class UsageError extends AcpError {
+  constructor(message: string) {
+    super(message, 2, 'usage');
+    this.name = 'UsageError';
+  }
+}
+
+/** Options every command accepts. */
+const GLOBAL_OPTIONS: Record<string, CommandOptionSpec> = {
+  plugin: { type: 'string', multiple: true, valueName: 'path', description: 'Load a plugin: a .ts/.mjs/.js file or a bundled acp:{name} (repeatable)' },
+  'no-config': { type: 'boolean', description: 'Ignore acp.config.yaml (found in the working directory or its ancestors)' },
+  help: { type: 'boolean', description: 'Show help' },
+  debug: { type: 'boolean', description: 'On an internal error, print the stack trace' },
+};
+
+/** argparse's test for a negative number (`_negative_number_matcher`). */
+const NEGATIVE_NUMBER_RE = /^-\d+$|^-\d*\.\d+$/;
+
+/** The parsed command line of one command. */
+export interface ParsedArgv {
+  options: OptionValues;
+  args: Record<string, string | undefined>;
+}
 
 /**
- * Option values exactly as typed. The argv parser under cac turns
- * numeric-looking values into numbers (`--sha256 000…` would become `0`), so
- * values are taken from argv itself; cac still matches commands, rejects
- * unknown options and prints help.
+ * Parse argv the way Python's argparse parses the other tools' command lines
+ * (spec §8b): `--name value` and `--name=value`, unambiguous prefixes, the
+ * last of a repeated single-value option wins, a value may start with `-`
+ * when it is a negative number or holds a space, `--` ends the options.
+ * Errors carry argparse's wording. cac cannot express prefixes or these
+ * value rules, so this is the one parser (cac's would be a second).
  */
-function rawOptionValues(argv: string[], valued: Set<string>): Map<string, string[]> {
-  const values = new Map<string, string[]>();
-  const add = (name: string, value: string): void => {
-    const key = name.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
-    values.set(key, [...(values.get(key) ?? []), value]);
-  };
+export function parseArgv(argv: readonly string[], spec: Pick<CommandSpec, 'options' | 'args'>, globals = GLOBAL_OPTIONS): ParsedArgv {
+  const own = spec.options ?? {};
+  const known = { ...globals, ...own };
+  const options: OptionValues = {};
+  const positionals: string[] = [];
+  const extras: string[] = [];
+  const lookup = (token: string): { name: string; value?: string } | undefined => optionOf(token, own, globals);
   for (let i = 0; i < argv.length; i++) {
     const token = argv[i]!;
-    if (token === '--') break;
-    if (!token.startsWith('--')) continue;
-    const eq = token.indexOf('=');
-    const name = token.slice(2, eq === -1 ? undefined : eq);
-    if (!valued.has(name)) continue;
-    if (eq !== -1) add(name, token.slice(eq + 1));
-    else if (i + 1 < argv.length && !argv[i + 1]!.startsWith('--')) add(name, argv[++i]!);
+    if (token === '--') {
+      positionals.push(...argv.slice(i + 1));
+      break;
+    }
+    const match = looksLikeOption(token) ? lookup(token) : undefined;
+    if (!match) {
+      (looksLikeOption(token) ? extras : positionals).push(token);
+      continue;
+    }
+    const option = known[match.name]!;
+    if (option.type === 'boolean') {
+      if (match.value !== undefined) throw new UsageError(`argument --${match.name}: ignored explicit argument '${match.value}'`);
+      options[match.name] = true;
+      continue;
+    }
+    let value = match.value;
+    if (value === undefined) {
+      const following = argv[i + 1];
+      if (following === undefined || following === '--' || (looksLikeOption(following) && (lookup(following) || !isValueLike(following)))) {
+        throw new UsageError(`argument --${match.name}: expected one argument`);
+      }
+      value = following;
+      i++;
+    }
+    if (option.choices && !option.choices.includes(value)) {
+      throw new UsageError(`argument --${match.name}: invalid choice: ${pyRepr(value)} (choose from ${option.choices.map((c) => pyRepr(c)).join(', ')})`);
+    }
+    options[match.name] = option.multiple ? [...((options[match.name] as string[] | undefined) ?? []), value] : value;
   }
-  return values;
+  return { options, args: bindPositionals(positionals, extras, own, options, spec.args ?? []) };
 }
 
-function single(value: unknown, name: string): string | undefined {
-  if (value === undefined) return undefined;
-  if (Array.isArray(value)) {
-    if (value.length > 1) throw new UsageError(`argument --${name}: expected one value`);
-    value = value[0];
-  }
-  if (value === true || value === false) throw new UsageError(`argument --${name}: expected one argument`);
-  return String(value);
+/** Whether argparse would take `token` for an option string (`_parse_optional` returning non-None). */
+function looksLikeOption(token: string): boolean {
+  return token.length > 1 && token.startsWith('-');
 }
 
-function list(value: unknown): string[] {
-  if (value === undefined) return [];
-  const values = Array.isArray(value) ? value : [value];
-  return values.map((v) => {
-    if (v === true || v === false) throw new UsageError('expected one argument');
-    return String(v);
+/** Option-like tokens argparse still takes as values: negative numbers and anything with a space. */
+function isValueLike(token: string): boolean {
+  return NEGATIVE_NUMBER_RE.test(token) || token.includes(' ');
+}
+
+/** Resolve `--name`, `--name=value` or an unambiguous prefix; the command's own options first (as argparse sees them). */
+function optionOf(token: string, own: Record<string, CommandOptionSpec>, globals: Record<string, CommandOptionSpec>): { name: string; value?: string } | undefined {
+  if (token === '-h') return { name: 'help' };
+  if (!token.startsWith('--')) return undefined;
+  const eq = token.indexOf('=');
+  const name = token.slice(2, eq === -1 ? undefined : eq);
+  const value = eq === -1 ? undefined : token.slice(eq + 1);
+  for (const table of [own, globals]) {
+    if (Object.hasOwn(table, name)) return { name, value };
+  }
+  for (const table of [own, globals]) {
+    const matches = Object.keys(table).filter((candidate) => candidate.startsWith(name));
+    if (matches.length > 1 && name !== '') throw new UsageError(`ambiguous option: --${name} could match ${matches.map((m) => `--${m}`).join(', ')}`);
+    if (matches.length === 1 && name !== '') return { name: matches[0]!, value };
+  }
+  return undefined;
+}
+
+/** Bind positionals to their names; report extras and missing required options in argparse's order and words. */
+function bindPositionals(positionals: string[], extras: string[], own: Record<string, CommandOptionSpec>, options: OptionValues, names: readonly string[]): Record<string, string | undefined> {
+  const args: Record<string, string | undefined> = {};
+  const missing: string[] = [];
+  names.forEach((raw, index) => {
+    const name = raw.replace(/\?$/, '');
+    args[name] = positionals[index];
+    if (positionals[index] === undefined && !raw.endsWith('?')) missing.push(name);
   });
+  const unused = [...extras, ...positionals.slice(names.length)];
+  if (options.help) return args;
+  for (const [name, option] of Object.entries(own)) if (option.required && options[name] === undefined) missing.push(`--${name}`);
+  if (missing.length) throw new UsageError(`the following arguments are required: ${missing.join(', ')}`);
+  if (unused.length) throw new UsageError(`unrecognized arguments: ${unused.join(' ')}`);
+  return args;
 }
 
-function required(value: string | undefined, name: string): string {
-  if (value === undefined) throw new UsageError(`the following arguments are required: --${name}`);
+/**
+ * Python's `int()` on a command-line value: surrounding white space, a sign,
+ * `_` between digits and any Unicode decimal digit are accepted.
+ */
+export function parsePyInt(text: string, name: string): number {
+  const body = pyStrip(text);
+  const match = /^([+-]?)(\p{Nd}+(?:_\p{Nd}+)*)$/u.exec(body);
+  if (!match) throw new UsageError(`argument --${name}: invalid int value: ${pyRepr(text)}`);
+  let value = 0;
+  for (const ch of match[2]!.replaceAll('_', '')) value = value * 10 + unicodeDigitValue(ch);
+  return match[1] === '-' ? -value : value;
+}
+
+/** The value of a Unicode decimal digit (`\p{Nd}` comes in runs of ten, 0 to 9). */
+function unicodeDigitValue(ch: string): number {
+  const code = ch.codePointAt(0)!;
+  // The mathematical digits are five runs of ten back to back.
+  if (code >= 0x1d7ce && code <= 0x1d7ff) return (code - 0x1d7ce) % 10;
+  let zero = code;
+  while (zero > code - 9 && /\p{Nd}/u.test(String.fromCodePoint(zero - 1))) zero--;
+  return code - zero;
+}
+
+/** Python's `float()` on a command-line value (also `inf`, `1e3`, `1_0`). */
+export function parsePyFloat(text: string, name: string): number {
+  const body = pyStrip(text).replaceAll(/(?<=\d)_(?=\d)/g, '');
+  const special = /^([+-]?)(inf|infinity|nan)$/i.exec(body);
+  const value = special ? (special[2]!.toLowerCase() === 'nan' ? Number.NaN : special[1] === '-' ? -Infinity : Infinity) : /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(body) ? Number(body) : undefined;
+  if (value === undefined) throw new UsageError(`argument --${name}: invalid float value: ${pyRepr(text)}`);
   return value;
 }
 
-function intOption(value: string | undefined, name: string): number | undefined {
-  if (value === undefined) return undefined;
-  if (!/^[+-]?\d+$/.test(value.trim())) throw new UsageError(`argument --${name}: invalid int value: '${value}'`);
-  return Number.parseInt(value, 10);
+/** `acp --help` and `acp {command} --help`, generated from the command data. */
+function formatHelp(registry: Registry, command?: CommandSpec): string {
+  if (!command) {
+    const rows = [...registry.commands.values()].map(({ spec, origin }) => `  ${spec.name.padEnd(10)} ${spec.description}${origin.plugin && origin.plugin !== 'protocol' ? ` (${origin.plugin})` : ''}`);
+    return [`acp/${VERSION}`, '', 'Usage: acp <command> [options]', '', 'Commands:', ...rows, '', 'Run `acp <command> --help` for its options.', ''].join('\n');
+  }
+  const args = (command.args ?? []).map((a) => (a.endsWith('?') ? `[${a.slice(0, -1)}]` : `<${a}>`)).join(' ');
+  const optionRows = Object.entries({ ...(command.options ?? {}), ...GLOBAL_OPTIONS }).map(([name, option]) => {
+    const flag = option.type === 'string' ? `--${name} <${option.valueName ?? name}>` : `--${name}`;
+    return `  ${flag.padEnd(38)} ${option.description}${option.required ? ' (required)' : ''}`;
+  });
+  return [`acp/${VERSION}`, '', `Usage: acp ${command.name}${args ? ` ${args}` : ''} [options]`, '', command.description, '', 'Options:', ...optionRows, ''].join('\n');
 }
 
-function floatOption(value: string | undefined, name: string): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (value.trim() === '' || Number.isNaN(n) || n < 0) throw new UsageError(`argument --${name}: invalid non-negative number: '${value}'`);
-  return n;
+/** The first token naming a command, skipping the global options before it. */
+function commandWord(argv: readonly string[]): { index: number; word?: string } {
+  for (let i = 0; i < argv.length; i++) {
+    const token = argv[i]!;
+    if (token === '--plugin') i++;
+    else if (!token.startsWith('-')) return { index: i, word: token };
+  }
+  return { index: -1 };
 }
 
 /**
- * Run the CLI. Returns the exit code; never calls `process.exit` (the
- * entry point does).
+ * Run the CLI. Returns the exit code; never calls `process.exit` (the entry
+ * point does). Loads the registry (built-in and configured plugins), finds
+ * the command, parses its options, runs it, and always cleans up.
  */
 export async function runCli(io: CliIo, hostOverride?: Host): Promise<number> {
-  const { cac } = await import('cac');
   const host = hostOverride ?? (await createNodeHost());
-  // Replaced by the registry with plugins once the command line is parsed.
-  let registry = new Registry();
-  const out = (text: string): void => io.stdout(`${text}\n`);
-  let exitCode = 0;
-  let json = false;
-  const cli = cac('acp');
-  // Start-up: cac builds every option of every command, a fifth of a small
-  // append's CPU. When argv starts with a protocol command and asks for no
-  // help or version, only that command is built; the others get an inert
-  // builder (parsing, unknown-option errors and output are the same).
-  const only = io.argv[0];
-  if (only && ['init', 'append', 'next', 'wait', 'validate'].includes(only) && !io.argv.some((a) => ['--help', '-h', '--version', '-v'].includes(a))) {
-    const build = cli.command.bind(cli);
-    const inert: object = new Proxy(() => undefined, { get: () => () => inert });
-    cli.command = ((name: string, ...rest: [string?, object?]) => (name.split(' ')[0] === only ? build(name, ...rest) : inert)) as typeof cli.command;
-  }
-  const str = { type: [String] };
-  const valued = new Set([
-    'folder', 'participant', 'objective', 'completion', 'primary-deliverable-type', 'primary-deliverable-file', 'primary-deliverable-check',
-    'deliverables-mode', 'deliverables-dir', 'repo-root', 'event', 'summary', 'doc', 'reply-to', 'role', 'sha256', 'interval', 'timeout',
-    'plugin', 'server', 'token', 'token-file', 'root', 'config', 'tcp', 'unix', 'param-file',
-  ]);
-  const raw = rawOptionValues(io.argv, valued);
-  const withRawValues = (parsed: Json): Json => ({ ...parsed, ...Object.fromEntries(raw) });
-  const folderOf = (options: Json): string => {
-    const folder = required(single(options.folder, 'folder'), 'folder');
-    if (folder.includes('\0')) throw new UsageError('argument --folder: a path cannot contain a NUL character');
-    return host.resolvePath(folder);
-  };
-  // Global options (every command): plugins are loaded before the command runs.
-  cli.option('--plugin <path>', 'Load a plugin: a .ts/.mjs/.js file or a bundled acp:{name} (repeatable)', str);
-  cli.option('--no-config', 'Ignore acp.config.yaml (found in the working directory or its ancestors)');
-  // cac would print "(default: true)" for a negated option; `config` is only checked for `false`.
-  for (const option of cli.globalCommand.options) if (option.negated) option.config.default = undefined;
-
-  cli
-    .command('init', 'Create a collaboration folder (spec §9)')
-    .option('--folder <folder>', 'Collaboration folder', str)
-    .option('--participant <id>', 'Participant id (repeatable; the first owns the proposal)', str)
-    .option('--objective <text>', 'What the collaboration must achieve', str)
-    .option('--completion <gate>', 'Objective completion gate (repeatable)', str)
-    .option('--primary-deliverable-type <type>', 'Primary deliverable type', str)
-    .option('--primary-deliverable-file <file>', 'Primary deliverable file name (.md)', str)
-    .option('--primary-deliverable-check <section>', 'Checklist section for custom types (repeatable)', str)
-    .option('--deliverables-mode <mode>', 'internal (default) or external', str)
-    .option('--deliverables-dir <dir>', 'Deliverables directory (default deliverables)', str)
-    .option('--repo-root <path>', 'Repository root, relative to the folder (external mode)', str)
-    .option('--resume', 'Succeed if the folder already exists')
-    .option('--json', 'Print one JSON object')
-    .action(async (parsed: Json) => {
-      const options = withRawValues(parsed);
-      json = Boolean(options.json);
-      const folder = folderOf(options);
-      const result = await init(
-        host,
-        folder,
-        {
-          participants: list(options.participant),
-          objective: single(options.objective, 'objective') ?? '',
-          completion: list(options.completion),
-          primaryType: required(single(options.primaryDeliverableType, 'primary-deliverable-type'), 'primary-deliverable-type'),
-          primaryFile: single(options.primaryDeliverableFile, 'primary-deliverable-file'),
-          primaryChecks: list(options.primaryDeliverableCheck),
-          mode: single(options.deliverablesMode, 'deliverables-mode'),
-          dir: single(options.deliverablesDir, 'deliverables-dir'),
-          repoRoot: single(options.repoRoot, 'repo-root'),
-          resume: Boolean(options.resume),
-        },
-        registry,
-      );
-      if (json) out(JSON.stringify({ ok: true, created: result.created, folder, files: result.files }));
-      else if (result.created) out(`Initialized ACP schema v2 collaboration folder: ${folder}`);
-      else out(`Collaboration folder already exists: ${folder}`);
-    });
-
-  cli
-    .command('append', 'Append an event (spec §6)')
-    .option('--folder <folder>', 'Collaboration folder', str)
-    .option('--participant <id>', 'Who appends', str)
-    .option('--event <name>', `Event name (${EVENT_NAMES.join(', ')})`, str)
-    .option('--summary <text>', 'One-line summary', str)
-    .option('--doc <ref>', 'Document the event refers to', str)
-    .option('--reply-to <seq>', 'Seq of the event this answers', str)
-    .option('--role <role>', 'primary or supporting (deliverable events)', str)
-    .option('--sha256 <hex>', 'SHA-256 of the frozen deliverable', str)
-    .option('--json', 'Print the appended event as JSON')
-    .action(async (parsed: Json) => {
-      const options = withRawValues(parsed);
-      json = Boolean(options.json);
-      const folder = folderOf(options);
-      const result = await append(
-        host,
-        folder,
-        {
-          participant: required(single(options.participant, 'participant'), 'participant'),
-          event: required(single(options.event, 'event'), 'event'),
-          summary: required(single(options.summary, 'summary'), 'summary'),
-          doc: single(options.doc, 'doc'),
-          replyTo: intOption(single(options.replyTo, 'reply-to'), 'reply-to'),
-          role: single(options.role, 'role'),
-          sha256: single(options.sha256, 'sha256'),
-        },
-        registry,
-      ).catch((error: unknown) => {
-        // A plugin's append:after failed: the event is written all the same, say so.
-        const appended = (error as { appended?: AppendResult }).appended;
-        if (appended && !json) out(`appended seq ${appended.event.seq}: ${appended.event.event}`);
-        throw error;
-      });
-      if (json) out(JSON.stringify({ ok: true, event: result.event, phase: result.state.phase, waitingFor: result.state.waitingFor }));
-      else out(`appended seq ${result.event.seq}: ${result.event.event}`);
-    });
-
-  cli
-    .command('next', 'Print the next action for a participant (spec §10)')
-    .option('--folder <folder>', 'Collaboration folder', str)
-    .option('--participant <id>', 'Participant id', str)
-    .option('--json', 'Print one JSON object')
-    .action(async (parsed: Json) => {
-      const options = withRawValues(parsed);
-      json = Boolean(options.json);
-      const result = await nextAction(host, folderOf(options), required(single(options.participant, 'participant'), 'participant'), registry);
-      if (json) out(JSON.stringify({ ok: result.exitCode === 0, ...result }));
-      else out(formatNext(result));
-      exitCode = result.exitCode;
-    });
-
-  cli
-    .command('wait', 'Wait until it is a participant’s turn (spec §10)')
-    .option('--folder <folder>', 'Collaboration folder', str)
-    .option('--participant <id>', 'Participant id', str)
-    .option('--interval <seconds>', `Fallback poll period (default ${DEFAULT_WAIT_INTERVAL_SECONDS})`, str)
-    .option('--timeout <seconds>', `Give up after this long; 0 waits forever (default ${DEFAULT_WAIT_TIMEOUT_SECONDS})`, str)
-    .option('--server <endpoint>', 'Wait by subscription to an `acp serve` endpoint (tcp://host:port or unix:/path); --folder is then the task name', str)
-    .option('--token <token>', 'With --server: the token the server maps to --participant (or ACP_TOKEN)', str)
-    .option('--token-file <file>', 'With --server: read the token from this file', str)
-    .option('--json', 'Print one JSON object')
-    .action(async (parsed: Json) => {
-      const options = withRawValues(parsed);
-      json = Boolean(options.json);
-      if (options.server !== undefined) {
-        const { waitViaServer } = await import('./plugins/rpc/cli.ts');
-        exitCode = await waitViaServer(options, rpcContext());
-        return;
-      }
-      const participant = required(single(options.participant, 'participant'), 'participant');
-      try {
-        const result = await waitForTurn(
-          host,
-          folderOf(options),
-          participant,
-          {
-            intervalSeconds: floatOption(single(options.interval, 'interval'), 'interval'),
-            timeoutSeconds: floatOption(single(options.timeout, 'timeout'), 'timeout'),
-            onProgress: json ? undefined : out,
-          },
-          registry,
-        );
-        if (json) out(JSON.stringify({ ok: true, ready: result.reason.slice('ready: '.length), ...result.next }));
-        else out(`${result.reason}\n${formatNext(result.next)}`);
-        exitCode = result.next.exitCode;
-      } catch (error) {
-        if (error instanceof AcpTimeoutError) {
-          if (json) out(JSON.stringify({ ok: false, timeout: true, reason: error.message.slice('timeout: '.length) }));
-          io.stderr(`${error.message}\n`);
-          exitCode = 1;
-          return;
-        }
-        throw error;
-      }
-    });
-
-  cli
-    .command('validate', 'Validate a collaboration folder (spec §8)')
-    .option('--folder <folder>', 'Collaboration folder', str)
-    .option('--json', 'Print {ok, errors, warnings}')
-    .action(async (parsed: Json) => {
-      const options = withRawValues(parsed);
-      json = Boolean(options.json);
-      const result = await validate(host, folderOf(options), registry);
-      exitCode = result.errors.length ? 2 : result.warnings.length ? 1 : 0;
-      if (json) {
-        out(JSON.stringify(result));
-        return;
-      }
-      if (result.errors.length) {
-        out('ACP validation failed');
-        for (const error of result.errors) out(`ERROR: ${error}`);
-      } else out(result.warnings.length ? 'ACP validation passed with warnings' : 'ACP validation passed');
-      for (const warning of result.warnings) out(`WARNING: ${warning}`);
-    });
-
-  cli
-    .command('types', 'List the deliverable types and plugins loaded, and where each came from')
-    .option('--json', 'Print one JSON object')
-    .action((parsed: Json) => {
-      const options = withRawValues(parsed);
-      json = Boolean(options.json);
-      const where = (origin: Origin): string => (origin.kind === 'built-in' ? `built-in (${origin.source})` : `${origin.source}${origin.via ? ` (via ${origin.via})` : ''}`);
-      const types = [...registry.types.values()].map(({ definition, origin }) => ({
-        type: definition.type,
-        title: definition.title,
-        origin: origin.kind,
-        source: origin.source,
-        ...(origin.plugin ? { plugin: origin.plugin } : {}),
-        ...(origin.via ? { via: origin.via } : {}),
-        recordedAs: origin.kind === 'built-in' || definition.recordAsCustom === false ? definition.type : 'custom',
-      }));
-      const plugins = registry.plugins.map(({ plugin, origin }) => ({
-        name: plugin.name,
-        source: origin.source,
-        ...(origin.via ? { via: origin.via } : {}),
-        enforce: plugin.enforce ?? 'normal',
-        hooks: Object.keys(plugin.hooks ?? {}),
-        types: (plugin.deliverableTypes ?? []).map((t) => t.type),
-      }));
-      if (json) {
-        out(JSON.stringify({ ok: true, types, plugins }));
-        return;
-      }
-      out('Deliverable types:');
-      for (const { definition, origin } of registry.types.values()) {
-        out(`  ${definition.type.padEnd(20)} ${definition.title.padEnd(30)} ${origin.plugin ? `plugin '${origin.plugin}': ` : ''}${where(origin)}`);
-      }
-      out(plugins.length ? 'Plugins:' : 'Plugins: none (load with --plugin <file> or the plugins: list of acp.config.yaml)');
-      for (const [index, p] of plugins.entries()) {
-        const provides = [...p.types.map((t) => `type ${t}`), ...p.hooks.map((h) => `hook ${h}`)].join(', ') || 'nothing';
-        out(`  ${p.name.padEnd(20)} ${where(registry.plugins[index]!.origin)}; ${p.enforce === 'normal' ? '' : `enforce ${p.enforce}; `}provides ${provides}`);
-      }
-    });
-
-  cli
-    .command('doctor', 'Diagnose a folder (lock, torn log line, cached state, files, frozen deliverables); --fix repairs what is safe')
-    .option('--folder <folder>', 'Collaboration folder', str)
-    .option('--fix', 'Repair what loses nothing (keeps a copy of events.jsonl before cutting a torn line)')
-    .option('--json', 'Print {ok, folder, findings, changes}')
-    .action(async (parsed: Json) => {
-      const options = withRawValues(parsed);
-      json = Boolean(options.json);
-      const fix = Boolean(options.fix);
-      const { doctor, formatDoctorReport } = await import('./plugins/doctor.ts');
-      const core = {
-        AcpError, readProtocol, parseEventLog, decodeText, replay, participantIds, readReadiness, withFolderLock, writeFileAtomic,
-        formatProtocolJson, inspectFolderLock, sha256Hex, readDeliverable, formatTimestamp, pyRepr, REQUIRED_FILES, FORBIDDEN_FILES,
-      };
-      const report = await doctor(core, host, folderOf(options), { fix });
-      exitCode = report.healthy ? 0 : 1;
-      if (json) out(JSON.stringify({ ok: report.healthy, ...report }));
-      else out(formatDoctorReport(report, fix));
-    });
-
-  // The Agent Communication Protocol (JSON-RPC 2.0) server and client: plugins/rpc/, loaded only for these commands.
-  const rpcContext = () => ({
-    core: {
-      runCli, readProtocol, parseEventLog, readEventLog, decodeText, validate, nextAction, formatNext, applyEvent, emptyState, readReadiness,
-      participantIds, primaryRef, readDeliverable, sha256Hex, markdown, formatTimestamp, pyStr, AcpError, withFolderLock, writeFileAtomic,
-      resolveDeliverablePath, deliverableRef,
-    },
-    host,
-    registry,
-    io,
-    version: '0.1.0',
-    cliPrefix: [...(raw.get('plugin') ?? []).map((path) => `--plugin=${path}`), ...(cli.options.config === false ? ['--no-config'] : [])],
-  });
-
-  cli
-    .command('serve', 'Serve the collaborations under a folder over JSON-RPC 2.0 (Agent Communication Protocol)')
-    .option('--root <dir>', 'Folder whose sub-folders are the collaborations (default: the config\'s root, else the working directory)', str)
-    .option('--config <file>', 'Server config (YAML): tokens, limits, transports', str)
-    .option('--stdio', 'Serve on stdin/stdout (the spawning process is trusted)')
-    .option('--tcp <address>', 'Serve on TCP host:port (loopback unless --allow-remote; clients authenticate with a token)', str)
-    .option('--unix <path>', 'Serve on a Unix socket (created owner-only)', str)
-    .option('--allow-remote', 'Allow a non-loopback --tcp address')
-    .action(async (parsed: Json) => {
-      // --config here is a file; the global --no-config gives `config` a default, so take it from argv only.
-      const options = { ...withRawValues(parsed), config: raw.get('config') };
-      const { serveCommand } = await import('./plugins/rpc/cli.ts');
-      exitCode = await serveCommand(options, rpcContext());
-    });
-
-  cli
-    .command('rpc <method> [params]', 'Call one JSON-RPC method of an `acp serve` endpoint; params are JSON')
-    .option('--server <endpoint>', 'tcp://host:port, host:port or unix:/path (or ACP_SERVER)', str)
-    .option('--token <token>', 'Token the server maps to your participant id (or ACP_TOKEN)', str)
-    .option('--token-file <file>', 'Read the token from this file', str)
-    .option('--participant <id>', 'On a Unix socket without a token: the participant this call speaks for', str)
-    .option('--timeout <seconds>', 'Give up waiting for the answer after this long', str)
-    .option('--param-file <key=file>', 'Set a param (dotted path, e.g. args.content) to a file\'s text (repeatable)', str)
-    .option('--json', 'Print one JSON line even on a terminal')
-    .action(async (method: string, params: string | undefined, parsed: Json) => {
-      const options = withRawValues(parsed);
-      json = Boolean(options.json);
-      const { rpcCommand } = await import('./plugins/rpc/cli.ts');
-      exitCode = await rpcCommand(method, params, options, rpcContext());
-    });
-
-  cli.help();
-  cli.version('0.1.0');
-  const wantsJson = io.argv.includes('--json');
+  const found = commandWord(io.argv);
+  const argv = io.argv.filter((_, index) => index !== found.index);
+  const wantsJson = argv.includes('--json');
+  let registry: Registry | undefined;
   try {
-    cli.parse(['node', 'acp', ...io.argv], { run: false });
-    if (!cli.matchedCommand) {
-      if (cli.options.help || cli.options.version) return 0;
-      const name = cli.args[0];
-      throw new UsageError(name === undefined ? 'a command is required (init, append, next, wait, validate, doctor, types)' : `unknown command '${name}'`);
+    if (found.word === undefined && (argv.includes('--version') || argv.includes('-v'))) {
+      io.stdout(`acp/${VERSION}\n`);
+      return 0;
     }
-    if (cli.options.help) return 0;
-    const folderOption = raw.get('folder')?.[0];
+    const globals = parsePartial(argv);
+    // In-process callers (tests, embedders) get this process's capabilities, as the entry point does.
+    const runtime = io.runtime ?? (await (await import('./plugins/core/process.ts')).createProcessRuntime());
     registry = await createRegistry({
       host,
-      runtime: io.runtime ?? (await createProcessRuntime()),
-      config: cli.options.config !== false,
-      plugins: raw.get('plugin') ?? [],
+      runtime,
+      config: globals.config,
+      plugins: globals.plugins,
       via: '--plugin',
       cwd: host.resolvePath('.'),
-      folder: folderOption === undefined ? undefined : host.resolvePath(folderOption),
+      folder: globals.folder === undefined ? undefined : host.resolvePath(globals.folder),
       warn: (message) => io.stderr(`warning: ${message}\n`),
+      builtIns: true,
     });
-    await cli.runMatchedCommand();
+    const code = await dispatch({ ...io, runtime }, host, registry, found.word, argv);
     // Cleanup failures are errors too (exit 2); the finally below is for the error paths.
     await registry.cleanup();
-    return exitCode;
-  } catch (error) {
-    // A file system failure nobody foresaw (a file replaced by a directory, a
-    // disk error…) is the environment's, not a bug: say what failed, exit 2.
-    const fsFailure = !(error instanceof AcpError) && /^E[A-Z0-9]+$/.test(errorCode(error) ?? '') ? `file system error: ${(error as Error).message}` : undefined;
-    const message = error instanceof AcpError ? error.message : error instanceof Error && error.name === 'CACError' ? error.message : fsFailure;
-    if (message === undefined) {
-      const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
-      io.stderr(`error: internal error: ${error instanceof Error ? error.message : String(error)}\n`);
-      if (typeof detail === 'string' && io.argv.includes('--debug')) io.stderr(`${detail}\n`);
-      return 70;
-    }
-    const code = error instanceof AcpError ? error.exitCode : 2;
-    if (json || wantsJson) out(JSON.stringify({ ok: false, error: message, exitCode: code }));
-    io.stderr(`error: ${message}\n`);
     return code;
+  } catch (error) {
+    return reportError(io, error, wantsJson);
   } finally {
-    await registry.cleanup().catch((error: unknown) => io.stderr(`error: ${(error as Error).message}\n`));
+    await registry?.cleanup().catch((error: unknown) => io.stderr(`error: ${(error as Error).message}\n`));
   }
+}
+
+/** The options needed before the command is known: which plugins to load, and the folder they must not come from. */
+function parsePartial(argv: readonly string[]): { plugins: string[]; config: boolean; folder?: string } {
+  const plugins: string[] = [];
+  let folder: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const token = argv[i]!;
+    const [name, inline] = token.startsWith('--') && token.includes('=') ? [token.slice(0, token.indexOf('=')), token.slice(token.indexOf('=') + 1)] : [token, undefined];
+    const value = inline ?? argv[i + 1];
+    if ((name === '--plugin' || name === '--folder') && value !== undefined) {
+      if (name === '--plugin') plugins.push(value);
+      else folder = value;
+      if (inline === undefined) i++;
+    }
+  }
+  return { plugins, config: !argv.includes('--no-config'), folder };
+}
+
+/** Find and run the command `word`. */
+async function dispatch(io: CliIo, host: Host, registry: Registry, word: string | undefined, argv: string[]): Promise<number> {
+  const out = (text: string): void => io.stdout(`${text}\n`);
+  if (word === undefined) {
+    if (argv.includes('--help') || argv.includes('-h')) {
+      io.stdout(formatHelp(registry));
+      return 0;
+    }
+    throw new UsageError(`a command is required (${[...registry.commands.keys()].join(', ')})`);
+  }
+  const entry = registry.commands.get(word);
+  if (!entry) throw new UsageError(`unknown command '${word}' (commands: ${[...registry.commands.keys()].join(', ')})`);
+  const spec = entry.spec;
+  const parsed = parseArgv(argv, spec);
+  if (parsed.options.help) {
+    io.stdout(formatHelp(registry, spec));
+    return 0;
+  }
+  const result = await runCommand(registry, word, parsed, {
+    host,
+    runtime: io.runtime,
+    out,
+    err: (text) => io.stderr(`${text}\n`),
+    color: io.color,
+    signal: io.signal,
+    env: io.env,
+  });
+  if (parsed.options.json === true && result.json) out(JSON.stringify(result.json));
+  return result.exitCode;
+}
+
+/** Where a command runs: the host, and where its output goes (default: nowhere). */
+export interface RunCommandOptions {
+  host: Host;
+  runtime?: RuntimeFacts;
+  out?(text: string): void;
+  err?(text: string): void;
+  color?: boolean;
+  signal?: AbortSignal;
+  env?(name: string): string | undefined;
 }
 
 /**
- * This process's capabilities for plugins. Running commands goes through
- * node:child_process, which Node, Bun and Deno all provide (Deno asks for
- * `--allow-run`); Deno's read permissions are queried so that looking for
- * acp.config.yaml never prompts.
+ * Run a registered command with options already parsed (no argv): the CLI
+ * edge calls it after parsing, the RPC server and embedders call it with
+ * typed values. Options are checked against the command's spec (types,
+ * `choices`, `required`) with the CLI's words. Typed errors are thrown.
  */
-async function createProcessRuntime(): Promise<RuntimeFacts> {
-  const g = globalThis as {
-    Deno?: { permissions: { querySync(descriptor: { name: 'read'; path: string }): { state: string } } };
-    Bun?: unknown;
-    process?: { env: Record<string, string | undefined> };
+export async function runCommand(registry: Registry, name: string, input: { options?: OptionValues; args?: Record<string, string | undefined> }, where: RunCommandOptions): Promise<CommandResult> {
+  const entry = registry.commands.get(name);
+  if (!entry) throw new UsageError(`unknown command '${name}' (commands: ${[...registry.commands.keys()].join(', ')})`);
+  const options = input.options ?? {};
+  checkOptionValues(entry.spec, options);
+  const context: Omit<CommandContext, 'next'> = {
+    name,
+    args: input.args ?? {},
+    options,
+    api: libraryApi(),
+    host: where.host,
+    registry,
+    runtime: where.runtime ?? { name: 'unknown' },
+    out: where.out ?? (() => undefined),
+    err: where.err ?? (() => undefined),
+    json: options.json === true,
+    color: where.color ?? false,
+    signal: where.signal ?? new AbortController().signal,
+    env: (variable) => where.env?.(variable),
+    folder: () => folderOption(where.host, options.folder),
   };
-  const deno = g.Deno;
-  const name: RuntimeFacts['name'] = deno ? 'deno' : g.Bun ? 'bun' : g.process ? 'node' : 'unknown';
-  const run: RuntimeFacts['run'] = async (command, options = {}) => {
-    const { spawn } = await import('node:child_process');
-    const [file, ...args] = command;
-    if (!file) throw new AcpError('run: empty command');
-    const env = { ...g.process?.env, ...options.env };
-    return new Promise((resolve, reject) => {
-      let child: ReturnType<typeof spawn>;
-      try {
-        child = spawn(file, args, { cwd: options.cwd, env, shell: false, detached: options.detached, stdio: options.detached ? 'ignore' : ['ignore', 'pipe', 'pipe'] });
-      } catch (error) {
-        reject(new Error(`cannot run ${file}: ${(error as Error).message}${name === 'deno' ? ' (Deno needs --allow-run)' : ''}`));
-        return;
-      }
-      const output = { stdout: '', stderr: '' };
-      const limit = 64 * 1024;
-      child.stdout?.on('data', (chunk: Uint8Array) => void (output.stdout = (output.stdout + chunk).slice(-limit)));
-      child.stderr?.on('data', (chunk: Uint8Array) => void (output.stderr = (output.stderr + chunk).slice(-limit)));
-      const timer = options.timeoutMs && !options.detached ? setTimeout(() => child.kill('SIGKILL'), options.timeoutMs) : undefined;
-      child.on('error', (error: Error & { code?: string }) => {
-        clearTimeout(timer);
-        reject(new Error(error.code === 'ENOENT' ? `command not found: ${file}` : `cannot run ${file}: ${error.message}`));
-      });
-      if (options.detached) {
-        child.on('spawn', () => {
-          child.unref();
-          resolve({ code: 0, ...output });
-        });
-        return;
-      }
-      child.on('close', (code: number | null) => {
-        clearTimeout(timer);
-        resolve({ code, ...output });
-      });
-    });
-  };
-  const mayRead = deno ? (path: string): boolean => deno.permissions.querySync({ name: 'read', path }).state === 'granted' : undefined;
-  return mayRead ? { name, run, mayRead } : { name, run };
+  return runCommandChain(entry.chain, context);
 }
 
-/** The process edge: every `process` / `Deno` / `Bun` access of the CLI lives here. */
+/** Check typed option values against a command's spec (what argv parsing guarantees for the CLI). */
+function checkOptionValues(spec: CommandSpec, options: OptionValues): void {
+  const known = { ...spec.options, ...GLOBAL_OPTIONS };
+  const missing: string[] = [];
+  for (const [name, value] of Object.entries(options)) {
+    const option = Object.hasOwn(known, name) ? known[name] : undefined;
+    if (!option) throw new UsageError(`unrecognized arguments: --${name}`);
+    if (value === undefined) continue;
+    const ok = option.type === 'boolean' ? typeof value === 'boolean' : option.multiple ? Array.isArray(value) && value.every((v) => typeof v === 'string') : typeof value === 'string';
+    if (!ok) throw new UsageError(`argument --${name}: expected ${option.type === 'boolean' ? 'a flag (true or false)' : option.multiple ? 'a list of strings' : 'one argument'}`);
+    for (const item of typeof value === 'string' ? [value] : Array.isArray(value) ? value : []) {
+      if (option.choices && !option.choices.includes(item)) throw new UsageError(`argument --${name}: invalid choice: ${pyRepr(item)} (choose from ${option.choices.map((c) => pyRepr(c)).join(', ')})`);
+    }
+  }
+  for (const [name, option] of Object.entries(spec.options ?? {})) if (option.required && options[name] === undefined) missing.push(`--${name}`);
+  if (missing.length) throw new UsageError(`the following arguments are required: ${missing.join(', ')}`);
+}
+
+/** Run a command and the `extend` wrappers around it, outermost first. */
+async function runCommandChain(chain: readonly CommandSpec[], context: Omit<CommandContext, 'next'>, index = chain.length - 1): Promise<CommandResult> {
+  const spec = chain[index]!;
+  const next = (): Promise<CommandResult> => (index > 0 ? runCommandChain(chain, context, index - 1) : Promise.resolve({ exitCode: 0 }));
+  const outcome = await spec.run({ ...context, next });
+  return typeof outcome === 'object' ? outcome : { exitCode: outcome ?? 0 };
+}
+
+/** `--folder`, resolved; a usage error when absent. */
+function folderOption(host: Host, value: unknown): string {
+  if (typeof value !== 'string') throw new UsageError('the following arguments are required: --folder');
+  if (value.includes('\0')) throw new UsageError('argument --folder: a path cannot contain a NUL character');
+  return host.resolvePath(value);
+}
+
+/** Print a failure as `error: …` (and the JSON object under `--json`); returns the exit code (70: a bug). */
+function reportError(io: CliIo, error: unknown, wantsJson: boolean): number {
+  const described = describeError(error);
+  if (!described) {
+    io.stderr(`error: internal error: ${error instanceof Error ? error.message : String(error)}\n`);
+    if (io.argv.includes('--debug') && error instanceof Error && error.stack) io.stderr(`${error.stack}\n`);
+    return 70;
+  }
+  const { message, exitCode, code } = described;
+  const appended = error instanceof AcpAppendedError ? error.appended : undefined;
+  if (wantsJson) io.stdout(`${JSON.stringify({ ok: false, error: message, exitCode, code, ...(appended ? { appended: appended.event } : {}) })}\n`);
+  else if (appended) io.stdout(`appended seq ${appended.event.seq}: ${appended.event.event}\n`);
+  io.stderr(`error: ${message}\n`);
+  return exitCode;
+}
+
+/**
+ * The user-facing side of a failure: an {@link AcpError}'s message, exit code
+ * and stable code, or a file system failure nobody foresaw (a file replaced
+ * by a directory, a disk error…), which is the environment's, not a bug
+ * (`file system error: …`, exit 2). `undefined` for anything else: a bug.
+ */
+export function describeError(error: unknown): { message: string; exitCode: number; code: string } | undefined {
+  if (error instanceof AcpError) return { message: error.message, exitCode: error.exitCode, code: error.code };
+  const errno = errorCode(error);
+  if (errno !== undefined && /^E[A-Z0-9]+$/.test(errno)) return { message: `file system error: ${(error as Error).message}`, exitCode: 2, code: 'file_system' };
+  return undefined;
+}
+
+/** The entry point's work (argv, stdio, exit code) lives in plugins/core/process.ts. */
 async function main(): Promise<void> {
-  const g = globalThis as {
-    process?: { argv: string[]; stdout: { write(s: string): unknown }; stderr: { write(s: string): unknown }; exitCode?: number; exit(code: number): never };
-  };
-  const proc = g.process!;
-  type Stream = { write(s: string | Uint8Array): unknown; on?(event: 'error', fn: () => void): unknown };
-  // A reader that went away (`acp types | head -1`) is not our error: no EPIPE crash.
-  const streamWriter = (stream: Stream) => {
-    stream.on?.('error', () => undefined);
-    return (text: string | Uint8Array): void => {
-      try {
-        stream.write(text);
-      } catch {
-        // closed pipe
-      }
-    };
-  };
-  // Output goes straight to the file descriptor: creating the
-  // process.stdout/stderr streams costs ~15 ms of Bun's start-up, a third
-  // of a whole append. The stream is the fallback for a non-blocking
-  // descriptor that is full (EAGAIN).
-  const { writeSync } = await import('node:fs');
-  const write = (fd: number, stream: () => Stream) => {
-    let fallback: ((text: string | Uint8Array) => void) | undefined;
-    return (text: string): void => {
-      if (fallback) return fallback(text);
-      let bytes = new TextEncoder().encode(text);
-      while (bytes.length) {
-        try {
-          bytes = bytes.subarray(writeSync(fd, bytes));
-        } catch (error) {
-          if ((error as { code?: unknown }).code !== 'EAGAIN') return; // closed pipe
-          fallback = streamWriter(stream());
-          return fallback(bytes);
-        }
-      }
-    };
-  };
-  const code = await runCli(
-    { argv: proc.argv.slice(2), stdout: write(1, () => proc.stdout), stderr: write(2, () => proc.stderr), color: false },
-    await createNodeHost({ syncFs: true }),
-  );
-  proc.exitCode = code;
+  const { runProcess } = await import('./plugins/core/process.ts');
+  await runProcess((io, host) => runCli(io, host));
 }
 
 /**

@@ -24,6 +24,13 @@ export { createNodeHost, type NodeHostOptions } from './plugins/core/node-host.t
 export { createMemoryFileSystem, createMemoryHost, type MemoryFileSystem, type MemoryHostOptions } from './plugins/core/memory-host.ts';
 import { createNodeHost } from './plugins/core/node-host.ts';
 import { createMemoryFileSystem, createMemoryHost } from './plugins/core/memory-host.ts';
+import { AcpAbortError, AcpAppendedError, AcpError, AcpPluginError, AcpTimeoutError, UsageError } from './plugins/core/errors.ts';
+import { checkOptionValues, commandWord, formatHelp, GLOBAL_OPTIONS, parseArgv, parsePartial, parsePyFloat, parsePyInt } from './plugins/core/argv.ts';
+import { parseZonedTimestamp, reviewHeadings } from './plugins/core/pytext.ts';
+
+export { AcpAbortError, AcpAppendedError, AcpError, AcpPluginError, AcpTimeoutError, UsageError } from './plugins/core/errors.ts';
+export { parseArgv, parsePyFloat, parsePyInt, type ParsedArgv } from './plugins/core/argv.ts';
+export { parseZonedTimestamp, reviewHeadings } from './plugins/core/pytext.ts';
 
 // ---------------------------------------------------------------------------
 // Protocol constants
@@ -85,66 +92,6 @@ export const VERSION: string = packageJson.version;
 export const DEFAULT_WAIT_TIMEOUT_SECONDS = 1800;
 /** Default `wait` fallback poll period in seconds. */
 export const DEFAULT_WAIT_INTERVAL_SECONDS = 2;
-
-// ---------------------------------------------------------------------------
-// Errors
-// ---------------------------------------------------------------------------
-
-/**
- * A refusal the protocol defines: the message is the exact text other tools
- * print, and the CLI maps it to `error: {message}` with exit code 2.
- */
-export class AcpError extends Error {
-  /** Process exit code the CLI uses for this error. */
-  readonly exitCode: number;
-  /** Individual messages when several checks failed at once (joined by `; ` in `message`). */
-  readonly messages: string[];
-  /**
-   * What kind of refusal this is, stable across versions and wording (the
-   * RPC server and MCP tools map it): `usage`, `invalid_folder`,
-   * `invalid_log`, `unknown_event`, `unknown_participant`, `not_your_turn`,
-   * `phase`, `invalid_event`, `plugin_refused`, `plugin_failed`,
-   * `after_append`, `timeout`, `aborted`, `lock_timeout`, or `refused`.
-   */
-  readonly code: string;
-  constructor(message: string | string[], exitCode = 2, code = 'refused') {
-    const messages = Array.isArray(message) ? message : [message];
-    super(messages.join('; '));
-    this.name = 'AcpError';
-    this.exitCode = exitCode;
-    this.messages = messages;
-    this.code = code;
-  }
-}
-
-/**
- * Raised when an `append:after` or `phase:change` hook failed: the event
- * *was* appended (`appended`) and must not be appended again.
- */
-export class AcpAppendedError extends AcpError {
-  readonly appended: AppendResult;
-  constructor(messages: string[], appended: AppendResult) {
-    super(messages, 2, 'after_append');
-    this.name = 'AcpAppendedError';
-    this.appended = appended;
-  }
-}
-
-/** Raised when `wait` runs out of time. */
-export class AcpTimeoutError extends AcpError {
-  constructor(message: string) {
-    super(message, 1, 'timeout');
-    this.name = 'AcpTimeoutError';
-  }
-}
-
-/** Raised when an operation is aborted through its `AbortSignal`. */
-export class AcpAbortError extends AcpError {
-  constructor() {
-    super('aborted', 130, 'aborted');
-    this.name = 'AcpAbortError';
-  }
-}
 
 // ---------------------------------------------------------------------------
 // Host capabilities (the only door to the outside world)
@@ -1163,16 +1110,6 @@ interface RegisteredHook {
   owner: string;
 }
 
-/** Raised when a plugin's code throws; names the plugin (exit 2). */
-export class AcpPluginError extends AcpError {
-  readonly plugin: string;
-  constructor(plugin: string, hook: string, cause: unknown) {
-    super(`plugin '${plugin}' failed in ${hook}: ${cause instanceof Error ? cause.message : String(cause)}`, 2, 'plugin_failed');
-    this.name = 'AcpPluginError';
-    this.plugin = plugin;
-  }
-}
-
 /** Thrown by `refuse()` inside `append:before`. */
 class AcpRefusal extends Error {}
 
@@ -1602,6 +1539,7 @@ const BUNDLED_PLUGINS: Record<string, () => Promise<unknown>> = {
  * module only describes its commands; their code loads when one runs.
  */
 const BUILT_IN_PLUGINS: Record<string, () => Promise<{ default: unknown }>> = {
+  protocol: () => import('./plugins/protocol.ts'),
   doctor: () => import('./plugins/doctor.ts'),
   rpc: () => import('./plugins/rpc.ts'),
 };
@@ -1652,7 +1590,6 @@ export async function createRegistry(options: RegistryOptions = {}): Promise<Reg
 
 /** Register the protocol's commands and the built-in plugins (see {@link BUILT_IN_PLUGINS}). */
 async function loadBuiltInPlugins(registry: Registry, options: RegistryOptions): Promise<void> {
-  await registry.addPlugin(protocolPlugin, { kind: 'built-in', source: 'acp.ts' });
   for (const [name, load] of Object.entries(BUILT_IN_PLUGINS)) {
     const context = pluginContext({}, options.runtime, { source: `acp:${name}`, warn: options.warn });
     const exported = (await load()).default;
@@ -2264,67 +2201,6 @@ export interface ValidationResult {
   warnings: string[];
 }
 
-const ISO_RE = /^(\d{4})-?(\d{2})-?(\d{2})(?:[^\d](\d{2})(?::?(\d{2})(?::?(\d{2})(?:[.,](\d{1,9}))?)?)?)?(Z|z|[+-]\d{2}(?::?\d{2}(?::?\d{2}(?:[.,]\d{1,6})?)?)?)?$/u;
-
-const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-
-/** The number of `width` ASCII digits at `at`, or -1 if one is not a digit. */
-function digitsAt(value: string, at: number, width: number): number {
-  let out = 0;
-  for (let k = at; k < at + width; k++) {
-    const d = value.charCodeAt(k) - 0x30;
-    if (d < 0 || d > 9) return -1;
-    out = out * 10 + d;
-  }
-  return out;
-}
-
-/**
- * The form every tool writes, `YYYY-MM-DDTHH:MM:SSZ`, read without the
- * general pattern (validate reads one per event); `null` when `value` has
- * another form. Same results as the general path below.
- */
-function parseCanonicalTimestamp(value: string): number | undefined | null {
-  if (value.length !== 20) return null;
-  if (value[4] !== '-' || value[7] !== '-' || value[10] !== 'T' || value[13] !== ':' || value[16] !== ':' || value[19] !== 'Z') return null;
-  const year = digitsAt(value, 0, 4);
-  const month = digitsAt(value, 5, 2);
-  const day = digitsAt(value, 8, 2);
-  const hour = digitsAt(value, 11, 2);
-  const minute = digitsAt(value, 14, 2);
-  const second = digitsAt(value, 17, 2);
-  // Date.UTC maps years 0-99 to 1900-1999: leave them to the general path.
-  if (year < 100 || month < 0 || day < 0 || hour < 0 || minute < 0 || second < 0) return null;
-  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
-  if (month < 1 || month > 12 || day < 1 || day > (month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1]!)) return undefined;
-  if (hour > 23 || minute > 59 || second > 59) return undefined;
-  return Date.UTC(year, month - 1, day, hour, minute, second);
-}
-
-/** Parse an ISO-8601 time like Python's `datetime.fromisoformat`; `undefined` if invalid or without zone. */
-export function parseZonedTimestamp(value: unknown): number | undefined {
-  if (typeof value !== 'string') return undefined;
-  const canonical = parseCanonicalTimestamp(value);
-  if (canonical !== null) return canonical;
-  const match = ISO_RE.exec(value);
-  if (!match) return undefined;
-  const [, y, mo, d, h = '0', mi = '0', s = '0', frac = '0', zone] = match;
-  if (!zone) return undefined;
-  const year = Number(y);
-  const month = Number(mo);
-  const day = Number(d);
-  if (month < 1 || month > 12 || day < 1 || day > new Date(Date.UTC(year, month, 0)).getUTCDate()) return undefined;
-  if (Number(h) > 23 || Number(mi) > 59 || Number(s) > 59) return undefined;
-  let offset = 0;
-  if (zone !== 'Z' && zone !== 'z') {
-    const sign = zone[0] === '-' ? -1 : 1;
-    const digits = zone.slice(1).replace(/:/g, '');
-    offset = sign * (Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2, 4) || '0')) * 60_000;
-    if (Number(digits.slice(0, 2)) > 23) return undefined;
-  }
-  return Date.UTC(year, month - 1, day, Number(h), Number(mi), Number(s)) + Number(`0.${frac}`) * 1000 - offset;
-}
-
 function checkDeliverablesDeclaration(protocol: Json, folder: string, errors: string[], host: Host, dirs: Set<string>, registry?: Registry): boolean {
   const start = errors.length;
   const deliverables = protocol.deliverables;
@@ -2391,145 +2267,6 @@ function checkDeliverablesDeclaration(protocol: Json, folder: string, errors: st
 
 /** The built-in type names the protocol accepts in validation (spec §3). */
 const validationTypes = new Set(['adr', 'design-spec', 'implementation-plan', 'decision-memo', 'review-report', 'test-plan', 'custom']);
-
-// A review heading (spec §7.1) is the pattern
-//   ^##\s+.+?\s+-\s+(.+?)\s+-\s+seq\s+([0-9]+)\s*$   (multiline; \s includes \n)
-// found with Python's `finditer`. A backtracking engine needs time quadratic
-// (or worse) in the length of a line for it, so a hostile review.md with a
-// long line hangs every validate. reviewHeadings finds exactly the matches
-// of that pattern, in the engine's priority order, in O(n log n).
-
-/** First index of `sorted` (ascending) whose value is > `value`. */
-function firstAbove(sorted: Int32Array | number[], value: number): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (sorted[mid]! > value) hi = mid;
-    else lo = mid + 1;
-  }
-  return lo;
-}
-
-/**
- * The review headings of review.md: `{participant, seq}` per match of the
- * §7.1 pattern, as Python's `re.finditer` returns them.
- */
-export function reviewHeadings(body: string): { participant: string; seq: number }[] {
-  const headings: { participant: string; seq: number }[] = [];
-  if (!body.includes('seq') || !body.includes('##')) return headings;
-  const n = body.length;
-  const space = (i: number): boolean => i < n && isPySpaceCode(body.charCodeAt(i));
-  const dot = (i: number): boolean => i < n && body.charCodeAt(i) !== 10;
-  // wsEnd[i]: the first index ≥ i that is not white space; nl[i]: the first \n at or after i.
-  const wsEnd = new Int32Array(n + 1);
-  const nl = new Int32Array(n + 1);
-  wsEnd[n] = n;
-  nl[n] = n;
-  for (let i = n - 1; i >= 0; i--) {
-    const code = body.charCodeAt(i);
-    // Printable ASCII (the bulk of any review.md) is never white space: skip the full test.
-    wsEnd[i] = code > 32 && code < 0x7f ? i : isPySpaceCode(code) ? wsEnd[i + 1]! : i;
-    nl[i] = code === 10 ? i : nl[i + 1]!;
-  }
-  const wsStart = (i: number): number => {
-    let r = i;
-    while (r > 0 && space(r - 1)) r--;
-    return r;
-  };
-  // The tail `\s+-\s+seq\s+([0-9]+)\s*$` is deterministic: it can only start in
-  // the white space run [r, a) before a "tail dash" a. Tails never overlap,
-  // so finding them all is linear.
-  const tailR: number[] = [];
-  const tailA: number[] = [];
-  const tailSeq: string[] = [];
-  const tailEnd: number[] = [];
-  // Separator dashes: a `-` with white space on both sides (`\s+-\s+`).
-  const sepD: number[] = [];
-  const sepR: number[] = [];
-  for (let a = body.indexOf('-'); a !== -1; a = body.indexOf('-', a + 1)) {
-    if (!space(a - 1) || !space(a + 1)) continue;
-    const r = wsStart(a);
-    sepD.push(a);
-    sepR.push(r);
-    const c = wsEnd[a + 1]!;
-    if (!body.startsWith('seq', c)) continue;
-    const e = wsEnd[c + 3]!;
-    if (e === c + 3) continue;
-    let f = e;
-    while (f < n && body.charCodeAt(f) >= 48 && body.charCodeAt(f) <= 57) f++;
-    if (f === e) continue;
-    const g = wsEnd[f]!;
-    // `\s*$`: greedy, then back to the last line end inside the white space.
-    let end = g === n ? n : -1;
-    for (let k = g - 1; end === -1 && k >= f; k--) if (body.charCodeAt(k) === 10) end = k;
-    if (end === -1) continue;
-    tailR.push(r);
-    tailA.push(a);
-    tailSeq.push(body.slice(e, f));
-    tailEnd.push(end);
-  }
-  if (!tailA.length) return headings;
-  // The lazy participant `(.+?)` from p0: the first p1 on p0's line where a tail starts.
-  const firstTail = (p0: number): { p1: number; k: number } | undefined => {
-    const k = firstAbove(tailA, p0 + 1);
-    if (k === tailA.length) return undefined;
-    const p1 = Math.max(tailR[k]!, p0 + 1);
-    return p1 <= nl[p0]! ? { p1, k } : undefined;
-  };
-  // After separator dash d: `\s+` (greedy, backtracking) then the participant.
-  type Found = { participant: string; seq: string; end: number };
-  const afterSep = (d: number): Found | undefined => {
-    for (let p0 = wsEnd[d + 1]!; p0 >= d + 2; p0--) {
-      if (!dot(p0)) continue;
-      const t = firstTail(p0);
-      if (t) return { participant: body.slice(p0, t.p1), seq: tailSeq[t.k]!, end: tailEnd[t.k]! };
-    }
-    return undefined;
-  };
-  // okFrom(k): the first separator index ≥ k whose continuation matches,
-  // computed on demand; `skip` remembers scans already done (each separator
-  // is examined once).
-  const results = new Map<number, Found | undefined>();
-  const skip = new Int32Array(sepD.length + 1).fill(-1);
-  const okFrom = (k: number): number => {
-    const visited: number[] = [];
-    let j = k;
-    while (j < sepD.length) {
-      if (skip[j] !== -1) {
-        j = skip[j]!;
-        break;
-      }
-      visited.push(j);
-      if (!results.has(j)) results.set(j, afterSep(sepD[j]!));
-      if (results.get(j)) break;
-      j++;
-    }
-    for (const v of visited) skip[v] = j;
-    return j;
-  };
-  // The lazy title `.+?` from t0: the first separator whose white space starts on t0's line.
-  const fromTitle = (t0: number): Found | undefined => {
-    const k = okFrom(firstAbove(sepD, t0 + 1));
-    return k < sepD.length && sepR[k]! <= nl[t0]! ? results.get(k) : undefined;
-  };
-  let from = 0;
-  for (let b = body.startsWith('##') ? 0 : body.indexOf('\n##'); b !== -1; b = body.indexOf('\n##', b + 1)) {
-    const start = body.charCodeAt(b) === 10 ? b + 1 : b;
-    if (start < from) continue;
-    const w = wsEnd[start + 2]!;
-    // `##\s+` is greedy: the title starts as late as possible first.
-    for (let t0 = w; t0 >= start + 3; t0--) {
-      if (!dot(t0)) continue;
-      const found = fromTitle(t0);
-      if (!found) continue;
-      headings.push({ participant: found.participant, seq: Number(found.seq) });
-      from = Math.max(found.end, start + 1);
-      break;
-    }
-  }
-  return headings;
-}
 
 function checkReviews(text: string | undefined, pass: LogPass, ref: string | undefined, errors: string[]): void {
   const body = text ?? '';
@@ -3392,211 +3129,6 @@ export function libraryApi() {
 export type AcpApi = ReturnType<typeof libraryApi>;
 
 // ---------------------------------------------------------------------------
-// The protocol's own commands (the core's internal plugin)
-// ---------------------------------------------------------------------------
-
-const FOLDER: CommandOptionSpec = { type: 'string', required: true, description: 'Collaboration folder' };
-const JSON_FLAG: CommandOptionSpec = { type: 'boolean', description: 'Print one JSON object' };
-const text = (description: string, extra: Partial<CommandOptionSpec> = {}): CommandOptionSpec => ({ type: 'string', description, ...extra });
-const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
-const strs = (value: unknown): string[] => (Array.isArray(value) ? value : []);
-
-/** `acp init` (spec §9). */
-const initCommand: CommandSpec = {
-  name: 'init',
-  description: 'Create a collaboration folder (spec §9)',
-  options: {
-    folder: FOLDER,
-    participant: text('Participant id (repeatable; the first owns the proposal)', { multiple: true, valueName: 'id' }),
-    objective: text('What the collaboration must achieve'),
-    completion: text('Objective completion gate (repeatable)', { multiple: true, valueName: 'gate' }),
-    'primary-deliverable-type': text('Primary deliverable type', { required: true, valueName: 'type' }),
-    'primary-deliverable-file': text('Primary deliverable file name (.md)', { valueName: 'file' }),
-    'primary-deliverable-check': text('Checklist section for custom types (repeatable)', { multiple: true, valueName: 'section' }),
-    'deliverables-mode': text('internal (default) or external', { valueName: 'mode' }),
-    'deliverables-dir': text('Deliverables directory (default deliverables)', { valueName: 'dir' }),
-    'repo-root': text('Repository root, relative to the folder (external mode)', { valueName: 'path' }),
-    resume: { type: 'boolean', description: 'Succeed if the folder already exists' },
-    json: JSON_FLAG,
-  },
-  async run(ctx) {
-    const o = ctx.options;
-    const folder = ctx.folder();
-    const result = await init(ctx.host, folder, {
-      participants: strs(o.participant),
-      objective: str(o.objective) ?? '',
-      completion: strs(o.completion),
-      primaryType: str(o['primary-deliverable-type'])!,
-      primaryFile: str(o['primary-deliverable-file']),
-      primaryChecks: strs(o['primary-deliverable-check']),
-      mode: str(o['deliverables-mode']),
-      dir: str(o['deliverables-dir']),
-      repoRoot: str(o['repo-root']),
-      resume: o.resume === true,
-    }, ctx.registry);
-    if (!ctx.json) ctx.out(result.created ? `Initialized ACP schema v2 collaboration folder: ${folder}` : `Collaboration folder already exists: ${folder}`);
-    return { exitCode: 0, json: { ok: true, exitCode: 0, created: result.created, folder, files: result.files } };
-  },
-};
-
-/** `acp append` (spec §6). */
-const appendCommand: CommandSpec = {
-  name: 'append',
-  description: 'Append an event (spec §6)',
-  options: {
-    folder: FOLDER,
-    participant: text('Who appends', { required: true, valueName: 'id' }),
-    event: text(`Event name (${EVENT_NAMES.join(', ')})`, { required: true, valueName: 'name' }),
-    summary: text('One-line summary', { required: true, valueName: 'text' }),
-    doc: text('Document the event refers to', { valueName: 'ref' }),
-    'reply-to': text('Seq of the event this answers', { valueName: 'seq' }),
-    role: text('primary or supporting (deliverable events)', { choices: ['primary', 'supporting'] }),
-    sha256: text('SHA-256 of the frozen deliverable', { valueName: 'hex' }),
-    json: { type: 'boolean', description: 'Print the appended event as JSON' },
-  },
-  async run(ctx) {
-    const o = ctx.options;
-    const replyTo = str(o['reply-to']);
-    const result = await append(ctx.host, ctx.folder(), {
-      participant: str(o.participant)!,
-      event: str(o.event)!,
-      summary: str(o.summary)!,
-      doc: str(o.doc),
-      replyTo: replyTo === undefined ? undefined : parsePyInt(replyTo, 'reply-to'),
-      role: str(o.role),
-      sha256: str(o.sha256),
-    }, ctx.registry);
-    if (!ctx.json) ctx.out(`appended seq ${result.event.seq}: ${result.event.event}`);
-    return { exitCode: 0, json: { ok: true, exitCode: 0, event: result.event, phase: result.state.phase, waitingFor: result.state.waitingFor } };
-  },
-};
-
-/** `acp next` (spec §10). */
-const nextCommand: CommandSpec = {
-  name: 'next',
-  description: 'Print the next action for a participant (spec §10)',
-  options: { folder: FOLDER, participant: text('Participant id', { required: true, valueName: 'id' }), json: JSON_FLAG },
-  async run(ctx) {
-    const result = await nextAction(ctx.host, ctx.folder(), str(ctx.options.participant)!, ctx.registry);
-    if (!ctx.json) ctx.out(formatNext(result));
-    return { exitCode: result.exitCode, json: { ok: result.exitCode === 0, ...result } };
-  },
-};
-
-/** `acp wait` (spec §10). */
-const waitCommand: CommandSpec = {
-  name: 'wait',
-  description: 'Wait until it is a participant’s turn (spec §10)',
-  options: {
-    folder: FOLDER,
-    participant: text('Participant id', { required: true, valueName: 'id' }),
-    interval: text(`Fallback poll period (default ${DEFAULT_WAIT_INTERVAL_SECONDS})`, { valueName: 'seconds' }),
-    timeout: text(`Give up after this long; 0 waits forever (default ${DEFAULT_WAIT_TIMEOUT_SECONDS})`, { valueName: 'seconds' }),
-    json: JSON_FLAG,
-  },
-  async run(ctx) {
-    const seconds = (name: 'interval' | 'timeout'): number | undefined => {
-      const value = str(ctx.options[name]);
-      if (value === undefined) return undefined;
-      const n = parsePyFloat(value, name);
-      if (!(n >= 0)) throw new UsageError(`argument --${name}: invalid non-negative number: '${value}'`);
-      return n;
-    };
-    const options = { intervalSeconds: seconds('interval'), timeoutSeconds: seconds('timeout'), signal: ctx.signal, onProgress: ctx.json ? undefined : ctx.out };
-    try {
-      const result = await waitForTurn(ctx.host, ctx.folder(), str(ctx.options.participant)!, options, ctx.registry);
-      if (!ctx.json) ctx.out(`${result.reason}\n${formatNext(result.next)}`);
-      return { exitCode: result.next.exitCode, json: { ok: result.next.exitCode === 0, ready: result.reason.slice('ready: '.length), ...result.next } };
-    } catch (error) {
-      if (!(error instanceof AcpTimeoutError)) throw error;
-      ctx.err(error.message);
-      return { exitCode: 1, json: { ok: false, exitCode: 1, timeout: true, error: error.message } };
-    }
-  },
-};
-
-/** `acp validate` (spec §8). */
-const validateCommand: CommandSpec = {
-  name: 'validate',
-  description: 'Validate a collaboration folder (spec §8)',
-  options: { folder: FOLDER, json: { type: 'boolean', description: 'Print {ok, errors, warnings}' } },
-  async run(ctx) {
-    const result = await validate(ctx.host, ctx.folder(), ctx.registry);
-    const exitCode = result.errors.length ? 2 : result.warnings.length ? 1 : 0;
-    if (!ctx.json) {
-      if (result.errors.length) {
-        ctx.out('ACP validation failed');
-        for (const error of result.errors) ctx.out(`ERROR: ${error}`);
-      } else ctx.out(result.warnings.length ? 'ACP validation passed with warnings' : 'ACP validation passed');
-      for (const warning of result.warnings) ctx.out(`WARNING: ${warning}`);
-    }
-    return { exitCode, json: { ...result, exitCode } };
-  },
-};
-
-/** `acp plugins` (alias `types`): what is loaded and where each piece came from. */
-const pluginsCommand: CommandSpec = {
-  name: 'plugins',
-  description: 'List the deliverable types, plugins and commands loaded, and where each came from',
-  options: { json: JSON_FLAG },
-  run(ctx) {
-    const json = { ok: true, exitCode: 0, ...describeRegistry(ctx.registry) };
-    if (ctx.json) return { exitCode: 0, json };
-    const where = (origin: Origin): string => (origin.kind === 'built-in' ? `built-in (${origin.source})` : `${origin.source}${origin.via ? ` (via ${origin.via})` : ''}`);
-    ctx.out('Deliverable types:');
-    for (const { definition, origin } of ctx.registry.types.values()) {
-      ctx.out(`  ${definition.type.padEnd(20)} ${definition.title.padEnd(30)} ${origin.plugin ? `plugin '${origin.plugin}': ` : ''}${where(origin)}`);
-    }
-    const loaded = ctx.registry.plugins.filter(({ origin }) => origin.kind === 'plugin');
-    ctx.out(loaded.length ? 'Plugins:' : 'Plugins: none (load with --plugin <file> or the plugins: list of acp.config.yaml)');
-    for (const { plugin, origin } of loaded) ctx.out(`  ${plugin.name.padEnd(20)} ${where(origin)}; ${plugin.enforce ? `enforce ${plugin.enforce}; ` : ''}provides ${provides(plugin)}`);
-    ctx.out('Commands:');
-    for (const { spec, origin } of ctx.registry.commands.values()) ctx.out(`  ${spec.name.padEnd(20)} ${origin.plugin ?? 'core'}`);
-    return { exitCode: 0, json };
-  },
-};
-
-/** What a plugin contributes, in one line. */
-function provides(plugin: AcpPlugin): string {
-  const parts = [
-    ...(plugin.deliverableTypes ?? []).map((t) => `type ${t.type}`),
-    ...Object.keys(plugin.hooks ?? {}).map((h) => `hook ${h}`),
-    ...(plugin.commands ?? []).map((c) => `command ${c.name}`),
-  ];
-  return parts.join(', ') || 'nothing';
-}
-
-/** The registry's contents as JSON (`acp plugins --json`). */
-function describeRegistry(registry: Registry): Json {
-  const types = [...registry.types.values()].map(({ definition, origin }) => ({
-    type: definition.type,
-    title: definition.title,
-    origin: origin.kind,
-    source: origin.source,
-    ...(origin.plugin ? { plugin: origin.plugin } : {}),
-    ...(origin.via ? { via: origin.via } : {}),
-    recordedAs: origin.kind === 'built-in' || definition.recordAsCustom === false ? definition.type : 'custom',
-  }));
-  const plugins = registry.plugins.filter(({ origin }) => origin.kind === 'plugin').map(({ plugin, origin }) => ({
-    name: plugin.name,
-    source: origin.source,
-    ...(origin.via ? { via: origin.via } : {}),
-    enforce: plugin.enforce ?? 'normal',
-    hooks: Object.keys(plugin.hooks ?? {}),
-    types: (plugin.deliverableTypes ?? []).map((t) => t.type),
-    commands: (plugin.commands ?? []).map((c) => c.name),
-  }));
-  const commands = [...registry.commands.values()].map(({ spec, origin }) => ({ name: spec.name, description: spec.description, plugin: origin.plugin ?? null, source: origin.source }));
-  return { types, plugins, commands };
-}
-
-/** The protocol's own commands, registered like any plugin's (vite-style internal plugin). */
-const protocolPlugin: AcpPlugin = {
-  name: 'protocol',
-  commands: [initCommand, appendCommand, nextCommand, waitCommand, validateCommand, pluginsCommand, { ...pluginsCommand, name: 'types', description: 'Same as `acp plugins`' }],
-};
-
-// ---------------------------------------------------------------------------
 // The CLI edge: argv → command → exit code (never exits; main() does)
 // ---------------------------------------------------------------------------
 
@@ -3613,181 +3145,6 @@ export interface CliIo {
   env?(name: string): string | undefined;
   /** Aborted when the process should stop. */
   signal?: AbortSignal;
-}
-
-/** A mistake on the command line: `error: …`, exit 2 (argparse's wording). */
-export class UsageError extends AcpError {
-  constructor(message: string) {
-    super(message, 2, 'usage');
-    this.name = 'UsageError';
-  }
-}
-
-/** Options every command accepts. */
-const GLOBAL_OPTIONS: Record<string, CommandOptionSpec> = {
-  plugin: { type: 'string', multiple: true, valueName: 'path', description: 'Load a plugin: a .ts/.mjs/.js file or a bundled acp:{name} (repeatable)' },
-  'no-config': { type: 'boolean', description: 'Ignore acp.config.yaml (found in the working directory or its ancestors)' },
-  help: { type: 'boolean', description: 'Show help' },
-  debug: { type: 'boolean', description: 'On an internal error, print the stack trace' },
-};
-
-/** argparse's test for a negative number (`_negative_number_matcher`). */
-const NEGATIVE_NUMBER_RE = /^-\d+$|^-\d*\.\d+$/;
-
-/** The parsed command line of one command. */
-export interface ParsedArgv {
-  options: OptionValues;
-  args: Record<string, string | undefined>;
-}
-
-/**
- * Parse argv the way Python's argparse parses the other tools' command lines
- * (spec §8b): `--name value` and `--name=value`, unambiguous prefixes, the
- * last of a repeated single-value option wins, a value may start with `-`
- * when it is a negative number or holds a space, `--` ends the options.
- * Errors carry argparse's wording. cac cannot express prefixes or these
- * value rules, so this is the one parser (cac's would be a second).
- */
-export function parseArgv(argv: readonly string[], spec: Pick<CommandSpec, 'options' | 'args'>, globals = GLOBAL_OPTIONS): ParsedArgv {
-  const own = spec.options ?? {};
-  const known = { ...globals, ...own };
-  const options: OptionValues = {};
-  const positionals: string[] = [];
-  const extras: string[] = [];
-  const lookup = (token: string): { name: string; value?: string } | undefined => optionOf(token, own, globals);
-  for (let i = 0; i < argv.length; i++) {
-    const token = argv[i]!;
-    if (token === '--') {
-      positionals.push(...argv.slice(i + 1));
-      break;
-    }
-    const match = looksLikeOption(token) ? lookup(token) : undefined;
-    if (!match) {
-      (looksLikeOption(token) ? extras : positionals).push(token);
-      continue;
-    }
-    const option = known[match.name]!;
-    if (option.type === 'boolean') {
-      if (match.value !== undefined) throw new UsageError(`argument --${match.name}: ignored explicit argument '${match.value}'`);
-      options[match.name] = true;
-      continue;
-    }
-    let value = match.value;
-    if (value === undefined) {
-      const following = argv[i + 1];
-      if (following === undefined || following === '--' || (looksLikeOption(following) && (lookup(following) || !isValueLike(following)))) {
-        throw new UsageError(`argument --${match.name}: expected one argument`);
-      }
-      value = following;
-      i++;
-    }
-    if (option.choices && !option.choices.includes(value)) {
-      throw new UsageError(`argument --${match.name}: invalid choice: ${pyRepr(value)} (choose from ${option.choices.map((c) => pyRepr(c)).join(', ')})`);
-    }
-    options[match.name] = option.multiple ? [...((options[match.name] as string[] | undefined) ?? []), value] : value;
-  }
-  return { options, args: bindPositionals(positionals, extras, own, options, spec.args ?? []) };
-}
-
-/** Whether argparse would take `token` for an option string (`_parse_optional` returning non-None). */
-function looksLikeOption(token: string): boolean {
-  return token.length > 1 && token.startsWith('-');
-}
-
-/** Option-like tokens argparse still takes as values: negative numbers and anything with a space. */
-function isValueLike(token: string): boolean {
-  return NEGATIVE_NUMBER_RE.test(token) || token.includes(' ');
-}
-
-/** Resolve `--name`, `--name=value` or an unambiguous prefix; the command's own options first (as argparse sees them). */
-function optionOf(token: string, own: Record<string, CommandOptionSpec>, globals: Record<string, CommandOptionSpec>): { name: string; value?: string } | undefined {
-  if (token === '-h') return { name: 'help' };
-  if (!token.startsWith('--')) return undefined;
-  const eq = token.indexOf('=');
-  const name = token.slice(2, eq === -1 ? undefined : eq);
-  const value = eq === -1 ? undefined : token.slice(eq + 1);
-  for (const table of [own, globals]) {
-    if (Object.hasOwn(table, name)) return { name, value };
-  }
-  for (const table of [own, globals]) {
-    const matches = Object.keys(table).filter((candidate) => candidate.startsWith(name));
-    if (matches.length > 1 && name !== '') throw new UsageError(`ambiguous option: --${name} could match ${matches.map((m) => `--${m}`).join(', ')}`);
-    if (matches.length === 1 && name !== '') return { name: matches[0]!, value };
-  }
-  return undefined;
-}
-
-/** Bind positionals to their names; report extras and missing required options in argparse's order and words. */
-function bindPositionals(positionals: string[], extras: string[], own: Record<string, CommandOptionSpec>, options: OptionValues, names: readonly string[]): Record<string, string | undefined> {
-  const args: Record<string, string | undefined> = {};
-  const missing: string[] = [];
-  names.forEach((raw, index) => {
-    const name = raw.replace(/\?$/, '');
-    args[name] = positionals[index];
-    if (positionals[index] === undefined && !raw.endsWith('?')) missing.push(name);
-  });
-  const unused = [...extras, ...positionals.slice(names.length)];
-  if (options.help) return args;
-  for (const [name, option] of Object.entries(own)) if (option.required && options[name] === undefined) missing.push(`--${name}`);
-  if (missing.length) throw new UsageError(`the following arguments are required: ${missing.join(', ')}`);
-  if (unused.length) throw new UsageError(`unrecognized arguments: ${unused.join(' ')}`);
-  return args;
-}
-
-/**
- * Python's `int()` on a command-line value: surrounding white space, a sign,
- * `_` between digits and any Unicode decimal digit are accepted.
- */
-export function parsePyInt(text: string, name: string): number {
-  const body = pyStrip(text);
-  const match = /^([+-]?)(\p{Nd}+(?:_\p{Nd}+)*)$/u.exec(body);
-  if (!match) throw new UsageError(`argument --${name}: invalid int value: ${pyRepr(text)}`);
-  let value = 0;
-  for (const ch of match[2]!.replaceAll('_', '')) value = value * 10 + unicodeDigitValue(ch);
-  return match[1] === '-' ? -value : value;
-}
-
-/** The value of a Unicode decimal digit (`\p{Nd}` comes in runs of ten, 0 to 9). */
-function unicodeDigitValue(ch: string): number {
-  const code = ch.codePointAt(0)!;
-  // The mathematical digits are five runs of ten back to back.
-  if (code >= 0x1d7ce && code <= 0x1d7ff) return (code - 0x1d7ce) % 10;
-  let zero = code;
-  while (zero > code - 9 && /\p{Nd}/u.test(String.fromCodePoint(zero - 1))) zero--;
-  return code - zero;
-}
-
-/** Python's `float()` on a command-line value (also `inf`, `1e3`, `1_0`). */
-export function parsePyFloat(text: string, name: string): number {
-  const body = pyStrip(text).replaceAll(/(?<=\d)_(?=\d)/g, '');
-  const special = /^([+-]?)(inf|infinity|nan)$/i.exec(body);
-  const value = special ? (special[2]!.toLowerCase() === 'nan' ? Number.NaN : special[1] === '-' ? -Infinity : Infinity) : /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(body) ? Number(body) : undefined;
-  if (value === undefined) throw new UsageError(`argument --${name}: invalid float value: ${pyRepr(text)}`);
-  return value;
-}
-
-/** `acp --help` and `acp {command} --help`, generated from the command data. */
-function formatHelp(registry: Registry, command?: CommandSpec): string {
-  if (!command) {
-    const rows = [...registry.commands.values()].map(({ spec, origin }) => `  ${spec.name.padEnd(10)} ${spec.description}${origin.plugin && origin.plugin !== 'protocol' ? ` (${origin.plugin})` : ''}`);
-    return [`acp/${VERSION}`, '', 'Usage: acp <command> [options]', '', 'Commands:', ...rows, '', 'Run `acp <command> --help` for its options.', ''].join('\n');
-  }
-  const args = (command.args ?? []).map((a) => (a.endsWith('?') ? `[${a.slice(0, -1)}]` : `<${a}>`)).join(' ');
-  const optionRows = Object.entries({ ...(command.options ?? {}), ...GLOBAL_OPTIONS }).map(([name, option]) => {
-    const flag = option.type === 'string' ? `--${name} <${option.valueName ?? name}>` : `--${name}`;
-    return `  ${flag.padEnd(38)} ${option.description}${option.required ? ' (required)' : ''}`;
-  });
-  return [`acp/${VERSION}`, '', `Usage: acp ${command.name}${args ? ` ${args}` : ''} [options]`, '', command.description, '', 'Options:', ...optionRows, ''].join('\n');
-}
-
-/** The first token naming a command, skipping the global options before it. */
-function commandWord(argv: readonly string[]): { index: number; word?: string } {
-  for (let i = 0; i < argv.length; i++) {
-    const token = argv[i]!;
-    if (token === '--plugin') i++;
-    else if (!token.startsWith('-')) return { index: i, word: token };
-  }
-  return { index: -1 };
 }
 
 /**
@@ -3831,29 +3188,12 @@ export async function runCli(io: CliIo, hostOverride?: Host): Promise<number> {
   }
 }
 
-/** The options needed before the command is known: which plugins to load, and the folder they must not come from. */
-function parsePartial(argv: readonly string[]): { plugins: string[]; config: boolean; folder?: string } {
-  const plugins: string[] = [];
-  let folder: string | undefined;
-  for (let i = 0; i < argv.length; i++) {
-    const token = argv[i]!;
-    const [name, inline] = token.startsWith('--') && token.includes('=') ? [token.slice(0, token.indexOf('=')), token.slice(token.indexOf('=') + 1)] : [token, undefined];
-    const value = inline ?? argv[i + 1];
-    if ((name === '--plugin' || name === '--folder') && value !== undefined) {
-      if (name === '--plugin') plugins.push(value);
-      else folder = value;
-      if (inline === undefined) i++;
-    }
-  }
-  return { plugins, config: !argv.includes('--no-config'), folder };
-}
-
 /** Find and run the command `word`. */
 async function dispatch(io: CliIo, host: Host, registry: Registry, word: string | undefined, argv: string[]): Promise<number> {
   const out = (text: string): void => io.stdout(`${text}\n`);
   if (word === undefined) {
     if (argv.includes('--help') || argv.includes('-h')) {
-      io.stdout(formatHelp(registry));
+      io.stdout(formatHelp(registry, VERSION));
       return 0;
     }
     throw new UsageError(`a command is required (${[...registry.commands.keys()].join(', ')})`);
@@ -3863,7 +3203,7 @@ async function dispatch(io: CliIo, host: Host, registry: Registry, word: string 
   const spec = entry.spec;
   const parsed = parseArgv(argv, spec);
   if (parsed.options.help) {
-    io.stdout(formatHelp(registry, spec));
+    io.stdout(formatHelp(registry, VERSION, spec));
     return 0;
   }
   const result = await runCommand(registry, word, parsed, {
@@ -3918,24 +3258,6 @@ export async function runCommand(registry: Registry, name: string, input: { opti
     folder: () => folderOption(where.host, options.folder),
   };
   return runCommandChain(entry.chain, context);
-}
-
-/** Check typed option values against a command's spec (what argv parsing guarantees for the CLI). */
-function checkOptionValues(spec: CommandSpec, options: OptionValues): void {
-  const known = { ...spec.options, ...GLOBAL_OPTIONS };
-  const missing: string[] = [];
-  for (const [name, value] of Object.entries(options)) {
-    const option = Object.hasOwn(known, name) ? known[name] : undefined;
-    if (!option) throw new UsageError(`unrecognized arguments: --${name}`);
-    if (value === undefined) continue;
-    const ok = option.type === 'boolean' ? typeof value === 'boolean' : option.multiple ? Array.isArray(value) && value.every((v) => typeof v === 'string') : typeof value === 'string';
-    if (!ok) throw new UsageError(`argument --${name}: expected ${option.type === 'boolean' ? 'a flag (true or false)' : option.multiple ? 'a list of strings' : 'one argument'}`);
-    for (const item of typeof value === 'string' ? [value] : Array.isArray(value) ? value : []) {
-      if (option.choices && !option.choices.includes(item)) throw new UsageError(`argument --${name}: invalid choice: ${pyRepr(item)} (choose from ${option.choices.map((c) => pyRepr(c)).join(', ')})`);
-    }
-  }
-  for (const [name, option] of Object.entries(spec.options ?? {})) if (option.required && options[name] === undefined) missing.push(`--${name}`);
-  if (missing.length) throw new UsageError(`the following arguments are required: ${missing.join(', ')}`);
 }
 
 /** Run a command and the `extend` wrappers around it, outermost first. */

@@ -141,3 +141,205 @@ export async function sha256Hex(bytes: Uint8Array): Promise<string> {
   const digest = await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>);
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
 }
+
+// datetime.fromisoformat (Python 3.11), for `at` values (spec §4).
+
+const ISO_RE = /^(\d{4})-?(\d{2})-?(\d{2})(?:[^\d](\d{2})(?::?(\d{2})(?::?(\d{2})(?:[.,](\d{1,9}))?)?)?)?(Z|z|[+-]\d{2}(?::?\d{2}(?::?\d{2}(?:[.,]\d{1,6})?)?)?)?$/u;
+
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/** The number of `width` ASCII digits at `at`, or -1 if one is not a digit. */
+function digitsAt(value: string, at: number, width: number): number {
+  let out = 0;
+  for (let k = at; k < at + width; k++) {
+    const d = value.charCodeAt(k) - 0x30;
+    if (d < 0 || d > 9) return -1;
+    out = out * 10 + d;
+  }
+  return out;
+}
+
+/**
+ * The form every tool writes, `YYYY-MM-DDTHH:MM:SSZ`, read without the
+ * general pattern (validate reads one per event); `null` when `value` has
+ * another form. Same results as the general path below.
+ */
+function parseCanonicalTimestamp(value: string): number | undefined | null {
+  if (value.length !== 20) return null;
+  if (value[4] !== '-' || value[7] !== '-' || value[10] !== 'T' || value[13] !== ':' || value[16] !== ':' || value[19] !== 'Z') return null;
+  const year = digitsAt(value, 0, 4);
+  const month = digitsAt(value, 5, 2);
+  const day = digitsAt(value, 8, 2);
+  const hour = digitsAt(value, 11, 2);
+  const minute = digitsAt(value, 14, 2);
+  const second = digitsAt(value, 17, 2);
+  // Date.UTC maps years 0-99 to 1900-1999: leave them to the general path.
+  if (year < 100 || month < 0 || day < 0 || hour < 0 || minute < 0 || second < 0) return null;
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  if (month < 1 || month > 12 || day < 1 || day > (month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1]!)) return undefined;
+  if (hour > 23 || minute > 59 || second > 59) return undefined;
+  return Date.UTC(year, month - 1, day, hour, minute, second);
+}
+
+/** Parse an ISO-8601 time like Python's `datetime.fromisoformat`; `undefined` if invalid or without zone. */
+export function parseZonedTimestamp(value: unknown): number | undefined {
+  if (typeof value !== 'string') return undefined;
+  const canonical = parseCanonicalTimestamp(value);
+  if (canonical !== null) return canonical;
+  const match = ISO_RE.exec(value);
+  if (!match) return undefined;
+  const [, y, mo, d, h = '0', mi = '0', s = '0', frac = '0', zone] = match;
+  if (!zone) return undefined;
+  const year = Number(y);
+  const month = Number(mo);
+  const day = Number(d);
+  if (month < 1 || month > 12 || day < 1 || day > new Date(Date.UTC(year, month, 0)).getUTCDate()) return undefined;
+  if (Number(h) > 23 || Number(mi) > 59 || Number(s) > 59) return undefined;
+  let offset = 0;
+  if (zone !== 'Z' && zone !== 'z') {
+    const sign = zone[0] === '-' ? -1 : 1;
+    const digits = zone.slice(1).replace(/:/g, '');
+    offset = sign * (Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2, 4) || '0')) * 60_000;
+    if (Number(digits.slice(0, 2)) > 23) return undefined;
+  }
+  return Date.UTC(year, month - 1, day, Number(h), Number(mi), Number(s)) + Number(`0.${frac}`) * 1000 - offset;
+}
+
+// A review heading (spec §7.1) is the pattern
+//   ^##\s+.+?\s+-\s+(.+?)\s+-\s+seq\s+([0-9]+)\s*$   (multiline; \s includes \n)
+// found with Python's `finditer`. A backtracking engine needs time quadratic
+// (or worse) in the length of a line for it, so a hostile review.md with a
+// long line hangs every validate. reviewHeadings finds exactly the matches
+// of that pattern, in the engine's priority order, in O(n log n).
+
+/** First index of `sorted` (ascending) whose value is > `value`. */
+function firstAbove(sorted: Int32Array | number[], value: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid]! > value) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
+/**
+ * The review headings of review.md: `{participant, seq}` per match of the
+ * §7.1 pattern, as Python's `re.finditer` returns them.
+ */
+export function reviewHeadings(body: string): { participant: string; seq: number }[] {
+  const headings: { participant: string; seq: number }[] = [];
+  if (!body.includes('seq') || !body.includes('##')) return headings;
+  const n = body.length;
+  const space = (i: number): boolean => i < n && isPySpaceCode(body.charCodeAt(i));
+  const dot = (i: number): boolean => i < n && body.charCodeAt(i) !== 10;
+  // wsEnd[i]: the first index ≥ i that is not white space; nl[i]: the first \n at or after i.
+  const wsEnd = new Int32Array(n + 1);
+  const nl = new Int32Array(n + 1);
+  wsEnd[n] = n;
+  nl[n] = n;
+  for (let i = n - 1; i >= 0; i--) {
+    const code = body.charCodeAt(i);
+    // Printable ASCII (the bulk of any review.md) is never white space: skip the full test.
+    wsEnd[i] = code > 32 && code < 0x7f ? i : isPySpaceCode(code) ? wsEnd[i + 1]! : i;
+    nl[i] = code === 10 ? i : nl[i + 1]!;
+  }
+  const wsStart = (i: number): number => {
+    let r = i;
+    while (r > 0 && space(r - 1)) r--;
+    return r;
+  };
+  // The tail `\s+-\s+seq\s+([0-9]+)\s*$` is deterministic: it can only start in
+  // the white space run [r, a) before a "tail dash" a. Tails never overlap,
+  // so finding them all is linear.
+  const tailR: number[] = [];
+  const tailA: number[] = [];
+  const tailSeq: string[] = [];
+  const tailEnd: number[] = [];
+  // Separator dashes: a `-` with white space on both sides (`\s+-\s+`).
+  const sepD: number[] = [];
+  const sepR: number[] = [];
+  for (let a = body.indexOf('-'); a !== -1; a = body.indexOf('-', a + 1)) {
+    if (!space(a - 1) || !space(a + 1)) continue;
+    const r = wsStart(a);
+    sepD.push(a);
+    sepR.push(r);
+    const c = wsEnd[a + 1]!;
+    if (!body.startsWith('seq', c)) continue;
+    const e = wsEnd[c + 3]!;
+    if (e === c + 3) continue;
+    let f = e;
+    while (f < n && body.charCodeAt(f) >= 48 && body.charCodeAt(f) <= 57) f++;
+    if (f === e) continue;
+    const g = wsEnd[f]!;
+    // `\s*$`: greedy, then back to the last line end inside the white space.
+    let end = g === n ? n : -1;
+    for (let k = g - 1; end === -1 && k >= f; k--) if (body.charCodeAt(k) === 10) end = k;
+    if (end === -1) continue;
+    tailR.push(r);
+    tailA.push(a);
+    tailSeq.push(body.slice(e, f));
+    tailEnd.push(end);
+  }
+  if (!tailA.length) return headings;
+  // The lazy participant `(.+?)` from p0: the first p1 on p0's line where a tail starts.
+  const firstTail = (p0: number): { p1: number; k: number } | undefined => {
+    const k = firstAbove(tailA, p0 + 1);
+    if (k === tailA.length) return undefined;
+    const p1 = Math.max(tailR[k]!, p0 + 1);
+    return p1 <= nl[p0]! ? { p1, k } : undefined;
+  };
+  // After separator dash d: `\s+` (greedy, backtracking) then the participant.
+  type Found = { participant: string; seq: string; end: number };
+  const afterSep = (d: number): Found | undefined => {
+    for (let p0 = wsEnd[d + 1]!; p0 >= d + 2; p0--) {
+      if (!dot(p0)) continue;
+      const t = firstTail(p0);
+      if (t) return { participant: body.slice(p0, t.p1), seq: tailSeq[t.k]!, end: tailEnd[t.k]! };
+    }
+    return undefined;
+  };
+  // okFrom(k): the first separator index ≥ k whose continuation matches,
+  // computed on demand; `skip` remembers scans already done (each separator
+  // is examined once).
+  const results = new Map<number, Found | undefined>();
+  const skip = new Int32Array(sepD.length + 1).fill(-1);
+  const okFrom = (k: number): number => {
+    const visited: number[] = [];
+    let j = k;
+    while (j < sepD.length) {
+      if (skip[j] !== -1) {
+        j = skip[j]!;
+        break;
+      }
+      visited.push(j);
+      if (!results.has(j)) results.set(j, afterSep(sepD[j]!));
+      if (results.get(j)) break;
+      j++;
+    }
+    for (const v of visited) skip[v] = j;
+    return j;
+  };
+  // The lazy title `.+?` from t0: the first separator whose white space starts on t0's line.
+  const fromTitle = (t0: number): Found | undefined => {
+    const k = okFrom(firstAbove(sepD, t0 + 1));
+    return k < sepD.length && sepR[k]! <= nl[t0]! ? results.get(k) : undefined;
+  };
+  let from = 0;
+  for (let b = body.startsWith('##') ? 0 : body.indexOf('\n##'); b !== -1; b = body.indexOf('\n##', b + 1)) {
+    const start = body.charCodeAt(b) === 10 ? b + 1 : b;
+    if (start < from) continue;
+    const w = wsEnd[start + 2]!;
+    // `##\s+` is greedy: the title starts as late as possible first.
+    for (let t0 = w; t0 >= start + 3; t0--) {
+      if (!dot(t0)) continue;
+      const found = fromTitle(t0);
+      if (!found) continue;
+      headings.push({ participant: found.participant, seq: Number(found.seq) });
+      from = Math.max(found.end, start + 1);
+      break;
+    }
+  }
+  return headings;
+}

@@ -27,10 +27,12 @@ import { createMemoryFileSystem, createMemoryHost } from './plugins/core/memory-
 import { AcpAbortError, AcpAppendedError, AcpError, AcpPluginError, AcpTimeoutError, UsageError } from './plugins/core/errors.ts';
 import { checkOptionValues, commandWord, formatHelp, GLOBAL_OPTIONS, parseArgv, parsePartial, parsePyFloat, parsePyInt } from './plugins/core/argv.ts';
 import { parseZonedTimestamp, reviewHeadings } from './plugins/core/pytext.ts';
+import { defineDeliverableType, definePlugin } from './plugins/core/define.ts';
 
 export { AcpAbortError, AcpAppendedError, AcpError, AcpPluginError, AcpTimeoutError, UsageError } from './plugins/core/errors.ts';
 export { parseArgv, parsePyFloat, parsePyInt, type ParsedArgv } from './plugins/core/argv.ts';
 export { parseZonedTimestamp, reviewHeadings } from './plugins/core/pytext.ts';
+export { defineDeliverableType, definePlugin } from './plugins/core/define.ts';
 
 // ---------------------------------------------------------------------------
 // Protocol constants
@@ -254,16 +256,6 @@ export function isUnsafePath(path: string): boolean {
   return path.split(/[\\/]/).includes('..');
 }
 
-/** Where a collaboration's deliverables live. */
-export interface DeliverableLayout {
-  mode: 'internal' | 'external';
-  dir: string;
-  /** Absolute directory the deliverables are in. */
-  root: string;
-  /** Absolute boundary a deliverable's real path must stay inside ([beyond]). */
-  boundary: string;
-}
-
 /** The reference string of a deliverable file: `{dir}/{file}` or `external:{file}`. */
 export function deliverableRef(protocol: Json, file: string): string {
   const deliverables = isObject(protocol.deliverables) ? protocol.deliverables : {};
@@ -417,11 +409,6 @@ export interface DeliverableType {
   recordAsCustom?: boolean;
 }
 
-/** Identity helper that gives a deliverable type definition its type. */
-export function defineDeliverableType<T extends DeliverableType>(definition: T): T {
-  return definition;
-}
-
 /** The protocol's template of a new deliverable (spec §3). */
 export function defaultTemplate(context: { title: string; type: string; sections: string[] }): string {
   const head = `# ${context.title}\n\nDeliverable type: \`${context.type}\`\nStatus: Draft\n\n`;
@@ -518,10 +505,21 @@ export function readReadiness(text: string): ReadinessFacts {
 
 /** The decision-gate messages for a decision_accepted (spec §7.3). */
 export function decisionGateErrors(readiness: ReadinessFacts): string[] {
+  return readinessGateErrors(readiness, 'before decision_accepted', false);
+}
+
+/**
+ * The readiness gates (spec §7.3), worded for where they are checked: `when`
+ * is `before decision_accepted`, `first` (append) or `before readiness_passed
+ * or completed` (validate). Only the decision gate names itself after the
+ * reason rule (the other tools' wording); `ready` adds the final checkbox.
+ */
+function readinessGateErrors(readiness: ReadinessFacts, when: string, ready: boolean): string[] {
   const errors: string[] = [];
-  if (readiness.blocking.length) errors.push('blocking readiness items must be cleared before decision_accepted');
-  if (readiness.unresolved.length) errors.push('unresolved readiness questions must be classified before decision_accepted');
-  if (readiness.deferredWithoutReason.length) errors.push('deferred_nonblocking readiness items require a reason before decision_accepted');
+  if (readiness.blocking.length) errors.push(`blocking readiness items must be cleared ${when}`);
+  if (readiness.unresolved.length) errors.push(`unresolved readiness questions must be classified ${when}`);
+  if (readiness.deferredWithoutReason.length) errors.push(`deferred_nonblocking readiness items require a reason${when === 'before decision_accepted' ? ` ${when}` : ''}`);
+  if (ready && !readiness.readyToImplement) errors.push(`readiness.md must check 'Ready to implement' ${when}`);
   return errors;
 }
 
@@ -1298,15 +1296,6 @@ export interface AcpPlugin {
 }
 
 /**
- * Identity helper that gives a plugin definition its type. Not generic on
- * purpose: an object literal is checked for excess properties, so a hook
- * name typo (`'append:befor'`) is a TypeScript error.
- */
-export function definePlugin(definition: AcpPlugin): AcpPlugin {
-  return definition;
-}
-
-/**
  * The API handed to plugin modules. Plugins get everything through this
  * argument, so they work from a compiled binary whose bundled packages they
  * cannot import.
@@ -1897,12 +1886,7 @@ async function freezeErrors(host: Host, folder: string, protocol: Json, doc: str
 }
 
 function readinessAppendErrors(readiness: ReadinessFacts, eventName: string): string[] {
-  const errors: string[] = [];
-  if (readiness.blocking.length) errors.push('blocking readiness items must be cleared first');
-  if (readiness.unresolved.length) errors.push('unresolved readiness questions must be classified first');
-  if (readiness.deferredWithoutReason.length) errors.push('deferred_nonblocking readiness items require a reason');
-  if (eventName !== 'decision_accepted' && !readiness.readyToImplement) errors.push("readiness.md must check 'Ready to implement' first");
-  return errors;
+  return readinessGateErrors(readiness, 'first', eventName !== 'decision_accepted');
 }
 
 function completionGateTexts(protocol: Json): string[] {
@@ -2655,10 +2639,7 @@ export async function validate(host: Host, folder: string, registry: Registry): 
   if (hasEvent('decision_accepted')) errors.push(...decisionGateErrors(readiness));
   const finished = hasEvent('readiness_passed') || hasEvent('completed');
   if (finished) {
-    if (readiness.blocking.length) errors.push('blocking readiness items must be cleared before readiness_passed or completed');
-    if (readiness.unresolved.length) errors.push('unresolved readiness questions must be classified before readiness_passed or completed');
-    if (readiness.deferredWithoutReason.length) errors.push('deferred_nonblocking readiness items require a reason');
-    if (!readiness.readyToImplement) errors.push("readiness.md must check 'Ready to implement' before readiness_passed or completed");
+    errors.push(...readinessGateErrors(readiness, 'before readiness_passed or completed', true));
     if (primaryFreezes === 0 && !pass.anyPrimaryFreeze) {
       errors.push('readiness_passed requires primary deliverable_frozen');
     }

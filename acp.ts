@@ -1532,6 +1532,7 @@ const BUILT_IN_PLUGINS: Record<string, () => Promise<{ default: unknown }>> = {
   doctor: () => import('./plugins/doctor.ts'),
   rpc: () => import('./plugins/rpc.ts'),
   git: () => import('./plugins/git.ts'),
+  mcp: () => import('./plugins/mcp.ts'),
 };
 
 /** A plugin to load: a file path or `acp:{name}`, with options, or a plugin/type object. */

@@ -30,6 +30,12 @@ const CHECKOUT = ['acp.ts', 'dist', 'node_modules', 'deliverable-types', 'plugin
  * mention the page (checked below).
  */
 const COVERED: { page: string; first: string; by: string[]; extracts?: boolean; why: string }[] = [
+  // README "Install": a global install changes the machine; the package test
+  // packs the tarball, installs it offline into an empty directory and runs
+  // npx acp-collab and the acp bin.
+  { page: 'README.md', first: 'npm install -g acp-collab', by: ['test/package.test.ts'], why: 'installs the packed package offline and runs both bins' },
+  // docs/agents.md: the skills CLI installs into a HOME.
+  { page: 'docs/agents.md', first: 'npx skills add', by: ['test/skill.test.ts'], why: 'runs skills add into a fresh HOME, then a collaboration from SKILL.md' },
   // README "Quick start": exactly what CI runs on a clean checkout.
   { page: 'README.md', first: 'npm ci && npm start', by: ['.ci/run'], why: 'CI runs npm ci, npm start and npm test on a clean checkout' },
   // README "Contributing": npm test and npm run test:all are run by CI;

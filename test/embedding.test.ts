@@ -299,11 +299,11 @@ describe('docs/embedding.md: the embedding example', () => {
     const match = /```ts\n(\/\/ embed\.ts[\s\S]*?)```/.exec(page);
     expect(match, 'docs/embedding.md has a ```ts block starting with // embed.ts').not.toBeNull();
     const code = match![1]!;
-    expect(code).toContain("from 'acp'");
+    expect(code).toContain("from 'acp-collab'");
     const dir = mkdtempSync(join(tmpdir(), 'acp-readme-'));
     try {
       const file = join(dir, 'embed.ts');
-      writeFileSync(file, code.replace("from 'acp'", `from ${JSON.stringify(pathToFileURL(join(REPO, 'acp.ts')).href)}`));
+      writeFileSync(file, code.replace("from 'acp-collab'", `from ${JSON.stringify(pathToFileURL(join(REPO, 'acp.ts')).href)}`));
       const printed: unknown[][] = [];
       const log = console.log;
       console.log = (...args: unknown[]) => void printed.push(args);

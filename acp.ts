@@ -1589,6 +1589,7 @@ const BUILT_IN_PLUGINS: Record<string, () => Promise<{ default: unknown }>> = {
   rpc: () => import('./plugins/rpc.ts'),
   git: () => import('./plugins/git.ts'),
   mcp: () => import('./plugins/mcp.ts'),
+  humans: () => import('./plugins/humans.ts'),
 };
 
 /** A plugin to load: a file path or `acp:{name}`, with options, or a plugin/type object. */
@@ -1859,6 +1860,8 @@ export interface FolderLockOptions {
    * host, age). The library prints nothing itself; the CLI passes stderr.
    */
   onWait?: (message: string) => void;
+  /** The handle of a lock the caller already holds on this folder (see {@link FolderLock}). */
+  held?: FolderLock;
 }
 
 /** "pid 12 on host-a (another PID namespace), held 3 s": the holder, for a waiter. */
@@ -1873,12 +1876,31 @@ function describeHolder(host: Host, lock: { info: LockInfo | undefined; mtimeMs:
 }
 
 /**
+/**
+ * Proof that the caller holds a folder's lock: what {@link withFolderLock}
+ * hands its function, for passing to calls made under that lock (an append
+ * inside `acp freeze`), which would otherwise wait for the lock forever.
+ */
+export interface FolderLock {
+  readonly folder: string;
+  readonly token: string;
+}
+
+/**
  * Hold the folder's exclusive lock while `fn` runs, renewing its lease. A
  * lock whose holder is gone is broken under a second "breaker" lock, so two
- * processes never both break it and steal a live holder's lock.
+ * processes never both break it and steal a live holder's lock. With
+ * `options.held` (the handle of a lock the caller holds on this folder), `fn`
+ * runs at once: the lock is not taken twice.
  */
-export async function withFolderLock<T>(host: Host, folder: string, fn: () => Promise<T>, options: FolderLockOptions = {}): Promise<T> {
+export async function withFolderLock<T>(host: Host, folder: string, fn: (lock: FolderLock) => Promise<T>, options: FolderLockOptions = {}): Promise<T> {
   const lockPath = nodePath.join(folder, LOCK_NAME);
+  if (options.held) {
+    // Checked against the lock file: a stale or foreign handle must not let a write in unlocked.
+    const current = await readLockInfo(host, lockPath);
+    if (options.held.folder !== folder || current?.info?.token !== options.held.token) throw new AcpError(`the lock on ${folder} passed in is not held`);
+    return fn(options.held);
+  }
   const token = `${host.pid}-${Math.random().toString(36).slice(2)}`;
   const started = host.now().getTime();
   const deadline = started + (options.timeoutMs ?? 60_000);
@@ -1912,7 +1934,7 @@ export async function withFolderLock<T>(host: Host, folder: string, fn: () => Pr
   }
   const lease = renewLease(host, lockPath, token);
   try {
-    return await fn();
+    return await fn({ folder, token });
   } finally {
     await lease.stop();
     const current = await readLockInfo(host, lockPath).catch(() => undefined);
@@ -2042,6 +2064,8 @@ export interface AppendOptions {
   onLockWait?: (message: string) => void;
   /** Give up waiting for the lock after this long (default 60 s). */
   lockTimeoutMs?: number;
+  /** The caller already holds the folder lock (from {@link withFolderLock}); append runs under it. */
+  lock?: FolderLock;
 }
 
 /** Declared supporting references per protocol document (validate checks every deliverable event). */
@@ -2250,6 +2274,7 @@ async function saveCheckpoint(host: Host, folder: string, participants: string[]
   }
 }
 
+/** Options of {@link append}. */
 /**
  * Append an event (spec §6), under the folder lock. Raises {@link AcpError}
  * with the spec's message when a check fails; nothing is written then.
@@ -2359,7 +2384,7 @@ export async function append(host: Host, folder: string, request: AppendRequest,
       await saveCheckpoint(host, folder, participants, next, line, sizeBefore + new TextEncoder().encode(written).length);
     } else await host.fs.remove(nodePath.join(folder, CHECKPOINT_NAME)).catch(() => undefined);
     return { event, state, previousPhase: before.phase, previousWaitingFor: before.waitingFor };
-  }, { onWait: options.onLockWait, timeoutMs: options.lockTimeoutMs }).then(async (result) => {
+  }, { onWait: options.onLockWait, timeoutMs: options.lockTimeoutMs, held: options.lock }).then(async (result) => {
     if (registry?.hooks.has('append:after') || registry?.hooks.has('phase:change')) {
       // The event is written: run every reaction, then report the failures
       // saying so (a caller must not append the event again).
@@ -3203,6 +3228,59 @@ export interface WaitResult {
   next: NextResult;
 }
 
+/** Wake-ups for a reader that follows a folder (see {@link followFolder}). */
+export interface FolderFollower {
+  /**
+   * Forget the changes seen so far: call it just before reading the folder,
+   * so that only a change made after the read makes {@link next} return at once.
+   */
+  settle(): void;
+  /**
+   * Resolve at the next change of the folder, when the signal aborts, or
+   * after `ms` at the latest (the polling fallback); at once when a change
+   * came since {@link settle}.
+   */
+  next(ms: number): Promise<void>;
+  /** Stop watching. */
+  close(): void;
+}
+
+/**
+ * Follow a folder's changes: file-system notifications where the host has
+ * them, a poll every `ms` of {@link FolderFollower.next} otherwise. `wait`
+ * and `acp log --follow` use it, so an idle follower uses no CPU and a
+ * handoff is seen within milliseconds.
+ */
+export function followFolder(host: Host, folder: string, signal?: AbortSignal): FolderFollower {
+  let wake: (() => void) | undefined;
+  let pending = false;
+  const notify = (): void => {
+    pending = true;
+    wake?.();
+  };
+  const stopWatching = host.fs.watch?.(folder, notify) ?? (() => undefined);
+  signal?.addEventListener('abort', notify);
+  return {
+    settle: () => void (pending = false),
+    next: (ms) =>
+      pending || signal?.aborted
+        ? Promise.resolve()
+        : new Promise<void>((resolve) => {
+            const timer = setTimeout(done, ms);
+            function done(): void {
+              clearTimeout(timer);
+              wake = undefined;
+              resolve();
+            }
+            wake = done;
+          }),
+    close: () => {
+      stopWatching();
+      signal?.removeEventListener('abort', notify);
+    },
+  };
+}
+
 /** How long `wait` tolerates a folder caught mid-write by a non-atomic writer. */
 const UNREADABLE_GRACE_MS = 2000;
 
@@ -3215,15 +3293,7 @@ export async function waitForTurn(host: Host, folder: string, participant: strin
   const intervalMs = Math.max(0.01, options.intervalSeconds ?? DEFAULT_WAIT_INTERVAL_SECONDS) * 1000;
   const timeoutSeconds = options.timeoutSeconds ?? DEFAULT_WAIT_TIMEOUT_SECONDS;
   const deadline = timeoutSeconds > 0 ? host.now().getTime() + timeoutSeconds * 1000 : Infinity;
-  let wake: (() => void) | undefined;
-  let pending = false;
-  const notify = (): void => {
-    pending = true;
-    wake?.();
-  };
-  const stopWatching = host.fs.watch?.(folder, notify) ?? (() => undefined);
-  const onAbort = (): void => notify();
-  options.signal?.addEventListener('abort', onAbort);
+  const follower = followFolder(host, folder, options.signal);
   let lastReport = '';
   let everRead = false;
   let unreadableSince: number | undefined;
@@ -3234,7 +3304,7 @@ export async function waitForTurn(host: Host, folder: string, participant: strin
   try {
     for (;;) {
       if (options.signal?.aborted) throw new AcpAbortError();
-      pending = false;
+      follower.settle();
       let protocol: Json;
       let log: { errors: string[]; last: Json | undefined };
       try {
@@ -3273,21 +3343,10 @@ export async function waitForTurn(host: Host, folder: string, participant: strin
       }
       const remaining = deadline - host.now().getTime();
       if (remaining <= 0) throw new AcpTimeoutError(`timeout: ${report}`);
-      if (!pending) {
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(done, Math.min(intervalMs, remaining));
-          function done(): void {
-            clearTimeout(timer);
-            wake = undefined;
-            resolve();
-          }
-          wake = done;
-        });
-      }
+      await follower.next(Math.min(intervalMs, remaining));
     }
   } finally {
-    stopWatching();
-    options.signal?.removeEventListener('abort', onAbort);
+    follower.close();
   }
 }
 
@@ -3351,7 +3410,7 @@ export function libraryApi() {
     VERSION, EVENT_NAMES, PHASES, REQUIRED_FILES, FORBIDDEN_FILES, CONCLUSION_SECTIONS, DEFAULT_WAIT_TIMEOUT_SECONDS, DEFAULT_WAIT_INTERVAL_SECONDS,
     AcpError, AcpTimeoutError, AcpAbortError, AcpPluginError, AcpAppendedError, UsageError,
     createNodeHost, createMemoryHost, createMemoryFileSystem, openCollaboration, createRegistry, pluginContext,
-    init, append, validate, nextAction, formatNext, waitForTurn,
+    init, append, validate, nextAction, formatNext, waitForTurn, followFolder,
     readProtocol, readEventLog, scanEventLog, parseEventLog, formatEventLine, jsonErrorDetail, nextSeq, emptyState, applyEvent, replay,
     participantIds, isUnsafePath, deliverableRef, primaryRef, resolveDeliverablePath, readDeliverable, documentFiles,
     markdown, readReadiness, decisionGateErrors, conclusionErrors, defaultTemplate, defaultGates, reviewHeadings, parseZonedTimestamp,

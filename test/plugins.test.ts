@@ -229,13 +229,12 @@ describe('code is never loaded from inside a collaboration folder', () => {
     expect(existsSync(join(root, 'future', 'protocol.json'))).toBe(false);
   });
 
-  test('an acp.config.yaml planted in the collaboration folder is refused when working from inside it', async () => {
+  test('an acp.config.yaml planted in the collaboration folder is never looked at when working from inside it', async () => {
     const root = tempDir();
     const folder = await initFolder(root, 'adr', []);
     writeFileSync(join(folder, 'acp.config.yaml'), 'plugins:\n  - ./evil.mjs\n');
     const r = await cli(['next', '--folder', '.', '--participant', 'alice'], folder);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toContain(`error: refusing to load the config file ${join(folder, 'acp.config.yaml')}: it is inside the collaboration folder ${folder}`);
+    expect(r).toMatchObject({ code: 0, stderr: '' });
   });
 });
 
@@ -518,6 +517,25 @@ describe('plugin notify-turn', () => {
     await runFlow((args) => cli(args, root), { folder, type: 'adr', pluginArgs: [], deliverable: (status) => adrText(status) });
     // bob's turns: reviewing (seq 3), decision acceptance (seq 6); then completed (seq 11).
     expect(readFileSync(log, 'utf8')).toBe('bob turn reviewing 3\nbob turn decision_review 6\nbob completed completed 11\n');
+  });
+
+  test('a participant id is never spliced into a shell string: templates that would are refused, values arrive as argv entries and env', async () => {
+    const root = tempDir();
+    const touched = join(root, 'p');
+    const id = `x;touch ${touched};#`;
+    const log = join(root, 'notify.log');
+    for (const command of [['bash', '-c', `echo {participant} >> ${log}`], ['bash', '-c', '{participant}'], ['{participant}'], ['notify-send', 'ACP: {participant}']]) {
+      expect(() => parseNotifyTurnOptions({ command }), JSON.stringify(command)).toThrow('option command: ');
+    }
+    const folder = join(root, 'collab');
+    const init = await cli(['init', '--folder', folder, '--participant', 'alice', '--participant', id, '--objective', 'o', '--completion', 'c', '--primary-deliverable-type', 'adr'], root);
+    expect(init).toMatchObject({ code: 0, stderr: '' });
+    const script = `printf '%s|%s\n' "$ACP_PARTICIPANT" "$1" >> ${JSON.stringify(log)}`;
+    writeFileSync(join(root, 'acp.config.yaml'), `plugins:\n  - path: acp:notify-turn\n    options: { command: ${JSON.stringify(['bash', '-c', script, 'notify', '{participant}'])}, on: [blocked] }\n`);
+    const r = await cli(['append', '--folder', 'collab', '--participant', 'alice', '--event', 'blocked', '--summary', 's', '--reply-to', '1'], root);
+    expect(r).toMatchObject({ code: 0, stderr: '' });
+    expect(readFileSync(log, 'utf8')).toBe(`alice|alice\n${id}|${id}\n`);
+    expect(existsSync(touched)).toBe(false);
   });
 
   test('a failing command is a warning by default, an error naming the plugin with failOnError', async () => {

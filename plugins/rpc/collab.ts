@@ -17,7 +17,9 @@ export interface StateSnapshot {
 /** What a subscriber is told. */
 export type CollabUpdate =
   | { kind: 'event'; event: JsonObject; state: StateSnapshot }
-  | { kind: 'state'; state: StateSnapshot; reset: boolean };
+  | { kind: 'state'; state: StateSnapshot; reset: boolean }
+  /** The collaboration folder was removed (no protocol.json, no events.jsonl): the subscription ends. */
+  | { kind: 'deleted' };
 
 /** task/status's answer (without the task id). */
 export interface TaskStatus {
@@ -71,6 +73,8 @@ export class Collab {
   private readonly pollTimer: ReturnType<typeof setInterval>;
   private pollKey = '';
   private readonly listeners = new Set<(update: CollabUpdate) => void>();
+  /** The folder is gone and subscribers were told (see wasDeleted). */
+  private deleted = false;
   private closed = false;
   /** Resolves after the first full read. */
   readonly ready: Promise<void>;
@@ -249,6 +253,7 @@ export class Collab {
       }
     } else this.lockSeenAt = undefined;
 
+    if (await this.wasDeleted()) return;
     const log = await this.readNewBytes();
     let protocol: JsonObject | undefined;
     try {
@@ -313,6 +318,23 @@ export class Collab {
     for (let i = 0; i < fresh.length; i++) this.emit({ kind: 'event', event: fresh[i]!, state: this.states[first + i]! });
     // protocol.json changed with no new event (edited by hand, repaired …): say so.
     if (reset || (stateChanged && fresh.length === 0)) this.emit({ kind: 'state', state: cached, reset });
+  }
+
+  /**
+   * A collaboration seen before whose protocol.json and events.jsonl are both
+   * gone was deleted: say so once, instead of announcing the old state as new.
+   */
+  private async wasDeleted(): Promise<boolean> {
+    const { host } = this;
+    const [protocol, log] = await Promise.all(['protocol.json', 'events.jsonl'].map((name) => host.fs.stat(nodePath.join(this.folder, name))));
+    if (protocol || log) {
+      this.deleted = false;
+      return false;
+    }
+    if (this.protocolKey === '' || this.deleted) return true;
+    this.deleted = true;
+    this.emit({ kind: 'deleted' });
+    return true;
   }
 
   private emit(update: CollabUpdate): void {

@@ -1755,8 +1755,10 @@ async function readReadinessFile(host: Host, folder: string): Promise<ReadinessF
 // The folder lock and atomic writes ([beyond])
 // ---------------------------------------------------------------------------
 
-const LOCK_NAME = '.acp.lock';
-const LOCK_BREAKER = '.acp.lock.break';
+/** The folder lock's file name; other readers (the RPC server) wait while it exists. */
+export const LOCK_NAME = '.acp.lock';
+/** The breaker lock's file name (taken while breaking an abandoned lock). */
+export const LOCK_BREAKER = '.acp.lock.break';
 /**
  * The lease of a lock: its holder rewrites the lock file (fresh mtime) every
  * quarter of it, so a lock whose holder cannot be judged (another machine,
@@ -2155,7 +2157,8 @@ function completionGateTexts(protocol: Json): string[] {
 // log is read and replayed in full. The checkpoint is a cache: deleting it
 // is always safe, and other tools ignore dot files.
 
-const CHECKPOINT_NAME = '.acp.checkpoint.json';
+/** The append checkpoint's file name (a cache, local to one machine). */
+export const CHECKPOINT_NAME = '.acp.checkpoint.json';
 const CHECKPOINT_VERSION = 1;
 /** DerivedState keys the checkpoint stores (all but the readiness-dependent errors). */
 function stateKeys(): string[] {
@@ -3446,7 +3449,7 @@ export async function openCollaboration(folder: string, options: OpenOptions = {
  */
 export function libraryApi() {
   return {
-    VERSION, EVENT_NAMES, PHASES, REQUIRED_FILES, FORBIDDEN_FILES, CONCLUSION_SECTIONS, DEFAULT_WAIT_TIMEOUT_SECONDS, DEFAULT_WAIT_INTERVAL_SECONDS,
+    VERSION, LOCK_NAME, CHECKPOINT_NAME, LOCK_BREAKER, EVENT_NAMES, PHASES, REQUIRED_FILES, FORBIDDEN_FILES, CONCLUSION_SECTIONS, DEFAULT_WAIT_TIMEOUT_SECONDS, DEFAULT_WAIT_INTERVAL_SECONDS,
     AcpError, AcpTimeoutError, AcpAbortError, AcpPluginError, AcpAppendedError, UsageError,
     createNodeHost, createMemoryHost, createMemoryFileSystem, openCollaboration, createRegistry, pluginContext,
     init, append, validate, nextAction, formatNext, waitForTurn, followFolder,

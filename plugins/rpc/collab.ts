@@ -244,7 +244,7 @@ export class Collab {
     // An append writes its line, then replaces protocol.json, then releases
     // the lock: wait for the release (its own change notification wakes us),
     // so that what we announce and what `next` then reads agree.
-    if (await host.fs.stat(nodePath.join(this.folder, '.acp.lock'))) {
+    if (await host.fs.stat(nodePath.join(this.folder, core.LOCK_NAME))) {
       const now = Date.now();
       this.lockSeenAt ??= now;
       if (now - this.lockSeenAt < LOCK_GRACE_MS) {

@@ -2,7 +2,7 @@
 // a temp dir): loading from --plugin and acp.config.yaml, the refusal to load
 // code from a collaboration folder, hook order and failures (a veto writes
 // nothing, byte for byte), interoperable custom types, the two plugins of
-// plugins/, `acp types`, and the README's "Write a plugin" example.
+// plugins/, `acp types`, and the "Write a plugin" example of docs/plugins.md.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -563,12 +563,12 @@ function adrText(status: 'Draft' | 'Frozen'): string {
   return `# Architecture Decision Record\n\nDeliverable type: \`adr\`\nStatus: ${status}\n\n${body}`;
 }
 
-describe('README "Write a plugin"', () => {
+describe('docs/plugins.md "Write a plugin"', () => {
   test('the example file works as documented', async () => {
-    const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
-    const section = readme.slice(readme.indexOf('### Write a plugin'));
+    const page = readFileSync(join(REPO, 'docs', 'plugins.md'), 'utf8');
+    const section = page.slice(page.indexOf('## Write a plugin'));
     const code = /```js\n([\s\S]*?)```/.exec(section)?.[1];
-    expect(code, 'README has a ```js block under "### Write a plugin"').toBeDefined();
+    expect(code, 'docs/plugins.md has a ```js block under "## Write a plugin"').toBeDefined();
     const root = tempDir();
     writeFileSync(join(root, 'threat-model.mjs'), code!);
     const plugin = ['--plugin', './threat-model.mjs'];
@@ -577,11 +577,11 @@ describe('README "Write a plugin"', () => {
     const folder = join(root, 'collab');
     expect(readFileSync(join(folder, 'deliverables', 'threat-model.md'), 'utf8')).toContain('## Scope\n\n\n\n## Assets\n\n\n\n## Threats\n\n\n\n## Mitigations\n');
     expect(primaryOf(folder).gates.at(-1)).toBe('Every threat has a mitigation');
-    // The veto shown in the README, byte for byte nothing written.
+    // The veto shown on the page, byte for byte nothing written.
     const before = snapshot(folder);
     const refused = await cli(['append', ...plugin, '--folder', 'collab', '--participant', 'alice', '--event', 'deliverable_drafted', '--doc', 'deliverables/threat-model.md', '--role', 'primary', '--reply-to', '1', '--summary', 'first draft'], root);
     expect(refused.code).toBe(2);
-    expect(readme).toContain(`# ${refused.stderr.trim()}`);
+    expect(section).toContain(`# ${refused.stderr.trim()}`);
     expect(snapshot(folder)).toEqual(before);
     const ok = await cli(['append', ...plugin, '--folder', 'collab', '--participant', 'alice', '--event', 'deliverable_drafted', '--doc', 'deliverables/threat-model.md', '--role', 'primary', '--reply-to', '1', '--summary', 'first draft, SEC-12'], root);
     expect(ok.stdout).toBe('appended seq 2: deliverable_drafted\n');

@@ -116,6 +116,9 @@ export default function notifyTurn(context: PluginContext): AcpPlugin {
     name: 'notify-turn',
     // After other reactions (a commit, a log line): wake people last.
     enforce: 'post',
+    // The hook waits for the command, which has its own timeout: the hook's
+    // deadline must not cut it short (one command per hook call, plus a margin).
+    timeoutMs: options.timeoutSeconds * 1000 + 5000,
     hooks: {
       async 'append:after'(event) {
         const failures: string[] = [];

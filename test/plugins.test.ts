@@ -502,6 +502,12 @@ describe('plugin notify-turn', () => {
     expect(parseNotifyTurnOptions({ command: ['x'], participants: 'bob' })).toMatchObject({ participants: ['bob'], timeoutSeconds: 60, background: false, failOnError: false });
   });
 
+  test('its hook deadline outlasts its command timeout, so a slow command is killed and warned about, never a hook timeout', () => {
+    const run = async () => ({ code: 0, stdout: '', stderr: '' });
+    expect(notifyTurn(pluginContext({ command: ['x'] }, { name: 'node', run })).timeoutMs).toBe(65_000);
+    expect(notifyTurn(pluginContext({ command: ['x'], timeoutSeconds: 2 }, { name: 'node', run })).timeoutMs).toBe(7_000);
+  });
+
   /** A config running node to log `{participant} {reason} $ACP_PHASE $ACP_SEQ` lines. */
   function notifyConfig(root: string, log: string, extra = ''): void {
     const script = "require('fs').appendFileSync(process.argv[1], process.argv.slice(2).join(' ') + ' ' + process.env.ACP_PHASE + ' ' + process.env.ACP_SEQ + '\\n')";

@@ -15,10 +15,10 @@
  */
 import * as nodePath from 'node:path';
 import packageJson from './package.json' with { type: 'json' };
-import { BOL, DOT, EOL, H, PY_SPACE, RUN_START, S, comparePy, escapeRegExp, formatProtocolJson, formatTimestamp, isPySpaceCode, pyRepr, pyStr, pyStrip, sha256Hex, sortedPy } from './plugins/core/pytext.ts';
+import { BOL, DOT, EOL, H, PY_SPACE, RUN_START, S, comparePy, escapeRegExp, formatProtocolJson, formatTimestamp, isPySpaceCode, purePosixPath, pyRepr, pyStr, pyStrip, sha256Hex, sortedPy } from './plugins/core/pytext.ts';
 import { errorCode, isInside, isObject, type Json, realpathOfExistingAncestor, sameList, sleep } from './plugins/core/util.ts';
 
-export { comparePy, formatProtocolJson, formatTimestamp, pyRepr, pyStr, pyStrip, sha256Hex, sortedPy } from './plugins/core/pytext.ts';
+export { comparePy, formatProtocolJson, formatTimestamp, purePosixPath, pyRepr, pyStr, pyStrip, sha256Hex, sortedPy } from './plugins/core/pytext.ts';
 export { fsError } from './plugins/core/util.ts';
 export { createNodeHost, type NodeHostOptions } from './plugins/core/node-host.ts';
 export { createMemoryFileSystem, createMemoryHost, type MemoryFileSystem, type MemoryHostOptions } from './plugins/core/memory-host.ts';
@@ -317,12 +317,18 @@ export interface DeliverableLayout {
   boundary: string;
 }
 
-/** The reference string of a deliverable file: `{dir}/{file}` or `external:{file}`. */
+/**
+ * The reference string of a deliverable file: `{dir}/{file}` or
+ * `external:{file}`, in `PurePosixPath`'s normal form as the Python tools
+ * build it (`docs/` and `./x.md` give `docs/x.md`; dir `.` gives `x.md`).
+ */
 export function deliverableRef(protocol: Json, file: string): string {
   const deliverables = isObject(protocol.deliverables) ? protocol.deliverables : {};
-  if (deliverables.mode === 'external') return `external:${file}`;
-  const dir = typeof deliverables.dir === 'string' ? deliverables.dir : 'deliverables';
-  return `${dir}/${file}`;
+  return refOf(deliverables.mode === 'external' ? 'external' : 'internal', typeof deliverables.dir === 'string' ? deliverables.dir : 'deliverables', file);
+}
+
+function refOf(mode: string, dir: string, file: string): string {
+  return mode === 'external' ? `external:${purePosixPath(file)}` : purePosixPath(dir, file);
 }
 
 /** Reference of the primary deliverable, or `undefined` when not declared. */
@@ -3005,7 +3011,7 @@ export function planInit(folder: string, request: InitRequest, registry: Registr
   const recordAsCustom = !custom && (definition.recordAsCustom ?? !validationTypes.has(typeName));
   const primary: DeliverableDeclaration = { type: recordAsCustom ? 'custom' : typeName, file, checklist: custom ? checks : recordAsCustom ? sections : [] };
   if (recordAsCustom) primary.pluginType = typeName;
-  const ref = mode === 'external' ? `external:${file}` : `${dir}/${file}`;
+  const ref = refOf(mode, dir, file);
   const defaults = defaultGates(ref, primary.type);
   const gates = definition.gates?.bind(definition);
   const generated = gates ? callType(registry, typeName, 'gates()', () => gates({ ref, type: primary.type, defaults: [...defaults] }), isStringList) : defaults;

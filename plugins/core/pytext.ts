@@ -141,3 +141,23 @@ export async function sha256Hex(bytes: Uint8Array): Promise<string> {
   const digest = await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>);
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
 }
+
+/**
+ * `str(PurePosixPath(*parts))`: later absolute parts restart the path, empty
+ * and `.` segments vanish, `..` stays, a leading `//` (exactly two) is kept,
+ * and nothing left is `.`. The Python tools build deliverable references this
+ * way, so `docs/` + `./x.md` is `docs/x.md` (issue 12 item 1).
+ */
+export function purePosixPath(...parts: string[]): string {
+  let root = '';
+  let segments: string[] = [];
+  for (const part of parts) {
+    if (part.startsWith('/')) {
+      root = part.startsWith('//') && !part.startsWith('///') ? '//' : '/';
+      segments = [];
+    }
+    for (const segment of part.split('/')) if (segment !== '' && segment !== '.') segments.push(segment);
+  }
+  const path = root + segments.join('/');
+  return path === '' ? '.' : path;
+}

@@ -357,6 +357,14 @@ export function resolveDeliverablePath(folder: string, protocol: Json, ref: stri
   return nodePath.resolve(folder, ref);
 }
 
+/** Where an attachment is: in the deliverables directory, where the Python validator looks (issue 12 item 4). */
+function attachmentPath(folder: string, protocol: Json, file: string): string {
+  const deliverables = isObject(protocol.deliverables) ? protocol.deliverables : {};
+  const dir = typeof deliverables.dir === 'string' ? deliverables.dir : 'deliverables';
+  if (deliverables.mode === 'external' && typeof protocol.repoRoot === 'string') return nodePath.resolve(folder, protocol.repoRoot, dir, file);
+  return nodePath.resolve(folder, dir, file);
+}
+
 function deliverableBoundary(folder: string, protocol: Json, ref: string): string {
   if (ref.startsWith('external:') && typeof protocol.repoRoot === 'string') return nodePath.resolve(folder, protocol.repoRoot);
   return folder;
@@ -696,7 +704,7 @@ async function readEventLogSettled(host: Host, folder: string): Promise<EventLog
   return readEventLog(host, folder);
 }
 
-/** Read and parse events.jsonl; a missing file is an empty log. */
+/** Read and parse events.jsonl; a missing file is `error: missing events.jsonl`. */
 export async function readEventLog(host: Host, folder: string): Promise<EventLog> {
   const events: Json[] = [];
   const rest = await scanEventLog(host, folder, (event) => void events.push(event));
@@ -721,7 +729,9 @@ export async function scanEventLog(host: Host, folder: string, onEvent: (event: 
   try {
     bytes = await host.fs.readFile(nodePath.join(folder, 'events.jsonl'));
   } catch (error) {
-    if (errorCode(error) === 'ENOENT') return { errors: [], size: 0, tornTail: false };
+    // The Python tools refuse a folder without its log (issue 12 item 5):
+    // starting a new history there would split it from theirs for good.
+    if (errorCode(error) === 'ENOENT') throw new AcpError('missing events.jsonl', 2, 'invalid_log');
     if (errorCode(error) === 'EISDIR') throw new AcpError('events.jsonl is a directory, not the event log');
     if (errorCode(error) === 'ELOOP') throw new AcpError('events.jsonl is a symbolic link loop, not the event log');
     throw error;
@@ -1688,9 +1698,11 @@ export async function readProtocol(host: Host, folder: string): Promise<Json> {
   } catch {
     throw new AcpError('invalid protocol.json: not valid UTF-8', 2, 'invalid_folder');
   }
+  // json.loads refuses a BOM; accepting it would let acp drive a folder the Python tools refuse (issue 12 item 9).
+  if (text.charCodeAt(0) === 0xfeff) throw new AcpError('invalid protocol.json: Unexpected UTF-8 BOM (decode using utf-8-sig): line 1 column 1 (char 0)', 2, 'invalid_folder');
   let value: unknown;
   try {
-    value = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+    value = JSON.parse(text);
   } catch (error) {
     throw new AcpError(`invalid protocol.json: ${jsonErrorDetail(error)}`, 2, 'invalid_folder');
   }
@@ -2889,9 +2901,11 @@ export async function validate(host: Host, folder: string, registry: Registry): 
   // Step 9: replay, and the cached state.
   const state = pass.state;
   errors.push(...state.errors);
-  const derivedPhase = state.phase ?? 'None';
-  if (protocol.currentPhase !== state.phase) errors.push(`protocol.json currentPhase is ${pyStr(protocol.currentPhase)}, expected ${derivedPhase}`);
-  if (protocol.proposalOwner !== state.proposalOwner) {
+  // With no event replayed (an empty or unreadable log) the Python tools
+  // compare only waitingFor (issue 12 item 6).
+  const replayed = state.phase !== null;
+  if (replayed && protocol.currentPhase !== state.phase) errors.push(`protocol.json currentPhase is ${pyStr(protocol.currentPhase)}, expected ${state.phase}`);
+  if (replayed && protocol.proposalOwner !== state.proposalOwner) {
     errors.push(`protocol.json proposalOwner is '${pyStr(protocol.proposalOwner)}', expected '${pyStr(state.proposalOwner)}'`);
   }
   const cachedWaiting = protocol.waitingFor;
@@ -2916,7 +2930,7 @@ export async function validate(host: Host, folder: string, registry: Registry): 
     const attachments = Array.isArray(deliverables.attachments) ? deliverables.attachments.filter(isObject) : [];
     for (const attachment of attachments) {
       const file = attachment.file as string;
-      if (!(await host.fs.stat(nodePath.resolve(folder, file)))) errors.push(`attachment missing: ${file}`);
+      if (!(await host.fs.stat(attachmentPath(folder, protocol, file)))) errors.push(`attachment missing: ${file}`);
     }
   }
 

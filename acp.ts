@@ -2168,7 +2168,7 @@ export async function append(host: Host, folder: string, request: AppendRequest,
   const protocol = await readProtocol(host, folder);
   if (!(EVENT_NAMES as readonly string[]).includes(request.event)) throw new AcpError(`unknown event '${request.event}'`, 2, 'unknown_event');
   const participants = participantIds(protocol);
-  if (!participants.includes(request.participant)) throw new AcpError(`participant '${request.participant}' is not listed in protocol.json`, 2, 'unknown_participant');
+  if (!participants.includes(request.participant)) throw new AcpError(`participant ${pyRepr(request.participant)} is not listed in protocol.json`, 2, 'unknown_participant');
   return withFolderLock(host, folder, async () => {
     // The checkpoint stands in for reading and replaying the log when it
     // provably describes it; the verdicts are those of a full replay.
@@ -3150,7 +3150,7 @@ function cachedWaiting(protocol: Json): string[] {
 /** Compute the next action for `participant` (spec §10). */
 export async function nextAction(host: Host, folder: string, participant: string, registry?: Registry): Promise<NextResult> {
   const protocol = await readProtocol(host, folder);
-  if (!participantIds(protocol).includes(participant)) throw new AcpError(`participant '${participant}' is not listed in protocol.json`, 2, 'unknown_participant');
+  if (!participantIds(protocol).includes(participant)) throw new AcpError(`participant ${pyRepr(participant)} is not listed in protocol.json`, 2, 'unknown_participant');
   const log = await readEventLogSettled(host, folder);
   if (log.errors.length) throw new AcpError(log.errors, 2, 'invalid_log');
   const events = log.events;
@@ -3287,7 +3287,7 @@ export async function waitForTurn(host: Host, folder: string, participant: strin
       let log: { errors: string[]; last: Json | undefined };
       try {
         protocol = await readProtocol(host, folder);
-        if (!participantIds(protocol).includes(participant)) throw new AcpError(`participant '${participant}' is not listed in protocol.json`, 2, 'unknown_participant');
+        if (!participantIds(protocol).includes(participant)) throw new AcpError(`participant ${pyRepr(participant)} is not listed in protocol.json`, 2, 'unknown_participant');
         const st = await host.fs.stat(nodePath.join(folder, 'events.jsonl'));
         const key = !st ? 'missing' : st.ino !== undefined && st.ctimeMs !== undefined ? `${st.size}:${st.mtimeMs}:${st.ctimeMs}:${st.ino}` : undefined;
         if (key === undefined || logCache?.key !== key) {
@@ -3688,7 +3688,7 @@ export function parseArgv(argv: readonly string[], spec: Pick<CommandSpec, 'opti
     }
     const option = known[match.name]!;
     if (option.type === 'boolean') {
-      if (match.value !== undefined) throw new UsageError(`argument --${match.name}: ignored explicit argument '${match.value}'`);
+      if (match.value !== undefined) throw new UsageError(`argument --${match.name}: ignored explicit argument ${pyRepr(match.value)}`);
       options[match.name] = true;
       continue;
     }

@@ -3403,7 +3403,7 @@ export function libraryApi() {
     readProtocol, readEventLog, scanEventLog, parseEventLog, formatEventLine, jsonErrorDetail, nextSeq, emptyState, applyEvent, replay,
     participantIds, isUnsafePath, deliverableRef, primaryRef, resolveDeliverablePath, readDeliverable, documentFiles,
     markdown, readReadiness, decisionGateErrors, conclusionErrors, defaultTemplate, defaultGates, reviewHeadings, parseZonedTimestamp,
-    inspectFolderLock, withFolderLock, writeFileAtomic, decodeText, sha256Hex, formatTimestamp, formatProtocolJson, pyRepr, pyStr, pyStrip,
+    inspectFolderLock, withFolderLock, writeFileAtomic, decodeText, sha256Hex, formatTimestamp, formatProtocolJson, pyRepr, pyStr, pyStrip, purePosixPath, expandUser,
     comparePy, sortedPy, parseArgv, parsePyInt, parsePyFloat, runCommand, describeError,
   };
 }
@@ -3451,7 +3451,7 @@ const initCommand: CommandSpec = {
       primaryChecks: strs(o['primary-deliverable-check']),
       mode: str(o['deliverables-mode']),
       dir: str(o['deliverables-dir']),
-      repoRoot: str(o['repo-root']),
+      repoRoot: o['repo-root'] === undefined ? undefined : expandUser(str(o['repo-root'])!, ctx.env),
       resume: o.resume === true,
     }, ctx.registry);
     if (!ctx.json) ctx.out(result.created ? `Initialized ACP schema v2 collaboration folder: ${folder}` : `Collaboration folder already exists: ${folder}`);
@@ -3935,7 +3935,7 @@ export async function runCommand(registry: Registry, name: string, input: { opti
     color: where.color ?? false,
     signal: where.signal ?? new AbortController().signal,
     env: (variable) => where.env?.(variable),
-    folder: () => folderOption(where.host, options.folder),
+    folder: () => folderOption(where.host, options.folder, where.env),
   };
   return runCommandChain(entry.chain, context);
 }
@@ -3967,10 +3967,23 @@ async function runCommandChain(chain: readonly CommandSpec[], context: Omit<Comm
 }
 
 /** `--folder`, resolved; a usage error when absent. */
-function folderOption(host: Host, value: unknown): string {
+function folderOption(host: Host, value: unknown, env?: (name: string) => string | undefined): string {
   if (typeof value !== 'string') throw new UsageError('the following arguments are required: --folder');
   if (value.includes('\0')) throw new UsageError('argument --folder: a path cannot contain a NUL character');
-  return host.resolvePath(value);
+  return host.resolvePath(expandUser(value, env));
+}
+
+/**
+ * `Path.expanduser()`: a leading `~` or `~/` is the home folder (`HOME`), so
+ * `--folder=~/G` (no shell to expand it) means what it means to the Python
+ * tools rather than a directory named `~` (issue 12 item 2). `~user` is left
+ * as written: looking users up is not something every runtime may do.
+ */
+export function expandUser(path: string, env?: (name: string) => string | undefined): string {
+  if (path !== '~' && !path.startsWith('~/')) return path;
+  const home = env?.('HOME');
+  if (!home) throw new AcpError('Could not determine home directory.');
+  return path === '~' ? home : `${home.replace(/\/+$/, '')}${path.slice(1)}`;
 }
 
 /** Print a failure as `error: …` (and the JSON object under `--json`); returns the exit code (70: a bug). */

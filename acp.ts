@@ -1710,10 +1710,16 @@ export async function readProtocol(host: Host, folder: string): Promise<Json> {
   return value;
 }
 
-async function readTextIfExists(host: Host, path: string, name: string): Promise<string | undefined> {
+/**
+ * A protocol document's text; `undefined` when missing. A directory in its
+ * place is an error, never an empty document that passes (issue 12 item 9);
+ * `validate` reports it once among its findings and reads it as missing.
+ */
+async function readTextIfExists(host: Host, path: string, name: string, directoryIsMissing = false): Promise<string | undefined> {
   try {
     return decodeText(await host.fs.readFile(path), name);
   } catch (error) {
+    if (errorCode(error) === 'EISDIR' && !directoryIsMissing) throw new AcpError(`${name} is a directory, not a file`, 2, 'invalid_folder');
     if (['ENOENT', 'EISDIR', 'ENOTDIR', 'ELOOP', 'ENAMETOOLONG'].includes(errorCode(error) ?? '')) return undefined;
     throw error;
   }
@@ -2633,7 +2639,9 @@ async function checkDeliverableContent(
   }
   const status = markdown.status(text);
   if (!status) errors.push(primary ? 'primary deliverable must include Status: Draft, In Review, or Frozen' : `supporting deliverable ${ref} must include Status`);
-  else if (frozenRequired && status !== 'Frozen') errors.push(primary ? 'primary deliverable status must be Frozen' : `supporting deliverable ${ref} status must be Frozen`);
+  // Not `else`: the Python tools report a missing Status line and, where
+  // frozen content is required, the missing Frozen too (issue 12 item 8).
+  if (frozenRequired && status !== 'Frozen') errors.push(primary ? 'primary deliverable status must be Frozen' : `supporting deliverable ${ref} status must be Frozen`);
   const type = typeof entry.type === 'string' ? entry.type : '';
   const checklist = Array.isArray(entry.checklist) ? entry.checklist.filter((c): c is string => typeof c === 'string').map(pyStrip).filter(Boolean) : [];
   const definition = registry.type(type);
@@ -2802,7 +2810,10 @@ export async function validate(host: Host, folder: string, registry: Registry): 
     names = new Set();
   }
   const fileErrors: string[] = [];
-  for (const name of REQUIRED_FILES) if (!names.has(name)) fileErrors.push(`missing ${name}`);
+  for (const name of REQUIRED_FILES) {
+    if (!names.has(name)) fileErrors.push(`missing ${name}`);
+    else if (name.endsWith('.md') && (await host.fs.stat(nodePath.join(folder, name)))?.isDirectory) fileErrors.push(`${name} is a directory, not a file`);
+  }
   for (const name of FORBIDDEN_FILES) {
     if (names.has(name)) fileErrors.push(`${name} is not part of the protocol; remove it and use events.jsonl/readiness.md instead`);
   }
@@ -2855,8 +2866,8 @@ export async function validate(host: Host, folder: string, registry: Registry): 
   // Steps 5–9: the log is read once, in pieces, and each event is checked
   // as it comes (see LogPass); review.md and readiness.md are read first.
   const ref = declarationOk || isObject((protocol.deliverables as Json | undefined)?.primary) ? primaryRef(protocol) : undefined;
-  const reviewText = await readTextIfExists(host, nodePath.join(folder, 'review.md'), 'review.md');
-  const readinessText = (await readTextIfExists(host, nodePath.join(folder, 'readiness.md'), 'readiness.md')) ?? '';
+  const reviewText = await readTextIfExists(host, nodePath.join(folder, 'review.md'), 'review.md', true);
+  const readinessText = (await readTextIfExists(host, nodePath.join(folder, 'readiness.md'), 'readiness.md', true)) ?? '';
   const readiness = readReadiness(readinessText);
   const keepEvents = registry.hooks.has('validate');
   let pass = new LogPass(protocol, participants, readiness, reviewText ?? '', keepEvents);
@@ -2923,10 +2934,11 @@ export async function validate(host: Host, folder: string, registry: Registry): 
     await checkDeliverableContent(host, folder, protocol, registry, primary, ref!, frozenRequired, true, findings);
     for (const entry of supportingEntries(protocol)) {
       const sref = deliverableRef(protocol, entry.file as string);
-      await checkDeliverableContent(host, folder, protocol, registry, entry, sref, Boolean(entry.frozen), false, findings);
+      // Frozen by the protocol.json flag or by an event: either way its content must be final.
+      await checkDeliverableContent(host, folder, protocol, registry, entry, sref, Boolean(entry.frozen) || frozenSupporting.has(sref), false, findings);
     }
     const refs = [ref!, ...supportingEntries(protocol).map((s) => deliverableRef(protocol, s.file as string))];
-    checkDecisions(await readTextIfExists(host, nodePath.join(folder, 'decisions.md'), 'decisions.md'), refs, errors);
+    checkDecisions(await readTextIfExists(host, nodePath.join(folder, 'decisions.md'), 'decisions.md', true), refs, errors);
     const attachments = Array.isArray(deliverables.attachments) ? deliverables.attachments.filter(isObject) : [];
     for (const attachment of attachments) {
       const file = attachment.file as string;
@@ -2949,7 +2961,7 @@ export async function validate(host: Host, folder: string, registry: Registry): 
   if (hasEvent('completed')) {
     const unchecked = completionGateTexts(protocol).filter((gate) => !readiness.isGateChecked(gate));
     if (unchecked.length) errors.push(`completion gates must be checked before completed: ${unchecked.join(', ')}`);
-    errors.push(...conclusionErrors((await readTextIfExists(host, nodePath.join(folder, 'conclusion.md'), 'conclusion.md')) ?? '', ref));
+    errors.push(...conclusionErrors((await readTextIfExists(host, nodePath.join(folder, 'conclusion.md'), 'conclusion.md', true)) ?? '', ref));
   } else if (readiness.deferredWithoutReason.length) {
     warnings.push('deferred_nonblocking readiness items should include a reason');
   }
@@ -3169,7 +3181,8 @@ export async function nextAction(host: Host, folder: string, participant: string
       break;
     case 'reviewing': {
       const proposal = latest(['proposal_submitted']) ?? latest(['proposal_revised']);
-      if (isWaiting && proposal?.from !== participant) action = 'review proposal.md and the primary deliverable, update review.md with Review Scope, then append review_submitted.';
+      // No proposal event (a hand-edited phase): the Python tools do not ask for a review then.
+      if (isWaiting && proposal !== undefined && proposal.from !== participant) action = 'review proposal.md and the primary deliverable, update review.md with Review Scope, then append review_submitted.';
       else if (participant === protocol.proposalOwner) action = 'wait for the listed reviewer(s); do not edit proposal.md or deliverables while reviewing unless blocking the collaboration.';
       else action = 'wait for the listed reviewer(s) to submit review_submitted or blocked.';
       break;
@@ -3526,7 +3539,9 @@ const waitCommand: CommandSpec = {
     try {
       const result = await waitForTurn(ctx.host, ctx.folder(), str(ctx.options.participant)!, options, ctx.registry);
       if (!ctx.json) ctx.out(`${result.reason}\n${formatNext(result.next)}`);
-      return { exitCode: result.next.exitCode, json: { ok: result.next.exitCode === 0, ready: result.reason.slice('ready: '.length), ...result.next } };
+      // The turn came: exit 0 like the Python tools, even when the next
+      // action reports an invalid cached phase (issue 12 item 9).
+      return { exitCode: 0, json: { ...result.next, ok: true, exitCode: 0, ready: result.reason.slice('ready: '.length) } };
     } catch (error) {
       if (!(error instanceof AcpTimeoutError)) throw error;
       ctx.err(error.message);
@@ -3550,7 +3565,8 @@ const validateCommand: CommandSpec = {
       } else ctx.out(result.warnings.length ? 'ACP validation passed with warnings' : 'ACP validation passed');
       for (const warning of result.warnings) ctx.out(`WARNING: ${warning}`);
     }
-    return { exitCode, json: { ...result, exitCode } };
+    // ok mirrors the exit code: warnings exit 1, so they are not ok (issue 12 item 11).
+    return { exitCode, json: { ...result, ok: exitCode === 0, exitCode } };
   },
 };
 
@@ -3895,8 +3911,18 @@ async function dispatch(io: CliIo, host: Host, registry: Registry, word: string 
     signal: io.signal,
     env: io.env,
   });
-  if (parsed.options.json === true && result.json) out(JSON.stringify(result.json));
+  if (parsed.options.json === true && result.json) out(JSON.stringify(jsonWithOutcome(result.json, result.exitCode)));
   return result.exitCode;
+}
+
+/**
+ * Every `--json` object carries `ok` and `exitCode`, and `ok` is false
+ * whenever the exit code is not 0 (issue 12 item 11), whatever a command or
+ * plugin put there: a script can rely on either field.
+ */
+function jsonWithOutcome(json: Json, exitCode: number): Json {
+  if (!isObject(json)) return json;
+  return { ...json, ok: exitCode === 0 ? json.ok !== false : false, exitCode };
 }
 
 /** Where a command runs: the host, and where its output goes (default: nowhere). */

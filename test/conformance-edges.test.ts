@@ -6,6 +6,7 @@
 // before the issue was fixed; their tests guard them.
 import { createHash } from 'node:crypto';
 import { posix } from 'node:path';
+import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { type Host, createMemoryHost, expandUser, purePosixPath, pyRepr, runCli } from '../acp.ts';
 
@@ -354,4 +355,139 @@ describe('11. --json consistency', () => {
     expect(json.exitCode).toBe(r.rc);
     expect(json.ok).toBe(r.rc === 0);
   });
+});
+
+// ------------------------------------------------------------ properties
+// Generated collaborations along the issue's axes. There is no Python here,
+// so the oracle is a set of invariants the Python tools also keep:
+// - spellings that are the same PurePosixPath give the same folder (same
+//   protocol.json gates, same references) and appending the normal-form
+//   reference is accepted; validate passes before and after that append;
+// - a declared attachment placed in the deliverables directory is found;
+// - any id: next works for it, and an unknown id is refused with a repr that
+//   decodes back to the id and holds nothing str.isprintable refuses;
+// - any role spelling other than primary/supporting is refused, log untouched;
+// - a missing log stops next/append/wait with `missing events.jsonl`, nothing
+//   written; an empty one makes validate compare only waitingFor.
+describe('issue 12 axes, generated (fast-check)', () => {
+  const RUNS = Number(process.env.ACP_FUZZ_RUNS) || 40;
+  const segment = fc.constantFrom('docs', 'out', 'x', 'sub', 'd-1');
+  /** A relative spelling of `segments`: `./` prefixes, doubled and trailing slashes, `.` segments. */
+  const spelling = (segments: string[]) =>
+    fc.tuple(fc.boolean(), fc.array(fc.constantFrom('/', '//', '/./'), { minLength: segments.length, maxLength: segments.length }), fc.boolean()).map(([dot, seps, trail]) => {
+      const body = segments.map((s, i) => (i === 0 ? s : `${seps[i]!}${s}`)).join('');
+      return `${dot ? './' : ''}${body}${trail ? '/' : ''}`;
+    });
+  const dirAndSpellings = fc.array(segment, { minLength: 1, maxLength: 3 }).chain((segs) => fc.tuple(fc.constant(segs), spelling(segs), spelling(segs)));
+
+  const validateErrors = async (host: Host): Promise<string[]> => errorLines(await acp(host, ['validate', '--folder', F]));
+
+  test('directory and file spellings: same PurePosixPath, same folder; the normal form appends and validates', async () => {
+    await fc.assert(
+      fc.asyncProperty(dirAndSpellings, fc.boolean(), fc.constantFrom('.', ''), async ([segs, a, b], dotFile, dirDot) => {
+        const file = `${dotFile ? './' : ''}adr.md`;
+        const dirA = dirDot === '.' ? '.' : a;
+        const dirB = dirDot === '.' ? './' : b;
+        const hostA = await fresh(['--deliverables-dir', dirA, '--primary-deliverable-file', file]);
+        const hostB = await fresh(['--deliverables-dir', dirB, '--primary-deliverable-file', 'adr.md']);
+        const gates = async (h: Host) => (JSON.parse(await read(h, `${F}/protocol.json`)) as { completionGates: unknown }).completionGates;
+        expect(await gates(hostA)).toEqual(await gates(hostB));
+        const ref = dirDot === '.' ? 'adr.md' : `${segs.join('/')}/adr.md`;
+        expect(purePosixPath(dirA, file)).toBe(ref);
+        expect(await validateErrors(hostA)).toEqual([]);
+        const r = await acp(hostA, ['append', '--folder', F, '--participant', 'alice', '--event', 'deliverable_drafted', '--summary', 's', '--reply-to', '1', '--doc', ref, '--role', 'primary']);
+        expect(r.stderr).toBe('');
+        expect(await validateErrors(hostA)).toEqual([]);
+      }),
+      { numRuns: RUNS },
+    );
+  }, 120_000);
+
+  test('attachments: found in the deliverables directory under any spelling of it', async () => {
+    await fc.assert(
+      fc.asyncProperty(dirAndSpellings, fc.constantFrom('a.csv', 'sub/a.csv', './a.csv'), async ([segs, spelled], attachment) => {
+        const host = await fresh(['--deliverables-dir', spelled]);
+        await editProtocol(host, (p) => ((p.deliverables as { attachments: unknown[] }).attachments = [{ file: attachment }]));
+        expect(await validateErrors(host)).toEqual([`ERROR: attachment missing: ${attachment}`]);
+        await put(host, `${F}/${segs.join('/')}/${purePosixPath(attachment)}`, 'x');
+        expect(await validateErrors(host)).toEqual([]);
+      }),
+      { numRuns: RUNS },
+    );
+  }, 120_000);
+
+  /** Ids as agents type them: quotes, ZWJ emoji, NBSP, bidi marks, Hebrew, CJK spaces. */
+  const oddId = fc
+    .array(fc.constantFrom('a', 'o', "'", '"', '\\', ' ', '\u00a0', '\u200d', '\u200c', '\u200f', '\u3000', 'א', '👩', '💻', '\u{f0000}', '\t'), { minLength: 1, maxLength: 6 })
+    .map((chars) => `x${chars.join('')}y`);
+
+  /** Undo Python's repr of a str (the escapes pyRepr produces). */
+  const unrepr = (text: string): string => {
+    const body = text.slice(1, -1);
+    return body.replace(/\\(x[0-9a-f]{2}|u[0-9a-f]{4}|U[0-9a-f]{8}|.)/g, (_, e: string) =>
+      e.length > 1 ? String.fromCodePoint(Number.parseInt(e.slice(1), 16)) : ({ n: '\n', r: '\r', t: '\t' } as Record<string, string>)[e] ?? e,
+    );
+  };
+
+  test('odd participant ids: next works for them; unknown ones are refused with a decodable, printable repr', async () => {
+    await fc.assert(
+      fc.asyncProperty(oddId, async (id) => {
+        const host = await fresh([], [id, 'bob']);
+        const ok = await acp(host, ['next', '--folder', F, '--participant', id]);
+        expect(ok.stderr).toBe('');
+        expect(ok.rc).toBe(0);
+        const stranger = `${id}!`;
+        const r = await acp(host, ['next', '--folder', F, '--participant', stranger]);
+        expect(r.rc).toBe(2);
+        const quoted = /^error: participant (.*) is not listed in protocol\.json\n$/s.exec(r.stderr)?.[1];
+        expect(quoted).toBeDefined();
+        expect(unrepr(quoted!)).toBe(stranger);
+        expect(quoted).not.toMatch(/(?! )[\p{C}\p{Z}]/u);
+        expect(quoted!.startsWith('"')).toBe(stranger.includes("'") && !stranger.includes('"'));
+      }),
+      { numRuns: RUNS },
+    );
+  }, 120_000);
+
+  test('role spellings: anything but primary/supporting is refused and nothing is written', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(fc.constantFrom('PRIMARY', 'Primary', 'primary ', ' supporting', 'Supporting', 'bogus', ''), fc.string({ maxLength: 8 })), async (role) => {
+        fc.pre(role !== 'primary' && role !== 'supporting');
+        const host = await fresh();
+        const before = await read(host, `${F}/events.jsonl`);
+        const r = await acp(host, ['append', '--folder', F, '--participant', 'alice', '--event', 'deliverable_drafted', '--summary', 's', '--reply-to', '1', '--doc', 'deliverables/adr.md', `--role=${role}`]);
+        expect(r.rc).toBe(2);
+        expect(r.stderr).toBe(`error: argument --role: invalid choice: ${pyRepr(role)} (choose from 'primary', 'supporting')\n`);
+        expect(await read(host, `${F}/events.jsonl`)).toBe(before);
+      }),
+      { numRuns: RUNS },
+    );
+  }, 120_000);
+
+  test('missing or empty log, at any point of a short run', async () => {
+    const steps = ['deliverable_drafted', 'proposal_submitted'] as const;
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 0, max: steps.length }), fc.boolean(), fc.constantFrom('next', 'append', 'wait'), async (done, empty, cmd) => {
+        const host = await fresh();
+        for (const [i, event] of steps.slice(0, done).entries()) {
+          const doc = event === 'deliverable_drafted' ? ['--doc', 'deliverables/adr.md', '--role', 'primary'] : [];
+          const r = await acp(host, ['append', '--folder', F, '--participant', 'alice', '--event', event, '--summary', 's', '--reply-to', String(i + 1), ...doc]);
+          expect(r.stderr).toBe('');
+        }
+        const protocol = await read(host, `${F}/protocol.json`);
+        const waiting = (JSON.parse(protocol) as { waitingFor: string[] }).waitingFor;
+        if (empty) await host.fs.writeFile(`${F}/events.jsonl`, '');
+        else await host.fs.remove(`${F}/events.jsonl`);
+        const cached = (await validateErrors(host)).filter((l) => l.startsWith('ERROR: protocol.json'));
+        expect(cached).toEqual([`ERROR: protocol.json waitingFor is ${pyRepr(waiting)}, expected []`]);
+        if (empty) return;
+        const args = cmd === 'append' ? ['--event', 'blocked', '--summary', 's', '--reply-to', '1'] : cmd === 'wait' ? ['--timeout', '0.05'] : [];
+        const r = await acp(host, [cmd, '--folder', F, '--participant', 'alice', ...args]);
+        expect([r.rc, r.stderr]).toEqual([2, 'error: missing events.jsonl\n']);
+        expect(await host.fs.stat(`${F}/events.jsonl`)).toBeNull();
+        expect(await read(host, `${F}/protocol.json`)).toBe(protocol);
+      }),
+      { numRuns: RUNS },
+    );
+  }, 120_000);
 });

@@ -15,10 +15,10 @@
  */
 import * as nodePath from 'node:path';
 import packageJson from './package.json' with { type: 'json' };
-import { BOL, DOT, EOL, H, PY_SPACE, RUN_START, S, comparePy, escapeRegExp, formatProtocolJson, formatTimestamp, isPySpaceCode, pyRepr, pyStr, pyStrip, sha256Hex, sortedPy } from './plugins/core/pytext.ts';
+import { BOL, DOT, EOL, H, PY_SPACE, RUN_START, S, comparePy, escapeRegExp, formatProtocolJson, formatTimestamp, isPySpaceCode, purePosixPath, pyRepr, pyStr, pyStrip, sha256Hex, sortedPy } from './plugins/core/pytext.ts';
 import { errorCode, fsError, isInside, isObject, type Json, realpathOfExistingAncestor, sameList, sleep } from './plugins/core/util.ts';
 
-export { comparePy, formatProtocolJson, formatTimestamp, pyRepr, pyStr, pyStrip, sha256Hex, sortedPy } from './plugins/core/pytext.ts';
+export { comparePy, formatProtocolJson, formatTimestamp, purePosixPath, pyRepr, pyStr, pyStrip, sha256Hex, sortedPy } from './plugins/core/pytext.ts';
 export { fsError } from './plugins/core/util.ts';
 export { createNodeHost, type NodeHostOptions } from './plugins/core/node-host.ts';
 export { createMemoryFileSystem, createMemoryHost, type MemoryFileSystem, type MemoryHostOptions } from './plugins/core/memory-host.ts';
@@ -281,12 +281,18 @@ export function isUnsafePath(path: string): boolean {
   return path.split(/[\\/]/).includes('..');
 }
 
-/** The reference string of a deliverable file: `{dir}/{file}` or `external:{file}`. */
+/**
+ * The reference string of a deliverable file: `{dir}/{file}` or
+ * `external:{file}`, in `PurePosixPath`'s normal form as the Python tools
+ * build it (`docs/` and `./x.md` give `docs/x.md`; dir `.` gives `x.md`).
+ */
 export function deliverableRef(protocol: Json, file: string): string {
   const deliverables = isObject(protocol.deliverables) ? protocol.deliverables : {};
-  if (deliverables.mode === 'external') return `external:${file}`;
-  const dir = typeof deliverables.dir === 'string' ? deliverables.dir : 'deliverables';
-  return `${dir}/${file}`;
+  return refOf(deliverables.mode === 'external' ? 'external' : 'internal', typeof deliverables.dir === 'string' ? deliverables.dir : 'deliverables', file);
+}
+
+function refOf(mode: string, dir: string, file: string): string {
+  return mode === 'external' ? `external:${purePosixPath(file)}` : purePosixPath(dir, file);
 }
 
 /** Reference of the primary deliverable, or `undefined` when not declared. */
@@ -313,6 +319,14 @@ export function resolveDeliverablePath(folder: string, protocol: Json, ref: stri
     return nodePath.resolve(folder, repoRoot, dir, ref.slice('external:'.length));
   }
   return nodePath.resolve(folder, ref);
+}
+
+/** Where an attachment is: in the deliverables directory, where the Python validator looks (issue 12 item 4). */
+function attachmentPath(folder: string, protocol: Json, file: string): string {
+  const deliverables = isObject(protocol.deliverables) ? protocol.deliverables : {};
+  const dir = typeof deliverables.dir === 'string' ? deliverables.dir : 'deliverables';
+  if (deliverables.mode === 'external' && typeof protocol.repoRoot === 'string') return nodePath.resolve(folder, protocol.repoRoot, dir, file);
+  return nodePath.resolve(folder, dir, file);
 }
 
 function deliverableBoundary(folder: string, protocol: Json, ref: string): string {
@@ -683,7 +697,7 @@ async function readEventLogSettled(host: Host, folder: string): Promise<EventLog
   return readEventLog(host, folder);
 }
 
-/** Read and parse events.jsonl; a missing file is an empty log. */
+/** Read and parse events.jsonl; a missing file is `error: missing events.jsonl`. */
 export async function readEventLog(host: Host, folder: string): Promise<EventLog> {
   const events: Json[] = [];
   const rest = await scanEventLog(host, folder, (event) => void events.push(event));
@@ -708,7 +722,9 @@ export async function scanEventLog(host: Host, folder: string, onEvent: (event: 
   try {
     bytes = await readCapped(host, nodePath.join(folder, 'events.jsonl'), READ_LIMITS.log, 'events.jsonl');
   } catch (error) {
-    if (errorCode(error) === 'ENOENT') return { errors: [], size: 0, tornTail: false };
+    // The Python tools refuse a folder without its log (issue 12 item 5):
+    // starting a new history there would split it from theirs for good.
+    if (errorCode(error) === 'ENOENT') throw new AcpError('missing events.jsonl', 2, 'invalid_log');
     if (errorCode(error) === 'EISDIR') throw new AcpError('events.jsonl is a directory, not the event log');
     if (errorCode(error) === 'ELOOP') throw new AcpError('events.jsonl is a symbolic link loop, not the event log');
     throw error;
@@ -1728,9 +1744,11 @@ export async function readProtocol(host: Host, folder: string): Promise<Json> {
   } catch {
     throw new AcpError('invalid protocol.json: not valid UTF-8', 2, 'invalid_folder');
   }
+  // json.loads refuses a BOM; accepting it would let acp drive a folder the Python tools refuse (issue 12 item 9).
+  if (text.charCodeAt(0) === 0xfeff) throw new AcpError('invalid protocol.json: Unexpected UTF-8 BOM (decode using utf-8-sig): line 1 column 1 (char 0)', 2, 'invalid_folder');
   let value: unknown;
   try {
-    value = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+    value = JSON.parse(text);
   } catch (error) {
     throw new AcpError(`invalid protocol.json: ${jsonErrorDetail(error)}`, 2, 'invalid_folder');
   }
@@ -1738,10 +1756,16 @@ export async function readProtocol(host: Host, folder: string): Promise<Json> {
   return value;
 }
 
-async function readTextIfExists(host: Host, path: string, name: string): Promise<string | undefined> {
+/**
+ * A protocol document's text; `undefined` when missing. A directory in its
+ * place is an error, never an empty document that passes (issue 12 item 9);
+ * `validate` reports it once among its findings and reads it as missing.
+ */
+async function readTextIfExists(host: Host, path: string, name: string, directoryIsMissing = false): Promise<string | undefined> {
   try {
     return decodeText(await readCapped(host, path, READ_LIMITS.document, name), name);
   } catch (error) {
+    if (errorCode(error) === 'EISDIR' && !directoryIsMissing) throw new AcpError(`${name} is a directory, not a file`, 2, 'invalid_folder');
     if (['ENOENT', 'EISDIR', 'ENOTDIR', 'ELOOP', 'ENAMETOOLONG'].includes(errorCode(error) ?? '')) return undefined;
     throw error;
   }
@@ -2325,7 +2349,7 @@ export async function append(host: Host, folder: string, request: AppendRequest,
   const protocol = await readProtocol(host, folder);
   if (!(EVENT_NAMES as readonly string[]).includes(request.event)) throw new AcpError(`unknown event '${request.event}'`, 2, 'unknown_event');
   const participants = participantIds(protocol);
-  if (!participants.includes(request.participant)) throw new AcpError(`participant '${request.participant}' is not listed in protocol.json`, 2, 'unknown_participant');
+  if (!participants.includes(request.participant)) throw new AcpError(`participant ${pyRepr(request.participant)} is not listed in protocol.json`, 2, 'unknown_participant');
   return withFolderLock(host, folder, async () => {
     // The checkpoint stands in for reading and replaying the log when it
     // provably describes it; the verdicts are those of a full replay.
@@ -2605,7 +2629,9 @@ async function checkDeliverableContent(
   }
   const status = markdown.status(text);
   if (!status) errors.push(primary ? 'primary deliverable must include Status: Draft, In Review, or Frozen' : `supporting deliverable ${ref} must include Status`);
-  else if (frozenRequired && status !== 'Frozen') errors.push(primary ? 'primary deliverable status must be Frozen' : `supporting deliverable ${ref} status must be Frozen`);
+  // Not `else`: the Python tools report a missing Status line and, where
+  // frozen content is required, the missing Frozen too (issue 12 item 8).
+  if (frozenRequired && status !== 'Frozen') errors.push(primary ? 'primary deliverable status must be Frozen' : `supporting deliverable ${ref} status must be Frozen`);
   const type = typeof entry.type === 'string' ? entry.type : '';
   const checklist = Array.isArray(entry.checklist) ? entry.checklist.filter((c): c is string => typeof c === 'string').map(pyStrip).filter(Boolean) : [];
   const definition = registry.type(type);
@@ -2774,7 +2800,10 @@ export async function validate(host: Host, folder: string, registry: Registry): 
     names = new Set();
   }
   const fileErrors: string[] = [];
-  for (const name of REQUIRED_FILES) if (!names.has(name)) fileErrors.push(`missing ${name}`);
+  for (const name of REQUIRED_FILES) {
+    if (!names.has(name)) fileErrors.push(`missing ${name}`);
+    else if (name.endsWith('.md') && (await host.fs.stat(nodePath.join(folder, name)))?.isDirectory) fileErrors.push(`${name} is a directory, not a file`);
+  }
   for (const name of FORBIDDEN_FILES) {
     if (names.has(name)) fileErrors.push(`${name} is not part of the protocol; remove it and use events.jsonl/readiness.md instead`);
   }
@@ -2827,8 +2856,8 @@ export async function validate(host: Host, folder: string, registry: Registry): 
   // Steps 5–9: the log is read once, in pieces, and each event is checked
   // as it comes (see LogPass); review.md and readiness.md are read first.
   const ref = declarationOk || isObject((protocol.deliverables as Json | undefined)?.primary) ? primaryRef(protocol) : undefined;
-  const reviewText = await readTextIfExists(host, nodePath.join(folder, 'review.md'), 'review.md');
-  const readinessText = (await readTextIfExists(host, nodePath.join(folder, 'readiness.md'), 'readiness.md')) ?? '';
+  const reviewText = await readTextIfExists(host, nodePath.join(folder, 'review.md'), 'review.md', true);
+  const readinessText = (await readTextIfExists(host, nodePath.join(folder, 'readiness.md'), 'readiness.md', true)) ?? '';
   const readiness = readReadiness(readinessText);
   const keepEvents = registry.hooks.has('validate');
   let pass = new LogPass(protocol, participants, readiness, reviewText ?? '', keepEvents);
@@ -2873,9 +2902,11 @@ export async function validate(host: Host, folder: string, registry: Registry): 
   // Step 9: replay, and the cached state.
   const state = pass.state;
   errors.push(...state.errors);
-  const derivedPhase = state.phase ?? 'None';
-  if (protocol.currentPhase !== state.phase) errors.push(`protocol.json currentPhase is ${pyStr(protocol.currentPhase)}, expected ${derivedPhase}`);
-  if (protocol.proposalOwner !== state.proposalOwner) {
+  // With no event replayed (an empty or unreadable log) the Python tools
+  // compare only waitingFor (issue 12 item 6).
+  const replayed = state.phase !== null;
+  if (replayed && protocol.currentPhase !== state.phase) errors.push(`protocol.json currentPhase is ${pyStr(protocol.currentPhase)}, expected ${state.phase}`);
+  if (replayed && protocol.proposalOwner !== state.proposalOwner) {
     errors.push(`protocol.json proposalOwner is '${pyStr(protocol.proposalOwner)}', expected '${pyStr(state.proposalOwner)}'`);
   }
   const cachedWaiting = protocol.waitingFor;
@@ -2893,14 +2924,15 @@ export async function validate(host: Host, folder: string, registry: Registry): 
     await checkDeliverableContent(host, folder, protocol, registry, primary, ref!, frozenRequired, true, findings);
     for (const entry of supportingEntries(protocol)) {
       const sref = deliverableRef(protocol, entry.file as string);
-      await checkDeliverableContent(host, folder, protocol, registry, entry, sref, Boolean(entry.frozen), false, findings);
+      // Frozen by the protocol.json flag or by an event: either way its content must be final.
+      await checkDeliverableContent(host, folder, protocol, registry, entry, sref, Boolean(entry.frozen) || frozenSupporting.has(sref), false, findings);
     }
     const refs = [ref!, ...supportingEntries(protocol).map((s) => deliverableRef(protocol, s.file as string))];
-    checkDecisions(await readTextIfExists(host, nodePath.join(folder, 'decisions.md'), 'decisions.md'), refs, errors);
+    checkDecisions(await readTextIfExists(host, nodePath.join(folder, 'decisions.md'), 'decisions.md', true), refs, errors);
     const attachments = Array.isArray(deliverables.attachments) ? deliverables.attachments.filter(isObject) : [];
     for (const attachment of attachments) {
       const file = attachment.file as string;
-      if (!(await host.fs.stat(nodePath.resolve(folder, file)))) errors.push(`attachment missing: ${file}`);
+      if (!(await host.fs.stat(attachmentPath(folder, protocol, file)))) errors.push(`attachment missing: ${file}`);
     }
   }
 
@@ -2916,7 +2948,7 @@ export async function validate(host: Host, folder: string, registry: Registry): 
   if (hasEvent('completed')) {
     const unchecked = completionGateTexts(protocol).filter((gate) => !readiness.isGateChecked(gate));
     if (unchecked.length) errors.push(`completion gates must be checked before completed: ${unchecked.join(', ')}`);
-    errors.push(...conclusionErrors((await readTextIfExists(host, nodePath.join(folder, 'conclusion.md'), 'conclusion.md')) ?? '', ref));
+    errors.push(...conclusionErrors((await readTextIfExists(host, nodePath.join(folder, 'conclusion.md'), 'conclusion.md', true)) ?? '', ref));
   } else if (readiness.deferredWithoutReason.length) {
     warnings.push('deferred_nonblocking readiness items should include a reason');
   }
@@ -2992,7 +3024,7 @@ export function planInit(folder: string, request: InitRequest, registry: Registr
   const recordAsCustom = !custom && (definition.recordAsCustom ?? !validationTypes.has(typeName));
   const primary: DeliverableDeclaration = { type: recordAsCustom ? 'custom' : typeName, file, checklist: custom ? checks : recordAsCustom ? sections : [] };
   if (recordAsCustom) primary.pluginType = typeName;
-  const ref = mode === 'external' ? `external:${file}` : `${dir}/${file}`;
+  const ref = refOf(mode, dir, file);
   const defaults = defaultGates(ref, primary.type);
   const gates = definition.gates?.bind(definition);
   const generated = gates ? callType(registry, typeName, 'gates()', () => gates({ ref, type: primary.type, defaults: [...defaults] }), isStringList) : defaults;
@@ -3169,7 +3201,7 @@ function cachedWaiting(protocol: Json): string[] {
 /** Compute the next action for `participant` (spec §10). */
 export async function nextAction(host: Host, folder: string, participant: string, registry?: Registry): Promise<NextResult> {
   const protocol = await readProtocol(host, folder);
-  if (!participantIds(protocol).includes(participant)) throw new AcpError(`participant '${participant}' is not listed in protocol.json`, 2, 'unknown_participant');
+  if (!participantIds(protocol).includes(participant)) throw new AcpError(`participant ${pyRepr(participant)} is not listed in protocol.json`, 2, 'unknown_participant');
   const log = await readEventLogSettled(host, folder);
   if (log.errors.length) throw new AcpError(log.errors, 2, 'invalid_log');
   const events = log.events;
@@ -3188,7 +3220,8 @@ export async function nextAction(host: Host, folder: string, participant: string
       break;
     case 'reviewing': {
       const proposal = latest(['proposal_submitted']) ?? latest(['proposal_revised']);
-      if (isWaiting && proposal?.from !== participant) action = 'review proposal.md and the primary deliverable, update review.md with Review Scope, then append review_submitted.';
+      // No proposal event (a hand-edited phase): the Python tools do not ask for a review then.
+      if (isWaiting && proposal !== undefined && proposal.from !== participant) action = 'review proposal.md and the primary deliverable, update review.md with Review Scope, then append review_submitted.';
       else if (participant === protocol.proposalOwner) action = 'wait for the listed reviewer(s); do not edit proposal.md or deliverables while reviewing unless blocking the collaboration.';
       else action = 'wait for the listed reviewer(s) to submit review_submitted or blocked.';
       break;
@@ -3351,7 +3384,7 @@ export async function waitForTurn(host: Host, folder: string, participant: strin
       let log: { errors: string[]; last: Json | undefined };
       try {
         protocol = await readProtocol(host, folder);
-        if (!participantIds(protocol).includes(participant)) throw new AcpError(`participant '${participant}' is not listed in protocol.json`, 2, 'unknown_participant');
+        if (!participantIds(protocol).includes(participant)) throw new AcpError(`participant ${pyRepr(participant)} is not listed in protocol.json`, 2, 'unknown_participant');
         const st = await host.fs.stat(nodePath.join(folder, 'events.jsonl'));
         const key = !st ? 'missing' : st.ino !== undefined && st.ctimeMs !== undefined ? `${st.size}:${st.mtimeMs}:${st.ctimeMs}:${st.ino}` : undefined;
         if (key === undefined || logCache?.key !== key) {
@@ -3456,7 +3489,7 @@ export function libraryApi() {
     readProtocol, readEventLog, scanEventLog, parseEventLog, formatEventLine, jsonErrorDetail, nextSeq, emptyState, applyEvent, replay,
     participantIds, isUnsafePath, deliverableRef, primaryRef, resolveDeliverablePath, readDeliverable, documentFiles, checkedDocumentPath,
     markdown, readReadiness, decisionGateErrors, conclusionErrors, defaultTemplate, defaultGates, reviewHeadings, parseZonedTimestamp,
-    inspectFolderLock, withFolderLock, writeFileAtomic, decodeText, sha256Hex, formatTimestamp, formatProtocolJson, pyRepr, pyStr, pyStrip,
+    inspectFolderLock, withFolderLock, writeFileAtomic, decodeText, sha256Hex, formatTimestamp, formatProtocolJson, pyRepr, pyStr, pyStrip, purePosixPath, expandUser,
     comparePy, sortedPy, parseArgv, parsePyInt, parsePyFloat, runCommand, describeError,
   };
 }
@@ -3554,8 +3587,18 @@ async function dispatch(io: CliIo, host: Host, registry: Registry, word: string 
     signal: io.signal,
     env: io.env,
   });
-  if (parsed.options.json === true && result.json) out(JSON.stringify(result.json));
+  if (parsed.options.json === true && result.json) out(JSON.stringify(jsonWithOutcome(result.json, result.exitCode)));
   return result.exitCode;
+}
+
+/**
+ * Every `--json` object carries `ok` and `exitCode`, and `ok` is false
+ * whenever the exit code is not 0 (issue 12 item 11), whatever a command or
+ * plugin put there: a script can rely on either field.
+ */
+function jsonWithOutcome(json: Json, exitCode: number): Json {
+  if (!isObject(json)) return json;
+  return { ...json, ok: exitCode === 0 ? json.ok !== false : false, exitCode };
 }
 
 /** Where a command runs: the host, and where its output goes (default: nowhere). */
@@ -3594,7 +3637,7 @@ export async function runCommand(registry: Registry, name: string, input: { opti
     color: where.color ?? false,
     signal: where.signal ?? new AbortController().signal,
     env: (variable) => where.env?.(variable),
-    folder: () => folderOption(where.host, options.folder),
+    folder: () => folderOption(where.host, options.folder, where.env),
   };
   return runCommandChain(entry.chain, context);
 }
@@ -3608,10 +3651,23 @@ async function runCommandChain(chain: readonly CommandSpec[], context: Omit<Comm
 }
 
 /** `--folder`, resolved; a usage error when absent. */
-function folderOption(host: Host, value: unknown): string {
+function folderOption(host: Host, value: unknown, env?: (name: string) => string | undefined): string {
   if (typeof value !== 'string') throw new UsageError('the following arguments are required: --folder');
   if (value.includes('\0')) throw new UsageError('argument --folder: a path cannot contain a NUL character');
-  return host.resolvePath(value);
+  return host.resolvePath(expandUser(value, env));
+}
+
+/**
+ * `Path.expanduser()`: a leading `~` or `~/` is the home folder (`HOME`), so
+ * `--folder=~/G` (no shell to expand it) means what it means to the Python
+ * tools rather than a directory named `~` (issue 12 item 2). `~user` is left
+ * as written: looking users up is not something every runtime may do.
+ */
+export function expandUser(path: string, env?: (name: string) => string | undefined): string {
+  if (path !== '~' && !path.startsWith('~/')) return path;
+  const home = env?.('HOME');
+  if (!home) throw new AcpError('Could not determine home directory.');
+  return path === '~' ? home : `${home.replace(/\/+$/, '')}${path.slice(1)}`;
 }
 
 /** Print a failure as `error: …` (and the JSON object under `--json`); returns the exit code (70: a bug). */

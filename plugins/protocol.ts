@@ -45,7 +45,7 @@ const initCommand: CommandSpec = {
       primaryChecks: strs(o['primary-deliverable-check']),
       mode: str(o['deliverables-mode']),
       dir: str(o['deliverables-dir']),
-      repoRoot: str(o['repo-root']),
+      repoRoot: o['repo-root'] === undefined ? undefined : ctx.api.expandUser(str(o['repo-root'])!, ctx.env),
       resume: o.resume === true,
     }, ctx.registry);
     if (!ctx.json) ctx.out(result.created ? `Initialized ACP schema v2 collaboration folder: ${folder}` : `Collaboration folder already exists: ${folder}`);
@@ -121,7 +121,9 @@ const waitCommand = (api: AcpApi): CommandSpec => ({
     try {
       const result = await ctx.api.waitForTurn(ctx.host, ctx.folder(), str(ctx.options.participant)!, options, ctx.registry);
       if (!ctx.json) ctx.out(`${result.reason}\n${ctx.api.formatNext(result.next)}`);
-      return { exitCode: result.next.exitCode, json: { ok: result.next.exitCode === 0, ready: result.reason.slice('ready: '.length), ...result.next } };
+      // The turn came: exit 0 like the Python tools, even when the next
+      // action reports an invalid cached phase (issue 12 item 9).
+      return { exitCode: 0, json: { ...result.next, ok: true, exitCode: 0, ready: result.reason.slice('ready: '.length) } };
     } catch (error) {
       if (!(error instanceof ctx.api.AcpTimeoutError)) throw error;
       ctx.err(error.message);
@@ -145,7 +147,8 @@ const validateCommand: CommandSpec = {
       } else ctx.out(result.warnings.length ? 'ACP validation passed with warnings' : 'ACP validation passed');
       for (const warning of result.warnings) ctx.out(`WARNING: ${warning}`);
     }
-    return { exitCode, json: { ...result, exitCode } };
+    // ok mirrors the exit code: warnings exit 1, so they are not ok (issue 12 item 11).
+    return { exitCode, json: { ...result, ok: exitCode === 0, exitCode } };
   },
 };
 

@@ -1,4 +1,5 @@
-// Replays every recorded conformance scenario (test/conformance/) against
+// Replays every recorded conformance scenario (test/conformance/: the 160 of
+// scenarios.jsonl.gz and the 80 edge cases of scenarios-edges.jsonl.gz) against
 // each runtime in ACP_RUNTIMES (comma list of node, bun, deno, binary;
 // default all four: node runs dist/acp.mjs, bun and deno run acp.ts — deno
 // with only the scenario folder's read/write permissions and --no-prompt —

@@ -103,7 +103,7 @@ for (const name of names) {
       // Without the plugin: the conformance rules for `custom` — no error, one warning.
       const without = await expectRun(run, ['validate', '--folder', folder, '--json'], 1);
       expect(JSON.parse(without.stdout)).toEqual({
-        ok: true,
+        ok: false,
         exitCode: 1,
         errors: [],
         warnings: [

@@ -54,7 +54,7 @@ export function parseArgv(argv: readonly string[], spec: Pick<CommandSpec, 'opti
     }
     const option = known[match.name]!;
     if (option.type === 'boolean') {
-      if (match.value !== undefined) throw new UsageError(`argument --${match.name}: ignored explicit argument '${match.value}'`);
+      if (match.value !== undefined) throw new UsageError(`argument --${match.name}: ignored explicit argument ${pyRepr(match.value)}`);
       options[match.name] = true;
       continue;
     }

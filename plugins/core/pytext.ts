@@ -73,10 +73,8 @@ export function pyRepr(value: unknown): string {
       else if (ch === '\n') out += '\\n';
       else if (ch === '\r') out += '\\r';
       else if (ch === '\t') out += '\\t';
-      else if (code < 0x20 || code === 0x7f) out += `\\x${code.toString(16).padStart(2, '0')}`;
-      else if ((code >= 0x80 && code < 0xa0) || code === 0xad || code === 0x2028 || code === 0x2029 || (code >= 0xd800 && code < 0xe000)) {
-        out += code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
-      } else out += ch;
+      else if (ch !== ' ' && NOT_PRINTABLE.test(ch)) out += pyEscape(code);
+      else out += ch;
     }
     return out + quote;
   }
@@ -85,6 +83,20 @@ export function pyRepr(value: unknown): string {
     return `{${Object.entries(value as Record<string, unknown>).map(([k, v]) => `${pyRepr(k)}: ${pyRepr(v)}`).join(', ')}}`;
   }
   return String(value);
+}
+
+/**
+ * What Python's `str.isprintable()` refuses, so `repr()` escapes it: the
+ * categories Other (Cc, Cf, Cs, Co, Cn) and Separator (Zs, Zl, Zp) but the
+ * ASCII space. ZWJ, NBSP, bidi marks and U+3000 are among them.
+ */
+const NOT_PRINTABLE = /^[\p{C}\p{Z}]$/u;
+
+/** `repr()`'s escape of one code point: `\xhh`, `\uhhhh` or `\Uhhhhhhhh`. */
+function pyEscape(code: number): string {
+  if (code <= 0xff) return `\\x${code.toString(16).padStart(2, '0')}`;
+  if (code <= 0xffff) return `\\u${code.toString(16).padStart(4, '0')}`;
+  return `\\U${code.toString(16).padStart(8, '0')}`;
 }
 
 /** Python `str()` of a JSON value (f-string interpolation). */
@@ -342,4 +354,24 @@ export function reviewHeadings(body: string): { participant: string; seq: number
     }
   }
   return headings;
+}
+
+/**
+ * `str(PurePosixPath(*parts))`: later absolute parts restart the path, empty
+ * and `.` segments vanish, `..` stays, a leading `//` (exactly two) is kept,
+ * and nothing left is `.`. The Python tools build deliverable references this
+ * way, so `docs/` + `./x.md` is `docs/x.md` (issue 12 item 1).
+ */
+export function purePosixPath(...parts: string[]): string {
+  let root = '';
+  let segments: string[] = [];
+  for (const part of parts) {
+    if (part.startsWith('/')) {
+      root = part.startsWith('//') && !part.startsWith('///') ? '//' : '/';
+      segments = [];
+    }
+    for (const segment of part.split('/')) if (segment !== '' && segment !== '.') segments.push(segment);
+  }
+  const path = root + segments.join('/');
+  return path === '' ? '.' : path;
 }

@@ -272,15 +272,17 @@ export async function waitViaServer(options: Options, ctx: CommandContext): Prom
     if (timer) clearTimeout(timer);
     if (reason === undefined) {
       const message = `timeout: ${lastReport}`;
-      if (json) out(JSON.stringify({ ok: false, timeout: true, reason: lastReport }));
+      // The same object as the local wait's timeout: ok, exitCode and error (issue 12 item 11).
+      if (json) out(JSON.stringify({ ok: false, exitCode: 1, timeout: true, error: message }));
       io.stderr(`${message}\n`);
       return 1;
     }
     const next = (await client.acp('next', { folder: task, participant })) as Record<string, unknown> & { exitCode: number };
     const { ok: _ok, ...rest } = next;
-    if (json) out(JSON.stringify({ ok: true, ready: reason.slice('ready: '.length), ...rest }));
+    // The turn came: exit 0 like the local wait (and the Python tools), whatever the phase.
+    if (json) out(JSON.stringify({ ...rest, ok: true, exitCode: 0, ready: reason.slice('ready: '.length) }));
     else out(`${reason}\n${core.formatNext(rest as unknown as Parameters<AcpCore['formatNext']>[0])}`);
-    return next.exitCode ?? 0;
+    return 0;
   } catch (error) {
     if (error instanceof RpcResponseError) throw new core.AcpError(describe(error));
     return fail(ctx, error);

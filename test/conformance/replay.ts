@@ -1,5 +1,6 @@
 // Conformance replay harness: replays the recorded ACP scenarios
-// (test/conformance/scenarios.jsonl.gz, see /shared/conformance/README.md)
+// (test/conformance/scenarios.jsonl.gz and scenarios-edges.jsonl.gz, see
+// /shared/conformance/README.md)
 // against a CLI given as a command prefix, and reports every mismatch.
 //
 // Runs under vitest (Node) and under bun (scripts/replay.mjs ->
@@ -15,6 +16,10 @@ import { gunzipSync } from 'node:zlib';
 export const HERE = dirname(fileURLToPath(import.meta.url));
 export const REPO_DIR = resolve(HERE, '..', '..');
 export const SCENARIOS_FILE = join(HERE, 'scenarios.jsonl.gz');
+/** The edge recordings (issue 12): path spellings, odd ids, roles, missing logs, BOM, attachments. */
+export const EDGE_SCENARIOS_FILE = join(HERE, 'scenarios-edges.jsonl.gz');
+/** Every recorded set; the default of `loadScenarios`. */
+export const SCENARIO_FILES: readonly string[] = [SCENARIOS_FILE, EDGE_SCENARIOS_FILE];
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
@@ -81,12 +86,15 @@ export function isCmd(step: Step): step is CmdStep {
   return 'cmd' in step;
 }
 
-export function loadScenarios(file: string = SCENARIOS_FILE): Scenario[] {
-  const text = gunzipSync(readFileSync(file)).toString('utf8');
-  return text
-    .split('\n')
-    .filter((l) => l.trim() !== '')
-    .map((l) => JSON.parse(l) as Scenario);
+/** Loads the scenarios of one recorded file, or of several in order (default: every recorded set). */
+export function loadScenarios(files: string | readonly string[] = SCENARIO_FILES): Scenario[] {
+  return (typeof files === 'string' ? [files] : files).flatMap((file) =>
+    gunzipSync(readFileSync(file))
+      .toString('utf8')
+      .split('\n')
+      .filter((l) => l.trim() !== '')
+      .map((l) => JSON.parse(l) as Scenario),
+  );
 }
 
 // ---------------------------------------------------------------- running

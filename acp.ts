@@ -2333,6 +2333,30 @@ async function saveCheckpoint(host: Host, folder: string, participants: string[]
 }
 
 /**
+ * The refusal for a log in which an integer seq occurs twice (a writer that
+ * takes no lock, such as the Python tools, appended at the same time as
+ * another): the validator's first seq error, then why acp stops. acp cannot
+ * keep such writers out; it refuses to number more events on top of the
+ * ambiguity (docs/reliability.md). `undefined` when every seq is unique.
+ */
+function duplicateSeqError(events: Json[]): string | undefined {
+  const seen = new Set<number>();
+  let twice: number | undefined;
+  for (const event of events) {
+    if (!isInt(event.seq)) continue;
+    if (seen.has(event.seq)) {
+      twice = event.seq;
+      break;
+    }
+    seen.add(event.seq);
+  }
+  if (twice === undefined) return undefined;
+  const index = events.findIndex((event, i) => event.seq !== i + 1);
+  const validator = `events.jsonl: expected seq ${index + 1}, found ${seqText(events[index]!)}`;
+  return `${validator} (seq ${twice} occurs more than once: another tool appended without the folder lock; acp appends nothing more to this log until it is repaired)`;
+}
+
+/**
  * Append an event (spec §6), under the folder lock. Raises {@link AcpError}
  * with the spec's message when a check fails; nothing is written then.
  */
@@ -2348,6 +2372,8 @@ export async function append(host: Host, folder: string, request: AppendRequest,
     const log = checkpoint ? undefined : await readEventLog(host, folder);
     if (log?.errors.length) throw new AcpError(log.errors, 2, 'invalid_log');
     const events = log?.events ?? [];
+    const duplicate = duplicateSeqError(events);
+    if (duplicate) throw new AcpError(duplicate, 2, 'invalid_log');
     const count = checkpoint ? checkpoint.count : events.length;
     const seqExists = (seq: number): boolean => (checkpoint ? isInt(seq) && hasSeq(checkpoint.seqs, seq) : events.some((e) => e.seq === seq));
     if (request.replyTo !== undefined && !seqExists(request.replyTo)) throw new AcpError('reply_to must point to an existing event');

@@ -6,10 +6,11 @@
 // checkpoint; a forger with the key still cannot make acp number an event
 // twice, since the seq facts are checked against the log's last line.
 import { createHmac } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
+import * as acp from '../acp.ts';
 import { NOTES_REF, cli, makeFolder, readLines } from './reliability/fixture.ts';
 
 const CHECKPOINT = '.acp.checkpoint.json';
@@ -93,6 +94,23 @@ describe('a forged checkpoint is not trusted', () => {
     writeCheckpoint(b, { ...forged, mac: macWithKey(a, forged) });
     const r = await cli(['append', '--folder', b, '--participant', 'ann', '--event', 'proposal_revised', '--summary', 'x', '--reply-to', '3']);
     expect(r.stderr).toBe('error: seq 4: proposal_revised is not allowed from phase drafting\n');
+  });
+});
+
+describe('the checkpoint key', () => {
+  test('created once, owner-only, the same for racing hosts; without a key no checkpoint is written', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'acp-rel2-key-'));
+    roots.push(dir);
+    const file = join(dir, 'state', 'acp', 'checkpoint.key');
+    const hosts = await Promise.all(Array.from({ length: 8 }, () => acp.createNodeHost({ checkpointKeyFile: file })));
+    const keys = await Promise.all(hosts.map((h) => h.checkpointKey!()));
+    expect(new Set(keys.map((k) => Buffer.from(k!).toString('hex'))).size).toBe(1);
+    expect(keys[0]).toHaveLength(32);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    const f = await folder();
+    const keyless = await acp.createNodeHost({ checkpointKeyFile: null });
+    await acp.append(keyless, f, { participant: 'bob', event: 'deliverable_drafted', summary: 'x', replyTo: 1, role: 'supporting', doc: NOTES_REF });
+    expect(existsSync(join(f, CHECKPOINT))).toBe(false);
   });
 });
 

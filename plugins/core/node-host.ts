@@ -336,8 +336,9 @@ async function loadOrCreateKey(fs: typeof import('node:fs'), path: string): Prom
   }
   fs.mkdirSync(nodePath.dirname(path), { recursive: true, mode: 0o700 });
   const bytes = crypto.getRandomValues(new Uint8Array(32));
-  const temp = `${path}.${bytes[0]!.toString(16)}${Date.now().toString(36)}.tmp`;
-  fs.writeFileSync(temp, `${[...bytes].map((b) => b.toString(16).padStart(2, '0')).join('')}\n`, { mode: 0o600, flag: 'wx' });
+  const hex = (b: Uint8Array): string => [...b].map((x) => x.toString(16).padStart(2, '0')).join('');
+  const temp = `${path}.${hex(crypto.getRandomValues(new Uint8Array(6)))}.tmp`;
+  fs.writeFileSync(temp, `${hex(bytes)}\n`, { mode: 0o600, flag: 'wx' });
   try {
     fs.linkSync(temp, path);
   } catch (error) {

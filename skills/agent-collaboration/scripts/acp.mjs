@@ -110,7 +110,7 @@ async function createNodeHost(options = {}) {
   const proc = globalThis.process;
   const callback = (run) => new Promise((resolve, reject) => run((error, value) => error ? reject(error) : resolve(value)));
   const fd = sync ? {
-    open: async (path, flags) => fs.openSync(path, flags),
+    open: async (path, flags) => fs.openSync(path, flags, 438),
     fstat: async (fd) => fs.fstatSync(fd),
     write: async (fd, bytes, offset) => fs.writeSync(fd, bytes, offset),
     read: async (fd, bytes, length, position) => fs.readSync(fd, bytes, 0, length, position),
@@ -118,7 +118,7 @@ async function createNodeHost(options = {}) {
     truncate: async (fd, size) => fs.ftruncateSync(fd, size),
     close: async (fd) => fs.closeSync(fd)
   } : {
-    open: (path, flags) => callback((done) => fs.open(path, flags, done)),
+    open: (path, flags) => callback((done) => fs.open(path, flags, 438, done)),
     fstat: (fd) => callback((done) => fs.fstat(fd, done)),
     write: (fd, bytes, offset) => callback((done) => fs.write(fd, bytes, offset, bytes.length - offset, null, done)),
     read: (fd, bytes, length, position) => callback((done) => fs.read(fd, bytes, 0, length, position, done)),
@@ -126,21 +126,63 @@ async function createNodeHost(options = {}) {
     truncate: (fd, size) => callback((done) => fs.ftruncate(fd, size, done)),
     close: (fd) => callback((done) => fs.close(fd, done))
   };
+  const c = fs.constants;
+  const NONBLOCK = c.O_NONBLOCK ?? 0;
+  const openRegular = async (path, flags) => {
+    const handle = await fd.open(path, flags | NONBLOCK);
+    try {
+      const st = await fd.fstat(handle);
+      if (st.isDirectory())
+        throw fsError("EISDIR", `${path} is a directory`);
+      if (!st.isFile())
+        throw fsError("EFTYPE", `${path} is not a regular file (a FIFO, device or socket); acp reads only regular files`);
+      return handle;
+    } catch (error) {
+      await fd.close(handle);
+      throw error;
+    }
+  };
   const nodeFs = {
-    readFile: async (path) => {
-      const buffer = sync ? fs.readFileSync(path) : await fsp.readFile(path);
-      return new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
+    readFile: async (path, options) => {
+      const max = options?.maxBytes ?? Number.MAX_SAFE_INTEGER;
+      const handle = await openRegular(path, c.O_RDONLY);
+      try {
+        const size = (await fd.fstat(handle)).size;
+        if (size > max)
+          throw fsError("EFBIG", `${path} holds ${size} bytes, more than ${max}`);
+        const bytes = new Uint8Array(size);
+        let length = 0;
+        while (length < size) {
+          const n = await fd.read(handle, bytes.subarray(length), size - length, length);
+          if (n <= 0)
+            break;
+          length += n;
+        }
+        return bytes.subarray(0, length);
+      } finally {
+        await fd.close(handle);
+      }
     },
     writeFile: async (path, data, options) => {
-      const flag = options?.exclusive ? "wx" : "w";
-      if (sync)
-        fs.writeFileSync(path, data, { flag });
-      else
-        await fsp.writeFile(path, data, { flag });
+      const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data;
+      const handle = options?.exclusive ? await fd.open(path, c.O_WRONLY | c.O_CREAT | c.O_EXCL) : await openRegular(path, c.O_WRONLY | c.O_CREAT);
+      try {
+        if (!options?.exclusive)
+          await fd.truncate(handle, 0);
+        let written = 0;
+        while (written < bytes.length) {
+          const n = await fd.write(handle, bytes, written);
+          if (n <= 0)
+            throw fsError("EIO", `short write to ${path}`);
+          written += n;
+        }
+      } finally {
+        await fd.close(handle);
+      }
     },
     appendFile: async (path, data) => {
       const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data;
-      const handle = await fd.open(path, "a");
+      const handle = await openRegular(path, c.O_WRONLY | c.O_APPEND | c.O_CREAT);
       try {
         const start = (await fd.fstat(handle)).size;
         let written = 0;
@@ -207,9 +249,9 @@ async function createNodeHost(options = {}) {
     readTail: async (path, length) => {
       let handle;
       try {
-        handle = await fd.open(path, "r");
+        handle = await openRegular(path, c.O_RDONLY);
       } catch (error) {
-        if (errorCode(error) === "ENOENT" || errorCode(error) === "ENOTDIR")
+        if (["ENOENT", "ENOTDIR", "EISDIR", "EFTYPE"].includes(errorCode(error) ?? ""))
           return null;
         throw error;
       }
@@ -279,6 +321,40 @@ async function createNodeHost(options = {}) {
     }
   }
   const mayKill = granted({ name: "run" });
+  const mayReadProc = granted({ name: "read", path: "/proc" });
+  const readProc = (path) => {
+    if (!mayReadProc)
+      return;
+    try {
+      return fs.readFileSync(path, "utf8").trim() || undefined;
+    } catch {
+      return;
+    }
+  };
+  const startTime = (pid) => {
+    const stat = readProc(`/proc/${pid}/stat`);
+    const fields = stat?.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return fields?.[19];
+  };
+  let pidNamespace;
+  try {
+    pidNamespace = mayReadProc ? String(fs.statSync("/proc/self/ns/pid").ino) : undefined;
+  } catch {
+    pidNamespace = undefined;
+  }
+  const identity = { bootId: readProc("/proc/sys/kernel/random/boot_id"), pidNamespace, startTime: startTime("self") };
+  let key;
+  const checkpointKey = () => {
+    key ??= (async () => {
+      const path = options.checkpointKeyFile === undefined ? defaultKeyFile(proc?.env, granted) : options.checkpointKeyFile;
+      if (!path || !granted({ name: "read", path }) || !granted({ name: "write", path }))
+        return;
+      return loadOrCreateKey(fs, path);
+    })().catch(() => {
+      return;
+    });
+    return key;
+  };
   return {
     fs: nodeFs,
     now: () => new Date,
@@ -298,8 +374,48 @@ async function createNodeHost(options = {}) {
         return;
       }
     },
+    identity,
+    processStartTime: (pid) => Number.isSafeInteger(pid) && pid > 0 ? startTime(pid) : undefined,
+    checkpointKey,
     resolvePath: (path) => nodePath2.resolve(path)
   };
+}
+function defaultKeyFile(env, granted) {
+  if (!env || !granted({ name: "env", variable: "XDG_STATE_HOME" }) || !granted({ name: "env", variable: "HOME" }))
+    return;
+  const state = env.XDG_STATE_HOME;
+  if (state && nodePath2.isAbsolute(state))
+    return nodePath2.join(state, "acp", "checkpoint.key");
+  return env.HOME && nodePath2.isAbsolute(env.HOME) ? nodePath2.join(env.HOME, ".local", "state", "acp", "checkpoint.key") : undefined;
+}
+async function loadOrCreateKey(fs, path) {
+  const parse = (text) => {
+    const hex = text.trim();
+    if (!/^[0-9a-f]{64}$/.test(hex))
+      return;
+    return Uint8Array.from(hex.match(/../g), (byte) => Number.parseInt(byte, 16));
+  };
+  try {
+    return parse(fs.readFileSync(path, "utf8"));
+  } catch (error) {
+    if (errorCode(error) !== "ENOENT")
+      return;
+  }
+  fs.mkdirSync(nodePath2.dirname(path), { recursive: true, mode: 448 });
+  const bytes = crypto.getRandomValues(new Uint8Array(32));
+  const hex = (b) => [...b].map((x) => x.toString(16).padStart(2, "0")).join("");
+  const temp = `${path}.${hex(crypto.getRandomValues(new Uint8Array(6)))}.tmp`;
+  fs.writeFileSync(temp, `${hex(bytes)}
+`, { mode: 384, flag: "wx" });
+  try {
+    fs.linkSync(temp, path);
+  } catch (error) {
+    if (errorCode(error) !== "EEXIST")
+      throw error;
+  } finally {
+    fs.rmSync(temp, { force: true });
+  }
+  return parse(fs.readFileSync(path, "utf8"));
 }
 var init_node_host = __esm(() => {
   init_util();
@@ -313,7 +429,7 @@ function definePlugin(definition) {
   return definition;
 }
 
-// node_modules/valibot/dist/index.mjs
+// ../main/node_modules/valibot/dist/index.mjs
 var exports_dist = {};
 __export(exports_dist, {
   BASE64_REGEX: () => BASE64_REGEX,
@@ -7057,7 +7173,9 @@ var FOLDER, JSON_FLAG, text = (description, extra = {}) => ({ type: "string", de
       replyTo: replyTo === undefined ? undefined : ctx.api.parsePyInt(replyTo, "reply-to"),
       role: str(o.role),
       sha256: str(o.sha256)
-    }, ctx.registry);
+    }, ctx.registry, { onLockWait: ctx.err });
+    for (const warning of result.warnings ?? [])
+      ctx.err(`warning: ${warning}`);
     if (!ctx.json)
       ctx.out(`appended seq ${result.event.seq}: ${result.event.event}`);
     return { exitCode: 0, json: { ok: true, exitCode: 0, event: result.event, phase: result.state.phase, waitingFor: result.state.waitingFor } };
@@ -7205,7 +7323,7 @@ var init_protocol = __esm(() => {
 });
 
 // plugins/doctor/diagnose.ts
-function join3(folder, name) {
+function join4(folder, name) {
   return folder.endsWith("/") || folder.endsWith("\\") ? folder + name : `${folder}/${name}`;
 }
 async function readIfExists(host, path) {
@@ -7297,7 +7415,7 @@ async function diagnose(core, host, folder, underLock) {
     const match = TEMP_RE.exec(name);
     if (!match)
       continue;
-    const stat = await host.fs.stat(join3(folder, name));
+    const stat = await host.fs.stat(join4(folder, name));
     if (!stat?.isFile)
       continue;
     const pid = Number(match[2]);
@@ -7325,7 +7443,7 @@ async function diagnose(core, host, folder, underLock) {
       throw error;
     add("protocol.json", "problem", `${error.message} (doctor cannot rebuild the declaration; restore it from a copy)`);
   }
-  const bytes = await readIfExists(host, join3(folder, "events.jsonl"));
+  const bytes = await readIfExists(host, join4(folder, "events.jsonl"));
   if (bytes) {
     const log = await readLogFacts(core, bytes);
     diagnosis.log = log;
@@ -7371,7 +7489,7 @@ async function diagnose(core, host, folder, underLock) {
     if (participants) {
       let readinessText = "";
       try {
-        readinessText = core.decodeText(await readIfExists(host, join3(folder, "readiness.md")) ?? new Uint8Array, "readiness.md");
+        readinessText = core.decodeText(await readIfExists(host, join4(folder, "readiness.md")) ?? new Uint8Array, "readiness.md");
       } catch {
         readinessText = "";
       }
@@ -7425,23 +7543,23 @@ async function diagnose(core, host, folder, underLock) {
 async function backupName(host, folder, stamp) {
   for (let n = 1;; n++) {
     const name = `events.jsonl.torn-${stamp}${n > 1 ? `-${n}` : ""}.bak`;
-    if (!await host.fs.stat(join3(folder, name)))
+    if (!await host.fs.stat(join4(folder, name)))
       return name;
   }
 }
 async function repair(core, host, folder, before, changes) {
   const d = await diagnose(core, host, folder, true);
   for (const name of d.staleTemps) {
-    await host.fs.remove(join3(folder, name));
+    await host.fs.remove(join4(folder, name));
     changes.push(`removed ${name} (a temporary file left by an interrupted write; its content is derived and was never the live file)`);
   }
-  if (before.breakerAbandoned && await host.fs.stat(join3(folder, ".acp.lock.break"))) {
-    await host.fs.remove(join3(folder, ".acp.lock.break"));
+  if (before.breakerAbandoned && await host.fs.stat(join4(folder, ".acp.lock.break"))) {
+    await host.fs.remove(join4(folder, ".acp.lock.break"));
     changes.push("removed .acp.lock.break left by a process killed while breaking a lock");
   }
   const log = d.log;
   if (log && log.tail.length) {
-    const path = join3(folder, "events.jsonl");
+    const path = join4(folder, "events.jsonl");
     const now = await host.fs.readFile(path);
     if (now.length !== log.bytes.length)
       throw new core.AcpError("events.jsonl changed while doctor was repairing it (a writer that does not take the lock?); run doctor again");
@@ -7452,7 +7570,7 @@ async function repair(core, host, folder, before, changes) {
     } else {
       const stamp = core.formatTimestamp(host.now()).replace(/[-:]/g, "");
       const backup = await backupName(host, folder, stamp);
-      await host.fs.writeFile(join3(folder, backup), log.bytes, { exclusive: true });
+      await host.fs.writeFile(join4(folder, backup), log.bytes, { exclusive: true });
       await host.fs.truncate(path, log.completeEnd);
       changes.push(`kept a copy of events.jsonl (${log.bytes.length} bytes) as ${backup}`);
       changes.push(`cut the incomplete last line from events.jsonl (${log.tail.length} bytes: ${preview(log.tail)}); it now ends after its last complete line`);
@@ -7464,7 +7582,7 @@ async function repair(core, host, folder, before, changes) {
     const updated = { ...after.protocol, currentPhase: phase, proposalOwner, waitingFor };
     if (lastAt !== undefined)
       updated.updatedAt = lastAt;
-    await core.writeFileAtomic(host, join3(folder, "protocol.json"), core.formatProtocolJson(updated));
+    await core.writeFileAtomic(host, join4(folder, "protocol.json"), core.formatProtocolJson(updated));
     changes.push(`rewrote protocol.json's cached state from the log: currentPhase ${core.pyRepr(phase)}, proposalOwner ${core.pyRepr(proposalOwner)}, waitingFor ${core.pyRepr(waitingFor)}${lastAt !== undefined ? `, updatedAt ${lastAt}` : ""}`);
   }
 }
@@ -7472,7 +7590,7 @@ async function doctor(core, host, folder, options = {}) {
   const stat = await host.fs.stat(folder);
   if (!stat?.isDirectory)
     throw new core.AcpError(`missing protocol.json in ${folder}`);
-  if (!await host.fs.stat(join3(folder, "protocol.json")) && !await host.fs.stat(join3(folder, "events.jsonl"))) {
+  if (!await host.fs.stat(join4(folder, "protocol.json")) && !await host.fs.stat(join4(folder, "events.jsonl"))) {
     throw new core.AcpError(`missing protocol.json in ${folder} (not a collaboration folder)`);
   }
   const changes = [];
@@ -7559,7 +7677,7 @@ var init_doctor = __esm(() => {
   };
 });
 
-// node_modules/yaml/dist/nodes/identity.js
+// ../main/node_modules/yaml/dist/nodes/identity.js
 var require_identity = __commonJS(function(exports) {
   var ALIAS = Symbol.for("yaml.alias");
   var DOC = Symbol.for("yaml.document");
@@ -7613,7 +7731,7 @@ var require_identity = __commonJS(function(exports) {
   exports.isSeq = isSeq;
 });
 
-// node_modules/yaml/dist/visit.js
+// ../main/node_modules/yaml/dist/visit.js
 var require_visit = __commonJS(function(exports) {
   var identity = require_identity();
   var BREAK = Symbol("break visit");
@@ -7768,7 +7886,7 @@ var require_visit = __commonJS(function(exports) {
   exports.visitAsync = visitAsync;
 });
 
-// node_modules/yaml/dist/doc/directives.js
+// ../main/node_modules/yaml/dist/doc/directives.js
 var require_directives = __commonJS(function(exports) {
   var identity = require_identity();
   var visit = require_visit();
@@ -7920,7 +8038,7 @@ var require_directives = __commonJS(function(exports) {
   exports.Directives = Directives;
 });
 
-// node_modules/yaml/dist/doc/anchors.js
+// ../main/node_modules/yaml/dist/doc/anchors.js
 var require_anchors = __commonJS(function(exports) {
   var identity = require_identity();
   var visit = require_visit();
@@ -7982,7 +8100,7 @@ var require_anchors = __commonJS(function(exports) {
   exports.findNewAnchor = findNewAnchor;
 });
 
-// node_modules/yaml/dist/doc/applyReviver.js
+// ../main/node_modules/yaml/dist/doc/applyReviver.js
 var require_applyReviver = __commonJS(function(exports) {
   function applyReviver(reviver, obj, key, val) {
     if (val && typeof val === "object") {
@@ -8029,7 +8147,7 @@ var require_applyReviver = __commonJS(function(exports) {
   exports.applyReviver = applyReviver;
 });
 
-// node_modules/yaml/dist/nodes/toJS.js
+// ../main/node_modules/yaml/dist/nodes/toJS.js
 var require_toJS = __commonJS(function(exports) {
   var identity = require_identity();
   function toJS(value, arg, ctx) {
@@ -8056,7 +8174,7 @@ var require_toJS = __commonJS(function(exports) {
   exports.toJS = toJS;
 });
 
-// node_modules/yaml/dist/nodes/Node.js
+// ../main/node_modules/yaml/dist/nodes/Node.js
 var require_Node = __commonJS(function(exports) {
   var applyReviver = require_applyReviver();
   var identity = require_identity();
@@ -8093,7 +8211,7 @@ var require_Node = __commonJS(function(exports) {
   exports.NodeBase = NodeBase;
 });
 
-// node_modules/yaml/dist/nodes/Alias.js
+// ../main/node_modules/yaml/dist/nodes/Alias.js
 var require_Alias = __commonJS(function(exports) {
   var anchors = require_anchors();
   var visit = require_visit();
@@ -8205,7 +8323,7 @@ var require_Alias = __commonJS(function(exports) {
   exports.Alias = Alias;
 });
 
-// node_modules/yaml/dist/nodes/Scalar.js
+// ../main/node_modules/yaml/dist/nodes/Scalar.js
 var require_Scalar = __commonJS(function(exports) {
   var identity = require_identity();
   var Node = require_Node();
@@ -8233,7 +8351,7 @@ var require_Scalar = __commonJS(function(exports) {
   exports.isScalarValue = isScalarValue;
 });
 
-// node_modules/yaml/dist/doc/createNode.js
+// ../main/node_modules/yaml/dist/doc/createNode.js
 var require_createNode = __commonJS(function(exports) {
   var Alias = require_Alias();
   var identity = require_identity();
@@ -8305,7 +8423,7 @@ var require_createNode = __commonJS(function(exports) {
   exports.createNode = createNode;
 });
 
-// node_modules/yaml/dist/nodes/Collection.js
+// ../main/node_modules/yaml/dist/nodes/Collection.js
 var require_Collection = __commonJS(function(exports) {
   var createNode = require_createNode();
   var identity = require_identity();
@@ -8420,7 +8538,7 @@ var require_Collection = __commonJS(function(exports) {
   exports.isEmptyPath = isEmptyPath;
 });
 
-// node_modules/yaml/dist/stringify/stringifyComment.js
+// ../main/node_modules/yaml/dist/stringify/stringifyComment.js
 var require_stringifyComment = __commonJS(function(exports) {
   var stringifyComment = (str) => str.replace(/^(?!$)(?: $)?/gm, "#");
   function indentComment(comment, indent) {
@@ -8437,7 +8555,7 @@ var require_stringifyComment = __commonJS(function(exports) {
   exports.stringifyComment = stringifyComment;
 });
 
-// node_modules/yaml/dist/stringify/foldFlowLines.js
+// ../main/node_modules/yaml/dist/stringify/foldFlowLines.js
 var require_foldFlowLines = __commonJS(function(exports) {
   var FOLD_FLOW = "flow";
   var FOLD_BLOCK = "block";
@@ -8574,7 +8692,7 @@ ${indent}${text.slice(fold + 1, end)}`;
   exports.foldFlowLines = foldFlowLines;
 });
 
-// node_modules/yaml/dist/stringify/stringifyString.js
+// ../main/node_modules/yaml/dist/stringify/stringifyString.js
 var require_stringifyString = __commonJS(function(exports) {
   var Scalar = require_Scalar();
   var foldFlowLines = require_foldFlowLines();
@@ -8872,7 +8990,7 @@ ${indent}`);
   exports.stringifyString = stringifyString;
 });
 
-// node_modules/yaml/dist/stringify/stringify.js
+// ../main/node_modules/yaml/dist/stringify/stringify.js
 var require_stringify = __commonJS(function(exports) {
   var anchors = require_anchors();
   var identity = require_identity();
@@ -8993,7 +9111,7 @@ ${ctx.indent}${str}`;
   exports.stringify = stringify;
 });
 
-// node_modules/yaml/dist/stringify/stringifyPair.js
+// ../main/node_modules/yaml/dist/stringify/stringifyPair.js
 var require_stringifyPair = __commonJS(function(exports) {
   var identity = require_identity();
   var Scalar = require_Scalar();
@@ -9129,7 +9247,7 @@ ${ctx.indent}`;
   exports.stringifyPair = stringifyPair;
 });
 
-// node_modules/yaml/dist/log.js
+// ../main/node_modules/yaml/dist/log.js
 var require_log = __commonJS(function(exports) {
   var node_process = __require("process");
   function debug(logLevel, ...messages) {
@@ -9148,7 +9266,7 @@ var require_log = __commonJS(function(exports) {
   exports.warn = warn;
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/merge.js
+// ../main/node_modules/yaml/dist/schema/yaml-1.1/merge.js
 var require_merge = __commonJS(function(exports) {
   var identity = require_identity();
   var Scalar = require_Scalar();
@@ -9205,7 +9323,7 @@ var require_merge = __commonJS(function(exports) {
   exports.merge = merge;
 });
 
-// node_modules/yaml/dist/nodes/addPairToJSMap.js
+// ../main/node_modules/yaml/dist/nodes/addPairToJSMap.js
 var require_addPairToJSMap = __commonJS(function(exports) {
   var log = require_log();
   var merge = require_merge();
@@ -9266,7 +9384,7 @@ var require_addPairToJSMap = __commonJS(function(exports) {
   exports.addPairToJSMap = addPairToJSMap;
 });
 
-// node_modules/yaml/dist/nodes/Pair.js
+// ../main/node_modules/yaml/dist/nodes/Pair.js
 var require_Pair = __commonJS(function(exports) {
   var createNode = require_createNode();
   var stringifyPair = require_stringifyPair();
@@ -9304,7 +9422,7 @@ var require_Pair = __commonJS(function(exports) {
   exports.createPair = createPair;
 });
 
-// node_modules/yaml/dist/stringify/stringifyCollection.js
+// ../main/node_modules/yaml/dist/stringify/stringifyCollection.js
 var require_stringifyCollection = __commonJS(function(exports) {
   var identity = require_identity();
   var stringify = require_stringify();
@@ -9456,7 +9574,7 @@ ${indent}${end}`;
   exports.stringifyCollection = stringifyCollection;
 });
 
-// node_modules/yaml/dist/nodes/YAMLMap.js
+// ../main/node_modules/yaml/dist/nodes/YAMLMap.js
 var require_YAMLMap = __commonJS(function(exports) {
   var stringifyCollection = require_stringifyCollection();
   var addPairToJSMap = require_addPairToJSMap();
@@ -9583,7 +9701,7 @@ var require_YAMLMap = __commonJS(function(exports) {
   exports.findPair = findPair;
 });
 
-// node_modules/yaml/dist/schema/common/map.js
+// ../main/node_modules/yaml/dist/schema/common/map.js
 var require_map = __commonJS(function(exports) {
   var identity = require_identity();
   var YAMLMap = require_YAMLMap();
@@ -9602,7 +9720,7 @@ var require_map = __commonJS(function(exports) {
   exports.map = map;
 });
 
-// node_modules/yaml/dist/nodes/YAMLSeq.js
+// ../main/node_modules/yaml/dist/nodes/YAMLSeq.js
 var require_YAMLSeq = __commonJS(function(exports) {
   var createNode = require_createNode();
   var stringifyCollection = require_stringifyCollection();
@@ -9695,7 +9813,7 @@ var require_YAMLSeq = __commonJS(function(exports) {
   exports.YAMLSeq = YAMLSeq;
 });
 
-// node_modules/yaml/dist/schema/common/seq.js
+// ../main/node_modules/yaml/dist/schema/common/seq.js
 var require_seq = __commonJS(function(exports) {
   var identity = require_identity();
   var YAMLSeq = require_YAMLSeq();
@@ -9714,7 +9832,7 @@ var require_seq = __commonJS(function(exports) {
   exports.seq = seq;
 });
 
-// node_modules/yaml/dist/schema/common/string.js
+// ../main/node_modules/yaml/dist/schema/common/string.js
 var require_string = __commonJS(function(exports) {
   var stringifyString = require_stringifyString();
   var string = {
@@ -9730,7 +9848,7 @@ var require_string = __commonJS(function(exports) {
   exports.string = string;
 });
 
-// node_modules/yaml/dist/schema/common/null.js
+// ../main/node_modules/yaml/dist/schema/common/null.js
 var require_null = __commonJS(function(exports) {
   var Scalar = require_Scalar();
   var nullTag = {
@@ -9745,7 +9863,7 @@ var require_null = __commonJS(function(exports) {
   exports.nullTag = nullTag;
 });
 
-// node_modules/yaml/dist/schema/core/bool.js
+// ../main/node_modules/yaml/dist/schema/core/bool.js
 var require_bool = __commonJS(function(exports) {
   var Scalar = require_Scalar();
   var boolTag = {
@@ -9766,7 +9884,7 @@ var require_bool = __commonJS(function(exports) {
   exports.boolTag = boolTag;
 });
 
-// node_modules/yaml/dist/stringify/stringifyNumber.js
+// ../main/node_modules/yaml/dist/stringify/stringifyNumber.js
 var require_stringifyNumber = __commonJS(function(exports) {
   function stringifyNumber({ format, minFractionDigits, tag, value }) {
     if (typeof value === "bigint")
@@ -9790,7 +9908,7 @@ var require_stringifyNumber = __commonJS(function(exports) {
   exports.stringifyNumber = stringifyNumber;
 });
 
-// node_modules/yaml/dist/schema/core/float.js
+// ../main/node_modules/yaml/dist/schema/core/float.js
 var require_float = __commonJS(function(exports) {
   var Scalar = require_Scalar();
   var stringifyNumber = require_stringifyNumber();
@@ -9833,7 +9951,7 @@ var require_float = __commonJS(function(exports) {
   exports.floatNaN = floatNaN;
 });
 
-// node_modules/yaml/dist/schema/core/int.js
+// ../main/node_modules/yaml/dist/schema/core/int.js
 var require_int = __commonJS(function(exports) {
   var stringifyNumber = require_stringifyNumber();
   var intIdentify = (value) => typeof value === "bigint" || Number.isInteger(value);
@@ -9875,7 +9993,7 @@ var require_int = __commonJS(function(exports) {
   exports.intOct = intOct;
 });
 
-// node_modules/yaml/dist/schema/core/schema.js
+// ../main/node_modules/yaml/dist/schema/core/schema.js
 var require_schema = __commonJS(function(exports) {
   var map = require_map();
   var _null = require_null();
@@ -9900,7 +10018,7 @@ var require_schema = __commonJS(function(exports) {
   exports.schema = schema;
 });
 
-// node_modules/yaml/dist/schema/json/schema.js
+// ../main/node_modules/yaml/dist/schema/json/schema.js
 var require_schema2 = __commonJS(function(exports) {
   var Scalar = require_Scalar();
   var map = require_map();
@@ -9964,7 +10082,7 @@ var require_schema2 = __commonJS(function(exports) {
   exports.schema = schema;
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/binary.js
+// ../main/node_modules/yaml/dist/schema/yaml-1.1/binary.js
 var require_binary = __commonJS(function(exports) {
   var node_buffer = __require("buffer");
   var Scalar = require_Scalar();
@@ -10019,7 +10137,7 @@ var require_binary = __commonJS(function(exports) {
   exports.binary = binary;
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/pairs.js
+// ../main/node_modules/yaml/dist/schema/yaml-1.1/pairs.js
 var require_pairs = __commonJS(function(exports) {
   var identity = require_identity();
   var Pair = require_Pair();
@@ -10094,7 +10212,7 @@ ${cn.comment}` : item.comment;
   exports.resolvePairs = resolvePairs;
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/omap.js
+// ../main/node_modules/yaml/dist/schema/yaml-1.1/omap.js
 var require_omap = __commonJS(function(exports) {
   var identity = require_identity();
   var toJS = require_toJS();
@@ -10166,7 +10284,7 @@ var require_omap = __commonJS(function(exports) {
   exports.omap = omap;
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/bool.js
+// ../main/node_modules/yaml/dist/schema/yaml-1.1/bool.js
 var require_bool2 = __commonJS(function(exports) {
   var Scalar = require_Scalar();
   function boolStringify({ value, source }, ctx) {
@@ -10195,7 +10313,7 @@ var require_bool2 = __commonJS(function(exports) {
   exports.trueTag = trueTag;
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/float.js
+// ../main/node_modules/yaml/dist/schema/yaml-1.1/float.js
 var require_float2 = __commonJS(function(exports) {
   var Scalar = require_Scalar();
   var stringifyNumber = require_stringifyNumber();
@@ -10241,7 +10359,7 @@ var require_float2 = __commonJS(function(exports) {
   exports.floatNaN = floatNaN;
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/int.js
+// ../main/node_modules/yaml/dist/schema/yaml-1.1/int.js
 var require_int2 = __commonJS(function(exports) {
   var stringifyNumber = require_stringifyNumber();
   var intIdentify = (value) => typeof value === "bigint" || Number.isInteger(value);
@@ -10317,7 +10435,7 @@ var require_int2 = __commonJS(function(exports) {
   exports.intOct = intOct;
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/set.js
+// ../main/node_modules/yaml/dist/schema/yaml-1.1/set.js
 var require_set = __commonJS(function(exports) {
   var identity = require_identity();
   var Pair = require_Pair();
@@ -10400,7 +10518,7 @@ var require_set = __commonJS(function(exports) {
   exports.set = set;
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/timestamp.js
+// ../main/node_modules/yaml/dist/schema/yaml-1.1/timestamp.js
 var require_timestamp = __commonJS(function(exports) {
   var stringifyNumber = require_stringifyNumber();
   function parseSexagesimal(str, asBigInt) {
@@ -10482,7 +10600,7 @@ var require_timestamp = __commonJS(function(exports) {
   exports.timestamp = timestamp;
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/schema.js
+// ../main/node_modules/yaml/dist/schema/yaml-1.1/schema.js
 var require_schema3 = __commonJS(function(exports) {
   var map = require_map();
   var _null = require_null();
@@ -10523,7 +10641,7 @@ var require_schema3 = __commonJS(function(exports) {
   exports.schema = schema;
 });
 
-// node_modules/yaml/dist/schema/tags.js
+// ../main/node_modules/yaml/dist/schema/tags.js
 var require_tags = __commonJS(function(exports) {
   var map = require_map();
   var _null = require_null();
@@ -10614,7 +10732,7 @@ var require_tags = __commonJS(function(exports) {
   exports.getTags = getTags;
 });
 
-// node_modules/yaml/dist/schema/Schema.js
+// ../main/node_modules/yaml/dist/schema/Schema.js
 var require_Schema = __commonJS(function(exports) {
   var identity = require_identity();
   var map = require_map();
@@ -10644,7 +10762,7 @@ var require_Schema = __commonJS(function(exports) {
   exports.Schema = Schema;
 });
 
-// node_modules/yaml/dist/stringify/stringifyDocument.js
+// ../main/node_modules/yaml/dist/stringify/stringifyDocument.js
 var require_stringifyDocument = __commonJS(function(exports) {
   var identity = require_identity();
   var stringify = require_stringify();
@@ -10724,7 +10842,7 @@ var require_stringifyDocument = __commonJS(function(exports) {
   exports.stringifyDocument = stringifyDocument;
 });
 
-// node_modules/yaml/dist/doc/Document.js
+// ../main/node_modules/yaml/dist/doc/Document.js
 var require_Document = __commonJS(function(exports) {
   var Alias = require_Alias();
   var Collection = require_Collection();
@@ -10959,7 +11077,7 @@ var require_Document = __commonJS(function(exports) {
   exports.Document = Document;
 });
 
-// node_modules/yaml/dist/errors.js
+// ../main/node_modules/yaml/dist/errors.js
 var require_errors = __commonJS(function(exports) {
   class YAMLError extends Error {
     constructor(name, pos, code, message) {
@@ -11024,7 +11142,7 @@ ${pointer}
   exports.prettifyError = prettifyError;
 });
 
-// node_modules/yaml/dist/compose/resolve-props.js
+// ../main/node_modules/yaml/dist/compose/resolve-props.js
 var require_resolve_props = __commonJS(function(exports) {
   function resolveProps(tokens, { flow, indicator, next, offset, onError, parentIndent, startOnNewline }) {
     let spaceBefore = false;
@@ -11154,7 +11272,7 @@ var require_resolve_props = __commonJS(function(exports) {
   exports.resolveProps = resolveProps;
 });
 
-// node_modules/yaml/dist/compose/util-contains-newline.js
+// ../main/node_modules/yaml/dist/compose/util-contains-newline.js
 var require_util_contains_newline = __commonJS(function(exports) {
   function containsNewline(key) {
     if (!key)
@@ -11194,7 +11312,7 @@ var require_util_contains_newline = __commonJS(function(exports) {
   exports.containsNewline = containsNewline;
 });
 
-// node_modules/yaml/dist/compose/util-flow-indent-check.js
+// ../main/node_modules/yaml/dist/compose/util-flow-indent-check.js
 var require_util_flow_indent_check = __commonJS(function(exports) {
   var utilContainsNewline = require_util_contains_newline();
   function flowIndentCheck(indent, fc, onError) {
@@ -11209,7 +11327,7 @@ var require_util_flow_indent_check = __commonJS(function(exports) {
   exports.flowIndentCheck = flowIndentCheck;
 });
 
-// node_modules/yaml/dist/compose/util-map-includes.js
+// ../main/node_modules/yaml/dist/compose/util-map-includes.js
 var require_util_map_includes = __commonJS(function(exports) {
   var identity = require_identity();
   function mapIncludes(ctx, items, search) {
@@ -11222,7 +11340,7 @@ var require_util_map_includes = __commonJS(function(exports) {
   exports.mapIncludes = mapIncludes;
 });
 
-// node_modules/yaml/dist/compose/resolve-block-map.js
+// ../main/node_modules/yaml/dist/compose/resolve-block-map.js
 var require_resolve_block_map = __commonJS(function(exports) {
   var Pair = require_Pair();
   var YAMLMap = require_YAMLMap();
@@ -11329,7 +11447,7 @@ var require_resolve_block_map = __commonJS(function(exports) {
   exports.resolveBlockMap = resolveBlockMap;
 });
 
-// node_modules/yaml/dist/compose/resolve-block-seq.js
+// ../main/node_modules/yaml/dist/compose/resolve-block-seq.js
 var require_resolve_block_seq = __commonJS(function(exports) {
   var YAMLSeq = require_YAMLSeq();
   var resolveProps = require_resolve_props();
@@ -11377,7 +11495,7 @@ var require_resolve_block_seq = __commonJS(function(exports) {
   exports.resolveBlockSeq = resolveBlockSeq;
 });
 
-// node_modules/yaml/dist/compose/resolve-end.js
+// ../main/node_modules/yaml/dist/compose/resolve-end.js
 var require_resolve_end = __commonJS(function(exports) {
   function resolveEnd(end, offset, reqSpace, onError) {
     let comment = "";
@@ -11417,7 +11535,7 @@ var require_resolve_end = __commonJS(function(exports) {
   exports.resolveEnd = resolveEnd;
 });
 
-// node_modules/yaml/dist/compose/resolve-flow-collection.js
+// ../main/node_modules/yaml/dist/compose/resolve-flow-collection.js
 var require_resolve_flow_collection = __commonJS(function(exports) {
   var identity = require_identity();
   var Pair = require_Pair();
@@ -11608,7 +11726,7 @@ var require_resolve_flow_collection = __commonJS(function(exports) {
   exports.resolveFlowCollection = resolveFlowCollection;
 });
 
-// node_modules/yaml/dist/compose/compose-collection.js
+// ../main/node_modules/yaml/dist/compose/compose-collection.js
 var require_compose_collection = __commonJS(function(exports) {
   var identity = require_identity();
   var Scalar = require_Scalar();
@@ -11670,7 +11788,7 @@ var require_compose_collection = __commonJS(function(exports) {
   exports.composeCollection = composeCollection;
 });
 
-// node_modules/yaml/dist/compose/resolve-block-scalar.js
+// ../main/node_modules/yaml/dist/compose/resolve-block-scalar.js
 var require_resolve_block_scalar = __commonJS(function(exports) {
   var Scalar = require_Scalar();
   function resolveBlockScalar(ctx, scalar, onError) {
@@ -11863,7 +11981,7 @@ var require_resolve_block_scalar = __commonJS(function(exports) {
   exports.resolveBlockScalar = resolveBlockScalar;
 });
 
-// node_modules/yaml/dist/compose/resolve-flow-scalar.js
+// ../main/node_modules/yaml/dist/compose/resolve-flow-scalar.js
 var require_resolve_flow_scalar = __commonJS(function(exports) {
   var Scalar = require_Scalar();
   var resolveEnd = require_resolve_end();
@@ -12079,7 +12197,7 @@ var require_resolve_flow_scalar = __commonJS(function(exports) {
   exports.resolveFlowScalar = resolveFlowScalar;
 });
 
-// node_modules/yaml/dist/compose/compose-scalar.js
+// ../main/node_modules/yaml/dist/compose/compose-scalar.js
 var require_compose_scalar = __commonJS(function(exports) {
   var identity = require_identity();
   var Scalar = require_Scalar();
@@ -12157,7 +12275,7 @@ var require_compose_scalar = __commonJS(function(exports) {
   exports.composeScalar = composeScalar;
 });
 
-// node_modules/yaml/dist/compose/util-empty-scalar-position.js
+// ../main/node_modules/yaml/dist/compose/util-empty-scalar-position.js
 var require_util_empty_scalar_position = __commonJS(function(exports) {
   function emptyScalarPosition(offset, before, pos) {
     if (before) {
@@ -12184,7 +12302,7 @@ var require_util_empty_scalar_position = __commonJS(function(exports) {
   exports.emptyScalarPosition = emptyScalarPosition;
 });
 
-// node_modules/yaml/dist/compose/compose-node.js
+// ../main/node_modules/yaml/dist/compose/compose-node.js
 var require_compose_node = __commonJS(function(exports) {
   var Alias = require_Alias();
   var identity = require_identity();
@@ -12287,7 +12405,7 @@ var require_compose_node = __commonJS(function(exports) {
   exports.composeNode = composeNode;
 });
 
-// node_modules/yaml/dist/compose/compose-doc.js
+// ../main/node_modules/yaml/dist/compose/compose-doc.js
 var require_compose_doc = __commonJS(function(exports) {
   var Document = require_Document();
   var composeNode = require_compose_node();
@@ -12327,7 +12445,7 @@ var require_compose_doc = __commonJS(function(exports) {
   exports.composeDoc = composeDoc;
 });
 
-// node_modules/yaml/dist/compose/composer.js
+// ../main/node_modules/yaml/dist/compose/composer.js
 var require_composer = __commonJS(function(exports) {
   var node_process = __require("process");
   var directives = require_directives();
@@ -12518,7 +12636,7 @@ ${end.comment}` : end.comment;
   exports.Composer = Composer;
 });
 
-// node_modules/yaml/dist/parse/cst-scalar.js
+// ../main/node_modules/yaml/dist/parse/cst-scalar.js
 var require_cst_scalar = __commonJS(function(exports) {
   var resolveBlockScalar = require_resolve_block_scalar();
   var resolveFlowScalar = require_resolve_flow_scalar();
@@ -12708,7 +12826,7 @@ var require_cst_scalar = __commonJS(function(exports) {
   exports.setScalarValue = setScalarValue;
 });
 
-// node_modules/yaml/dist/parse/cst-stringify.js
+// ../main/node_modules/yaml/dist/parse/cst-stringify.js
 var require_cst_stringify = __commonJS(function(exports) {
   var stringify = (cst) => ("type" in cst) ? stringifyToken(cst) : stringifyItem(cst);
   function stringifyToken(token) {
@@ -12766,7 +12884,7 @@ var require_cst_stringify = __commonJS(function(exports) {
   exports.stringify = stringify;
 });
 
-// node_modules/yaml/dist/parse/cst-visit.js
+// ../main/node_modules/yaml/dist/parse/cst-visit.js
 var require_cst_visit = __commonJS(function(exports) {
   var BREAK = Symbol("break visit");
   var SKIP = Symbol("skip children");
@@ -12825,7 +12943,7 @@ var require_cst_visit = __commonJS(function(exports) {
   exports.visit = visit;
 });
 
-// node_modules/yaml/dist/parse/cst.js
+// ../main/node_modules/yaml/dist/parse/cst.js
 var require_cst = __commonJS(function(exports) {
   var cstScalar = require_cst_scalar();
   var cstStringify = require_cst_stringify();
@@ -12926,7 +13044,7 @@ var require_cst = __commonJS(function(exports) {
   exports.tokenType = tokenType;
 });
 
-// node_modules/yaml/dist/parse/lexer.js
+// ../main/node_modules/yaml/dist/parse/lexer.js
 var require_lexer = __commonJS(function(exports) {
   var cst = require_cst();
   function isEmpty(ch) {
@@ -13523,7 +13641,7 @@ var require_lexer = __commonJS(function(exports) {
   exports.Lexer = Lexer;
 });
 
-// node_modules/yaml/dist/parse/line-counter.js
+// ../main/node_modules/yaml/dist/parse/line-counter.js
 var require_line_counter = __commonJS(function(exports) {
   class LineCounter {
     constructor() {
@@ -13551,7 +13669,7 @@ var require_line_counter = __commonJS(function(exports) {
   exports.LineCounter = LineCounter;
 });
 
-// node_modules/yaml/dist/parse/parser.js
+// ../main/node_modules/yaml/dist/parse/parser.js
 var require_parser = __commonJS(function(exports) {
   var node_process = __require("process");
   var cst = require_cst();
@@ -14407,7 +14525,7 @@ var require_parser = __commonJS(function(exports) {
   exports.Parser = Parser;
 });
 
-// node_modules/yaml/dist/public-api.js
+// ../main/node_modules/yaml/dist/public-api.js
 var require_public_api = __commonJS(function(exports) {
   var composer = require_composer();
   var Document = require_Document();
@@ -14501,7 +14619,7 @@ var require_public_api = __commonJS(function(exports) {
   exports.stringify = stringify;
 });
 
-// node_modules/yaml/dist/index.js
+// ../main/node_modules/yaml/dist/index.js
 var require_dist = __commonJS(function(exports) {
   var composer = require_composer();
   var Document = require_Document();
@@ -14603,6 +14721,9 @@ var init_config = __esm(() => {
     maxHeaderBytes: optional(pipe(positiveInt("maxHeaderBytes"), minValue(64, "maxHeaderBytes must be at least 64"))),
     maxBodyBytes: optional(positiveInt("maxBodyBytes")),
     stallTimeoutSeconds: optional(seconds2("stallTimeoutSeconds")),
+    messageTimeoutSeconds: optional(seconds2("messageTimeoutSeconds")),
+    maxRequestsPerConnection: optional(positiveInt("maxRequestsPerConnection")),
+    maxRequests: optional(positiveInt("maxRequests")),
     idleTimeoutSeconds: optional(seconds2("idleTimeoutSeconds")),
     authTimeoutSeconds: optional(seconds2("authTimeoutSeconds")),
     maxConnections: optional(positiveInt("maxConnections")),
@@ -15126,6 +15247,53 @@ var init_framing = __esm(() => {
 });
 
 // plugins/rpc/peer.ts
+class WorkGate {
+  used = 0;
+  waiting = [];
+  limit;
+  constructor(limit) {
+    this.limit = limit;
+  }
+  acquire(wake) {
+    if (this.used < this.limit) {
+      this.used++;
+      return true;
+    }
+    if (!this.waiting.includes(wake))
+      this.waiting.push(wake);
+    return false;
+  }
+  release() {
+    this.used--;
+    const next = this.waiting.shift();
+    if (next)
+      queueMicrotask(next);
+  }
+  forget(wake) {
+    const at = this.waiting.indexOf(wake);
+    if (at !== -1)
+      this.waiting.splice(at, 1);
+  }
+}
+function oneAtATime(handler) {
+  let chain;
+  return (method, params, info) => {
+    if (chain === undefined) {
+      const out = handler(method, params, info);
+      if (out instanceof Promise)
+        chain = out.catch(() => {
+          return;
+        });
+      return out;
+    }
+    const run = chain.then(() => handler(method, params, info));
+    chain = run.catch(() => {
+      return;
+    });
+    return run;
+  };
+}
+
 class Peer {
   stream;
   decoder;
@@ -15137,6 +15305,13 @@ class Peer {
   lastMessageAt = Date.now();
   lastByteAt = Date.now();
   timer;
+  messageStartedAt;
+  inbox = [];
+  inFlight = 0;
+  readingPaused = false;
+  outputMovedAt = Date.now();
+  lastQueued = 0;
+  wake = () => this.pump();
   closeListeners = [];
   closed;
   constructor(stream, options = {}) {
@@ -15149,6 +15324,7 @@ class Peer {
     stream.on("data", (chunk) => this.receive(chunk));
     stream.on("error", (error) => this.finish(`error: ${error.message}`));
     stream.on("close", () => this.finish(this.closeReason));
+    stream.on("drain", this.wake);
     this.armTimer();
   }
   get isOpen() {
@@ -15223,13 +15399,16 @@ class Peer {
       entry.reject(new RpcConnectionError(`connection closed (${reason})`));
     }
     this.pending.clear();
+    this.inbox.length = 0;
+    this.options.gate?.forget(this.wake);
     for (const listener of this.closeListeners.splice(0))
       listener(reason);
   }
   armTimer() {
     const stall = this.options.stallTimeoutMs ?? 1e4;
+    const whole = this.options.messageTimeoutMs ?? 0;
     const idle = this.options.idleTimeoutMs ?? 0;
-    const periods = [stall, idle].filter((ms) => ms > 0);
+    const periods = [stall, whole, idle].filter((ms) => ms > 0);
     if (!periods.length || this.isClosed)
       return;
     const period = Math.max(10, Math.min(...periods) / 4);
@@ -15240,19 +15419,44 @@ class Peer {
         this.close("stalled in the middle of a message");
         return;
       }
+      if (whole > 0 && this.messageStartedAt !== undefined && now - this.messageStartedAt >= whole) {
+        this.sendValue(failure(null, new RpcError(RpcCode.InvalidRequest, `Invalid Request: incomplete message, not complete within ${whole} ms of its first byte`)));
+        this.close("too slow to send a message");
+        return;
+      }
       if (idle > 0 && now - this.lastMessageAt >= idle) {
         this.close("idle");
         return;
       }
+      if (stall > 0 && this.outputStalled(now, stall)) {
+        this.destroy("peer is not reading its answers");
+        return;
+      }
+      this.pump();
       this.armTimer();
     }, period);
     this.timer.unref?.();
+  }
+  outputStalled(now, stall) {
+    const queued = this.stream.writableLength ?? 0;
+    if (!this.congested() || queued < this.lastQueued)
+      this.outputMovedAt = now;
+    this.lastQueued = queued;
+    return now - this.outputMovedAt >= stall;
+  }
+  congested() {
+    return (this.stream.writableLength ?? 0) > (this.options.highWaterBytes ?? 1024 * 1024);
   }
   receive(chunk) {
     if (this.isClosed)
       return;
     this.lastByteAt = Date.now();
-    for (const event of this.decoder.push(chunk)) {
+    const events = this.decoder.push(chunk);
+    if (!this.decoder.midMessage)
+      this.messageStartedAt = undefined;
+    else if (events.length || this.messageStartedAt === undefined)
+      this.messageStartedAt = this.lastByteAt;
+    for (const event of events) {
       if (event.type === "fatal") {
         this.options.onProtocolError?.(event.reason);
         this.sendValue(failure(null, new RpcError(RpcCode.InvalidRequest, `Invalid Request: ${event.reason}`)));
@@ -15273,31 +15477,72 @@ class Peer {
         this.sendValue(parseErrorResponse(error instanceof TypeError ? "body is not valid UTF-8" : "body is not valid JSON"));
         continue;
       }
-      this.dispatch(value, text);
+      if (isResponse(value))
+        this.settle(value);
+      else if (Array.isArray(value) && value.length > 0 && value.every(isResponse))
+        for (const response of value)
+          this.settle(response);
+      else
+        this.inbox.push({ value, text });
       if (this.isClosed)
         return;
     }
+    if (this.inbox.length > INBOX_LIMIT) {
+      this.destroy(`more than ${INBOX_LIMIT} requests waiting`);
+      return;
+    }
+    this.pump();
+  }
+  pump() {
+    const max = this.options.maxInFlight ?? 8;
+    while (!this.isClosed && this.inbox.length && this.inFlight < max && !this.congested()) {
+      if (this.options.gate && !this.options.gate.acquire(this.wake))
+        break;
+      const { value, text } = this.inbox.shift();
+      this.inFlight++;
+      this.dispatch(value, text);
+    }
+    const hold = !this.isClosed && (this.congested() || this.inbox.length >= INBOX_PAUSE);
+    if (hold !== this.readingPaused) {
+      this.readingPaused = hold;
+      if (hold)
+        this.stream.pause?.();
+      else
+        this.stream.resume?.();
+    }
+  }
+  finished() {
+    this.inFlight--;
+    this.options.gate?.release();
   }
   dispatch(value, text) {
-    if (isResponse(value)) {
-      this.settle(value);
-      return;
-    }
-    if (Array.isArray(value) && value.length > 0 && value.every(isResponse)) {
-      for (const response of value)
-        this.settle(response);
-      return;
-    }
-    const handler = this.options.handler ?? ((method) => {
+    const base = this.options.handler ?? ((method) => {
       throw new RpcError(RpcCode.MethodNotFound, `Method not found: ${method}`);
     });
-    const handled = handleMessage(value, handler, this.options.onInternalError, rawIds(text, value));
-    if (handled instanceof Promise)
+    if (Array.isArray(value) && value.length > MAX_BATCH_ENTRIES) {
+      this.sendValue(failure(null, new RpcError(RpcCode.InvalidRequest, `Invalid Request: a batch holds at most ${MAX_BATCH_ENTRIES} entries`)));
+      this.finished();
+      return;
+    }
+    const handler = Array.isArray(value) ? oneAtATime(base) : base;
+    let handled;
+    try {
+      handled = handleMessage(value, handler, this.options.onInternalError, rawIds(text, value));
+    } catch (error) {
+      this.finished();
+      throw error;
+    }
+    if (handled instanceof Promise) {
       handled.then((h) => this.reply(h), () => {
         return;
+      }).finally(() => {
+        this.finished();
+        this.pump();
       });
-    else
+    } else {
       this.reply(handled);
+      this.finished();
+    }
   }
   reply(handled) {
     if (handled.reply !== undefined)
@@ -15318,7 +15563,7 @@ class Peer {
       entry.resolve(response.result);
   }
 }
-var RpcConnectionError, RpcResponseError;
+var MAX_BATCH_ENTRIES = 64, RpcConnectionError, INBOX_PAUSE = 64, INBOX_LIMIT = 4096, RpcResponseError;
 var init_peer = __esm(() => {
   init_framing();
   init_jsonrpc();
@@ -15980,6 +16225,7 @@ class RpcServer {
   tokens = new Map;
   tokensReady;
   conns = new Set;
+  gate;
   byAgent = new Map;
   collabs = new Map;
   queues = new Map;
@@ -15992,6 +16238,7 @@ class RpcServer {
   closing = false;
   endpoints = {};
   constructor(options) {
+    this.gate = new WorkGate(options.maxRequests ?? 64);
     this.options = options;
     this.core = options.core;
     this.host = options.host;
@@ -16041,6 +16288,9 @@ class RpcServer {
     conn.peer = new Peer(stream, {
       limits: this.options.limits,
       stallTimeoutMs: this.options.stallTimeoutMs ?? 1e4,
+      messageTimeoutMs: transport === "stdio" ? 0 : this.options.messageTimeoutMs ?? 30000,
+      maxInFlight: this.options.maxRequestsPerConnection ?? 4,
+      gate: this.gate,
       idleTimeoutMs: transport === "stdio" ? 0 : this.options.idleTimeoutMs ?? 120000,
       handler: (method, params, info) => this.dispatch(conn, method, params, info),
       onInternalError: (error, method) => this.options.log?.(`internal error in ${method}: ${error instanceof Error ? error.stack ?? error.message : String(error)}`)
@@ -16844,10 +17094,14 @@ function stdioStream() {
     on(event, listener) {
       if (event === "close")
         closeListeners.push(listener);
+      else if (event === "drain")
+        p.stdout.on?.("drain", listener);
       else
         p.stdin.on(event, listener);
       return this;
-    }
+    },
+    pause: () => p.stdin.pause?.(),
+    resume: () => p.stdin.resume?.()
   };
 }
 function onTerminate(fn) {
@@ -16935,6 +17189,9 @@ async function serveCommand(options, ctx) {
       tokens: config.tokens,
       limits: { maxHeaderBytes: limits.maxHeaderBytes, maxBodyBytes: limits.maxBodyBytes },
       stallTimeoutMs: limits.stallTimeoutSeconds === undefined ? undefined : limits.stallTimeoutSeconds * 1000,
+      messageTimeoutMs: limits.messageTimeoutSeconds === undefined ? undefined : limits.messageTimeoutSeconds * 1000,
+      maxRequestsPerConnection: limits.maxRequestsPerConnection,
+      maxRequests: limits.maxRequests,
       idleTimeoutMs: limits.idleTimeoutSeconds === undefined ? undefined : limits.idleTimeoutSeconds * 1000,
       authTimeoutMs: limits.authTimeoutSeconds === undefined ? undefined : limits.authTimeoutSeconds * 1000,
       maxConnections: limits.maxConnections,
@@ -18489,7 +18746,12 @@ function createMemoryFileSystem(options = {}) {
     put(path, text, "w");
   }
   return {
-    readFile: async (path) => fileAt(path).node.data.slice(),
+    readFile: async (path, opts) => {
+      const data = fileAt(path).node.data;
+      if (opts?.maxBytes !== undefined && data.length > opts.maxBytes)
+        throw fsError("EFBIG", `${path} holds ${data.length} bytes, more than ${opts.maxBytes}`);
+      return data.slice();
+    },
     writeFile: async (path, data, opts) => put(path, data, opts?.exclusive ? "wx" : "w"),
     appendFile: async (path, data) => put(path, data, "a"),
     rename: async (from, to) => {
@@ -18595,10 +18857,12 @@ function createMemoryFileSystem(options = {}) {
 function createMemoryHost(options = {}) {
   const now = options.now ?? (() => new Date);
   const cwd = options.cwd ?? "/";
+  const key = options.checkpointKey ?? crypto.getRandomValues(new Uint8Array(32));
   return {
     fs: options.fs ?? createMemoryFileSystem({ files: options.files, now: () => now().getTime() }),
     now,
     pid: options.pid ?? 1,
+    checkpointKey: async () => key,
     isProcessAlive: () => {
       return;
     },
@@ -18965,7 +19229,7 @@ async function readDeliverable(host, folder, protocol, ref) {
   if (!stat || !stat.isFile)
     return;
   await assertInsideBoundary(host, path, deliverableBoundary(folder, protocol, ref), ref);
-  return host.fs.readFile(path);
+  return readCapped(host, path, READ_LIMITS.document, ref);
 }
 function documentFiles(host, folder, protocol) {
   return {
@@ -18984,7 +19248,7 @@ function documentFiles(host, folder, protocol) {
       if (!stat?.isFile)
         return;
       await assertInsideBoundary(host, path, folder, ref);
-      return decodeText(await host.fs.readFile(path), ref);
+      return decodeText(await readCapped(host, path, READ_LIMITS.document, ref), ref);
     }
   };
 }
@@ -19170,7 +19434,7 @@ var LOG_CHUNK_BYTES = 1 << 20;
 async function scanEventLog(host, folder, onEvent) {
   let bytes;
   try {
-    bytes = await host.fs.readFile(nodePath7.join(folder, "events.jsonl"));
+    bytes = await readCapped(host, nodePath7.join(folder, "events.jsonl"), READ_LIMITS.log, "events.jsonl");
   } catch (error) {
     if (errorCode(error) === "ENOENT")
       return { errors: [], size: 0, tornTail: false };
@@ -19429,6 +19693,21 @@ function replay(events, participants, readiness) {
   return state;
 }
 var HOOK_NAMES = ["init:files", "append:before", "append:after", "phase:change", "validate", "next"];
+var DEFAULT_HOOK_TIMEOUT_MS = 1e4;
+async function callWithDeadline(hook, name, context) {
+  let timer;
+  const deadline = new Promise((_, reject) => {
+    timer = setTimeout(() => {
+      const seconds = hook.timeoutMs / 1000;
+      reject(new AcpError(`plugin '${hook.owner}' timed out in ${name} after ${Number.isInteger(seconds) ? seconds : seconds.toFixed(1)} s`, 2, "plugin_timeout"));
+    }, hook.timeoutMs);
+  });
+  try {
+    return await Promise.race([Promise.resolve().then(() => hook.fn(context)), deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 class AcpRefusal extends Error {
 }
@@ -19437,7 +19716,8 @@ var ORDER_RANK = { pre: 0, normal: 1, post: 2 };
 class HookRunner {
   #hooks = [];
   hook(name, fn, options = {}) {
-    const entry = { name, fn, order: options.order ?? "normal", owner: options.owner ?? "anonymous" };
+    const timeoutMs = options.timeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS;
+    const entry = { name, fn, order: options.order ?? "normal", owner: options.owner ?? "anonymous", timeoutMs };
     this.#hooks.push(entry);
     return () => {
       this.#hooks = this.#hooks.filter((h) => h !== entry);
@@ -19450,14 +19730,16 @@ class HookRunner {
     const hooks = this.#hooks.filter((h) => h.name === name).sort((a, b) => ORDER_RANK[a.order] - ORDER_RANK[b.order]);
     for (const hook of hooks) {
       try {
-        const result = await hook.fn(context);
+        const result = await callWithDeadline(hook, name, context);
         checkHookOutcome(name, result, context);
       } catch (error) {
         let failure;
         if (error instanceof AcpRefusal) {
           const event = context.event?.event;
           failure = new AcpError(`plugin '${hook.owner}' refused ${event === undefined ? "the event" : pyStr(event)}: ${error.message}`, 2, "plugin_refused");
-        } else
+        } else if (error instanceof AcpError && error.code === "plugin_timeout")
+          failure = error;
+        else
           failure = error instanceof AcpPluginError ? error : new AcpPluginError(hook.owner, name, error);
         if (!failures)
           throw failure;
@@ -19520,6 +19802,9 @@ class Registry {
       throw new AcpError(`${where} is loaded twice (first from ${twin.origin.source})`);
     if (plugin.enforce !== undefined && plugin.enforce !== "pre" && plugin.enforce !== "post")
       throw new AcpError(`${where}: enforce must be 'pre' or 'post'`);
+    if (plugin.timeoutMs !== undefined && !(typeof plugin.timeoutMs === "number" && plugin.timeoutMs > 0 && plugin.timeoutMs <= 2 ** 31 - 1)) {
+      throw new AcpError(`${where}: timeoutMs must be a positive number of milliseconds`);
+    }
     const hooks = Object.entries(plugin.hooks ?? {});
     for (const [name, fn] of hooks) {
       if (!HOOK_NAMES.includes(name))
@@ -19553,7 +19838,7 @@ class Registry {
       this.types.set(type.type, { definition: type, origin: typeOrigin });
     const order = plugin.enforce ?? "normal";
     for (const [name, fn] of hooks)
-      this.hooks.hook(name, fn, { order, owner: plugin.name });
+      this.hooks.hook(name, fn, { order, owner: plugin.name, timeoutMs: plugin.timeoutMs });
     for (const command of commands)
       this.#addCommand(command, typeOrigin);
   }
@@ -19672,10 +19957,24 @@ async function loadBuiltInPlugins(registry, options) {
     await registry.addPlugin(plugin, { kind: "built-in", source: `plugins/${name}.ts` }, context);
   }
 }
+var MiB = 1048576;
+var READ_LIMITS = { protocol: 16 * MiB, log: 512 * MiB, document: 64 * MiB, checkpoint: 256 * MiB };
+var LOCK_MAX_BYTES = 65536;
+async function readCapped(host, path, maxBytes, name) {
+  try {
+    return await host.fs.readFile(path, { maxBytes });
+  } catch (error) {
+    if (errorCode(error) === "EFTYPE")
+      throw new AcpError(`${name} is not a regular file (a FIFO, device or socket); acp reads only regular files`, 2, "invalid_folder");
+    if (errorCode(error) === "EFBIG")
+      throw new AcpError(`${name} is larger than ${maxBytes / MiB >= 1 ? `${maxBytes / MiB} MiB` : `${maxBytes / 1024} KiB`}, more than it can legitimately hold; refusing to read it`, 2, "invalid_folder");
+    throw error;
+  }
+}
 async function readProtocol(host, folder) {
   let bytes;
   try {
-    bytes = await host.fs.readFile(nodePath7.join(folder, "protocol.json"));
+    bytes = await readCapped(host, nodePath7.join(folder, "protocol.json"), READ_LIMITS.protocol, "protocol.json");
   } catch (error) {
     if (["ENOENT", "ENOTDIR", "ELOOP", "ENAMETOOLONG"].includes(errorCode(error) ?? ""))
       throw new AcpError(`missing protocol.json in ${folder}`, 2, "invalid_folder");
@@ -19701,7 +20000,7 @@ async function readProtocol(host, folder) {
 }
 async function readTextIfExists(host, path, name) {
   try {
-    return decodeText(await host.fs.readFile(path), name);
+    return decodeText(await readCapped(host, path, READ_LIMITS.document, name), name);
   } catch (error) {
     if (["ENOENT", "EISDIR", "ENOTDIR", "ELOOP", "ENAMETOOLONG"].includes(errorCode(error) ?? ""))
       return;
@@ -19713,9 +20012,14 @@ async function readReadinessFile(host, folder) {
 }
 var LOCK_NAME = ".acp.lock";
 var LOCK_BREAKER = ".acp.lock.break";
-var LOCK_ABANDON_MS = 1e4;
+var LOCK_LEASE_MS = 1e4;
+var LOCK_ABANDON_MS = LOCK_LEASE_MS;
 var LOCK_MAX_HOLD_MS = 600000;
 var LOCK_BREAKER_STALE_MS = 2000;
+function lockContent(host, token, at = host.now().getTime()) {
+  const id = host.identity;
+  return JSON.stringify({ pid: host.pid, hostname: host.hostname, token, at, bootId: id?.bootId, pidNs: id?.pidNamespace, start: id?.startTime, leaseMs: LOCK_LEASE_MS });
+}
 async function readLockInfo(host, path) {
   const stat = await host.fs.stat(path);
   if (!stat)
@@ -19724,7 +20028,7 @@ async function readLockInfo(host, path) {
     throw new AcpError(`${path} is not a lock file (a ${stat.isDirectory ? "directory" : "special file"}); remove it`);
   let raw = "";
   try {
-    raw = new TextDecoder().decode(await host.fs.readFile(path));
+    raw = new TextDecoder().decode(await readCapped(host, path, LOCK_MAX_BYTES, nodePath7.basename(path)));
   } catch (error) {
     if (errorCode(error) === "ENOENT")
       return;
@@ -19740,18 +20044,34 @@ async function readLockInfo(host, path) {
   }
   return { info, raw, mtimeMs: stat.mtimeMs };
 }
+function holderVisible(host, info) {
+  if (info.hostname !== undefined && info.hostname !== host.hostname)
+    return false;
+  const id = host.identity;
+  if (info.bootId !== undefined && info.bootId !== id?.bootId)
+    return false;
+  if (info.pidNs !== undefined && info.pidNs !== id?.pidNamespace)
+    return false;
+  if (info.leaseMs !== undefined && info.pidNs === undefined !== (id?.pidNamespace === undefined))
+    return false;
+  return true;
+}
 function isLockAbandoned(host, lock, abandonMs = LOCK_ABANDON_MS) {
   const age = host.now().getTime() - lock.mtimeMs;
-  if (lock.info && (lock.info.hostname === undefined || lock.info.hostname === host.hostname)) {
-    const alive = host.isProcessAlive(lock.info.pid);
-    if (alive === false)
-      return true;
-    if (alive === true)
-      return age > LOCK_MAX_HOLD_MS;
-  }
   if (!lock.info)
     return age > Math.min(1000, abandonMs);
-  return age > abandonMs;
+  const lease = Math.min(abandonMs, typeof lock.info.leaseMs === "number" && lock.info.leaseMs > 0 ? lock.info.leaseMs : abandonMs);
+  if (!holderVisible(host, lock.info))
+    return age > lease;
+  const alive = host.isProcessAlive(lock.info.pid);
+  if (alive === false)
+    return true;
+  if (alive === undefined)
+    return age > lease;
+  const start = typeof lock.info.start === "string" ? host.processStartTime?.(lock.info.pid) : undefined;
+  if (start !== undefined)
+    return start !== lock.info.start || age > LOCK_MAX_HOLD_MS;
+  return age > lease;
 }
 async function inspectFolderLock(host, folder) {
   const lock = await readLockInfo(host, nodePath7.join(folder, LOCK_NAME));
@@ -19771,20 +20091,32 @@ async function inspectFolderLock(host, folder) {
     state.pid = lock.info.pid;
     if (typeof lock.info.hostname === "string")
       state.hostname = lock.info.hostname;
-    if (lock.info.hostname === undefined || lock.info.hostname === host.hostname)
+    if (holderVisible(host, lock.info))
       state.alive = host.isProcessAlive(lock.info.pid);
   }
   return state;
 }
+function describeHolder(host, lock) {
+  if (!lock)
+    return "a holder that just left";
+  if (!lock.info)
+    return `a torn lock file (${JSON.stringify(lock.raw.slice(0, 80))})`;
+  const info = lock.info;
+  const where = info.hostname ? ` on ${info.hostname}` : "";
+  const hidden = holderVisible(host, info) ? "" : " (another machine, boot or PID namespace: judged by its lease)";
+  const age = Math.max(0, Math.round((host.now().getTime() - (typeof info.at === "number" ? info.at : lock.mtimeMs)) / 1000));
+  return `pid ${info.pid}${where}${hidden}, held ${age} s`;
+}
 async function withFolderLock(host, folder, fn, options = {}) {
   const lockPath = nodePath7.join(folder, LOCK_NAME);
   const token = `${host.pid}-${Math.random().toString(36).slice(2)}`;
-  const content = JSON.stringify({ pid: host.pid, hostname: host.hostname, token, at: host.now().getTime() });
-  const deadline = host.now().getTime() + (options.timeoutMs ?? 60000);
+  const started = host.now().getTime();
+  const deadline = started + (options.timeoutMs ?? 60000);
+  let told = !options.onWait;
   let delay = 1;
   for (;; ) {
     try {
-      await host.fs.writeFile(lockPath, content, { exclusive: true });
+      await host.fs.writeFile(lockPath, lockContent(host, token), { exclusive: true });
       break;
     } catch (error) {
       if (errorCode(error) !== "EEXIST") {
@@ -19800,15 +20132,22 @@ async function withFolderLock(host, folder, fn, options = {}) {
     if (lock && isLockAbandoned(host, lock))
       await breakLock(host, folder, lock.raw);
     else {
-      if (host.now().getTime() > deadline)
-        throw new AcpError(`timed out waiting for the lock on ${folder} (held by ${lock?.raw ?? "unknown"})`, 2, "lock_timeout");
+      const now = host.now().getTime();
+      if (now > deadline)
+        throw new AcpError(`timed out waiting for the lock on ${folder} after ${Math.round((now - started) / 1000)} s (held by ${describeHolder(host, lock)})`, 2, "lock_timeout");
+      if (!told && now - started >= 1000) {
+        told = true;
+        options.onWait(`waiting for the lock on ${folder}: held by ${describeHolder(host, lock)}`);
+      }
       await sleep(delay);
       delay = Math.min(delay * 2, 25);
     }
   }
+  const lease = renewLease(host, lockPath, token);
   try {
     return await fn();
   } finally {
+    await lease.stop();
     const current = await readLockInfo(host, lockPath).catch(() => {
       return;
     });
@@ -19816,10 +20155,34 @@ async function withFolderLock(host, folder, fn, options = {}) {
       await host.fs.remove(lockPath);
   }
 }
+function renewLease(host, lockPath, token) {
+  let pending = Promise.resolve();
+  let stopped = false;
+  const timer = setInterval(() => {
+    pending = pending.then(async () => {
+      if (stopped)
+        return;
+      const current = await readLockInfo(host, lockPath).catch(() => {
+        return;
+      });
+      if (current?.info?.token === token && !stopped)
+        await writeFileAtomic(host, lockPath, lockContent(host, token, current.info.at));
+    }).catch(() => {
+      return;
+    });
+  }, LOCK_LEASE_MS / 4);
+  return {
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await pending;
+    }
+  };
+}
 async function breakLock(host, folder, staleRaw) {
   const lockPath = nodePath7.join(folder, LOCK_NAME);
   const breakerPath = nodePath7.join(folder, LOCK_BREAKER);
-  const mine = JSON.stringify({ pid: host.pid, hostname: host.hostname, token: Math.random().toString(36).slice(2), at: host.now().getTime() });
+  const mine = lockContent(host, Math.random().toString(36).slice(2));
   try {
     await host.fs.writeFile(breakerPath, mine, { exclusive: true });
   } catch (error) {
@@ -19919,9 +20282,30 @@ function completionGateTexts(protocol) {
   return gates.filter(isObject).map((g) => g.text).filter((t) => typeof t === "string");
 }
 var CHECKPOINT_NAME = ".acp.checkpoint.json";
-var CHECKPOINT_VERSION = 1;
+var CHECKPOINT_VERSION = 2;
 function stateKeys() {
   return Object.keys(emptyState()).filter((key) => key !== "errors").sort();
+}
+async function checkpointMac(key, folder, body) {
+  const hmac = await crypto.subtle.importKey("raw", key, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  const data = new TextEncoder().encode(`acp checkpoint
+${folder}
+${JSON.stringify(body)}`);
+  return [...new Uint8Array(await crypto.subtle.sign("HMAC", hmac, data))].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+function seqsAreLineNumbers(facts) {
+  const [range, ...more] = facts.seqs;
+  return facts.count > 0 && facts.maxSeq === facts.count && !more.length && range?.[0] === 1 && range[1] === facts.count;
+}
+function isLastLineOf(tail, seq) {
+  try {
+    const event = JSON.parse(tail);
+    return tail.endsWith(`
+`) && tail.indexOf(`
+`) === tail.length - 1 && isObject(event) && event.seq === seq;
+  } catch {
+    return false;
+  }
 }
 function hasSeq(ranges, seq) {
   let lo = 0;
@@ -19979,56 +20363,76 @@ function checkpointState(facts, readiness) {
   return { ...emptyState(), ...structuredClone(facts.state), errors };
 }
 async function loadCheckpoint(host, folder, participants) {
+  const key = await host.checkpointKey?.();
+  if (!key)
+    return;
   let cp;
   try {
-    cp = JSON.parse(new TextDecoder().decode(await host.fs.readFile(nodePath7.join(folder, CHECKPOINT_NAME))));
+    cp = JSON.parse(new TextDecoder().decode(await readCapped(host, nodePath7.join(folder, CHECKPOINT_NAME), READ_LIMITS.checkpoint, CHECKPOINT_NAME)));
   } catch {
     return;
   }
-  if (!isObject(cp) || cp.version !== CHECKPOINT_VERSION || !sameList(cp.participants, participants) || !sameList(cp.stateKeys, stateKeys()))
+  if (!isObject(cp) || cp.version !== CHECKPOINT_VERSION || typeof cp.mac !== "string")
+    return;
+  const { mac, ...body } = cp;
+  if (!sameText(mac, await checkpointMac(key, folder, body)))
+    return;
+  if (!sameList(cp.participants, participants) || !sameList(cp.stateKeys, stateKeys()))
     return;
   const validShape = isObject(cp.log) && typeof cp.log.tail === "string" && isObject(cp.state) && isInt(cp.count) && isInt(cp.maxSeq) && Array.isArray(cp.seqs) && cp.seqs.every((r) => Array.isArray(r) && r.length === 2 && isInt(r[0]) && isInt(r[1])) && Array.isArray(cp.gateSeqs) && cp.gateSeqs.every((g) => typeof g === "string");
-  if (!validShape)
+  if (!validShape || !seqsAreLineNumbers(cp) || !isLastLineOf(cp.log.tail, cp.maxSeq))
     return;
-  const tail = new TextEncoder().encode(cp.log.tail);
+  return await fingerprintMatches(host, folder, cp.log) ? cp : undefined;
+}
+function sameText(a, b) {
+  let diff = a.length ^ b.length;
+  for (let i = 0;i < Math.min(a.length, b.length); i++)
+    diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return diff === 0;
+}
+async function fingerprintMatches(host, folder, log) {
+  const tail = new TextEncoder().encode(log.tail);
+  const want = Math.min(log.size, tail.length + 1);
   const logPath = nodePath7.join(folder, "events.jsonl");
   let stat;
   let bytes;
   if (host.fs.readTail) {
-    const read = await host.fs.readTail(logPath, tail.length);
+    const read = await host.fs.readTail(logPath, want);
     if (!read)
-      return;
+      return false;
     ({ stat, bytes } = read);
   } else {
     stat = await host.fs.stat(logPath);
-    if (!stat || stat.size !== cp.log.size)
-      return;
-    bytes = (await host.fs.readFile(logPath)).subarray(-tail.length);
+    if (!stat || stat.size !== log.size)
+      return false;
+    bytes = (await readCapped(host, logPath, READ_LIMITS.log, "events.jsonl")).subarray(-want);
   }
   if (stat?.ino === undefined || stat.ctimeMs === undefined)
-    return;
-  if (stat.size !== cp.log.size || stat.mtimeMs !== cp.log.mtimeMs || stat.ctimeMs !== cp.log.ctimeMs || stat.ino !== cp.log.ino)
-    return;
-  if (bytes.length !== tail.length || bytes.some((b, i) => b !== tail[i]))
-    return;
-  return cp;
+    return false;
+  if (stat.size !== log.size || stat.mtimeMs !== log.mtimeMs || stat.ctimeMs !== log.ctimeMs || stat.ino !== log.ino)
+    return false;
+  if (bytes.length !== want || want > tail.length && bytes[0] !== 10)
+    return false;
+  const end = bytes.subarray(want - tail.length);
+  return end.every((b, i) => b === tail[i]);
 }
 async function saveCheckpoint(host, folder, participants, facts, line, expectedSize) {
   const path = nodePath7.join(folder, CHECKPOINT_NAME);
   try {
+    const key = await host.checkpointKey?.();
     const stat = await host.fs.stat(nodePath7.join(folder, "events.jsonl"));
-    if (!stat || stat.size !== expectedSize || stat.ino === undefined || stat.ctimeMs === undefined) {
+    if (!key || !seqsAreLineNumbers(facts) || !stat || stat.size !== expectedSize || stat.ino === undefined || stat.ctimeMs === undefined) {
       await host.fs.remove(path);
       return;
     }
-    const cp = {
+    const body = {
       version: CHECKPOINT_VERSION,
       participants,
       stateKeys: stateKeys(),
       ...facts,
       log: { size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs, ino: stat.ino, tail: line }
     };
-    await host.fs.writeFile(path, `${JSON.stringify(cp)}
+    await host.fs.writeFile(path, `${JSON.stringify({ ...body, mac: await checkpointMac(key, folder, body) })}
 `);
   } catch {
     await host.fs.remove(path).catch(() => {
@@ -20036,7 +20440,25 @@ async function saveCheckpoint(host, folder, participants, facts, line, expectedS
     });
   }
 }
-async function append(host, folder, request, registry) {
+function duplicateSeqError(events) {
+  const seen = new Set;
+  let twice;
+  for (const event of events) {
+    if (!isInt(event.seq))
+      continue;
+    if (seen.has(event.seq)) {
+      twice = event.seq;
+      break;
+    }
+    seen.add(event.seq);
+  }
+  if (twice === undefined)
+    return;
+  const index = events.findIndex((event, i) => event.seq !== i + 1);
+  const validator = `events.jsonl: expected seq ${index + 1}, found ${seqText(events[index])}`;
+  return `${validator} (seq ${twice} occurs more than once: another tool appended without the folder lock; acp appends nothing more to this log until it is repaired)`;
+}
+async function append(host, folder, request, registry, options = {}) {
   const protocol = await readProtocol(host, folder);
   if (!EVENT_NAMES.includes(request.event))
     throw new AcpError(`unknown event '${request.event}'`, 2, "unknown_event");
@@ -20049,6 +20471,9 @@ async function append(host, folder, request, registry) {
     if (log?.errors.length)
       throw new AcpError(log.errors, 2, "invalid_log");
     const events = log?.events ?? [];
+    const duplicate = duplicateSeqError(events);
+    if (duplicate)
+      throw new AcpError(duplicate, 2, "invalid_log");
     const count = checkpoint ? checkpoint.count : events.length;
     const seqExists = (seq) => checkpoint ? isInt(seq) && hasSeq(checkpoint.seqs, seq) : events.some((e) => e.seq === seq);
     if (request.replyTo !== undefined && !seqExists(request.replyTo))
@@ -20065,8 +20490,11 @@ async function append(host, folder, request, registry) {
           throw new AcpError(errors);
       }
     }
+    const seq = checkpoint ? checkpoint.maxSeq + 1 : nextSeq(events);
+    if (!Number.isSafeInteger(seq))
+      throw new AcpError(`events.jsonl holds a seq of 2^53 - 1 or more; acp cannot number the next event exactly (seq ${pyStr(seq - 1)})`, 2, "invalid_log");
     const event = {
-      seq: checkpoint ? checkpoint.maxSeq + 1 : nextSeq(events),
+      seq,
       from: request.participant,
       event: request.event,
       at: formatTimestamp(host.now()),
@@ -20118,9 +20546,19 @@ async function append(host, folder, request, registry) {
     const written = (log?.tornTail ? `
 ` : "") + line;
     await host.fs.appendFile(nodePath7.join(folder, "events.jsonl"), written);
-    const current = await readProtocol(host, folder).catch(() => protocol);
-    const updated = { ...current, currentPhase: state.phase, proposalOwner: state.proposalOwner, waitingFor: state.waitingFor, updatedAt: event.at };
-    await writeFileAtomic(host, nodePath7.join(folder, "protocol.json"), formatProtocolJson(updated));
+    const warnings = [];
+    try {
+      const current = await readProtocol(host, folder).catch(() => protocol);
+      const updated = { ...current, currentPhase: state.phase, proposalOwner: state.proposalOwner, waitingFor: state.waitingFor, updatedAt: event.at };
+      await writeFileAtomic(host, nodePath7.join(folder, "protocol.json"), formatProtocolJson(updated));
+    } catch (error) {
+      await host.fs.remove(nodePath7.join(folder, CHECKPOINT_NAME)).catch(() => {
+        return;
+      });
+      const why = errorCode(error) ?? (error instanceof Error ? error.message : String(error));
+      warnings.push(`seq ${event.seq} ${event.event} is appended, but protocol.json could not be rewritten (${why}): its cached phase is stale until the next append or \`acp doctor --fix\``);
+      return { event, state, previousPhase: before.phase, previousWaitingFor: before.waitingFor, warnings };
+    }
     const facts = checkpoint ?? logFacts(events, before);
     const sizeBefore = checkpoint ? checkpoint.log.size : log.size;
     if (facts) {
@@ -20137,7 +20575,7 @@ async function append(host, folder, request, registry) {
         return;
       });
     return { event, state, previousPhase: before.phase, previousWaitingFor: before.waitingFor };
-  }).then(async (result) => {
+  }, { onWait: options.onLockWait, timeoutMs: options.lockTimeoutMs }).then(async (result) => {
     if (registry?.hooks.has("append:after") || registry?.hooks.has("phase:change")) {
       const context = { folder, files: documentFiles(host, folder, protocol), protocol, ...result };
       const failures = [];
@@ -20870,6 +21308,13 @@ async function init(host, folder, request, registry) {
       return { created: false, files: [] };
     throw new AcpError("collaboration folder already contains protocol.json; use --resume to acknowledge it");
   }
+  const unfinished = await readInitJournal(host, folder);
+  if (unfinished) {
+    if (!request.resume)
+      throw new AcpError(`an interrupted init left files in ${folder}; run init again with --resume to complete it`);
+    await writeInitFiles(host, folder, unfinished.files, true);
+    return { created: true, protocol: JSON.parse(unfinished.files.find(([name]) => name === "protocol.json")[1]), files: unfinished.files.map(([name]) => name) };
+  }
   const { protocol, files } = planned;
   if (registry.hooks.has("init:files"))
     await registry.hooks.call("init:files", { folder, protocol, files });
@@ -20891,28 +21336,69 @@ async function init(host, folder, request, registry) {
       throw new AcpError("--repo-root must not resolve to the filesystem root");
   }
   await host.fs.mkdir(folder);
+  await writeInitFiles(host, folder, [...all], false);
+  return { created: true, protocol, files: [...all.keys()] };
+}
+var INIT_JOURNAL = ".acp.init.json";
+async function readInitJournal(host, folder) {
+  let text;
+  try {
+    text = await readTextIfExists(host, nodePath7.join(folder, INIT_JOURNAL), INIT_JOURNAL);
+  } catch {
+    text = undefined;
+  }
+  if (text === undefined)
+    return;
+  try {
+    const value = JSON.parse(text);
+    const files = value.files;
+    const entries = Array.isArray(files) && files.every((f) => Array.isArray(f) && f.length === 2 && typeof f[0] === "string" && typeof f[1] === "string") ? files : [];
+    const protocolText = entries.find(([name]) => name === "protocol.json")?.[1];
+    const repoRoot = protocolText === undefined ? undefined : JSON.parse(protocolText).repoRoot;
+    const safe = entries.every(([name]) => !isUnsafePath(name) || typeof repoRoot === "string" && name.startsWith(repoRoot));
+    if (protocolText !== undefined && safe)
+      return { files: entries };
+  } catch {}
+  throw new AcpError(`${nodePath7.join(folder, INIT_JOURNAL)} is not an init journal acp wrote; remove it and the files of the interrupted init`);
+}
+async function writeInitFiles(host, folder, all, resume) {
+  const journal = nodePath7.join(folder, INIT_JOURNAL);
   const written = [];
   try {
+    if (!resume)
+      await writeFileAtomic(host, journal, JSON.stringify({ files: all }));
     for (const [relative, text] of all) {
       if (relative === "protocol.json")
         continue;
       const path = nodePath7.resolve(folder, relative);
       await host.fs.mkdir(nodePath7.dirname(path));
-      await host.fs.writeFile(path, text, { exclusive: true });
+      if (resume)
+        await writeFileAtomic(host, path, text);
+      else
+        await host.fs.writeFile(path, text, { exclusive: true });
       written.push(relative);
     }
-    await host.fs.writeFile(protocolPath, all.get("protocol.json"), { exclusive: true });
-    written.push("protocol.json");
+    const protocolPath = nodePath7.join(folder, "protocol.json");
+    if (await host.fs.stat(protocolPath))
+      throw fsError("EEXIST", protocolPath);
+    await writeFileAtomic(host, protocolPath, all.find(([name]) => name === "protocol.json")[1]);
   } catch (error) {
-    for (const relative of written)
-      await host.fs.remove(nodePath7.resolve(folder, relative)).catch(() => {
+    if (!resume) {
+      for (const relative of written)
+        await host.fs.remove(nodePath7.resolve(folder, relative)).catch(() => {
+          return;
+        });
+      await host.fs.remove(journal).catch(() => {
         return;
       });
+    }
     if (errorCode(error) === "EEXIST")
       throw new AcpError(`refusing to overwrite a file created while initialising ${folder}; nothing was kept`);
     throw error;
   }
-  return { created: true, protocol, files: [...all.keys()] };
+  await host.fs.remove(journal).catch(() => {
+    return;
+  });
 }
 function cachedWaiting(protocol) {
   return Array.isArray(protocol.waitingFor) ? protocol.waitingFor.map((v) => pyStr(v)) : [];
@@ -21319,6 +21805,8 @@ function describeError(error) {
   if (error instanceof AcpError)
     return { message: error.message, exitCode: error.exitCode, code: error.code };
   const errno = errorCode(error);
+  if (errno === "EFTYPE" || errno === "EFBIG")
+    return { message: error.message.replace(/^E[A-Z]+: /, ""), exitCode: 2, code: "invalid_folder" };
   if (errno !== undefined && /^E[A-Z0-9]+$/.test(errno))
     return { message: `file system error: ${error.message}`, exitCode: 2, code: "file_system" };
   return;
@@ -21351,6 +21839,7 @@ export {
   AcpPluginError,
   AcpTimeoutError,
   CONCLUSION_SECTIONS,
+  DEFAULT_HOOK_TIMEOUT_MS,
   DEFAULT_WAIT_INTERVAL_SECONDS,
   DEFAULT_WAIT_TIMEOUT_SECONDS,
   EVENT_NAMES,
@@ -21408,6 +21897,7 @@ export {
   pyRepr,
   pyStr,
   pyStrip,
+  readCapped,
   readDeliverable,
   readEventLog,
   readProtocol,

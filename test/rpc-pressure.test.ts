@@ -57,7 +57,12 @@ describe('acp serve under clients that never read their answers', () => {
     rmSync(root, { recursive: true, force: true });
   });
 
-  test('20 pipelining non-readers: memory stays under 400 MB, another client is answered, the non-readers are closed', async () => {
+  // The bound: per connection at most 1 MiB of answers queued before none is
+  // started, plus the 4 in flight (1 MiB each) = ~5 MiB; 20 connections
+  // ~100 MB over the ~50 MB idle server, plus the garbage of answers
+  // already written that V8 has not collected yet. Measured peaks: 208-346
+  // MB (before: 1.6 GB after 20 s, then out of memory). Asserted: 450 MB.
+  test('20 pipelining non-readers: memory stays under 450 MB, another client is answered, the non-readers are closed', async () => {
     const base = memory(pid).rss;
     const sockets = await Promise.all(Array.from({ length: 20 }, () => abuser(srv.port, 400)));
     let peak = base;
@@ -89,7 +94,8 @@ describe('acp serve under clients that never read their answers', () => {
       }
       latencies.sort((a, b) => a - b);
       console.log(`server RSS: ${base.toFixed(0)} MB before, peak ${peak.toFixed(0)} MB (VmHWM ${memory(pid).peak.toFixed(0)} MB); probe task/status median ${latencies[10]!.toFixed(1)} ms, max ${latencies[19]!.toFixed(1)} ms`);
-      expect(peak).toBeLessThan(400);
+      // VmHWM: the kernel's own peak, which a 50 ms sampler can miss.
+      expect(Math.max(peak, memory(pid).peak)).toBeLessThan(450);
     } finally {
       clearInterval(sampler);
       for (const s of sockets) s.destroy();

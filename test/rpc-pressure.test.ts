@@ -13,6 +13,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { Peer, WorkGate, type ByteStream } from '../plugins/rpc/peer.ts';
 import { ALICE_TOKEN, BOB_TOKEN, RawConn, frame, makeRoot, needRuntimeFile, distCli, startServerOn, type RunningServer } from './rpc/helpers.ts';
 
 /** Peak resident memory (VmHWM) and current (VmRSS) of a process, in MiB. */
@@ -142,5 +143,61 @@ describe('bounded work per connection (in-process)', () => {
       await srv.close();
       rmSync(root, { recursive: true, force: true });
     }
+  });
+});
+
+/** A Peer on an in-memory stream whose `slow` calls wait until released; returns what it answered, by id. */
+function slowPeer(gate: WorkGate) {
+  const answers: Array<{ id: unknown; result?: unknown }> = [];
+  const release: Array<() => void> = [];
+  let receive: (chunk: Uint8Array) => void = () => undefined;
+  const stream = {
+    write: (bytes: Uint8Array) => {
+      const text = Buffer.from(bytes).toString('utf8');
+      answers.push(JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4)));
+    },
+    end: () => undefined,
+    destroy: () => undefined,
+    on: (event: string, listener: (chunk: Uint8Array) => void) => {
+      if (event === 'data') receive = listener;
+    },
+  } as unknown as ByteStream;
+  const peer = new Peer(stream, {
+    stallTimeoutMs: 0,
+    maxInFlight: 2,
+    gate,
+    unmetered: new Set(['ping']),
+    handler: (method) => (method === 'slow' ? new Promise((done) => release.push(() => done('slow done'))) : method),
+  });
+  const send = (id: number, method: string): void => receive(frame(JSON.stringify({ jsonrpc: '2.0', id, method })));
+  return { peer, answers, release, send, ids: () => answers.map((a) => a.id) };
+}
+
+describe('bounded work per connection and in total (Peer)', () => {
+  test('at most maxInFlight requests of a connection run; a ping gets through busy slots; the total gate is shared', async () => {
+    const gate = new WorkGate(3);
+    const a = slowPeer(gate);
+    const b = slowPeer(gate);
+    for (const id of [1, 2, 3]) a.send(id, 'slow');
+    a.send(4, 'ping');
+    expect(a.release).toHaveLength(2); // the third slow call waits: 2 per connection
+    expect(a.ids()).toEqual([4]); // the heartbeat was answered at once
+    b.send(10, 'slow');
+    b.send(11, 'other');
+    expect(b.release).toHaveLength(1); // the gate (3) is full: a holds 2, b 1; b's 'other' waits
+    expect(b.ids()).toEqual([]);
+    a.release.shift()!();
+    await new Promise((done) => setTimeout(done, 10));
+    // a's slot passed to the longest waiter (b), not to a's own third call;
+    // once b's quick call was answered, that slot passed on to a.
+    expect(a.ids()).toEqual([4, 1]);
+    expect(b.ids()).toEqual([11]);
+    expect(a.release).toHaveLength(2);
+    for (const r of [...a.release.splice(0), ...b.release.splice(0)]) r();
+    await new Promise((done) => setTimeout(done, 10));
+    expect(a.ids().sort()).toEqual([1, 2, 3, 4]);
+    expect(b.ids().sort()).toEqual([10, 11]);
+    a.peer.destroy();
+    b.peer.destroy();
   });
 });

@@ -49,6 +49,8 @@ export interface ByteStream {
 export class WorkGate {
   private used = 0;
   private readonly waiting: Array<() => void> = [];
+  /** Waiters a freed slot was handed to, not yet claimed (no one barges past them). */
+  private readonly granted = new Set<() => void>();
   /** At most this many requests in flight. */
   readonly limit: number;
 
@@ -56,9 +58,10 @@ export class WorkGate {
     this.limit = limit;
   }
 
-  /** Take a slot, or queue `wake` (once) to be called when one frees. */
+  /** Take a slot, or queue `wake` (once) to be called when one is handed over. */
   acquire(wake: () => void): boolean {
-    if (this.used < this.limit) {
+    if (this.granted.delete(wake)) return true;
+    if (this.used < this.limit && !this.waiting.length) {
       this.used++;
       return true;
     }
@@ -66,17 +69,22 @@ export class WorkGate {
     return false;
   }
 
-  /** Give a slot back; the longest waiter tries again. */
+  /** Give a slot back: it passes to the longest waiter, if any. */
   release(): void {
-    this.used--;
     const next = this.waiting.shift();
-    if (next) queueMicrotask(next);
+    if (!next) {
+      this.used--;
+      return;
+    }
+    this.granted.add(next);
+    queueMicrotask(next);
   }
 
-  /** Forget a waiter (its connection closed). */
+  /** Forget a waiter (its connection closed); a slot handed to it passes on. */
   forget(wake: () => void): void {
     const at = this.waiting.indexOf(wake);
     if (at !== -1) this.waiting.splice(at, 1);
+    if (this.granted.delete(wake)) this.release();
   }
 }
 
@@ -109,6 +117,13 @@ export interface PeerOptions {
   maxInFlight?: number;
   /** The budget shared with other connections (the server's total). */
   gate?: WorkGate;
+  /**
+   * Methods answered at once, outside `maxInFlight` and the gate: cheap
+   * ones a peer must get through while its slots are busy with slow calls
+   * (a heartbeat `ping` left waiting would make the client drop the
+   * connection).
+   */
+  unmetered?: ReadonlySet<string>;
   /** Answers incoming requests and notifications; without it every method is -32601. */
   handler?: RpcHandler;
   /** Told about unexpected handler exceptions. */
@@ -375,7 +390,11 @@ export class Peer {
       // wait behind the peer's own requests); requests queue for pump.
       if (isResponse(value)) this.settle(value);
       else if (Array.isArray(value) && value.length > 0 && value.every(isResponse)) for (const response of value) this.settle(response);
-      else this.inbox.push({ value, text });
+      else if (this.isUnmetered(value)) {
+        // Counted as in flight only for the moment it runs (finished() gives no gate slot back).
+        this.inFlight++;
+        this.dispatch(value, text, false);
+      } else this.inbox.push({ value, text });
       if (this.isClosed) return;
     }
     if (this.inbox.length > INBOX_LIMIT) {
@@ -407,14 +426,20 @@ export class Peer {
     }
   }
 
+  /** A single request for one of the `unmetered` methods. */
+  private isUnmetered(value: unknown): boolean {
+    const method = typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as { method?: unknown }).method : undefined;
+    return typeof method === 'string' && this.options.unmetered?.has(method) === true;
+  }
+
   /** A started request is answered (or failed): its slots are free. */
-  private finished(): void {
+  private finished(gated = true): void {
     this.inFlight--;
-    this.options.gate?.release();
+    if (gated) this.options.gate?.release();
   }
 
   /** `text` is what `value` was parsed from: the source of id lexemes a double cannot hold. */
-  private dispatch(value: unknown, text: string): void {
+  private dispatch(value: unknown, text: string, gated = true): void {
     const base: RpcHandler =
       this.options.handler ??
       ((method) => {
@@ -422,7 +447,7 @@ export class Peer {
       });
     if (Array.isArray(value) && value.length > MAX_BATCH_ENTRIES) {
       this.sendValue(failure(null, new RpcError(RpcCode.InvalidRequest, `Invalid Request: a batch holds at most ${MAX_BATCH_ENTRIES} entries`)));
-      this.finished();
+      this.finished(gated);
       return;
     }
     // A batch's entries run one after another: one batch is one request's worth of work at a time.
@@ -432,7 +457,7 @@ export class Peer {
     try {
       handled = handleMessage(value, handler, this.options.onInternalError, rawIds(text, value));
     } catch (error) {
-      this.finished();
+      this.finished(gated);
       throw error;
     }
     if (handled instanceof Promise) {
@@ -440,12 +465,12 @@ export class Peer {
         (h) => this.reply(h),
         () => undefined,
       ).finally(() => {
-        this.finished();
+        this.finished(gated);
         this.pump();
       });
     } else {
       this.reply(handled);
-      this.finished();
+      this.finished(gated);
     }
   }
 

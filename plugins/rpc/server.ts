@@ -39,6 +39,9 @@ export const RPC_METHODS = [
 /** Methods a TCP connection may use before it authenticates. */
 const OPEN_METHODS = new Set(['ping', 'authenticate']);
 
+/** Answered outside the per-connection and total limits: the heartbeat must get through busy slots. */
+const UNMETERED: ReadonlySet<string> = new Set(['ping']);
+
 /** Longest `message/send` text (characters). */
 export const MAX_MESSAGE_LENGTH = 16 * 1024;
 
@@ -335,6 +338,7 @@ export class RpcServer {
       messageTimeoutMs: transport === 'stdio' ? 0 : (this.options.messageTimeoutMs ?? 30_000),
       maxInFlight: this.options.maxRequestsPerConnection ?? 4,
       gate: this.gate,
+      unmetered: UNMETERED,
       // The process that spawned a stdio server is trusted and may stay quiet.
       idleTimeoutMs: transport === 'stdio' ? 0 : (this.options.idleTimeoutMs ?? 120_000),
       handler: (method, params, info) => this.dispatch(conn, method, params, info),

@@ -15250,12 +15250,15 @@ var init_framing = __esm(() => {
 class WorkGate {
   used = 0;
   waiting = [];
+  granted = new Set;
   limit;
   constructor(limit) {
     this.limit = limit;
   }
   acquire(wake) {
-    if (this.used < this.limit) {
+    if (this.granted.delete(wake))
+      return true;
+    if (this.used < this.limit && !this.waiting.length) {
       this.used++;
       return true;
     }
@@ -15264,15 +15267,20 @@ class WorkGate {
     return false;
   }
   release() {
-    this.used--;
     const next = this.waiting.shift();
-    if (next)
-      queueMicrotask(next);
+    if (!next) {
+      this.used--;
+      return;
+    }
+    this.granted.add(next);
+    queueMicrotask(next);
   }
   forget(wake) {
     const at = this.waiting.indexOf(wake);
     if (at !== -1)
       this.waiting.splice(at, 1);
+    if (this.granted.delete(wake))
+      this.release();
   }
 }
 function oneAtATime(handler) {
@@ -15482,7 +15490,10 @@ class Peer {
       else if (Array.isArray(value) && value.length > 0 && value.every(isResponse))
         for (const response of value)
           this.settle(response);
-      else
+      else if (this.isUnmetered(value)) {
+        this.inFlight++;
+        this.dispatch(value, text, false);
+      } else
         this.inbox.push({ value, text });
       if (this.isClosed)
         return;
@@ -15511,17 +15522,22 @@ class Peer {
         this.stream.resume?.();
     }
   }
-  finished() {
-    this.inFlight--;
-    this.options.gate?.release();
+  isUnmetered(value) {
+    const method = typeof value === "object" && value !== null && !Array.isArray(value) ? value.method : undefined;
+    return typeof method === "string" && this.options.unmetered?.has(method) === true;
   }
-  dispatch(value, text) {
+  finished(gated = true) {
+    this.inFlight--;
+    if (gated)
+      this.options.gate?.release();
+  }
+  dispatch(value, text, gated = true) {
     const base = this.options.handler ?? ((method) => {
       throw new RpcError(RpcCode.MethodNotFound, `Method not found: ${method}`);
     });
     if (Array.isArray(value) && value.length > MAX_BATCH_ENTRIES) {
       this.sendValue(failure(null, new RpcError(RpcCode.InvalidRequest, `Invalid Request: a batch holds at most ${MAX_BATCH_ENTRIES} entries`)));
-      this.finished();
+      this.finished(gated);
       return;
     }
     const handler = Array.isArray(value) ? oneAtATime(base) : base;
@@ -15529,19 +15545,19 @@ class Peer {
     try {
       handled = handleMessage(value, handler, this.options.onInternalError, rawIds(text, value));
     } catch (error) {
-      this.finished();
+      this.finished(gated);
       throw error;
     }
     if (handled instanceof Promise) {
       handled.then((h) => this.reply(h), () => {
         return;
       }).finally(() => {
-        this.finished();
+        this.finished(gated);
         this.pump();
       });
     } else {
       this.reply(handled);
-      this.finished();
+      this.finished(gated);
     }
   }
   reply(handled) {
@@ -16291,6 +16307,7 @@ class RpcServer {
       messageTimeoutMs: transport === "stdio" ? 0 : this.options.messageTimeoutMs ?? 30000,
       maxInFlight: this.options.maxRequestsPerConnection ?? 4,
       gate: this.gate,
+      unmetered: UNMETERED,
       idleTimeoutMs: transport === "stdio" ? 0 : this.options.idleTimeoutMs ?? 120000,
       handler: (method, params, info) => this.dispatch(conn, method, params, info),
       onInternalError: (error, method) => this.options.log?.(`internal error in ${method}: ${error instanceof Error ? error.stack ?? error.message : String(error)}`)
@@ -16987,7 +17004,7 @@ class RpcServer {
     return { delivered };
   }
 }
-var TASK_ID_RE, RPC_METHODS, OPEN_METHODS, MAX_MESSAGE_LENGTH, ACTIONS, DOCUMENTS, MAX_DOCUMENT_LENGTH, FORBIDDEN_ARGS, str2 = (what) => string(`${what} must be a string`), nonEmpty2 = (what) => pipe(str2(what), minLength(1, `${what} must not be empty`)), TaskParam, S2;
+var TASK_ID_RE, RPC_METHODS, OPEN_METHODS, UNMETERED, MAX_MESSAGE_LENGTH, ACTIONS, DOCUMENTS, MAX_DOCUMENT_LENGTH, FORBIDDEN_ARGS, str2 = (what) => string(`${what} must be a string`), nonEmpty2 = (what) => pipe(str2(what), minLength(1, `${what} must not be empty`)), TaskParam, S2;
 var init_server = __esm(() => {
   init_dist();
   init_collab();
@@ -17012,6 +17029,7 @@ var init_server = __esm(() => {
     "message/broadcast"
   ];
   OPEN_METHODS = new Set(["ping", "authenticate"]);
+  UNMETERED = new Set(["ping"]);
   MAX_MESSAGE_LENGTH = 16 * 1024;
   ACTIONS = {
     init: { folder: true, participant: "many", mutates: () => true },

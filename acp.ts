@@ -2115,12 +2115,14 @@ function completionGateTexts(protocol: Json): string[] {
 // - The seq facts are checked against the log itself, key or not: a
 //   checkpoint is written only for a log whose seqs are exactly 1..count,
 //   and its claim is accepted only when the log's last line, read from the
-//   file, is the event numbered maxSeq = count. A forger holding the key
-//   still cannot make acp number an event twice without editing the log
-//   (which a full replay then judges).
+//   file, is the event numbered maxSeq = count. Editing the checkpoint
+//   alone, even with the key, cannot make acp number an event twice: the
+//   number comes from the log's last line.
 // - Not covered: a process of the same account that reads the key can forge
 //   the rest of the state (the phase, who is due), as it can replace acp
-//   itself. Verifying that too costs the full replay the checkpoint avoids.
+//   itself; and if it also edits the log (an earlier line given a larger
+//   seq, a duplicate in the middle), the last line does not show it.
+//   Verifying that too costs the full replay the checkpoint avoids.
 
 const CHECKPOINT_NAME = '.acp.checkpoint.json';
 const CHECKPOINT_VERSION = 2;

@@ -188,6 +188,13 @@ export interface Host {
   identity?: ProcessIdentity;
   /** Start time of a process of this PID namespace (Linux: `/proc/{pid}/stat` field 22); `undefined` when unknown. */
   processStartTime?(pid: number): string | undefined;
+  /**
+   * The secret (32 bytes) that authenticates the append checkpoint, kept
+   * where a writer of the collaboration folder alone cannot read it;
+   * `undefined` when there is none. Optional: without it every append reads
+   * and replays the whole log.
+   */
+  checkpointKey?(): Promise<Uint8Array | undefined>;
   /** Resolve a possibly relative path against the working directory. */
   resolvePath(path: string): string;
 }
@@ -2172,18 +2179,43 @@ function completionGateTexts(protocol: Json): string[] {
 }
 
 // The append checkpoint ([beyond]). A full replay reads and re-checks the
-// whole log, which costs ~1 s at 100k events. After each successful append
-// the runtime records in `.acp.checkpoint.json` what the next append needs
-// (the derived state, the seqs, the decision_accepted seqs) together with a
-// fingerprint of events.jsonl (size, mtime, ctime, inode, last line). The
-// next append uses it only when the fingerprint still matches; any other
+// whole log, which costs ~0.2-0.4 s at 100k events. After each successful
+// append the runtime records in `.acp.checkpoint.json` what the next append
+// needs (the derived state, the seqs, the decision_accepted seqs) together
+// with a fingerprint of events.jsonl (size, mtime, ctime, inode, last line).
+// The next append uses it only when the fingerprint still matches; any other
 // writer (the Python tools, an editor, a truncation) changes it, and then the
 // log is read and replayed in full. The checkpoint is a cache: deleting it
 // is always safe, and other tools ignore dot files.
+//
+// Threat model. Anyone who can write the folder can write the checkpoint,
+// and its claims (the phase, who is due, the next seq) decide the verdict of
+// an append: a forged one made acp append a duplicate seq or an event out of
+// phase. A digest of the log inside the checkpoint would not help: the
+// forger recomputes it next to a false state. So:
+// - The checkpoint is authenticated: HMAC-SHA256 with a key the host keeps
+//   outside every folder (`Host.checkpointKey`, by default
+//   ~/.local/state/acp/checkpoint.key, 0600), over its content and the
+//   folder's path. A writer of the folder who cannot read that key (another
+//   account, a sandbox or container given the folder only, a synced or
+//   shared copy) cannot make acp trust anything: a changed byte, a copied
+//   checkpoint or a replayed old one (the log's ctime and inode, which no
+//   writer can set back, are in the fingerprint) mean a full replay.
+// - The seq facts are checked against the log itself, key or not: a
+//   checkpoint is written only for a log whose seqs are exactly 1..count,
+//   and its claim is accepted only when the log's last line, read from the
+//   file, is the event numbered maxSeq = count. Editing the checkpoint
+//   alone, even with the key, cannot make acp number an event twice: the
+//   number comes from the log's last line.
+// - Not covered: a process of the same account that reads the key can forge
+//   the rest of the state (the phase, who is due), as it can replace acp
+//   itself; and if it also edits the log (an earlier line given a larger
+//   seq, a duplicate in the middle), the last line does not show it.
+//   Verifying that too costs the full replay the checkpoint avoids.
 
 /** The append checkpoint's file name (a cache, local to one machine). */
 export const CHECKPOINT_NAME = '.acp.checkpoint.json';
-const CHECKPOINT_VERSION = 1;
+const CHECKPOINT_VERSION = 2;
 /** DerivedState keys the checkpoint stores (all but the readiness-dependent errors). */
 function stateKeys(): string[] {
   return Object.keys(emptyState())
@@ -2212,6 +2244,31 @@ interface Checkpoint extends LogFacts {
   participants: string[];
   stateKeys: string[];
   log: { size: number; mtimeMs: number; ctimeMs: number; ino: number; tail: string };
+  /** HMAC-SHA256 (hex) of the other fields and the folder, with the host's checkpoint key. */
+  mac: string;
+}
+
+/** The checkpoint's MAC: binds its content to this folder and the host's key. */
+async function checkpointMac(key: Uint8Array, folder: string, body: Omit<Checkpoint, 'mac'>): Promise<string> {
+  const hmac = await crypto.subtle.importKey('raw', key as Uint8Array<ArrayBuffer>, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  const data = new TextEncoder().encode(`acp checkpoint\n${folder}\n${JSON.stringify(body)}`);
+  return [...new Uint8Array(await crypto.subtle.sign('HMAC', hmac, data))].map((b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** Whether `facts` describe a log whose seqs are exactly 1..count (the only kind a checkpoint may describe). */
+function seqsAreLineNumbers(facts: LogFacts): boolean {
+  const [range, ...more] = facts.seqs;
+  return facts.count > 0 && facts.maxSeq === facts.count && !more.length && range?.[0] === 1 && range[1] === facts.count;
+}
+
+/** Whether `tail` is one event line numbered `seq` (the log's last line, as read from the file). */
+function isLastLineOf(tail: string, seq: number): boolean {
+  try {
+    const event: unknown = JSON.parse(tail);
+    return tail.endsWith('\n') && tail.indexOf('\n') === tail.length - 1 && isObject(event) && event.seq === seq;
+  } catch {
+    return false;
+  }
 }
 
 function hasSeq(ranges: [number, number][], seq: number): boolean {
@@ -2273,16 +2330,22 @@ function checkpointState(facts: LogFacts, readiness: ReadinessFacts): DerivedSta
 
 /**
  * The checkpoint, when it provably describes the current events.jsonl (and
- * the same participants); `undefined` otherwise (then: full replay).
+ * the same participants); `undefined` otherwise (then: full replay). See the
+ * threat model above.
  */
 async function loadCheckpoint(host: Host, folder: string, participants: string[]): Promise<Checkpoint | undefined> {
+  const key = await host.checkpointKey?.();
+  if (!key) return undefined;
   let cp: Checkpoint;
   try {
     cp = JSON.parse(new TextDecoder().decode(await readCapped(host, nodePath.join(folder, CHECKPOINT_NAME), READ_LIMITS.checkpoint, CHECKPOINT_NAME)));
   } catch {
     return undefined;
   }
-  if (!isObject(cp) || cp.version !== CHECKPOINT_VERSION || !sameList(cp.participants, participants) || !sameList(cp.stateKeys, stateKeys())) return undefined;
+  if (!isObject(cp) || cp.version !== CHECKPOINT_VERSION || typeof cp.mac !== 'string') return undefined;
+  const { mac, ...body } = cp;
+  if (!sameText(mac, await checkpointMac(key, folder, body))) return undefined;
+  if (!sameList(cp.participants, participants) || !sameList(cp.stateKeys, stateKeys())) return undefined;
   const validShape =
     isObject(cp.log) &&
     typeof cp.log.tail === 'string' &&
@@ -2293,47 +2356,68 @@ async function loadCheckpoint(host: Host, folder: string, participants: string[]
     cp.seqs.every((r) => Array.isArray(r) && r.length === 2 && isInt(r[0]) && isInt(r[1])) &&
     Array.isArray(cp.gateSeqs) &&
     cp.gateSeqs.every((g) => typeof g === 'string');
-  if (!validShape) return undefined;
-  const tail = new TextEncoder().encode(cp.log.tail);
+  // The seq facts hold by the log's own last line, whoever wrote the checkpoint.
+  if (!validShape || !seqsAreLineNumbers(cp) || !isLastLineOf(cp.log.tail, cp.maxSeq)) return undefined;
+  return (await fingerprintMatches(host, folder, cp.log)) ? cp : undefined;
+}
+
+/** Compare two MACs in time independent of where they differ. */
+function sameText(a: string, b: string): boolean {
+  let diff = a.length ^ b.length;
+  for (let i = 0; i < Math.min(a.length, b.length); i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return diff === 0;
+}
+
+/**
+ * Whether events.jsonl is the file the checkpoint saw: same size, times and
+ * inode, and it ends with `log.tail` as a whole line (the byte before it is
+ * a newline, or the tail is the whole file).
+ */
+async function fingerprintMatches(host: Host, folder: string, log: Checkpoint['log']): Promise<boolean> {
+  const tail = new TextEncoder().encode(log.tail);
+  const want = Math.min(log.size, tail.length + 1);
   const logPath = nodePath.join(folder, 'events.jsonl');
   let stat: FileStat | null;
   let bytes: Uint8Array;
   if (host.fs.readTail) {
-    const read = await host.fs.readTail(logPath, tail.length);
-    if (!read) return undefined;
+    const read = await host.fs.readTail(logPath, want);
+    if (!read) return false;
     ({ stat, bytes } = read);
   } else {
     stat = await host.fs.stat(logPath);
-    if (!stat || stat.size !== cp.log.size) return undefined;
-    bytes = (await readCapped(host, logPath, READ_LIMITS.log, 'events.jsonl')).subarray(-tail.length);
+    if (!stat || stat.size !== log.size) return false;
+    bytes = (await readCapped(host, logPath, READ_LIMITS.log, 'events.jsonl')).subarray(-want);
   }
-  if (stat?.ino === undefined || stat.ctimeMs === undefined) return undefined;
-  if (stat.size !== cp.log.size || stat.mtimeMs !== cp.log.mtimeMs || stat.ctimeMs !== cp.log.ctimeMs || stat.ino !== cp.log.ino) return undefined;
-  if (bytes.length !== tail.length || bytes.some((b, i) => b !== tail[i])) return undefined;
-  return cp;
+  if (stat?.ino === undefined || stat.ctimeMs === undefined) return false;
+  if (stat.size !== log.size || stat.mtimeMs !== log.mtimeMs || stat.ctimeMs !== log.ctimeMs || stat.ino !== log.ino) return false;
+  if (bytes.length !== want || (want > tail.length && bytes[0] !== 0x0a)) return false;
+  const end = bytes.subarray(want - tail.length);
+  return end.every((b, i) => b === tail[i]);
 }
 
 /**
  * Record the checkpoint after an append wrote `line`, when events.jsonl is
- * exactly what we expect (`expectedSize`): otherwise another writer slipped
- * in, and the stale checkpoint is removed.
+ * exactly what we expect (`expectedSize`) and its seqs are 1..count:
+ * otherwise another writer slipped in (or the log is one a checkpoint cannot
+ * vouch for), and the stale checkpoint is removed.
  */
 async function saveCheckpoint(host: Host, folder: string, participants: string[], facts: LogFacts, line: string, expectedSize: number): Promise<void> {
   const path = nodePath.join(folder, CHECKPOINT_NAME);
   try {
+    const key = await host.checkpointKey?.();
     const stat = await host.fs.stat(nodePath.join(folder, 'events.jsonl'));
-    if (!stat || stat.size !== expectedSize || stat.ino === undefined || stat.ctimeMs === undefined) {
+    if (!key || !seqsAreLineNumbers(facts) || !stat || stat.size !== expectedSize || stat.ino === undefined || stat.ctimeMs === undefined) {
       await host.fs.remove(path);
       return;
     }
-    const cp: Checkpoint = {
+    const body: Omit<Checkpoint, 'mac'> = {
       version: CHECKPOINT_VERSION,
       participants,
       stateKeys: stateKeys(),
       ...facts,
       log: { size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs, ino: stat.ino, tail: line },
     };
-    await host.fs.writeFile(path, `${JSON.stringify(cp)}\n`);
+    await host.fs.writeFile(path, `${JSON.stringify({ ...body, mac: await checkpointMac(key, folder, body) })}\n`);
   } catch {
     // A cache that cannot be written only costs the next append a full replay.
     await host.fs.remove(path).catch(() => undefined);
@@ -2341,6 +2425,30 @@ async function saveCheckpoint(host: Host, folder: string, participants: string[]
 }
 
 /** Options of {@link append}. */
+/**
+ * The refusal for a log in which an integer seq occurs twice (a writer that
+ * takes no lock, such as the Python tools, appended at the same time as
+ * another): the validator's first seq error, then why acp stops. acp cannot
+ * keep such writers out; it refuses to number more events on top of the
+ * ambiguity (docs/reliability.md). `undefined` when every seq is unique.
+ */
+function duplicateSeqError(events: Json[]): string | undefined {
+  const seen = new Set<number>();
+  let twice: number | undefined;
+  for (const event of events) {
+    if (!isInt(event.seq)) continue;
+    if (seen.has(event.seq)) {
+      twice = event.seq;
+      break;
+    }
+    seen.add(event.seq);
+  }
+  if (twice === undefined) return undefined;
+  const index = events.findIndex((event, i) => event.seq !== i + 1);
+  const validator = `events.jsonl: expected seq ${index + 1}, found ${seqText(events[index]!)}`;
+  return `${validator} (seq ${twice} occurs more than once: another tool appended without the folder lock; acp appends nothing more to this log until it is repaired)`;
+}
+
 /**
  * Append an event (spec §6), under the folder lock. Raises {@link AcpError}
  * with the spec's message when a check fails; nothing is written then.
@@ -2357,6 +2465,8 @@ export async function append(host: Host, folder: string, request: AppendRequest,
     const log = checkpoint ? undefined : await readEventLog(host, folder);
     if (log?.errors.length) throw new AcpError(log.errors, 2, 'invalid_log');
     const events = log?.events ?? [];
+    const duplicate = duplicateSeqError(events);
+    if (duplicate) throw new AcpError(duplicate, 2, 'invalid_log');
     const count = checkpoint ? checkpoint.count : events.length;
     const seqExists = (seq: number): boolean => (checkpoint ? isInt(seq) && hasSeq(checkpoint.seqs, seq) : events.some((e) => e.seq === seq));
     if (request.replyTo !== undefined && !seqExists(request.replyTo)) throw new AcpError('reply_to must point to an existing event');

@@ -1,4 +1,5 @@
-import { availableParallelism } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -10,5 +11,8 @@ export default defineConfig({
     hookTimeout: 120_000,
     // describe.concurrent tests inside one file run up to this many at once.
     maxConcurrency: Math.max(2, availableParallelism()),
+    // The append checkpoint's key (plugins/core/node-host.ts) goes to a
+    // scratch state directory, not the home of whoever runs the tests.
+    env: { XDG_STATE_HOME: join(tmpdir(), 'acp-test-state') },
   },
 });

@@ -208,6 +208,8 @@ export interface MemoryHostOptions {
   now?: () => Date;
   /** Process id recorded in locks (default 1). */
   pid?: number;
+  /** The append checkpoint's key (default: 32 random bytes, this host's own). */
+  checkpointKey?: Uint8Array;
 }
 
 /**
@@ -218,10 +220,14 @@ export interface MemoryHostOptions {
 export function createMemoryHost(options: MemoryHostOptions = {}): Host & { fs: MemoryFileSystem } {
   const now = options.now ?? (() => new Date());
   const cwd = options.cwd ?? '/';
+  // The memory lives in this process: a key of its own is out of reach of
+  // anything that only writes the (in-memory) folder.
+  const key = options.checkpointKey ?? crypto.getRandomValues(new Uint8Array(32));
   return {
     fs: options.fs ?? createMemoryFileSystem({ files: options.files, now: () => now().getTime() }),
     now,
     pid: options.pid ?? 1,
+    checkpointKey: async () => key,
     // Every "process" sharing this file system lives in this one: a lock
     // left behind is abandoned by age (lock holders release in `finally`).
     isProcessAlive: () => undefined,

@@ -19,6 +19,14 @@ export interface NodeHostOptions {
    * embedder's loop over `await host.fs…` must still yield to timers and I/O.
    */
   syncFs?: boolean;
+  /**
+   * The file holding the secret that authenticates `.acp.checkpoint.json`
+   * (created 0600 on first use), or `null` for none (every append replays
+   * the log). Default: `$XDG_STATE_HOME/acp/checkpoint.key`, else
+   * `~/.local/state/acp/checkpoint.key`: outside every collaboration folder,
+   * so a writer of the folder alone cannot forge a checkpoint.
+   */
+  checkpointKeyFile?: string | null;
 }
 
 /**
@@ -30,7 +38,7 @@ export async function createNodeHost(options: NodeHostOptions = {}): Promise<Hos
   const fs = await import('node:fs');
   const fsp = fs.promises;
   const sync = options.syncFs === true;
-  const proc = (globalThis as { process?: { pid?: number; cwd?(): string; kill?(pid: number, signal: number): void } }).process;
+  const proc = (globalThis as { process?: { pid?: number; cwd?(): string; kill?(pid: number, signal: number): void; env?: Record<string, string | undefined> } }).process;
   // Descriptor-level calls, synchronous or through callbacks (see NodeHostOptions.syncFs).
   const callback = <T>(run: (done: (error: Error | null, value?: T) => void) => void): Promise<T> =>
     new Promise((resolve, reject) => run((error, value) => (error ? reject(error) : resolve(value as T))));
@@ -231,7 +239,7 @@ export async function createNodeHost(options: NodeHostOptions = {}): Promise<Hos
   // Deno asks interactively for sys/run permissions unless granted; never
   // prompt from a lock check: without them the lock falls back to its age.
   const deno = (globalThis as { Deno?: { permissions?: { querySync?(d: { name: string; kind?: string }): { state: string } } } }).Deno;
-  const granted = (descriptor: { name: string; kind?: string }): boolean => {
+  const granted = (descriptor: { name: string; kind?: string; variable?: string }): boolean => {
     if (!deno) return true;
     try {
       return deno.permissions?.querySync?.(descriptor).state === 'granted';
@@ -272,6 +280,15 @@ export async function createNodeHost(options: NodeHostOptions = {}): Promise<Hos
     pidNamespace = undefined;
   }
   const identity = { bootId: readProc('/proc/sys/kernel/random/boot_id'), pidNamespace, startTime: startTime('self') };
+  let key: Promise<Uint8Array | undefined> | undefined;
+  const checkpointKey = (): Promise<Uint8Array | undefined> => {
+    key ??= (async () => {
+      const path = options.checkpointKeyFile === undefined ? defaultKeyFile(proc?.env, granted) : options.checkpointKeyFile;
+      if (!path || !granted({ name: 'read', path } as { name: string }) || !granted({ name: 'write', path } as { name: string })) return undefined;
+      return loadOrCreateKey(fs, path);
+    })().catch(() => undefined);
+    return key;
+  };
   return {
     fs: nodeFs,
     now: () => new Date(),
@@ -290,6 +307,46 @@ export async function createNodeHost(options: NodeHostOptions = {}): Promise<Hos
     },
     identity,
     processStartTime: (pid) => (Number.isSafeInteger(pid) && pid > 0 ? startTime(pid) : undefined),
+    checkpointKey,
     resolvePath: (path) => nodePath.resolve(path),
   };
+}
+
+/** `$XDG_STATE_HOME/acp/checkpoint.key` or `$HOME/.local/state/acp/checkpoint.key`, when readable without a prompt. */
+function defaultKeyFile(env: Record<string, string | undefined> | undefined, granted: (d: { name: string; variable?: string }) => boolean): string | undefined {
+  if (!env || !granted({ name: 'env', variable: 'XDG_STATE_HOME' }) || !granted({ name: 'env', variable: 'HOME' })) return undefined;
+  const state = env.XDG_STATE_HOME;
+  if (state && nodePath.isAbsolute(state)) return nodePath.join(state, 'acp', 'checkpoint.key');
+  return env.HOME && nodePath.isAbsolute(env.HOME) ? nodePath.join(env.HOME, '.local', 'state', 'acp', 'checkpoint.key') : undefined;
+}
+
+/**
+ * The 32-byte key in `path`, created on first use: written to a private
+ * temporary file and linked into place, so a racing process reads either
+ * no key or a whole one, and two racers end up with the same key.
+ */
+async function loadOrCreateKey(fs: typeof import('node:fs'), path: string): Promise<Uint8Array | undefined> {
+  const parse = (text: string): Uint8Array | undefined => {
+    const hex = text.trim();
+    if (!/^[0-9a-f]{64}$/.test(hex)) return undefined;
+    return Uint8Array.from(hex.match(/../g)!, (byte) => Number.parseInt(byte, 16));
+  };
+  try {
+    return parse(fs.readFileSync(path, 'utf8'));
+  } catch (error) {
+    if (errorCode(error) !== 'ENOENT') return undefined;
+  }
+  fs.mkdirSync(nodePath.dirname(path), { recursive: true, mode: 0o700 });
+  const bytes = crypto.getRandomValues(new Uint8Array(32));
+  const hex = (b: Uint8Array): string => [...b].map((x) => x.toString(16).padStart(2, '0')).join('');
+  const temp = `${path}.${hex(crypto.getRandomValues(new Uint8Array(6)))}.tmp`;
+  fs.writeFileSync(temp, `${hex(bytes)}\n`, { mode: 0o600, flag: 'wx' });
+  try {
+    fs.linkSync(temp, path);
+  } catch (error) {
+    if (errorCode(error) !== 'EEXIST') throw error;
+  } finally {
+    fs.rmSync(temp, { force: true });
+  }
+  return parse(fs.readFileSync(path, 'utf8'));
 }

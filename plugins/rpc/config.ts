@@ -13,7 +13,10 @@
 //   limits:
 //     maxHeaderBytes: 8192
 //     maxBodyBytes: 4194304
-//     stallTimeoutSeconds: 10
+//     stallTimeoutSeconds: 10       # also: answers not moving for this long close a peer that stopped reading
+//     messageTimeoutSeconds: 30     # a message must arrive whole within this long of its first byte
+//     maxRequestsPerConnection: 4   # requests of one connection handled at once
+//     maxRequests: 64               # requests handled at once, all connections together
 //     idleTimeoutSeconds: 120
 //     authTimeoutSeconds: 30      # a TCP peer that has not authenticated by then is closed
 //     maxConnections: 10000
@@ -42,6 +45,9 @@ const LimitsSchema = v.strictObject({
     maxHeaderBytes: v.optional(v.pipe(positiveInt('maxHeaderBytes'), v.minValue(64, 'maxHeaderBytes must be at least 64'))),
     maxBodyBytes: v.optional(positiveInt('maxBodyBytes')),
     stallTimeoutSeconds: v.optional(seconds('stallTimeoutSeconds')),
+    messageTimeoutSeconds: v.optional(seconds('messageTimeoutSeconds')),
+    maxRequestsPerConnection: v.optional(positiveInt('maxRequestsPerConnection')),
+    maxRequests: v.optional(positiveInt('maxRequests')),
     idleTimeoutSeconds: v.optional(seconds('idleTimeoutSeconds')),
     authTimeoutSeconds: v.optional(seconds('authTimeoutSeconds')),
     maxConnections: v.optional(positiveInt('maxConnections')),

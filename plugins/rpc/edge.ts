@@ -7,7 +7,7 @@ import type { ByteStream } from './peer.ts';
 
 interface ProcessLike {
   stdin: { on(event: string, listener: (...args: never[]) => void): unknown; pause?(): unknown; resume?(): unknown; destroy?(): unknown };
-  stdout: { write(data: Uint8Array, cb?: (error?: Error | null) => void): boolean; isTTY?: boolean; writableLength?: number; end?(): unknown };
+  stdout: { write(data: Uint8Array, cb?: (error?: Error | null) => void): boolean; isTTY?: boolean; writableLength?: number; end?(): unknown; on?(event: string, listener: () => void): unknown };
   env: Record<string, string | undefined>;
   on(event: string, listener: () => void): unknown;
   off?(event: string, listener: () => void): unknown;
@@ -43,11 +43,14 @@ export function stdioStream(): ByteStream {
     get writableLength() {
       return p.stdout.writableLength;
     },
-    on(event: 'data' | 'close' | 'error', listener: ((chunk: Uint8Array) => void) | (() => void) | ((error: Error) => void)) {
+    on(event: 'data' | 'close' | 'error' | 'drain', listener: ((chunk: Uint8Array) => void) | (() => void) | ((error: Error) => void)) {
       if (event === 'close') closeListeners.push(listener as () => void);
+      else if (event === 'drain') p.stdout.on?.('drain', listener as () => void);
       else p.stdin.on(event, listener as (...args: never[]) => void);
       return this;
     },
+    pause: () => p.stdin.pause?.(),
+    resume: () => p.stdin.resume?.(),
   } as ByteStream;
 }
 

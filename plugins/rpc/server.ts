@@ -14,7 +14,7 @@ import type { CommandSpec, OptionValues } from '../../acp.ts';
 import { errorCode, isInside, realpathOfExistingAncestor } from '../core/util.ts';
 import type { FrameLimits } from './framing.ts';
 import { RpcCode, RpcError, type CallInfo, type JsonRpcParams } from './jsonrpc.ts';
-import { Peer, RpcCancelledError, RpcConnectionError, RpcResponseError, type ByteStream } from './peer.ts';
+import { Peer, RpcCancelledError, RpcConnectionError, RpcResponseError, WorkGate, type ByteStream } from './peer.ts';
 
 /** Collaboration (task) names: one path segment under the root. */
 export const TASK_ID_RE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
@@ -39,6 +39,9 @@ export const RPC_METHODS = [
 /** Methods a TCP connection may use before it authenticates. */
 const OPEN_METHODS = new Set(['ping', 'authenticate']);
 
+/** Answered outside the per-connection and total limits: the heartbeat must get through busy slots. */
+const UNMETERED: ReadonlySet<string> = new Set(['ping']);
+
 /** Longest `message/send` text (characters). */
 export const MAX_MESSAGE_LENGTH = 16 * 1024;
 
@@ -57,8 +60,17 @@ export interface RpcServerOptions {
   tokens?: Record<string, string>;
   /** Incoming message limits. */
   limits?: Partial<FrameLimits>;
-  /** Close a peer stalled in the middle of a message after this long (default 10 s). */
+  /**
+   * Close a peer stalled in the middle of a message after this long, or one
+   * whose queued answers have not moved for this long (default 10 s).
+   */
   stallTimeoutMs?: number;
+  /** Close a socket peer whose message is not whole this long after its first byte (default 30 s; 0 = never). */
+  messageTimeoutMs?: number;
+  /** Requests of one connection handled at once; more are read, then reading pauses (default 4). */
+  maxRequestsPerConnection?: number;
+  /** Requests handled at once across all connections (default 64). */
+  maxRequests?: number;
   /** Close a socket peer that sent nothing for this long (default 120 s; 0 = never). Clients ping as heartbeat. */
   idleTimeoutMs?: number;
   /** Close a TCP peer that has not authenticated after this long (default 30 s; 0 = never). */
@@ -263,6 +275,8 @@ export class RpcServer {
   private readonly tokens = new Map<string, string>();
   private tokensReady: Promise<void>;
   private readonly conns = new Set<Conn>();
+  /** The total budget of requests in flight (RpcServerOptions.maxRequests). */
+  private readonly gate: WorkGate;
   private readonly byAgent = new Map<string, Set<Conn>>();
   private readonly collabs = new Map<string, Collab>();
   private readonly queues = new Map<string, Promise<unknown>>();
@@ -277,6 +291,7 @@ export class RpcServer {
   readonly endpoints: { tcp?: string; unix?: string; tls?: boolean } = {};
 
   constructor(options: RpcServerOptions) {
+    this.gate = new WorkGate(options.maxRequests ?? 64);
     this.options = options;
     this.core = options.core;
     this.host = options.host;
@@ -339,6 +354,10 @@ export class RpcServer {
     conn.peer = new Peer(stream, {
       limits: this.options.limits,
       stallTimeoutMs: this.options.stallTimeoutMs ?? 10_000,
+      messageTimeoutMs: transport === 'stdio' ? 0 : (this.options.messageTimeoutMs ?? 30_000),
+      maxInFlight: this.options.maxRequestsPerConnection ?? 4,
+      gate: this.gate,
+      unmetered: UNMETERED,
       // The process that spawned a stdio server is trusted and may stay quiet.
       idleTimeoutMs: transport === 'stdio' ? 0 : (this.options.idleTimeoutMs ?? 120_000),
       handler: (method, params, info) => this.dispatch(conn, method, params, info),

@@ -136,7 +136,7 @@ export async function startServer(root: string, options: Partial<RpcServerOption
 }
 
 /** Server options a test may set (the server's own, by name); each maps to a config key for a spawned server. */
-export type ServeOptions = Pick<RpcServerOptions, 'stallTimeoutMs' | 'idleTimeoutMs' | 'authTimeoutMs' | 'maxConnections' | 'forwardTimeoutMs' | 'pollIntervalMs' | 'limits'> & {
+export type ServeOptions = Pick<RpcServerOptions, 'stallTimeoutMs' | 'messageTimeoutMs' | 'idleTimeoutMs' | 'authTimeoutMs' | 'maxConnections' | 'forwardTimeoutMs' | 'pollIntervalMs' | 'limits'> & {
   /** TCP port (default: a free one). */
   port?: number;
 };
@@ -151,6 +151,8 @@ export interface RunningServer {
   version: string;
   /** The server object (in-process only). */
   server?: RpcServer;
+  /** The server process's id (spawned only). */
+  pid?: number;
   /** Open client connections: the server's own count in-process; sockets in /proc/<pid>/fd beyond those open after start otherwise. */
   connections(): number;
   /** What a spawned server printed on stderr. */
@@ -203,6 +205,7 @@ export async function startServerOn(runtime: RpcRuntime, root: string, options: 
     maxHeaderBytes: options.limits?.maxHeaderBytes,
     maxBodyBytes: options.limits?.maxBodyBytes,
     stallTimeoutSeconds: seconds(options.stallTimeoutMs),
+    messageTimeoutSeconds: seconds(options.messageTimeoutMs),
     idleTimeoutSeconds: seconds(options.idleTimeoutMs),
     authTimeoutSeconds: seconds(options.authTimeoutMs),
     maxConnections: options.maxConnections,
@@ -220,6 +223,7 @@ export async function startServerOn(runtime: RpcRuntime, root: string, options: 
     port: Number(served.tcp!.split(':').at(-1)),
     socket: served.unix!,
     version,
+    pid,
     connections: () => socketCount(pid) - baseline,
     stderr: served.stderr,
     async close() {

@@ -238,7 +238,8 @@ async function createNodeHost(options = {}) {
           size: target.size,
           mtimeMs: target.mtimeMs,
           ctimeMs: target.ctimeMs,
-          ino: target.ino
+          ino: target.ino,
+          ...nodePath2.sep === "/" ? { uid: target.uid, mode: target.mode & 4095 } : {}
         };
       } catch (error) {
         if (["ENOENT", "ENOTDIR", "ENAMETOOLONG", "ELOOP"].includes(errorCode(error) ?? ""))
@@ -343,6 +344,18 @@ async function createNodeHost(options = {}) {
     pidNamespace = undefined;
   }
   const identity = { bootId: readProc("/proc/sys/kernel/random/boot_id"), pidNamespace, startTime: startTime("self") };
+  let key;
+  const checkpointKey = () => {
+    key ??= (async () => {
+      const path = options.checkpointKeyFile === undefined ? defaultKeyFile(proc?.env, granted) : options.checkpointKeyFile;
+      if (!path || !granted({ name: "read", path }) || !granted({ name: "write", path }))
+        return;
+      return loadOrCreateKey(fs, path);
+    })().catch(() => {
+      return;
+    });
+    return key;
+  };
   return {
     fs: nodeFs,
     now: () => new Date,
@@ -364,8 +377,46 @@ async function createNodeHost(options = {}) {
     },
     identity,
     processStartTime: (pid) => Number.isSafeInteger(pid) && pid > 0 ? startTime(pid) : undefined,
+    checkpointKey,
     resolvePath: (path) => nodePath2.resolve(path)
   };
+}
+function defaultKeyFile(env, granted) {
+  if (!env || !granted({ name: "env", variable: "XDG_STATE_HOME" }) || !granted({ name: "env", variable: "HOME" }))
+    return;
+  const state = env.XDG_STATE_HOME;
+  if (state && nodePath2.isAbsolute(state))
+    return nodePath2.join(state, "acp", "checkpoint.key");
+  return env.HOME && nodePath2.isAbsolute(env.HOME) ? nodePath2.join(env.HOME, ".local", "state", "acp", "checkpoint.key") : undefined;
+}
+async function loadOrCreateKey(fs, path) {
+  const parse = (text) => {
+    const hex = text.trim();
+    if (!/^[0-9a-f]{64}$/.test(hex))
+      return;
+    return Uint8Array.from(hex.match(/../g), (byte) => Number.parseInt(byte, 16));
+  };
+  try {
+    return parse(fs.readFileSync(path, "utf8"));
+  } catch (error) {
+    if (errorCode(error) !== "ENOENT")
+      return;
+  }
+  fs.mkdirSync(nodePath2.dirname(path), { recursive: true, mode: 448 });
+  const bytes = crypto.getRandomValues(new Uint8Array(32));
+  const hex = (b) => [...b].map((x) => x.toString(16).padStart(2, "0")).join("");
+  const temp = `${path}.${hex(crypto.getRandomValues(new Uint8Array(6)))}.tmp`;
+  fs.writeFileSync(temp, `${hex(bytes)}
+`, { mode: 384, flag: "wx" });
+  try {
+    fs.linkSync(temp, path);
+  } catch (error) {
+    if (errorCode(error) !== "EEXIST")
+      throw error;
+  } finally {
+    fs.rmSync(temp, { force: true });
+  }
+  return parse(fs.readFileSync(path, "utf8"));
 }
 var init_node_host = __esm(() => {
   init_util();
@@ -6975,8 +7026,9 @@ function parseNotifyTurnOptions(raw) {
   const { command, participants, on = [...REASONS], timeoutSeconds = 60, background = false, failOnError = false } = raw;
   const isStrings = (value) => Array.isArray(value) && value.every((v) => typeof v === "string");
   if (!isStrings(command) || command.length === 0 || command[0].trim() === "") {
-    throw new Error('option command must be a non-empty list of strings (argv; no shell), e.g. [notify-send, "ACP: {participant}"]');
+    throw new Error('option command must be a non-empty list of strings (argv; no shell), e.g. [notify-send, "ACP: your turn", "{participant}"]');
   }
+  checkPlaceholders(command);
   let watched;
   if (typeof participants === "string")
     watched = [participants];
@@ -6993,6 +7045,21 @@ function parseNotifyTurnOptions(raw) {
   if (typeof failOnError !== "boolean")
     throw new Error("option failOnError must be true or false");
   return { command, participants: watched, on, timeoutSeconds, background, failOnError };
+}
+function checkPlaceholders(command) {
+  const shell = SHELLS.test(command[0]);
+  command.forEach((arg, index) => {
+    if (!PLACEHOLDER.test(arg))
+      return;
+    const advice = 'pass values as whole arguments ([prog, --who, "{participant}"]) or read them from the environment ("$ACP_PARTICIPANT" in a script)';
+    if (arg.replace(PLACEHOLDER, "") !== "") {
+      throw new Error(`option command: argument ${JSON.stringify(arg)} embeds a placeholder in a longer string; values (participant ids come from protocol.json) are never spliced into a string that may be run as code: ${advice}`);
+    }
+    if (index === 0)
+      throw new Error(`option command: the program must not be a placeholder (${arg}); ${advice}`);
+    if (shell && /^[-/]\w*c$/i.test(command[index - 1]))
+      throw new Error(`option command: ${arg} would be the script ${command[0]} runs; ${advice}`);
+  });
 }
 function dueNotifications(context, options) {
   const { state, previousPhase, previousWaitingFor } = context;
@@ -7018,6 +7085,7 @@ function notifyTurn(context) {
   return context.definePlugin({
     name: "notify-turn",
     enforce: "post",
+    timeoutMs: options.timeoutSeconds * 1000 + 5000,
     hooks: {
       async "append:after"(event) {
         const failures = [];
@@ -7031,7 +7099,7 @@ function notifyTurn(context) {
             seq: String(event.event.seq),
             from: event.event.from
           };
-          const argv = options.command.map((arg) => arg.replace(/\{(\w+)\}/g, (whole, key) => values[key] ?? whole));
+          const argv = options.command.map((arg) => PLACEHOLDER.test(arg) ? values[arg.slice(1, -1)] : arg);
           const env = Object.fromEntries(Object.entries(values).map(([key, value]) => [`ACP_${key.toUpperCase()}`, value]));
           let problem;
           try {
@@ -7058,9 +7126,11 @@ function notifyTurn(context) {
     }
   });
 }
-var REASONS;
+var REASONS, PLACEHOLDER, SHELLS;
 var init_notify_turn = __esm(() => {
   REASONS = ["turn", "completed", "blocked"];
+  PLACEHOLDER = /\{(participant|reason|folder|phase|event|seq|from)\}/;
+  SHELLS = /^(?:.*[\\/])?(?:sh|bash|dash|zsh|ksh|mksh|fish|csh|tcsh|ash|busybox|cmd|cmd\.exe|powershell|pwsh)$/i;
 });
 
 // plugins/protocol.ts
@@ -7156,7 +7226,7 @@ var FOLDER, JSON_FLAG, text = (description, extra = {}) => ({ type: "string", de
       if (!ctx.json)
         ctx.out(`${result.reason}
 ${ctx.api.formatNext(result.next)}`);
-      return { exitCode: result.next.exitCode, json: { ok: result.next.exitCode === 0, ready: result.reason.slice("ready: ".length), ...result.next } };
+      return { exitCode: 0, json: { ...result.next, ok: true, exitCode: 0, ready: result.reason.slice("ready: ".length) } };
     } catch (error) {
       if (!(error instanceof ctx.api.AcpTimeoutError))
         throw error;
@@ -7208,7 +7278,7 @@ var init_protocol = __esm(() => {
         primaryChecks: strs(o["primary-deliverable-check"]),
         mode: str(o["deliverables-mode"]),
         dir: str(o["deliverables-dir"]),
-        repoRoot: str(o["repo-root"]),
+        repoRoot: o["repo-root"] === undefined ? undefined : ctx.api.expandUser(str(o["repo-root"]), ctx.env),
         resume: o.resume === true
       }, ctx.registry);
       if (!ctx.json)
@@ -7244,7 +7314,7 @@ var init_protocol = __esm(() => {
         for (const warning of result.warnings)
           ctx.out(`WARNING: ${warning}`);
       }
-      return { exitCode, json: { ...result, exitCode } };
+      return { exitCode, json: { ...result, ok: exitCode === 0, exitCode } };
     }
   };
   pluginsCommand = {
@@ -7273,7 +7343,7 @@ var init_protocol = __esm(() => {
 });
 
 // plugins/doctor/diagnose.ts
-function join3(folder, name) {
+function join4(folder, name) {
   return folder.endsWith("/") || folder.endsWith("\\") ? folder + name : `${folder}/${name}`;
 }
 async function readIfExists(host, path) {
@@ -7365,7 +7435,7 @@ async function diagnose(core, host, folder, underLock) {
     const match = TEMP_RE.exec(name);
     if (!match)
       continue;
-    const stat = await host.fs.stat(join3(folder, name));
+    const stat = await host.fs.stat(join4(folder, name));
     if (!stat?.isFile)
       continue;
     const pid = Number(match[2]);
@@ -7393,7 +7463,7 @@ async function diagnose(core, host, folder, underLock) {
       throw error;
     add("protocol.json", "problem", `${error.message} (doctor cannot rebuild the declaration; restore it from a copy)`);
   }
-  const bytes = await readIfExists(host, join3(folder, "events.jsonl"));
+  const bytes = await readIfExists(host, join4(folder, "events.jsonl"));
   if (bytes) {
     const log = await readLogFacts(core, bytes);
     diagnosis.log = log;
@@ -7439,7 +7509,7 @@ async function diagnose(core, host, folder, underLock) {
     if (participants) {
       let readinessText = "";
       try {
-        readinessText = core.decodeText(await readIfExists(host, join3(folder, "readiness.md")) ?? new Uint8Array, "readiness.md");
+        readinessText = core.decodeText(await readIfExists(host, join4(folder, "readiness.md")) ?? new Uint8Array, "readiness.md");
       } catch {
         readinessText = "";
       }
@@ -7493,23 +7563,23 @@ async function diagnose(core, host, folder, underLock) {
 async function backupName(host, folder, stamp) {
   for (let n = 1;; n++) {
     const name = `events.jsonl.torn-${stamp}${n > 1 ? `-${n}` : ""}.bak`;
-    if (!await host.fs.stat(join3(folder, name)))
+    if (!await host.fs.stat(join4(folder, name)))
       return name;
   }
 }
 async function repair(core, host, folder, before, changes) {
   const d = await diagnose(core, host, folder, true);
   for (const name of d.staleTemps) {
-    await host.fs.remove(join3(folder, name));
+    await host.fs.remove(join4(folder, name));
     changes.push(`removed ${name} (a temporary file left by an interrupted write; its content is derived and was never the live file)`);
   }
-  if (before.breakerAbandoned && await host.fs.stat(join3(folder, ".acp.lock.break"))) {
-    await host.fs.remove(join3(folder, ".acp.lock.break"));
+  if (before.breakerAbandoned && await host.fs.stat(join4(folder, ".acp.lock.break"))) {
+    await host.fs.remove(join4(folder, ".acp.lock.break"));
     changes.push("removed .acp.lock.break left by a process killed while breaking a lock");
   }
   const log = d.log;
   if (log && log.tail.length) {
-    const path = join3(folder, "events.jsonl");
+    const path = join4(folder, "events.jsonl");
     const now = await host.fs.readFile(path);
     if (now.length !== log.bytes.length)
       throw new core.AcpError("events.jsonl changed while doctor was repairing it (a writer that does not take the lock?); run doctor again");
@@ -7520,7 +7590,7 @@ async function repair(core, host, folder, before, changes) {
     } else {
       const stamp = core.formatTimestamp(host.now()).replace(/[-:]/g, "");
       const backup = await backupName(host, folder, stamp);
-      await host.fs.writeFile(join3(folder, backup), log.bytes, { exclusive: true });
+      await host.fs.writeFile(join4(folder, backup), log.bytes, { exclusive: true });
       await host.fs.truncate(path, log.completeEnd);
       changes.push(`kept a copy of events.jsonl (${log.bytes.length} bytes) as ${backup}`);
       changes.push(`cut the incomplete last line from events.jsonl (${log.tail.length} bytes: ${preview(log.tail)}); it now ends after its last complete line`);
@@ -7532,7 +7602,7 @@ async function repair(core, host, folder, before, changes) {
     const updated = { ...after.protocol, currentPhase: phase, proposalOwner, waitingFor };
     if (lastAt !== undefined)
       updated.updatedAt = lastAt;
-    await core.writeFileAtomic(host, join3(folder, "protocol.json"), core.formatProtocolJson(updated));
+    await core.writeFileAtomic(host, join4(folder, "protocol.json"), core.formatProtocolJson(updated));
     changes.push(`rewrote protocol.json's cached state from the log: currentPhase ${core.pyRepr(phase)}, proposalOwner ${core.pyRepr(proposalOwner)}, waitingFor ${core.pyRepr(waitingFor)}${lastAt !== undefined ? `, updatedAt ${lastAt}` : ""}`);
   }
 }
@@ -7540,7 +7610,7 @@ async function doctor(core, host, folder, options = {}) {
   const stat = await host.fs.stat(folder);
   if (!stat?.isDirectory)
     throw new core.AcpError(`missing protocol.json in ${folder}`);
-  if (!await host.fs.stat(join3(folder, "protocol.json")) && !await host.fs.stat(join3(folder, "events.jsonl"))) {
+  if (!await host.fs.stat(join4(folder, "protocol.json")) && !await host.fs.stat(join4(folder, "events.jsonl"))) {
     throw new core.AcpError(`missing protocol.json in ${folder} (not a collaboration folder)`);
   }
   const changes = [];
@@ -14671,6 +14741,9 @@ var init_config = __esm(() => {
     maxHeaderBytes: optional(pipe(positiveInt("maxHeaderBytes"), minValue(64, "maxHeaderBytes must be at least 64"))),
     maxBodyBytes: optional(positiveInt("maxBodyBytes")),
     stallTimeoutSeconds: optional(seconds2("stallTimeoutSeconds")),
+    messageTimeoutSeconds: optional(seconds2("messageTimeoutSeconds")),
+    maxRequestsPerConnection: optional(positiveInt("maxRequestsPerConnection")),
+    maxRequests: optional(positiveInt("maxRequests")),
     idleTimeoutSeconds: optional(seconds2("idleTimeoutSeconds")),
     authTimeoutSeconds: optional(seconds2("authTimeoutSeconds")),
     maxConnections: optional(positiveInt("maxConnections")),
@@ -14683,7 +14756,13 @@ var init_config = __esm(() => {
     allowRemote: optional(boolean("allowRemote must be true or false")),
     tokens: optional(record(TokenKey, ParticipantId, "tokens must map each token to a participant id")),
     limits: optional(LimitsSchema),
-    pollIntervalSeconds: optional(pipe(number("pollIntervalSeconds must be a number"), minValue(0.01, "pollIntervalSeconds must be at least 0.01")))
+    pollIntervalSeconds: optional(pipe(number("pollIntervalSeconds must be a number"), minValue(0.01, "pollIntervalSeconds must be at least 0.01"))),
+    tls: optional(strictObject({
+      cert: pipe(string("tls.cert must be a path"), minLength(1, "tls.cert must not be empty")),
+      key: pipe(string("tls.key must be a path"), minLength(1, "tls.key must not be empty"))
+    }, "tls must be a mapping { cert, key }")),
+    crossTask: optional(boolean("crossTask must be true or false")),
+    repoRoots: optional(array(pipe(string("each repoRoots entry must be a path"), minLength(1, "a repoRoots entry must not be empty")), "repoRoots must be a list of directories"))
   }, "the configuration must be a YAML mapping (key: value lines)");
   ConfigError = class ConfigError extends Error {
     constructor(message) {
@@ -14945,8 +15024,10 @@ var init_jsonrpc = __esm(() => {
     AgentBusy: -32001,
     TaskNotFound: -32002,
     TaskNotCompleted: -32003,
+    TaskNotRunning: -32004,
     ProtocolRefusal: -32010,
-    Unauthorized: -32020
+    Unauthorized: -32020,
+    RequestCancelled: -32800
   };
   RPC_MESSAGES = Object.freeze({
     [-32700]: "Parse error",
@@ -14958,8 +15039,10 @@ var init_jsonrpc = __esm(() => {
     [-32001]: "Agent Busy",
     [-32002]: "Task Not Found",
     [-32003]: "Task Not Completed",
+    [-32004]: "Task Not Running",
     [-32010]: "Protocol refusal",
-    [-32020]: "Unauthorized"
+    [-32020]: "Unauthorized",
+    [-32800]: "Request cancelled"
   });
   RpcError = class RpcError extends Error {
     code;
@@ -15194,6 +15277,61 @@ var init_framing = __esm(() => {
 });
 
 // plugins/rpc/peer.ts
+class WorkGate {
+  used = 0;
+  waiting = [];
+  granted = new Set;
+  limit;
+  constructor(limit) {
+    this.limit = limit;
+  }
+  acquire(wake) {
+    if (this.granted.delete(wake))
+      return true;
+    if (this.used < this.limit && !this.waiting.length) {
+      this.used++;
+      return true;
+    }
+    if (!this.waiting.includes(wake))
+      this.waiting.push(wake);
+    return false;
+  }
+  release() {
+    const next = this.waiting.shift();
+    if (!next) {
+      this.used--;
+      return;
+    }
+    this.granted.add(next);
+    queueMicrotask(next);
+  }
+  forget(wake) {
+    const at = this.waiting.indexOf(wake);
+    if (at !== -1)
+      this.waiting.splice(at, 1);
+    if (this.granted.delete(wake))
+      this.release();
+  }
+}
+function oneAtATime(handler) {
+  let chain;
+  return (method, params, info) => {
+    if (chain === undefined) {
+      const out = handler(method, params, info);
+      if (out instanceof Promise)
+        chain = out.catch(() => {
+          return;
+        });
+      return out;
+    }
+    const run = chain.then(() => handler(method, params, info));
+    chain = run.catch(() => {
+      return;
+    });
+    return run;
+  };
+}
+
 class Peer {
   stream;
   decoder;
@@ -15205,6 +15343,13 @@ class Peer {
   lastMessageAt = Date.now();
   lastByteAt = Date.now();
   timer;
+  messageStartedAt;
+  inbox = [];
+  inFlight = 0;
+  readingPaused = false;
+  outputMovedAt = Date.now();
+  lastQueued = 0;
+  wake = () => this.pump();
   closeListeners = [];
   closed;
   constructor(stream, options = {}) {
@@ -15217,6 +15362,7 @@ class Peer {
     stream.on("data", (chunk) => this.receive(chunk));
     stream.on("error", (error) => this.finish(`error: ${error.message}`));
     stream.on("close", () => this.finish(this.closeReason));
+    stream.on("drain", this.wake);
     this.armTimer();
   }
   get isOpen() {
@@ -15233,11 +15379,32 @@ class Peer {
       return Promise.reject(new RpcConnectionError(`connection closed (${this.closeReason})`));
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
-      const entry = { resolve, reject };
+      const { signal } = options;
+      const onAbort = () => {
+        const entry = this.pending.get(id);
+        if (!entry)
+          return;
+        if (entry.timer)
+          clearTimeout(entry.timer);
+        this.pending.delete(id);
+        this.notify("$/cancelRequest", { id });
+        this.notify("notifications/cancelled", { requestId: id, reason: String(signal?.reason ?? "cancelled") });
+        reject(new RpcCancelledError(`${method} was cancelled`));
+      };
+      const settle = (fn) => (value) => {
+        signal?.removeEventListener("abort", onAbort);
+        fn(value);
+      };
+      const entry = { resolve: settle(resolve), reject: settle(reject) };
+      if (signal?.aborted) {
+        reject(new RpcCancelledError(`${method} was cancelled`));
+        return;
+      }
+      signal?.addEventListener("abort", onAbort, { once: true });
       if (options.timeoutMs && options.timeoutMs > 0) {
         entry.timer = setTimeout(() => {
           this.pending.delete(id);
-          reject(new RpcConnectionError(`no answer to ${method} within ${options.timeoutMs} ms`));
+          entry.reject(new RpcConnectionError(`no answer to ${method} within ${options.timeoutMs} ms`));
         }, options.timeoutMs);
       }
       this.pending.set(id, entry);
@@ -15291,13 +15458,16 @@ class Peer {
       entry.reject(new RpcConnectionError(`connection closed (${reason})`));
     }
     this.pending.clear();
+    this.inbox.length = 0;
+    this.options.gate?.forget(this.wake);
     for (const listener of this.closeListeners.splice(0))
       listener(reason);
   }
   armTimer() {
     const stall = this.options.stallTimeoutMs ?? 1e4;
+    const whole = this.options.messageTimeoutMs ?? 0;
     const idle = this.options.idleTimeoutMs ?? 0;
-    const periods = [stall, idle].filter((ms) => ms > 0);
+    const periods = [stall, whole, idle].filter((ms) => ms > 0);
     if (!periods.length || this.isClosed)
       return;
     const period = Math.max(10, Math.min(...periods) / 4);
@@ -15308,19 +15478,44 @@ class Peer {
         this.close("stalled in the middle of a message");
         return;
       }
+      if (whole > 0 && this.messageStartedAt !== undefined && now - this.messageStartedAt >= whole) {
+        this.sendValue(failure(null, new RpcError(RpcCode.InvalidRequest, `Invalid Request: incomplete message, not complete within ${whole} ms of its first byte`)));
+        this.close("too slow to send a message");
+        return;
+      }
       if (idle > 0 && now - this.lastMessageAt >= idle) {
         this.close("idle");
         return;
       }
+      if (stall > 0 && this.outputStalled(now, stall)) {
+        this.destroy("peer is not reading its answers");
+        return;
+      }
+      this.pump();
       this.armTimer();
     }, period);
     this.timer.unref?.();
+  }
+  outputStalled(now, stall) {
+    const queued = this.stream.writableLength ?? 0;
+    if (!this.congested() || queued < this.lastQueued)
+      this.outputMovedAt = now;
+    this.lastQueued = queued;
+    return now - this.outputMovedAt >= stall;
+  }
+  congested() {
+    return (this.stream.writableLength ?? 0) > (this.options.highWaterBytes ?? 1024 * 1024);
   }
   receive(chunk) {
     if (this.isClosed)
       return;
     this.lastByteAt = Date.now();
-    for (const event of this.decoder.push(chunk)) {
+    const events = this.decoder.push(chunk);
+    if (!this.decoder.midMessage)
+      this.messageStartedAt = undefined;
+    else if (events.length || this.messageStartedAt === undefined)
+      this.messageStartedAt = this.lastByteAt;
+    for (const event of events) {
       if (event.type === "fatal") {
         this.options.onProtocolError?.(event.reason);
         this.sendValue(failure(null, new RpcError(RpcCode.InvalidRequest, `Invalid Request: ${event.reason}`)));
@@ -15341,31 +15536,80 @@ class Peer {
         this.sendValue(parseErrorResponse(error instanceof TypeError ? "body is not valid UTF-8" : "body is not valid JSON"));
         continue;
       }
-      this.dispatch(value, text);
+      if (isResponse(value))
+        this.settle(value);
+      else if (Array.isArray(value) && value.length > 0 && value.every(isResponse))
+        for (const response of value)
+          this.settle(response);
+      else if (this.isUnmetered(value)) {
+        this.inFlight++;
+        this.dispatch(value, text, false);
+      } else
+        this.inbox.push({ value, text });
       if (this.isClosed)
         return;
     }
+    if (this.inbox.length > INBOX_LIMIT) {
+      this.destroy(`more than ${INBOX_LIMIT} requests waiting`);
+      return;
+    }
+    this.pump();
   }
-  dispatch(value, text) {
-    if (isResponse(value)) {
-      this.settle(value);
-      return;
+  pump() {
+    const max = this.options.maxInFlight ?? 8;
+    while (!this.isClosed && this.inbox.length && this.inFlight < max && !this.congested()) {
+      if (this.options.gate && !this.options.gate.acquire(this.wake))
+        break;
+      const { value, text } = this.inbox.shift();
+      this.inFlight++;
+      this.dispatch(value, text);
     }
-    if (Array.isArray(value) && value.length > 0 && value.every(isResponse)) {
-      for (const response of value)
-        this.settle(response);
-      return;
+    const hold = !this.isClosed && (this.congested() || this.inbox.length >= INBOX_PAUSE);
+    if (hold !== this.readingPaused) {
+      this.readingPaused = hold;
+      if (hold)
+        this.stream.pause?.();
+      else
+        this.stream.resume?.();
     }
-    const handler = this.options.handler ?? ((method) => {
+  }
+  isUnmetered(value) {
+    const method = typeof value === "object" && value !== null && !Array.isArray(value) ? value.method : undefined;
+    return typeof method === "string" && this.options.unmetered?.has(method) === true;
+  }
+  finished(gated = true) {
+    this.inFlight--;
+    if (gated)
+      this.options.gate?.release();
+  }
+  dispatch(value, text, gated = true) {
+    const base = this.options.handler ?? ((method) => {
       throw new RpcError(RpcCode.MethodNotFound, `Method not found: ${method}`);
     });
-    const handled = handleMessage(value, handler, this.options.onInternalError, rawIds(text, value));
-    if (handled instanceof Promise)
+    if (Array.isArray(value) && value.length > MAX_BATCH_ENTRIES) {
+      this.sendValue(failure(null, new RpcError(RpcCode.InvalidRequest, `Invalid Request: a batch holds at most ${MAX_BATCH_ENTRIES} entries`)));
+      this.finished(gated);
+      return;
+    }
+    const handler = Array.isArray(value) ? oneAtATime(base) : base;
+    let handled;
+    try {
+      handled = handleMessage(value, handler, this.options.onInternalError, rawIds(text, value));
+    } catch (error) {
+      this.finished(gated);
+      throw error;
+    }
+    if (handled instanceof Promise) {
       handled.then((h) => this.reply(h), () => {
         return;
+      }).finally(() => {
+        this.finished(gated);
+        this.pump();
       });
-    else
+    } else {
       this.reply(handled);
+      this.finished(gated);
+    }
   }
   reply(handled) {
     if (handled.reply !== undefined)
@@ -15386,7 +15630,7 @@ class Peer {
       entry.resolve(response.result);
   }
 }
-var RpcConnectionError, RpcResponseError;
+var MAX_BATCH_ENTRIES = 64, RpcConnectionError, INBOX_PAUSE = 64, INBOX_LIMIT = 4096, RpcResponseError, RpcCancelledError;
 var init_peer = __esm(() => {
   init_framing();
   init_jsonrpc();
@@ -15406,6 +15650,12 @@ var init_peer = __esm(() => {
       this.data = error.data;
     }
   };
+  RpcCancelledError = class RpcCancelledError extends Error {
+    constructor(message) {
+      super(message);
+      this.name = "RpcCancelledError";
+    }
+  };
 });
 
 // plugins/rpc/client.ts
@@ -15419,7 +15669,8 @@ function parseEndpoint(text) {
   }
   if (value.startsWith("/") || value.startsWith("./") || value.startsWith("../"))
     return { kind: "unix", path: value };
-  const rest = value.startsWith("tcp://") ? value.slice(6) : value;
+  const tls = value.startsWith("tls://");
+  const rest = value.startsWith("tcp://") || tls ? value.slice(6) : value;
   const v6 = /^\[([^\]]+)\]:(\d{1,5})$/.exec(rest);
   const v4 = /^([^:/\s]*):(\d{1,5})$/.exec(rest);
   const bare = /^(\d{1,5})$/.exec(rest);
@@ -15427,16 +15678,17 @@ function parseEndpoint(text) {
   const port = Number(v6?.[2] ?? v4?.[2] ?? bare?.[1] ?? NaN);
   if (!Number.isInteger(port) || port < 1 || port > 65535)
     throw new RpcEndpointError(`invalid endpoint '${text}': expected tcp://host:port, host:port or unix:/path`);
-  return { kind: "tcp", host: host || "127.0.0.1", port };
+  return tls ? { kind: "tcp", host: host || "127.0.0.1", port, tls } : { kind: "tcp", host: host || "127.0.0.1", port };
 }
 function formatEndpoint(endpoint) {
-  return endpoint.kind === "unix" ? `unix:${endpoint.path}` : `tcp://${endpoint.host.includes(":") ? `[${endpoint.host}]` : endpoint.host}:${endpoint.port}`;
+  return endpoint.kind === "unix" ? `unix:${endpoint.path}` : `${endpoint.tls ? "tls" : "tcp"}://${endpoint.host.includes(":") ? `[${endpoint.host}]` : endpoint.host}:${endpoint.port}`;
 }
 function isPermissionRefusal(error) {
   return error?.name === "NotCapable";
 }
-async function openStream(endpoint, timeoutMs) {
+async function openStream(endpoint, timeoutMs, ca) {
   const net = await import("node:net");
+  const tls = endpoint.kind === "tcp" && endpoint.tls ? await import("node:tls") : undefined;
   const failed = (error) => {
     const wrapped = new RpcConnectionError(`cannot connect to ${formatEndpoint(endpoint)}: ${error.message}`);
     if (isPermissionRefusal(error))
@@ -15446,7 +15698,12 @@ async function openStream(endpoint, timeoutMs) {
   return new Promise((resolve, reject) => {
     let socket;
     try {
-      socket = endpoint.kind === "unix" ? net.connect(endpoint.path) : net.connect(endpoint.port, endpoint.host);
+      if (endpoint.kind === "unix")
+        socket = net.connect(endpoint.path);
+      else if (tls)
+        socket = tls.connect({ host: endpoint.host, port: endpoint.port, ...ca === undefined ? {} : { ca: typeof ca === "string" ? ca : Buffer.from(ca) }, servername: net.isIP(endpoint.host) ? undefined : endpoint.host });
+      else
+        socket = net.connect(endpoint.port, endpoint.host);
     } catch (error) {
       reject(failed(error));
       return;
@@ -15455,7 +15712,7 @@ async function openStream(endpoint, timeoutMs) {
       socket.destroy();
       reject(new RpcConnectionError(`connect to ${formatEndpoint(endpoint)} timed out`));
     }, timeoutMs);
-    socket.once("connect", () => {
+    socket.once(tls ? "secureConnect" : "connect", () => {
       clearTimeout(timer);
       socket.setNoDelay?.(true);
       resolve(socket);
@@ -15560,7 +15817,7 @@ class RpcClient {
     const max = this.options.backoff?.maxMs ?? 5000;
     for (;; ) {
       try {
-        const stream = await openStream(this.endpoint, 1e4);
+        const stream = await openStream(this.endpoint, 1e4, this.options.ca);
         const peer = await this.setup(stream);
         this.attempts = 0;
         return peer;
@@ -15718,16 +15975,18 @@ class Collab {
   lockSeenAt;
   retryTimer;
   stopWatch;
+  stopWatchers;
   docWatches = new Map;
   pollTimer;
   pollKey = "";
   listeners = new Set;
+  deleted = false;
   closed = false;
   ready;
   core;
   host;
   registry;
-  constructor(core, host, registry, task, folder, pollIntervalMs) {
+  constructor(core, host, registry, task, folder, pollIntervalMs, watchers = []) {
     this.core = core;
     this.host = host;
     this.registry = registry;
@@ -15737,6 +15996,7 @@ class Collab {
     this.stopWatch = host.fs.watch?.(folder, () => this.touch()) ?? (() => {
       return;
     });
+    this.stopWatchers = watchers.map((watch) => watch(folder, () => this.touch()));
     this.watchDocumentDir("deliverables");
     this.pollTimer = setInterval(() => void this.poll(), pollIntervalMs);
     this.pollTimer.unref?.();
@@ -15786,6 +16046,8 @@ class Collab {
   close() {
     this.closed = true;
     this.stopWatch();
+    for (const stop of this.stopWatchers)
+      stop();
     for (const stop of this.docWatches.values())
       stop();
     this.docWatches.clear();
@@ -15856,7 +16118,7 @@ class Collab {
   }
   async scan() {
     const { core, host } = this;
-    if (await host.fs.stat(nodePath4.join(this.folder, ".acp.lock"))) {
+    if (await host.fs.stat(nodePath4.join(this.folder, core.LOCK_NAME))) {
       const now = Date.now();
       this.lockSeenAt ??= now;
       if (now - this.lockSeenAt < LOCK_GRACE_MS) {
@@ -15865,6 +16127,8 @@ class Collab {
       }
     } else
       this.lockSeenAt = undefined;
+    if (await this.wasDeleted())
+      return;
     const log = await this.readNewBytes();
     let protocol;
     try {
@@ -15922,6 +16186,19 @@ class Collab {
       this.emit({ kind: "event", event: fresh[i], state: this.states[first + i] });
     if (reset || stateChanged && fresh.length === 0)
       this.emit({ kind: "state", state: cached, reset });
+  }
+  async wasDeleted() {
+    const { host } = this;
+    const [protocol, log] = await Promise.all(["protocol.json", "events.jsonl"].map((name) => host.fs.stat(nodePath4.join(this.folder, name))));
+    if (protocol || log) {
+      this.deleted = false;
+      return false;
+    }
+    if (this.protocolKey === "" || this.deleted)
+      return true;
+    this.deleted = true;
+    this.emit({ kind: "deleted" });
+    return true;
   }
   emit(update) {
     for (const listener of this.listeners) {
@@ -16048,6 +16325,7 @@ class RpcServer {
   tokens = new Map;
   tokensReady;
   conns = new Set;
+  gate;
   byAgent = new Map;
   collabs = new Map;
   queues = new Map;
@@ -16060,6 +16338,7 @@ class RpcServer {
   closing = false;
   endpoints = {};
   constructor(options) {
+    this.gate = new WorkGate(options.maxRequests ?? 64);
     this.options = options;
     this.core = options.core;
     this.host = options.host;
@@ -16070,7 +16349,9 @@ class RpcServer {
       authenticate: (conn, params) => this.authenticate(conn, params),
       "agent/list": (conn) => this.agentList(conn),
       "agent/info": (conn, params) => this.agentInfo(conn, parseParams(S2.agent, params, ["agent"]).agent),
-      "agent/call": (conn, params) => this.agentCall(conn, params),
+      "agent/call": (conn, params, info) => this.agentCall(conn, params, info),
+      "$/cancelRequest": (conn, params) => this.cancelInflight(conn, params, "id"),
+      "notifications/cancelled": (conn, params) => this.cancelInflight(conn, params, "requestId"),
       "agent/subscribe": (conn, params, info) => this.subscribe(conn, params, info),
       "agent/unsubscribe": (conn, params) => this.unsubscribe(conn, params),
       "task/create": (conn, params) => this.taskCreate(conn, params),
@@ -16104,11 +16385,16 @@ class RpcServer {
       agentVersion: undefined,
       subscriptions: new Map,
       failedAuth: 0,
-      busy: 0
+      busy: 0,
+      inflight: new Map
     };
     conn.peer = new Peer(stream, {
       limits: this.options.limits,
       stallTimeoutMs: this.options.stallTimeoutMs ?? 1e4,
+      messageTimeoutMs: transport === "stdio" ? 0 : this.options.messageTimeoutMs ?? 30000,
+      maxInFlight: this.options.maxRequestsPerConnection ?? 4,
+      gate: this.gate,
+      unmetered: UNMETERED,
       idleTimeoutMs: transport === "stdio" ? 0 : this.options.idleTimeoutMs ?? 120000,
       handler: (method, params, info) => this.dispatch(conn, method, params, info),
       onInternalError: (error, method) => this.options.log?.(`internal error in ${method}: ${error instanceof Error ? error.stack ?? error.message : String(error)}`)
@@ -16144,8 +16430,16 @@ class RpcServer {
     await this.tokensReady;
     if (this.tokens.size === 0)
       throw new ConfigError("TCP needs tokens: map each token to a participant id under `tokens:` in the server config (--config)");
-    const net = await import("node:net");
-    const server = net.createServer((socket) => this.accept(socket, "tcp"));
+    const onSocket = (socket) => void this.accept(socket, "tcp");
+    let server;
+    if (options.tls) {
+      const tls = await import("node:tls");
+      const pem = (value) => typeof value === "string" ? value : Buffer.from(value);
+      server = tls.createServer({ cert: pem(options.tls.cert), key: pem(options.tls.key) }, onSocket);
+      server.on("tlsClientError", (error) => this.options.log?.(`tls: ${error.message}`));
+    } else {
+      server = (await import("node:net")).createServer(onSocket);
+    }
     await new Promise((resolve, reject) => {
       server.once("error", reject);
       server.listen(port, host, () => {
@@ -16158,6 +16452,8 @@ class RpcServer {
     const address = server.address();
     const shown = address.address.includes(":") ? `[${address.address}]` : address.address;
     this.endpoints.tcp = `${shown}:${address.port}`;
+    if (options.tls)
+      this.endpoints.tls = true;
     return { host: address.address, port: address.port };
   }
   async listenUnix(path) {
@@ -16225,7 +16521,16 @@ class RpcServer {
       });
     }
   }
+  cancelInflight(conn, params, key) {
+    const id = params && !Array.isArray(params) ? params[key] : undefined;
+    if (typeof id === "string" || typeof id === "number")
+      conn.inflight.get(JSON.stringify(id))?.abort("cancelled by the caller");
+    return null;
+  }
   forget(conn) {
+    for (const controller of conn.inflight.values())
+      controller.abort("the caller disconnected");
+    conn.inflight.clear();
     this.conns.delete(conn);
     for (const sub of conn.subscriptions.values())
       sub.stop();
@@ -16324,7 +16629,7 @@ class RpcServer {
   collab(task) {
     let collab = this.collabs.get(task);
     if (!collab) {
-      collab = new Collab(this.core, this.host, this.options.registry, task, this.taskFolder(task), this.options.pollIntervalMs ?? 1000);
+      collab = new Collab(this.core, this.host, this.options.registry, task, this.taskFolder(task), this.options.pollIntervalMs ?? 1000, this.options.folderWatchers);
       this.collabs.set(task, collab);
     }
     return collab;
@@ -16388,23 +16693,45 @@ class RpcServer {
         set.add(c);
     return [...set].sort();
   }
+  async reachable(conn, agent) {
+    const me = conn.identity;
+    if (me === undefined || this.options.crossTask)
+      return this.byAgent.has(agent) || (await this.listTasks()).some(({ protocol }) => this.core.participantIds(protocol).includes(agent));
+    if (agent === me)
+      return true;
+    return (await this.listTasks()).some(({ protocol }) => {
+      const ids = this.core.participantIds(protocol);
+      return ids.includes(agent) && ids.includes(me);
+    });
+  }
+  async requireReachable(conn, agent) {
+    if (!await this.reachable(conn, agent))
+      throw new RpcError(RpcCode.AgentNotFound, `agent '${agent}' not found`, { agent });
+  }
   async agentInfo(conn, agent) {
     const endpoints = { ...this.endpoints };
     if (agent === "acp") {
       return { agent: "acp", kind: "runtime", version: this.options.version ?? null, capabilities: await this.actionNames(), methods: [...RPC_METHODS], endpoints };
     }
-    const known = this.byAgent.has(agent) || (await this.listTasks()).some(({ protocol }) => this.core.participantIds(protocol).includes(agent) && (conn.identity === undefined || this.core.participantIds(protocol).includes(conn.identity)));
-    if (!known)
-      throw new RpcError(RpcCode.AgentNotFound, `agent '${agent}' not found`, { agent });
+    await this.requireReachable(conn, agent);
     const conns = [...this.byAgent.get(agent) ?? []];
     const version = conns.find((c) => c.agentVersion !== undefined)?.agentVersion ?? null;
     return { agent, kind: "participant", version, connected: conns.length > 0, capabilities: this.capabilitiesOf(agent), endpoints };
   }
-  async agentCall(conn, params) {
+  async agentCall(conn, params, info) {
     const p = parseParams(S2.call, params, ["agent", "action", "args"]);
     if (p.agent === "acp")
       return { status: "success", data: await this.runAction(conn, p.action, p.args ?? {}) };
-    return this.forward(conn, p.agent, p.action, p.args ?? {});
+    const key = info.id === undefined || info.id === null ? undefined : JSON.stringify(info.id);
+    const controller = new AbortController;
+    if (key !== undefined)
+      conn.inflight.set(key, controller);
+    try {
+      return await this.forward(conn, p.agent, p.action, p.args ?? {}, controller.signal);
+    } finally {
+      if (key !== undefined && conn.inflight.get(key) === controller)
+        conn.inflight.delete(key);
+    }
   }
   async runAction(conn, action, rawArgs) {
     const spec = Object.hasOwn(ACTIONS, action) ? ACTIONS[action] : undefined;
@@ -16449,7 +16776,7 @@ class RpcServer {
       }
     }
     if (action === "init")
-      this.checkInitPaths(task, args);
+      await this.checkInitPaths(task, args);
     const folder = task === undefined ? undefined : this.taskFolder(task);
     const options = { ...argsToOptions(args, this.options.registry.commands.get(action)?.spec), ...folder === undefined ? {} : { folder }, json: true };
     const run = () => this.runJson(action, options);
@@ -16482,7 +16809,7 @@ class RpcServer {
       path = core.resolveDeliverablePath(folder, protocol, doc);
     if (path === undefined)
       throw new RpcError(RpcCode.InvalidParams, `Invalid params: args.doc: '${doc}' is not a document of task '${task}' (documents: ${[...DOCUMENTS, ...refs].join(", ")})`);
-    const target = path;
+    const target = await this.checkedPath(folder, protocol, doc);
     if (action === "read") {
       let bytes;
       try {
@@ -16511,18 +16838,39 @@ class RpcServer {
         }
       }
       await host.fs.mkdir(nodePath5.dirname(target));
+      await this.checkedPath(folder, protocol, doc);
       await core.writeFileAtomic(host, target, text);
       const bytes = new TextEncoder().encode(text);
       return { doc, bytes: bytes.length, sha256: await core.sha256Hex(bytes) };
     });
   }
-  checkInitPaths(task, args) {
+  async checkedPath(folder, protocol, doc) {
+    try {
+      return await this.core.checkedDocumentPath(this.host, folder, protocol, doc);
+    } catch (error) {
+      if (!(error instanceof this.core.AcpError))
+        throw error;
+      throw new RpcError(RpcCode.ProtocolRefusal, error.message, { message: error.message });
+    }
+  }
+  async checkInitPaths(task, args) {
     const repoRoot = args.repoRoot ?? args["repo-root"];
-    if (typeof repoRoot === "string") {
-      const resolved = nodePath5.resolve(this.taskFolder(task), repoRoot.trim());
-      const relative = nodePath5.relative(this.root, resolved);
-      if (relative.startsWith("..") || nodePath5.isAbsolute(relative)) {
-        throw new RpcError(RpcCode.InvalidParams, "Invalid params: args.repoRoot must stay inside the server root");
+    if (typeof repoRoot !== "string")
+      return;
+    const dirArg = args.deliverablesDir ?? args["deliverables-dir"];
+    const own = this.taskFolder(task);
+    const real = (path) => realpathOfExistingAncestor(this.host, path);
+    const resolvedRoot = nodePath5.resolve(own, repoRoot.trim());
+    const targets = [resolvedRoot, ...typeof dirArg === "string" ? [nodePath5.resolve(resolvedRoot, dirArg.trim())] : []];
+    const [realRoot, realOwn] = [await real(this.root), await real(own)];
+    const allowed = await Promise.all((this.options.repoRoots ?? []).map(real));
+    for (const target of await Promise.all(targets.map(real))) {
+      if (isInside(target, realRoot) && !isInside(target, realOwn)) {
+        throw new RpcError(RpcCode.InvalidParams, "Invalid params: args.repoRoot must not lead into the server root outside this task (another task's folder)");
+      }
+      if (!allowed.some((dir) => isInside(target, dir))) {
+        const where = allowed.length ? `inside ${allowed.join(", ")} (the server config's repoRoots)` : "inside a directory the server config's repoRoots allows (none configured)";
+        throw new RpcError(RpcCode.InvalidParams, `Invalid params: args.repoRoot must resolve ${where}`);
       }
     }
   }
@@ -16538,7 +16886,8 @@ class RpcServer {
       throw new RpcError(RpcCode.ProtocolRefusal, message, { message, exitCode, code, stderr: `error: ${message}` });
     }
   }
-  async forward(conn, agent, action, args) {
+  async forward(conn, agent, action, args, signal) {
+    await this.requireReachable(conn, agent);
     const conns = [...this.byAgent.get(agent) ?? []].filter((c) => c.capabilities.length > 0);
     if (!conns.length) {
       const known = this.byAgent.has(agent) || (await this.listTasks()).some(({ protocol }) => this.core.participantIds(protocol).includes(agent));
@@ -16552,7 +16901,7 @@ class RpcServer {
       throw new RpcError(RpcCode.AgentBusy, `agent '${agent}' is busy with another call`, { agent });
     target.busy++;
     try {
-      const result = await target.peer.request("agent/call", { from: conn.identity ?? null, action, args }, { timeoutMs: this.options.forwardTimeoutMs ?? 300000 });
+      const result = await target.peer.request("agent/call", { from: conn.identity ?? null, action, args }, { timeoutMs: this.options.forwardTimeoutMs ?? 300000, signal });
       if (result && typeof result === "object" && result.status === "success" && "data" in result)
         return result;
       return { status: "success", data: result ?? null };
@@ -16561,6 +16910,8 @@ class RpcServer {
         throw new RpcError(error.code, error.message, error.data);
       if (error instanceof RpcConnectionError)
         throw new RpcError(RpcCode.AgentNotFound, `agent '${agent}' went away: ${error.message}`, { agent });
+      if (error instanceof RpcCancelledError)
+        throw new RpcError(RpcCode.RequestCancelled, `the call to agent '${agent}' was cancelled`, { agent });
       throw error;
     } finally {
       target.busy--;
@@ -16589,6 +16940,11 @@ class RpcServer {
         sub.queue.push([method, payload]);
     };
     const unlisten = collab.listen((update) => {
+      if (update.kind === "deleted") {
+        deliver("task/deleted", { subscription: id, task: p.task, deleted: true });
+        sub.stop();
+        return;
+      }
       if (sub.live)
         conn.peer.sendRaw(this.notificationJson(sub, update));
       else {
@@ -16677,7 +17033,11 @@ class RpcServer {
     const who = this.speaker(conn, p.participant);
     if (who === undefined)
       throw new RpcError(RpcCode.InvalidParams, "Invalid params: participant is required (or authenticate as one)");
-    const { folder } = await this.openTask(conn, p.task);
+    const { folder, protocol } = await this.openTask(conn, p.task);
+    const phase = protocol.currentPhase ?? null;
+    if (phase === "completed" || phase === "blocked") {
+      throw new RpcError(RpcCode.TaskNotRunning, `task '${p.task}' is not running (phase: ${this.core.pyStr(phase)}); only a running task can be cancelled`, { task: p.task, phase });
+    }
     const log = await this.core.readEventLog(this.host, folder);
     const last = log.events.at(-1);
     const args = { folder: p.task, participant: who, event: "blocked", summary: p.reason };
@@ -16773,6 +17133,8 @@ class RpcServer {
     const from = this.sender(conn, p.from);
     if (p.task !== undefined)
       await this.openTask(conn, p.task);
+    if (p.to !== "acp")
+      await this.requireReachable(conn, p.to);
     const targets = [...this.byAgent.get(p.to) ?? []];
     if (!targets.length) {
       const known = p.to === "acp" || (await this.listTasks()).some(({ protocol }) => this.core.participantIds(protocol).includes(p.to));
@@ -16805,7 +17167,7 @@ class RpcServer {
     return { delivered };
   }
 }
-var TASK_ID_RE, RPC_METHODS, OPEN_METHODS, MAX_MESSAGE_LENGTH, ACTIONS, DOCUMENTS, MAX_DOCUMENT_LENGTH, FORBIDDEN_ARGS, str2 = (what) => string(`${what} must be a string`), nonEmpty2 = (what) => pipe(str2(what), minLength(1, `${what} must not be empty`)), TaskParam, S2;
+var TASK_ID_RE, RPC_METHODS, OPEN_METHODS, UNMETERED, MAX_MESSAGE_LENGTH, ACTIONS, DOCUMENTS, MAX_DOCUMENT_LENGTH, FORBIDDEN_ARGS, str2 = (what) => string(`${what} must be a string`), nonEmpty2 = (what) => pipe(str2(what), minLength(1, `${what} must not be empty`)), TaskParam, S2;
 var init_server = __esm(() => {
   init_dist();
   init_collab();
@@ -16830,6 +17192,7 @@ var init_server = __esm(() => {
     "message/broadcast"
   ];
   OPEN_METHODS = new Set(["ping", "authenticate"]);
+  UNMETERED = new Set(["ping"]);
   MAX_MESSAGE_LENGTH = 16 * 1024;
   ACTIONS = {
     init: { folder: true, participant: "many", mutates: () => true },
@@ -16912,10 +17275,14 @@ function stdioStream() {
     on(event, listener) {
       if (event === "close")
         closeListeners.push(listener);
+      else if (event === "drain")
+        p.stdout.on?.("drain", listener);
       else
         p.stdin.on(event, listener);
       return this;
-    }
+    },
+    pause: () => p.stdin.pause?.(),
+    resume: () => p.stdin.resume?.()
   };
 }
 function onTerminate(fn) {
@@ -17003,12 +17370,18 @@ async function serveCommand(options, ctx) {
       tokens: config.tokens,
       limits: { maxHeaderBytes: limits.maxHeaderBytes, maxBodyBytes: limits.maxBodyBytes },
       stallTimeoutMs: limits.stallTimeoutSeconds === undefined ? undefined : limits.stallTimeoutSeconds * 1000,
+      messageTimeoutMs: limits.messageTimeoutSeconds === undefined ? undefined : limits.messageTimeoutSeconds * 1000,
+      maxRequestsPerConnection: limits.maxRequestsPerConnection,
+      maxRequests: limits.maxRequests,
       idleTimeoutMs: limits.idleTimeoutSeconds === undefined ? undefined : limits.idleTimeoutSeconds * 1000,
       authTimeoutMs: limits.authTimeoutSeconds === undefined ? undefined : limits.authTimeoutSeconds * 1000,
       maxConnections: limits.maxConnections,
       forwardTimeoutMs: limits.forwardTimeoutSeconds === undefined ? undefined : limits.forwardTimeoutSeconds * 1000,
       pollIntervalMs: config.pollIntervalSeconds === undefined ? undefined : config.pollIntervalSeconds * 1000,
+      repoRoots: config.repoRoots?.map((dir) => nodePath6.resolve(base, dir)),
+      crossTask: config.crossTask,
       version: ctx.version,
+      folderWatchers: ctx.folderWatchers,
       log: (line) => io.stderr(`acp serve: ${line}
 `)
     });
@@ -17020,8 +17393,13 @@ async function serveCommand(options, ctx) {
 `);
       if (tcp !== undefined) {
         const { host: h, port } = parseHostPort(tcp);
-        await server.listenTcp(h, port, { allowRemote: Boolean(options["allow-remote"]) || config.allowRemote === true });
-        io.stderr(`acp serve: listening on tcp://${server.endpoints.tcp}
+        const allowRemote = Boolean(options["allow-remote"]) || config.allowRemote === true;
+        const tls = config.tls === undefined ? undefined : { cert: await readText(host, nodePath6.resolve(base, config.tls.cert), "tls.cert"), key: await readText(host, nodePath6.resolve(base, config.tls.key), "tls.key") };
+        await server.listenTcp(h, port, { allowRemote, tls });
+        io.stderr(`acp serve: listening on ${tls ? "tls" : "tcp"}://${server.endpoints.tcp}
+`);
+        if (allowRemote && !tls)
+          io.stderr(`acp serve: warning: TCP without TLS sends tokens in clear text; serve other machines this way on a trusted network only (tls: {cert, key} in the config)
 `);
       }
       if (unix !== undefined) {
@@ -17047,7 +17425,7 @@ async function serveCommand(options, ctx) {
     return fail(ctx, error);
   }
 }
-async function clientOptions(options, ctx) {
+async function clientOptions(options, ctx, identifiesBy) {
   const endpoint = one(options, "server") ?? ctx.env("ACP_SERVER");
   if (endpoint === undefined)
     throw new ConfigError("the following arguments are required: --server (or set ACP_SERVER)");
@@ -17055,8 +17433,11 @@ async function clientOptions(options, ctx) {
   const tokenFile = one(options, "token-file");
   if (token === undefined && tokenFile !== undefined)
     token = (await readText(ctx.host, ctx.host.resolvePath(tokenFile), "token file")).trim();
-  token ??= ctx.env("ACP_TOKEN");
-  return { endpoint, token };
+  if (identifiesBy === undefined)
+    token ??= ctx.env("ACP_TOKEN");
+  const caFile = one(options, "ca");
+  const ca = caFile === undefined ? undefined : await readText(ctx.host, ctx.host.resolvePath(caFile), "CA file");
+  return { endpoint, token, ca };
 }
 function describe(error) {
   if (error.code === RpcCode.ProtocolRefusal)
@@ -17104,10 +17485,10 @@ async function rpcCommand(method, paramsText, options, ctx) {
   const pretty = !options.json && ctx.color;
   let client;
   try {
-    const { endpoint, token } = await clientOptions(options, ctx);
     const participant = one(options, "participant");
+    const { endpoint, token, ca } = await clientOptions(options, ctx, participant);
     const timeout = one(options, "timeout");
-    client = await RpcClient.connect(endpoint, { token, participant, reconnect: false, heartbeatMs: 0 });
+    client = await RpcClient.connect(endpoint, { token, participant, ca, reconnect: false, heartbeatMs: 0 });
     const result = await client.call(method, params, { timeoutMs: timeout === undefined ? undefined : Number(timeout) * 1000 });
     io.stdout(`${pretty ? JSON.stringify(result, null, 2) : JSON.stringify(result)}
 `);
@@ -17145,7 +17526,7 @@ async function waitViaServer(options, ctx) {
   }
   let client;
   try {
-    const { endpoint, token } = await clientOptions(options, ctx);
+    const { endpoint, token, ca } = await clientOptions(options, ctx);
     let lastReport = "";
     let settle;
     const ready = new Promise((resolve) => settle = resolve);
@@ -17165,7 +17546,7 @@ async function waitViaServer(options, ctx) {
       else
         report(n.state, lastSeq);
     };
-    client = await RpcClient.connect(endpoint, { token, participant: token === undefined ? participant : undefined, heartbeatMs: 15000, maxAttempts: 10 });
+    client = await RpcClient.connect(endpoint, { token, participant: token === undefined ? participant : undefined, ca, heartbeatMs: 15000, maxAttempts: 10 });
     const subscription = await client.subscribe({ task, participant }, onUpdate);
     const initial = subscription.initial;
     lastSeq = initial.seq;
@@ -17184,7 +17565,7 @@ async function waitViaServer(options, ctx) {
     if (reason === undefined) {
       const message = `timeout: ${lastReport}`;
       if (json)
-        out(JSON.stringify({ ok: false, timeout: true, reason: lastReport }));
+        out(JSON.stringify({ ok: false, exitCode: 1, timeout: true, error: message }));
       io.stderr(`${message}
 `);
       return 1;
@@ -17192,11 +17573,11 @@ async function waitViaServer(options, ctx) {
     const next = await client.acp("next", { folder: task, participant });
     const { ok: _ok, ...rest } = next;
     if (json)
-      out(JSON.stringify({ ok: true, ready: reason.slice("ready: ".length), ...rest }));
+      out(JSON.stringify({ ...rest, ok: true, exitCode: 0, ready: reason.slice("ready: ".length) }));
     else
       out(`${reason}
 ${core.formatNext(rest)}`);
-    return next.exitCode ?? 0;
+    return 0;
   } catch (error) {
     if (error instanceof RpcResponseError)
       throw new core.AcpError(describe(error));
@@ -17240,7 +17621,8 @@ var init_rpc = __esm(() => {
     description: "Call one JSON-RPC method of an `acp serve` endpoint; params are JSON",
     args: ["method", "params?"],
     options: {
-      server: str3("tcp://host:port, host:port or unix:/path (or ACP_SERVER)", "endpoint"),
+      server: str3("tcp://host:port, tls://host:port, host:port or unix:/path (or ACP_SERVER)", "endpoint"),
+      ca: str3("With a tls:// server: verify its certificate against these CAs (PEM) instead of the system ones", "file"),
       token: str3("Token the server maps to your participant id (or ACP_TOKEN)"),
       "token-file": str3("Read the token from this file", "file"),
       participant: str3("On a Unix socket without a token: the participant this call speaks for", "id"),
@@ -17260,11 +17642,12 @@ var init_rpc = __esm(() => {
     options: {
       server: str3("Wait by subscription to an `acp serve` endpoint (tcp://host:port or unix:/path); --folder is then the task name", "endpoint"),
       token: str3("With --server: the token the server maps to --participant (or ACP_TOKEN)"),
-      "token-file": str3("With --server: read the token from this file", "file")
+      "token-file": str3("With --server: read the token from this file", "file"),
+      ca: str3("With a tls:// --server: verify its certificate against these CAs (PEM)", "file")
     },
     async run(ctx) {
       if (ctx.options.server === undefined) {
-        for (const name of ["token", "token-file"])
+        for (const name of ["token", "token-file", "ca"])
           if (ctx.options[name] !== undefined)
             throw new ctx.api.UsageError(`argument --${name}: only with --server`);
         return ctx.next();
@@ -17275,199 +17658,6 @@ var init_rpc = __esm(() => {
   };
 });
 
-// plugins/loader.ts
-async function loadPlugins(registry, options, api, bundled) {
-  const { host } = options;
-  const path = await import("node:path");
-  const fail = (message) => {
-    throw new api.AcpError(message);
-  };
-  const runtime = options.runtime ?? { name: "unknown" };
-  const cwd = options.cwd ?? host.resolvePath(".");
-  const given = options.folder === undefined ? undefined : path.resolve(cwd, options.folder);
-  const folder = given === undefined ? undefined : await realpathOfExistingAncestor(host, given).catch(() => given);
-  const collaborationOf = async (file) => {
-    if (folder !== undefined && isInside(file, folder))
-      return folder;
-    for (let dir = path.dirname(file);; dir = path.dirname(dir)) {
-      const marker = path.join(dir, "protocol.json");
-      if (runtime.mayRead?.(marker) !== false && (await host.fs.stat(marker).catch(() => null))?.isFile)
-        return dir;
-      if (path.dirname(dir) === dir)
-        return;
-    }
-  };
-  const refuseInside = async (file, what) => {
-    const real = await host.fs.realpath(file);
-    const inside = await collaborationOf(file) ?? await collaborationOf(real);
-    if (inside === undefined)
-      return real;
-    return fail(`refusing to load ${what} ${file}: it is inside the collaboration folder ${inside}. acp never runs code from a collaboration folder, because anyone who can write that shared folder would gain code execution on every participant; keep plugins and ${CONFIG_FILE} outside it (e.g. in the repository or your home directory)`);
-  };
-  const requests = [];
-  if (options.config) {
-    const file = await findConfigFile(host, runtime, cwd, path);
-    if (file !== undefined) {
-      const real = await refuseInside(file, "the config file");
-      for (const entry of await readConfigFile(host, real, fail))
-        requests.push({ entry, base: path.dirname(real), via: file });
-    }
-  }
-  for (const entry of options.plugins ?? [])
-    requests.push({ entry, base: cwd, via: options.via ?? "createRegistry" });
-  for (const request of requests) {
-    const { entry } = request;
-    let source;
-    let pluginOptions = {};
-    let load;
-    if (typeof entry === "object" && entry !== null && !(("path" in entry) && typeof entry.path === "string")) {
-      source = "inline";
-      load = async () => ({ default: entry });
-    } else {
-      const spec = typeof entry === "string" ? entry : entry.path;
-      if (typeof entry === "object")
-        pluginOptions = entry.options ?? {};
-      if (spec.startsWith(BUNDLED_PREFIX)) {
-        const name = spec.slice(BUNDLED_PREFIX.length);
-        const loader = Object.hasOwn(bundled, name) ? bundled[name] : undefined;
-        if (!loader)
-          fail(`unknown bundled plugin '${spec}' (from ${request.via}; bundled: ${Object.keys(bundled).map((n) => BUNDLED_PREFIX + n).join(", ")})`);
-        source = spec;
-        load = loader;
-      } else {
-        const file = path.resolve(request.base, spec);
-        if (!EXTENSIONS.includes(path.extname(file)))
-          fail(`plugin ${file} (from ${request.via}) must be a ${EXTENSIONS.join(", ")} file`);
-        const stat = runtime.mayRead?.(file) === false ? null : await host.fs.stat(file).catch(() => null);
-        if (!stat?.isFile)
-          fail(`plugin file not found: ${file} (from ${request.via})${runtime.name === "deno" ? "; under Deno, grant --allow-read to its folder" : ""}`);
-        const real = await refuseInside(file, "plugin");
-        source = file;
-        load = () => importFile(real, runtime, fail);
-      }
-    }
-    await loadOne(registry, { source, via: request.via, options: pluginOptions, load, runtime, warn: options.warn }, api);
-  }
-}
-async function loadOne(registry, spec, api) {
-  const fail = (message) => {
-    throw new api.AcpError(message);
-  };
-  const module = await spec.load();
-  let label = spec.source;
-  const valibot = await Promise.resolve().then(() => (init_dist(), exports_dist));
-  const context = api.pluginContext(spec.options, spec.runtime, { source: spec.source, warn: (message) => spec.warn?.(`plugin ${label}: ${message}`), valibot });
-  let value = module.default;
-  if (value === undefined)
-    fail(`plugin ${spec.source} has no default export (export default a plugin, a deliverable type, or a function (context) => plugin)`);
-  if (typeof value === "function") {
-    try {
-      value = await value(context);
-    } catch (error) {
-      if (error instanceof api.AcpError)
-        throw error;
-      throw new api.AcpPluginError(spec.source, "its default export function", error);
-    }
-  }
-  let plugin;
-  if (isDeliverableType(value))
-    plugin = { name: value.type, deliverableTypes: [value] };
-  else if (isPlugin(value))
-    plugin = value;
-  else {
-    return fail(`plugin ${spec.source}: the default export must be a plugin ({ name, hooks?, deliverableTypes? }), a deliverable type ({ type, title, sections() }) or a function (context) => one of these; got ${describe2(value)}`);
-  }
-  label = `'${plugin.name}'`;
-  const origin = { kind: "plugin", source: spec.source, via: spec.via };
-  await registry.addPlugin(plugin, origin, context);
-}
-function isDeliverableType(value) {
-  return typeof value === "object" && value !== null && typeof value.type === "string" && typeof value.sections === "function";
-}
-function isPlugin(value) {
-  return typeof value === "object" && value !== null && typeof value.name === "string";
-}
-function describe2(value) {
-  if (value === null)
-    return "null";
-  if (Array.isArray(value))
-    return "an array";
-  if (typeof value === "object")
-    return `an object with keys ${Object.keys(value).join(", ") || "(none)"}`;
-  return typeof value;
-}
-async function importFile(file, runtime, fail) {
-  const { pathToFileURL } = await import("node:url");
-  try {
-    return await import(pathToFileURL(file).href);
-  } catch (error) {
-    const code = error.code;
-    if (code === "ERR_UNKNOWN_FILE_EXTENSION" && file.endsWith(".ts")) {
-      return fail(`cannot load plugin ${file}: this Node.js cannot import TypeScript (Node >= 22.18 strips types natively). Write the plugin as .mjs, or run acp with bun, deno or the compiled binary`);
-    }
-    const message = error instanceof Error ? error.message : String(error);
-    const hint = runtime.name === "deno" && /Requires read access|NotCapable|PermissionDenied/.test(message) ? " (under Deno, grant --allow-read to the plugin folder)" : "";
-    return fail(`cannot load plugin ${file}: ${message.split(`
-`)[0]}${hint}`);
-  }
-}
-async function findConfigFile(host, runtime, cwd, path) {
-  for (let dir = cwd;; dir = path.dirname(dir)) {
-    const file = path.join(dir, CONFIG_FILE);
-    if (runtime.mayRead?.(file) !== false && (await host.fs.stat(file).catch(() => null))?.isFile)
-      return file;
-    if (path.dirname(dir) === dir)
-      return;
-  }
-}
-async function readConfigFile(host, file, fail) {
-  const [YAML, v] = await Promise.all([Promise.resolve().then(() => __toESM(require_dist(), 1)), Promise.resolve().then(() => (init_dist(), {}))]);
-  let text;
-  try {
-    text = new TextDecoder("utf-8", { fatal: true }).decode(await host.fs.readFile(file));
-  } catch (error) {
-    return fail(`${file}: cannot read: ${error instanceof TypeError ? "not valid UTF-8" : error.message}`);
-  }
-  const document = YAML.parseDocument(text);
-  const yamlError = document.errors[0];
-  if (yamlError) {
-    const at = yamlError.linePos?.[0];
-    return fail(`${file}${at ? `:${at.line}:${at.col}` : ""}: invalid YAML: ${yamlError.message.split(`
-`)[0].replace(/ at line \d+, column \d+:?$/, "")}`);
-  }
-  const data = document.toJS() ?? {};
-  const unknownKey = "unknown key";
-  const Path = pipe(string("must be a path (a string)"), check((s) => s.trim() !== "", "must not be blank"));
-  const Mapping = custom((x) => typeof x === "object" && x !== null && !Array.isArray(x), "must be a mapping (key: value)");
-  const Entry = union([Path, strictObject({ path: Path, options: optional(Mapping) }, unknownKey)], "must be a plugin path (a string) or a mapping { path, options }");
-  const Config = strictObject({ plugins: optional(nullable(array(Entry, "must be a list"))), git: optional(nullable(Mapping)) }, unknownKey);
-  if (typeof data !== "object" || Array.isArray(data) || data === null)
-    return fail(`${file}: the top level must be a mapping with a plugins: list`);
-  const result = safeParse(Config, data);
-  if (!result.success) {
-    const issue = deepestIssue(result.issues[0]);
-    const key = formatKey(issue.path);
-    const message = issue.message.startsWith("unknown key") ? `unknown key (allowed: ${key.includes("[") ? "path, options" : "plugins, git"})` : issue.message;
-    return fail(`${file}: ${key || "(top level)"}: ${message}`);
-  }
-  return (result.output.plugins ?? []).map((entry) => typeof entry === "string" ? entry.trim() : { path: entry.path.trim(), options: entry.options ?? {} });
-}
-function deepestIssue(issue) {
-  const deeper = (issue.issues ?? []).filter((sub) => (sub.path?.length ?? 0) > 0);
-  if (!deeper.length)
-    return issue;
-  const best = deeper.reduce((a, b) => (b.path?.length ?? 0) > (a.path?.length ?? 0) ? b : a);
-  return deepestIssue({ ...best, path: [...issue.path ?? [], ...best.path ?? []] });
-}
-function formatKey(path) {
-  return (path ?? []).map(({ key }, index) => typeof key === "number" ? `[${key}]` : index === 0 ? String(key) : `.${String(key)}`).join("");
-}
-var CONFIG_FILE = "acp.config.yaml", EXTENSIONS, BUNDLED_PREFIX = "acp:";
-var init_loader = __esm(() => {
-  init_util();
-  EXTENSIONS = [".ts", ".mjs", ".js"];
-});
-
 // plugins/git/config.ts
 async function gitSettings(ctx) {
   const section = ctx.options["no-config"] === true ? undefined : await configSection(ctx);
@@ -17476,12 +17666,12 @@ async function gitSettings(ctx) {
   return { ...DEFAULTS, ...section?.settings };
 }
 async function configSection(ctx) {
-  const path = await import("node:path");
-  const file = await findConfigFile(ctx.host, ctx.runtime, ctx.host.resolvePath("."), path);
-  if (file === undefined)
+  const config = ctx.registry.config;
+  if (config === undefined)
     return;
-  const [YAML, v] = await Promise.all([Promise.resolve().then(() => __toESM(require_dist(), 1)), Promise.resolve().then(() => (init_dist(), {}))]);
-  const data = YAML.parse(new TextDecoder().decode(await ctx.host.fs.readFile(file)));
+  const file = config.file;
+  const data = config.sections;
+  const v = await Promise.resolve().then(() => (init_dist(), {}));
   if (!data || typeof data !== "object" || !Object.hasOwn(data, "git"))
     return;
   const seconds = pipe(number("must be a number of seconds"), minValue(0.05, "must be at least 0.05"));
@@ -17514,8 +17704,7 @@ async function configSection(ctx) {
 }
 var DEFAULTS;
 var init_config2 = __esm(() => {
-  init_loader();
-  DEFAULTS = { remote: "origin", intervalSeconds: 3, maxIntervalSeconds: 30, attempts: 20 };
+  DEFAULTS = { remote: "origin", intervalSeconds: 3, maxIntervalSeconds: 30, attempts: 60 };
 });
 
 // plugins/git/repo.ts
@@ -17587,7 +17776,10 @@ async function syncToRemote(repo) {
     throw new repo.ctx.api.AcpError(message);
   };
   if (foreign.length) {
-    fail(`git: the local branch '${repo.branch}' has ${foreign.length} unpushed commit(s) that are not acp events (${foreign.map((c) => `${c.hash.slice(0, 8)} ${c.subject}`).join(", ")}); push or remove them first`);
+    const list = foreign.map((c) => `${c.hash.slice(0, 8)} ${c.subject}`).join(", ");
+    if (behind)
+      fail(`git: the local branch '${repo.branch}' has diverged from ${repo.settings.remote}/${repo.branch}: ${foreign.length} unpushed commit(s) that are not acp events (${list}) and ${behind} remote commit(s); merge or rebase them yourself, then run the command again`);
+    fail(`git: the local branch '${repo.branch}' has ${foreign.length} unpushed commit(s) that are not acp events (${list}); push or remove them first`);
   }
   if (ahead.length && behind) {
     fail(`git: the local branch '${repo.branch}' has diverged from ${repo.settings.remote}: ${ahead.length} unpushed acp event commit(s) and ${behind} remote commit(s); run acp doctor --git`);
@@ -17613,11 +17805,62 @@ async function folderChanges(repo) {
   }
   return paths.filter((p) => !LOCAL_FILES.has(p.slice(p.lastIndexOf("/") + 1)));
 }
-var ACP_SUBJECT_RE, LOCAL_FILES, GIT_ENV;
+async function push(repo) {
+  const result = await repo.git(["push", "--quiet", "--porcelain", repo.settings.remote, `HEAD:refs/heads/${repo.branch}`], true);
+  if (result.code === 0)
+    return "ok";
+  const text = `${result.stdout}
+${result.stderr}`;
+  if (/\[rejected\]|non-fast-forward|fetch first|\[remote rejected\].*(cannot lock ref|failed to update ref)|incorrect old value/i.test(text))
+    return "rejected";
+  throw new repo.ctx.api.AcpError(`git push to '${repo.settings.remote}' failed (nothing was appended): ${gitMessage(result.stderr || result.stdout)}`);
+}
+function backOff(attempt) {
+  return sleep(Math.random() * Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** attempt));
+}
+var ACP_SUBJECT_RE, LOCAL_FILES, GIT_ENV, BACKOFF_CAP_MS = 1000, BACKOFF_BASE_MS = 50, RETRY_BUDGET_MS = 120000;
 var init_repo = __esm(() => {
+  init_util();
   ACP_SUBJECT_RE = /^acp: seq \d+ \S+ by .+$/;
   LOCAL_FILES = new Set([".acp.lock", ".acp.lock.break", ".acp.checkpoint.json"]);
   GIT_ENV = { GIT_TERMINAL_PROMPT: "0", LC_ALL: "C", GIT_ASKPASS: "", SSH_ASKPASS: "" };
+});
+
+// plugins/git/order.ts
+function rankOf(events, me, now) {
+  const last = new Map;
+  for (const e of events) {
+    if (typeof e.from === "string" && typeof e.seq === "number")
+      last.set(e.from, { seq: e.seq, at: typeof e.at === "string" ? Date.parse(e.at) : NaN });
+  }
+  const mine = last.get(me);
+  if (!mine || !(now - mine.at < ACTIVE_MS))
+    return 0;
+  let rank = 0;
+  for (const [who, e] of last)
+    if (who !== me && e.seq < mine.seq && now - e.at < ACTIVE_MS)
+      rank++;
+  return rank;
+}
+async function waitForTurnInLine(repo, participant) {
+  const { ctx } = repo;
+  const events = await ctx.api.readEventLog(ctx.host, repo.folder).then((log) => log.events, () => []);
+  const rank = rankOf(events, participant, Date.now());
+  if (rank === 0)
+    return false;
+  const slot = await ctx.host.fs.readFile(`${repo.gitDir}/${SLOT_FILE}`).then((b) => Number(new TextDecoder().decode(b)), () => DEFAULT_SLOT_MS);
+  const ms = Number.isFinite(slot) ? Math.min(MAX_SLOT_MS, Math.max(MIN_SLOT_MS, slot)) : DEFAULT_SLOT_MS;
+  await sleep(rank * ms + Math.random() * ms / 4);
+  return true;
+}
+async function recordSlot(repo, ms) {
+  await repo.ctx.host.fs.writeFile(`${repo.gitDir}/${SLOT_FILE}`, String(Math.round(ms))).catch(() => {
+    return;
+  });
+}
+var ACTIVE_MS = 15000, DEFAULT_SLOT_MS = 300, MIN_SLOT_MS = 20, MAX_SLOT_MS = 3000, SLOT_FILE = "acp-slot";
+var init_order = __esm(() => {
+  init_util();
 });
 
 // plugins/git/append.ts
@@ -17663,54 +17906,60 @@ function topRelative(repo, absolute) {
 }
 async function transaction(repo, request, named) {
   const { ctx, settings } = repo;
-  for (let attempt = 1;; attempt++) {
+  const begun = Date.now();
+  let waitedAt;
+  for (let attempt = 1;; ) {
+    const started = Date.now();
     const { unpushed } = await syncToRemote(repo);
     if (unpushed && await push(repo) === "rejected")
       continue;
+    const base = (await repo.git(["rev-parse", "HEAD"])).stdout.trim();
+    if (base !== waitedAt && Date.now() - begun < RETRY_BUDGET_MS) {
+      waitedAt = base;
+      if (await waitForTurnInLine(repo, request.participant))
+        continue;
+    }
     const changes = await folderChanges(repo);
     const stray = changes.filter((p) => !named.has(p));
     if (stray.length)
       throw new ctx.api.AcpError(`git: the folder has changes this event does not name: ${stray.join(", ")} (commit, stash or discard them first)`);
-    const base = (await repo.git(["rev-parse", "HEAD"])).stdout.trim();
     const edits = await saveEdits(repo, changes);
-    let result;
-    let afterFailure;
-    try {
-      result = await ctx.api.append(ctx.host, repo.folder, request, ctx.registry);
-    } catch (error) {
-      if (!(error instanceof ctx.api.AcpAppendedError))
-        throw error;
-      result = error.appended;
-      afterFailure = error;
-    }
-    const paths = [`${repo.prefix}events.jsonl`, `${repo.prefix}protocol.json`, ...changes];
-    await repo.git(["add", "-A", "--", ...paths.map(top)]);
-    await repo.git(["commit", "--quiet", "--no-verify", "-m", `acp: seq ${result.event.seq} ${result.event.event} by ${result.event.from}`, "--", ...paths.map(top)]);
+    const { result, afterFailure } = await appendAndCommit(repo, request, changes);
     const pushed = await push(repo).catch(async (error) => {
       await undo(repo, base, edits);
       throw error;
     });
+    await recordSlot(repo, Date.now() - started);
     if (pushed === "ok") {
       if (afterFailure)
         throw afterFailure;
       return { result, attempts: attempt };
     }
     await undo(repo, base, edits);
-    if (attempt >= settings.attempts) {
-      throw new ctx.api.AcpError(`git: the push was rejected ${attempt} times (other clones kept pushing first); nothing was appended, your document edits are kept; try again`);
+    if (attempt >= settings.attempts || Date.now() - begun > RETRY_BUDGET_MS) {
+      const seconds = Math.round((Date.now() - begun) / 1000);
+      throw new ctx.api.AcpError(`git: the push was rejected ${attempt} times in ${seconds} s (other clones kept pushing first); nothing was appended, your document edits are kept; try again`);
     }
-    await sleep(Math.min(1000, 25 * 2 ** attempt) * (0.5 + Math.random()));
+    attempt++;
+    await backOff(attempt);
   }
 }
-async function push(repo) {
-  const result = await repo.git(["push", "--quiet", "--porcelain", repo.settings.remote, `HEAD:refs/heads/${repo.branch}`], true);
-  if (result.code === 0)
-    return "ok";
-  const text = `${result.stdout}
-${result.stderr}`;
-  if (/\[rejected\]|non-fast-forward|fetch first|\[remote rejected\].*(cannot lock ref|failed to update ref)|incorrect old value/i.test(text))
-    return "rejected";
-  throw new repo.ctx.api.AcpError(`git push to '${repo.settings.remote}' failed (nothing was appended): ${gitMessage(result.stderr || result.stdout)}`);
+async function appendAndCommit(repo, request, changes) {
+  const { ctx } = repo;
+  let result;
+  let afterFailure;
+  try {
+    result = await ctx.api.append(ctx.host, repo.folder, request, ctx.registry);
+  } catch (error) {
+    if (!(error instanceof ctx.api.AcpAppendedError))
+      throw error;
+    result = error.appended;
+    afterFailure = error;
+  }
+  const paths = [`${repo.prefix}events.jsonl`, `${repo.prefix}protocol.json`, ...changes];
+  await repo.git(["add", "-A", "--", ...paths.map(top)]);
+  await repo.git(["commit", "--quiet", "--no-verify", "-m", `acp: seq ${result.event.seq} ${result.event.event} by ${result.event.from}`, "--", ...paths.map(top)]);
+  return { result, afterFailure };
 }
 async function saveEdits(repo, changes) {
   const { host } = repo.ctx;
@@ -17733,8 +17982,8 @@ async function undo(repo, base, edits) {
 }
 var EVENT_DOCUMENTS, str4 = (value) => typeof value === "string" ? value : undefined, top = (path) => `:(top,literal)${path}`;
 var init_append = __esm(() => {
-  init_util();
   init_repo();
+  init_order();
   EVENT_DOCUMENTS = {
     proposal_submitted: ["proposal.md"],
     proposal_revised: ["proposal.md", "decisions.md"],
@@ -17845,14 +18094,30 @@ async function gitFindings(repo, add) {
     add("note", `${behind} remote commit(s) not merged yet (the next append or wait --git fast-forwards)`);
   if (remoteExists && !ahead.length && !behind)
     add("ok", `in step with ${where}`);
-  const rewrites = await logRewrites(repo);
+  const rewrites = await logRewrites(repo, remoteExists);
+  const dropped = await droppedFromRemote(repo);
   if (rewrites.length)
     add("problem", `events.jsonl history is not append-only: ${rewrites.join(", ")} changed or removed lines`);
-  else
+  if (dropped.length) {
+    const events = dropped.filter((c) => ACP_SUBJECT_RE.test(c.subject)).map((c) => c.subject.slice(5));
+    add("problem", `${where} was rewritten (force-pushed): ${dropped.length} commit(s) it had are gone from it${events.length ? `, with the events ${events.join(", ")}` : ""}; events.jsonl history is not append-only`);
+  }
+  if (!rewrites.length && !dropped.length)
     add("ok", "events.jsonl history is append-only");
 }
-async function logRewrites(repo) {
-  const log = await repo.git(["log", "--format=@%h", "--numstat", "--no-renames", "--", `:(top,literal)${repo.prefix}events.jsonl`]);
+async function droppedFromRemote(repo) {
+  const reflog = await repo.git(["reflog", "show", "--format=%H", "-n", "100", repo.remoteRef, "--"], true);
+  const previous = [...new Set(reflog.stdout.split(`
+`).filter(Boolean))];
+  if (reflog.code !== 0 || previous.length < 2)
+    return [];
+  const gone = await repo.git(["log", "--format=%H %s", ...previous, "--not", repo.remoteRef, "--"]);
+  return gone.stdout.split(`
+`).filter(Boolean).map((line) => ({ hash: line.slice(0, 40), subject: line.slice(41) }));
+}
+async function logRewrites(repo, remoteExists) {
+  const heads = ["HEAD", ...remoteExists ? [repo.remoteRef] : []];
+  const log = await repo.git(["log", "--format=@%h", "--numstat", "--no-renames", ...heads, "--", `:(top,literal)${repo.prefix}events.jsonl`]);
   const bad = [];
   let commit = "";
   for (const line of log.stdout.split(`
@@ -17871,6 +18136,205 @@ var init_doctor2 = __esm(() => {
   init_repo();
 });
 
+// plugins/git/init.ts
+async function gitInit(ctx, settings) {
+  const folder = ctx.folder();
+  const before = await openRepo(ctx, settings, await existingAncestor(ctx, folder));
+  await ctx.api.withFolderLock(ctx.host, before.gitDir, () => precheck(before, folder), { timeoutMs: 300000 });
+  const result = await ctx.next();
+  if (result.exitCode !== 0)
+    return result;
+  const repo = await openRepo(ctx, settings, folder);
+  await ignoreLocalFiles(repo);
+  const attempts = await ctx.api.withFolderLock(ctx.host, repo.gitDir, () => commitAndPush(repo), { timeoutMs: 300000 });
+  if (!ctx.json)
+    ctx.out(`committed and pushed to ${settings.remote}/${repo.branch}`);
+  const json = result.json ?? {};
+  return { exitCode: 0, json: { ...json, git: { attempts, remote: settings.remote, branch: repo.branch } } };
+}
+async function existingAncestor(ctx, folder) {
+  const { dirname } = await import("node:path");
+  let dir = folder;
+  while (!(await ctx.host.fs.stat(dir).catch(() => {
+    return;
+  }))?.isDirectory && dirname(dir) !== dir)
+    dir = dirname(dir);
+  return dir;
+}
+async function precheck(repo, folder) {
+  await syncToRemote(repo);
+  if (repo.folder !== folder)
+    return;
+  const changes = await folderChanges(repo);
+  if (changes.length)
+    throw new repo.ctx.api.AcpError(`git: the folder already has uncommitted changes: ${changes.join(", ")} (commit, stash or discard them first)`);
+}
+async function ignoreLocalFiles(repo) {
+  const names = [...LOCAL_FILES];
+  const check = await repo.git(["check-ignore", "--quiet", "--no-index", "--", ...names], true);
+  const ignored = check.code === 0 ? (await repo.git(["check-ignore", "--no-index", "--", ...names], true)).stdout.split(`
+`).filter(Boolean) : [];
+  const missing = names.filter((n) => !ignored.includes(n));
+  if (!missing.length)
+    return;
+  const path = `${repo.folder}/.gitignore`;
+  const old = await repo.ctx.host.fs.readFile(path).then((b) => new TextDecoder().decode(b), () => "");
+  const text = `${old}${old && !old.endsWith(`
+`) ? `
+` : ""}# clone-local files of acp (the git plugin never commits them)
+${missing.join(`
+`)}
+`;
+  await repo.ctx.host.fs.writeFile(path, text);
+}
+async function commitAndPush(repo) {
+  const { ctx, settings } = repo;
+  const first = (await ctx.api.readEventLog(ctx.host, repo.folder)).events[0];
+  const subject = `acp: seq 1 ${first?.event ?? "initialized"} by ${first?.from ?? "acp"}`;
+  const begun = Date.now();
+  for (let attempt = 1;; attempt++) {
+    const head = await repo.git(["rev-parse", "--verify", "--quiet", "HEAD"], true);
+    const base = head.code === 0 ? head.stdout.trim() : undefined;
+    await repo.git(["add", "-A", "--", "."]);
+    await repo.git(["commit", "--quiet", "--no-verify", "-m", subject, "--", "."]);
+    let pushed;
+    try {
+      pushed = await push(repo);
+    } catch (error) {
+      if (!(error instanceof ctx.api.AcpError))
+        throw error;
+      throw new ctx.api.AcpError(`${error.message.replace(" (nothing was appended)", "")}; the folder is initialized and committed here, not pushed (the next append --git or git push sends it)`);
+    }
+    if (pushed === "ok")
+      return attempt;
+    if (base === undefined)
+      await repo.git(["update-ref", "-d", "HEAD"]);
+    else
+      await repo.git(["reset", "--soft", "--quiet", base]);
+    await repo.git(["reset", "--quiet", "--", "."], true);
+    if (attempt >= settings.attempts || Date.now() - begun > RETRY_BUDGET_MS) {
+      throw new ctx.api.AcpError(`git: the push was rejected ${attempt} times (other clones kept pushing first); the folder is initialized here but not committed; commit and push it by hand`);
+    }
+    await backOff(attempt);
+    await syncToRemote(repo);
+  }
+}
+var init_init = __esm(() => {
+  init_repo();
+});
+
+// plugins/git/serve.ts
+async function gitServe(ctx, settings) {
+  const poller = new RemotePoller(ctx, settings);
+  await Promise.resolve().then(() => init_cli());
+  try {
+    return { exitCode: await serveCommand(ctx.options, { ...rpcContext(ctx), folderWatchers: [poller.watch] }) };
+  } finally {
+    poller.close();
+  }
+}
+
+class RemotePoller {
+  polls = new Map;
+  closed = false;
+  ctx;
+  settings;
+  constructor(ctx, settings) {
+    this.ctx = ctx;
+    this.settings = settings;
+  }
+  watch = (folder, changed) => {
+    let stopped = false;
+    let release = () => {
+      return;
+    };
+    this.attach(folder, changed).then((stop) => {
+      if (stopped)
+        stop();
+      else
+        release = stop;
+    });
+    return () => {
+      stopped = true;
+      release();
+    };
+  };
+  close() {
+    this.closed = true;
+    for (const poll of this.polls.values())
+      clearTimeout(poll.timer);
+    this.polls.clear();
+  }
+  log(line) {
+    this.ctx.err(`acp serve: ${line}`);
+  }
+  async attach(folder, changed) {
+    let repo;
+    try {
+      repo = await openRepo(this.ctx, this.settings, folder);
+    } catch (error) {
+      this.log(`${describe2(error)}; ${folder} is served without git (local changes only)`);
+      return () => {
+        return;
+      };
+    }
+    if (this.closed)
+      return () => {
+        return;
+      };
+    let poll = this.polls.get(repo.gitDir);
+    if (!poll) {
+      poll = { repo, listeners: new Set, intervalSeconds: this.settings.intervalSeconds, timer: undefined, failure: undefined };
+      this.polls.set(repo.gitDir, poll);
+      this.schedule(poll);
+    }
+    const listener = () => changed();
+    poll.listeners.add(listener);
+    const owner = poll;
+    return () => {
+      owner.listeners.delete(listener);
+      if (owner.listeners.size)
+        return;
+      clearTimeout(owner.timer);
+      if (this.polls.get(owner.repo.gitDir) === owner)
+        this.polls.delete(owner.repo.gitDir);
+    };
+  }
+  schedule(poll) {
+    if (this.closed || this.polls.get(poll.repo.gitDir) !== poll)
+      return;
+    poll.timer = setTimeout(() => void this.round(poll), poll.intervalSeconds * 1000);
+  }
+  async round(poll) {
+    const { ctx, settings } = this;
+    try {
+      const { moved } = await ctx.api.withFolderLock(ctx.host, poll.repo.gitDir, () => syncToRemote(poll.repo), { timeoutMs: 300000 });
+      if (poll.failure !== undefined)
+        this.log(`git: ${poll.repo.top}: following ${settings.remote}/${poll.repo.branch} again`);
+      poll.failure = undefined;
+      if (moved) {
+        poll.intervalSeconds = settings.intervalSeconds;
+        for (const listener of poll.listeners)
+          listener();
+      } else
+        poll.intervalSeconds = Math.min(settings.maxIntervalSeconds, poll.intervalSeconds * 1.5);
+    } catch (error) {
+      const message = describe2(error);
+      if (message !== poll.failure)
+        this.log(`${message} (${poll.repo.top}; polling again, subscribers see local changes meanwhile)`);
+      poll.failure = message;
+      poll.intervalSeconds = Math.min(settings.maxIntervalSeconds, poll.intervalSeconds * 1.5);
+    }
+    this.schedule(poll);
+  }
+}
+function describe2(error) {
+  return error instanceof Error ? error.message : String(error);
+}
+var init_serve = __esm(() => {
+  init_repo();
+});
+
 // plugins/git.ts
 var exports_git = {};
 __export(exports_git, {
@@ -17880,7 +18344,7 @@ async function enabled(ctx) {
   await Promise.resolve().then(() => init_config2());
   return gitSettings(ctx);
 }
-var GIT_FLAG, appendExtension, waitExtension2, doctorExtension, git_default = (context) => context.definePlugin({ name: "git", commands: [appendExtension, waitExtension2, doctorExtension] });
+var GIT_FLAG, appendExtension, waitExtension2, doctorExtension, initExtension, serveExtension, git_default = (context) => context.definePlugin({ name: "git", commands: [initExtension, appendExtension, waitExtension2, doctorExtension, serveExtension] });
 var init_git = __esm(() => {
   GIT_FLAG = { type: "boolean", description: "Drive the folder through git (also enabled by a git: section in acp.config.yaml); see docs/git.md" };
   appendExtension = {
@@ -17921,6 +18385,32 @@ var init_git = __esm(() => {
         return result;
       await Promise.resolve().then(() => init_doctor2());
       return gitDoctor(ctx, settings, result);
+    }
+  };
+  initExtension = {
+    name: "init",
+    extend: true,
+    description: "Also commit and push the new folder",
+    options: { git: GIT_FLAG },
+    async run(ctx) {
+      const settings = await enabled(ctx);
+      if (!settings)
+        return ctx.next();
+      await Promise.resolve().then(() => init_init());
+      return gitInit(ctx, settings);
+    }
+  };
+  serveExtension = {
+    name: "serve",
+    extend: true,
+    description: "Poll the remote of each watched folder's repository for the subscribers",
+    options: { git: GIT_FLAG },
+    async run(ctx) {
+      const settings = await enabled(ctx);
+      if (!settings)
+        return ctx.next();
+      await Promise.resolve().then(() => init_serve());
+      return gitServe(ctx, settings);
     }
   };
 });
@@ -17966,13 +18456,13 @@ var init_mcp = __esm(() => {
 });
 
 // plugins/humans/snapshot.ts
-import { join as join6 } from "node:path";
+import { join as join7 } from "node:path";
 function isObject2(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 async function readText2(sources, folder, name) {
   try {
-    return sources.api.decodeText(await sources.host.fs.readFile(join6(folder, name)), name);
+    return sources.api.decodeText(await sources.host.fs.readFile(join7(folder, name)), name);
   } catch {
     return "";
   }
@@ -18321,7 +18811,7 @@ var exports_log = {};
 __export(exports_log, {
   runLog: () => runLog
 });
-import { join as join7 } from "node:path";
+import { join as join8 } from "node:path";
 async function runLog(ctx) {
   const { api, host } = ctx;
   const folder = ctx.folder();
@@ -18382,7 +18872,7 @@ function sinceOption(ctx) {
 async function readCompleteLines(ctx, folder) {
   let bytes;
   try {
-    bytes = await ctx.host.fs.readFile(join7(folder, "events.jsonl"));
+    bytes = await ctx.host.fs.readFile(join8(folder, "events.jsonl"));
   } catch (error) {
     if (error.code === "ENOENT")
       return { events: [], errors: [] };
@@ -24031,7 +24521,7 @@ var exports_freeze = {};
 __export(exports_freeze, {
   runFreeze: () => runFreeze
 });
-import { join as join8 } from "node:path";
+import { join as join9 } from "node:path";
 function isObject3(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
@@ -24060,7 +24550,7 @@ async function freeze(ctx, folder, request) {
     const last = log.events.at(-1);
     if (!last)
       throw new api.AcpError("events.jsonl has no event yet: init the folder first");
-    const readinessPath = join8(folder, "readiness.md");
+    const readinessPath = join9(folder, "readiness.md");
     const readinessBytes = await readIfExists2(host, readinessPath);
     const readinessText = readinessBytes ? rawText(ctx, readinessBytes, "readiness.md") : "";
     preflight(ctx, protocol, log.events, api.readReadiness(api.decodeText(readinessBytes ?? new Uint8Array, "readiness.md")), request.participant, target);
@@ -24070,7 +24560,7 @@ async function freeze(ctx, folder, request) {
       throw new api.AcpError("deliverable_frozen doc does not exist");
     const frozenText = withStatusFrozen(ctx, rawText(ctx, original, target.ref), target.ref);
     const sha256 = await api.sha256Hex(new TextEncoder().encode(frozenText));
-    const protocolPath = join8(folder, "protocol.json");
+    const protocolPath = join9(folder, "protocol.json");
     const protocolBytes = await host.fs.readFile(protocolPath);
     const restore = [[path, original], [readinessPath, readinessBytes], [protocolPath, protocolBytes]];
     const changed = [target.ref, "readiness.md"];
@@ -24260,6 +24750,251 @@ var init_humans = __esm(() => {
   ];
 });
 
+// plugins/loader.ts
+async function loadPlugins(registry, options, api, bundled) {
+  const { host } = options;
+  const path = await import("node:path");
+  const fail = (message) => {
+    throw new api.AcpError(message);
+  };
+  const runtime = options.runtime ?? { name: "unknown" };
+  const cwd = options.cwd ?? host.resolvePath(".");
+  const given = options.folder === undefined ? undefined : path.resolve(cwd, options.folder);
+  const folder = given === undefined ? undefined : await realpathOfExistingAncestor(host, given).catch(() => given);
+  const collaborationOf = async (file) => {
+    if (folder !== undefined && isInside(file, folder))
+      return folder;
+    for (let dir = path.dirname(file);; dir = path.dirname(dir)) {
+      const marker = path.join(dir, "protocol.json");
+      if (runtime.mayRead?.(marker) !== false && (await host.fs.stat(marker).catch(() => null))?.isFile)
+        return dir;
+      if (path.dirname(dir) === dir)
+        return;
+    }
+  };
+  const refuseInside = async (file, what) => {
+    const real = await host.fs.realpath(file);
+    const inside = await collaborationOf(file) ?? await collaborationOf(real);
+    if (inside === undefined)
+      return real;
+    return fail(`refusing to load ${what} ${file}: it is inside the collaboration folder ${inside}. acp never runs code from a collaboration folder, because anyone who can write that shared folder would gain code execution on every participant; keep plugins and ${CONFIG_FILE} outside it (e.g. in the repository or your home directory)`);
+  };
+  const trusted = (options.env?.("ACP_TRUSTED_CONFIG") ?? "").split(path.delimiter).filter((p) => p !== "").map((p) => path.resolve(cwd, p));
+  const checkOwner = (file, real, what) => refuseUntrusted(host, runtime, { file, real, what, trusted, fail }, path);
+  const requests = [];
+  if (options.config) {
+    const holding = (options.collaborationRoots ?? []).map((dir) => path.resolve(cwd, dir));
+    const home = options.env?.("HOME");
+    const file = await findConfigFile(host, runtime, cwd, path, { home: home ? path.resolve(home) : undefined, skip: holding, fail });
+    if (file !== undefined) {
+      const real = await refuseInside(file, "the config file");
+      await checkOwner(file, real, "the config file");
+      const { entries, sections } = await readConfigFile(host, real, fail);
+      registry.config = { file, sections };
+      for (const entry of entries)
+        requests.push({ entry, base: path.dirname(real), via: file });
+    }
+  }
+  for (const entry of options.plugins ?? [])
+    requests.push({ entry, base: cwd, via: options.via ?? "createRegistry" });
+  for (const request of requests) {
+    const { entry } = request;
+    let source;
+    let pluginOptions = {};
+    let load;
+    if (typeof entry === "object" && entry !== null && !(("path" in entry) && typeof entry.path === "string")) {
+      source = "inline";
+      load = async () => ({ default: entry });
+    } else {
+      const spec = typeof entry === "string" ? entry : entry.path;
+      if (typeof entry === "object")
+        pluginOptions = entry.options ?? {};
+      if (spec.startsWith(BUNDLED_PREFIX)) {
+        const name = spec.slice(BUNDLED_PREFIX.length);
+        const loader = Object.hasOwn(bundled, name) ? bundled[name] : undefined;
+        if (!loader)
+          fail(`unknown bundled plugin '${spec}' (from ${request.via}; bundled: ${Object.keys(bundled).map((n) => BUNDLED_PREFIX + n).join(", ")})`);
+        source = spec;
+        load = loader;
+      } else {
+        const file = path.resolve(request.base, spec);
+        if (!EXTENSIONS.includes(path.extname(file)))
+          fail(`plugin ${file} (from ${request.via}) must be a ${EXTENSIONS.join(", ")} file`);
+        const stat = runtime.mayRead?.(file) === false ? null : await host.fs.stat(file).catch(() => null);
+        if (!stat?.isFile)
+          fail(`plugin file not found: ${file} (from ${request.via})${runtime.name === "deno" ? "; under Deno, grant --allow-read to its folder" : ""}`);
+        const real = await refuseInside(file, "plugin");
+        await checkOwner(file, real, "plugin");
+        source = file;
+        load = () => importFile(real, runtime, fail);
+      }
+    }
+    await loadOne(registry, { source, via: request.via, options: pluginOptions, load, runtime, warn: options.warn }, api);
+  }
+}
+async function loadOne(registry, spec, api) {
+  const fail = (message) => {
+    throw new api.AcpError(message);
+  };
+  const module = await spec.load();
+  let label = spec.source;
+  const valibot = await Promise.resolve().then(() => (init_dist(), exports_dist));
+  const context = api.pluginContext(spec.options, spec.runtime, { source: spec.source, warn: (message) => spec.warn?.(`plugin ${label}: ${message}`), valibot });
+  let value = module.default;
+  if (value === undefined)
+    fail(`plugin ${spec.source} has no default export (export default a plugin, a deliverable type, or a function (context) => plugin)`);
+  if (typeof value === "function") {
+    try {
+      value = await value(context);
+    } catch (error) {
+      if (error instanceof api.AcpError)
+        throw error;
+      throw new api.AcpPluginError(spec.source, "its default export function", error);
+    }
+  }
+  let plugin;
+  if (isDeliverableType(value))
+    plugin = { name: value.type, deliverableTypes: [value] };
+  else if (isPlugin(value))
+    plugin = value;
+  else {
+    return fail(`plugin ${spec.source}: the default export must be a plugin ({ name, hooks?, deliverableTypes? }), a deliverable type ({ type, title, sections() }) or a function (context) => one of these; got ${describe3(value)}`);
+  }
+  label = `'${plugin.name}'`;
+  const origin = { kind: "plugin", source: spec.source, via: spec.via };
+  await registry.addPlugin(plugin, origin, context);
+}
+function isDeliverableType(value) {
+  return typeof value === "object" && value !== null && typeof value.type === "string" && typeof value.sections === "function";
+}
+function isPlugin(value) {
+  return typeof value === "object" && value !== null && typeof value.name === "string";
+}
+function describe3(value) {
+  if (value === null)
+    return "null";
+  if (Array.isArray(value))
+    return "an array";
+  if (typeof value === "object")
+    return `an object with keys ${Object.keys(value).join(", ") || "(none)"}`;
+  return typeof value;
+}
+async function importFile(file, runtime, fail) {
+  const { pathToFileURL } = await import("node:url");
+  try {
+    return await import(pathToFileURL(file).href);
+  } catch (error) {
+    const code = error.code;
+    if (code === "ERR_UNKNOWN_FILE_EXTENSION" && file.endsWith(".ts")) {
+      return fail(`cannot load plugin ${file}: this Node.js cannot import TypeScript (Node >= 22.18 strips types natively). Write the plugin as .mjs, or run acp with bun, deno or the compiled binary`);
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    const hint = runtime.name === "deno" && /Requires read access|NotCapable|PermissionDenied/.test(message) ? " (under Deno, grant --allow-read to the plugin folder)" : "";
+    return fail(`cannot load plugin ${file}: ${message.split(`
+`)[0]}${hint}`);
+  }
+}
+async function findConfigFile(host, runtime, cwd, path, search) {
+  const exists = async (file) => await host.fs.stat(file).catch(() => null) !== null;
+  const skip = new Set(search.skip ?? []);
+  for (let dir = cwd;; dir = path.dirname(dir)) {
+    const file = path.join(dir, CONFIG_FILE);
+    if (runtime.mayRead?.(file) === false) {
+      search.fail(`cannot look for ${file}: this runtime may not read it. A config there could hold plugins your team relies on; grant read access to it (Deno: --allow-read=${file}) or pass --no-config`);
+    }
+    const markers = await Promise.all(["protocol.json", "events.jsonl"].map((name) => runtime.mayRead?.(path.join(dir, name)) !== false && exists(path.join(dir, name))));
+    if (!markers.some(Boolean) && !skip.has(dir)) {
+      const stat = await host.fs.stat(file).catch((error) => search.fail(`cannot read ${file}: ${error.message}`));
+      if (stat !== null && !stat.isFile)
+        search.fail(`${file} is not a regular file`);
+      if (stat?.isFile)
+        return file;
+    }
+    const isRepoRoot = runtime.mayRead?.(path.join(dir, ".git")) !== false && await exists(path.join(dir, ".git"));
+    if (isRepoRoot || dir === search.home || path.dirname(dir) === dir)
+      return;
+  }
+}
+async function refuseUntrusted(host, runtime, target, path) {
+  const { file, real, what, trusted, fail } = target;
+  if (trusted.some((entry) => isInside(file, entry) || isInside(real, entry)))
+    return;
+  const hint = `; if this shared setup is deliberate, set ACP_TRUSTED_CONFIG=${real}`;
+  for (const [subject, isDirectory] of [[real, false], [path.dirname(real), true]]) {
+    const stat = await host.fs.stat(subject).catch(() => null);
+    if (stat?.uid === undefined || stat.mode === undefined)
+      continue;
+    const named = subject === real ? `${what} ${file}` : `${what} ${file}: its directory ${subject}`;
+    if (stat.uid !== 0 && stat.uid !== runtime.uid) {
+      const owner = await userName(host, runtime, stat.uid);
+      const me = runtime.uid === undefined ? "the current user is unknown (Deno: grant --allow-sys=uid)" : `you are uid ${runtime.uid}`;
+      fail(`refusing to load ${named} is owned by ${owner}, and ${me}: another user's file could run code as you${hint}`);
+    }
+    const sticky = isDirectory && (stat.mode & 512) !== 0;
+    if ((stat.mode & 18) !== 0 && !sticky) {
+      fail(`refusing to load ${named} is writable by ${stat.mode & 2 ? "everyone" : "its group"} (mode ${(stat.mode & 511).toString(8)}): another user could change the code run as you${hint}`);
+    }
+  }
+}
+async function userName(host, runtime, uid) {
+  const passwd = "/etc/passwd";
+  if (runtime.mayRead?.(passwd) === false)
+    return `uid ${uid}`;
+  const text = await host.fs.readFile(passwd).then((bytes) => new TextDecoder().decode(bytes), () => "");
+  const name = text.split(`
+`).map((line) => line.split(":")).find((fields) => fields[2] === String(uid))?.[0];
+  return name ? `uid ${uid} (${name})` : `uid ${uid}`;
+}
+async function readConfigFile(host, file, fail) {
+  const [YAML, v] = await Promise.all([Promise.resolve().then(() => __toESM(require_dist(), 1)), Promise.resolve().then(() => (init_dist(), {}))]);
+  let text;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(await host.fs.readFile(file));
+  } catch (error) {
+    return fail(`${file}: cannot read: ${error instanceof TypeError ? "not valid UTF-8" : error.message}`);
+  }
+  const document = YAML.parseDocument(text);
+  const yamlError = document.errors[0];
+  if (yamlError) {
+    const at = yamlError.linePos?.[0];
+    return fail(`${file}${at ? `:${at.line}:${at.col}` : ""}: invalid YAML: ${yamlError.message.split(`
+`)[0].replace(/ at line \d+, column \d+:?$/, "")}`);
+  }
+  const data = document.toJS() ?? {};
+  const unknownKey = "unknown key";
+  const Path = pipe(string("must be a path (a string)"), check((s) => s.trim() !== "", "must not be blank"));
+  const Mapping = custom((x) => typeof x === "object" && x !== null && !Array.isArray(x), "must be a mapping (key: value)");
+  const Entry = union([Path, strictObject({ path: Path, options: optional(Mapping) }, unknownKey)], "must be a plugin path (a string) or a mapping { path, options }");
+  const Config = strictObject({ plugins: optional(nullable(array(Entry, "must be a list"))), git: optional(nullable(Mapping)) }, unknownKey);
+  if (typeof data !== "object" || Array.isArray(data) || data === null)
+    return fail(`${file}: the top level must be a mapping with a plugins: list`);
+  const result = safeParse(Config, data);
+  if (!result.success) {
+    const issue = deepestIssue(result.issues[0]);
+    const key = formatKey(issue.path);
+    const message = issue.message.startsWith("unknown key") ? `unknown key (allowed: ${key.includes("[") ? "path, options" : "plugins, git"})` : issue.message;
+    return fail(`${file}: ${key || "(top level)"}: ${message}`);
+  }
+  const entries = (result.output.plugins ?? []).map((entry) => typeof entry === "string" ? entry.trim() : { path: entry.path.trim(), options: entry.options ?? {} });
+  const { plugins: _plugins, ...sections } = data;
+  return { entries, sections };
+}
+function deepestIssue(issue) {
+  const deeper = (issue.issues ?? []).filter((sub) => (sub.path?.length ?? 0) > 0);
+  if (!deeper.length)
+    return issue;
+  const best = deeper.reduce((a, b) => (b.path?.length ?? 0) > (a.path?.length ?? 0) ? b : a);
+  return deepestIssue({ ...best, path: [...issue.path ?? [], ...best.path ?? []] });
+}
+function formatKey(path) {
+  return (path ?? []).map(({ key }, index) => typeof key === "number" ? `[${key}]` : index === 0 ? String(key) : `.${String(key)}`).join("");
+}
+var CONFIG_FILE = "acp.config.yaml", EXTENSIONS, BUNDLED_PREFIX = "acp:";
+var init_loader = __esm(() => {
+  init_util();
+  EXTENSIONS = [".ts", ".mjs", ".js"];
+});
+
 // plugins/core/process.ts
 var exports_process = {};
 __export(exports_process, {
@@ -24374,7 +25109,17 @@ async function createProcessRuntime() {
     });
   };
   const mayRead = deno ? (path) => deno.permissions.querySync({ name: "read", path }).state === "granted" : undefined;
-  return mayRead ? { name, run, mayRead } : { name, run };
+  const uid = currentUid(g);
+  const facts = mayRead ? { name, run, mayRead } : { name, run };
+  if (uid !== undefined)
+    facts.uid = uid;
+  return facts;
+}
+function currentUid(g) {
+  const deno = g.Deno;
+  if (deno)
+    return deno.permissions.querySync({ name: "sys", kind: "uid" }).state === "granted" ? deno.uid?.() ?? undefined : undefined;
+  return g.process?.getuid?.();
 }
 var SIGNAL_GRACE_MS = 3000;
 var init_process = __esm(() => {
@@ -24504,11 +25249,9 @@ function pyRepr(value) {
         out += "\\r";
       else if (ch === "\t")
         out += "\\t";
-      else if (code < 32 || code === 127)
-        out += `\\x${code.toString(16).padStart(2, "0")}`;
-      else if (code >= 128 && code < 160 || code === 173 || code === 8232 || code === 8233 || code >= 55296 && code < 57344) {
-        out += code <= 255 ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u${code.toString(16).padStart(4, "0")}`;
-      } else
+      else if (ch !== " " && NOT_PRINTABLE.test(ch))
+        out += pyEscape(code);
+      else
         out += ch;
     }
     return out + quote;
@@ -24519,6 +25262,14 @@ function pyRepr(value) {
     return `{${Object.entries(value).map(([k, v]) => `${pyRepr(k)}: ${pyRepr(v)}`).join(", ")}}`;
   }
   return String(value);
+}
+var NOT_PRINTABLE = /^[\p{C}\p{Z}]$/u;
+function pyEscape(code) {
+  if (code <= 255)
+    return `\\x${code.toString(16).padStart(2, "0")}`;
+  if (code <= 65535)
+    return `\\u${code.toString(16).padStart(4, "0")}`;
+  return `\\U${code.toString(16).padStart(8, "0")}`;
 }
 function pyStr(value) {
   return typeof value === "string" ? value : pyRepr(value);
@@ -24763,6 +25514,21 @@ function reviewHeadings(body) {
   }
   return headings;
 }
+function purePosixPath(...parts) {
+  let root = "";
+  let segments = [];
+  for (const part of parts) {
+    if (part.startsWith("/")) {
+      root = part.startsWith("//") && !part.startsWith("///") ? "//" : "/";
+      segments = [];
+    }
+    for (const segment of part.split("/"))
+      if (segment !== "" && segment !== ".")
+        segments.push(segment);
+  }
+  const path = root + segments.join("/");
+  return path === "" ? "." : path;
+}
 
 // acp.ts
 init_util();
@@ -24967,10 +25733,12 @@ function createMemoryFileSystem(options = {}) {
 function createMemoryHost(options = {}) {
   const now = options.now ?? (() => new Date);
   const cwd = options.cwd ?? "/";
+  const key = options.checkpointKey ?? crypto.getRandomValues(new Uint8Array(32));
   return {
     fs: options.fs ?? createMemoryFileSystem({ files: options.files, now: () => now().getTime() }),
     now,
     pid: options.pid ?? 1,
+    checkpointKey: async () => key,
     isProcessAlive: () => {
       return;
     },
@@ -25064,7 +25832,7 @@ function parseArgv(argv, spec, globals = GLOBAL_OPTIONS) {
     const option = known[match.name];
     if (option.type === "boolean") {
       if (match.value !== undefined)
-        throw new UsageError(`argument --${match.name}: ignored explicit argument '${match.value}'`);
+        throw new UsageError(`argument --${match.name}: ignored explicit argument ${pyRepr(match.value)}`);
       options[match.name] = true;
       continue;
     }
@@ -25186,20 +25954,23 @@ function commandWord(argv) {
 function parsePartial(argv) {
   const plugins = [];
   let folder;
+  let root;
   for (let i = 0;i < argv.length; i++) {
     const token = argv[i];
     const [name, inline] = token.startsWith("--") && token.includes("=") ? [token.slice(0, token.indexOf("=")), token.slice(token.indexOf("=") + 1)] : [token, undefined];
     const value = inline ?? argv[i + 1];
-    if ((name === "--plugin" || name === "--folder") && value !== undefined) {
+    if ((name === "--plugin" || name === "--folder" || name === "--root") && value !== undefined) {
       if (name === "--plugin")
         plugins.push(value);
+      else if (name === "--root")
+        root = value;
       else
         folder = value;
       if (inline === undefined)
         i++;
     }
   }
-  return { plugins, config: !argv.includes("--no-config"), folder };
+  return { plugins, config: !argv.includes("--no-config"), folder, root };
 }
 function checkOptionValues(spec, options) {
   const known = { ...spec.options, ...GLOBAL_OPTIONS };
@@ -25296,10 +26067,10 @@ function isUnsafePath(path) {
 }
 function deliverableRef(protocol, file) {
   const deliverables = isObject(protocol.deliverables) ? protocol.deliverables : {};
-  if (deliverables.mode === "external")
-    return `external:${file}`;
-  const dir = typeof deliverables.dir === "string" ? deliverables.dir : "deliverables";
-  return `${dir}/${file}`;
+  return refOf(deliverables.mode === "external" ? "external" : "internal", typeof deliverables.dir === "string" ? deliverables.dir : "deliverables", file);
+}
+function refOf(mode, dir, file) {
+  return mode === "external" ? `external:${purePosixPath(file)}` : purePosixPath(dir, file);
 }
 function primaryRef(protocol) {
   const deliverables = isObject(protocol.deliverables) ? protocol.deliverables : undefined;
@@ -25324,6 +26095,13 @@ function resolveDeliverablePath(folder, protocol, ref) {
   }
   return nodePath7.resolve(folder, ref);
 }
+function attachmentPath(folder, protocol, file) {
+  const deliverables = isObject(protocol.deliverables) ? protocol.deliverables : {};
+  const dir = typeof deliverables.dir === "string" ? deliverables.dir : "deliverables";
+  if (deliverables.mode === "external" && typeof protocol.repoRoot === "string")
+    return nodePath7.resolve(folder, protocol.repoRoot, dir, file);
+  return nodePath7.resolve(folder, dir, file);
+}
 function deliverableBoundary(folder, protocol, ref) {
   if (ref.startsWith("external:") && typeof protocol.repoRoot === "string")
     return nodePath7.resolve(folder, protocol.repoRoot);
@@ -25338,6 +26116,23 @@ async function readDeliverable(host, folder, protocol, ref) {
     return;
   await assertInsideBoundary(host, path, deliverableBoundary(folder, protocol, ref), ref);
   return readCapped(host, path, READ_LIMITS.document, ref);
+}
+async function checkedDocumentPath(host, folder, protocol, ref) {
+  if (typeof ref !== "string" || ref === "" || ref.includes("\x00"))
+    throw new AcpError(`not a document reference: ${pyRepr(ref)}`);
+  const declared = [primaryRef(protocol), ...supportingEntries(protocol).map((entry) => typeof entry.file === "string" ? deliverableRef(protocol, entry.file) : undefined)];
+  if (declared.includes(ref)) {
+    const path = resolveDeliverablePath(folder, protocol, ref);
+    if (!path)
+      throw new AcpError(`deliverable ${ref}: protocol.json has no repoRoot`);
+    await assertInsideBoundary(host, path, deliverableBoundary(folder, protocol, ref), ref);
+    return path;
+  }
+  const path = nodePath7.resolve(folder, ref);
+  if (!isInside(path, folder))
+    throw new AcpError(`document ${ref} is outside the collaboration folder`);
+  await assertInsideBoundary(host, path, folder, ref);
+  return path;
 }
 function documentFiles(host, folder, protocol) {
   return {
@@ -25545,7 +26340,7 @@ async function scanEventLog(host, folder, onEvent) {
     bytes = await readCapped(host, nodePath7.join(folder, "events.jsonl"), READ_LIMITS.log, "events.jsonl");
   } catch (error) {
     if (errorCode(error) === "ENOENT")
-      return { errors: [], size: 0, tornTail: false };
+      throw new AcpError("missing events.jsonl", 2, "invalid_log");
     if (errorCode(error) === "EISDIR")
       throw new AcpError("events.jsonl is a directory, not the event log");
     if (errorCode(error) === "ELOOP")
@@ -25878,6 +26673,7 @@ class Registry {
   plugins = [];
   hooks = new HookRunner;
   commands = new Map;
+  config;
   addType(definition, origin) {
     this.#checkType(definition, origin);
     this.types.set(definition.type, { definition, origin });
@@ -26097,9 +26893,11 @@ async function readProtocol(host, folder) {
   } catch {
     throw new AcpError("invalid protocol.json: not valid UTF-8", 2, "invalid_folder");
   }
+  if (text.charCodeAt(0) === 65279)
+    throw new AcpError("invalid protocol.json: Unexpected UTF-8 BOM (decode using utf-8-sig): line 1 column 1 (char 0)", 2, "invalid_folder");
   let value;
   try {
-    value = JSON.parse(text.charCodeAt(0) === 65279 ? text.slice(1) : text);
+    value = JSON.parse(text);
   } catch (error) {
     throw new AcpError(`invalid protocol.json: ${jsonErrorDetail(error)}`, 2, "invalid_folder");
   }
@@ -26107,10 +26905,12 @@ async function readProtocol(host, folder) {
     throw new AcpError("invalid protocol.json: top level must be an object", 2, "invalid_folder");
   return value;
 }
-async function readTextIfExists(host, path, name) {
+async function readTextIfExists(host, path, name, directoryIsMissing = false) {
   try {
     return decodeText(await readCapped(host, path, READ_LIMITS.document, name), name);
   } catch (error) {
+    if (errorCode(error) === "EISDIR" && !directoryIsMissing)
+      throw new AcpError(`${name} is a directory, not a file`, 2, "invalid_folder");
     if (["ENOENT", "EISDIR", "ENOTDIR", "ELOOP", "ENAMETOOLONG"].includes(errorCode(error) ?? ""))
       return;
     throw error;
@@ -26397,9 +27197,30 @@ function completionGateTexts(protocol) {
   return gates.filter(isObject).map((g) => g.text).filter((t) => typeof t === "string");
 }
 var CHECKPOINT_NAME = ".acp.checkpoint.json";
-var CHECKPOINT_VERSION = 1;
+var CHECKPOINT_VERSION = 2;
 function stateKeys() {
   return Object.keys(emptyState()).filter((key) => key !== "errors").sort();
+}
+async function checkpointMac(key, folder, body) {
+  const hmac = await crypto.subtle.importKey("raw", key, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  const data = new TextEncoder().encode(`acp checkpoint
+${folder}
+${JSON.stringify(body)}`);
+  return [...new Uint8Array(await crypto.subtle.sign("HMAC", hmac, data))].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+function seqsAreLineNumbers(facts) {
+  const [range, ...more] = facts.seqs;
+  return facts.count > 0 && facts.maxSeq === facts.count && !more.length && range?.[0] === 1 && range[1] === facts.count;
+}
+function isLastLineOf(tail, seq) {
+  try {
+    const event = JSON.parse(tail);
+    return tail.endsWith(`
+`) && tail.indexOf(`
+`) === tail.length - 1 && isObject(event) && event.seq === seq;
+  } catch {
+    return false;
+  }
 }
 function hasSeq(ranges, seq) {
   let lo = 0;
@@ -26457,56 +27278,76 @@ function checkpointState(facts, readiness) {
   return { ...emptyState(), ...structuredClone(facts.state), errors };
 }
 async function loadCheckpoint(host, folder, participants) {
+  const key = await host.checkpointKey?.();
+  if (!key)
+    return;
   let cp;
   try {
     cp = JSON.parse(new TextDecoder().decode(await readCapped(host, nodePath7.join(folder, CHECKPOINT_NAME), READ_LIMITS.checkpoint, CHECKPOINT_NAME)));
   } catch {
     return;
   }
-  if (!isObject(cp) || cp.version !== CHECKPOINT_VERSION || !sameList(cp.participants, participants) || !sameList(cp.stateKeys, stateKeys()))
+  if (!isObject(cp) || cp.version !== CHECKPOINT_VERSION || typeof cp.mac !== "string")
+    return;
+  const { mac, ...body } = cp;
+  if (!sameText(mac, await checkpointMac(key, folder, body)))
+    return;
+  if (!sameList(cp.participants, participants) || !sameList(cp.stateKeys, stateKeys()))
     return;
   const validShape = isObject(cp.log) && typeof cp.log.tail === "string" && isObject(cp.state) && isInt(cp.count) && isInt(cp.maxSeq) && Array.isArray(cp.seqs) && cp.seqs.every((r) => Array.isArray(r) && r.length === 2 && isInt(r[0]) && isInt(r[1])) && Array.isArray(cp.gateSeqs) && cp.gateSeqs.every((g) => typeof g === "string");
-  if (!validShape)
+  if (!validShape || !seqsAreLineNumbers(cp) || !isLastLineOf(cp.log.tail, cp.maxSeq))
     return;
-  const tail = new TextEncoder().encode(cp.log.tail);
+  return await fingerprintMatches(host, folder, cp.log) ? cp : undefined;
+}
+function sameText(a, b) {
+  let diff = a.length ^ b.length;
+  for (let i = 0;i < Math.min(a.length, b.length); i++)
+    diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return diff === 0;
+}
+async function fingerprintMatches(host, folder, log) {
+  const tail = new TextEncoder().encode(log.tail);
+  const want = Math.min(log.size, tail.length + 1);
   const logPath = nodePath7.join(folder, "events.jsonl");
   let stat;
   let bytes;
   if (host.fs.readTail) {
-    const read = await host.fs.readTail(logPath, tail.length);
+    const read = await host.fs.readTail(logPath, want);
     if (!read)
-      return;
+      return false;
     ({ stat, bytes } = read);
   } else {
     stat = await host.fs.stat(logPath);
-    if (!stat || stat.size !== cp.log.size)
-      return;
-    bytes = (await readCapped(host, logPath, READ_LIMITS.log, "events.jsonl")).subarray(-tail.length);
+    if (!stat || stat.size !== log.size)
+      return false;
+    bytes = (await readCapped(host, logPath, READ_LIMITS.log, "events.jsonl")).subarray(-want);
   }
   if (stat?.ino === undefined || stat.ctimeMs === undefined)
-    return;
-  if (stat.size !== cp.log.size || stat.mtimeMs !== cp.log.mtimeMs || stat.ctimeMs !== cp.log.ctimeMs || stat.ino !== cp.log.ino)
-    return;
-  if (bytes.length !== tail.length || bytes.some((b, i) => b !== tail[i]))
-    return;
-  return cp;
+    return false;
+  if (stat.size !== log.size || stat.mtimeMs !== log.mtimeMs || stat.ctimeMs !== log.ctimeMs || stat.ino !== log.ino)
+    return false;
+  if (bytes.length !== want || want > tail.length && bytes[0] !== 10)
+    return false;
+  const end = bytes.subarray(want - tail.length);
+  return end.every((b, i) => b === tail[i]);
 }
 async function saveCheckpoint(host, folder, participants, facts, line, expectedSize) {
   const path = nodePath7.join(folder, CHECKPOINT_NAME);
   try {
+    const key = await host.checkpointKey?.();
     const stat = await host.fs.stat(nodePath7.join(folder, "events.jsonl"));
-    if (!stat || stat.size !== expectedSize || stat.ino === undefined || stat.ctimeMs === undefined) {
+    if (!key || !seqsAreLineNumbers(facts) || !stat || stat.size !== expectedSize || stat.ino === undefined || stat.ctimeMs === undefined) {
       await host.fs.remove(path);
       return;
     }
-    const cp = {
+    const body = {
       version: CHECKPOINT_VERSION,
       participants,
       stateKeys: stateKeys(),
       ...facts,
       log: { size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs, ino: stat.ino, tail: line }
     };
-    await host.fs.writeFile(path, `${JSON.stringify(cp)}
+    await host.fs.writeFile(path, `${JSON.stringify({ ...body, mac: await checkpointMac(key, folder, body) })}
 `);
   } catch {
     await host.fs.remove(path).catch(() => {
@@ -26514,19 +27355,40 @@ async function saveCheckpoint(host, folder, participants, facts, line, expectedS
     });
   }
 }
+function duplicateSeqError(events) {
+  const seen = new Set;
+  let twice;
+  for (const event of events) {
+    if (!isInt(event.seq))
+      continue;
+    if (seen.has(event.seq)) {
+      twice = event.seq;
+      break;
+    }
+    seen.add(event.seq);
+  }
+  if (twice === undefined)
+    return;
+  const index = events.findIndex((event, i) => event.seq !== i + 1);
+  const validator = `events.jsonl: expected seq ${index + 1}, found ${seqText(events[index])}`;
+  return `${validator} (seq ${twice} occurs more than once: another tool appended without the folder lock; acp appends nothing more to this log until it is repaired)`;
+}
 async function append(host, folder, request, registry, options = {}) {
   const protocol = await readProtocol(host, folder);
   if (!EVENT_NAMES.includes(request.event))
     throw new AcpError(`unknown event '${request.event}'`, 2, "unknown_event");
   const participants = participantIds(protocol);
   if (!participants.includes(request.participant))
-    throw new AcpError(`participant '${request.participant}' is not listed in protocol.json`, 2, "unknown_participant");
+    throw new AcpError(`participant ${pyRepr(request.participant)} is not listed in protocol.json`, 2, "unknown_participant");
   return withFolderLock(host, folder, async () => {
     const checkpoint = await loadCheckpoint(host, folder, participants);
     const log = checkpoint ? undefined : await readEventLog(host, folder);
     if (log?.errors.length)
       throw new AcpError(log.errors, 2, "invalid_log");
     const events = log?.events ?? [];
+    const duplicate = duplicateSeqError(events);
+    if (duplicate)
+      throw new AcpError(duplicate, 2, "invalid_log");
     const count = checkpoint ? checkpoint.count : events.length;
     const seqExists = (seq) => checkpoint ? isInt(seq) && hasSeq(checkpoint.seqs, seq) : events.some((e) => e.seq === seq);
     if (request.replyTo !== undefined && !seqExists(request.replyTo))
@@ -26811,7 +27673,7 @@ async function checkDeliverableContent(host, folder, protocol, registry, entry, 
   const status = markdown.status(text);
   if (!status)
     errors.push(primary ? "primary deliverable must include Status: Draft, In Review, or Frozen" : `supporting deliverable ${ref} must include Status`);
-  else if (frozenRequired && status !== "Frozen")
+  if (frozenRequired && status !== "Frozen")
     errors.push(primary ? "primary deliverable status must be Frozen" : `supporting deliverable ${ref} status must be Frozen`);
   const type = typeof entry.type === "string" ? entry.type : "";
   const checklist = Array.isArray(entry.checklist) ? entry.checklist.filter((c) => typeof c === "string").map(pyStrip).filter(Boolean) : [];
@@ -26968,9 +27830,12 @@ async function validate(host, folder, registry) {
     names = new Set;
   }
   const fileErrors = [];
-  for (const name of REQUIRED_FILES)
+  for (const name of REQUIRED_FILES) {
     if (!names.has(name))
       fileErrors.push(`missing ${name}`);
+    else if (name.endsWith(".md") && (await host.fs.stat(nodePath7.join(folder, name)))?.isDirectory)
+      fileErrors.push(`${name} is a directory, not a file`);
+  }
   for (const name of FORBIDDEN_FILES) {
     if (names.has(name))
       fileErrors.push(`${name} is not part of the protocol; remove it and use events.jsonl/readiness.md instead`);
@@ -27028,8 +27893,8 @@ async function validate(host, folder, registry) {
   }
   const declarationOk = checkDeliverablesDeclaration(protocol, folder, errors, host, dirs, registry);
   const ref = declarationOk || isObject(protocol.deliverables?.primary) ? primaryRef(protocol) : undefined;
-  const reviewText = await readTextIfExists(host, nodePath7.join(folder, "review.md"), "review.md");
-  const readinessText = await readTextIfExists(host, nodePath7.join(folder, "readiness.md"), "readiness.md") ?? "";
+  const reviewText = await readTextIfExists(host, nodePath7.join(folder, "review.md"), "review.md", true);
+  const readinessText = await readTextIfExists(host, nodePath7.join(folder, "readiness.md"), "readiness.md", true) ?? "";
   const readiness = readReadiness(readinessText);
   const keepEvents = registry.hooks.has("validate");
   let pass = new LogPass(protocol, participants, readiness, reviewText ?? "", keepEvents);
@@ -27072,10 +27937,10 @@ async function validate(host, folder, registry) {
   }
   const state = pass.state;
   errors.push(...state.errors);
-  const derivedPhase = state.phase ?? "None";
-  if (protocol.currentPhase !== state.phase)
-    errors.push(`protocol.json currentPhase is ${pyStr(protocol.currentPhase)}, expected ${derivedPhase}`);
-  if (protocol.proposalOwner !== state.proposalOwner) {
+  const replayed = state.phase !== null;
+  if (replayed && protocol.currentPhase !== state.phase)
+    errors.push(`protocol.json currentPhase is ${pyStr(protocol.currentPhase)}, expected ${state.phase}`);
+  if (replayed && protocol.proposalOwner !== state.proposalOwner) {
     errors.push(`protocol.json proposalOwner is '${pyStr(protocol.proposalOwner)}', expected '${pyStr(state.proposalOwner)}'`);
   }
   const cachedWaiting = protocol.waitingFor;
@@ -27091,14 +27956,14 @@ async function validate(host, folder, registry) {
     await checkDeliverableContent(host, folder, protocol, registry, primary, ref, frozenRequired, true, findings);
     for (const entry of supportingEntries(protocol)) {
       const sref = deliverableRef(protocol, entry.file);
-      await checkDeliverableContent(host, folder, protocol, registry, entry, sref, Boolean(entry.frozen), false, findings);
+      await checkDeliverableContent(host, folder, protocol, registry, entry, sref, Boolean(entry.frozen) || frozenSupporting.has(sref), false, findings);
     }
     const refs = [ref, ...supportingEntries(protocol).map((s) => deliverableRef(protocol, s.file))];
-    checkDecisions(await readTextIfExists(host, nodePath7.join(folder, "decisions.md"), "decisions.md"), refs, errors);
+    checkDecisions(await readTextIfExists(host, nodePath7.join(folder, "decisions.md"), "decisions.md", true), refs, errors);
     const attachments = Array.isArray(deliverables.attachments) ? deliverables.attachments.filter(isObject) : [];
     for (const attachment of attachments) {
       const file = attachment.file;
-      if (!await host.fs.stat(nodePath7.resolve(folder, file)))
+      if (!await host.fs.stat(attachmentPath(folder, protocol, file)))
         errors.push(`attachment missing: ${file}`);
     }
   }
@@ -27115,7 +27980,7 @@ async function validate(host, folder, registry) {
     const unchecked = completionGateTexts(protocol).filter((gate) => !readiness.isGateChecked(gate));
     if (unchecked.length)
       errors.push(`completion gates must be checked before completed: ${unchecked.join(", ")}`);
-    errors.push(...conclusionErrors(await readTextIfExists(host, nodePath7.join(folder, "conclusion.md"), "conclusion.md") ?? "", ref));
+    errors.push(...conclusionErrors(await readTextIfExists(host, nodePath7.join(folder, "conclusion.md"), "conclusion.md", true) ?? "", ref));
   } else if (readiness.deferredWithoutReason.length) {
     warnings.push("deferred_nonblocking readiness items should include a reason");
   }
@@ -27175,7 +28040,7 @@ function planInit(folder, request, registry, now) {
   const primary = { type: recordAsCustom ? "custom" : typeName, file, checklist: custom ? checks : recordAsCustom ? sections : [] };
   if (recordAsCustom)
     primary.pluginType = typeName;
-  const ref = mode === "external" ? `external:${file}` : `${dir}/${file}`;
+  const ref = refOf(mode, dir, file);
   const defaults = defaultGates(ref, primary.type);
   const gates = definition.gates?.bind(definition);
   const generated = gates ? callType(registry, typeName, "gates()", () => gates({ ref, type: primary.type, defaults: [...defaults] }), isStringList) : defaults;
@@ -27459,7 +28324,7 @@ function cachedWaiting(protocol) {
 async function nextAction(host, folder, participant, registry) {
   const protocol = await readProtocol(host, folder);
   if (!participantIds(protocol).includes(participant))
-    throw new AcpError(`participant '${participant}' is not listed in protocol.json`, 2, "unknown_participant");
+    throw new AcpError(`participant ${pyRepr(participant)} is not listed in protocol.json`, 2, "unknown_participant");
   const log = await readEventLogSettled(host, folder);
   if (log.errors.length)
     throw new AcpError(log.errors, 2, "invalid_log");
@@ -27477,7 +28342,7 @@ async function nextAction(host, folder, participant, registry) {
       break;
     case "reviewing": {
       const proposal = latest(["proposal_submitted"]) ?? latest(["proposal_revised"]);
-      if (isWaiting && proposal?.from !== participant)
+      if (isWaiting && proposal !== undefined && proposal.from !== participant)
         action = "review proposal.md and the primary deliverable, update review.md with Review Scope, then append review_submitted.";
       else if (participant === protocol.proposalOwner)
         action = "wait for the listed reviewer(s); do not edit proposal.md or deliverables while reviewing unless blocking the collaboration.";
@@ -27590,7 +28455,7 @@ async function waitForTurn(host, folder, participant, options = {}, registry) {
       try {
         protocol = await readProtocol(host, folder);
         if (!participantIds(protocol).includes(participant))
-          throw new AcpError(`participant '${participant}' is not listed in protocol.json`, 2, "unknown_participant");
+          throw new AcpError(`participant ${pyRepr(participant)} is not listed in protocol.json`, 2, "unknown_participant");
         const st = await host.fs.stat(nodePath7.join(folder, "events.jsonl"));
         const key = !st ? "missing" : st.ino !== undefined && st.ctimeMs !== undefined ? `${st.size}:${st.mtimeMs}:${st.ctimeMs}:${st.ino}` : undefined;
         if (key === undefined || logCache?.key !== key) {
@@ -27660,6 +28525,9 @@ async function openCollaboration(folder, options = {}) {
 function libraryApi() {
   return {
     VERSION,
+    LOCK_NAME,
+    CHECKPOINT_NAME,
+    LOCK_BREAKER,
     EVENT_NAMES,
     PHASES,
     REQUIRED_FILES,
@@ -27703,6 +28571,7 @@ function libraryApi() {
     resolveDeliverablePath,
     readDeliverable,
     documentFiles,
+    checkedDocumentPath,
     markdown,
     readReadiness,
     decisionGateErrors,
@@ -27721,6 +28590,8 @@ function libraryApi() {
     pyRepr,
     pyStr,
     pyStrip,
+    purePosixPath,
+    expandUser,
     comparePy,
     sortedPy,
     parseArgv,
@@ -27754,7 +28625,9 @@ async function runCli(io, hostOverride) {
       folder: globals.folder === undefined ? undefined : host.resolvePath(globals.folder),
       warn: (message) => io.stderr(`warning: ${message}
 `),
-      builtIns: true
+      builtIns: true,
+      env: io.env,
+      collaborationRoots: found.word === "serve" ? [host.resolvePath(globals.root ?? ".")] : undefined
     });
     const code = await dispatch({ ...io, runtime }, host, registry, found.word, argv);
     await registry.cleanup();
@@ -27796,8 +28669,13 @@ async function dispatch(io, host, registry, word, argv) {
     env: io.env
   });
   if (parsed.options.json === true && result.json)
-    out(JSON.stringify(result.json));
+    out(JSON.stringify(jsonWithOutcome(result.json, result.exitCode)));
   return result.exitCode;
+}
+function jsonWithOutcome(json, exitCode) {
+  if (!isObject(json))
+    return json;
+  return { ...json, ok: exitCode === 0 ? json.ok !== false : false, exitCode };
 }
 async function runCommand(registry, name, input, where) {
   const entry = registry.commands.get(name);
@@ -27823,7 +28701,7 @@ async function runCommand(registry, name, input, where) {
     color: where.color ?? false,
     signal: where.signal ?? new AbortController().signal,
     env: (variable) => where.env?.(variable),
-    folder: () => folderOption(where.host, options.folder)
+    folder: () => folderOption(where.host, options.folder, where.env)
   };
   return runCommandChain(entry.chain, context);
 }
@@ -27833,12 +28711,20 @@ async function runCommandChain(chain, context, index = chain.length - 1) {
   const outcome = await spec.run({ ...context, next });
   return typeof outcome === "object" ? outcome : { exitCode: outcome ?? 0 };
 }
-function folderOption(host, value) {
+function folderOption(host, value, env) {
   if (typeof value !== "string")
     throw new UsageError("the following arguments are required: --folder");
   if (value.includes("\x00"))
     throw new UsageError("argument --folder: a path cannot contain a NUL character");
-  return host.resolvePath(value);
+  return host.resolvePath(expandUser(value, env));
+}
+function expandUser(path, env) {
+  if (path !== "~" && !path.startsWith("~/"))
+    return path;
+  const home = env?.("HOME");
+  if (!home)
+    throw new AcpError("Could not determine home directory.");
+  return path === "~" ? home : `${home.replace(/\/+$/, "")}${path.slice(1)}`;
 }
 function reportError(io, error, wantsJson) {
   const described = describeError(error);
@@ -27899,6 +28785,7 @@ export {
   AcpError,
   AcpPluginError,
   AcpTimeoutError,
+  CHECKPOINT_NAME,
   CONCLUSION_SECTIONS,
   DEFAULT_HOOK_TIMEOUT_MS,
   DEFAULT_WAIT_INTERVAL_SECONDS,
@@ -27907,6 +28794,8 @@ export {
   FORBIDDEN_FILES,
   HOOK_NAMES,
   HookRunner,
+  LOCK_BREAKER,
+  LOCK_NAME,
   PHASES,
   REQUIRED_FILES,
   Registry,
@@ -27915,6 +28804,7 @@ export {
   append,
   applyEvent,
   callType,
+  checkedDocumentPath,
   comparePy,
   conclusionErrors,
   createMemoryFileSystem,
@@ -27931,6 +28821,7 @@ export {
   describeError,
   documentFiles,
   emptyState,
+  expandUser,
   followFolder,
   formatEventLine,
   formatNext,
@@ -27956,6 +28847,7 @@ export {
   planInit,
   pluginContext,
   primaryRef,
+  purePosixPath,
   pyRepr,
   pyStr,
   pyStrip,

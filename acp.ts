@@ -14,6 +14,25 @@
  * @module
  */
 import * as nodePath from 'node:path';
+import packageJson from './package.json' with { type: 'json' };
+import { BOL, DOT, EOL, H, PY_SPACE, RUN_START, S, comparePy, escapeRegExp, formatProtocolJson, formatTimestamp, isPySpaceCode, pyRepr, pyStr, pyStrip, sha256Hex, sortedPy } from './plugins/core/pytext.ts';
+import { errorCode, isInside, isObject, type Json, realpathOfExistingAncestor, sameList, sleep } from './plugins/core/util.ts';
+
+export { comparePy, formatProtocolJson, formatTimestamp, pyRepr, pyStr, pyStrip, sha256Hex, sortedPy } from './plugins/core/pytext.ts';
+export { fsError } from './plugins/core/util.ts';
+export { createNodeHost, type NodeHostOptions } from './plugins/core/node-host.ts';
+export { createMemoryFileSystem, createMemoryHost, type MemoryFileSystem, type MemoryHostOptions } from './plugins/core/memory-host.ts';
+import { createNodeHost } from './plugins/core/node-host.ts';
+import { createMemoryFileSystem, createMemoryHost } from './plugins/core/memory-host.ts';
+import { AcpAbortError, AcpAppendedError, AcpError, AcpPluginError, AcpTimeoutError, UsageError } from './plugins/core/errors.ts';
+import { checkOptionValues, commandWord, formatHelp, GLOBAL_OPTIONS, parseArgv, parsePartial, parsePyFloat, parsePyInt } from './plugins/core/argv.ts';
+import { parseZonedTimestamp, reviewHeadings } from './plugins/core/pytext.ts';
+import { defineDeliverableType, definePlugin } from './plugins/core/define.ts';
+
+export { AcpAbortError, AcpAppendedError, AcpError, AcpPluginError, AcpTimeoutError, UsageError } from './plugins/core/errors.ts';
+export { parseArgv, parsePyFloat, parsePyInt, type ParsedArgv } from './plugins/core/argv.ts';
+export { parseZonedTimestamp, reviewHeadings } from './plugins/core/pytext.ts';
+export { defineDeliverableType, definePlugin } from './plugins/core/define.ts';
 
 // ---------------------------------------------------------------------------
 // Protocol constants
@@ -68,48 +87,13 @@ const DELIVERABLE_EVENTS = new Set(['deliverable_drafted', 'deliverable_revised'
 const CONCLUSION_OUTCOMES = new Set(['proceed', 'do_not_proceed', 'defer', 'blocked']);
 const SHA256_HEX = /^[0-9a-f]{64}$/;
 const INIT_SUMMARY = 'Initialized ACP schema v2 collaboration workspace.';
+/** This runtime's version (package.json's, inlined by the bundler). */
+export const VERSION: string = packageJson.version;
+
 /** Default `wait` timeout: 30 minutes (spec §10). */
 export const DEFAULT_WAIT_TIMEOUT_SECONDS = 1800;
 /** Default `wait` fallback poll period in seconds. */
 export const DEFAULT_WAIT_INTERVAL_SECONDS = 2;
-
-// ---------------------------------------------------------------------------
-// Errors
-// ---------------------------------------------------------------------------
-
-/**
- * A refusal the protocol defines: the message is the exact text other tools
- * print, and the CLI maps it to `error: {message}` with exit code 2.
- */
-export class AcpError extends Error {
-  /** Process exit code the CLI uses for this error. */
-  readonly exitCode: number;
-  /** Individual messages when several checks failed at once (joined by `; ` in `message`). */
-  readonly messages: string[];
-  constructor(message: string | string[], exitCode = 2) {
-    const messages = Array.isArray(message) ? message : [message];
-    super(messages.join('; '));
-    this.name = 'AcpError';
-    this.exitCode = exitCode;
-    this.messages = messages;
-  }
-}
-
-/** Raised when `wait` runs out of time. */
-export class AcpTimeoutError extends AcpError {
-  constructor(message: string) {
-    super(message, 1);
-    this.name = 'AcpTimeoutError';
-  }
-}
-
-/** Raised when an operation is aborted through its `AbortSignal`. */
-export class AcpAbortError extends AcpError {
-  constructor() {
-    super('aborted', 130);
-    this.name = 'AcpAbortError';
-  }
-}
 
 // ---------------------------------------------------------------------------
 // Host capabilities (the only door to the outside world)
@@ -183,500 +167,10 @@ export interface Host {
   resolvePath(path: string): string;
 }
 
-/** Build an error carrying an errno-like code (used by file systems). */
-export function fsError(code: string, message: string): Error & { code: string } {
-  const error = new Error(`${code}: ${message}`) as Error & { code: string };
-  error.code = code;
-  return error;
-}
-
-function errorCode(error: unknown): string | undefined {
-  return typeof error === 'object' && error !== null && 'code' in error ? String((error as { code: unknown }).code) : undefined;
-}
-
-/** Options of {@link createNodeHost}. */
-export interface NodeHostOptions {
-  /**
-   * Do the file operations synchronously (inside the async API). The CLI
-   * does: the promise API costs ~0.5 ms of CPU per call in a fresh Bun
-   * process and starts a thread pool, a quarter of a small command, while
-   * the calls take microseconds. A library host stays asynchronous: an
-   * embedder's loop over `await host.fs…` must still yield to timers and I/O.
-   */
-  syncFs?: boolean;
-}
-
-/**
- * The default host: files through `node:fs`, which Node, Bun and Deno all
- * provide (Deno maps it onto its permission system, so only the folders
- * granted are reachable).
- */
-export async function createNodeHost(options: NodeHostOptions = {}): Promise<Host> {
-  const fs = await import('node:fs');
-  const fsp = fs.promises;
-  const sync = options.syncFs === true;
-  const proc = (globalThis as { process?: { pid?: number; cwd?(): string; kill?(pid: number, signal: number): void } }).process;
-  // Descriptor-level calls, synchronous or through callbacks (see NodeHostOptions.syncFs).
-  const callback = <T>(run: (done: (error: Error | null, value?: T) => void) => void): Promise<T> =>
-    new Promise((resolve, reject) => run((error, value) => (error ? reject(error) : resolve(value as T))));
-  const fd = sync
-    ? {
-        open: async (path: string, flags: string) => fs.openSync(path, flags),
-        fstat: async (fd: number) => fs.fstatSync(fd),
-        write: async (fd: number, bytes: Uint8Array, offset: number) => fs.writeSync(fd, bytes, offset),
-        read: async (fd: number, bytes: Uint8Array, length: number, position: number) => fs.readSync(fd, bytes, 0, length, position),
-        datasync: async (fd: number) => fs.fdatasyncSync(fd),
-        truncate: async (fd: number, size: number) => fs.ftruncateSync(fd, size),
-        close: async (fd: number) => fs.closeSync(fd),
-      }
-    : {
-        open: (path: string, flags: string) => callback<number>((done) => fs.open(path, flags, done)),
-        fstat: (fd: number) => callback<import('node:fs').Stats>((done) => fs.fstat(fd, done)),
-        write: (fd: number, bytes: Uint8Array, offset: number) => callback<number>((done) => fs.write(fd, bytes, offset, bytes.length - offset, null, done)),
-        read: (fd: number, bytes: Uint8Array, length: number, position: number) => callback<number>((done) => fs.read(fd, bytes, 0, length, position, done)),
-        datasync: (fd: number) => callback<void>((done) => fs.fdatasync(fd, done)),
-        truncate: (fd: number, size: number) => callback<void>((done) => fs.ftruncate(fd, size, done)),
-        close: (fd: number) => callback<void>((done) => fs.close(fd, done)),
-      };
-  const nodeFs: FileSystem = {
-    readFile: async (path) => {
-      // A view, not a copy: events.jsonl can be tens of megabytes.
-      const buffer = sync ? fs.readFileSync(path) : await fsp.readFile(path);
-      return new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
-    },
-    writeFile: async (path, data, options) => {
-      const flag = options?.exclusive ? 'wx' : 'w';
-      if (sync) fs.writeFileSync(path, data, { flag });
-      else await fsp.writeFile(path, data, { flag });
-    },
-    appendFile: async (path, data) => {
-      const bytes = typeof data === 'string' ? new TextEncoder().encode(data) : data;
-      const handle = await fd.open(path, 'a');
-      try {
-        const start = (await fd.fstat(handle)).size;
-        let written = 0;
-        try {
-          // One write call carries the whole line, so a process killed mid-append
-          // leaves at most a torn final line (which readers detect); the loop only
-          // runs again when the OS accepted part of it.
-          while (written < bytes.length) {
-            const bytesWritten = await fd.write(handle, bytes, written);
-            if (bytesWritten <= 0) throw fsError('EIO', `short write to ${path}`);
-            written += bytesWritten;
-          }
-          await fd.datasync(handle);
-        } catch (error) {
-          // A failed write (disk full…) must not leave a partial line behind;
-          // roll back unless someone else appended meanwhile.
-          try {
-            if (written > 0 && (await fd.fstat(handle)).size === start + written) await fd.truncate(handle, start);
-          } catch {
-            // the original error is what matters
-          }
-          throw error;
-        }
-      } finally {
-        await fd.close(handle);
-      }
-    },
-    rename: async (from, to) => (sync ? fs.renameSync(from, to) : fsp.rename(from, to)),
-    remove: async (path) => {
-      if (sync) fs.rmSync(path, { force: true });
-      else await fsp.rm(path, { force: true });
-    },
-    mkdir: async (path) => {
-      if (sync) fs.mkdirSync(path, { recursive: true });
-      else await fsp.mkdir(path, { recursive: true });
-    },
-    stat: async (path) => {
-      try {
-        const link = sync ? fs.lstatSync(path) : await fsp.lstat(path);
-        let target: typeof link | null = link;
-        if (link.isSymbolicLink()) {
-          try {
-            target = sync ? fs.statSync(path) : await fsp.stat(path);
-          } catch {
-            target = null;
-          }
-        }
-        if (!target) return { isFile: false, isDirectory: false, isSymlink: true, size: 0, mtimeMs: link.mtimeMs };
-        return {
-          isFile: target.isFile(),
-          isDirectory: target.isDirectory(),
-          isSymlink: link.isSymbolicLink(),
-          size: target.size,
-          mtimeMs: target.mtimeMs,
-          ctimeMs: target.ctimeMs,
-          ino: target.ino,
-        };
-      } catch (error) {
-        // Names nothing that exists (as Python's os.path.exists sees it).
-        if (['ENOENT', 'ENOTDIR', 'ENAMETOOLONG', 'ELOOP'].includes(errorCode(error) ?? '')) return null;
-        throw error;
-      }
-    },
-    readTail: async (path, length) => {
-      let handle: number;
-      try {
-        handle = await fd.open(path, 'r');
-      } catch (error) {
-        if (errorCode(error) === 'ENOENT' || errorCode(error) === 'ENOTDIR') return null;
-        throw error;
-      }
-      try {
-        const st = await fd.fstat(handle);
-        // A directory opens fine on POSIX but cannot be read: not a log tail.
-        if (!st.isFile()) return null;
-        const want = Math.max(0, Math.min(length, st.size));
-        const bytes = new Uint8Array(want);
-        const bytesRead = want ? await fd.read(handle, bytes, want, st.size - want) : 0;
-        const stat = { isFile: st.isFile(), isDirectory: st.isDirectory(), isSymlink: false, size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, ino: st.ino };
-        return { stat, bytes: bytes.subarray(0, bytesRead) };
-      } finally {
-        await fd.close(handle);
-      }
-    },
-    // The native realpath(3), as fs.promises.realpath uses (realpathSync alone is a JS re-implementation).
-    realpath: async (path) => (sync ? (fs.realpathSync.native ?? fs.realpathSync)(path) : fsp.realpath(path)),
-    readDir: async (path) => (sync ? fs.readdirSync(path) : fsp.readdir(path)),
-    truncate: async (path, size) => (sync ? fs.truncateSync(path, size) : fsp.truncate(path, size)),
-    watch: (path, onChange) => {
-      try {
-        const watcher = fs.watch(path, { persistent: true }, () => onChange());
-        watcher.on('error', () => undefined);
-        return () => watcher.close();
-      } catch {
-        return () => undefined;
-      }
-    },
-  };
-  // No file name holds a NUL character: such a path (from a hostile
-  // protocol.json or argument) names nothing, rather than making node:fs
-  // throw a TypeError.
-  for (const key of Object.keys(nodeFs) as (keyof FileSystem)[]) {
-    const fn = nodeFs[key] as (...args: unknown[]) => unknown;
-    (nodeFs as unknown as Record<string, unknown>)[key] = (...args: unknown[]): unknown => {
-      const paths = key === 'rename' ? args.slice(0, 2) : args.slice(0, 1);
-      if (!paths.some((p) => typeof p === 'string' && p.includes('\0'))) return fn(...args);
-      if (key === 'stat' || key === 'readTail') return Promise.resolve(null);
-      if (key === 'remove') return Promise.resolve();
-      if (key === 'watch') return () => undefined;
-      return Promise.reject(fsError('ENOENT', `no file name holds a NUL character: ${JSON.stringify(paths.join(' '))}`));
-    };
-  }
-  // Deno asks interactively for sys/run permissions unless granted; never
-  // prompt from a lock check: without them the lock falls back to its age.
-  const deno = (globalThis as { Deno?: { permissions?: { querySync?(d: { name: string; kind?: string }): { state: string } } } }).Deno;
-  const granted = (descriptor: { name: string; kind?: string }): boolean => {
-    if (!deno) return true;
-    try {
-      return deno.permissions?.querySync?.(descriptor).state === 'granted';
-    } catch {
-      return false;
-    }
-  };
-  let hostname: string | undefined;
-  if (granted({ name: 'sys', kind: 'hostname' })) {
-    try {
-      // Recorded in the lock so a lock taken on another machine (shared folder)
-      // is never judged by this machine's process table.
-      hostname = (await import('node:os')).hostname() || undefined;
-    } catch {
-      hostname = undefined;
-    }
-  }
-  const mayKill = granted({ name: 'run' });
-  return {
-    fs: nodeFs,
-    now: () => new Date(),
-    pid: proc?.pid ?? 0,
-    hostname,
-    isProcessAlive: (pid) => {
-      if (!proc?.kill || !mayKill || !Number.isSafeInteger(pid) || pid <= 0) return undefined;
-      try {
-        proc.kill(pid, 0);
-        return true;
-      } catch (error) {
-        if (errorCode(error) === 'ESRCH') return false;
-        if (errorCode(error) === 'EPERM') return true;
-        return undefined;
-      }
-    },
-    resolvePath: (path) => nodePath.resolve(path),
-  };
-}
-
-/** An in-memory {@link FileSystem} (see {@link createMemoryFileSystem}). */
-export interface MemoryFileSystem extends FileSystem {
-  /** Create a symbolic link at `path` to `target` (absolute, or relative to the link's directory). */
-  symlink(target: string, path: string): Promise<void>;
-  /** A copy of every regular file's bytes, by absolute path. */
-  snapshot(): Map<string, Uint8Array>;
-  /** Always available here: `onChange` runs synchronously after each change in the directory. */
-  watch(path: string, onChange: () => void): () => void;
-}
-
-type MemoryNode = { kind: 'file'; data: Uint8Array; mtimeMs: number } | { kind: 'dir'; mtimeMs: number } | { kind: 'link'; target: string; mtimeMs: number };
-
-/**
- * A file system that lives in a `Map`: for tests, and for sandboxes that
- * mediate file access themselves. POSIX-like semantics (missing parents →
- * ENOENT, exclusive create → EEXIST, atomic rename, symlinks); paths must be
- * absolute. Watchers of a directory are called synchronously after every
- * change to it or to one of its entries, so `waitForTurn` wakes at once.
- */
-export function createMemoryFileSystem(options: { files?: Record<string, string | Uint8Array>; now?: () => number } = {}): MemoryFileSystem {
-  const now = options.now ?? (() => Date.now());
-  const nodes = new Map<string, MemoryNode>();
-  const watchers = new Map<string, Set<() => void>>();
-  const isRoot = (p: string): boolean => nodePath.dirname(p) === p;
-  const norm = (p: string): string => {
-    if (!nodePath.isAbsolute(p)) throw fsError('EINVAL', `path must be absolute: ${p}`);
-    const n = nodePath.normalize(p);
-    return isRoot(n) ? n : n.replace(/[\\/]+$/, '');
-  };
-  const get = (p: string): MemoryNode | undefined => (isRoot(p) ? { kind: 'dir', mtimeMs: 0 } : nodes.get(p));
-  // The path with every symlink resolved (the last component only when `followLast`).
-  const real = (path: string, followLast = true, hops = 0): string => {
-    const p = norm(path);
-    if (isRoot(p)) return p;
-    const parent = real(nodePath.dirname(p), true, hops);
-    const here = nodePath.join(parent, nodePath.basename(p));
-    const node = nodes.get(here);
-    if (node?.kind !== 'link' || !followLast) return here;
-    if (hops >= 40) throw fsError('ELOOP', path);
-    return real(nodePath.resolve(parent, node.target), true, hops + 1);
-  };
-  const changed = (p: string): void => {
-    for (const dir of new Set([p, nodePath.dirname(p)])) {
-      for (const fn of [...(watchers.get(dir) ?? [])]) {
-        try {
-          fn();
-        } catch {
-          // A watcher's failure is its own business, never the writer's.
-        }
-      }
-    }
-  };
-  const parentDir = (p: string, path: string): void => {
-    const parent = get(nodePath.dirname(p));
-    if (!parent) throw fsError('ENOENT', path);
-    if (parent.kind !== 'dir') throw fsError('ENOTDIR', path);
-  };
-  const fileAt = (path: string): { p: string; node: MemoryNode & { kind: 'file' } } => {
-    const p = real(path);
-    const node = get(p);
-    if (!node) throw fsError('ENOENT', path);
-    if (node.kind !== 'file') throw fsError('EISDIR', path);
-    return { p, node };
-  };
-  const put = (path: string, data: Uint8Array | string, mode: 'w' | 'wx' | 'a'): void => {
-    if (mode === 'wx' && get(real(path, false))) throw fsError('EEXIST', path);
-    const p = real(path);
-    parentDir(p, path);
-    const old = get(p);
-    if (old?.kind === 'dir') throw fsError('EISDIR', path);
-    const add = typeof data === 'string' ? new TextEncoder().encode(data) : data;
-    const base = mode === 'a' && old?.kind === 'file' ? old.data : new Uint8Array();
-    const next = new Uint8Array(base.length + add.length);
-    next.set(base);
-    next.set(add, base.length);
-    nodes.set(p, { kind: 'file', data: next, mtimeMs: now() });
-    changed(p);
-  };
-  const mkdirs = (path: string): void => {
-    const p = real(path);
-    const node = get(p);
-    if (node) {
-      if (node.kind !== 'dir') throw fsError('EEXIST', path);
-      return;
-    }
-    mkdirs(nodePath.dirname(p));
-    nodes.set(p, { kind: 'dir', mtimeMs: now() });
-    changed(p);
-  };
-  const inside = (key: string, dir: string): boolean => key === dir || key.startsWith(dir.endsWith(nodePath.sep) ? dir : dir + nodePath.sep);
-  for (const [path, text] of Object.entries(options.files ?? {})) {
-    mkdirs(nodePath.dirname(norm(path)));
-    put(path, text, 'w');
-  }
-  return {
-    readFile: async (path) => fileAt(path).node.data.slice(),
-    writeFile: async (path, data, opts) => put(path, data, opts?.exclusive ? 'wx' : 'w'),
-    appendFile: async (path, data) => put(path, data, 'a'),
-    rename: async (from, to) => {
-      const src = real(from, false);
-      const dst = real(to, false);
-      const node = get(src);
-      if (!node) throw fsError('ENOENT', from);
-      parentDir(dst, to);
-      if (src === dst) return;
-      if (inside(dst, src)) throw fsError('EINVAL', `cannot move ${from} into itself`);
-      const target = get(dst);
-      if (target?.kind === 'dir') {
-        if (node.kind !== 'dir') throw fsError('EISDIR', to);
-        if ([...nodes.keys()].some((k) => k !== dst && inside(k, dst))) throw fsError('ENOTEMPTY', to);
-      } else if (target && node.kind === 'dir') throw fsError('ENOTDIR', to);
-      for (const [key, value] of [...nodes]) {
-        if (!inside(key, src)) continue;
-        nodes.delete(key);
-        nodes.set(dst + key.slice(src.length), value);
-      }
-      changed(src);
-      changed(dst);
-    },
-    remove: async (path) => {
-      const p = real(path, false);
-      const node = get(p);
-      if (!node) return;
-      if (node.kind === 'dir') throw fsError('EISDIR', path);
-      nodes.delete(p);
-      changed(p);
-    },
-    mkdir: async (path) => mkdirs(path),
-    stat: async (path) => {
-      let link: MemoryNode | undefined;
-      let target: MemoryNode | undefined;
-      try {
-        link = get(real(path, false));
-        target = link?.kind === 'link' ? get(real(path)) : link;
-      } catch (error) {
-        if (errorCode(error) !== 'ELOOP') throw error;
-      }
-      if (!link) return null;
-      const size = target?.kind === 'file' ? target.data.length : 0;
-      return { isFile: target?.kind === 'file', isDirectory: target?.kind === 'dir', isSymlink: link.kind === 'link', size, mtimeMs: (target ?? link).mtimeMs };
-    },
-    realpath: async (path) => {
-      const p = real(path);
-      if (!get(p)) throw fsError('ENOENT', path);
-      return p;
-    },
-    readDir: async (path) => {
-      const p = real(path);
-      const node = get(p);
-      if (!node) throw fsError('ENOENT', path);
-      if (node.kind !== 'dir') throw fsError('ENOTDIR', path);
-      return [...nodes.keys()].filter((k) => k !== p && nodePath.dirname(k) === p).map((k) => nodePath.basename(k)).sort();
-    },
-    truncate: async (path, size) => {
-      const { p, node } = fileAt(path);
-      const data = new Uint8Array(size);
-      data.set(node.data.subarray(0, size));
-      nodes.set(p, { kind: 'file', data, mtimeMs: now() });
-      changed(p);
-    },
-    symlink: async (target, path) => {
-      const p = real(path, false);
-      parentDir(p, path);
-      if (get(p)) throw fsError('EEXIST', path);
-      nodes.set(p, { kind: 'link', target, mtimeMs: now() });
-      changed(p);
-    },
-    snapshot: () => new Map([...nodes].flatMap(([k, v]) => (v.kind === 'file' ? [[k, v.data.slice()] as const] : []))),
-    watch: (path, onChange) => {
-      let key: string;
-      try {
-        key = real(path);
-      } catch {
-        key = path;
-      }
-      const set = watchers.get(key) ?? new Set();
-      watchers.set(key, set);
-      const fn = (): void => onChange();
-      set.add(fn);
-      return () => void set.delete(fn);
-    },
-  };
-}
-
-/** Options of {@link createMemoryHost}. */
-export interface MemoryHostOptions {
-  /** Share one file system between several hosts (several agents, one sandbox). */
-  fs?: MemoryFileSystem;
-  /** Initial files for a new file system: absolute path → contents (parents are created). */
-  files?: Record<string, string | Uint8Array>;
-  /** Directory relative paths resolve against (default `/`). */
-  cwd?: string;
-  /** Clock (default: the system clock). */
-  now?: () => Date;
-  /** Process id recorded in locks (default 1). */
-  pid?: number;
-}
-
-/**
- * A host whose files live in memory: nothing touches disk, no permission is
- * needed. `openCollaboration(folder, { host: createMemoryHost() })` runs a
- * whole collaboration in-process.
- */
-export function createMemoryHost(options: MemoryHostOptions = {}): Host & { fs: MemoryFileSystem } {
-  const now = options.now ?? (() => new Date());
-  const cwd = options.cwd ?? '/';
-  return {
-    fs: options.fs ?? createMemoryFileSystem({ files: options.files, now: () => now().getTime() }),
-    now,
-    pid: options.pid ?? 1,
-    // Every "process" sharing this file system lives in this one: a lock
-    // left behind is abandoned by age (lock holders release in `finally`).
-    isProcessAlive: () => undefined,
-    resolvePath: (path) => nodePath.resolve(cwd, path),
-  };
-}
 
 // ---------------------------------------------------------------------------
-// Text handling (spec §8a): Python-compatible where other tools drift apart
+// Text
 // ---------------------------------------------------------------------------
-
-/** Python's `str.isspace()` set; `\s` in the spec's patterns means this. */
-const PY_SPACE = '\\t\\n\\v\\f\\r \\x1c-\\x1f\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
-const S = `[${PY_SPACE}]`;
-/** `^` of Python's MULTILINE mode: start of text or just after `\n`. */
-const BOL = '(?<![^\\n])';
-/** `$` of Python's MULTILINE mode: before `\n` or at the end of text. */
-const EOL = '(?=\\n|(?![\\s\\S]))';
-/** Python's `.`: anything but `\n`. */
-const DOT = '[^\\n]';
-/** White space but `\n`. */
-const H = `[${PY_SPACE.replace('\\n', '')}]`;
-/**
- * Placed after {@link BOL} before a leading `\s*`: skip a line start whose
- * line is preceded by blank lines. The attempt from the first line start of
- * that white space gives the same result (a `\s*` greedy up to a non-space
- * token matches the same from any start inside the run), and trying every
- * line start of a long blank run costs quadratic time.
- */
-const RUN_START = `(?<!(?:^|\\n)${H}*\\n)`;
-
-/** Whether a UTF-16 code unit is in Python's `str.isspace()` set. */
-function isPySpaceCode(code: number): boolean {
-  return (
-    (code >= 9 && code <= 13) ||
-    code === 32 ||
-    (code >= 0x1c && code <= 0x1f) ||
-    code === 0x85 ||
-    code === 0xa0 ||
-    code === 0x1680 ||
-    (code >= 0x2000 && code <= 0x200a) ||
-    code === 0x2028 ||
-    code === 0x2029 ||
-    code === 0x202f ||
-    code === 0x205f ||
-    code === 0x3000
-  );
-}
-
-/** Python's `str.strip()` (a loop: `/\s+$/` takes quadratic time on long inner white space). */
-export function pyStrip(text: string): string {
-  let start = 0;
-  let end = text.length;
-  while (start < end && isPySpaceCode(text.charCodeAt(start))) start++;
-  while (end > start && isPySpaceCode(text.charCodeAt(end - 1))) end--;
-  return start === 0 && end === text.length ? text : text.slice(start, end);
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
 
 /** Decode UTF-8 strictly and apply universal newlines. Throws on invalid UTF-8. */
 export function decodeText(bytes: Uint8Array, name: string): string {
@@ -687,91 +181,6 @@ export function decodeText(bytes: Uint8Array, name: string): string {
     throw new AcpError(`${name} is not valid UTF-8`);
   }
   return text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text;
-}
-
-/** Python `repr()` of a JSON value, as the common tools print it in messages. */
-export function pyRepr(value: unknown): string {
-  if (value === null || value === undefined) return 'None';
-  if (value === true) return 'True';
-  if (value === false) return 'False';
-  if (typeof value === 'number') return pyNumber(value);
-  if (typeof value === 'string') {
-    const quote = value.includes("'") && !value.includes('"') ? '"' : "'";
-    let out = quote;
-    for (const ch of value) {
-      const code = ch.codePointAt(0) ?? 0;
-      if (ch === '\\') out += '\\\\';
-      else if (ch === quote) out += `\\${quote}`;
-      else if (ch === '\n') out += '\\n';
-      else if (ch === '\r') out += '\\r';
-      else if (ch === '\t') out += '\\t';
-      else if (code < 0x20 || code === 0x7f) out += `\\x${code.toString(16).padStart(2, '0')}`;
-      else if ((code >= 0x80 && code < 0xa0) || code === 0xad || code === 0x2028 || code === 0x2029 || (code >= 0xd800 && code < 0xe000)) {
-        out += code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
-      } else out += ch;
-    }
-    return out + quote;
-  }
-  if (Array.isArray(value)) return `[${value.map(pyRepr).join(', ')}]`;
-  if (typeof value === 'object') {
-    return `{${Object.entries(value as Record<string, unknown>).map(([k, v]) => `${pyRepr(k)}: ${pyRepr(v)}`).join(', ')}}`;
-  }
-  return String(value);
-}
-
-/** Python `str()` of a JSON value (f-string interpolation). */
-export function pyStr(value: unknown): string {
-  return typeof value === 'string' ? value : pyRepr(value);
-}
-
-function pyNumber(value: number): string {
-  if (Number.isNaN(value)) return 'nan';
-  if (!Number.isFinite(value)) return value > 0 ? 'inf' : '-inf';
-  return String(value);
-}
-
-/** Key-sorted, 2-space, non-ASCII-preserving JSON with a trailing newline (spec §2). */
-export function formatProtocolJson(value: unknown): string {
-  return `${JSON.stringify(sortKeys(value), null, 2)}\n`;
-}
-
-function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (value && typeof value === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const key of Object.keys(value).sort(comparePy)) out[key] = sortKeys((value as Record<string, unknown>)[key]);
-    return out;
-  }
-  return value;
-}
-
-/** Compare strings by code point, as Python's `sorted()` does. */
-export function comparePy(a: string, b: string): number {
-  if (a === b) return 0;
-  const ai = [...a];
-  const bi = [...b];
-  const n = Math.min(ai.length, bi.length);
-  for (let i = 0; i < n; i++) {
-    const d = (ai[i]!.codePointAt(0) ?? 0) - (bi[i]!.codePointAt(0) ?? 0);
-    if (d !== 0) return d;
-  }
-  return ai.length - bi.length;
-}
-
-/** Sort strings as Python's `sorted()` does. */
-export function sortedPy(values: Iterable<string>): string[] {
-  return [...values].sort(comparePy);
-}
-
-/** UTC, second precision, `Z` suffix (spec §2). */
-export function formatTimestamp(date: Date): string {
-  return `${date.toISOString().slice(0, 19)}Z`;
-}
-
-/** Lowercase hex SHA-256 of bytes. */
-export async function sha256Hex(bytes: Uint8Array): Promise<string> {
-  const digest = await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>);
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
 }
 
 // ---------------------------------------------------------------------------
@@ -827,12 +236,6 @@ export interface ProtocolDocument {
   [extra: string]: unknown;
 }
 
-type Json = Record<string, unknown>;
-
-function isObject(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** Participant ids of a protocol document, accepting `{id}` objects and strings. */
 export function participantIds(protocol: Json): string[] {
   const list = protocol.participants;
@@ -851,16 +254,6 @@ export function participantIds(protocol: Json): string[] {
 export function isUnsafePath(path: string): boolean {
   if (path.startsWith('/') || path.startsWith('\\') || /^[A-Za-z]:/.test(path)) return true;
   return path.split(/[\\/]/).includes('..');
-}
-
-/** Where a collaboration's deliverables live. */
-export interface DeliverableLayout {
-  mode: 'internal' | 'external';
-  dir: string;
-  /** Absolute directory the deliverables are in. */
-  root: string;
-  /** Absolute boundary a deliverable's real path must stay inside ([beyond]). */
-  boundary: string;
 }
 
 /** The reference string of a deliverable file: `{dir}/{file}` or `external:{file}`. */
@@ -902,11 +295,6 @@ function deliverableBoundary(folder: string, protocol: Json, ref: string): strin
   return folder;
 }
 
-function isInside(child: string, parent: string): boolean {
-  const rel = nodePath.relative(parent, child);
-  return rel === '' || (!rel.startsWith('..') && !nodePath.isAbsolute(rel));
-}
-
 /**
  * Read a deliverable's bytes; `undefined` when missing. **[beyond]** refuses
  * a file whose real path (symlinks followed) leaves its boundary.
@@ -918,6 +306,30 @@ export async function readDeliverable(host: Host, folder: string, protocol: Json
   if (!stat || !stat.isFile) return undefined;
   await assertInsideBoundary(host, path, deliverableBoundary(folder, protocol, ref), ref);
   return host.fs.readFile(path);
+}
+
+/**
+ * Read access to a folder's documents, for hooks and plugins: declared
+ * deliverable references go through {@link readDeliverable}; other names
+ * must stay inside the folder (symlinks followed). See {@link DocumentFiles}.
+ */
+export function documentFiles(host: Host, folder: string, protocol: Json): DocumentFiles {
+  return {
+    async read(ref: string): Promise<string | undefined> {
+      if (typeof ref !== 'string' || ref === '' || ref.includes('\0')) throw new AcpError(`not a document reference: ${pyRepr(ref)}`);
+      const declared = [primaryRef(protocol), ...supportingEntries(protocol).map((entry) => (typeof entry.file === 'string' ? deliverableRef(protocol, entry.file) : undefined))];
+      if (declared.includes(ref)) {
+        const bytes = await readDeliverable(host, folder, protocol, ref);
+        return bytes === undefined ? undefined : decodeText(bytes, ref);
+      }
+      const path = nodePath.resolve(folder, ref);
+      if (!isInside(path, folder)) throw new AcpError(`document ${ref} is outside the collaboration folder`);
+      const stat = await host.fs.stat(path);
+      if (!stat?.isFile) return undefined;
+      await assertInsideBoundary(host, path, folder, ref);
+      return decodeText(await host.fs.readFile(path), ref);
+    },
+  };
 }
 
 async function assertInsideBoundary(host: Host, path: string, boundary: string, ref: string): Promise<void> {
@@ -937,22 +349,6 @@ async function assertInsideBoundary(host: Host, path: string, boundary: string, 
   // Everything is "inside" the filesystem root: a boundary there bounds nothing.
   if (realBoundary === nodePath.parse(realBoundary).root) throw new AcpError(`deliverable ${ref}: repoRoot must not resolve to filesystem root`);
   if (!isInside(real, realBoundary)) throw new AcpError(`deliverable ${ref} resolves outside ${realBoundary} (symlink refused)`);
-}
-
-async function realpathOfExistingAncestor(host: Host, path: string): Promise<string> {
-  const parts: string[] = [];
-  let current = path;
-  for (;;) {
-    try {
-      return nodePath.join(await host.fs.realpath(current), ...parts.reverse());
-    } catch (error) {
-      if (errorCode(error) !== 'ENOENT' && errorCode(error) !== 'ENOTDIR') throw error;
-      const parent = nodePath.dirname(current);
-      if (parent === current) return path;
-      parts.push(nodePath.basename(current));
-      current = parent;
-    }
-  }
 }
 
 // ---------------------------------------------------------------------------
@@ -1011,11 +407,6 @@ export interface DeliverableType {
    * own name, which only runtimes that load the plugin accept.
    */
   recordAsCustom?: boolean;
-}
-
-/** Identity helper that gives a deliverable type definition its type. */
-export function defineDeliverableType<T extends DeliverableType>(definition: T): T {
-  return definition;
 }
 
 /** The protocol's template of a new deliverable (spec §3). */
@@ -1114,10 +505,21 @@ export function readReadiness(text: string): ReadinessFacts {
 
 /** The decision-gate messages for a decision_accepted (spec §7.3). */
 export function decisionGateErrors(readiness: ReadinessFacts): string[] {
+  return readinessGateErrors(readiness, 'before decision_accepted', false);
+}
+
+/**
+ * The readiness gates (spec §7.3), worded for where they are checked: `when`
+ * is `before decision_accepted`, `first` (append) or `before readiness_passed
+ * or completed` (validate). Only the decision gate names itself after the
+ * reason rule (the other tools' wording); `ready` adds the final checkbox.
+ */
+function readinessGateErrors(readiness: ReadinessFacts, when: string, ready: boolean): string[] {
   const errors: string[] = [];
-  if (readiness.blocking.length) errors.push('blocking readiness items must be cleared before decision_accepted');
-  if (readiness.unresolved.length) errors.push('unresolved readiness questions must be classified before decision_accepted');
-  if (readiness.deferredWithoutReason.length) errors.push('deferred_nonblocking readiness items require a reason before decision_accepted');
+  if (readiness.blocking.length) errors.push(`blocking readiness items must be cleared ${when}`);
+  if (readiness.unresolved.length) errors.push(`unresolved readiness questions must be classified ${when}`);
+  if (readiness.deferredWithoutReason.length) errors.push(`deferred_nonblocking readiness items require a reason${when === 'before decision_accepted' ? ` ${when}` : ''}`);
+  if (ready && !readiness.readyToImplement) errors.push(`readiness.md must check 'Ready to implement' ${when}`);
   return errors;
 }
 
@@ -1580,9 +982,25 @@ export interface InitFilesContext {
   files: Map<string, string>;
 }
 
+/**
+ * Read access to a collaboration's documents through the host, so a hook's
+ * document check works on any host (the in-memory one included).
+ */
+export interface DocumentFiles {
+  /**
+   * Text of a document (UTF-8, universal newlines): a file of the folder
+   * (`proposal.md`) or a declared deliverable reference
+   * (`deliverables/adr.md`, `external:adr.md`). `undefined` when missing.
+   * Paths that leave the folder or the deliverables' boundary are refused.
+   */
+  read(ref: string): Promise<string | undefined>;
+}
+
 /** Context of the `append:before` hook. */
 export interface BeforeAppendContext {
   folder: string;
+  /** The folder's documents (see {@link DocumentFiles}). */
+  files: DocumentFiles;
   /** protocol.json as read before the append (a copy: changes are ignored). */
   protocol: Json;
   /** The event about to be written (frozen: a hook cannot alter it, only refuse it). */
@@ -1599,6 +1017,8 @@ export interface BeforeAppendContext {
 /** Context of the `append:after` and `phase:change` hooks. */
 export interface AfterAppendContext {
   folder: string;
+  /** The folder's documents (see {@link DocumentFiles}). */
+  files: DocumentFiles;
   /** protocol.json as read before the append. */
   protocol: Json;
   /** The event that was written. */
@@ -1614,6 +1034,8 @@ export interface AfterAppendContext {
 /** Context of the `validate` hook. */
 export interface ValidateHookContext {
   folder: string;
+  /** The folder's documents (see {@link DocumentFiles}). */
+  files: DocumentFiles;
   protocol: Json;
   events: Json[];
   /** The protocol's errors so far; push more (validate then exits 2). */
@@ -1625,6 +1047,8 @@ export interface ValidateHookContext {
 /** Context of the `next` hook. */
 export interface NextHookContext {
   folder: string;
+  /** The folder's documents (see {@link DocumentFiles}). */
+  files: DocumentFiles;
   participant: string;
   /** The computed next action (do not mutate: other tools print the same). */
   result: NextResult;
@@ -1684,16 +1108,6 @@ interface RegisteredHook {
   owner: string;
 }
 
-/** Raised when a plugin's code throws; names the plugin (exit 2). */
-export class AcpPluginError extends AcpError {
-  readonly plugin: string;
-  constructor(plugin: string, hook: string, cause: unknown) {
-    super(`plugin '${plugin}' failed in ${hook}: ${cause instanceof Error ? cause.message : String(cause)}`);
-    this.name = 'AcpPluginError';
-    this.plugin = plugin;
-  }
-}
-
 /** Thrown by `refuse()` inside `append:before`. */
 class AcpRefusal extends Error {}
 
@@ -1728,12 +1142,13 @@ export class HookRunner {
     const hooks = this.#hooks.filter((h) => h.name === name).sort((a, b) => ORDER_RANK[a.order] - ORDER_RANK[b.order]);
     for (const hook of hooks) {
       try {
-        await (hook.fn as (context: unknown) => unknown)(context);
+        const result = await (hook.fn as (context: unknown) => unknown)(context);
+        checkHookOutcome(name, result, context);
       } catch (error) {
         let failure: AcpError;
         if (error instanceof AcpRefusal) {
           const event = (context as { event?: { event?: unknown } }).event?.event;
-          failure = new AcpError(`plugin '${hook.owner}' refused ${event === undefined ? 'the event' : pyStr(event)}: ${error.message}`);
+          failure = new AcpError(`plugin '${hook.owner}' refused ${event === undefined ? 'the event' : pyStr(event)}: ${error.message}`, 2, 'plugin_refused');
         } else failure = error instanceof AcpPluginError ? error : new AcpPluginError(hook.owner, name, error);
         if (!failures) throw failure;
         failures.push(failure);
@@ -1742,7 +1157,121 @@ export class HookRunner {
   }
 }
 
-/** A plugin: hooks, deliverable types, and cleanup. */
+// ---------------------------------------------------------------------------
+// Commands (data: the CLI edge, `--help` and plugins share one description)
+// ---------------------------------------------------------------------------
+
+/** One `--option` of a command. */
+export interface CommandOptionSpec {
+  /** `string` takes a value; `boolean` is a flag. */
+  type: 'string' | 'boolean';
+  /** One line for `--help`. */
+  description: string;
+  /** Repeatable: the value is a `string[]` (argparse's `action='append'`). */
+  multiple?: boolean;
+  /** Listed in argparse's `the following arguments are required: …` when absent. */
+  required?: boolean;
+  /** Allowed values, refused with argparse's `invalid choice` wording. */
+  choices?: readonly string[];
+  /** Placeholder in `--help` (default: the option name). */
+  valueName?: string;
+}
+
+/**
+ * A command: `acp {name} [args] [--options]`. The protocol's own commands are
+ * the core's internal plugin; every other command (doctor, serve, rpc, …) is
+ * contributed by a plugin the same way a user plugin contributes one.
+ */
+export interface CommandSpec {
+  /** The word after `acp`. */
+  name: string;
+  /** One line for `acp --help`. */
+  description: string;
+  /** Positional arguments in order; a trailing `?` makes one optional (`'params?'`). */
+  args?: readonly string[];
+  /** Options by the name typed after `--` (`folder`, `reply-to`). */
+  options?: Readonly<Record<string, CommandOptionSpec>>;
+  /**
+   * Extend the command of this name instead of adding one: the options are
+   * merged into it and `run` wraps it (call `context.next()` to run the
+   * wrapped command). Used by `wait --server` (plugin `rpc`).
+   */
+  extend?: boolean;
+  /**
+   * Run the command. Return the exit code (default 0), or a
+   * {@link CommandResult} whose `json` the CLI prints under `--json` and the
+   * RPC server returns as the call's result. Text output goes through
+   * `context.out` (commands print no text when `context.json` is set).
+   */
+  run(context: CommandContext): Promise<CommandOutcome> | CommandOutcome;
+}
+
+/** What a command returns: an exit code, or a typed result. */
+export type CommandOutcome = number | void | CommandResult;
+
+/** A command's typed result. */
+export interface CommandResult {
+  exitCode: number;
+  /** The result as JSON (what `--json` prints); by convention it carries `ok` and `exitCode`. */
+  json?: Json;
+}
+
+/** Parsed option values: a string, a list (`multiple`), `true` (flags), or undefined when absent. */
+export type OptionValues = Record<string, string | string[] | boolean | undefined>;
+
+/** What a command's `run` gets. Output goes through `out`/`err`; only the CLI edge touches the process. */
+export interface CommandContext {
+  /** The command's name. */
+  name: string;
+  /** Positional arguments by name. */
+  args: Record<string, string | undefined>;
+  /** Options by name (see {@link OptionValues}). */
+  options: OptionValues;
+  /** The library: every function a plugin may call (see {@link libraryApi}). */
+  api: AcpApi;
+  host: Host;
+  registry: Registry;
+  runtime: RuntimeFacts;
+  /** Print one line on stdout. */
+  out(text: string): void;
+  /** Print one line on stderr. */
+  err(text: string): void;
+  /** `--json` was given: print one JSON object instead of text. */
+  json: boolean;
+  /** Colour is allowed (a TTY, and NO_COLOR/FORCE_COLOR say so; decided at the edge). */
+  color: boolean;
+  /** Aborted when the process is asked to stop (SIGINT/SIGTERM). */
+  signal: AbortSignal;
+  /** Read an environment variable through the edge (`undefined` when absent or not permitted). */
+  env(name: string): string | undefined;
+  /** `--folder`, resolved against the working directory (a usage error when missing). */
+  folder(): string;
+  /** The wrapped command, inside an `extend` command's `run`. */
+  next(): Promise<CommandResult>;
+}
+
+/**
+ * Hooks answer through their context (`refuse()`, `errors.push()`, `hints`),
+ * never through a return value: a value returned (`return false` to veto,
+ * say) would be ignored, so it is an error; so is a non-string message.
+ */
+function checkHookOutcome(name: keyof AcpHooks, result: unknown, context: unknown): void {
+  if (result !== undefined) {
+    const hint = name === 'append:before' ? '; to veto the event call refuse(message)' : '';
+    throw new Error(`the hook returned ${result === null ? 'null' : typeof result} where nothing is expected (hooks answer through their context${hint})`);
+  }
+  const lists = name === 'validate' ? ['errors', 'warnings'] : name === 'next' ? ['hints'] : [];
+  for (const key of lists) {
+    const list = (context as Record<string, unknown>)[key];
+    if (Array.isArray(list) && list.some((item) => typeof item !== 'string')) {
+      const index = list.findIndex((item) => typeof item !== 'string');
+      list.splice(index);
+      throw new Error(`${key}[${index}] is not a string (push messages as strings)`);
+    }
+  }
+}
+
+/** A plugin: hooks, deliverable types, commands, and cleanup. */
 export interface AcpPlugin {
   /** Unique name, used in error messages and `acp types`. */
   name: string;
@@ -1752,15 +1281,18 @@ export interface AcpPlugin {
   hooks?: Partial<AcpHooks>;
   /** Deliverable types this plugin provides. */
   deliverableTypes?: DeliverableType[];
+  /** Commands this plugin adds (or extends, see {@link CommandSpec.extend}). */
+  commands?: CommandSpec[];
+  /**
+   * A valibot schema (built with `context.valibot`) for this plugin's options
+   * from acp.config.yaml; options it refuses (an unknown key, a wrong type)
+   * stop the run with an error naming the plugin.
+   */
+  optionsSchema?: unknown;
   /** Runs once when the plugin is loaded, before its hooks are registered. */
   setup?(context: PluginContext): void | Promise<void>;
   /** Runs when the command is done (always, in reverse load order). */
   cleanup?(): void | Promise<void>;
-}
-
-/** Identity helper that gives a plugin definition its type. */
-export function definePlugin<T extends AcpPlugin>(definition: T): T {
-  return definition;
 }
 
 /**
@@ -1769,6 +1301,8 @@ export function definePlugin<T extends AcpPlugin>(definition: T): T {
  * cannot import.
  */
 export interface PluginContext {
+  /** The library: the same functions acp.ts exports (see {@link libraryApi}). */
+  api: AcpApi;
   definePlugin: typeof definePlugin;
   defineDeliverableType: typeof defineDeliverableType;
   markdown: MarkdownHelpers;
@@ -1782,6 +1316,8 @@ export interface PluginContext {
   source: string;
   /** Print `warning: {message}` on stderr (never changes the exit code). */
   warn(message: string): void;
+  /** The valibot module, for {@link AcpPlugin.optionsSchema} (present for plugins loaded from files or config). */
+  valibot?: typeof import('valibot');
 }
 
 /** What a plugin may know about the runtime. */
@@ -1820,6 +1356,11 @@ export class Registry {
   readonly types = new Map<string, { definition: DeliverableType; origin: Origin }>();
   readonly plugins: { plugin: AcpPlugin; origin: Origin }[] = [];
   readonly hooks = new HookRunner();
+  /**
+   * Commands by name. `chain` is the command followed by the plugins'
+   * `extend` wrappers, innermost first (the CLI runs the last one).
+   */
+  readonly commands = new Map<string, { spec: CommandSpec; origin: Origin; chain: CommandSpec[] }>();
 
   /** Register a deliverable type. A name can be registered once (built-in names are reserved). */
   addType(definition: DeliverableType, origin: Origin): void {
@@ -1862,6 +1403,10 @@ export class Registry {
     }
     const types = plugin.deliverableTypes ?? [];
     if (!Array.isArray(types)) throw new AcpError(`${where}: deliverableTypes must be an array`);
+    const commands = plugin.commands ?? [];
+    if (!Array.isArray(commands)) throw new AcpError(`${where}: commands must be an array`);
+    for (const command of commands) this.#checkCommand(command, where);
+    if (plugin.optionsSchema !== undefined && context) await checkPluginOptions(plugin, context, where);
     const typeOrigin: Origin = { ...origin, plugin: plugin.name };
     types.forEach((type, index) => {
       this.#checkType(type, typeOrigin);
@@ -1876,6 +1421,31 @@ export class Registry {
     for (const type of types) this.types.set(type.type, { definition: type, origin: typeOrigin });
     const order: HookOrder = plugin.enforce ?? 'normal';
     for (const [name, fn] of hooks) this.hooks.hook(name as keyof AcpHooks, fn as never, { order, owner: plugin.name });
+    for (const command of commands) this.#addCommand(command, typeOrigin);
+  }
+
+  #checkCommand(command: CommandSpec, where: string): void {
+    if (!command || typeof command !== 'object' || typeof command.name !== 'string' || typeof command.run !== 'function') {
+      throw new AcpError(`${where}: a command needs a \`name\` and a \`run(context)\` function`);
+    }
+    if (!/^[a-z][a-z0-9-]*$/.test(command.name)) throw new AcpError(`${where}: command name '${command.name}' must match ^[a-z][a-z0-9-]*$`);
+    const existing = this.commands.get(command.name);
+    if (existing && !command.extend) throw new AcpError(`${where}: command '${command.name}' is already defined by ${existing.origin.plugin ? `plugin '${existing.origin.plugin}'` : existing.origin.source}`);
+    if (!existing && command.extend) throw new AcpError(`${where}: extends command '${command.name}', which no plugin defines`);
+    for (const [name, option] of Object.entries(command.options ?? {})) {
+      if (option?.type !== 'string' && option?.type !== 'boolean') throw new AcpError(`${where}: option --${name} of command '${command.name}' needs type 'string' or 'boolean'`);
+    }
+  }
+
+  #addCommand(command: CommandSpec, origin: Origin): void {
+    const existing = this.commands.get(command.name);
+    if (!existing) {
+      this.commands.set(command.name, { spec: command, origin, chain: [command] });
+      return;
+    }
+    // An extension adds its options to the command it wraps.
+    const spec: CommandSpec = { ...existing.spec, options: { ...existing.spec.options, ...command.options } };
+    this.commands.set(command.name, { spec, origin: existing.origin, chain: [...existing.chain, command] });
   }
 
   /** Run every plugin's cleanup in reverse order; all run even if some throw. */
@@ -1891,6 +1461,16 @@ export class Registry {
     }
     if (failures.length) throw new AcpError(failures);
   }
+}
+
+/** Check a plugin's options against its declared valibot schema. */
+async function checkPluginOptions(plugin: AcpPlugin, context: PluginContext, where: string): Promise<void> {
+  const v = context.valibot ?? (await import('valibot'));
+  const result = v.safeParse(plugin.optionsSchema as Parameters<typeof v.safeParse>[0], context.options);
+  if (result.success) return;
+  const issue = result.issues[0];
+  const key = issue.path?.map((p: { key: unknown }) => String(p.key)).join('.') ?? '';
+  throw new AcpError(`${where}: option ${key ? `'${key}'` : '(top level)'}: ${issue.message}`, 2, 'plugin_failed');
 }
 
 const isStringList = (value: unknown): value is string[] => Array.isArray(value) && value.every((item) => typeof item === 'string');
@@ -1919,10 +1499,10 @@ export function callType<T>(registry: Registry, type: string, what: string, fn: 
 export function pluginContext(
   options: Record<string, unknown>,
   runtime: RuntimeFacts = { name: 'unknown' },
-  extra: { source?: string; warn?(message: string): void } = {},
+  extra: { source?: string; warn?(message: string): void; valibot?: typeof import('valibot') } = {},
 ): PluginContext {
   const warn = extra.warn ?? (() => undefined);
-  return { definePlugin, defineDeliverableType, markdown, defaultTemplate, defaultGates, options, runtime, source: extra.source ?? 'inline', warn };
+  return { api: libraryApi(), definePlugin, defineDeliverableType, markdown, defaultTemplate, defaultGates, options, runtime, source: extra.source ?? 'inline', warn, valibot: extra.valibot };
 }
 
 /**
@@ -1941,6 +1521,16 @@ export async function loadBuiltInTypes(registry: Registry): Promise<void> {
 const BUNDLED_PLUGINS: Record<string, () => Promise<unknown>> = {
   rfc: () => import('./plugins/rfc.ts'),
   'notify-turn': () => import('./plugins/notify-turn.ts'),
+};
+
+/**
+ * Plugins every CLI run loads: the commands beyond the protocol's own. Each
+ * module only describes its commands; their code loads when one runs.
+ */
+const BUILT_IN_PLUGINS: Record<string, () => Promise<{ default: unknown }>> = {
+  protocol: () => import('./plugins/protocol.ts'),
+  doctor: () => import('./plugins/doctor.ts'),
+  rpc: () => import('./plugins/rpc.ts'),
 };
 
 /** A plugin to load: a file path or `acp:{name}`, with options, or a plugin/type object. */
@@ -1962,6 +1552,8 @@ export interface RegistryOptions {
   warn?(message: string): void;
   /** How `plugins` entries were asked for, shown by `acp types` (default `createRegistry`). */
   via?: string;
+  /** Also register the commands: the protocol's own and the built-in plugins' (the CLI does). */
+  builtIns?: boolean;
 }
 
 /**
@@ -1972,16 +1564,27 @@ export interface RegistryOptions {
 export async function createRegistry(options: RegistryOptions = {}): Promise<Registry> {
   const registry = new Registry();
   await loadBuiltInTypes(registry);
-  if (!options.plugins?.length && !options.config) return registry;
   try {
+    if (options.builtIns) await loadBuiltInPlugins(registry, options);
+    if (!options.plugins?.length && !options.config) return registry;
     const { loadPlugins } = await import('./plugins/loader.ts');
     const host = options.host ?? (await createNodeHost());
-    await loadPlugins(registry, { ...options, host }, { AcpError, AcpPluginError, pluginContext, bundled: BUNDLED_PLUGINS });
+    await loadPlugins(registry, { ...options, host }, libraryApi(), BUNDLED_PLUGINS);
   } catch (error) {
     await registry.cleanup().catch(() => undefined);
     throw error;
   }
   return registry;
+}
+
+/** Register the protocol's commands and the built-in plugins (see {@link BUILT_IN_PLUGINS}). */
+async function loadBuiltInPlugins(registry: Registry, options: RegistryOptions): Promise<void> {
+  for (const [name, load] of Object.entries(BUILT_IN_PLUGINS)) {
+    const context = pluginContext({}, options.runtime, { source: `acp:${name}`, warn: options.warn });
+    const exported = (await load()).default;
+    const plugin = (typeof exported === 'function' ? await exported(context) : exported) as AcpPlugin;
+    await registry.addPlugin(plugin, { kind: 'built-in', source: `plugins/${name}.ts` }, context);
+  }
 }
 
 // ---------------------------------------------------------------------------
@@ -1995,23 +1598,23 @@ export async function readProtocol(host: Host, folder: string): Promise<Json> {
     bytes = await host.fs.readFile(nodePath.join(folder, 'protocol.json'));
   } catch (error) {
     // A dangling or looping link, or a name too long to exist, is missing.
-    if (['ENOENT', 'ENOTDIR', 'ELOOP', 'ENAMETOOLONG'].includes(errorCode(error) ?? '')) throw new AcpError(`missing protocol.json in ${folder}`);
-    if (errorCode(error) === 'EISDIR') throw new AcpError('invalid protocol.json: protocol.json is a directory');
+    if (['ENOENT', 'ENOTDIR', 'ELOOP', 'ENAMETOOLONG'].includes(errorCode(error) ?? '')) throw new AcpError(`missing protocol.json in ${folder}`, 2, 'invalid_folder');
+    if (errorCode(error) === 'EISDIR') throw new AcpError('invalid protocol.json: protocol.json is a directory', 2, 'invalid_folder');
     throw error;
   }
   let text: string;
   try {
     text = decodeText(bytes, 'protocol.json');
   } catch {
-    throw new AcpError('invalid protocol.json: not valid UTF-8');
+    throw new AcpError('invalid protocol.json: not valid UTF-8', 2, 'invalid_folder');
   }
   let value: unknown;
   try {
     value = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   } catch (error) {
-    throw new AcpError(`invalid protocol.json: ${jsonErrorDetail(error)}`);
+    throw new AcpError(`invalid protocol.json: ${jsonErrorDetail(error)}`, 2, 'invalid_folder');
   }
-  if (!isObject(value)) throw new AcpError('invalid protocol.json: top level must be an object');
+  if (!isObject(value)) throw new AcpError('invalid protocol.json: top level must be an object', 2, 'invalid_folder');
   return value;
 }
 
@@ -2144,7 +1747,7 @@ export async function withFolderLock<T>(host: Host, folder: string, fn: () => Pr
       break;
     } catch (error) {
       if (errorCode(error) !== 'EEXIST') {
-        if (errorCode(error) === 'ENOENT' || errorCode(error) === 'ENOTDIR') throw new AcpError(`missing protocol.json in ${folder}`);
+        if (errorCode(error) === 'ENOENT' || errorCode(error) === 'ENOTDIR') throw new AcpError(`missing protocol.json in ${folder}`, 2, 'invalid_folder');
         if (['EACCES', 'EPERM', 'EROFS'].includes(errorCode(error) ?? '')) {
           throw new AcpError(`cannot write in ${folder} (${errorCode(error)}): appending needs write access to the folder`);
         }
@@ -2154,7 +1757,7 @@ export async function withFolderLock<T>(host: Host, folder: string, fn: () => Pr
     const lock = await readLockInfo(host, lockPath);
     if (lock && isLockAbandoned(host, lock)) await breakLock(host, folder, lock.raw);
     else {
-      if (host.now().getTime() > deadline) throw new AcpError(`timed out waiting for the lock on ${folder} (held by ${lock?.raw ?? 'unknown'})`);
+      if (host.now().getTime() > deadline) throw new AcpError(`timed out waiting for the lock on ${folder} (held by ${lock?.raw ?? 'unknown'})`, 2, 'lock_timeout');
       await sleep(delay);
       delay = Math.min(delay * 2, 25);
     }
@@ -2207,10 +1810,6 @@ async function removeIfUnchanged(host: Host, path: string, raw: string): Promise
   await host.fs.remove(aside);
 }
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
 /** Replace a file atomically: write a temporary sibling, then rename it over. */
 export async function writeFileAtomic(host: Host, path: string, text: string): Promise<void> {
   const temp = `${nodePath.join(nodePath.dirname(path), `.${nodePath.basename(path)}.${host.pid}.${Math.random().toString(36).slice(2)}.tmp`)}`;
@@ -2225,6 +1824,17 @@ export async function writeFileAtomic(host: Host, path: string, text: string): P
 
 // ---------------------------------------------------------------------------
 // Append (spec §6)
+/**
+ * The stable code of a refused event: whose turn it is, the phase, or
+ * another rule (the messages are the state machine's own, spec §5).
+ */
+function refusalCode(messages: readonly string[]): string {
+  // A wrong phase outranks a wrong actor: nobody may do it now.
+  if (messages.some((m) => / is not allowed from phase /.test(m))) return 'phase';
+  if (messages.some((m) => / is reserved for /.test(m))) return 'not_your_turn';
+  return 'invalid_event';
+}
+
 // ---------------------------------------------------------------------------
 
 /** What an append asks for. */
@@ -2276,12 +1886,7 @@ async function freezeErrors(host: Host, folder: string, protocol: Json, doc: str
 }
 
 function readinessAppendErrors(readiness: ReadinessFacts, eventName: string): string[] {
-  const errors: string[] = [];
-  if (readiness.blocking.length) errors.push('blocking readiness items must be cleared first');
-  if (readiness.unresolved.length) errors.push('unresolved readiness questions must be classified first');
-  if (readiness.deferredWithoutReason.length) errors.push('deferred_nonblocking readiness items require a reason');
-  if (eventName !== 'decision_accepted' && !readiness.readyToImplement) errors.push("readiness.md must check 'Ready to implement' first");
-  return errors;
+  return readinessGateErrors(readiness, 'first', eventName !== 'decision_accepted');
 }
 
 function completionGateTexts(protocol: Json): string[] {
@@ -2389,10 +1994,6 @@ function checkpointState(facts: LogFacts, readiness: ReadinessFacts): DerivedSta
   return { ...emptyState(), ...structuredClone(facts.state), errors };
 }
 
-function sameList(a: unknown, b: string[]): boolean {
-  return Array.isArray(a) && a.length === b.length && a.every((v, i) => v === b[i]);
-}
-
 /**
  * The checkpoint, when it provably describes the current events.jsonl (and
  * the same participants); `undefined` otherwise (then: full replay).
@@ -2468,15 +2069,15 @@ async function saveCheckpoint(host: Host, folder: string, participants: string[]
  */
 export async function append(host: Host, folder: string, request: AppendRequest, registry?: Registry): Promise<AppendResult> {
   const protocol = await readProtocol(host, folder);
-  if (!(EVENT_NAMES as readonly string[]).includes(request.event)) throw new AcpError(`unknown event '${request.event}'`);
+  if (!(EVENT_NAMES as readonly string[]).includes(request.event)) throw new AcpError(`unknown event '${request.event}'`, 2, 'unknown_event');
   const participants = participantIds(protocol);
-  if (!participants.includes(request.participant)) throw new AcpError(`participant '${request.participant}' is not listed in protocol.json`);
+  if (!participants.includes(request.participant)) throw new AcpError(`participant '${request.participant}' is not listed in protocol.json`, 2, 'unknown_participant');
   return withFolderLock(host, folder, async () => {
     // The checkpoint stands in for reading and replaying the log when it
     // provably describes it; the verdicts are those of a full replay.
     const checkpoint = await loadCheckpoint(host, folder, participants);
     const log = checkpoint ? undefined : await readEventLog(host, folder);
-    if (log?.errors.length) throw new AcpError(log.errors);
+    if (log?.errors.length) throw new AcpError(log.errors, 2, 'invalid_log');
     const events = log?.events ?? [];
     const count = checkpoint ? checkpoint.count : events.length;
     const seqExists = (seq: number): boolean => (checkpoint ? isInt(seq) && hasSeq(checkpoint.seqs, seq) : events.some((e) => e.seq === seq));
@@ -2506,7 +2107,7 @@ export async function append(host: Host, folder: string, request: AppendRequest,
     const before = checkpoint ? checkpointState(checkpoint, readiness) : replay(events, participants, readiness);
     const state = structuredClone(before);
     applyEvent(state, event, participants, readiness);
-    if (state.errors.length) throw new AcpError(state.errors);
+    if (state.errors.length) throw new AcpError(state.errors, 2, refusalCode(state.errors));
     if (['decision_accepted', 'readiness_passed', 'completed'].includes(request.event)) {
       const errors = readinessAppendErrors(readiness, request.event);
       if (errors.length) throw new AcpError(errors[0]!);
@@ -2523,6 +2124,7 @@ export async function append(host: Host, folder: string, request: AppendRequest,
       // Copies: a hook must not be able to change what was checked and is written.
       await registry.hooks.call('append:before', {
         folder,
+        files: documentFiles(host, folder, protocol),
         protocol: structuredClone(protocol),
         event: Object.freeze({ ...event }),
         state: structuredClone(state),
@@ -2559,13 +2161,13 @@ export async function append(host: Host, folder: string, request: AppendRequest,
     if (registry?.hooks.has('append:after') || registry?.hooks.has('phase:change')) {
       // The event is written: run every reaction, then report the failures
       // saying so (a caller must not append the event again).
-      const context: AfterAppendContext = { folder, protocol, ...result };
+      const context: AfterAppendContext = { folder, files: documentFiles(host, folder, protocol), protocol, ...result };
       const failures: AcpError[] = [];
       await registry.hooks.call('append:after', context, failures);
       if (result.previousPhase !== result.state.phase) await registry.hooks.call('phase:change', context, failures);
       if (failures.length) {
         const note = `seq ${result.event.seq} ${result.event.event} was appended and stays in the log; do not append it again`;
-        throw Object.assign(new AcpError([...failures.map((f) => f.message), note]), { appended: result });
+        throw new AcpAppendedError([...failures.map((f) => f.message), note], result);
       }
     }
     return result;
@@ -2581,67 +2183,6 @@ export interface ValidationResult {
   ok: boolean;
   errors: string[];
   warnings: string[];
-}
-
-const ISO_RE = /^(\d{4})-?(\d{2})-?(\d{2})(?:[^\d](\d{2})(?::?(\d{2})(?::?(\d{2})(?:[.,](\d{1,9}))?)?)?)?(Z|z|[+-]\d{2}(?::?\d{2}(?::?\d{2}(?:[.,]\d{1,6})?)?)?)?$/u;
-
-const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-
-/** The number of `width` ASCII digits at `at`, or -1 if one is not a digit. */
-function digitsAt(value: string, at: number, width: number): number {
-  let out = 0;
-  for (let k = at; k < at + width; k++) {
-    const d = value.charCodeAt(k) - 0x30;
-    if (d < 0 || d > 9) return -1;
-    out = out * 10 + d;
-  }
-  return out;
-}
-
-/**
- * The form every tool writes, `YYYY-MM-DDTHH:MM:SSZ`, read without the
- * general pattern (validate reads one per event); `null` when `value` has
- * another form. Same results as the general path below.
- */
-function parseCanonicalTimestamp(value: string): number | undefined | null {
-  if (value.length !== 20) return null;
-  if (value[4] !== '-' || value[7] !== '-' || value[10] !== 'T' || value[13] !== ':' || value[16] !== ':' || value[19] !== 'Z') return null;
-  const year = digitsAt(value, 0, 4);
-  const month = digitsAt(value, 5, 2);
-  const day = digitsAt(value, 8, 2);
-  const hour = digitsAt(value, 11, 2);
-  const minute = digitsAt(value, 14, 2);
-  const second = digitsAt(value, 17, 2);
-  // Date.UTC maps years 0-99 to 1900-1999: leave them to the general path.
-  if (year < 100 || month < 0 || day < 0 || hour < 0 || minute < 0 || second < 0) return null;
-  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
-  if (month < 1 || month > 12 || day < 1 || day > (month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1]!)) return undefined;
-  if (hour > 23 || minute > 59 || second > 59) return undefined;
-  return Date.UTC(year, month - 1, day, hour, minute, second);
-}
-
-/** Parse an ISO-8601 time like Python's `datetime.fromisoformat`; `undefined` if invalid or without zone. */
-export function parseZonedTimestamp(value: unknown): number | undefined {
-  if (typeof value !== 'string') return undefined;
-  const canonical = parseCanonicalTimestamp(value);
-  if (canonical !== null) return canonical;
-  const match = ISO_RE.exec(value);
-  if (!match) return undefined;
-  const [, y, mo, d, h = '0', mi = '0', s = '0', frac = '0', zone] = match;
-  if (!zone) return undefined;
-  const year = Number(y);
-  const month = Number(mo);
-  const day = Number(d);
-  if (month < 1 || month > 12 || day < 1 || day > new Date(Date.UTC(year, month, 0)).getUTCDate()) return undefined;
-  if (Number(h) > 23 || Number(mi) > 59 || Number(s) > 59) return undefined;
-  let offset = 0;
-  if (zone !== 'Z' && zone !== 'z') {
-    const sign = zone[0] === '-' ? -1 : 1;
-    const digits = zone.slice(1).replace(/:/g, '');
-    offset = sign * (Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2, 4) || '0')) * 60_000;
-    if (Number(digits.slice(0, 2)) > 23) return undefined;
-  }
-  return Date.UTC(year, month - 1, day, Number(h), Number(mi), Number(s)) + Number(`0.${frac}`) * 1000 - offset;
 }
 
 function checkDeliverablesDeclaration(protocol: Json, folder: string, errors: string[], host: Host, dirs: Set<string>, registry?: Registry): boolean {
@@ -2710,145 +2251,6 @@ function checkDeliverablesDeclaration(protocol: Json, folder: string, errors: st
 
 /** The built-in type names the protocol accepts in validation (spec §3). */
 const validationTypes = new Set(['adr', 'design-spec', 'implementation-plan', 'decision-memo', 'review-report', 'test-plan', 'custom']);
-
-// A review heading (spec §7.1) is the pattern
-//   ^##\s+.+?\s+-\s+(.+?)\s+-\s+seq\s+([0-9]+)\s*$   (multiline; \s includes \n)
-// found with Python's `finditer`. A backtracking engine needs time quadratic
-// (or worse) in the length of a line for it, so a hostile review.md with a
-// long line hangs every validate. reviewHeadings finds exactly the matches
-// of that pattern, in the engine's priority order, in O(n log n).
-
-/** First index of `sorted` (ascending) whose value is > `value`. */
-function firstAbove(sorted: Int32Array | number[], value: number): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (sorted[mid]! > value) hi = mid;
-    else lo = mid + 1;
-  }
-  return lo;
-}
-
-/**
- * The review headings of review.md: `{participant, seq}` per match of the
- * §7.1 pattern, as Python's `re.finditer` returns them.
- */
-export function reviewHeadings(body: string): { participant: string; seq: number }[] {
-  const headings: { participant: string; seq: number }[] = [];
-  if (!body.includes('seq') || !body.includes('##')) return headings;
-  const n = body.length;
-  const space = (i: number): boolean => i < n && isPySpaceCode(body.charCodeAt(i));
-  const dot = (i: number): boolean => i < n && body.charCodeAt(i) !== 10;
-  // wsEnd[i]: the first index ≥ i that is not white space; nl[i]: the first \n at or after i.
-  const wsEnd = new Int32Array(n + 1);
-  const nl = new Int32Array(n + 1);
-  wsEnd[n] = n;
-  nl[n] = n;
-  for (let i = n - 1; i >= 0; i--) {
-    const code = body.charCodeAt(i);
-    // Printable ASCII (the bulk of any review.md) is never white space: skip the full test.
-    wsEnd[i] = code > 32 && code < 0x7f ? i : isPySpaceCode(code) ? wsEnd[i + 1]! : i;
-    nl[i] = code === 10 ? i : nl[i + 1]!;
-  }
-  const wsStart = (i: number): number => {
-    let r = i;
-    while (r > 0 && space(r - 1)) r--;
-    return r;
-  };
-  // The tail `\s+-\s+seq\s+([0-9]+)\s*$` is deterministic: it can only start in
-  // the white space run [r, a) before a "tail dash" a. Tails never overlap,
-  // so finding them all is linear.
-  const tailR: number[] = [];
-  const tailA: number[] = [];
-  const tailSeq: string[] = [];
-  const tailEnd: number[] = [];
-  // Separator dashes: a `-` with white space on both sides (`\s+-\s+`).
-  const sepD: number[] = [];
-  const sepR: number[] = [];
-  for (let a = body.indexOf('-'); a !== -1; a = body.indexOf('-', a + 1)) {
-    if (!space(a - 1) || !space(a + 1)) continue;
-    const r = wsStart(a);
-    sepD.push(a);
-    sepR.push(r);
-    const c = wsEnd[a + 1]!;
-    if (!body.startsWith('seq', c)) continue;
-    const e = wsEnd[c + 3]!;
-    if (e === c + 3) continue;
-    let f = e;
-    while (f < n && body.charCodeAt(f) >= 48 && body.charCodeAt(f) <= 57) f++;
-    if (f === e) continue;
-    const g = wsEnd[f]!;
-    // `\s*$`: greedy, then back to the last line end inside the white space.
-    let end = g === n ? n : -1;
-    for (let k = g - 1; end === -1 && k >= f; k--) if (body.charCodeAt(k) === 10) end = k;
-    if (end === -1) continue;
-    tailR.push(r);
-    tailA.push(a);
-    tailSeq.push(body.slice(e, f));
-    tailEnd.push(end);
-  }
-  if (!tailA.length) return headings;
-  // The lazy participant `(.+?)` from p0: the first p1 on p0's line where a tail starts.
-  const firstTail = (p0: number): { p1: number; k: number } | undefined => {
-    const k = firstAbove(tailA, p0 + 1);
-    if (k === tailA.length) return undefined;
-    const p1 = Math.max(tailR[k]!, p0 + 1);
-    return p1 <= nl[p0]! ? { p1, k } : undefined;
-  };
-  // After separator dash d: `\s+` (greedy, backtracking) then the participant.
-  type Found = { participant: string; seq: string; end: number };
-  const afterSep = (d: number): Found | undefined => {
-    for (let p0 = wsEnd[d + 1]!; p0 >= d + 2; p0--) {
-      if (!dot(p0)) continue;
-      const t = firstTail(p0);
-      if (t) return { participant: body.slice(p0, t.p1), seq: tailSeq[t.k]!, end: tailEnd[t.k]! };
-    }
-    return undefined;
-  };
-  // okFrom(k): the first separator index ≥ k whose continuation matches,
-  // computed on demand; `skip` remembers scans already done (each separator
-  // is examined once).
-  const results = new Map<number, Found | undefined>();
-  const skip = new Int32Array(sepD.length + 1).fill(-1);
-  const okFrom = (k: number): number => {
-    const visited: number[] = [];
-    let j = k;
-    while (j < sepD.length) {
-      if (skip[j] !== -1) {
-        j = skip[j]!;
-        break;
-      }
-      visited.push(j);
-      if (!results.has(j)) results.set(j, afterSep(sepD[j]!));
-      if (results.get(j)) break;
-      j++;
-    }
-    for (const v of visited) skip[v] = j;
-    return j;
-  };
-  // The lazy title `.+?` from t0: the first separator whose white space starts on t0's line.
-  const fromTitle = (t0: number): Found | undefined => {
-    const k = okFrom(firstAbove(sepD, t0 + 1));
-    return k < sepD.length && sepR[k]! <= nl[t0]! ? results.get(k) : undefined;
-  };
-  let from = 0;
-  for (let b = body.startsWith('##') ? 0 : body.indexOf('\n##'); b !== -1; b = body.indexOf('\n##', b + 1)) {
-    const start = body.charCodeAt(b) === 10 ? b + 1 : b;
-    if (start < from) continue;
-    const w = wsEnd[start + 2]!;
-    // `##\s+` is greedy: the title starts as late as possible first.
-    for (let t0 = w; t0 >= start + 3; t0--) {
-      if (!dot(t0)) continue;
-      const found = fromTitle(t0);
-      if (!found) continue;
-      headings.push({ participant: found.participant, seq: Number(found.seq) });
-      from = Math.max(found.end, start + 1);
-      break;
-    }
-  }
-  return headings;
-}
 
 function checkReviews(text: string | undefined, pass: LogPass, ref: string | undefined, errors: string[]): void {
   const body = text ?? '';
@@ -3237,10 +2639,7 @@ export async function validate(host: Host, folder: string, registry: Registry): 
   if (hasEvent('decision_accepted')) errors.push(...decisionGateErrors(readiness));
   const finished = hasEvent('readiness_passed') || hasEvent('completed');
   if (finished) {
-    if (readiness.blocking.length) errors.push('blocking readiness items must be cleared before readiness_passed or completed');
-    if (readiness.unresolved.length) errors.push('unresolved readiness questions must be classified before readiness_passed or completed');
-    if (readiness.deferredWithoutReason.length) errors.push('deferred_nonblocking readiness items require a reason');
-    if (!readiness.readyToImplement) errors.push("readiness.md must check 'Ready to implement' before readiness_passed or completed");
+    errors.push(...readinessGateErrors(readiness, 'before readiness_passed or completed', true));
     if (primaryFreezes === 0 && !pass.anyPrimaryFreeze) {
       errors.push('readiness_passed requires primary deliverable_frozen');
     }
@@ -3253,7 +2652,7 @@ export async function validate(host: Host, folder: string, registry: Registry): 
     warnings.push('deferred_nonblocking readiness items should include a reason');
   }
 
-  if (registry.hooks.has('validate')) await registry.hooks.call('validate', { folder, protocol, events: pass.events ?? [], errors, warnings });
+  if (registry.hooks.has('validate')) await registry.hooks.call('validate', { folder, files: documentFiles(host, folder, protocol), protocol, events: pass.events ?? [], errors, warnings });
   return finish();
 }
 
@@ -3449,9 +2848,9 @@ function cachedWaiting(protocol: Json): string[] {
 /** Compute the next action for `participant` (spec §10). */
 export async function nextAction(host: Host, folder: string, participant: string, registry?: Registry): Promise<NextResult> {
   const protocol = await readProtocol(host, folder);
-  if (!participantIds(protocol).includes(participant)) throw new AcpError(`participant '${participant}' is not listed in protocol.json`);
+  if (!participantIds(protocol).includes(participant)) throw new AcpError(`participant '${participant}' is not listed in protocol.json`, 2, 'unknown_participant');
   const log = await readEventLogSettled(host, folder);
-  if (log.errors.length) throw new AcpError(log.errors);
+  if (log.errors.length) throw new AcpError(log.errors, 2, 'invalid_log');
   const events = log.events;
   const phase = pyStr(protocol.currentPhase);
   const owner = pyStr(protocol.proposalOwner);
@@ -3516,7 +2915,7 @@ export async function nextAction(host: Host, folder: string, participant: string
   if (last) result.lastEvent = { seq: last.seq, event: last.event, from: last.from };
   if (registry?.hooks.has('next')) {
     const hints: string[] = [];
-    await registry.hooks.call('next', { folder, participant, result, hints });
+    await registry.hooks.call('next', { folder, files: documentFiles(host, folder, protocol), participant, result, hints });
     if (hints.length) (result as NextResult & { hints?: string[] }).hints = hints;
   }
   return result;
@@ -3586,7 +2985,7 @@ export async function waitForTurn(host: Host, folder: string, participant: strin
       let log: { errors: string[]; last: Json | undefined };
       try {
         protocol = await readProtocol(host, folder);
-        if (!participantIds(protocol).includes(participant)) throw new AcpError(`participant '${participant}' is not listed in protocol.json`);
+        if (!participantIds(protocol).includes(participant)) throw new AcpError(`participant '${participant}' is not listed in protocol.json`, 2, 'unknown_participant');
         const st = await host.fs.stat(nodePath.join(folder, 'events.jsonl'));
         const key = !st ? 'missing' : st.ino !== undefined && st.ctimeMs !== undefined ? `${st.size}:${st.mtimeMs}:${st.ctimeMs}:${st.ino}` : undefined;
         if (key === undefined || logCache?.key !== key) {
@@ -3595,7 +2994,7 @@ export async function waitForTurn(host: Host, folder: string, participant: strin
           logCache = { key: key ?? '', errors: read.errors, last };
         }
         log = logCache;
-        if (log.errors.length) throw new AcpError(log.errors);
+        if (log.errors.length) throw new AcpError(log.errors, 2, 'invalid_log');
         unreadableSince = undefined;
       } catch (error) {
         // Tools that write in place (not atomically) can be caught mid-write:
@@ -3677,7 +3076,7 @@ export async function openCollaboration(folder: string, options: OpenOptions = {
     state: async () => {
       const protocol = await readProtocol(host, absolute);
       const log = await readEventLog(host, absolute);
-      if (log.errors.length) throw new AcpError(log.errors);
+      if (log.errors.length) throw new AcpError(log.errors, 2, 'invalid_log');
       return replay(log.events, participantIds(protocol), await readReadinessFile(host, absolute));
     },
     validate: () => validate(host, absolute, registry),
@@ -3686,8 +3085,32 @@ export async function openCollaboration(folder: string, options: OpenOptions = {
   };
 }
 
+/**
+ * The library as one object, handed to every plugin (its `context.api`) and
+ * every command. Plugins cannot import acp.ts's values: a compiled binary's
+ * modules are not importable from outside, and a built-in plugin that
+ * imported acp.ts would wait for acp.ts, which awaits the CLI (see
+ * docs/architecture.md). Everything here is also a named export.
+ */
+export function libraryApi() {
+  return {
+    VERSION, EVENT_NAMES, PHASES, REQUIRED_FILES, FORBIDDEN_FILES, CONCLUSION_SECTIONS, DEFAULT_WAIT_TIMEOUT_SECONDS, DEFAULT_WAIT_INTERVAL_SECONDS,
+    AcpError, AcpTimeoutError, AcpAbortError, AcpPluginError, AcpAppendedError, UsageError,
+    createNodeHost, createMemoryHost, createMemoryFileSystem, openCollaboration, createRegistry, pluginContext,
+    init, append, validate, nextAction, formatNext, waitForTurn,
+    readProtocol, readEventLog, scanEventLog, parseEventLog, formatEventLine, jsonErrorDetail, nextSeq, emptyState, applyEvent, replay,
+    participantIds, isUnsafePath, deliverableRef, primaryRef, resolveDeliverablePath, readDeliverable, documentFiles,
+    markdown, readReadiness, decisionGateErrors, conclusionErrors, defaultTemplate, defaultGates, reviewHeadings, parseZonedTimestamp,
+    inspectFolderLock, withFolderLock, writeFileAtomic, decodeText, sha256Hex, formatTimestamp, formatProtocolJson, pyRepr, pyStr, pyStrip,
+    comparePy, sortedPy, parseArgv, parsePyInt, parsePyFloat, runCommand, describeError,
+  };
+}
+
+/** The type of {@link libraryApi}: what `context.api` holds. */
+export type AcpApi = ReturnType<typeof libraryApi>;
+
 // ---------------------------------------------------------------------------
-// The CLI (the only place that reads argv, writes stdio or exits)
+// The CLI edge: argv → command → exit code (never exits; main() does)
 // ---------------------------------------------------------------------------
 
 /** Where the CLI writes and what it reads from the process. */
@@ -3697,520 +3120,175 @@ export interface CliIo {
   stderr(text: string): void;
   /** Colour output allowed? */
   color: boolean;
-  /** Process capabilities for plugins (running commands); default: this process's. */
+  /** Process capabilities for plugins (running commands); default: none. */
   runtime?: RuntimeFacts;
-}
-
-class UsageError extends AcpError {}
-
-/**
- * Option values exactly as typed. The argv parser under cac turns
- * numeric-looking values into numbers (`--sha256 000…` would become `0`), so
- * values are taken from argv itself; cac still matches commands, rejects
- * unknown options and prints help.
- */
-function rawOptionValues(argv: string[], valued: Set<string>): Map<string, string[]> {
-  const values = new Map<string, string[]>();
-  const add = (name: string, value: string): void => {
-    const key = name.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
-    values.set(key, [...(values.get(key) ?? []), value]);
-  };
-  for (let i = 0; i < argv.length; i++) {
-    const token = argv[i]!;
-    if (token === '--') break;
-    if (!token.startsWith('--')) continue;
-    const eq = token.indexOf('=');
-    const name = token.slice(2, eq === -1 ? undefined : eq);
-    if (!valued.has(name)) continue;
-    if (eq !== -1) add(name, token.slice(eq + 1));
-    else if (i + 1 < argv.length && !argv[i + 1]!.startsWith('--')) add(name, argv[++i]!);
-  }
-  return values;
-}
-
-function single(value: unknown, name: string): string | undefined {
-  if (value === undefined) return undefined;
-  if (Array.isArray(value)) {
-    if (value.length > 1) throw new UsageError(`argument --${name}: expected one value`);
-    value = value[0];
-  }
-  if (value === true || value === false) throw new UsageError(`argument --${name}: expected one argument`);
-  return String(value);
-}
-
-function list(value: unknown): string[] {
-  if (value === undefined) return [];
-  const values = Array.isArray(value) ? value : [value];
-  return values.map((v) => {
-    if (v === true || v === false) throw new UsageError('expected one argument');
-    return String(v);
-  });
-}
-
-function required(value: string | undefined, name: string): string {
-  if (value === undefined) throw new UsageError(`the following arguments are required: --${name}`);
-  return value;
-}
-
-function intOption(value: string | undefined, name: string): number | undefined {
-  if (value === undefined) return undefined;
-  if (!/^[+-]?\d+$/.test(value.trim())) throw new UsageError(`argument --${name}: invalid int value: '${value}'`);
-  return Number.parseInt(value, 10);
-}
-
-function floatOption(value: string | undefined, name: string): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (value.trim() === '' || Number.isNaN(n) || n < 0) throw new UsageError(`argument --${name}: invalid non-negative number: '${value}'`);
-  return n;
+  /** Environment access (default: none). */
+  env?(name: string): string | undefined;
+  /** Aborted when the process should stop. */
+  signal?: AbortSignal;
 }
 
 /**
- * Run the CLI. Returns the exit code; never calls `process.exit` (the
- * entry point does).
+ * Run the CLI. Returns the exit code; never calls `process.exit` (the entry
+ * point does). Loads the registry (built-in and configured plugins), finds
+ * the command, parses its options, runs it, and always cleans up.
  */
 export async function runCli(io: CliIo, hostOverride?: Host): Promise<number> {
-  const { cac } = await import('cac');
   const host = hostOverride ?? (await createNodeHost());
-  // Replaced by the registry with plugins once the command line is parsed.
-  let registry = new Registry();
-  const out = (text: string): void => io.stdout(`${text}\n`);
-  let exitCode = 0;
-  let json = false;
-  const cli = cac('acp');
-  // Start-up: cac builds every option of every command, a fifth of a small
-  // append's CPU. When argv starts with a protocol command and asks for no
-  // help or version, only that command is built; the others get an inert
-  // builder (parsing, unknown-option errors and output are the same).
-  const only = io.argv[0];
-  if (only && ['init', 'append', 'next', 'wait', 'validate'].includes(only) && !io.argv.some((a) => ['--help', '-h', '--version', '-v'].includes(a))) {
-    const build = cli.command.bind(cli);
-    const inert: object = new Proxy(() => undefined, { get: () => () => inert });
-    cli.command = ((name: string, ...rest: [string?, object?]) => (name.split(' ')[0] === only ? build(name, ...rest) : inert)) as typeof cli.command;
-  }
-  const str = { type: [String] };
-  const valued = new Set([
-    'folder', 'participant', 'objective', 'completion', 'primary-deliverable-type', 'primary-deliverable-file', 'primary-deliverable-check',
-    'deliverables-mode', 'deliverables-dir', 'repo-root', 'event', 'summary', 'doc', 'reply-to', 'role', 'sha256', 'interval', 'timeout',
-    'plugin', 'server', 'token', 'token-file', 'root', 'config', 'tcp', 'unix', 'param-file',
-  ]);
-  const raw = rawOptionValues(io.argv, valued);
-  const withRawValues = (parsed: Json): Json => ({ ...parsed, ...Object.fromEntries(raw) });
-  const folderOf = (options: Json): string => {
-    const folder = required(single(options.folder, 'folder'), 'folder');
-    if (folder.includes('\0')) throw new UsageError('argument --folder: a path cannot contain a NUL character');
-    return host.resolvePath(folder);
-  };
-  // Global options (every command): plugins are loaded before the command runs.
-  cli.option('--plugin <path>', 'Load a plugin: a .ts/.mjs/.js file or a bundled acp:{name} (repeatable)', str);
-  cli.option('--no-config', 'Ignore acp.config.yaml (found in the working directory or its ancestors)');
-  // cac would print "(default: true)" for a negated option; `config` is only checked for `false`.
-  for (const option of cli.globalCommand.options) if (option.negated) option.config.default = undefined;
-
-  cli
-    .command('init', 'Create a collaboration folder (spec §9)')
-    .option('--folder <folder>', 'Collaboration folder', str)
-    .option('--participant <id>', 'Participant id (repeatable; the first owns the proposal)', str)
-    .option('--objective <text>', 'What the collaboration must achieve', str)
-    .option('--completion <gate>', 'Objective completion gate (repeatable)', str)
-    .option('--primary-deliverable-type <type>', 'Primary deliverable type', str)
-    .option('--primary-deliverable-file <file>', 'Primary deliverable file name (.md)', str)
-    .option('--primary-deliverable-check <section>', 'Checklist section for custom types (repeatable)', str)
-    .option('--deliverables-mode <mode>', 'internal (default) or external', str)
-    .option('--deliverables-dir <dir>', 'Deliverables directory (default deliverables)', str)
-    .option('--repo-root <path>', 'Repository root, relative to the folder (external mode)', str)
-    .option('--resume', 'Succeed if the folder already exists')
-    .option('--json', 'Print one JSON object')
-    .action(async (parsed: Json) => {
-      const options = withRawValues(parsed);
-      json = Boolean(options.json);
-      const folder = folderOf(options);
-      const result = await init(
-        host,
-        folder,
-        {
-          participants: list(options.participant),
-          objective: single(options.objective, 'objective') ?? '',
-          completion: list(options.completion),
-          primaryType: required(single(options.primaryDeliverableType, 'primary-deliverable-type'), 'primary-deliverable-type'),
-          primaryFile: single(options.primaryDeliverableFile, 'primary-deliverable-file'),
-          primaryChecks: list(options.primaryDeliverableCheck),
-          mode: single(options.deliverablesMode, 'deliverables-mode'),
-          dir: single(options.deliverablesDir, 'deliverables-dir'),
-          repoRoot: single(options.repoRoot, 'repo-root'),
-          resume: Boolean(options.resume),
-        },
-        registry,
-      );
-      if (json) out(JSON.stringify({ ok: true, created: result.created, folder, files: result.files }));
-      else if (result.created) out(`Initialized ACP schema v2 collaboration folder: ${folder}`);
-      else out(`Collaboration folder already exists: ${folder}`);
-    });
-
-  cli
-    .command('append', 'Append an event (spec §6)')
-    .option('--folder <folder>', 'Collaboration folder', str)
-    .option('--participant <id>', 'Who appends', str)
-    .option('--event <name>', `Event name (${EVENT_NAMES.join(', ')})`, str)
-    .option('--summary <text>', 'One-line summary', str)
-    .option('--doc <ref>', 'Document the event refers to', str)
-    .option('--reply-to <seq>', 'Seq of the event this answers', str)
-    .option('--role <role>', 'primary or supporting (deliverable events)', str)
-    .option('--sha256 <hex>', 'SHA-256 of the frozen deliverable', str)
-    .option('--json', 'Print the appended event as JSON')
-    .action(async (parsed: Json) => {
-      const options = withRawValues(parsed);
-      json = Boolean(options.json);
-      const folder = folderOf(options);
-      const result = await append(
-        host,
-        folder,
-        {
-          participant: required(single(options.participant, 'participant'), 'participant'),
-          event: required(single(options.event, 'event'), 'event'),
-          summary: required(single(options.summary, 'summary'), 'summary'),
-          doc: single(options.doc, 'doc'),
-          replyTo: intOption(single(options.replyTo, 'reply-to'), 'reply-to'),
-          role: single(options.role, 'role'),
-          sha256: single(options.sha256, 'sha256'),
-        },
-        registry,
-      ).catch((error: unknown) => {
-        // A plugin's append:after failed: the event is written all the same, say so.
-        const appended = (error as { appended?: AppendResult }).appended;
-        if (appended && !json) out(`appended seq ${appended.event.seq}: ${appended.event.event}`);
-        throw error;
-      });
-      if (json) out(JSON.stringify({ ok: true, event: result.event, phase: result.state.phase, waitingFor: result.state.waitingFor }));
-      else out(`appended seq ${result.event.seq}: ${result.event.event}`);
-    });
-
-  cli
-    .command('next', 'Print the next action for a participant (spec §10)')
-    .option('--folder <folder>', 'Collaboration folder', str)
-    .option('--participant <id>', 'Participant id', str)
-    .option('--json', 'Print one JSON object')
-    .action(async (parsed: Json) => {
-      const options = withRawValues(parsed);
-      json = Boolean(options.json);
-      const result = await nextAction(host, folderOf(options), required(single(options.participant, 'participant'), 'participant'), registry);
-      if (json) out(JSON.stringify({ ok: result.exitCode === 0, ...result }));
-      else out(formatNext(result));
-      exitCode = result.exitCode;
-    });
-
-  cli
-    .command('wait', 'Wait until it is a participant’s turn (spec §10)')
-    .option('--folder <folder>', 'Collaboration folder', str)
-    .option('--participant <id>', 'Participant id', str)
-    .option('--interval <seconds>', `Fallback poll period (default ${DEFAULT_WAIT_INTERVAL_SECONDS})`, str)
-    .option('--timeout <seconds>', `Give up after this long; 0 waits forever (default ${DEFAULT_WAIT_TIMEOUT_SECONDS})`, str)
-    .option('--server <endpoint>', 'Wait by subscription to an `acp serve` endpoint (tcp://host:port or unix:/path); --folder is then the task name', str)
-    .option('--token <token>', 'With --server: the token the server maps to --participant (or ACP_TOKEN)', str)
-    .option('--token-file <file>', 'With --server: read the token from this file', str)
-    .option('--json', 'Print one JSON object')
-    .action(async (parsed: Json) => {
-      const options = withRawValues(parsed);
-      json = Boolean(options.json);
-      if (options.server !== undefined) {
-        const { waitViaServer } = await import('./plugins/rpc/cli.ts');
-        exitCode = await waitViaServer(options, rpcContext());
-        return;
-      }
-      const participant = required(single(options.participant, 'participant'), 'participant');
-      try {
-        const result = await waitForTurn(
-          host,
-          folderOf(options),
-          participant,
-          {
-            intervalSeconds: floatOption(single(options.interval, 'interval'), 'interval'),
-            timeoutSeconds: floatOption(single(options.timeout, 'timeout'), 'timeout'),
-            onProgress: json ? undefined : out,
-          },
-          registry,
-        );
-        if (json) out(JSON.stringify({ ok: true, ready: result.reason.slice('ready: '.length), ...result.next }));
-        else out(`${result.reason}\n${formatNext(result.next)}`);
-        exitCode = result.next.exitCode;
-      } catch (error) {
-        if (error instanceof AcpTimeoutError) {
-          if (json) out(JSON.stringify({ ok: false, timeout: true, reason: error.message.slice('timeout: '.length) }));
-          io.stderr(`${error.message}\n`);
-          exitCode = 1;
-          return;
-        }
-        throw error;
-      }
-    });
-
-  cli
-    .command('validate', 'Validate a collaboration folder (spec §8)')
-    .option('--folder <folder>', 'Collaboration folder', str)
-    .option('--json', 'Print {ok, errors, warnings}')
-    .action(async (parsed: Json) => {
-      const options = withRawValues(parsed);
-      json = Boolean(options.json);
-      const result = await validate(host, folderOf(options), registry);
-      exitCode = result.errors.length ? 2 : result.warnings.length ? 1 : 0;
-      if (json) {
-        out(JSON.stringify(result));
-        return;
-      }
-      if (result.errors.length) {
-        out('ACP validation failed');
-        for (const error of result.errors) out(`ERROR: ${error}`);
-      } else out(result.warnings.length ? 'ACP validation passed with warnings' : 'ACP validation passed');
-      for (const warning of result.warnings) out(`WARNING: ${warning}`);
-    });
-
-  cli
-    .command('types', 'List the deliverable types and plugins loaded, and where each came from')
-    .option('--json', 'Print one JSON object')
-    .action((parsed: Json) => {
-      const options = withRawValues(parsed);
-      json = Boolean(options.json);
-      const where = (origin: Origin): string => (origin.kind === 'built-in' ? `built-in (${origin.source})` : `${origin.source}${origin.via ? ` (via ${origin.via})` : ''}`);
-      const types = [...registry.types.values()].map(({ definition, origin }) => ({
-        type: definition.type,
-        title: definition.title,
-        origin: origin.kind,
-        source: origin.source,
-        ...(origin.plugin ? { plugin: origin.plugin } : {}),
-        ...(origin.via ? { via: origin.via } : {}),
-        recordedAs: origin.kind === 'built-in' || definition.recordAsCustom === false ? definition.type : 'custom',
-      }));
-      const plugins = registry.plugins.map(({ plugin, origin }) => ({
-        name: plugin.name,
-        source: origin.source,
-        ...(origin.via ? { via: origin.via } : {}),
-        enforce: plugin.enforce ?? 'normal',
-        hooks: Object.keys(plugin.hooks ?? {}),
-        types: (plugin.deliverableTypes ?? []).map((t) => t.type),
-      }));
-      if (json) {
-        out(JSON.stringify({ ok: true, types, plugins }));
-        return;
-      }
-      out('Deliverable types:');
-      for (const { definition, origin } of registry.types.values()) {
-        out(`  ${definition.type.padEnd(20)} ${definition.title.padEnd(30)} ${origin.plugin ? `plugin '${origin.plugin}': ` : ''}${where(origin)}`);
-      }
-      out(plugins.length ? 'Plugins:' : 'Plugins: none (load with --plugin <file> or the plugins: list of acp.config.yaml)');
-      for (const [index, p] of plugins.entries()) {
-        const provides = [...p.types.map((t) => `type ${t}`), ...p.hooks.map((h) => `hook ${h}`)].join(', ') || 'nothing';
-        out(`  ${p.name.padEnd(20)} ${where(registry.plugins[index]!.origin)}; ${p.enforce === 'normal' ? '' : `enforce ${p.enforce}; `}provides ${provides}`);
-      }
-    });
-
-  cli
-    .command('doctor', 'Diagnose a folder (lock, torn log line, cached state, files, frozen deliverables); --fix repairs what is safe')
-    .option('--folder <folder>', 'Collaboration folder', str)
-    .option('--fix', 'Repair what loses nothing (keeps a copy of events.jsonl before cutting a torn line)')
-    .option('--json', 'Print {ok, folder, findings, changes}')
-    .action(async (parsed: Json) => {
-      const options = withRawValues(parsed);
-      json = Boolean(options.json);
-      const fix = Boolean(options.fix);
-      const { doctor, formatDoctorReport } = await import('./plugins/doctor.ts');
-      const core = {
-        AcpError, readProtocol, parseEventLog, decodeText, replay, participantIds, readReadiness, withFolderLock, writeFileAtomic,
-        formatProtocolJson, inspectFolderLock, sha256Hex, readDeliverable, formatTimestamp, pyRepr, REQUIRED_FILES, FORBIDDEN_FILES,
-      };
-      const report = await doctor(core, host, folderOf(options), { fix });
-      exitCode = report.healthy ? 0 : 1;
-      if (json) out(JSON.stringify({ ok: report.healthy, ...report }));
-      else out(formatDoctorReport(report, fix));
-    });
-
-  // The Agent Communication Protocol (JSON-RPC 2.0) server and client: plugins/rpc/, loaded only for these commands.
-  const rpcContext = () => ({
-    core: {
-      runCli, readProtocol, parseEventLog, readEventLog, decodeText, validate, nextAction, formatNext, applyEvent, emptyState, readReadiness,
-      participantIds, primaryRef, readDeliverable, sha256Hex, markdown, formatTimestamp, pyStr, AcpError, withFolderLock, writeFileAtomic,
-      resolveDeliverablePath, deliverableRef,
-    },
-    host,
-    registry,
-    io,
-    version: '0.1.0',
-    cliPrefix: [...(raw.get('plugin') ?? []).map((path) => `--plugin=${path}`), ...(cli.options.config === false ? ['--no-config'] : [])],
-  });
-
-  cli
-    .command('serve', 'Serve the collaborations under a folder over JSON-RPC 2.0 (Agent Communication Protocol)')
-    .option('--root <dir>', 'Folder whose sub-folders are the collaborations (default: the config\'s root, else the working directory)', str)
-    .option('--config <file>', 'Server config (YAML): tokens, limits, transports', str)
-    .option('--stdio', 'Serve on stdin/stdout (the spawning process is trusted)')
-    .option('--tcp <address>', 'Serve on TCP host:port (loopback unless --allow-remote; clients authenticate with a token)', str)
-    .option('--unix <path>', 'Serve on a Unix socket (created owner-only)', str)
-    .option('--allow-remote', 'Allow a non-loopback --tcp address')
-    .action(async (parsed: Json) => {
-      // --config here is a file; the global --no-config gives `config` a default, so take it from argv only.
-      const options = { ...withRawValues(parsed), config: raw.get('config') };
-      const { serveCommand } = await import('./plugins/rpc/cli.ts');
-      exitCode = await serveCommand(options, rpcContext());
-    });
-
-  cli
-    .command('rpc <method> [params]', 'Call one JSON-RPC method of an `acp serve` endpoint; params are JSON')
-    .option('--server <endpoint>', 'tcp://host:port, host:port or unix:/path (or ACP_SERVER)', str)
-    .option('--token <token>', 'Token the server maps to your participant id (or ACP_TOKEN)', str)
-    .option('--token-file <file>', 'Read the token from this file', str)
-    .option('--participant <id>', 'On a Unix socket without a token: the participant this call speaks for', str)
-    .option('--timeout <seconds>', 'Give up waiting for the answer after this long', str)
-    .option('--param-file <key=file>', 'Set a param (dotted path, e.g. args.content) to a file\'s text (repeatable)', str)
-    .option('--json', 'Print one JSON line even on a terminal')
-    .action(async (method: string, params: string | undefined, parsed: Json) => {
-      const options = withRawValues(parsed);
-      json = Boolean(options.json);
-      const { rpcCommand } = await import('./plugins/rpc/cli.ts');
-      exitCode = await rpcCommand(method, params, options, rpcContext());
-    });
-
-  cli.help();
-  cli.version('0.1.0');
-  const wantsJson = io.argv.includes('--json');
+  const found = commandWord(io.argv);
+  const argv = io.argv.filter((_, index) => index !== found.index);
+  const wantsJson = argv.includes('--json');
+  let registry: Registry | undefined;
   try {
-    cli.parse(['node', 'acp', ...io.argv], { run: false });
-    if (!cli.matchedCommand) {
-      if (cli.options.help || cli.options.version) return 0;
-      const name = cli.args[0];
-      throw new UsageError(name === undefined ? 'a command is required (init, append, next, wait, validate, doctor, types)' : `unknown command '${name}'`);
+    if (found.word === undefined && (argv.includes('--version') || argv.includes('-v'))) {
+      io.stdout(`acp/${VERSION}\n`);
+      return 0;
     }
-    if (cli.options.help) return 0;
-    const folderOption = raw.get('folder')?.[0];
+    const globals = parsePartial(argv);
+    // In-process callers (tests, embedders) get this process's capabilities, as the entry point does.
+    const runtime = io.runtime ?? (await (await import('./plugins/core/process.ts')).createProcessRuntime());
     registry = await createRegistry({
       host,
-      runtime: io.runtime ?? (await createProcessRuntime()),
-      config: cli.options.config !== false,
-      plugins: raw.get('plugin') ?? [],
+      runtime,
+      config: globals.config,
+      plugins: globals.plugins,
       via: '--plugin',
       cwd: host.resolvePath('.'),
-      folder: folderOption === undefined ? undefined : host.resolvePath(folderOption),
+      folder: globals.folder === undefined ? undefined : host.resolvePath(globals.folder),
       warn: (message) => io.stderr(`warning: ${message}\n`),
+      builtIns: true,
     });
-    await cli.runMatchedCommand();
+    const code = await dispatch({ ...io, runtime }, host, registry, found.word, argv);
     // Cleanup failures are errors too (exit 2); the finally below is for the error paths.
     await registry.cleanup();
-    return exitCode;
-  } catch (error) {
-    // A file system failure nobody foresaw (a file replaced by a directory, a
-    // disk error…) is the environment's, not a bug: say what failed, exit 2.
-    const fsFailure = !(error instanceof AcpError) && /^E[A-Z0-9]+$/.test(errorCode(error) ?? '') ? `file system error: ${(error as Error).message}` : undefined;
-    const message = error instanceof AcpError ? error.message : error instanceof Error && error.name === 'CACError' ? error.message : fsFailure;
-    if (message === undefined) {
-      const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
-      io.stderr(`error: internal error: ${error instanceof Error ? error.message : String(error)}\n`);
-      if (typeof detail === 'string' && io.argv.includes('--debug')) io.stderr(`${detail}\n`);
-      return 70;
-    }
-    const code = error instanceof AcpError ? error.exitCode : 2;
-    if (json || wantsJson) out(JSON.stringify({ ok: false, error: message, exitCode: code }));
-    io.stderr(`error: ${message}\n`);
     return code;
+  } catch (error) {
+    return reportError(io, error, wantsJson);
   } finally {
-    await registry.cleanup().catch((error: unknown) => io.stderr(`error: ${(error as Error).message}\n`));
+    await registry?.cleanup().catch((error: unknown) => io.stderr(`error: ${(error as Error).message}\n`));
   }
+}
+
+/** Find and run the command `word`. */
+async function dispatch(io: CliIo, host: Host, registry: Registry, word: string | undefined, argv: string[]): Promise<number> {
+  const out = (text: string): void => io.stdout(`${text}\n`);
+  if (word === undefined) {
+    if (argv.includes('--help') || argv.includes('-h')) {
+      io.stdout(formatHelp(registry, VERSION));
+      return 0;
+    }
+    throw new UsageError(`a command is required (${[...registry.commands.keys()].join(', ')})`);
+  }
+  const entry = registry.commands.get(word);
+  if (!entry) throw new UsageError(`unknown command '${word}' (commands: ${[...registry.commands.keys()].join(', ')})`);
+  const spec = entry.spec;
+  const parsed = parseArgv(argv, spec);
+  if (parsed.options.help) {
+    io.stdout(formatHelp(registry, VERSION, spec));
+    return 0;
+  }
+  const result = await runCommand(registry, word, parsed, {
+    host,
+    runtime: io.runtime,
+    out,
+    err: (text) => io.stderr(`${text}\n`),
+    color: io.color,
+    signal: io.signal,
+    env: io.env,
+  });
+  if (parsed.options.json === true && result.json) out(JSON.stringify(result.json));
+  return result.exitCode;
+}
+
+/** Where a command runs: the host, and where its output goes (default: nowhere). */
+export interface RunCommandOptions {
+  host: Host;
+  runtime?: RuntimeFacts;
+  out?(text: string): void;
+  err?(text: string): void;
+  color?: boolean;
+  signal?: AbortSignal;
+  env?(name: string): string | undefined;
 }
 
 /**
- * This process's capabilities for plugins. Running commands goes through
- * node:child_process, which Node, Bun and Deno all provide (Deno asks for
- * `--allow-run`); Deno's read permissions are queried so that looking for
- * acp.config.yaml never prompts.
+ * Run a registered command with options already parsed (no argv): the CLI
+ * edge calls it after parsing, the RPC server and embedders call it with
+ * typed values. Options are checked against the command's spec (types,
+ * `choices`, `required`) with the CLI's words. Typed errors are thrown.
  */
-async function createProcessRuntime(): Promise<RuntimeFacts> {
-  const g = globalThis as {
-    Deno?: { permissions: { querySync(descriptor: { name: 'read'; path: string }): { state: string } } };
-    Bun?: unknown;
-    process?: { env: Record<string, string | undefined> };
+export async function runCommand(registry: Registry, name: string, input: { options?: OptionValues; args?: Record<string, string | undefined> }, where: RunCommandOptions): Promise<CommandResult> {
+  const entry = registry.commands.get(name);
+  if (!entry) throw new UsageError(`unknown command '${name}' (commands: ${[...registry.commands.keys()].join(', ')})`);
+  const options = input.options ?? {};
+  checkOptionValues(entry.spec, options);
+  const context: Omit<CommandContext, 'next'> = {
+    name,
+    args: input.args ?? {},
+    options,
+    api: libraryApi(),
+    host: where.host,
+    registry,
+    runtime: where.runtime ?? { name: 'unknown' },
+    out: where.out ?? (() => undefined),
+    err: where.err ?? (() => undefined),
+    json: options.json === true,
+    color: where.color ?? false,
+    signal: where.signal ?? new AbortController().signal,
+    env: (variable) => where.env?.(variable),
+    folder: () => folderOption(where.host, options.folder),
   };
-  const deno = g.Deno;
-  const name: RuntimeFacts['name'] = deno ? 'deno' : g.Bun ? 'bun' : g.process ? 'node' : 'unknown';
-  const run: RuntimeFacts['run'] = async (command, options = {}) => {
-    const { spawn } = await import('node:child_process');
-    const [file, ...args] = command;
-    if (!file) throw new AcpError('run: empty command');
-    const env = { ...g.process?.env, ...options.env };
-    return new Promise((resolve, reject) => {
-      let child: ReturnType<typeof spawn>;
-      try {
-        child = spawn(file, args, { cwd: options.cwd, env, shell: false, detached: options.detached, stdio: options.detached ? 'ignore' : ['ignore', 'pipe', 'pipe'] });
-      } catch (error) {
-        reject(new Error(`cannot run ${file}: ${(error as Error).message}${name === 'deno' ? ' (Deno needs --allow-run)' : ''}`));
-        return;
-      }
-      const output = { stdout: '', stderr: '' };
-      const limit = 64 * 1024;
-      child.stdout?.on('data', (chunk: Uint8Array) => void (output.stdout = (output.stdout + chunk).slice(-limit)));
-      child.stderr?.on('data', (chunk: Uint8Array) => void (output.stderr = (output.stderr + chunk).slice(-limit)));
-      const timer = options.timeoutMs && !options.detached ? setTimeout(() => child.kill('SIGKILL'), options.timeoutMs) : undefined;
-      child.on('error', (error: Error & { code?: string }) => {
-        clearTimeout(timer);
-        reject(new Error(error.code === 'ENOENT' ? `command not found: ${file}` : `cannot run ${file}: ${error.message}`));
-      });
-      if (options.detached) {
-        child.on('spawn', () => {
-          child.unref();
-          resolve({ code: 0, ...output });
-        });
-        return;
-      }
-      child.on('close', (code: number | null) => {
-        clearTimeout(timer);
-        resolve({ code, ...output });
-      });
-    });
-  };
-  const mayRead = deno ? (path: string): boolean => deno.permissions.querySync({ name: 'read', path }).state === 'granted' : undefined;
-  return mayRead ? { name, run, mayRead } : { name, run };
+  return runCommandChain(entry.chain, context);
 }
 
-/** The process edge: every `process` / `Deno` / `Bun` access of the CLI lives here. */
+/** Run a command and the `extend` wrappers around it, outermost first. */
+async function runCommandChain(chain: readonly CommandSpec[], context: Omit<CommandContext, 'next'>, index = chain.length - 1): Promise<CommandResult> {
+  const spec = chain[index]!;
+  const next = (): Promise<CommandResult> => (index > 0 ? runCommandChain(chain, context, index - 1) : Promise.resolve({ exitCode: 0 }));
+  const outcome = await spec.run({ ...context, next });
+  return typeof outcome === 'object' ? outcome : { exitCode: outcome ?? 0 };
+}
+
+/** `--folder`, resolved; a usage error when absent. */
+function folderOption(host: Host, value: unknown): string {
+  if (typeof value !== 'string') throw new UsageError('the following arguments are required: --folder');
+  if (value.includes('\0')) throw new UsageError('argument --folder: a path cannot contain a NUL character');
+  return host.resolvePath(value);
+}
+
+/** Print a failure as `error: …` (and the JSON object under `--json`); returns the exit code (70: a bug). */
+function reportError(io: CliIo, error: unknown, wantsJson: boolean): number {
+  const described = describeError(error);
+  if (!described) {
+    io.stderr(`error: internal error: ${error instanceof Error ? error.message : String(error)}\n`);
+    if (io.argv.includes('--debug') && error instanceof Error && error.stack) io.stderr(`${error.stack}\n`);
+    return 70;
+  }
+  const { message, exitCode, code } = described;
+  const appended = error instanceof AcpAppendedError ? error.appended : undefined;
+  if (wantsJson) io.stdout(`${JSON.stringify({ ok: false, error: message, exitCode, code, ...(appended ? { appended: appended.event } : {}) })}\n`);
+  else if (appended) io.stdout(`appended seq ${appended.event.seq}: ${appended.event.event}\n`);
+  io.stderr(`error: ${message}\n`);
+  return exitCode;
+}
+
+/**
+ * The user-facing side of a failure: an {@link AcpError}'s message, exit code
+ * and stable code, or a file system failure nobody foresaw (a file replaced
+ * by a directory, a disk error…), which is the environment's, not a bug
+ * (`file system error: …`, exit 2). `undefined` for anything else: a bug.
+ */
+export function describeError(error: unknown): { message: string; exitCode: number; code: string } | undefined {
+  if (error instanceof AcpError) return { message: error.message, exitCode: error.exitCode, code: error.code };
+  const errno = errorCode(error);
+  if (errno !== undefined && /^E[A-Z0-9]+$/.test(errno)) return { message: `file system error: ${(error as Error).message}`, exitCode: 2, code: 'file_system' };
+  return undefined;
+}
+
+/** The entry point's work (argv, stdio, exit code) lives in plugins/core/process.ts. */
 async function main(): Promise<void> {
-  const g = globalThis as {
-    process?: { argv: string[]; stdout: { write(s: string): unknown }; stderr: { write(s: string): unknown }; exitCode?: number; exit(code: number): never };
-  };
-  const proc = g.process!;
-  type Stream = { write(s: string | Uint8Array): unknown; on?(event: 'error', fn: () => void): unknown };
-  // A reader that went away (`acp types | head -1`) is not our error: no EPIPE crash.
-  const streamWriter = (stream: Stream) => {
-    stream.on?.('error', () => undefined);
-    return (text: string | Uint8Array): void => {
-      try {
-        stream.write(text);
-      } catch {
-        // closed pipe
-      }
-    };
-  };
-  // Output goes straight to the file descriptor: creating the
-  // process.stdout/stderr streams costs ~15 ms of Bun's start-up, a third
-  // of a whole append. The stream is the fallback for a non-blocking
-  // descriptor that is full (EAGAIN).
-  const { writeSync } = await import('node:fs');
-  const write = (fd: number, stream: () => Stream) => {
-    let fallback: ((text: string | Uint8Array) => void) | undefined;
-    return (text: string): void => {
-      if (fallback) return fallback(text);
-      let bytes = new TextEncoder().encode(text);
-      while (bytes.length) {
-        try {
-          bytes = bytes.subarray(writeSync(fd, bytes));
-        } catch (error) {
-          if ((error as { code?: unknown }).code !== 'EAGAIN') return; // closed pipe
-          fallback = streamWriter(stream());
-          return fallback(bytes);
-        }
-      }
-    };
-  };
-  const code = await runCli(
-    { argv: proc.argv.slice(2), stdout: write(1, () => proc.stdout), stderr: write(2, () => proc.stderr), color: false },
-    await createNodeHost({ syncFs: true }),
-  );
-  proc.exitCode = code;
+  const { runProcess } = await import('./plugins/core/process.ts');
+  await runProcess((io, host) => runCli(io, host));
 }
 
 /**

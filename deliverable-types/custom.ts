@@ -4,14 +4,14 @@
  * file name must be given.
  * @module
  */
-import type { DeliverableType } from '../acp.ts';
+import { defineDeliverableType } from '../plugins/core/define.ts';
 
 /** The `custom` deliverable type. */
-const custom: DeliverableType = {
+const custom = defineDeliverableType({
   type: 'custom',
   title: 'Custom Deliverable',
   description: 'Any Markdown deliverable whose required sections are the declared checklist.',
   sections: (checklist) => checklist.map((item) => item.trim()).filter((item) => item !== ''),
-};
+});
 
 export default custom;

@@ -3,7 +3,7 @@
  * Specifies a design: the problem, goals, the proposed design, its contracts, failure modes and how it is validated.
  * @module
  */
-import type { DeliverableType } from '../acp.ts';
+import { defineDeliverableType } from '../plugins/core/define.ts';
 
 /** Required sections, in order (spec §3). */
 const SECTIONS = [
@@ -18,12 +18,12 @@ const SECTIONS = [
 ];
 
 /** The `design-spec` deliverable type. */
-const designspec: DeliverableType = {
+const designspec = defineDeliverableType({
   type: 'design-spec',
   title: 'Design Spec',
   defaultFile: 'design-spec.md',
   description: 'Specifies a design: the problem, goals, the proposed design, its contracts, failure modes and how it is validated.',
   sections: () => [...SECTIONS],
-};
+});
 
 export default designspec;

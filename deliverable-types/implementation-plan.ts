@@ -3,7 +3,7 @@
  * Plans an implementation: phases, tasks, dependencies, rollout, tests, risks and exit criteria.
  * @module
  */
-import type { DeliverableType } from '../acp.ts';
+import { defineDeliverableType } from '../plugins/core/define.ts';
 
 /** Required sections, in order (spec §3). */
 const SECTIONS = [
@@ -18,12 +18,12 @@ const SECTIONS = [
 ];
 
 /** The `implementation-plan` deliverable type. */
-const implementationplan: DeliverableType = {
+const implementationplan = defineDeliverableType({
   type: 'implementation-plan',
   title: 'Implementation Plan',
   defaultFile: 'implementation-plan.md',
   description: 'Plans an implementation: phases, tasks, dependencies, rollout, tests, risks and exit criteria.',
   sections: () => [...SECTIONS],
-};
+});
 
 export default implementationplan;

@@ -3,7 +3,7 @@
  * Reports a review: scope, findings, risks, required changes and a recommendation.
  * @module
  */
-import type { DeliverableType } from '../acp.ts';
+import { defineDeliverableType } from '../plugins/core/define.ts';
 
 /** Required sections, in order (spec §3). */
 const SECTIONS = [
@@ -16,12 +16,12 @@ const SECTIONS = [
 ];
 
 /** The `review-report` deliverable type. */
-const reviewreport: DeliverableType = {
+const reviewreport = defineDeliverableType({
   type: 'review-report',
   title: 'Review Report',
   defaultFile: 'review-report.md',
   description: 'Reports a review: scope, findings, risks, required changes and a recommendation.',
   sections: () => [...SECTIONS],
-};
+});
 
 export default reviewreport;

@@ -3,7 +3,7 @@
  * Plans testing: the matrix, fixtures, automation, manual tests and exit criteria.
  * @module
  */
-import type { DeliverableType } from '../acp.ts';
+import { defineDeliverableType } from '../plugins/core/define.ts';
 
 /** Required sections, in order (spec §3). */
 const SECTIONS = [
@@ -16,12 +16,12 @@ const SECTIONS = [
 ];
 
 /** The `test-plan` deliverable type. */
-const testplan: DeliverableType = {
+const testplan = defineDeliverableType({
   type: 'test-plan',
   title: 'Test Plan',
   defaultFile: 'test-plan.md',
   description: 'Plans testing: the matrix, fixtures, automation, manual tests and exit criteria.',
   sections: () => [...SECTIONS],
-};
+});
 
 export default testplan;

@@ -2,10 +2,9 @@
  * The plugin loader: finds `acp.config.yaml`, checks it, and imports plugin
  * files (`.ts`, `.mjs`, `.js`) or the bundled plugins (`acp:{name}`).
  *
- * acp.ts imports this module lazily, only when plugins are asked for. It
- * imports nothing but types from acp.ts (a value import would deadlock: the
- * entry module is still evaluating its top-level `await main()` when this
- * module loads), so the values it needs arrive in {@link LoaderDeps}.
+ * acp.ts imports this module lazily, only when plugins are asked for. Like
+ * every plugin module it imports nothing but types from acp.ts and gets the
+ * library as an argument (see docs/architecture.md).
  *
  * Safety rule: code is never loaded from inside a collaboration folder. Anyone
  * who can write a shared folder could otherwise run code on the machine of
@@ -14,16 +13,8 @@
  * directory holding a `protocol.json` (symlinks resolved first).
  * @module
  */
-import type { AcpError, AcpPlugin, AcpPluginError, DeliverableType, Host, Origin, PluginContext, PluginEntry, Registry, RegistryOptions, RuntimeFacts } from '../acp.ts';
-
-/** The values of acp.ts the loader needs (see the module comment for why they are passed in). */
-export interface LoaderDeps {
-  AcpError: typeof AcpError;
-  AcpPluginError: typeof AcpPluginError;
-  pluginContext(options: Record<string, unknown>, runtime?: RuntimeFacts, extra?: { source?: string; warn?(message: string): void }): PluginContext;
-  /** Bundled plugins by name (`acp:{name}`). */
-  bundled: Record<string, () => Promise<unknown>>;
-}
+import type { AcpApi, AcpPlugin, DeliverableType, Host, Origin, PluginContext, PluginEntry, Registry, RegistryOptions, RuntimeFacts } from '../acp.ts';
+import { isInside, realpathOfExistingAncestor } from './core/util.ts';
 
 /** The config file name looked for in the working directory and its ancestors. */
 export const CONFIG_FILE = 'acp.config.yaml';
@@ -38,19 +29,21 @@ interface Request {
 }
 
 /** Load the config file's plugins, then `options.plugins`, into `registry`. */
-export async function loadPlugins(registry: Registry, options: RegistryOptions & { host: Host }, deps: LoaderDeps): Promise<void> {
+export async function loadPlugins(registry: Registry, options: RegistryOptions & { host: Host }, api: AcpApi, bundled: Record<string, () => Promise<unknown>>): Promise<void> {
   const { host } = options;
   const path = await import('node:path');
   const fail = (message: string): never => {
-    throw new deps.AcpError(message);
+    throw new api.AcpError(message);
   };
   const runtime: RuntimeFacts = options.runtime ?? { name: 'unknown' };
   const cwd = options.cwd ?? host.resolvePath('.');
-  const folder = options.folder === undefined ? undefined : await realpathLenient(host, path.resolve(cwd, options.folder));
+  // A folder this process may not read (Deno without --allow-read for it) is compared as spelt.
+  const given = options.folder === undefined ? undefined : path.resolve(cwd, options.folder);
+  const folder = given === undefined ? undefined : await realpathOfExistingAncestor(host, given).catch(() => given);
 
   /** The collaboration folder `file` lies in, if any. */
   const collaborationOf = async (file: string): Promise<string | undefined> => {
-    if (folder !== undefined && isInside(path, file, folder)) return folder;
+    if (folder !== undefined && isInside(file, folder)) return folder;
     for (let dir = path.dirname(file); ; dir = path.dirname(dir)) {
       const marker = path.join(dir, 'protocol.json');
       if (runtime.mayRead?.(marker) !== false && (await host.fs.stat(marker).catch(() => null))?.isFile) return dir;
@@ -92,10 +85,10 @@ export async function loadPlugins(registry: Registry, options: RegistryOptions &
       if (typeof entry === 'object') pluginOptions = entry.options ?? {};
       if (spec.startsWith(BUNDLED_PREFIX)) {
         const name = spec.slice(BUNDLED_PREFIX.length);
-        const bundled = Object.hasOwn(deps.bundled, name) ? deps.bundled[name] : undefined;
-        if (!bundled) fail(`unknown bundled plugin '${spec}' (from ${request.via}; bundled: ${Object.keys(deps.bundled).map((n) => BUNDLED_PREFIX + n).join(', ')})`);
+        const loader = Object.hasOwn(bundled, name) ? bundled[name] : undefined;
+        if (!loader) fail(`unknown bundled plugin '${spec}' (from ${request.via}; bundled: ${Object.keys(bundled).map((n) => BUNDLED_PREFIX + n).join(', ')})`);
         source = spec;
-        load = bundled!;
+        load = loader!;
       } else {
         const file = path.resolve(request.base, spec);
         if (!EXTENSIONS.includes(path.extname(file))) fail(`plugin ${file} (from ${request.via}) must be a ${EXTENSIONS.join(', ')} file`);
@@ -106,29 +99,30 @@ export async function loadPlugins(registry: Registry, options: RegistryOptions &
         load = () => importFile(real, runtime, fail);
       }
     }
-    await loadOne(registry, { source, via: request.via, options: pluginOptions, load, runtime, warn: options.warn }, deps);
+    await loadOne(registry, { source, via: request.via, options: pluginOptions, load, runtime, warn: options.warn }, api);
   }
 }
 
 async function loadOne(
   registry: Registry,
   spec: { source: string; via: string; options: Record<string, unknown>; load(): Promise<unknown>; runtime: RuntimeFacts; warn?(message: string): void },
-  deps: LoaderDeps,
+  api: AcpApi,
 ): Promise<void> {
   const fail = (message: string): never => {
-    throw new deps.AcpError(message);
+    throw new api.AcpError(message);
   };
   const module = (await spec.load()) as { default?: unknown };
   let label = spec.source;
-  const context = deps.pluginContext(spec.options, spec.runtime, { source: spec.source, warn: (message) => spec.warn?.(`plugin ${label}: ${message}`) });
+  const valibot = await import('valibot');
+  const context = api.pluginContext(spec.options, spec.runtime, { source: spec.source, warn: (message) => spec.warn?.(`plugin ${label}: ${message}`), valibot });
   let value = module.default;
   if (value === undefined) fail(`plugin ${spec.source} has no default export (export default a plugin, a deliverable type, or a function (context) => plugin)`);
   if (typeof value === 'function') {
     try {
       value = await (value as (context: PluginContext) => unknown)(context);
     } catch (error) {
-      if (error instanceof deps.AcpError) throw error;
-      throw new deps.AcpPluginError(spec.source, 'its default export function', error);
+      if (error instanceof api.AcpError) throw error;
+      throw new api.AcpPluginError(spec.source, 'its default export function', error);
     }
   }
   let plugin: AcpPlugin;
@@ -179,25 +173,6 @@ async function importFile(file: string, runtime: RuntimeFacts, fail: (message: s
 }
 
 type PathModule = typeof import('node:path');
-
-function isInside(path: PathModule, child: string, parent: string): boolean {
-  const relative = path.relative(parent, child);
-  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
-}
-
-/** Real path of `target`, or of its nearest existing ancestor joined with the rest (the folder of `init` may not exist yet). */
-async function realpathLenient(host: Host, target: string): Promise<string> {
-  const path = await import('node:path');
-  const rest: string[] = [];
-  for (let current = target; ; current = path.dirname(current)) {
-    try {
-      return path.join(await host.fs.realpath(current), ...rest.reverse());
-    } catch {
-      if (path.dirname(current) === current) return target;
-      rest.push(path.basename(current));
-    }
-  }
-}
 
 /** The nearest `acp.config.yaml` in `cwd` or its ancestors (directories the runtime may not read are skipped). */
 export async function findConfigFile(host: Host, runtime: RuntimeFacts, cwd: string, path: PathModule): Promise<string | undefined> {

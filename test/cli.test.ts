@@ -116,7 +116,7 @@ describe('usage and output modes', () => {
     const next = acp('next', '--folder', folder, '--participant', 'bob', '--json');
     expect(JSON.parse(next.stdout)).toMatchObject({ phase: 'drafting', proposalOwner: 'alice', waitingFor: ['alice'], lastEvent: { seq: 2 } });
     const valid = acp('validate', '--folder', folder, '--json');
-    expect(JSON.parse(valid.stdout)).toEqual({ ok: true, errors: [], warnings: [] });
+    expect(JSON.parse(valid.stdout)).toEqual({ ok: true, exitCode: 0, errors: [], warnings: [] });
     const refused = acp('append', '--folder', folder, '--participant', 'mallory', '--event', 'blocked', '--summary', 's', '--reply-to', '1', '--json');
     expect(refused.code).toBe(2);
     expect(JSON.parse(refused.stdout)).toMatchObject({ ok: false, error: "participant 'mallory' is not listed in protocol.json" });

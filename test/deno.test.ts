@@ -97,7 +97,7 @@ describe.concurrent('deno, least privilege', () => {
       expect({ rc: woken.rc, stderr: woken.stderr }).toEqual({ rc: 0, stderr: '' });
       expect(woken.stdout).toContain('ready: bob is listed in waitingFor');
 
-      expect(JSON.parse(await ok(['validate', '--folder', folder, '--json']))).toEqual({ ok: true, errors: [], warnings: [] });
+      expect(JSON.parse(await ok(['validate', '--folder', folder, '--json']))).toEqual({ ok: true, exitCode: 0, errors: [], warnings: [] });
       expect(await ok(['wait', '--folder', folder, '--participant', OWNER, '--json'])).toContain('"ready":"phase is completed"');
 
       // A refusal is the protocol's error, not a permission failure.

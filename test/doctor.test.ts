@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import * as acp from '../acp.ts';
-import { doctor } from '../plugins/doctor.ts';
+import { doctor } from '../plugins/doctor/diagnose.ts';
 import { NOTES_REF, cli, makeFolder } from './reliability/fixture.ts';
 
 const roots: string[] = [];

@@ -146,11 +146,12 @@ describe('embedding: a full collaboration in memory', () => {
     expect(missing).toBeInstanceOf(AcpError);
     expect((missing as AcpError).message).toBe(`missing protocol.json in ${folder}`);
     expect((missing as AcpError).exitCode).toBe(2);
+    expect((missing as AcpError).code).toBe('invalid_folder');
 
     await collab.init(INIT);
     const before = host.fs.snapshot();
     await expect(collab.append({ participant: 'mallory', event: 'blocked', summary: 'x', replyTo: 1 })).rejects.toThrow(
-      new AcpError("participant 'mallory' is not listed in protocol.json"),
+      new AcpError("participant 'mallory' is not listed in protocol.json", 2, 'unknown_participant'),
     );
     await expect(collab.append({ participant: OWNER, event: 'proposal_submitted', summary: 'x', doc: 'proposal.md' })).rejects.toThrow(
       'reply_to is required after initialized',
@@ -158,6 +159,7 @@ describe('embedding: a full collaboration in memory', () => {
     const phase = await collab.append({ participant: OWNER, event: 'completed', summary: 'x', doc: 'conclusion.md', replyTo: 1 }).catch((e: unknown) => e);
     expect(phase).toBeInstanceOf(AcpError);
     expect((phase as AcpError).messages).toEqual(['seq 2: completed requires a prior readiness_passed event']);
+    expect((phase as AcpError).code).toBe('invalid_event');
     await expect(collab.init(INIT)).rejects.toThrow('collaboration folder already contains protocol.json; use --resume to acknowledge it');
     await expect(collab.next('mallory')).rejects.toBeInstanceOf(AcpError);
     expect(host.fs.snapshot()).toEqual(before);

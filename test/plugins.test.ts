@@ -100,7 +100,7 @@ describe('loading plugins', () => {
       via: '--plugin',
       recordedAs: 'custom',
     });
-    expect(listed.plugins).toEqual([{ name: 'postmortem', source: POSTMORTEM, via: '--plugin', enforce: 'normal', hooks: ['next'], types: ['postmortem'] }]);
+    expect(listed.plugins).toEqual([{ name: 'postmortem', source: POSTMORTEM, via: '--plugin', enforce: 'normal', hooks: ['next'], types: ['postmortem'], commands: [] }]);
     const text = await cli(['types', '--plugin', POSTMORTEM], root);
     expect(text.stdout).toContain(`  postmortem           Post-mortem                    plugin 'postmortem': ${POSTMORTEM} (via --plugin)`);
     expect(text.stdout).toContain(`Plugins:\n  postmortem           ${POSTMORTEM} (via --plugin); provides type postmortem, hook next\n`);
@@ -180,7 +180,7 @@ describe('loading plugins', () => {
     const root = tempDir();
     writeFileSync(join(root, 'memo.mjs'), "export default { type: 'memo', title: 'Memo', defaultFile: 'memo.md', sections: () => ['Body'] };\n");
     const listed = JSON.parse((await cli(['types', '--json', '--plugin', 'memo.mjs'], root)).stdout);
-    expect(listed.plugins).toEqual([{ name: 'memo', source: join(root, 'memo.mjs'), via: '--plugin', enforce: 'normal', hooks: [], types: ['memo'] }]);
+    expect(listed.plugins).toEqual([{ name: 'memo', source: join(root, 'memo.mjs'), via: '--plugin', enforce: 'normal', hooks: [], types: ['memo'], commands: [] }]);
     const registry = await createRegistry({ plugins: [definePlugin({ name: 'inline', deliverableTypes: [defineDeliverableType({ type: 'x', title: 'X', sections: () => ['A'] })] })] });
     expect(registry.types.get('x')?.origin).toEqual({ kind: 'plugin', source: 'inline', via: 'createRegistry', plugin: 'inline' });
   });
@@ -382,7 +382,7 @@ describe('interoperable plugin types', () => {
     await runFlow(run, { folder, type: 'postmortem', pluginArgs: ['--plugin', POSTMORTEM], deliverable: (status) => postmortemText(status, status === 'Draft') });
     expect(primaryOf(folder).protocol.deliverables).toMatchObject({ primary: { type: 'custom', pluginType: 'postmortem', checklist: ['Impact', 'Timeline', 'Root Cause', 'Action Items'] } });
     const loaded = await cli(['validate', '--folder', folder, '--plugin', POSTMORTEM, '--json'], root);
-    expect(JSON.parse(loaded.stdout)).toEqual({ ok: false, errors: ['deliverables/postmortem.md: action item without an owner: Add the index'], warnings: [] });
+    expect(JSON.parse(loaded.stdout)).toEqual({ ok: false, errors: ['deliverables/postmortem.md: action item without an owner: Add the index'], warnings: [], exitCode: 2 });
     const without = await cli(['validate', '--folder', folder], root);
     expect(without.code).toBe(1);
     expect(without.stdout).toBe(

@@ -112,7 +112,7 @@ for (const runtime of RPC_RUNTIMES) {
       expect(pushed.at(-1)).toMatchObject({ state: { phase: 'completed' }, ready: true, reason: 'ready: phase is completed' });
 
       // validate passes, through the server and on the folder; the format is what the CLI writes.
-      expect(await alice.acp('validate', { folder: 'demo' })).toEqual({ ok: true, errors: [], warnings: [] });
+      expect(await alice.acp('validate', { folder: 'demo' })).toEqual({ ok: true, exitCode: 0, errors: [], warnings: [] });
       const cli = await runAcp(['validate', '--folder', folder]);
       expect(cli.stdout.trim()).toBe('ACP validation passed');
       for (const line of lines) expect(`${line}\n`).toBe(acp.formatEventLine(JSON.parse(line)));

@@ -72,7 +72,7 @@ for (const name of names) {
         expect(woken.stdout).toContain('ready: bob is listed in waitingFor\n');
 
         expect(await ok(['validate', '--folder', folder])).toBe('ACP validation passed\n');
-        expect(JSON.parse(await ok(['validate', '--folder', folder, '--json']))).toEqual({ ok: true, errors: [], warnings: [] });
+        expect(JSON.parse(await ok(['validate', '--folder', folder, '--json']))).toEqual({ ok: true, exitCode: 0, errors: [], warnings: [] });
         expect(await ok(['next', '--folder', folder, '--participant', REVIEWER])).toContain('next action: stop; collaboration is complete.');
         expect(await ok(['wait', '--folder', folder, '--participant', REVIEWER, '--timeout', '5'])).toContain('ready: phase is completed');
         const protocol = JSON.parse(await readFile(join(folder, 'protocol.json'), 'utf8')) as { currentPhase: string };

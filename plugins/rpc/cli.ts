@@ -1,23 +1,38 @@
-// The commands `acp serve`, `acp rpc` and `acp wait --server`, loaded lazily
-// by runCli. Option values arrive as runCli parsed them (raw strings).
+// The commands `acp serve`, `acp rpc` and `acp wait --server`: loaded by the
+// `rpc` plugin's commands (plugins/rpc.ts) when one of them runs. Option
+// values arrive as the CLI edge parsed them, by their command-line names.
 
 import { parseHostPort, parseServerConfig, ConfigError, type ServerConfigFile } from './config.ts';
-import type { AcpCore, CliIo, Host, Registry } from './core.ts';
+import type { AcpCore, Host, Registry } from './core.ts';
+import type { CommandContext as AcpCommandContext } from '../../acp.ts';
 import { RpcClient, RpcResponseError, RpcConnectionError, RpcEndpointError, type SubscriptionNotification } from './client.ts';
 import { RpcServer } from './server.ts';
 import { RpcCode } from './jsonrpc.ts';
 import * as edge from './edge.ts';
 import * as nodePath from 'node:path';
 
-/** What runCli hands to these commands. */
-export interface CommandContext {
+/** What these commands use of the command context. */
+interface CommandContext {
   core: AcpCore;
   host: Host;
   registry: Registry;
-  io: CliIo;
+  io: { stdout(text: string): void; stderr(text: string): void };
   version: string;
-  /** Global options to repeat on every in-process CLI call (`--plugin …`, `--no-config`). */
-  cliPrefix: string[];
+  env(name: string): string | undefined;
+  color: boolean;
+}
+
+/** Adapt the CLI edge's command context. */
+export function rpcContext(ctx: AcpCommandContext): CommandContext {
+  return {
+    core: ctx.api,
+    host: ctx.host,
+    registry: ctx.registry,
+    io: { stdout: (text) => ctx.out(text.replace(/\n$/, '')), stderr: (text) => ctx.err(text.replace(/\n$/, '')) },
+    version: ctx.api.VERSION,
+    env: ctx.env,
+    color: ctx.color,
+  };
 }
 
 type Options = Record<string, unknown>;
@@ -26,9 +41,9 @@ function one(options: Options, name: string): string | undefined {
   const value = options[name];
   if (value === undefined) return undefined;
   const values = Array.isArray(value) ? value : [value];
-  if (values.length > 1) throw new ConfigError(`argument --${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}: expected one value`);
+  if (values.length > 1) throw new ConfigError(`argument --${name}: expected one value`);
   const single = values[0];
-  if (single === true || single === false) throw new ConfigError(`argument --${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}: expected one argument`);
+  if (single === true || single === false) throw new ConfigError(`argument --${name}: expected one argument`);
   return String(single);
 }
 
@@ -86,7 +101,6 @@ export async function serveCommand(options: Options, ctx: CommandContext): Promi
       forwardTimeoutMs: limits.forwardTimeoutSeconds === undefined ? undefined : limits.forwardTimeoutSeconds * 1000,
       pollIntervalMs: config.pollIntervalSeconds === undefined ? undefined : config.pollIntervalSeconds * 1000,
       version: ctx.version,
-      cliPrefix: ctx.cliPrefix,
       log: (line) => io.stderr(`acp serve: ${line}\n`),
     });
     let stop!: () => void;
@@ -97,7 +111,7 @@ export async function serveCommand(options: Options, ctx: CommandContext): Promi
       io.stderr(`acp serve: serving ${root}\n`);
       if (tcp !== undefined) {
         const { host: h, port } = parseHostPort(tcp);
-        await server.listenTcp(h, port, { allowRemote: Boolean(options.allowRemote) || config.allowRemote === true });
+        await server.listenTcp(h, port, { allowRemote: Boolean(options['allow-remote']) || config.allowRemote === true });
         io.stderr(`acp serve: listening on tcp://${server.endpoints.tcp}\n`);
       }
       if (unix !== undefined) {
@@ -122,12 +136,12 @@ export async function serveCommand(options: Options, ctx: CommandContext): Promi
 }
 
 async function clientOptions(options: Options, ctx: CommandContext): Promise<{ endpoint: string; token?: string; participant?: string }> {
-  const endpoint = one(options, 'server') ?? edge.env('ACP_SERVER');
+  const endpoint = one(options, 'server') ?? ctx.env('ACP_SERVER');
   if (endpoint === undefined) throw new ConfigError('the following arguments are required: --server (or set ACP_SERVER)');
   let token = one(options, 'token');
-  const tokenFile = one(options, 'tokenFile');
+  const tokenFile = one(options, 'token-file');
   if (token === undefined && tokenFile !== undefined) token = (await readText(ctx.host, ctx.host.resolvePath(tokenFile), 'token file')).trim();
-  token ??= edge.env('ACP_TOKEN');
+  token ??= ctx.env('ACP_TOKEN');
   return { endpoint, token };
 }
 
@@ -149,7 +163,7 @@ export async function rpcCommand(method: string, paramsText: string | undefined,
     }
     if (typeof params !== 'object' || params === null) throw new ctx.core.AcpError('params must be a JSON object or array');
   }
-  const paramFiles = options.paramFile === undefined ? [] : (Array.isArray(options.paramFile) ? options.paramFile : [options.paramFile]).map(String);
+  const paramFiles = options['param-file'] === undefined ? [] : (Array.isArray(options['param-file']) ? options['param-file'] : [options['param-file']]).map(String);
   for (const spec of paramFiles) {
     // --param-file args.content=draft.md: documents travel as files, not as JSON escaped by hand.
     const eq = spec.indexOf('=');
@@ -172,7 +186,7 @@ export async function rpcCommand(method: string, paramsText: string | undefined,
       throw new ctx.core.AcpError((error as Error).message);
     }
   }
-  const pretty = !options.json && edge.stdoutIsTty();
+  const pretty = !options.json && ctx.color;
   let client: RpcClient | undefined;
   try {
     const { endpoint, token } = await clientOptions(options, ctx);

@@ -22,6 +22,7 @@
 import type { FrameLimits } from './framing.ts';
 import { RpcCode, RpcError, type CallInfo, type JsonRpcParams } from './jsonrpc.ts';
 import { Peer, RpcConnectionError, RpcResponseError, type ByteStream } from './peer.ts';
+import { sleep } from '../core/util.ts';
 
 export { RpcConnectionError, RpcResponseError } from './peer.ts';
 
@@ -130,9 +131,6 @@ interface SubscriptionEntry {
   active: boolean;
 }
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
 
 /** Connection failures that retrying cannot cure (see {@link isPermissionRefusal}). */
 const refusals = new WeakSet<Error>();

@@ -5,6 +5,7 @@
 
 import * as nodePath from 'node:path';
 import type { AcpCore, DerivedState, Host, JsonObject, Registry } from './core.ts';
+import { errorCode } from '../core/util.ts';
 
 /** The state carried by notifications: what `wait` and `next` look at. */
 export interface StateSnapshot {
@@ -41,9 +42,6 @@ function snapshot(state: DerivedState): StateSnapshot {
   return { phase: state.phase, proposalOwner: state.proposalOwner, waitingFor: [...state.waitingFor] };
 }
 
-function errorCode(error: unknown): string | undefined {
-  return typeof error === 'object' && error !== null && 'code' in error ? String((error as { code: unknown }).code) : undefined;
-}
 
 /** A watched collaboration folder. */
 export class Collab {

@@ -62,17 +62,3 @@ export function onTerminate(fn: () => void): () => void {
     p.off?.('SIGTERM', handler);
   };
 }
-
-/** An environment variable, or undefined (also when the runtime forbids reading it, as Deno does without --allow-env). */
-export function env(name: string): string | undefined {
-  try {
-    return proc().env[name];
-  } catch {
-    return undefined;
-  }
-}
-
-/** Whether stdout is a terminal. */
-export function stdoutIsTty(): boolean {
-  return Boolean(proc().stdout.isTTY);
-}

@@ -10,6 +10,8 @@ import * as v from 'valibot';
 import { Collab, type CollabUpdate, type StateSnapshot, type TaskStatus } from './collab.ts';
 import { ConfigError, isLoopback } from './config.ts';
 import type { AcpCore, Host, JsonObject, Registry } from './core.ts';
+import type { CommandSpec, OptionValues } from '../../acp.ts';
+import { errorCode } from '../core/util.ts';
 import type { FrameLimits } from './framing.ts';
 import { RpcCode, RpcError, type CallInfo, type JsonRpcParams } from './jsonrpc.ts';
 import { Peer, RpcConnectionError, RpcResponseError, type ByteStream } from './peer.ts';
@@ -69,8 +71,6 @@ export interface RpcServerOptions {
   pollIntervalMs?: number;
   /** Reported in discovery documents. */
   version?: string;
-  /** Arguments put before every in-process CLI call (`--plugin …`, `--no-config`), so agent/call loads what `acp serve` loaded. */
-  cliPrefix?: string[];
   /** Diagnostics (connection errors …). */
   log?(line: string): void;
 }
@@ -197,26 +197,34 @@ function kebab(name: string): string {
   return name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 }
 
-/** Turn `args` into CLI options: `{replyTo: 3, participant: ['a','b'], resume: true}` → `--reply-to=3 --participant=a --participant=b --resume`. */
-function argsToArgv(args: JsonObject): string[] {
-  const argv: string[] = [];
+/**
+ * Turn `args` into a command's typed option values (no argv in between):
+ * `{replyTo: 3, participant: ['a','b'], resume: true}` → `{'reply-to': '3',
+ * participant: ['a', 'b'], resume: true}`. A repeated single-value option
+ * keeps its last value, as on the command line.
+ */
+function argsToOptions(args: JsonObject, spec: CommandSpec | undefined): OptionValues {
+  const options: OptionValues = {};
   for (const [key, value] of Object.entries(args)) {
     const name = kebab(key);
     if (!/^[a-z][a-z0-9-]*$/.test(name) || FORBIDDEN_ARGS.has(name)) throw new RpcError(RpcCode.InvalidParams, `Invalid params: args.${key}: not an option agents may pass`);
-    const values = Array.isArray(value) ? value : [value];
-    for (const item of values) {
+    const items: string[] = [];
+    let flag = false;
+    for (const item of Array.isArray(value) ? value : [value]) {
       if (item === undefined || item === null || item === false) continue;
-      if (item === true) argv.push(`--${name}`);
-      else if (typeof item === 'string' || typeof item === 'number') argv.push(`--${name}=${item}`);
+      if (item === true) flag = true;
+      else if (typeof item === 'string' || typeof item === 'number') items.push(String(item));
       else throw new RpcError(RpcCode.InvalidParams, `Invalid params: args.${key}: expected a string, a number, a boolean or an array of them`);
     }
+    const option = spec?.options?.[name];
+    if (option?.type === 'boolean' || (option === undefined && flag && !items.length)) {
+      if (flag) options[name] = true;
+    } else if (items.length) options[name] = option?.multiple ? items : items.at(-1);
+    else if (flag) options[name] = true;
   }
-  return argv;
+  return options;
 }
 
-function errorCode(error: unknown): string | undefined {
-  return typeof error === 'object' && error !== null && 'code' in error ? String((error as { code: unknown }).code) : undefined;
-}
 
 function readiness(participant: string | undefined, state: StateSnapshot): { ready?: boolean; reason?: string } {
   if (participant === undefined) return {};
@@ -248,7 +256,6 @@ export class RpcServer {
   private unixPath: string | undefined;
   private nextConn = 1;
   private nextSub = 1;
-  private doctorAvailable: Promise<boolean> | undefined;
   private readonly methods: Record<string, Method>;
   private closing = false;
   /** Where this server listens (discovery documents). */
@@ -571,15 +578,9 @@ export class RpcServer {
   // agent/*
   // -------------------------------------------------------------------------
 
+  /** The actions of agent `acp`: those whose command this registry has (`doctor` is a plugin's), plus read and write. */
   private async actionNames(): Promise<string[]> {
-    this.doctorAvailable ??= (async () => {
-      // `doctor` belongs to another part of the CLI; offer it only when this build has it.
-      let err = '';
-      await this.core.runCli({ argv: ['doctor', '--acp-rpc-probe'], stdout: () => undefined, stderr: (t) => void (err += t), color: false }, this.host);
-      return !err.includes("unknown command 'doctor'");
-    })();
-    const doctor = await this.doctorAvailable;
-    return Object.keys(ACTIONS).filter((name) => name !== 'doctor' || doctor);
+    return Object.keys(ACTIONS).filter((name) => name === 'read' || name === 'write' || name === 'status' || this.options.registry.commands.has(name));
   }
 
   private async agentList(conn: Conn): Promise<unknown> {
@@ -664,8 +665,8 @@ export class RpcServer {
     }
     if (action === 'init') this.checkInitPaths(task!, args);
     const folder = task === undefined ? undefined : this.taskFolder(task);
-    const argv = [...(this.options.cliPrefix ?? []), action, ...(folder === undefined ? [] : [`--folder=${folder}`]), ...argsToArgv(args), '--json'];
-    const run = (): Promise<unknown> => this.runCliJson(argv);
+    const options = { ...argsToOptions(args, this.options.registry.commands.get(action)?.spec), ...(folder === undefined ? {} : { folder }), json: true };
+    const run = (): Promise<unknown> => this.runJson(action, options);
     if (!spec.mutates(args) || folder === undefined) return run();
     try {
       return await this.serial(folder, run);
@@ -742,23 +743,21 @@ export class RpcServer {
     }
   }
 
-  private async runCliJson(argv: string[]): Promise<unknown> {
-    let stdout = '';
-    let stderr = '';
-    const code = await this.core.runCli({ argv, stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), color: false }, this.host);
-    let json: unknown;
+  /**
+   * Run a command through the library (typed options, typed result); a
+   * refusal becomes ProtocolRefusal carrying the CLI's message, exit code and
+   * the error's stable `code`.
+   */
+  private async runJson(action: string, options: OptionValues): Promise<unknown> {
     try {
-      json = JSON.parse(stdout.trim().split('\n').at(-1) ?? '');
-    } catch {
-      json = undefined;
+      const result = await this.core.runCommand(this.options.registry, action, { options }, { host: this.host });
+      return result.json ?? { ok: result.exitCode === 0, exitCode: result.exitCode };
+    } catch (error) {
+      const described = this.core.describeError(error);
+      if (!described) throw new RpcError(RpcCode.InternalError, 'Internal error', { exitCode: 70 });
+      const { message, exitCode, code } = described;
+      throw new RpcError(RpcCode.ProtocolRefusal, message, { message, exitCode, code, stderr: `error: ${message}` });
     }
-    const printed = stderr.trim();
-    if (json && typeof json === 'object' && (json as JsonObject).ok === false && typeof (json as JsonObject).error === 'string') {
-      const message = (json as JsonObject).error as string;
-      throw new RpcError(RpcCode.ProtocolRefusal, message, { message, exitCode: code, stderr: printed });
-    }
-    if (json === undefined || code === 70) throw new RpcError(RpcCode.InternalError, 'Internal error', { exitCode: code, stderr: printed });
-    return json;
   }
 
   /** agent/call to a participant agent: forwarded to its connection, one call at a time. */

@@ -95,7 +95,7 @@ export function tempDir(prefix = 'acp-rpc-'): string {
 export async function makeRoot(names: string[] = ['demo']): Promise<string> {
   const root = tempDir();
   const host = await acp.createNodeHost();
-  const registry = await acp.createRegistry();
+  const registry = await acp.createRegistry({ builtIns: true });
   for (const name of names) {
     await acp.init(host, join(root, name), { participants: ['alice', 'bob'], objective: `Objective of ${name}`, completion: ['The design is agreed'], primaryType: 'adr' }, registry);
   }
@@ -119,7 +119,7 @@ export function snapshotFolder(folder: string): Record<string, string> {
 /** An in-process server on TCP (`port`, default a free one) and a Unix socket. */
 export async function startServer(root: string, options: Partial<RpcServerOptions> & { port?: number } = {}): Promise<{ server: RpcServer; port: number; socket: string; close(): Promise<void> }> {
   const host = await acp.createNodeHost();
-  const registry = await acp.createRegistry();
+  const registry = await acp.createRegistry({ builtIns: true });
   const { port: wanted = 0, ...rest } = options;
   const server = new RpcServer({ core: acp, host, registry, root, tokens: { ...TOKENS }, version: 'test', pollIntervalMs: 200, ...rest });
   const { port } = await server.listenTcp('127.0.0.1', wanted);

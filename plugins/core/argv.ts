@@ -1,0 +1,212 @@
+/**
+ * The one command-line parser: Python argparse's rules (spec §8b) applied to
+ * the command data (`CommandSpec.options`), `--help` generated from the same
+ * data, and the check that typed option values (RPC, embedders) obey it.
+ * acp.ts's CLI edge uses it; it imports only types from acp.ts.
+ * @module
+ */
+import type { CommandOptionSpec, CommandSpec, OptionValues, Registry } from '../../acp.ts';
+import { UsageError } from './errors.ts';
+import { pyRepr, pyStrip } from './pytext.ts';
+
+/** Options every command accepts. */
+export const GLOBAL_OPTIONS: Record<string, CommandOptionSpec> = {
+  plugin: { type: 'string', multiple: true, valueName: 'path', description: 'Load a plugin: a .ts/.mjs/.js file or a bundled acp:{name} (repeatable)' },
+  'no-config': { type: 'boolean', description: 'Ignore acp.config.yaml (found in the working directory or its ancestors)' },
+  help: { type: 'boolean', description: 'Show help' },
+  debug: { type: 'boolean', description: 'On an internal error, print the stack trace' },
+};
+
+/** argparse's test for a negative number (`_negative_number_matcher`). */
+const NEGATIVE_NUMBER_RE = /^-\d+$|^-\d*\.\d+$/;
+
+/** The parsed command line of one command. */
+export interface ParsedArgv {
+  options: OptionValues;
+  args: Record<string, string | undefined>;
+}
+
+/**
+ * Parse argv the way Python's argparse parses the other tools' command lines
+ * (spec §8b): `--name value` and `--name=value`, unambiguous prefixes, the
+ * last of a repeated single-value option wins, a value may start with `-`
+ * when it is a negative number or holds a space, `--` ends the options.
+ * Errors carry argparse's wording. cac cannot express prefixes or these
+ * value rules, so this is the one parser (cac's would be a second).
+ */
+export function parseArgv(argv: readonly string[], spec: Pick<CommandSpec, 'options' | 'args'>, globals = GLOBAL_OPTIONS): ParsedArgv {
+  const own = spec.options ?? {};
+  const known = { ...globals, ...own };
+  const options: OptionValues = {};
+  const positionals: string[] = [];
+  const extras: string[] = [];
+  const lookup = (token: string): { name: string; value?: string } | undefined => optionOf(token, own, globals);
+  for (let i = 0; i < argv.length; i++) {
+    const token = argv[i]!;
+    if (token === '--') {
+      positionals.push(...argv.slice(i + 1));
+      break;
+    }
+    const match = looksLikeOption(token) ? lookup(token) : undefined;
+    if (!match) {
+      (looksLikeOption(token) ? extras : positionals).push(token);
+      continue;
+    }
+    const option = known[match.name]!;
+    if (option.type === 'boolean') {
+      if (match.value !== undefined) throw new UsageError(`argument --${match.name}: ignored explicit argument '${match.value}'`);
+      options[match.name] = true;
+      continue;
+    }
+    let value = match.value;
+    if (value === undefined) {
+      const following = argv[i + 1];
+      if (following === undefined || following === '--' || (looksLikeOption(following) && (lookup(following) || !isValueLike(following)))) {
+        throw new UsageError(`argument --${match.name}: expected one argument`);
+      }
+      value = following;
+      i++;
+    }
+    if (option.choices && !option.choices.includes(value)) {
+      throw new UsageError(`argument --${match.name}: invalid choice: ${pyRepr(value)} (choose from ${option.choices.map((c) => pyRepr(c)).join(', ')})`);
+    }
+    options[match.name] = option.multiple ? [...((options[match.name] as string[] | undefined) ?? []), value] : value;
+  }
+  return { options, args: bindPositionals(positionals, extras, own, options, spec.args ?? []) };
+}
+
+/** Whether argparse would take `token` for an option string (`_parse_optional` returning non-None). */
+function looksLikeOption(token: string): boolean {
+  return token.length > 1 && token.startsWith('-');
+}
+
+/** Option-like tokens argparse still takes as values: negative numbers and anything with a space. */
+function isValueLike(token: string): boolean {
+  return NEGATIVE_NUMBER_RE.test(token) || token.includes(' ');
+}
+
+/** Resolve `--name`, `--name=value` or an unambiguous prefix; the command's own options first (as argparse sees them). */
+function optionOf(token: string, own: Record<string, CommandOptionSpec>, globals: Record<string, CommandOptionSpec>): { name: string; value?: string } | undefined {
+  if (token === '-h') return { name: 'help' };
+  if (!token.startsWith('--')) return undefined;
+  const eq = token.indexOf('=');
+  const name = token.slice(2, eq === -1 ? undefined : eq);
+  const value = eq === -1 ? undefined : token.slice(eq + 1);
+  for (const table of [own, globals]) {
+    if (Object.hasOwn(table, name)) return { name, value };
+  }
+  for (const table of [own, globals]) {
+    const matches = Object.keys(table).filter((candidate) => candidate.startsWith(name));
+    if (matches.length > 1 && name !== '') throw new UsageError(`ambiguous option: --${name} could match ${matches.map((m) => `--${m}`).join(', ')}`);
+    if (matches.length === 1 && name !== '') return { name: matches[0]!, value };
+  }
+  return undefined;
+}
+
+/** Bind positionals to their names; report extras and missing required options in argparse's order and words. */
+function bindPositionals(positionals: string[], extras: string[], own: Record<string, CommandOptionSpec>, options: OptionValues, names: readonly string[]): Record<string, string | undefined> {
+  const args: Record<string, string | undefined> = {};
+  const missing: string[] = [];
+  names.forEach((raw, index) => {
+    const name = raw.replace(/\?$/, '');
+    args[name] = positionals[index];
+    if (positionals[index] === undefined && !raw.endsWith('?')) missing.push(name);
+  });
+  const unused = [...extras, ...positionals.slice(names.length)];
+  if (options.help) return args;
+  for (const [name, option] of Object.entries(own)) if (option.required && options[name] === undefined) missing.push(`--${name}`);
+  if (missing.length) throw new UsageError(`the following arguments are required: ${missing.join(', ')}`);
+  if (unused.length) throw new UsageError(`unrecognized arguments: ${unused.join(' ')}`);
+  return args;
+}
+
+/**
+ * Python's `int()` on a command-line value: surrounding white space, a sign,
+ * `_` between digits and any Unicode decimal digit are accepted.
+ */
+export function parsePyInt(text: string, name: string): number {
+  const body = pyStrip(text);
+  const match = /^([+-]?)(\p{Nd}+(?:_\p{Nd}+)*)$/u.exec(body);
+  if (!match) throw new UsageError(`argument --${name}: invalid int value: ${pyRepr(text)}`);
+  let value = 0;
+  for (const ch of match[2]!.replaceAll('_', '')) value = value * 10 + unicodeDigitValue(ch);
+  return match[1] === '-' ? -value : value;
+}
+
+/** The value of a Unicode decimal digit (`\p{Nd}` comes in runs of ten, 0 to 9). */
+function unicodeDigitValue(ch: string): number {
+  const code = ch.codePointAt(0)!;
+  // The mathematical digits are five runs of ten back to back.
+  if (code >= 0x1d7ce && code <= 0x1d7ff) return (code - 0x1d7ce) % 10;
+  let zero = code;
+  while (zero > code - 9 && /\p{Nd}/u.test(String.fromCodePoint(zero - 1))) zero--;
+  return code - zero;
+}
+
+/** Python's `float()` on a command-line value (also `inf`, `1e3`, `1_0`). */
+export function parsePyFloat(text: string, name: string): number {
+  const body = pyStrip(text).replaceAll(/(?<=\d)_(?=\d)/g, '');
+  const special = /^([+-]?)(inf|infinity|nan)$/i.exec(body);
+  const value = special ? (special[2]!.toLowerCase() === 'nan' ? Number.NaN : special[1] === '-' ? -Infinity : Infinity) : /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(body) ? Number(body) : undefined;
+  if (value === undefined) throw new UsageError(`argument --${name}: invalid float value: ${pyRepr(text)}`);
+  return value;
+}
+
+/** `acp --help` and `acp {command} --help`, generated from the command data. */
+export function formatHelp(registry: Registry, version: string, command?: CommandSpec): string {
+  if (!command) {
+    const rows = [...registry.commands.values()].map(({ spec, origin }) => `  ${spec.name.padEnd(10)} ${spec.description}${origin.plugin && origin.plugin !== 'protocol' ? ` (${origin.plugin})` : ''}`);
+    return [`acp/${version}`, '', 'Usage: acp <command> [options]', '', 'Commands:', ...rows, '', 'Run `acp <command> --help` for its options.', ''].join('\n');
+  }
+  const args = (command.args ?? []).map((a) => (a.endsWith('?') ? `[${a.slice(0, -1)}]` : `<${a}>`)).join(' ');
+  const optionRows = Object.entries({ ...(command.options ?? {}), ...GLOBAL_OPTIONS }).map(([name, option]) => {
+    const flag = option.type === 'string' ? `--${name} <${option.valueName ?? name}>` : `--${name}`;
+    return `  ${flag.padEnd(38)} ${option.description}${option.required ? ' (required)' : ''}`;
+  });
+  return [`acp/${version}`, '', `Usage: acp ${command.name}${args ? ` ${args}` : ''} [options]`, '', command.description, '', 'Options:', ...optionRows, ''].join('\n');
+}
+
+/** The first token naming a command, skipping the global options before it. */
+export function commandWord(argv: readonly string[]): { index: number; word?: string } {
+  for (let i = 0; i < argv.length; i++) {
+    const token = argv[i]!;
+    if (token === '--plugin') i++;
+    else if (!token.startsWith('-')) return { index: i, word: token };
+  }
+  return { index: -1 };
+}
+
+/** The options needed before the command is known: which plugins to load, and the folder they must not come from. */
+export function parsePartial(argv: readonly string[]): { plugins: string[]; config: boolean; folder?: string } {
+  const plugins: string[] = [];
+  let folder: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const token = argv[i]!;
+    const [name, inline] = token.startsWith('--') && token.includes('=') ? [token.slice(0, token.indexOf('=')), token.slice(token.indexOf('=') + 1)] : [token, undefined];
+    const value = inline ?? argv[i + 1];
+    if ((name === '--plugin' || name === '--folder') && value !== undefined) {
+      if (name === '--plugin') plugins.push(value);
+      else folder = value;
+      if (inline === undefined) i++;
+    }
+  }
+  return { plugins, config: !argv.includes('--no-config'), folder };
+}
+
+/** Check typed option values against a command's spec (what argv parsing guarantees for the CLI). */
+export function checkOptionValues(spec: CommandSpec, options: OptionValues): void {
+  const known = { ...spec.options, ...GLOBAL_OPTIONS };
+  const missing: string[] = [];
+  for (const [name, value] of Object.entries(options)) {
+    const option = Object.hasOwn(known, name) ? known[name] : undefined;
+    if (!option) throw new UsageError(`unrecognized arguments: --${name}`);
+    if (value === undefined) continue;
+    const ok = option.type === 'boolean' ? typeof value === 'boolean' : option.multiple ? Array.isArray(value) && value.every((v) => typeof v === 'string') : typeof value === 'string';
+    if (!ok) throw new UsageError(`argument --${name}: expected ${option.type === 'boolean' ? 'a flag (true or false)' : option.multiple ? 'a list of strings' : 'one argument'}`);
+    for (const item of typeof value === 'string' ? [value] : Array.isArray(value) ? value : []) {
+      if (option.choices && !option.choices.includes(item)) throw new UsageError(`argument --${name}: invalid choice: ${pyRepr(item)} (choose from ${option.choices.map((c) => pyRepr(c)).join(', ')})`);
+    }
+  }
+  for (const [name, option] of Object.entries(spec.options ?? {})) if (option.required && options[name] === undefined) missing.push(`--${name}`);
+  if (missing.length) throw new UsageError(`the following arguments are required: ${missing.join(', ')}`);
+}

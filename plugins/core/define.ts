@@ -1,0 +1,22 @@
+/**
+ * The identity helpers that give plugin and deliverable type definitions
+ * their types. In their own module so that the built-in deliverable types
+ * (which acp.ts imports) can use them without importing acp.ts's values.
+ * Plugins loaded from files get the same functions from their context.
+ * @module
+ */
+import type { AcpPlugin, DeliverableType } from '../../acp.ts';
+
+/** Identity helper that gives a deliverable type definition its type. */
+export function defineDeliverableType<T extends DeliverableType>(definition: T): T {
+  return definition;
+}
+
+/**
+ * Identity helper that gives a plugin definition its type. Not generic on
+ * purpose: an object literal is checked for excess properties, so a hook
+ * name typo (`'append:befor'`) is a TypeScript error.
+ */
+export function definePlugin(definition: AcpPlugin): AcpPlugin {
+  return definition;
+}

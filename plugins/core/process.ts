@@ -1,0 +1,154 @@
+/**
+ * The process edge: the one module that touches `process`, `Deno` or `Bun`
+ * (argv, stdio, environment, signals, exit code, running commands). acp.ts's
+ * entry point hands it `runCli`; everything else receives capabilities.
+ * Imports nothing but types from acp.ts.
+ * @module
+ */
+import type { CliIo, RuntimeFacts } from '../../acp.ts';
+import { createNodeHost } from './node-host.ts';
+
+type Proc = {
+  argv: string[];
+  env: Record<string, string | undefined>;
+  stdout: Stream & { isTTY?: boolean };
+  stderr: Stream;
+  exitCode?: number;
+  on?(signal: string, fn: () => void): unknown;
+  exit(code: number): never;
+};
+/** How long a command may take to stop after SIGINT/SIGTERM. */
+const SIGNAL_GRACE_MS = 3000;
+
+type Stream = { write(s: string | Uint8Array): unknown; on?(event: 'error', fn: () => void): unknown };
+
+/**
+ * Environment access that never trips Deno's permission prompt: under Deno a
+ * variable is read only when `--allow-env` grants it (else `undefined`).
+ */
+function envReader(proc: Proc): (name: string) => string | undefined {
+  const deno = (globalThis as { Deno?: { permissions: { querySync(d: { name: 'env'; variable: string }): { state: string } } } }).Deno;
+  return (name) => {
+    if (deno && deno.permissions.querySync({ name: 'env', variable: name }).state !== 'granted') return undefined;
+    return proc.env[name];
+  };
+}
+
+/** Colour on a TTY unless NO_COLOR; FORCE_COLOR forces it (the picocolors rules). */
+function colorAllowed(proc: Proc, env: (name: string) => string | undefined): boolean {
+  if (env('NO_COLOR') !== undefined && env('NO_COLOR') !== '') return false;
+  const force = env('FORCE_COLOR');
+  if (force !== undefined) return force !== '0' && force !== 'false';
+  return proc.stdout.isTTY === true && env('TERM') !== 'dumb';
+}
+
+/**
+ * A writer straight to a file descriptor: creating process.stdout/stderr
+ * streams costs ~15 ms of Bun's start-up, a third of a whole append. The
+ * stream is the fallback for a non-blocking descriptor that is full (EAGAIN);
+ * a reader that went away (`acp types | head -1`) is not our error.
+ */
+async function fdWriter(fd: number, stream: () => Stream): Promise<(text: string) => void> {
+  const { writeSync } = await import('node:fs');
+  let fallback: ((bytes: Uint8Array) => void) | undefined;
+  return (text) => {
+    let bytes = new TextEncoder().encode(text);
+    if (fallback) return fallback(bytes);
+    while (bytes.length) {
+      try {
+        bytes = bytes.subarray(writeSync(fd, bytes));
+      } catch (error) {
+        if ((error as { code?: unknown }).code !== 'EAGAIN') return; // closed pipe
+        const target = stream();
+        target.on?.('error', () => undefined);
+        fallback = (chunk) => {
+          try {
+            target.write(chunk);
+          } catch {
+            // closed pipe
+          }
+        };
+        return fallback(bytes);
+      }
+    }
+  };
+}
+
+/** Run the CLI for this process and set its exit code. */
+export async function runProcess(run: (io: CliIo, host: Awaited<ReturnType<typeof createNodeHost>>) => Promise<number>): Promise<void> {
+  const proc = (globalThis as unknown as { process: Proc }).process;
+  const env = envReader(proc);
+  const controller = new AbortController();
+  // SIGINT/SIGTERM abort the command (a wait ends, held locks are released
+  // by their finally blocks); a command that does not stop by itself within
+  // the grace period is ended as the default handler would have ended it.
+  for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+    proc.on?.(signal, () => {
+      controller.abort();
+      setTimeout(() => proc.exit(code), SIGNAL_GRACE_MS).unref?.();
+    });
+  }
+  const io: CliIo = {
+    argv: proc.argv.slice(2),
+    stdout: await fdWriter(1, () => proc.stdout),
+    stderr: await fdWriter(2, () => proc.stderr),
+    color: colorAllowed(proc, env),
+    runtime: await createProcessRuntime(),
+    env,
+    signal: controller.signal,
+  };
+  proc.exitCode = await run(io, await createNodeHost({ syncFs: true }));
+}
+
+/**
+ * This process's capabilities for plugins. Running commands goes through
+ * node:child_process, which Node, Bun and Deno all provide (Deno asks for
+ * `--allow-run`); Deno's read permissions are queried so that looking for
+ * acp.config.yaml never prompts.
+ */
+export async function createProcessRuntime(): Promise<RuntimeFacts> {
+  const g = globalThis as {
+    Deno?: { permissions: { querySync(descriptor: { name: 'read'; path: string }): { state: string } } };
+    Bun?: unknown;
+    process?: { env: Record<string, string | undefined> };
+  };
+  const deno = g.Deno;
+  const name: RuntimeFacts['name'] = deno ? 'deno' : g.Bun ? 'bun' : g.process ? 'node' : 'unknown';
+  const run: RuntimeFacts['run'] = async (command, options = {}) => {
+    const { spawn } = await import('node:child_process');
+    const [file, ...args] = command;
+    if (!file) throw new Error('run: empty command');
+    const env = { ...g.process?.env, ...options.env };
+    return new Promise((resolve, reject) => {
+      let child: ReturnType<typeof spawn>;
+      try {
+        child = spawn(file, args, { cwd: options.cwd, env, shell: false, detached: options.detached, stdio: options.detached ? 'ignore' : ['ignore', 'pipe', 'pipe'] });
+      } catch (error) {
+        reject(new Error(`cannot run ${file}: ${(error as Error).message}${name === 'deno' ? ' (Deno needs --allow-run)' : ''}`));
+        return;
+      }
+      const output = { stdout: '', stderr: '' };
+      const limit = 64 * 1024;
+      child.stdout?.on('data', (chunk: Uint8Array) => void (output.stdout = (output.stdout + chunk).slice(-limit)));
+      child.stderr?.on('data', (chunk: Uint8Array) => void (output.stderr = (output.stderr + chunk).slice(-limit)));
+      const timer = options.timeoutMs && !options.detached ? setTimeout(() => child.kill('SIGKILL'), options.timeoutMs) : undefined;
+      child.on('error', (error: Error & { code?: string }) => {
+        clearTimeout(timer);
+        reject(new Error(error.code === 'ENOENT' ? `command not found: ${file}` : `cannot run ${file}: ${error.message}`));
+      });
+      if (options.detached) {
+        child.on('spawn', () => {
+          child.unref();
+          resolve({ code: 0, ...output });
+        });
+        return;
+      }
+      child.on('close', (code: number | null) => {
+        clearTimeout(timer);
+        resolve({ code, ...output });
+      });
+    });
+  };
+  const mayRead = deno ? (path: string): boolean => deno.permissions.querySync({ name: 'read', path }).state === 'granted' : undefined;
+  return mayRead ? { name, run, mayRead } : { name, run };
+}

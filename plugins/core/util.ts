@@ -1,0 +1,64 @@
+/**
+ * Small helpers shared by the core and the built-in plugins (one copy each).
+ * Imports nothing but types from acp.ts, so acp.ts and any plugin may import
+ * it without forming a value import circle.
+ * @module
+ */
+import * as nodePath from 'node:path';
+import type { Host } from '../../acp.ts';
+
+/** A JSON object (as parsed from protocol.json or an event line). */
+export type Json = Record<string, unknown>;
+
+/** Whether a value is a JSON object (not an array, not null). */
+export function isObject(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The errno-like `code` of a thrown value (`'ENOENT'`…), if it has one. */
+export function errorCode(error: unknown): string | undefined {
+  return typeof error === 'object' && error !== null && 'code' in error ? String((error as { code: unknown }).code) : undefined;
+}
+
+/** Build an error carrying an errno-like code (used by file systems). */
+export function fsError(code: string, message: string): Error & { code: string } {
+  const error = new Error(`${code}: ${message}`) as Error & { code: string };
+  error.code = code;
+  return error;
+}
+
+/** Whether `a` is a list equal, item by item, to `b`. */
+export function sameList(a: unknown, b: readonly string[]): boolean {
+  return Array.isArray(a) && a.length === b.length && a.every((v, i) => v === b[i]);
+}
+
+/** Resolve after `ms` milliseconds. */
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Whether path `child` is `parent` or lies below it (lexically; resolve symlinks first). */
+export function isInside(child: string, parent: string): boolean {
+  const rel = nodePath.relative(parent, child);
+  return rel === '' || (!rel.startsWith('..') && !nodePath.isAbsolute(rel));
+}
+
+/**
+ * Real path of `path`, or of its nearest existing ancestor joined with the
+ * rest (for paths that do not exist yet, such as the folder `init` creates).
+ */
+export async function realpathOfExistingAncestor(host: Host, path: string): Promise<string> {
+  const parts: string[] = [];
+  let current = path;
+  for (;;) {
+    try {
+      return nodePath.join(await host.fs.realpath(current), ...parts.reverse());
+    } catch (error) {
+      if (errorCode(error) !== 'ENOENT' && errorCode(error) !== 'ENOTDIR') throw error;
+      const parent = nodePath.dirname(current);
+      if (parent === current) return path;
+      parts.push(nodePath.basename(current));
+      current = parent;
+    }
+  }
+}

@@ -1,0 +1,417 @@
+/**
+ * `acp doctor [--fix]`: diagnose a collaboration folder's integrity and
+ * repair what is safely repairable.
+ *
+ * Diagnoses: the folder lock (held by whom, alive or abandoned, a breaker
+ * left by a killed process), leftover temporary files of atomic writes, a
+ * torn last line of events.jsonl (a writer killed mid-append), invalid lines
+ * and seq numbering, protocol.json's cached state against the state replayed
+ * from the log, missing required and present forbidden files, and frozen
+ * deliverables whose file changed since the freeze (hash drift).
+ *
+ * `--fix` works under the folder lock and only does what loses nothing: it
+ * breaks an abandoned lock, removes temporary files whose writer is gone,
+ * keeps a full copy of events.jsonl before cutting a torn last line
+ * (`events.jsonl.torn-{time}.bak`), ends a complete last line that lacks its
+ * newline, and rewrites protocol.json's cached state from the log
+ * (atomically). Everything else (user content) is reported, never touched.
+ *
+ * The `doctor` command (plugins/doctor.ts) loads this module when it runs.
+ * Like every plugin module it imports only types from acp.ts; the library
+ * arrives as the command context's `api`.
+ * @module
+ */
+import type * as Acp from '../../acp.ts';
+import { errorCode, isObject, type Json, sameList } from '../core/util.ts';
+
+/** The library as plugins receive it. */
+type DoctorCore = Acp.AcpApi;
+
+/** One thing doctor looked at. */
+export interface DoctorFinding {
+  /** What was checked: `lock`, `temp-files`, `protocol.json`, `events.jsonl`, `state`, `files`, `deliverables`. */
+  check: string;
+  /** `ok`; `problem` (makes the folder unhealthy); `note` (worth knowing, harmless). */
+  status: 'ok' | 'problem' | 'note';
+  message: string;
+  /** Whether `--fix` can repair it. */
+  fixable: boolean;
+}
+
+/** What doctor found and (with `fix`) changed. */
+export interface DoctorReport {
+  folder: string;
+  /** No problem remains. */
+  healthy: boolean;
+  /** Findings after the fixes (with `fix`), or of the diagnosis. */
+  findings: DoctorFinding[];
+  /** Every change made, in order, in words (empty without `fix`). */
+  changes: string[];
+}
+
+/** Options of {@link doctor}. */
+export interface DoctorOptions {
+  /** Repair what is safely repairable. */
+  fix?: boolean;
+  /** How long `--fix` waits for a live lock holder (default 10 s). */
+  lockTimeoutMs?: number;
+}
+
+/** Temporary files of `writeFileAtomic` (`.{name}.{pid}.{random}.tmp`) and of lock breaking (`.acp.lock….stale`). */
+const TEMP_RE = /^\.(.+)\.(\d+)\.([a-z0-9]*)\.(tmp|stale)$/;
+/** A temporary file older than this whose writer cannot be checked is a leftover. */
+const TEMP_STALE_MS = 60_000;
+/** Without `--fix`, how long to let a running append finish before looking. */
+const SETTLE_MS = 2000;
+
+interface LogFacts {
+  bytes: Uint8Array;
+  /** Byte offset just after the last `\n` (the complete lines). */
+  completeEnd: number;
+  /** Bytes after the last newline. */
+  tail: Uint8Array;
+  /** The tail is a complete JSON object (just lacks its newline). */
+  tailIsEvent: boolean;
+  /** The tail is only white space (readers skip it). */
+  tailBlank: boolean;
+  events: Json[];
+  /** Read errors of the complete lines. */
+  errors: string[];
+  /** The complete lines are not valid UTF-8. */
+  undecodable: boolean;
+}
+
+interface Diagnosis {
+  findings: DoctorFinding[];
+  protocol?: Json;
+  log?: LogFacts;
+  /** The state replayed from the log, when both files are readable. */
+  derived?: { phase: string | null; proposalOwner: string | null; waitingFor: string[]; lastAt?: string };
+  staleTemps: string[];
+  lockAbandoned: boolean;
+  breakerAbandoned: boolean;
+}
+
+function join(folder: string, name: string): string {
+  return folder.endsWith('/') || folder.endsWith('\\') ? folder + name : `${folder}/${name}`;
+}
+
+async function readIfExists(host: Acp.Host, path: string): Promise<Uint8Array | undefined> {
+  try {
+    return await host.fs.readFile(path);
+  } catch (error) {
+    if (['ENOENT', 'ENOTDIR', 'EISDIR'].includes(errorCode(error) ?? '')) return undefined;
+    throw error;
+  }
+}
+
+function preview(bytes: Uint8Array): string {
+  const text = new TextDecoder('utf-8', { fatal: false }).decode(bytes.subarray(0, 60));
+  return JSON.stringify(text + (bytes.length > 60 ? '…' : ''));
+}
+
+function seconds(ms: number): string {
+  return `${(Math.max(0, ms) / 1000).toFixed(1)} s`;
+}
+
+async function readLogFacts(core: DoctorCore, bytes: Uint8Array): Promise<LogFacts> {
+  // Lines end at \n, \r\n or a lone \r (universal newlines, as the runtime reads them).
+  const completeEnd = Math.max(bytes.lastIndexOf(0x0a), bytes.lastIndexOf(0x0d)) + 1;
+  const tail = bytes.subarray(completeEnd);
+  let events: Json[] = [];
+  let errors: string[] = [];
+  let undecodable = false;
+  try {
+    const parsed = core.parseEventLog(core.decodeText(bytes.subarray(0, completeEnd), 'events.jsonl'));
+    events = parsed.events;
+    errors = parsed.errors;
+  } catch {
+    undecodable = true;
+  }
+  let tailIsEvent = false;
+  let tailBlank = false;
+  if (tail.length) {
+    try {
+      const text = new TextDecoder('utf-8', { fatal: true }).decode(tail);
+      tailBlank = text.trim() === '';
+      const value: unknown = tailBlank ? undefined : JSON.parse(text);
+      if (isObject(value)) {
+        tailIsEvent = true;
+        events = [...events, value];
+      }
+    } catch {
+      tailIsEvent = false;
+    }
+  }
+  return { bytes, completeEnd, tail, tailIsEvent, tailBlank, events, errors, undecodable };
+}
+
+async function diagnose(core: DoctorCore, host: Acp.Host, folder: string, underLock: boolean): Promise<Diagnosis> {
+  const findings: DoctorFinding[] = [];
+  const add = (check: string, status: DoctorFinding['status'], message: string, fixable = false): void => {
+    findings.push({ check, status, message, fixable });
+  };
+  const diagnosis: Diagnosis = { findings, staleTemps: [], lockAbandoned: false, breakerAbandoned: false };
+  const now = host.now().getTime();
+
+  // The lock.
+  if (underLock) add('lock', 'ok', 'taken by doctor for the repair');
+  else {
+    try {
+      const lock = await core.inspectFolderLock(host, folder);
+      const who = `pid ${lock.pid ?? '?'}${lock.hostname ? ` on ${lock.hostname}` : ''}`;
+      const alive = lock.alive === true ? 'alive' : lock.alive === false ? 'gone' : 'cannot be checked from here';
+      if (lock.status === 'free') add('lock', 'ok', 'free');
+      else if (lock.status === 'held') add('lock', 'note', `held by ${who} (${alive}) for ${seconds(lock.ageMs ?? 0)}: a writer is at work`);
+      else {
+        diagnosis.lockAbandoned = true;
+        const torn = lock.pid === undefined ? ' (the lock file is torn: its writer died while taking it)' : '';
+        add('lock', 'problem', `abandoned by ${who} (${alive}), ${seconds(lock.ageMs ?? 0)} old${torn}; the next writer breaks it`, true);
+      }
+      if (lock.breaker?.abandoned) {
+        diagnosis.breakerAbandoned = true;
+        add('lock', 'problem', `.acp.lock.break left by a process killed while breaking a lock, ${seconds(lock.breaker.ageMs)} old`, true);
+      }
+    } catch (error) {
+      if (!(error instanceof core.AcpError)) throw error;
+      add('lock', 'problem', error.message);
+    }
+  }
+
+  // Leftover temporary files.
+  let names: string[] = [];
+  try {
+    names = await host.fs.readDir(folder);
+  } catch {
+    names = [];
+  }
+  for (const name of names) {
+    const match = TEMP_RE.exec(name);
+    if (!match) continue;
+    const stat = await host.fs.stat(join(folder, name));
+    if (!stat?.isFile) continue;
+    const pid = Number(match[2]);
+    const alive = pid === host.pid ? true : host.isProcessAlive(pid);
+    const age = now - stat.mtimeMs;
+    if (alive === false || age > TEMP_STALE_MS || (underLock && alive !== true)) {
+      diagnosis.staleTemps.push(name);
+      add('temp-files', 'problem', `${name}: a temporary file left by an interrupted write (pid ${pid}, ${alive === false ? 'gone' : `${seconds(age)} old`})`, true);
+    } else add('temp-files', 'note', `${name}: a write in progress (pid ${pid})`);
+  }
+
+  // Required and forbidden files.
+  const present = new Set(names);
+  const missing = core.REQUIRED_FILES.filter((name) => !present.has(name));
+  if (missing.length) add('files', 'problem', `missing required file${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}`);
+  for (const name of core.FORBIDDEN_FILES) {
+    if (present.has(name)) add('files', 'problem', `${name} is not part of the protocol: move what it says into events.jsonl/readiness.md, then remove it (doctor never deletes it)`);
+  }
+
+  // protocol.json.
+  try {
+    diagnosis.protocol = await core.readProtocol(host, folder);
+    add('protocol.json', 'ok', 'readable');
+  } catch (error) {
+    if (!(error instanceof core.AcpError)) throw error;
+    add('protocol.json', 'problem', `${error.message} (doctor cannot rebuild the declaration; restore it from a copy)`);
+  }
+
+  // events.jsonl.
+  const bytes = await readIfExists(host, join(folder, 'events.jsonl'));
+  if (bytes) {
+    const log = await readLogFacts(core, bytes);
+    diagnosis.log = log;
+    if (log.undecodable) add('events.jsonl', 'problem', 'events.jsonl is not valid UTF-8 before its last line (needs a person: find the damaged line)');
+    for (const message of log.errors) add('events.jsonl', 'problem', message);
+    if (log.tail.length && !log.tailIsEvent && !log.tailBlank) {
+      add('events.jsonl', 'problem', `the last line is incomplete (${log.tail.length} bytes after the last newline: ${preview(log.tail)}): a writer was interrupted mid-append`, true);
+    } else if (log.tailIsEvent) {
+      add('events.jsonl', 'note', 'the last line is a complete event without its final newline (readers accept it; the next append ends it)', true);
+    } else if (log.tail.length) {
+      add('events.jsonl', 'note', 'events.jsonl ends with white space after its last newline (readers skip it)');
+    }
+    let expected = 1;
+    const seen = new Map<unknown, number>();
+    for (const event of log.events) seen.set(event.seq, (seen.get(event.seq) ?? 0) + 1);
+    const duplicates = [...seen].filter(([, n]) => n > 1).map(([seq]) => core.pyRepr(seq));
+    if (duplicates.length) add('events.jsonl', 'problem', `duplicate seq${duplicates.length > 1 ? 's' : ''} ${duplicates.slice(0, 10).join(', ')}${duplicates.length > 10 ? ', …' : ''} (concurrent writers without a lock?)`);
+    for (const event of log.events) {
+      if (event.seq !== expected) {
+        add('events.jsonl', 'problem', `seq numbering breaks at event ${expected}: found ${core.pyRepr(event.seq)}`);
+        break;
+      }
+      expected++;
+    }
+    if (!findings.some((f) => f.check === 'events.jsonl')) add('events.jsonl', 'ok', `${log.events.length} event${log.events.length === 1 ? '' : 's'}, every line complete`);
+  }
+
+  // Cached state against the state replayed from the log.
+  const protocol = diagnosis.protocol;
+  const log = diagnosis.log;
+  if (protocol && log && !log.undecodable && !log.errors.length) {
+    let participants: string[] | undefined;
+    try {
+      participants = core.participantIds(protocol);
+    } catch (error) {
+      if (!(error instanceof core.AcpError)) throw error;
+      add('state', 'problem', error.message);
+    }
+    if (participants) {
+      let readinessText = '';
+      try {
+        readinessText = core.decodeText((await readIfExists(host, join(folder, 'readiness.md'))) ?? new Uint8Array(), 'readiness.md');
+      } catch {
+        // The readiness gates do not change phase, owner or waitingFor.
+        readinessText = '';
+      }
+      const state = core.replay(log.events, participants, core.readReadiness(readinessText));
+      const last = log.events.at(-1);
+      diagnosis.derived = { phase: state.phase, proposalOwner: state.proposalOwner, waitingFor: state.waitingFor, lastAt: typeof last?.at === 'string' ? last.at : undefined };
+      const cached = `phase ${core.pyRepr(protocol.currentPhase)}, owner ${core.pyRepr(protocol.proposalOwner)}, waitingFor ${core.pyRepr(protocol.waitingFor)}`;
+      const derived = `phase ${core.pyRepr(state.phase)}, owner ${core.pyRepr(state.proposalOwner)}, waitingFor ${core.pyRepr(state.waitingFor)}`;
+      if (!log.events.length) add('state', 'problem', 'events.jsonl holds no event: there is no state to derive');
+      else if (protocol.currentPhase !== state.phase || protocol.proposalOwner !== state.proposalOwner || !sameList(protocol.waitingFor, state.waitingFor)) {
+        add('state', 'problem', `protocol.json caches ${cached}; the log gives ${derived} (a writer stopped between the log and protocol.json?)`, true);
+      } else add('state', 'ok', `protocol.json matches the log (${derived})`);
+      if (state.errors.length) add('state', 'note', `replaying the log reports ${state.errors.length} protocol error${state.errors.length > 1 ? 's' : ''}; \`acp validate\` lists them`);
+    }
+  }
+
+  // Frozen deliverables whose file changed since the freeze.
+  if (protocol && log) {
+    const seen = new Set<string>();
+    for (const event of log.events) {
+      if (event.event !== 'deliverable_frozen' || typeof event.doc !== 'string' || typeof event.sha256 !== 'string') continue;
+      const key = JSON.stringify([event.doc, event.sha256, event.seq]);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      let current: Uint8Array | undefined;
+      try {
+        current = await core.readDeliverable(host, folder, protocol, event.doc);
+      } catch (error) {
+        if (!(error instanceof core.AcpError)) throw error;
+        add('deliverables', 'problem', error.message);
+        continue;
+      }
+      const seq = core.pyRepr(event.seq);
+      if (!current) add('deliverables', 'problem', `${event.doc} (frozen at seq ${seq}) is missing`);
+      else {
+        const hash = await core.sha256Hex(current);
+        if (hash !== event.sha256) add('deliverables', 'problem', `${event.doc} changed since it was frozen at seq ${seq} (sha256 then ${event.sha256.slice(0, 12)}…, now ${hash.slice(0, 12)}…); restore the frozen text`);
+        else add('deliverables', 'ok', `${event.doc} unchanged since its freeze at seq ${seq}`);
+      }
+    }
+  }
+  return diagnosis;
+}
+
+async function backupName(host: Acp.Host, folder: string, stamp: string): Promise<string> {
+  for (let n = 1; ; n++) {
+    const name = `events.jsonl.torn-${stamp}${n > 1 ? `-${n}` : ''}.bak`;
+    if (!(await host.fs.stat(join(folder, name)))) return name;
+  }
+}
+
+async function repair(core: DoctorCore, host: Acp.Host, folder: string, before: Diagnosis, changes: string[]): Promise<void> {
+  const d = await diagnose(core, host, folder, true);
+  for (const name of d.staleTemps) {
+    await host.fs.remove(join(folder, name));
+    changes.push(`removed ${name} (a temporary file left by an interrupted write; its content is derived and was never the live file)`);
+  }
+  if (before.breakerAbandoned && (await host.fs.stat(join(folder, '.acp.lock.break')))) {
+    await host.fs.remove(join(folder, '.acp.lock.break'));
+    changes.push('removed .acp.lock.break left by a process killed while breaking a lock');
+  }
+  const log = d.log;
+  if (log && log.tail.length) {
+    const path = join(folder, 'events.jsonl');
+    // Re-check under the lock: the bytes about to be cut are the ones diagnosed.
+    const now = await host.fs.readFile(path);
+    if (now.length !== log.bytes.length) throw new core.AcpError('events.jsonl changed while doctor was repairing it (a writer that does not take the lock?); run doctor again');
+    if (log.tailBlank) {
+      // Harmless: readers skip blank lines. Left as it is.
+    } else if (log.tailIsEvent) {
+      await host.fs.appendFile(path, '\n');
+      changes.push('ended the last line of events.jsonl (a complete event) with its missing newline');
+    } else {
+      const stamp = core.formatTimestamp(host.now()).replace(/[-:]/g, '');
+      const backup = await backupName(host, folder, stamp);
+      await host.fs.writeFile(join(folder, backup), log.bytes, { exclusive: true });
+      await host.fs.truncate(path, log.completeEnd);
+      changes.push(`kept a copy of events.jsonl (${log.bytes.length} bytes) as ${backup}`);
+      changes.push(`cut the incomplete last line from events.jsonl (${log.tail.length} bytes: ${preview(log.tail)}); it now ends after its last complete line`);
+    }
+  }
+  // Derive the state again from what the log now holds.
+  const after = await diagnose(core, host, folder, true);
+  if (after.protocol && after.derived && after.log?.events.length && after.findings.some((f) => f.check === 'state' && f.fixable)) {
+    const { phase, proposalOwner, waitingFor, lastAt } = after.derived;
+    const updated: Json = { ...after.protocol, currentPhase: phase, proposalOwner, waitingFor };
+    if (lastAt !== undefined) updated.updatedAt = lastAt;
+    await core.writeFileAtomic(host, join(folder, 'protocol.json'), core.formatProtocolJson(updated));
+    changes.push(
+      `rewrote protocol.json's cached state from the log: currentPhase ${core.pyRepr(phase)}, proposalOwner ${core.pyRepr(proposalOwner)}, waitingFor ${core.pyRepr(waitingFor)}${lastAt !== undefined ? `, updatedAt ${lastAt}` : ''}`,
+    );
+  }
+}
+
+/**
+ * Diagnose `folder` and, with `fix`, repair what is safely repairable.
+ * Raises {@link Acp.AcpError} (exit 2) when the folder is not a collaboration folder.
+ */
+export async function doctor(core: DoctorCore, host: Acp.Host, folder: string, options: DoctorOptions = {}): Promise<DoctorReport> {
+  const stat = await host.fs.stat(folder);
+  if (!stat?.isDirectory) throw new core.AcpError(`missing protocol.json in ${folder}`);
+  if (!(await host.fs.stat(join(folder, 'protocol.json'))) && !(await host.fs.stat(join(folder, 'events.jsonl')))) {
+    throw new core.AcpError(`missing protocol.json in ${folder} (not a collaboration folder)`);
+  }
+  const changes: string[] = [];
+  if (!options.fix) {
+    // Let an append that is running finish, so its halfway state is not reported.
+    const deadline = host.now().getTime() + SETTLE_MS;
+    while ((await core.inspectFolderLock(host, folder).catch(() => undefined))?.status === 'held' && host.now().getTime() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const { findings } = await diagnose(core, host, folder, false);
+    return { folder, healthy: !findings.some((f) => f.status === 'problem'), findings, changes };
+  }
+  const before = await diagnose(core, host, folder, false);
+  const lockFinding = before.findings.find((f) => f.check === 'lock' && f.status === 'problem' && !f.fixable);
+  if (lockFinding) return { folder, healthy: false, findings: before.findings, changes };
+  let findings: DoctorFinding[];
+  try {
+    findings = await core.withFolderLock(
+      host,
+      folder,
+      async () => {
+        if (before.lockAbandoned) changes.push(`broke the abandoned lock (${before.findings.find((f) => f.check === 'lock' && f.status === 'problem')?.message ?? ''})`);
+        await repair(core, host, folder, before, changes);
+        return (await diagnose(core, host, folder, true)).findings;
+      },
+      { timeoutMs: options.lockTimeoutMs ?? 10_000 },
+    );
+  } catch (error) {
+    if (!(error instanceof core.AcpError) || changes.length) throw error;
+    const findings2 = [...before.findings, { check: 'lock', status: 'problem' as const, message: `${error.message}; nothing was changed`, fixable: false }];
+    return { folder, healthy: false, findings: findings2, changes };
+  }
+  // The lock doctor held is gone now; report it as the folder's state.
+  findings = findings.map((f) => (f.check === 'lock' ? { ...f, message: 'free' } : f));
+  return { folder, healthy: !findings.some((f) => f.status === 'problem'), findings, changes };
+}
+
+/** The text `acp doctor` prints. */
+export function formatDoctorReport(report: DoctorReport, fix: boolean): string {
+  const lines = [`acp doctor: ${report.folder}`];
+  for (const f of report.findings) {
+    const label = f.status === 'ok' ? 'ok' : f.status === 'note' ? 'note' : 'PROBLEM';
+    lines.push(`${label}: ${f.check}: ${f.message}${f.status === 'problem' && f.fixable && !fix ? ' [--fix repairs this]' : ''}`);
+  }
+  for (const change of report.changes) lines.push(`fixed: ${change}`);
+  const problems = report.findings.filter((f) => f.status === 'problem');
+  const fixable = problems.filter((f) => f.fixable).length;
+  if (!problems.length) lines.push(fix && report.changes.length ? 'doctor: healthy now' : 'doctor: healthy');
+  else if (!fix && fixable) lines.push(`doctor: ${problems.length} problem${problems.length > 1 ? 's' : ''}; \`acp doctor --fix\` repairs ${fixable} of them`);
+  else lines.push(`doctor: ${problems.length} problem${problems.length > 1 ? 's' : ''} need${problems.length > 1 ? '' : 's'} a person (doctor does not touch user content)`);
+  return lines.join('\n');
+}

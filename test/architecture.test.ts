@@ -1,0 +1,170 @@
+// The house rules of issue 11 that a test can hold: a user plugin adds a
+// command on every runtime; the RPC server performs an append without the
+// CLI; hooks that are misused fail loudly, naming their plugin; the argv
+// parser follows argparse; importing acp.ts has no side effects.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import * as acp from '../acp.ts';
+import { RpcServer } from '../plugins/rpc/server.ts';
+import { RpcClient } from '../plugins/rpc/client.ts';
+
+const REPO = resolve(import.meta.dirname, '..');
+const BIN = join(REPO, 'node_modules', '.bin');
+const HELLO = join(REPO, 'test', 'plugins', 'fixtures', 'hello-command.mjs');
+const roots: string[] = [];
+afterAll(() => roots.forEach((root) => rmSync(root, { recursive: true, force: true })));
+function tempRoot(): string {
+  const root = mkdtempSync(join(tmpdir(), 'acp-arch-'));
+  roots.push(root);
+  return root;
+}
+
+const RUNTIMES: Record<string, (root: string) => string[]> = {
+  node: () => [process.execPath, join(REPO, 'dist', 'acp.mjs')],
+  bun: () => [join(BIN, 'bun'), join(REPO, 'acp.ts')],
+  // Least privilege: the folder's root and the plugin's folder, nothing else.
+  deno: (root) => [join(BIN, 'deno'), 'run', '--no-prompt', '--quiet', `--allow-read=${root},${dirname(HELLO)}`, `--allow-write=${root}`, join(REPO, 'acp.ts')],
+  binary: () => [join(REPO, 'dist', 'acp')],
+};
+
+const INIT = ['--participant', 'alice', '--participant', 'bob', '--objective', 'Pick a queue', '--completion', 'Owners are named', '--primary-deliverable-type', 'adr'];
+
+describe.concurrent('a user plugin adds a command', () => {
+  for (const [name, prefix] of Object.entries(RUNTIMES)) {
+    test(name, () => {
+      const root = tempRoot();
+      const [cmd, ...base] = prefix(root);
+      const program = base.at(-1) ?? cmd!;
+      if (!existsSync(cmd!) || !existsSync(program)) expect.fail(`runtime ${name} is missing (npm ci; npm run build)`);
+      const run = (args: string[]) => spawnSync(cmd!, [...base, ...args], { cwd: root, encoding: 'utf8', timeout: 60_000 });
+      const folder = join(root, 'collab');
+      expect(run(['init', '--folder', folder, ...INIT]).status).toBe(0);
+      const hello = run(['--plugin', HELLO, 'hello', '--folder', folder, '--name', 'bob', '--loud']);
+      expect(hello.stderr).toBe('');
+      expect(hello.stdout).toBe('HELLO BOB, PHASE DRAFTING\n');
+      const json = run(['hello', '--plugin', HELLO, '--folder', folder, '--nam', 'bob', '--json']);
+      expect(JSON.parse(json.stdout)).toEqual({ ok: true, exitCode: 0, greeting: 'hello bob, phase drafting' });
+      const help = run(['--plugin', HELLO, '--help']);
+      expect(help.stdout).toMatch(/\n {2}hello +Greet someone with the phase of a collaboration \(hello\)\n/);
+      const listed = JSON.parse(run(['--plugin', HELLO, 'plugins', '--json']).stdout);
+      expect(listed.plugins[0]).toMatchObject({ name: 'hello', commands: ['hello'] });
+      const missing = run(['--plugin', HELLO, 'hello', '--folder', folder]);
+      expect([missing.status, missing.stderr]).toEqual([2, 'error: the following arguments are required: --name\n']);
+    });
+  }
+});
+
+describe('the RPC server calls the library', () => {
+  test('agent/call append reaches the library with no CLI parsing in between', async () => {
+    const root = tempRoot();
+    const host = await acp.createNodeHost();
+    const registry = await acp.createRegistry({ builtIns: true });
+    await acp.init(host, join(root, 'demo'), { participants: ['alice', 'bob'], objective: 'x', completion: ['y'], primaryType: 'adr' }, registry);
+    const forbidden = () => {
+      throw new Error('the CLI was used');
+    };
+    // The server sees the library only through `core`: take the CLI out of it.
+    const core = { ...acp.libraryApi(), runCli: forbidden, parseArgv: forbidden } as unknown as acp.AcpApi;
+    const server = new RpcServer({ core, host, registry, root, tokens: { 'tok-alice': 'alice' }, version: 'test' });
+    const { port } = await server.listenTcp('127.0.0.1', 0);
+    const client = await RpcClient.connect(`tcp://127.0.0.1:${port}`, { token: 'tok-alice', reconnect: false, heartbeatMs: 0 });
+    try {
+      const result = (await client.acp('append', { folder: 'demo', event: 'deliverable_drafted', summary: '-5 risk', doc: 'deliverables/adr.md', role: 'primary', replyTo: 1 })) as { event: { seq: number; summary: string } };
+      expect(result.event).toMatchObject({ seq: 2, summary: '-5 risk' });
+      const refused = await client.acp('append', { folder: 'demo', event: 'decision_accepted', summary: 'x', replyTo: 1 }).catch((e: unknown) => e);
+      expect(refused).toMatchObject({ message: expect.stringContaining('seq 3: decision_accepted is not allowed from phase drafting'), data: { code: 'phase', exitCode: 2 } });
+    } finally {
+      client.close();
+      await server.close();
+    }
+  });
+});
+
+describe('hooks that cannot be misused silently', () => {
+  const folderWith = async (plugin: acp.AcpPlugin) => {
+    const host = acp.createMemoryHost();
+    const registry = await acp.createRegistry({ plugins: [plugin] });
+    await acp.init(host, '/c', { participants: ['alice', 'bob'], objective: 'x', completion: ['y'], primaryType: 'adr' }, registry);
+    return { host, registry };
+  };
+  const drafted = { participant: 'alice', event: 'deliverable_drafted', summary: 's', doc: 'deliverables/adr.md', role: 'primary', replyTo: 1 };
+
+  test('append:before returning false is an error naming the plugin, and nothing is written', async () => {
+    const { host, registry } = await folderWith(acp.definePlugin({ name: 'veto-by-return', hooks: { 'append:before': (() => false) as never } }));
+    await expect(acp.append(host, '/c', drafted, registry)).rejects.toThrow("plugin 'veto-by-return' failed in append:before: the hook returned boolean where nothing is expected (hooks answer through their context; to veto the event call refuse(message))");
+    expect((await acp.readEventLog(host, '/c')).events).toHaveLength(1);
+  });
+
+  test('a non-string pushed into errors is an error naming the plugin', async () => {
+    const { host, registry } = await folderWith(acp.definePlugin({ name: 'sloppy', hooks: { validate: ({ errors }) => void errors.push(42 as never) } }));
+    await expect(acp.validate(host, '/c', registry)).rejects.toThrow("plugin 'sloppy' failed in validate: errors[0] is not a string (push messages as strings)");
+  });
+
+  test('a hook reads documents through the host (in-memory folder)', async () => {
+    const seen: (string | undefined)[] = [];
+    const { host, registry } = await folderWith(
+      acp.definePlugin({ name: 'reader', hooks: { 'append:before': async ({ files }) => void seen.push(await files.read('deliverables/adr.md'), await files.read('review.md')) } }),
+    );
+    await acp.append(host, '/c', drafted, registry);
+    expect(seen[0]).toMatch(/^# /);
+    expect(seen[1]).toContain('Review');
+    const reject = acp.definePlugin({ name: 'escape', hooks: { validate: async ({ files }) => void (await files.read('../etc/passwd')) } });
+    const other = await folderWith(reject);
+    await expect(acp.validate(other.host, '/c', other.registry)).rejects.toThrow("plugin 'escape' failed in validate: document ../etc/passwd is outside the collaboration folder");
+  });
+
+  test('options refused by the plugin’s valibot schema name the plugin and the key', async () => {
+    const v = await import('valibot');
+    const plugin = acp.definePlugin({ name: 'strict', optionsSchema: v.strictObject({ level: v.number() }) });
+    const registry = new acp.Registry();
+    await expect(registry.addPlugin(plugin, { kind: 'plugin', source: 'inline' }, acp.pluginContext({ level: 1, levle: 3 }))).rejects.toThrow(/^plugin 'strict' \(inline\): option 'levle': /);
+  });
+
+  test('a failed append:after says, typed, that the event was appended', async () => {
+    const { host, registry } = await folderWith(acp.definePlugin({ name: 'after', hooks: { 'append:after': () => { throw new Error('mail is down'); } } }));
+    const error = await acp.append(host, '/c', drafted, registry).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(acp.AcpAppendedError);
+    expect((error as acp.AcpAppendedError).appended.event.seq).toBe(2);
+    expect((error as acp.AcpAppendedError).code).toBe('after_append');
+  });
+
+  test('a hook name typo is refused at load', async () => {
+    await expect(acp.createRegistry({ plugins: [{ name: 'typo', hooks: { 'append:befor': () => undefined } } as never] })).rejects.toThrow("has an unknown hook 'append:befor'");
+    // @ts-expect-error — definePlugin is not generic: an excess hook name is a type error.
+    acp.definePlugin({ name: 'typo', hooks: { 'append:befor': () => undefined } });
+  });
+});
+
+describe('one argument parser, argparse rules', () => {
+  const options = {
+    participant: { type: 'string', description: '' },
+    summary: { type: 'string', description: '' },
+    role: { type: 'string', description: '', choices: ['primary', 'supporting'] },
+    'reply-to': { type: 'string', description: '' },
+  } as const;
+  const parse = (argv: string[]) => acp.parseArgv(argv, { options });
+  test('values that start with - where argparse takes them', () => {
+    expect(parse(['--summary', '-5 risk']).options.summary).toBe('-5 risk');
+    expect(parse(['--reply-to', '-1']).options['reply-to']).toBe('-1');
+    expect(() => parse(['--summary', '-x'])).toThrow('argument --summary: expected one argument');
+  });
+  test('prefixes, last wins, choices, unknown options', () => {
+    expect(parse(['--summ', 'a', '--summary', 'b', '--part=al']).options).toMatchObject({ summary: 'b', participant: 'al' });
+    expect(() => parse(['--role', 'PRIMARY'])).toThrow("argument --role: invalid choice: 'PRIMARY' (choose from 'primary', 'supporting')");
+    expect(() => parse(['--bogus', 'x'])).toThrow('unrecognized arguments: --bogus x');
+    expect(() => acp.parseArgv(['--p', 'x'], { options: { participant: options.participant, plugin2: options.summary } })).toThrow('ambiguous option: --p could match --participant, --plugin2');
+  });
+  test("Python's int()", () => {
+    expect(acp.parsePyInt(' 1_0 ', 'reply-to')).toBe(10);
+    expect(acp.parsePyInt('١٢', 'reply-to')).toBe(12);
+    expect(() => acp.parsePyInt('1__0', 'reply-to')).toThrow("argument --reply-to: invalid int value: '1__0'");
+  });
+});
+
+test('importing acp.ts has no side effects (nothing printed, no exit code set)', () => {
+  const r = spawnSync(join(BIN, 'bun'), ['-e', `await import(${JSON.stringify(join(REPO, 'acp.ts'))}); console.log(process.exitCode ?? 'none')`], { encoding: 'utf8' });
+  expect([r.stdout, r.stderr]).toEqual(['none\n', '']);
+});

@@ -1,14 +1,38 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
+// One configuration; environment switches choose how much runs (issue 13):
+//
+//   npm test          every test file; the conformance scenarios are all
+//                     replayed in-process (conformance-inproc.test.ts) and a
+//                     sample of them spawned under each runtime
+//                     (conformance.test.ts). About 4 minutes on 2 idle cores.
+//   npm run test:all  the same with ACP_FULL=1: every scenario spawned under
+//                     every runtime (node, bun, deno, binary). CI runs both.
+//   npm run test:long ACP_LONG=1: the long race and crash modes.
+//   ACP_EDGES=1       adds the edge-case recordings (scenarios-edges.jsonl.gz)
+//                     to the conformance replays; off until the code passes
+//                     them. Other switches: test/conformance/select.ts,
+//                     test/rpc/helpers.ts (ACP_RPC_RUNTIMES).
+//
+// No test may depend on the machine's speed: spawned conformance scenarios
+// get budgets scaled by a measured start cost (test/timing.ts), other waits
+// wait for events, and the timeouts below only bound a hang.
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     pool: 'forks',
-    // Conformance scenarios spawn the CLI dozens of times each.
+    // A bound on a hang, not an expected duration (conformance tests set
+    // their own, from the measured start cost of their runtime).
     testTimeout: 300_000,
     hookTimeout: 120_000,
+    // Much of the suite waits (on spawned processes, servers' timeouts):
+    // two files at a time even on two cores, where vitest's default is one.
+    maxWorkers: Math.max(2, availableParallelism()),
     // describe.concurrent tests inside one file run up to this many at once.
     maxConcurrency: Math.max(2, availableParallelism()),
+    // expect.poll waits for an event; its default of 1 s is a speed
+    // assumption that a loaded machine breaks. This only bounds a hang.
+    expect: { poll: { timeout: 20_000 } },
   },
 });

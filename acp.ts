@@ -1531,6 +1531,8 @@ const BUILT_IN_PLUGINS: Record<string, () => Promise<{ default: unknown }>> = {
   protocol: () => import('./plugins/protocol.ts'),
   doctor: () => import('./plugins/doctor.ts'),
   rpc: () => import('./plugins/rpc.ts'),
+  git: () => import('./plugins/git.ts'),
+  mcp: () => import('./plugins/mcp.ts'),
 };
 
 /** A plugin to load: a file path or `acp:{name}`, with options, or a plugin/type object. */

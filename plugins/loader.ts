@@ -191,6 +191,8 @@ export async function findConfigFile(host: Host, runtime: RuntimeFacts, cwd: str
  *   - ./plugins/rfc.ts            # a path (relative to this file) or acp:{name}
  *   - path: acp:notify-turn       # or a path with options for the plugin
  *     options: { participant: bob, command: [notify-send, "ACP: your turn"] }
+ * git:                            # optional: drive folders through git (plugin git, docs/git.md);
+ *   remote: origin                # its keys are checked by that plugin when it runs
  * ```
  */
 export async function readConfigFile(host: Host, file: string, fail: (message: string) => never): Promise<PluginEntry[]> {
@@ -215,13 +217,13 @@ export async function readConfigFile(host: Host, file: string, fail: (message: s
     [Path, v.strictObject({ path: Path, options: v.optional(Mapping) }, unknownKey)],
     'must be a plugin path (a string) or a mapping { path, options }',
   );
-  const Config = v.strictObject({ plugins: v.optional(v.nullable(v.array(Entry, 'must be a list'))) }, unknownKey);
+  const Config = v.strictObject({ plugins: v.optional(v.nullable(v.array(Entry, 'must be a list'))), git: v.optional(v.nullable(Mapping)) }, unknownKey);
   if (typeof data !== 'object' || Array.isArray(data) || data === null) return fail(`${file}: the top level must be a mapping with a plugins: list`);
   const result = v.safeParse(Config, data);
   if (!result.success) {
     const issue = deepestIssue(result.issues[0]);
     const key = formatKey(issue.path);
-    const message = issue.message.startsWith('unknown key') ? `unknown key (allowed: ${key.includes('[') ? 'path, options' : 'plugins'})` : issue.message;
+    const message = issue.message.startsWith('unknown key') ? `unknown key (allowed: ${key.includes('[') ? 'path, options' : 'plugins, git'})` : issue.message;
     return fail(`${file}: ${key || '(top level)'}: ${message}`);
   }
   return (result.output.plugins ?? []).map((entry) => (typeof entry === 'string' ? entry.trim() : { path: entry.path.trim(), options: entry.options ?? {} }));

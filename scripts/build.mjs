@@ -4,12 +4,17 @@
 //
 //   dist/acp.mjs  one ESM file: acp.ts plus everything it imports, including
 //                 literal dynamic imports (deliverable-types/, plugins/, cac);
-//                 runs unchanged on Node >= 20.19, Bun and Deno.
+//                 runs unchanged on Node >= 20.19, Bun and Deno. A copy goes
+//                 to skills/agent-collaboration/scripts/acp.mjs.
+//   dist/acp-mcp.mjs  the MCP server of `acp mcp` with the MCP SDK, loaded
+//                 by that command only (see scripts/bundle.ts).
 //   dist/acp      standalone executable (`bun build --compile`, minified, with
 //                 bytecode for a faster start); needs no runtime installed.
 //
 //   node scripts/build.mjs                 -> dist/acp.mjs and dist/acp
 //   node scripts/build.mjs --no-compile    -> dist/acp.mjs only (~0.3 s)
+//   node scripts/build.mjs --types         -> also dist/types/*.d.ts (tsc, for
+//     library users of the npm package; `npm pack` runs it via prepack)
 //   node scripts/build.mjs --target=T      -> also dist/acp-T for another platform
 //     (repeatable) T is a bun target: bun-linux-x64, bun-linux-arm64,
 //     bun-linux-x64-musl, bun-linux-arm64-musl, bun-linux-x64-baseline,
@@ -32,7 +37,7 @@ if (!existsSync(bun)) {
 }
 
 const args = process.argv.slice(2);
-const known = (a) => a === '--compile' || a === '--no-compile' || a.startsWith('--target=');
+const known = (a) => a === '--compile' || a === '--no-compile' || a === '--types' || a.startsWith('--target=');
 const unknown = args.filter((a) => !known(a));
 if (unknown.length) {
   console.error(`build: unknown argument(s) ${unknown.join(' ')} (see the header of scripts/build.mjs)`);
@@ -64,12 +69,30 @@ function atomically(final, build) {
 }
 
 mkdirSync(join(root, 'dist'), { recursive: true });
-atomically(join(root, 'dist', 'acp.mjs'), (tmp) => {
-  run(['build', 'acp.ts', '--target=node', '--format=esm', '--outfile', tmp]);
-  // bun keeps the entry's shebang; add one if acp.ts has none.
-  const code = readFileSync(tmp, 'utf8');
-  if (!code.startsWith('#!')) writeFileSync(tmp, `#!/usr/bin/env node\n${code}`);
-});
+// Both bundles are built into a scratch directory (scripts/bundle.ts), then
+// renamed into place: acp-mcp.mjs first, so a new acp.mjs never meets an old
+// or missing server file.
+const scratch = join(root, 'dist', `.bundle${tmpSuffix}`);
+try {
+  run(['scripts/bundle.ts', scratch]);
+  for (const name of ['acp-mcp.mjs', 'acp.mjs']) {
+    atomically(join(root, 'dist', name), (tmp) => {
+      const code = readFileSync(join(scratch, name), 'utf8');
+      // bun keeps the entry's shebang; add one if acp.ts has none.
+      writeFileSync(tmp, name === 'acp.mjs' && !code.startsWith('#!') ? `#!/usr/bin/env node\n${code}` : code);
+    });
+  }
+} finally {
+  rmSync(scratch, { recursive: true, force: true });
+}
+
+// The skill carries the single-file runtime: keep its copy identical to
+// dist/acp.mjs (test/skill.test.ts fails when the committed copy is stale).
+const skillCopy = join(root, 'skills', 'agent-collaboration', 'scripts', 'acp.mjs');
+if (existsSync(dirname(skillCopy))) {
+  const fresh = readFileSync(join(root, 'dist', 'acp.mjs'));
+  if (!existsSync(skillCopy) || !readFileSync(skillCopy).equals(fresh)) atomically(skillCopy, (tmp) => writeFileSync(tmp, fresh));
+}
 
 // --bytecode precompiles the bundle (ESM bytecode needs --format=esm): start-up
 // of `dist/acp validate` drops by about half compared with plain --compile.
@@ -87,4 +110,22 @@ for (const target of targets) {
     compile(tmp, target);
     if (exe && existsSync(tmp + exe)) renameSync(tmp + exe, tmp);
   });
+}
+
+// Declarations for the package's users: plain .d.ts beside the JS, so a
+// consumer needs neither allowImportingTsExtensions nor our sources.
+if (args.includes('--types')) {
+  rmSync(join(root, 'dist', 'types'), { recursive: true, force: true });
+  const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+  const r = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.types.json'], { cwd: root, stdio: 'inherit' });
+  if (r.status !== 0) {
+    console.error('build: tsc -p tsconfig.types.json failed');
+    process.exit(r.status ?? 1);
+  }
+  // PluginContext.valibot is typed `typeof import('valibot')`, and valibot is
+  // bundled, not a dependency: a consumer type-checking our declarations
+  // (skipLibCheck off) would fail to resolve it. The module is loosely typed
+  // there instead; a plugin author who wants valibot's types imports valibot.
+  const types = join(root, 'dist', 'types', 'acp.d.ts');
+  writeFileSync(types, readFileSync(types, 'utf8').replaceAll("typeof import('valibot')", '{ readonly [name: string]: any }'));
 }

@@ -300,11 +300,11 @@ describe('README: the embedding example', () => {
     const match = /```ts\n(\/\/ embed\.ts[\s\S]*?)```/.exec(section);
     expect(match, 'README "Run it anywhere" has a ```ts block starting with // embed.ts').not.toBeNull();
     const code = match![1]!;
-    expect(code).toContain("from 'acp'");
+    expect(code).toContain("from 'acp-collab'");
     const dir = mkdtempSync(join(tmpdir(), 'acp-readme-'));
     try {
       const file = join(dir, 'embed.ts');
-      writeFileSync(file, code.replace("from 'acp'", `from ${JSON.stringify(pathToFileURL(join(REPO, 'acp.ts')).href)}`));
+      writeFileSync(file, code.replace("from 'acp-collab'", `from ${JSON.stringify(pathToFileURL(join(REPO, 'acp.ts')).href)}`));
       const printed: unknown[][] = [];
       const log = console.log;
       console.log = (...args: unknown[]) => void printed.push(args);

@@ -1,0 +1,69 @@
+/**
+ * Whether git is enabled for a run, and its settings: `--git`, or a `git:`
+ * section of the nearest acp.config.yaml (see docs/git.md).
+ * @module
+ */
+import type { CommandContext } from '../../acp.ts';
+import { findConfigFile } from '../loader.ts';
+
+/** The git transport's settings. */
+export interface GitSettings {
+  /** Remote name (default `origin`). */
+  remote: string;
+  /** Branch the folder lives on (default: the checked-out branch). */
+  branch?: string;
+  /** `wait`: first poll interval, seconds (default 3). */
+  intervalSeconds: number;
+  /** `wait`: longest poll interval when idle, seconds (default 30). */
+  maxIntervalSeconds: number;
+  /** `append`: attempts before giving up on a contended push (default 20). */
+  attempts: number;
+}
+
+const DEFAULTS: GitSettings = { remote: 'origin', intervalSeconds: 3, maxIntervalSeconds: 30, attempts: 20 };
+
+/**
+ * The settings when git is enabled (`--git`, or a `git:` section in the
+ * config file unless `--no-config`), else undefined. A malformed section is
+ * an error naming the file and key.
+ */
+export async function gitSettings(ctx: CommandContext): Promise<GitSettings | undefined> {
+  const section = ctx.options['no-config'] === true ? undefined : await configSection(ctx);
+  if (ctx.options.git !== true && section === undefined) return undefined;
+  return { ...DEFAULTS, ...section?.settings };
+}
+
+async function configSection(ctx: CommandContext): Promise<{ settings: Partial<GitSettings> } | undefined> {
+  const path = await import('node:path');
+  const file = await findConfigFile(ctx.host, ctx.runtime, ctx.host.resolvePath('.'), path);
+  if (file === undefined) return undefined;
+  const [YAML, v] = await Promise.all([import('yaml'), import('valibot')]);
+  // The loader has already read and checked this file (plugins:, and that git: is a mapping).
+  const data = YAML.parse(new TextDecoder().decode(await ctx.host.fs.readFile(file))) as Record<string, unknown> | null;
+  if (!data || typeof data !== 'object' || !Object.hasOwn(data, 'git')) return undefined;
+  const seconds = v.pipe(v.number('must be a number of seconds'), v.minValue(0.05, 'must be at least 0.05'));
+  const Section = v.strictObject(
+    {
+      remote: v.optional(v.pipe(v.string('must be a string'), v.nonEmpty('must not be empty'))),
+      branch: v.optional(v.pipe(v.string('must be a string'), v.nonEmpty('must not be empty'))),
+      interval: v.optional(seconds),
+      'max-interval': v.optional(seconds),
+      attempts: v.optional(v.pipe(v.number('must be a number'), v.integer('must be an integer'), v.minValue(1, 'must be at least 1'))),
+    },
+    'unknown key (allowed: remote, branch, interval, max-interval, attempts)',
+  );
+  const result = v.safeParse(Section, data.git ?? {});
+  if (!result.success) {
+    const issue = result.issues[0];
+    const key = issue.path?.map((p: { key: unknown }) => String(p.key)).join('.');
+    throw new ctx.api.AcpError(`${file}: git${key ? `.${key}` : ''}: ${issue.message}`);
+  }
+  const o = result.output;
+  const settings: Partial<GitSettings> = {};
+  if (o.remote !== undefined) settings.remote = o.remote;
+  if (o.branch !== undefined) settings.branch = o.branch;
+  if (o.interval !== undefined) settings.intervalSeconds = o.interval;
+  if (o['max-interval'] !== undefined) settings.maxIntervalSeconds = o['max-interval'];
+  if (o.attempts !== undefined) settings.attempts = o.attempts;
+  return { settings };
+}

@@ -1,0 +1,294 @@
+/**
+ * `acp mcp`: the protocol as MCP tools and resources over stdio, with the
+ * official TypeScript SDK. Loaded only by the `mcp` command (plugins/mcp.ts);
+ * the distributable keeps it, with the SDK and zod, in dist/acp-mcp.mjs
+ * beside dist/acp.mjs, so no other command pays for it.
+ *
+ * Every refusal comes back as a tool result with `isError: true` and the very
+ * line the CLI prints on stderr (`error: {message}`).
+ * @module
+ */
+import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import * as z from 'zod';
+import { TOOL_TEXT } from './text.ts';
+import {
+  checkRepoRoot, collaborationResources, findCollaborations, formatStatus, freeze, readDocument, resolveFolder, resolveResource, status, writeDocument, type McpEnv,
+} from './tools.ts';
+
+/** Options of {@link serveMcp}. */
+export interface ServeMcpOptions extends McpEnv {
+  version: string;
+  /** Stops the server (SIGINT/SIGTERM). */
+  signal?: AbortSignal;
+  /** Where the protocol is spoken; default this process's stdin/stdout. */
+  stdin?: NodeJS.ReadableStream;
+  stdout?: NodeJS.WritableStream;
+}
+
+/** How often a waiting `wait` tells the client it is alive (clients reset their request timeout on progress). */
+const HEARTBEAT_MS = 15_000;
+/** The default `wait` timeout: shorter than the CLI's 30 minutes, since MCP clients time tool calls out. */
+const DEFAULT_MCP_WAIT_SECONDS = 300;
+
+type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+/** A tool result from text (and optional structured data). */
+function ok(text: string, structured?: Record<string, unknown>): CallToolResult {
+  return structured ? { content: [{ type: 'text', text }], structuredContent: structured } : { content: [{ type: 'text', text }] };
+}
+
+/**
+ * Run a tool body; a refusal becomes `isError` with the CLI's stderr line.
+ * Failures that are not refusals (bugs) propagate: the SDK reports them.
+ */
+async function guarded(env: McpEnv, body: () => Promise<CallToolResult>): Promise<CallToolResult> {
+  try {
+    return await body();
+  } catch (error) {
+    const described = env.core.describeError(error);
+    if (!described) throw error;
+    // The CLI prints a timeout as is (`timeout: …`), everything else as `error: …`.
+    const line = error instanceof env.core.AcpTimeoutError ? described.message : `error: ${described.message}`;
+    return { isError: true, content: [{ type: 'text', text: line }] };
+  }
+}
+
+const folderArg = z.string().describe(TOOL_TEXT.args.folder);
+const participantArg = z.string().describe(TOOL_TEXT.args.participant);
+
+/** Register init, status, validate and append. */
+function registerProtocolTools(server: McpServer, env: McpEnv): void {
+  const { core, host, registry } = env;
+  server.registerTool(
+    'init',
+    {
+      description: TOOL_TEXT.init,
+      inputSchema: {
+        folder: folderArg,
+        participants: z.array(z.string()).describe(TOOL_TEXT.args.participants),
+        objective: z.string().describe(TOOL_TEXT.args.objective),
+        completion: z.array(z.string()).describe(TOOL_TEXT.args.completion),
+        primary_deliverable_type: z.string().describe(TOOL_TEXT.args.primaryType),
+        primary_deliverable_file: z.string().optional().describe(TOOL_TEXT.args.primaryFile),
+        primary_deliverable_checks: z.array(z.string()).optional().describe(TOOL_TEXT.args.primaryChecks),
+        deliverables_mode: z.enum(['internal', 'external']).optional().describe(TOOL_TEXT.args.mode),
+        deliverables_dir: z.string().optional().describe(TOOL_TEXT.args.dir),
+        repo_root: z.string().optional().describe(TOOL_TEXT.args.repoRoot),
+        resume: z.boolean().optional().describe(TOOL_TEXT.args.resume),
+      },
+    },
+    (args) =>
+      guarded(env, async () => {
+        const folder = await resolveFolder(env, args.folder);
+        await checkRepoRoot(env, folder, args.repo_root);
+        const result = await core.init(
+          host,
+          folder,
+          {
+            participants: args.participants, objective: args.objective, completion: args.completion, primaryType: args.primary_deliverable_type,
+            primaryFile: args.primary_deliverable_file, primaryChecks: args.primary_deliverable_checks, mode: args.deliverables_mode, dir: args.deliverables_dir,
+            repoRoot: args.repo_root, resume: args.resume,
+          },
+          registry,
+        );
+        const text = result.created ? `Initialized ACP schema v2 collaboration folder: ${folder}` : `Collaboration folder already exists: ${folder}`;
+        return ok(text, { created: result.created, folder, files: result.files });
+      }),
+  );
+  server.registerTool(
+    'status',
+    { description: TOOL_TEXT.status, inputSchema: { folder: folderArg, participant: participantArg.optional() }, annotations: { readOnlyHint: true } },
+    (args) =>
+      guarded(env, async () => {
+        const report = await status(env, await resolveFolder(env, args.folder), args.participant);
+        return ok(formatStatus(core, report), { ...report });
+      }),
+  );
+  server.registerTool('validate', { description: TOOL_TEXT.validate, inputSchema: { folder: folderArg }, annotations: { readOnlyHint: true } }, (args) =>
+    guarded(env, async () => {
+      const result = await core.validate(host, await resolveFolder(env, args.folder), registry);
+      const lines = [result.errors.length ? 'ACP validation failed' : result.warnings.length ? 'ACP validation passed with warnings' : 'ACP validation passed'];
+      for (const error of result.errors) lines.push(`ERROR: ${error}`);
+      for (const warning of result.warnings) lines.push(`WARNING: ${warning}`);
+      return ok(lines.join('\n'), { ok: result.ok, errors: result.errors, warnings: result.warnings });
+    }),
+  );
+  server.registerTool(
+    'append',
+    {
+      description: TOOL_TEXT.append,
+      inputSchema: {
+        folder: folderArg,
+        participant: participantArg,
+        event: z.string().describe(TOOL_TEXT.args.event),
+        summary: z.string().describe(TOOL_TEXT.args.summary),
+        doc: z.string().optional().describe(TOOL_TEXT.args.doc),
+        reply_to: z.number().int().optional().describe(TOOL_TEXT.args.replyTo),
+        role: z.enum(['primary', 'supporting']).optional().describe(TOOL_TEXT.args.role),
+        sha256: z.string().optional().describe(TOOL_TEXT.args.sha256),
+      },
+    },
+    (args) =>
+      guarded(env, async () => {
+        const folder = await resolveFolder(env, args.folder);
+        const request = { participant: args.participant, event: args.event, summary: args.summary, doc: args.doc, replyTo: args.reply_to, role: args.role, sha256: args.sha256 };
+        const result = await core.append(host, folder, request, registry);
+        return ok(`appended seq ${result.event.seq}: ${result.event.event}`, { event: result.event, phase: result.state.phase, waitingFor: result.state.waitingFor });
+      }),
+  );
+}
+
+/** Register wait: blocks until the participant's turn, with progress notifications and cancellation. */
+function registerWait(server: McpServer, env: McpEnv): void {
+  const { core, host, registry } = env;
+  server.registerTool(
+    'wait',
+    {
+      description: TOOL_TEXT.wait,
+      inputSchema: {
+        folder: folderArg,
+        participant: participantArg,
+        timeout_seconds: z.number().min(0).optional().describe(TOOL_TEXT.args.timeout),
+      },
+      annotations: { readOnlyHint: true },
+    },
+    (args, extra: Extra) =>
+      guarded(env, async () => {
+        const folder = await resolveFolder(env, args.folder);
+        const progress = progressReporter(extra);
+        try {
+          const result = await core.waitForTurn(
+            host,
+            folder,
+            args.participant,
+            { timeoutSeconds: args.timeout_seconds ?? DEFAULT_MCP_WAIT_SECONDS, signal: extra.signal, onProgress: progress.report },
+            registry,
+          );
+          return ok(`${result.reason}\n${core.formatNext(result.next)}`, { ready: result.reason.slice('ready: '.length), ...result.next });
+        } finally {
+          progress.stop();
+        }
+      }),
+  );
+}
+
+/** Sends `notifications/progress` for each `waiting: …` line, and a heartbeat while nothing changes. */
+function progressReporter(extra: Extra): { report(line: string): void; stop(): void } {
+  const token = extra._meta?.progressToken;
+  let count = 0;
+  let last = 'waiting';
+  const send = (): void => {
+    if (token === undefined) return;
+    count++;
+    void extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: count, message: last } }).catch(() => undefined);
+  };
+  const timer = token === undefined ? undefined : setInterval(send, HEARTBEAT_MS);
+  return {
+    report(line) {
+      last = line;
+      send();
+    },
+    stop: () => clearInterval(timer),
+  };
+}
+
+/** Register read_document, write_document and freeze. */
+function registerDocumentTools(server: McpServer, env: McpEnv): void {
+  server.registerTool(
+    'read_document',
+    { description: TOOL_TEXT.readDocument, inputSchema: { folder: folderArg, doc: z.string().describe(TOOL_TEXT.args.readDoc) }, annotations: { readOnlyHint: true } },
+    (args) =>
+      guarded(env, async () => {
+        const result = await readDocument(env, await resolveFolder(env, args.folder), args.doc);
+        return ok(result.content, { doc: result.doc });
+      }),
+  );
+  server.registerTool(
+    'write_document',
+    {
+      description: TOOL_TEXT.writeDocument,
+      inputSchema: {
+        folder: folderArg,
+        doc: z.string().describe(TOOL_TEXT.args.writeDoc),
+        content: z.string().describe(TOOL_TEXT.args.content),
+        append: z.boolean().optional().describe(TOOL_TEXT.args.append),
+      },
+    },
+    (args) =>
+      guarded(env, async () => {
+        const result = await writeDocument(env, await resolveFolder(env, args.folder), args.doc, args.content, args.append);
+        return ok(`wrote ${result.doc} (${result.bytes} bytes, sha256 ${result.sha256})`, { ...result });
+      }),
+  );
+  server.registerTool(
+    'freeze',
+    {
+      description: TOOL_TEXT.freeze,
+      inputSchema: {
+        folder: folderArg,
+        participant: participantArg,
+        doc: z.string().optional().describe(TOOL_TEXT.args.freezeDoc),
+        summary: z.string().optional().describe(TOOL_TEXT.args.summary),
+        reply_to: z.number().int().optional().describe(TOOL_TEXT.args.replyTo),
+      },
+    },
+    (args) =>
+      guarded(env, async () => {
+        const folder = await resolveFolder(env, args.folder);
+        const result = await freeze(env, folder, { participant: args.participant, doc: args.doc, summary: args.summary, replyTo: args.reply_to });
+        const notes = [result.statusChanged ? 'set Status: Frozen' : 'Status was already Frozen', result.snapshotUpdated ? 'recorded the hash in readiness.md' : undefined];
+        const text = `appended seq ${result.event.seq}: deliverable_frozen\nsha256: ${result.sha256}\n${notes.filter(Boolean).join('; ')}`;
+        return ok(text, { ...result });
+      }),
+  );
+}
+
+/** Resources: protocol.json, events.jsonl and every document of the collaborations under the root. */
+function registerResources(server: McpServer, env: McpEnv): void {
+  const template = new ResourceTemplate('acp://collab/{+path}', {
+    list: async () => {
+      const resources = [];
+      for (const folder of await findCollaborations(env)) resources.push(...(await collaborationResources(env, folder)));
+      return { resources };
+    },
+  });
+  server.registerResource('collaboration-document', template, { description: TOOL_TEXT.resources, mimeType: 'text/markdown' }, async (uri) => {
+    const { folder, doc } = await resolveResource(env, uri.href);
+    const result = await readDocument(env, folder, doc);
+    const mimeType = doc.endsWith('.json') ? 'application/json' : doc.endsWith('.jsonl') ? 'application/jsonl' : 'text/markdown';
+    return { contents: [{ uri: uri.href, mimeType, text: result.content }] };
+  });
+}
+
+/** Build the MCP server with every tool and resource (no transport yet). */
+export function createMcpServer(options: McpEnv & { version: string }): McpServer {
+  const server = new McpServer({ name: 'acp', title: 'Agent Collaboration Protocol', version: options.version }, { instructions: TOOL_TEXT.instructions });
+  const env: McpEnv = { core: options.core, host: options.host, registry: options.registry, root: options.root };
+  registerProtocolTools(server, env);
+  registerWait(server, env);
+  registerDocumentTools(server, env);
+  registerResources(server, env);
+  return server;
+}
+
+/** Serve MCP on stdio until the client closes stdin or `signal` aborts. */
+export async function serveMcp(options: ServeMcpOptions): Promise<void> {
+  const server = createMcpServer(options);
+  const proc = await import('node:process');
+  const stdin = options.stdin ?? proc.stdin;
+  const stdout = options.stdout ?? proc.stdout;
+  const transport = new StdioServerTransport(stdin as never, stdout as never);
+  await server.connect(transport);
+  // The SDK's stdio transport does not notice the end of stdin: we do.
+  await new Promise<void>((resolve) => {
+    server.server.onclose = () => resolve();
+    stdin.once('end', resolve);
+    stdin.once('close', resolve);
+    if (options.signal?.aborted) resolve();
+    options.signal?.addEventListener('abort', () => resolve(), { once: true });
+  });
+  await server.close().catch(() => undefined);
+}

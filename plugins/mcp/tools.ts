@@ -1,0 +1,399 @@
+/**
+ * What the MCP tools do, without the MCP SDK: resolving folders inside the
+ * server's root, status, documents (read/write with the same boundary rules
+ * as the core's deliverable checks), freezing, and the resource list. The SDK
+ * glue in `server.ts` turns these into tools and resources.
+ *
+ * Imports only types from acp.ts (the library arrives as {@link McpCore}) and
+ * the shared helpers of plugins/core/util.ts.
+ * @module
+ */
+import * as nodePath from 'node:path';
+import type * as Acp from '../../acp.ts';
+import { errorCode, isInside, isObject, realpathOfExistingAncestor, type Json } from '../core/util.ts';
+
+/** The library functions the MCP server uses (a part of `context.api`). */
+export type McpCore = Pick<
+  Acp.AcpApi,
+  | 'AcpError'
+  | 'AcpTimeoutError'
+  | 'init'
+  | 'append'
+  | 'validate'
+  | 'nextAction'
+  | 'formatNext'
+  | 'waitForTurn'
+  | 'readProtocol'
+  | 'readEventLog'
+  | 'primaryRef'
+  | 'deliverableRef'
+  | 'resolveDeliverablePath'
+  | 'documentFiles'
+  | 'readDeliverable'
+  | 'withFolderLock'
+  | 'writeFileAtomic'
+  | 'sha256Hex'
+  | 'decodeText'
+  | 'readReadiness'
+  | 'markdown'
+  | 'describeError'
+  | 'pyRepr'
+  | 'pyStr'
+>;
+
+/** Everything a tool needs: the library, file access, plugins, and the root folders must stay in. */
+export interface McpEnv {
+  core: McpCore;
+  host: Acp.Host;
+  registry: Acp.Registry;
+  /** Absolute real path every collaboration folder (and external repo root) must lie in. */
+  root: string;
+}
+
+/** The collaboration documents an agent writes (spec §1). */
+export const WRITABLE_DOCUMENTS = ['proposal.md', 'review.md', 'decisions.md', 'readiness.md', 'conclusion.md', 'README.md'] as const;
+/** Documents only the runtime writes: readable, never writable (rewriting the log is what the protocol forbids). */
+export const READ_ONLY_DOCUMENTS = ['protocol.json', 'events.jsonl'] as const;
+
+/**
+ * The absolute folder for a tool's `folder` argument (relative to the root,
+ * or absolute). Refuses a folder whose real path (symlinks followed) leaves
+ * the root. The lexical path is returned, as the CLI resolves `--folder`, so
+ * messages naming the folder read the same.
+ */
+export async function resolveFolder(env: McpEnv, folder: string): Promise<string> {
+  const { AcpError, pyRepr } = env.core;
+  if (folder.trim() === '') throw new AcpError('folder must not be blank');
+  if (folder.includes('\0')) throw new AcpError('argument --folder: a path cannot contain a NUL character');
+  const absolute = nodePath.resolve(env.root, folder);
+  const real = await realpathOfExistingAncestor(env.host, absolute);
+  if (!isInside(real, env.root)) throw new AcpError(`folder ${pyRepr(folder)} is outside the MCP server's root ${env.root}`);
+  return absolute;
+}
+
+/** Refuse an external repo root that leaves the server's root (init would create deliverables there). */
+export async function checkRepoRoot(env: McpEnv, folder: string, repoRoot: string | undefined): Promise<void> {
+  if (repoRoot === undefined || nodePath.isAbsolute(repoRoot.trim())) return; // init itself refuses an absolute one
+  const real = await realpathOfExistingAncestor(env.host, nodePath.resolve(folder, repoRoot.trim()));
+  if (!isInside(real, env.root)) throw new env.core.AcpError(`repo_root ${env.core.pyRepr(repoRoot)} is outside the MCP server's root ${env.root}`);
+}
+
+/** The references of the declared deliverables: the primary, then the supporting ones. */
+export function declaredRefs(core: McpCore, protocol: Json): string[] {
+  const deliverables = isObject(protocol.deliverables) ? protocol.deliverables : {};
+  const supporting = Array.isArray(deliverables.supporting) ? deliverables.supporting : [];
+  const refs = [core.primaryRef(protocol)];
+  for (const entry of supporting) if (isObject(entry) && typeof entry.file === 'string') refs.push(core.deliverableRef(protocol, entry.file));
+  return refs.filter((ref): ref is string => ref !== undefined);
+}
+
+/** A document a tool may touch: where it is and the folder its real path must stay in. */
+interface DocumentTarget {
+  path: string;
+  boundary: string;
+}
+
+/**
+ * Where `doc` lives, or a refusal. Writable: the collaboration documents and
+ * the declared deliverables. Readable: those, protocol.json, events.jsonl and
+ * any other file inside the folder. Symlinks that leave the folder (or, for
+ * an external deliverable, its repo root; or the server's root) are refused.
+ */
+export async function documentTarget(env: McpEnv, folder: string, protocol: Json, doc: string, mode: 'read' | 'write'): Promise<DocumentTarget> {
+  const { AcpError, pyRepr } = env.core;
+  const refs = declaredRefs(env.core, protocol);
+  let target: DocumentTarget | undefined;
+  if ((WRITABLE_DOCUMENTS as readonly string[]).includes(doc) || (READ_ONLY_DOCUMENTS as readonly string[]).includes(doc)) {
+    if (mode === 'write' && (READ_ONLY_DOCUMENTS as readonly string[]).includes(doc)) {
+      throw new AcpError(`${doc} is written by the runtime only: append events with the append tool (never rewrite the log)`);
+    }
+    target = { path: nodePath.join(folder, doc), boundary: folder };
+  } else if (refs.includes(doc)) {
+    const path = env.core.resolveDeliverablePath(folder, protocol, doc);
+    const external = doc.startsWith('external:') && typeof protocol.repoRoot === 'string';
+    if (path) target = { path, boundary: external ? nodePath.resolve(folder, protocol.repoRoot as string) : folder };
+  } else if (mode === 'read' && !nodePath.isAbsolute(doc) && !doc.split(/[\\/]/).includes('..') && !doc.includes('\0') && doc !== '') {
+    target = { path: nodePath.join(folder, doc), boundary: folder };
+  }
+  if (!target) {
+    const allowed = [...WRITABLE_DOCUMENTS, ...refs].join(', ');
+    throw new AcpError(`${pyRepr(doc)} is not a document of this collaboration you may ${mode === 'read' ? 'read' : 'write'} (${mode === 'read' ? 'any file inside the folder, or ' : ''}${allowed})`);
+  }
+  await assertContained(env, target, doc);
+  return target;
+}
+
+async function assertContained(env: McpEnv, target: DocumentTarget, doc: string): Promise<void> {
+  const real = await realpathOfExistingAncestor(env.host, target.path);
+  let boundary: string;
+  try {
+    boundary = await env.host.fs.realpath(target.boundary);
+  } catch {
+    boundary = target.boundary;
+  }
+  if (!isInside(real, boundary) || !isInside(real, env.root)) {
+    throw new env.core.AcpError(`${env.core.pyRepr(doc)} resolves outside ${isInside(real, boundary) ? env.root : boundary} (symlink refused)`);
+  }
+}
+
+/**
+ * Read a document's text (UTF-8, universal newlines): the core's
+ * `documentFiles` reads it, with its own boundary checks on top of ours.
+ */
+export async function readDocument(env: McpEnv, folder: string, doc: string): Promise<{ doc: string; content: string }> {
+  const protocol = await env.core.readProtocol(env.host, folder);
+  const target = await documentTarget(env, folder, protocol, doc, 'read');
+  const stat = await env.host.fs.stat(target.path);
+  if (stat && !stat.isFile) throw new env.core.AcpError(`${env.core.pyRepr(doc)} is not a file`);
+  const content = await env.core.documentFiles(env.host, folder, protocol).read(doc);
+  if (content === undefined) throw new env.core.AcpError(`${env.core.pyRepr(doc)} does not exist`);
+  return { doc, content };
+}
+
+/**
+ * Replace (or, with `append`, extend) a document, atomically and under the
+ * folder lock, so an append never reads half a document.
+ */
+export async function writeDocument(env: McpEnv, folder: string, doc: string, content: string, append = false): Promise<{ doc: string; bytes: number; sha256: string }> {
+  const { core, host } = env;
+  const protocol = await core.readProtocol(host, folder);
+  const target = await documentTarget(env, folder, protocol, doc, 'write');
+  return core.withFolderLock(host, folder, async () => {
+    const stat = await host.fs.stat(target.path);
+    if (stat && !stat.isFile) throw new core.AcpError(`${core.pyRepr(doc)} is not a file`);
+    let text = content;
+    if (append && stat) text = core.decodeText(await host.fs.readFile(target.path), doc) + content;
+    await host.fs.mkdir(nodePath.dirname(target.path));
+    await core.writeFileAtomic(host, target.path, text);
+    const bytes = new TextEncoder().encode(text);
+    return { doc, bytes: bytes.length, sha256: await core.sha256Hex(bytes) };
+  });
+}
+
+/** What the status tool reports. */
+export interface StatusReport {
+  phase: string;
+  proposalOwner: string;
+  waitingFor: string[];
+  lastEvent?: { seq: unknown; event: unknown; from: unknown };
+  /** For the participant asked about. */
+  nextAction?: string;
+  yourTurn?: boolean;
+  primaryDeliverable?: { ref: string; status: string | null };
+  completionGates: { source: unknown; text: string; checked: boolean }[];
+  readiness: { blocking: string[]; unresolved: string[]; deferredWithoutReason: string[]; readyToImplement: boolean };
+}
+
+/** Phase, whose turn, the next action (for `participant`), gates and readiness facts. */
+export async function status(env: McpEnv, folder: string, participant?: string): Promise<StatusReport> {
+  const { core, host } = env;
+  const protocol = await core.readProtocol(host, folder);
+  let head: Pick<StatusReport, 'phase' | 'proposalOwner' | 'waitingFor' | 'lastEvent' | 'nextAction' | 'yourTurn'>;
+  if (participant !== undefined) {
+    const next = await core.nextAction(host, folder, participant, env.registry);
+    head = { phase: next.phase, proposalOwner: next.proposalOwner, waitingFor: next.waitingFor, nextAction: next.action, yourTurn: next.waitingFor.includes(participant) };
+    if (next.lastEvent) head.lastEvent = next.lastEvent;
+  } else {
+    const log = await core.readEventLog(host, folder);
+    if (log.errors.length) throw new core.AcpError(log.errors);
+    const last = log.events.at(-1);
+    const waiting = Array.isArray(protocol.waitingFor) ? protocol.waitingFor.map((v) => core.pyStr(v)) : [];
+    head = { phase: core.pyStr(protocol.currentPhase), proposalOwner: core.pyStr(protocol.proposalOwner), waitingFor: waiting };
+    if (last) head.lastEvent = { seq: last.seq, event: last.event, from: last.from };
+  }
+  const readinessText = await readTextOrEmpty(env, nodePath.join(folder, 'readiness.md'), 'readiness.md');
+  const facts = core.readReadiness(readinessText);
+  const gates = Array.isArray(protocol.completionGates) ? protocol.completionGates.filter(isObject) : [];
+  const report: StatusReport = {
+    ...head,
+    completionGates: gates.map((gate) => ({ source: gate.source, text: core.pyStr(gate.text), checked: facts.isGateChecked(core.pyStr(gate.text)) })),
+    readiness: { blocking: facts.blocking, unresolved: facts.unresolved, deferredWithoutReason: facts.deferredWithoutReason, readyToImplement: facts.readyToImplement },
+  };
+  const ref = core.primaryRef(protocol);
+  if (ref) {
+    const bytes = await core.readDeliverable(host, folder, protocol, ref);
+    report.primaryDeliverable = { ref, status: bytes ? (core.markdown.status(core.decodeText(bytes, ref)) ?? null) : null };
+  }
+  return report;
+}
+
+async function readTextOrEmpty(env: McpEnv, path: string, name: string): Promise<string> {
+  try {
+    return env.core.decodeText(await env.host.fs.readFile(path), name);
+  } catch (error) {
+    if (errorCode(error) === 'ENOENT') return '';
+    throw error;
+  }
+}
+
+/** The status report as lines of text (the `next` lines first, as the CLI prints them). */
+export function formatStatus(core: McpCore, report: StatusReport): string {
+  const lines = [`phase: ${report.phase}`, `proposal owner: ${report.proposalOwner}`, `waiting for: ${report.waitingFor.length ? report.waitingFor.join(', ') : 'none'}`];
+  if (report.lastEvent) lines.push(`last event: seq ${core.pyStr(report.lastEvent.seq)} ${core.pyStr(report.lastEvent.event)} from ${core.pyStr(report.lastEvent.from)}`);
+  if (report.nextAction !== undefined) lines.push(`next action: ${report.nextAction}`, `your turn: ${report.yourTurn ? 'yes' : 'no'}`);
+  if (report.primaryDeliverable) lines.push(`primary deliverable: ${report.primaryDeliverable.ref} (Status: ${report.primaryDeliverable.status ?? 'missing'})`);
+  lines.push('completion gates (readiness.md):');
+  for (const gate of report.completionGates) lines.push(`- [${gate.checked ? 'x' : ' '}] ${gate.text}`);
+  const r = report.readiness;
+  lines.push(
+    `readiness: ${r.blocking.length} blocking, ${r.unresolved.length} unresolved, ${r.deferredWithoutReason.length} deferred without reason; Ready to implement ${r.readyToImplement ? 'checked' : 'unchecked'}`,
+  );
+  return lines.join('\n');
+}
+
+/** What the freeze tool asks for. */
+export interface FreezeRequest {
+  participant: string;
+  /** The deliverable's reference; default the primary. */
+  doc?: string;
+  summary?: string;
+  /** Default: the latest event's seq. */
+  replyTo?: number;
+}
+
+/** What the freeze tool did. */
+export interface FreezeResult {
+  event: Acp.AcpEvent;
+  sha256: string;
+  role: 'primary' | 'supporting';
+  /** The Status line was changed to `Status: Frozen`. */
+  statusChanged: boolean;
+  /** readiness.md's `- SHA-256:` snapshot line now holds the hash (primary only). */
+  snapshotUpdated: boolean;
+}
+
+const STATUS_LINE = /^Status:[ \t]*(?:Draft|In Review|Frozen)[ \t]*(?=\r?\n|\r|$)/m;
+const SNAPSHOT_LINE = /^([ \t]*-[ \t]*SHA-256:)[^\r\n]*/m;
+/** Keeps a BOM and never replaces bytes, so writing the text back restores the file exactly. */
+const exact = new TextDecoder('utf-8', { ignoreBOM: true });
+
+/**
+ * Freeze a deliverable in one step: set its `Status: Frozen`, hash it, append
+ * `deliverable_frozen` (role, doc, sha256), and, for the primary, record the
+ * hash on readiness.md's snapshot line. The append makes every protocol check
+ * (turn, phase, only once); when it refuses, the deliverable is put back as
+ * it was, so a refusal changes nothing.
+ */
+export async function freeze(env: McpEnv, folder: string, request: FreezeRequest): Promise<FreezeResult> {
+  const { core, host } = env;
+  const protocol = await core.readProtocol(host, folder);
+  const primary = core.primaryRef(protocol);
+  const ref = request.doc ?? primary;
+  if (ref === undefined) throw new core.AcpError('protocol.json deliverables.primary is required');
+  const role = ref === primary ? 'primary' : 'supporting';
+  if (!declaredRefs(core, protocol).includes(ref)) throw new core.AcpError('doc must reference a declared supporting deliverable');
+  const target = await documentTarget(env, folder, protocol, ref, 'write');
+  const log = await core.readEventLog(host, folder);
+  if (log.errors.length) throw new core.AcpError(log.errors);
+  const replyTo = request.replyTo ?? (typeof log.events.at(-1)?.seq === 'number' ? (log.events.at(-1)!.seq as number) : undefined);
+  const { before, after } = await core.withFolderLock(host, folder, async () => {
+    let bytes: Uint8Array;
+    try {
+      bytes = await host.fs.readFile(target.path);
+    } catch (error) {
+      if (errorCode(error) === 'ENOENT') throw new core.AcpError('deliverable_frozen doc does not exist');
+      throw error;
+    }
+    const text = exact.decode(bytes);
+    if (!STATUS_LINE.test(text)) throw new core.AcpError(`${ref} has no Status line (Status: Draft, In Review or Frozen); add one before freezing`);
+    const frozen = text.replace(STATUS_LINE, 'Status: Frozen');
+    if (frozen !== text) await core.writeFileAtomic(host, target.path, frozen);
+    return { before: text, after: frozen };
+  });
+  const sha256 = await core.sha256Hex(new TextEncoder().encode(after));
+  const summary = request.summary ?? `Froze ${ref} at SHA-256 ${sha256}.`;
+  let result: Acp.AppendResult;
+  try {
+    result = await core.append(host, folder, { participant: request.participant, event: 'deliverable_frozen', summary, doc: ref, replyTo, role, sha256 }, env.registry);
+  } catch (error) {
+    if (after !== before) await restoreIfUnchanged(env, folder, target.path, after, before);
+    throw error;
+  }
+  const snapshotUpdated = role === 'primary' && (await recordSnapshot(env, folder, sha256));
+  return { event: result.event, sha256, role, statusChanged: after !== before, snapshotUpdated };
+}
+
+/** Put `original` back unless someone changed the file since we wrote `ours`. */
+async function restoreIfUnchanged(env: McpEnv, folder: string, path: string, ours: string, original: string): Promise<void> {
+  await env.core.withFolderLock(env.host, folder, async () => {
+    const now = exact.decode(await env.host.fs.readFile(path));
+    if (now === ours) await env.core.writeFileAtomic(env.host, path, original);
+  });
+}
+
+/** Write the hash on readiness.md's `- SHA-256:` line (the snapshot init writes); false when there is none. */
+async function recordSnapshot(env: McpEnv, folder: string, sha256: string): Promise<boolean> {
+  const path = nodePath.join(folder, 'readiness.md');
+  return env.core.withFolderLock(env.host, folder, async () => {
+    let text: string;
+    try {
+      text = exact.decode(await env.host.fs.readFile(path));
+    } catch (error) {
+      if (errorCode(error) === 'ENOENT') return false;
+      throw error;
+    }
+    if (!SNAPSHOT_LINE.test(text)) return false;
+    await env.core.writeFileAtomic(env.host, path, text.replace(SNAPSHOT_LINE, `$1 ${sha256}`));
+    return true;
+  });
+}
+
+/** One readable resource: a document of a collaboration under the root. */
+export interface DocumentResource {
+  uri: string;
+  name: string;
+  mimeType: string;
+}
+
+/** URI prefix of the resources: `acp://collab/{folder relative to the root}/{doc}`. */
+export const RESOURCE_PREFIX = 'acp://collab/';
+
+/** Collaboration folders: the root and its sub-folders two levels down that hold protocol.json. */
+export async function findCollaborations(env: McpEnv): Promise<string[]> {
+  const found: string[] = [];
+  const visit = async (dir: string, depth: number): Promise<void> => {
+    if (await env.host.fs.stat(nodePath.join(dir, 'protocol.json'))) found.push(dir);
+    if (depth === 0) return;
+    const names = await env.host.fs.readDir(dir).catch(() => [] as string[]);
+    for (const name of names.sort()) {
+      if (name.startsWith('.') || name === 'node_modules') continue;
+      const child = nodePath.join(dir, name);
+      const stat = await env.host.fs.stat(child);
+      if (stat?.isDirectory && !stat.isSymlink) await visit(child, depth - 1);
+    }
+  };
+  await visit(env.root, 2);
+  return found;
+}
+
+/** The existing documents of one collaboration, as resources. */
+export async function collaborationResources(env: McpEnv, folder: string): Promise<DocumentResource[]> {
+  const protocol = await env.core.readProtocol(env.host, folder).catch(() => undefined);
+  if (!protocol) return [];
+  const relative = nodePath.relative(env.root, folder).split(nodePath.sep).join('/');
+  const resources: DocumentResource[] = [];
+  for (const doc of [...READ_ONLY_DOCUMENTS, ...WRITABLE_DOCUMENTS, ...declaredRefs(env.core, protocol)]) {
+    const target = await documentTarget(env, folder, protocol, doc, 'read').catch(() => undefined);
+    if (!target || !(await env.host.fs.stat(target.path))?.isFile) continue;
+    const path = relative ? `${relative}/${doc}` : doc;
+    const mimeType = doc.endsWith('.json') ? 'application/json' : doc.endsWith('.jsonl') ? 'application/jsonl' : 'text/markdown';
+    resources.push({ uri: RESOURCE_PREFIX + path.split('/').map(encodeURIComponent).join('/'), name: path, mimeType });
+  }
+  return resources;
+}
+
+/**
+ * The folder and document a resource URI names: the nearest ancestor of the
+ * path that holds protocol.json is the folder, the rest is the document.
+ */
+export async function resolveResource(env: McpEnv, uri: string): Promise<{ folder: string; doc: string }> {
+  const { AcpError } = env.core;
+  if (!uri.startsWith(RESOURCE_PREFIX)) throw new AcpError(`unknown resource ${uri}`);
+  const path = uri.slice(RESOURCE_PREFIX.length).split('/').map(decodeURIComponent).join('/');
+  const segments = path.split('/');
+  for (let cut = segments.length - 1; cut >= 0; cut--) {
+    const folder = await resolveFolder(env, segments.slice(0, cut).join('/') || '.');
+    if (await env.host.fs.stat(nodePath.join(folder, 'protocol.json'))) return { folder, doc: segments.slice(cut).join('/') };
+  }
+  throw new AcpError(`resource ${uri} is not inside a collaboration folder`);
+}

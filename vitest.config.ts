@@ -26,9 +26,10 @@ export default defineConfig({
     // their own, from the measured start cost of their runtime).
     testTimeout: 300_000,
     hookTimeout: 120_000,
-    // Much of the suite waits (on spawned processes, servers' timeouts):
-    // two files at a time even on two cores, where vitest's default is one.
-    maxWorkers: Math.max(2, availableParallelism()),
+    // Much of the suite waits (on spawned processes, servers' timeouts), so
+    // one file more than there are cores (vitest's default is one fewer):
+    // on two cores the two CPU-bound conformance files do not hold up the rest.
+    maxWorkers: availableParallelism() + 1,
     // describe.concurrent tests inside one file run up to this many at once.
     maxConcurrency: Math.max(2, availableParallelism()),
     // expect.poll waits for an event; its default of 1 s is a speed

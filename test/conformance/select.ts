@@ -17,7 +17,7 @@
 import { EDGES_FILE, SCENARIOS_FILE, type Scenario, loadScenarios } from './replay.ts';
 
 /** Spawned runs in `npm test` replay one scenario in this many on each runtime. */
-export const SAMPLE_STEP = 32;
+export const SAMPLE_STEP = 48;
 /** Every runtime the CLI is spawned on, in the order that also staggers the sample. */
 export const SPAWNED_RUNTIMES = ['node', 'bun', 'deno', 'binary'] as const;
 

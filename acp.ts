@@ -16,7 +16,7 @@
 import * as nodePath from 'node:path';
 import packageJson from './package.json' with { type: 'json' };
 import { BOL, DOT, EOL, H, PY_SPACE, RUN_START, S, comparePy, escapeRegExp, formatProtocolJson, formatTimestamp, isPySpaceCode, pyRepr, pyStr, pyStrip, sha256Hex, sortedPy } from './plugins/core/pytext.ts';
-import { errorCode, isInside, isObject, type Json, realpathOfExistingAncestor, sameList, sleep } from './plugins/core/util.ts';
+import { errorCode, fsError, isInside, isObject, type Json, realpathOfExistingAncestor, sameList, sleep } from './plugins/core/util.ts';
 
 export { comparePy, formatProtocolJson, formatTimestamp, pyRepr, pyStr, pyStrip, sha256Hex, sortedPy } from './plugins/core/pytext.ts';
 export { fsError } from './plugins/core/util.ts';
@@ -118,8 +118,12 @@ export interface FileStat {
  * raises `'EEXIST'`.
  */
 export interface FileSystem {
-  /** Read a whole file as bytes. */
-  readFile(path: string): Promise<Uint8Array>;
+  /**
+   * Read a whole regular file as bytes. A FIFO, device or socket raises
+   * `'EFTYPE'` (without blocking or reading it); a file larger than
+   * `maxBytes` raises `'EFBIG'`.
+   */
+  readFile(path: string, options?: { maxBytes?: number }): Promise<Uint8Array>;
   /** Write a whole file; with `exclusive` fail with EEXIST if it exists. */
   writeFile(path: string, data: Uint8Array | string, options?: { exclusive?: boolean }): Promise<void>;
   /** Append bytes to a file (created if missing) and flush them to storage. */
@@ -152,6 +156,16 @@ export interface FileSystem {
   readTail?(path: string, length: number): Promise<{ stat: FileStat; bytes: Uint8Array } | null>;
 }
 
+/** What identifies a process beyond its pid; absent fields could not be read. */
+export interface ProcessIdentity {
+  /** `/proc/sys/kernel/random/boot_id`: changes at every boot. */
+  bootId?: string;
+  /** The PID namespace (`/proc/self/ns/pid` inode): pids of another one are not ours to judge. */
+  pidNamespace?: string;
+  /** This process's start time (`/proc/self/stat` field 22), telling a reused pid from the holder. */
+  startTime?: string;
+}
+
 /** Host capabilities handed to the core. One small adapter per runtime. */
 export interface Host {
   fs: FileSystem;
@@ -163,6 +177,13 @@ export interface Host {
   hostname?: string;
   /** Whether a process of this machine is alive; `undefined` when the host cannot tell. */
   isProcessAlive(pid: number): boolean | undefined;
+  /**
+   * Who this process is beyond its pid, as far as the host can read it
+   * (lock ownership across PID namespaces, reboots and sandboxes).
+   */
+  identity?: ProcessIdentity;
+  /** Start time of a process of this PID namespace (Linux: `/proc/{pid}/stat` field 22); `undefined` when unknown. */
+  processStartTime?(pid: number): string | undefined;
   /** Resolve a possibly relative path against the working directory. */
   resolvePath(path: string): string;
 }
@@ -305,7 +326,7 @@ export async function readDeliverable(host: Host, folder: string, protocol: Json
   const stat = await host.fs.stat(path);
   if (!stat || !stat.isFile) return undefined;
   await assertInsideBoundary(host, path, deliverableBoundary(folder, protocol, ref), ref);
-  return host.fs.readFile(path);
+  return readCapped(host, path, READ_LIMITS.document, ref);
 }
 
 /**
@@ -327,7 +348,7 @@ export function documentFiles(host: Host, folder: string, protocol: Json): Docum
       const stat = await host.fs.stat(path);
       if (!stat?.isFile) return undefined;
       await assertInsideBoundary(host, path, folder, ref);
-      return decodeText(await host.fs.readFile(path), ref);
+      return decodeText(await readCapped(host, path, READ_LIMITS.document, ref), ref);
     },
   };
 }
@@ -658,7 +679,7 @@ const LOG_CHUNK_BYTES = 1 << 20;
 export async function scanEventLog(host: Host, folder: string, onEvent: (event: Json) => void): Promise<Omit<EventLog, 'events'>> {
   let bytes: Uint8Array;
   try {
-    bytes = await host.fs.readFile(nodePath.join(folder, 'events.jsonl'));
+    bytes = await readCapped(host, nodePath.join(folder, 'events.jsonl'), READ_LIMITS.log, 'events.jsonl');
   } catch (error) {
     if (errorCode(error) === 'ENOENT') return { errors: [], size: 0, tornTail: false };
     if (errorCode(error) === 'EISDIR') throw new AcpError('events.jsonl is a directory, not the event log');
@@ -1106,6 +1127,30 @@ interface RegisteredHook {
   fn: (context: never) => unknown;
   order: HookOrder;
   owner: string;
+  timeoutMs: number;
+}
+
+/** How long a hook call may take unless its plugin says otherwise ({@link AcpPlugin.timeoutMs}). */
+export const DEFAULT_HOOK_TIMEOUT_MS = 10_000;
+
+/**
+ * Run a hook with a deadline: a hook that never settles must not hold the
+ * folder lock (and every other writer) forever. A synchronous endless loop
+ * cannot be interrupted from inside the process; the lock's lease covers it.
+ */
+async function callWithDeadline(hook: RegisteredHook, name: string, context: unknown): Promise<unknown> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const seconds = hook.timeoutMs / 1000;
+      reject(new AcpError(`plugin '${hook.owner}' timed out in ${name} after ${Number.isInteger(seconds) ? seconds : seconds.toFixed(1)} s`, 2, 'plugin_timeout'));
+    }, hook.timeoutMs);
+  });
+  try {
+    return await Promise.race([Promise.resolve().then(() => (hook.fn as (context: unknown) => unknown)(context)), deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** Thrown by `refuse()` inside `append:before`. */
@@ -1118,8 +1163,9 @@ export class HookRunner {
   #hooks: RegisteredHook[] = [];
 
   /** Register a hook; returns a function that unregisters it. */
-  hook<K extends keyof AcpHooks>(name: K, fn: AcpHooks[K], options: { order?: HookOrder; owner?: string } = {}): () => void {
-    const entry: RegisteredHook = { name, fn: fn as (context: never) => unknown, order: options.order ?? 'normal', owner: options.owner ?? 'anonymous' };
+  hook<K extends keyof AcpHooks>(name: K, fn: AcpHooks[K], options: { order?: HookOrder; owner?: string; timeoutMs?: number } = {}): () => void {
+    const timeoutMs = options.timeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS;
+    const entry: RegisteredHook = { name, fn: fn as (context: never) => unknown, order: options.order ?? 'normal', owner: options.owner ?? 'anonymous', timeoutMs };
     this.#hooks.push(entry);
     return () => {
       this.#hooks = this.#hooks.filter((h) => h !== entry);
@@ -1142,14 +1188,15 @@ export class HookRunner {
     const hooks = this.#hooks.filter((h) => h.name === name).sort((a, b) => ORDER_RANK[a.order] - ORDER_RANK[b.order]);
     for (const hook of hooks) {
       try {
-        const result = await (hook.fn as (context: unknown) => unknown)(context);
+        const result = await callWithDeadline(hook, name, context);
         checkHookOutcome(name, result, context);
       } catch (error) {
         let failure: AcpError;
         if (error instanceof AcpRefusal) {
           const event = (context as { event?: { event?: unknown } }).event?.event;
           failure = new AcpError(`plugin '${hook.owner}' refused ${event === undefined ? 'the event' : pyStr(event)}: ${error.message}`, 2, 'plugin_refused');
-        } else failure = error instanceof AcpPluginError ? error : new AcpPluginError(hook.owner, name, error);
+        } else if (error instanceof AcpError && error.code === 'plugin_timeout') failure = error;
+        else failure = error instanceof AcpPluginError ? error : new AcpPluginError(hook.owner, name, error);
         if (!failures) throw failure;
         failures.push(failure);
       }
@@ -1279,6 +1326,12 @@ export interface AcpPlugin {
   enforce?: 'pre' | 'post';
   /** Hooks by name (see {@link AcpHooks} for when each runs). */
   hooks?: Partial<AcpHooks>;
+  /**
+   * Deadline of each of this plugin's hook calls, in milliseconds (default
+   * {@link DEFAULT_HOOK_TIMEOUT_MS}): past it the command fails, exit 2,
+   * nothing written, the lock released.
+   */
+  timeoutMs?: number;
   /** Deliverable types this plugin provides. */
   deliverableTypes?: DeliverableType[];
   /** Commands this plugin adds (or extends, see {@link CommandSpec.extend}). */
@@ -1396,6 +1449,9 @@ export class Registry {
     const twin = this.plugins.find((p) => p.plugin.name === plugin.name);
     if (twin) throw new AcpError(`${where} is loaded twice (first from ${twin.origin.source})`);
     if (plugin.enforce !== undefined && plugin.enforce !== 'pre' && plugin.enforce !== 'post') throw new AcpError(`${where}: enforce must be 'pre' or 'post'`);
+    if (plugin.timeoutMs !== undefined && !(typeof plugin.timeoutMs === 'number' && plugin.timeoutMs > 0 && plugin.timeoutMs <= 2 ** 31 - 1)) {
+      throw new AcpError(`${where}: timeoutMs must be a positive number of milliseconds`);
+    }
     const hooks = Object.entries(plugin.hooks ?? {});
     for (const [name, fn] of hooks) {
       if (!(HOOK_NAMES as readonly string[]).includes(name)) throw new AcpError(`${where} has an unknown hook '${name}' (known: ${HOOK_NAMES.join(', ')})`);
@@ -1420,7 +1476,7 @@ export class Registry {
     this.plugins.push({ plugin, origin: typeOrigin });
     for (const type of types) this.types.set(type.type, { definition: type, origin: typeOrigin });
     const order: HookOrder = plugin.enforce ?? 'normal';
-    for (const [name, fn] of hooks) this.hooks.hook(name as keyof AcpHooks, fn as never, { order, owner: plugin.name });
+    for (const [name, fn] of hooks) this.hooks.hook(name as keyof AcpHooks, fn as never, { order, owner: plugin.name, timeoutMs: plugin.timeoutMs });
     for (const command of commands) this.#addCommand(command, typeOrigin);
   }
 
@@ -1533,6 +1589,7 @@ const BUILT_IN_PLUGINS: Record<string, () => Promise<{ default: unknown }>> = {
   rpc: () => import('./plugins/rpc.ts'),
   git: () => import('./plugins/git.ts'),
   mcp: () => import('./plugins/mcp.ts'),
+  humans: () => import('./plugins/humans.ts'),
 };
 
 /** A plugin to load: a file path or `acp:{name}`, with options, or a plugin/type object. */
@@ -1593,11 +1650,33 @@ async function loadBuiltInPlugins(registry: Registry, options: RegistryOptions):
 // Reading protocol.json
 // ---------------------------------------------------------------------------
 
+const MiB = 1 << 20;
+/**
+ * The most each kind of file can legitimately hold: a larger one is refused
+ * unread (a symlink to a huge file must not exhaust memory).
+ */
+const READ_LIMITS = { protocol: 16 * MiB, log: 512 * MiB, document: 64 * MiB, checkpoint: 256 * MiB } as const;
+const LOCK_MAX_BYTES = 64 * 1024;
+
+/**
+ * Read a regular file of at most `maxBytes`; a FIFO, device or socket, or a
+ * larger file, is refused with an {@link AcpError} naming it (exit 2).
+ */
+export async function readCapped(host: Host, path: string, maxBytes: number, name: string): Promise<Uint8Array> {
+  try {
+    return await host.fs.readFile(path, { maxBytes });
+  } catch (error) {
+    if (errorCode(error) === 'EFTYPE') throw new AcpError(`${name} is not a regular file (a FIFO, device or socket); acp reads only regular files`, 2, 'invalid_folder');
+    if (errorCode(error) === 'EFBIG') throw new AcpError(`${name} is larger than ${maxBytes / MiB >= 1 ? `${maxBytes / MiB} MiB` : `${maxBytes / 1024} KiB`}, more than it can legitimately hold; refusing to read it`, 2, 'invalid_folder');
+    throw error;
+  }
+}
+
 /** Read protocol.json; raises the spec's messages (§6 step 1). */
 export async function readProtocol(host: Host, folder: string): Promise<Json> {
   let bytes: Uint8Array;
   try {
-    bytes = await host.fs.readFile(nodePath.join(folder, 'protocol.json'));
+    bytes = await readCapped(host, nodePath.join(folder, 'protocol.json'), READ_LIMITS.protocol, 'protocol.json');
   } catch (error) {
     // A dangling or looping link, or a name too long to exist, is missing.
     if (['ENOENT', 'ENOTDIR', 'ELOOP', 'ENAMETOOLONG'].includes(errorCode(error) ?? '')) throw new AcpError(`missing protocol.json in ${folder}`, 2, 'invalid_folder');
@@ -1622,7 +1701,7 @@ export async function readProtocol(host: Host, folder: string): Promise<Json> {
 
 async function readTextIfExists(host: Host, path: string, name: string): Promise<string | undefined> {
   try {
-    return decodeText(await host.fs.readFile(path), name);
+    return decodeText(await readCapped(host, path, READ_LIMITS.document, name), name);
   } catch (error) {
     if (['ENOENT', 'EISDIR', 'ENOTDIR', 'ELOOP', 'ENAMETOOLONG'].includes(errorCode(error) ?? '')) return undefined;
     throw error;
@@ -1639,11 +1718,18 @@ async function readReadinessFile(host: Host, folder: string): Promise<ReadinessF
 
 const LOCK_NAME = '.acp.lock';
 const LOCK_BREAKER = '.acp.lock.break';
-/** A lock older than this whose holder cannot be checked is considered abandoned. */
-const LOCK_ABANDON_MS = 10_000;
 /**
- * No append holds the lock this long; a lock this old whose pid looks alive
- * names a reused pid (the holder died and another process got its number).
+ * The lease of a lock: its holder rewrites the lock file (fresh mtime) every
+ * quarter of it, so a lock whose holder cannot be judged (another machine,
+ * another PID namespace, a host without a process table) is held while its
+ * lease is fresh, and abandoned once the holder stopped renewing it.
+ */
+const LOCK_LEASE_MS = 10_000;
+/** Kept for the breaker's shorter lease (see {@link LOCK_BREAKER_STALE_MS}). */
+const LOCK_ABANDON_MS = LOCK_LEASE_MS;
+/**
+ * No append holds the lock this long; a lock this old whose holder is alive
+ * and renewing is stuck (a hook past its deadline is stopped long before).
  */
 const LOCK_MAX_HOLD_MS = 10 * 60_000;
 /** A breaker is held for about a millisecond; older than this and unjudgeable, it is abandoned. */
@@ -1654,6 +1740,17 @@ interface LockInfo {
   hostname?: string;
   token: string;
   at: number;
+  /** See {@link ProcessIdentity}; absent in locks of older versions. */
+  bootId?: string;
+  pidNs?: string;
+  start?: string;
+  leaseMs?: number;
+}
+
+/** The text of this process's lock (or breaker) file. */
+function lockContent(host: Host, token: string, at = host.now().getTime()): string {
+  const id = host.identity;
+  return JSON.stringify({ pid: host.pid, hostname: host.hostname, token, at, bootId: id?.bootId, pidNs: id?.pidNamespace, start: id?.startTime, leaseMs: LOCK_LEASE_MS });
 }
 
 async function readLockInfo(host: Host, path: string): Promise<{ info: LockInfo | undefined; raw: string; mtimeMs: number } | undefined> {
@@ -1662,7 +1759,7 @@ async function readLockInfo(host: Host, path: string): Promise<{ info: LockInfo 
   if (!stat.isFile) throw new AcpError(`${path} is not a lock file (a ${stat.isDirectory ? 'directory' : 'special file'}); remove it`);
   let raw = '';
   try {
-    raw = new TextDecoder().decode(await host.fs.readFile(path));
+    raw = new TextDecoder().decode(await readCapped(host, path, LOCK_MAX_BYTES, nodePath.basename(path)));
   } catch (error) {
     if (errorCode(error) === 'ENOENT') return undefined;
     throw error;
@@ -1677,20 +1774,42 @@ async function readLockInfo(host: Host, path: string): Promise<{ info: LockInfo 
   return { info, raw, mtimeMs: stat.mtimeMs };
 }
 
-/** Whether a lock's holder is gone: dead on this machine, or silent for too long. */
+/**
+ * Whether this process can judge the lock's holder by its pid: same machine,
+ * same boot, same PID namespace. Fields a side could not read are taken as
+ * equal only when the lock predates them (older versions wrote pid and host).
+ */
+function holderVisible(host: Host, info: LockInfo): boolean {
+  if (info.hostname !== undefined && info.hostname !== host.hostname) return false;
+  const id = host.identity;
+  if (info.bootId !== undefined && info.bootId !== id?.bootId) return false;
+  if (info.pidNs !== undefined && info.pidNs !== id?.pidNamespace) return false;
+  // A lock of this version without a namespace, read by a host that has one
+  // (or the reverse): the writer could not read it, so cannot be placed.
+  if (info.leaseMs !== undefined && (info.pidNs === undefined) !== (id?.pidNamespace === undefined)) return false;
+  return true;
+}
+
+/**
+ * Whether a lock's holder is gone: dead (or its pid reused) in this PID
+ * namespace, or, when it cannot be judged from here, silent past its lease.
+ * A fresh lease is never broken unless the holder is provably gone.
+ */
 function isLockAbandoned(host: Host, lock: { info: LockInfo | undefined; mtimeMs: number }, abandonMs = LOCK_ABANDON_MS): boolean {
   const age = host.now().getTime() - lock.mtimeMs;
-  // A lock without a hostname was written by a host that could not read it;
-  // judge it by this machine's process table (a live holder keeps its lock:
-  // stealing it would let two appenders pick the same seq).
-  if (lock.info && (lock.info.hostname === undefined || lock.info.hostname === host.hostname)) {
-    const alive = host.isProcessAlive(lock.info.pid);
-    if (alive === false) return true;
-    if (alive === true) return age > LOCK_MAX_HOLD_MS;
-  }
   // A torn lock file (holder died while writing it) gets a short grace period.
   if (!lock.info) return age > Math.min(1000, abandonMs);
-  return age > abandonMs;
+  const lease = Math.min(abandonMs, typeof lock.info.leaseMs === 'number' && lock.info.leaseMs > 0 ? lock.info.leaseMs : abandonMs);
+  if (!holderVisible(host, lock.info)) return age > lease;
+  const alive = host.isProcessAlive(lock.info.pid);
+  if (alive === false) return true;
+  if (alive === undefined) return age > lease;
+  // Alive: the holder itself, or an unrelated process that got its pid.
+  const start = typeof lock.info.start === 'string' ? host.processStartTime?.(lock.info.pid) : undefined;
+  if (start !== undefined) return start !== lock.info.start || age > LOCK_MAX_HOLD_MS;
+  // No start time to compare (an older lock, a host without /proc): the
+  // holder renews its lease, so a lock past it names a dead or reused pid.
+  return age > lease;
 }
 
 /** What {@link inspectFolderLock} finds. */
@@ -1727,25 +1846,69 @@ export async function inspectFolderLock(host: Host, folder: string): Promise<Fol
   if (lock.info) {
     state.pid = lock.info.pid;
     if (typeof lock.info.hostname === 'string') state.hostname = lock.info.hostname;
-    if (lock.info.hostname === undefined || lock.info.hostname === host.hostname) state.alive = host.isProcessAlive(lock.info.pid);
+    if (holderVisible(host, lock.info)) state.alive = host.isProcessAlive(lock.info.pid);
   }
   return state;
 }
 
+/** Options of {@link withFolderLock}. */
+export interface FolderLockOptions {
+  /** Give up waiting for a held lock after this long (default 60 s): `lock_timeout`. */
+  timeoutMs?: number;
+  /**
+   * Told once, after a second of waiting, what the wait is for (holder pid,
+   * host, age). The library prints nothing itself; the CLI passes stderr.
+   */
+  onWait?: (message: string) => void;
+  /** The handle of a lock the caller already holds on this folder (see {@link FolderLock}). */
+  held?: FolderLock;
+}
+
+/** "pid 12 on host-a (another PID namespace), held 3 s": the holder, for a waiter. */
+function describeHolder(host: Host, lock: { info: LockInfo | undefined; mtimeMs: number; raw: string } | undefined): string {
+  if (!lock) return 'a holder that just left';
+  if (!lock.info) return `a torn lock file (${JSON.stringify(lock.raw.slice(0, 80))})`;
+  const info = lock.info;
+  const where = info.hostname ? ` on ${info.hostname}` : '';
+  const hidden = holderVisible(host, info) ? '' : ' (another machine, boot or PID namespace: judged by its lease)';
+  const age = Math.max(0, Math.round((host.now().getTime() - (typeof info.at === 'number' ? info.at : lock.mtimeMs)) / 1000));
+  return `pid ${info.pid}${where}${hidden}, held ${age} s`;
+}
+
 /**
- * Hold the folder's exclusive lock while `fn` runs. A lock whose holder died
- * is broken under a second "breaker" lock, so two processes never both break
- * it and steal a live holder's lock.
+/**
+ * Proof that the caller holds a folder's lock: what {@link withFolderLock}
+ * hands its function, for passing to calls made under that lock (an append
+ * inside `acp freeze`), which would otherwise wait for the lock forever.
  */
-export async function withFolderLock<T>(host: Host, folder: string, fn: () => Promise<T>, options: { timeoutMs?: number } = {}): Promise<T> {
+export interface FolderLock {
+  readonly folder: string;
+  readonly token: string;
+}
+
+/**
+ * Hold the folder's exclusive lock while `fn` runs, renewing its lease. A
+ * lock whose holder is gone is broken under a second "breaker" lock, so two
+ * processes never both break it and steal a live holder's lock. With
+ * `options.held` (the handle of a lock the caller holds on this folder), `fn`
+ * runs at once: the lock is not taken twice.
+ */
+export async function withFolderLock<T>(host: Host, folder: string, fn: (lock: FolderLock) => Promise<T>, options: FolderLockOptions = {}): Promise<T> {
   const lockPath = nodePath.join(folder, LOCK_NAME);
+  if (options.held) {
+    // Checked against the lock file: a stale or foreign handle must not let a write in unlocked.
+    const current = await readLockInfo(host, lockPath);
+    if (options.held.folder !== folder || current?.info?.token !== options.held.token) throw new AcpError(`the lock on ${folder} passed in is not held`);
+    return fn(options.held);
+  }
   const token = `${host.pid}-${Math.random().toString(36).slice(2)}`;
-  const content = JSON.stringify({ pid: host.pid, hostname: host.hostname, token, at: host.now().getTime() });
-  const deadline = host.now().getTime() + (options.timeoutMs ?? 60_000);
+  const started = host.now().getTime();
+  const deadline = started + (options.timeoutMs ?? 60_000);
+  let told = !options.onWait;
   let delay = 1;
   for (;;) {
     try {
-      await host.fs.writeFile(lockPath, content, { exclusive: true });
+      await host.fs.writeFile(lockPath, lockContent(host, token), { exclusive: true });
       break;
     } catch (error) {
       if (errorCode(error) !== 'EEXIST') {
@@ -1759,23 +1922,53 @@ export async function withFolderLock<T>(host: Host, folder: string, fn: () => Pr
     const lock = await readLockInfo(host, lockPath);
     if (lock && isLockAbandoned(host, lock)) await breakLock(host, folder, lock.raw);
     else {
-      if (host.now().getTime() > deadline) throw new AcpError(`timed out waiting for the lock on ${folder} (held by ${lock?.raw ?? 'unknown'})`, 2, 'lock_timeout');
+      const now = host.now().getTime();
+      if (now > deadline) throw new AcpError(`timed out waiting for the lock on ${folder} after ${Math.round((now - started) / 1000)} s (held by ${describeHolder(host, lock)})`, 2, 'lock_timeout');
+      if (!told && now - started >= 1000) {
+        told = true;
+        options.onWait!(`waiting for the lock on ${folder}: held by ${describeHolder(host, lock)}`);
+      }
       await sleep(delay);
       delay = Math.min(delay * 2, 25);
     }
   }
+  const lease = renewLease(host, lockPath, token);
   try {
-    return await fn();
+    return await fn({ folder, token });
   } finally {
+    await lease.stop();
     const current = await readLockInfo(host, lockPath).catch(() => undefined);
     if (current?.info?.token === token) await host.fs.remove(lockPath);
   }
 }
 
+/**
+ * Rewrite the lock (same token, fresh mtime) every quarter lease while it is
+ * held, atomically (rename over it: the lock never disappears meanwhile).
+ */
+function renewLease(host: Host, lockPath: string, token: string): { stop(): Promise<void> } {
+  let pending: Promise<void> = Promise.resolve();
+  let stopped = false;
+  const timer = setInterval(() => {
+    pending = pending.then(async () => {
+      if (stopped) return;
+      const current = await readLockInfo(host, lockPath).catch(() => undefined);
+      if (current?.info?.token === token && !stopped) await writeFileAtomic(host, lockPath, lockContent(host, token, current.info.at));
+    }).catch(() => undefined);
+  }, LOCK_LEASE_MS / 4);
+  return {
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await pending;
+    },
+  };
+}
+
 async function breakLock(host: Host, folder: string, staleRaw: string): Promise<void> {
   const lockPath = nodePath.join(folder, LOCK_NAME);
   const breakerPath = nodePath.join(folder, LOCK_BREAKER);
-  const mine = JSON.stringify({ pid: host.pid, hostname: host.hostname, token: Math.random().toString(36).slice(2), at: host.now().getTime() });
+  const mine = lockContent(host, Math.random().toString(36).slice(2));
   try {
     await host.fs.writeFile(breakerPath, mine, { exclusive: true });
   } catch (error) {
@@ -1857,6 +2050,22 @@ export interface AppendResult {
   previousPhase: Phase | null;
   /** waitingFor before the event. */
   previousWaitingFor: string[];
+  /**
+   * What went wrong after the event line was durable (a full disk while
+   * rewriting protocol.json): the append happened; the cached state is stale
+   * until the next append or `acp doctor --fix`.
+   */
+  warnings?: string[];
+}
+
+/** Options of {@link append}. */
+export interface AppendOptions {
+  /** Told once what a held lock waits for (see {@link FolderLockOptions.onWait}). */
+  onLockWait?: (message: string) => void;
+  /** Give up waiting for the lock after this long (default 60 s). */
+  lockTimeoutMs?: number;
+  /** The caller already holds the folder lock (from {@link withFolderLock}); append runs under it. */
+  lock?: FolderLock;
 }
 
 /** Declared supporting references per protocol document (validate checks every deliverable event). */
@@ -2003,7 +2212,7 @@ function checkpointState(facts: LogFacts, readiness: ReadinessFacts): DerivedSta
 async function loadCheckpoint(host: Host, folder: string, participants: string[]): Promise<Checkpoint | undefined> {
   let cp: Checkpoint;
   try {
-    cp = JSON.parse(new TextDecoder().decode(await host.fs.readFile(nodePath.join(folder, CHECKPOINT_NAME))));
+    cp = JSON.parse(new TextDecoder().decode(await readCapped(host, nodePath.join(folder, CHECKPOINT_NAME), READ_LIMITS.checkpoint, CHECKPOINT_NAME)));
   } catch {
     return undefined;
   }
@@ -2030,7 +2239,7 @@ async function loadCheckpoint(host: Host, folder: string, participants: string[]
   } else {
     stat = await host.fs.stat(logPath);
     if (!stat || stat.size !== cp.log.size) return undefined;
-    bytes = (await host.fs.readFile(logPath)).subarray(-tail.length);
+    bytes = (await readCapped(host, logPath, READ_LIMITS.log, 'events.jsonl')).subarray(-tail.length);
   }
   if (stat?.ino === undefined || stat.ctimeMs === undefined) return undefined;
   if (stat.size !== cp.log.size || stat.mtimeMs !== cp.log.mtimeMs || stat.ctimeMs !== cp.log.ctimeMs || stat.ino !== cp.log.ino) return undefined;
@@ -2065,11 +2274,12 @@ async function saveCheckpoint(host: Host, folder: string, participants: string[]
   }
 }
 
+/** Options of {@link append}. */
 /**
  * Append an event (spec §6), under the folder lock. Raises {@link AcpError}
  * with the spec's message when a check fails; nothing is written then.
  */
-export async function append(host: Host, folder: string, request: AppendRequest, registry?: Registry): Promise<AppendResult> {
+export async function append(host: Host, folder: string, request: AppendRequest, registry?: Registry, options: AppendOptions = {}): Promise<AppendResult> {
   const protocol = await readProtocol(host, folder);
   if (!(EVENT_NAMES as readonly string[]).includes(request.event)) throw new AcpError(`unknown event '${request.event}'`, 2, 'unknown_event');
   const participants = participantIds(protocol);
@@ -2093,8 +2303,12 @@ export async function append(host: Host, folder: string, request: AppendRequest,
         if (errors.length) throw new AcpError(errors);
       }
     }
+    const seq = checkpoint ? checkpoint.maxSeq + 1 : nextSeq(events);
+    // Past 2^53 - 1 a JavaScript number no longer counts by one: every later
+    // append would get the same seq.
+    if (!Number.isSafeInteger(seq)) throw new AcpError(`events.jsonl holds a seq of 2^53 - 1 or more; acp cannot number the next event exactly (seq ${pyStr(seq - 1)})`, 2, 'invalid_log');
     const event: AcpEvent = {
-      seq: checkpoint ? checkpoint.maxSeq + 1 : nextSeq(events),
+      seq,
       from: request.participant,
       event: request.event,
       at: formatTimestamp(host.now()),
@@ -2140,12 +2354,23 @@ export async function append(host: Host, folder: string, request: AppendRequest,
     const line = formatEventLine(event);
     const written = (log?.tornTail ? '\n' : '') + line;
     await host.fs.appendFile(nodePath.join(folder, 'events.jsonl'), written);
-    // Re-read protocol.json for the rewrite: the copy read before the lock
-    // may be seconds old under contention, and its other keys (edited by a
-    // person or another tool meanwhile) must not be rolled back.
-    const current = await readProtocol(host, folder).catch(() => protocol);
-    const updated = { ...current, currentPhase: state.phase, proposalOwner: state.proposalOwner, waitingFor: state.waitingFor, updatedAt: event.at };
-    await writeFileAtomic(host, nodePath.join(folder, 'protocol.json'), formatProtocolJson(updated));
+    // The line is durable: the append has happened. What follows is a cache;
+    // failing to write it (a full disk) is a warning, never a failed append
+    // (an agent told "failed" would append the event again).
+    const warnings: string[] = [];
+    try {
+      // Re-read protocol.json for the rewrite: the copy read before the lock
+      // may be seconds old under contention, and its other keys (edited by a
+      // person or another tool meanwhile) must not be rolled back.
+      const current = await readProtocol(host, folder).catch(() => protocol);
+      const updated = { ...current, currentPhase: state.phase, proposalOwner: state.proposalOwner, waitingFor: state.waitingFor, updatedAt: event.at };
+      await writeFileAtomic(host, nodePath.join(folder, 'protocol.json'), formatProtocolJson(updated));
+    } catch (error) {
+      await host.fs.remove(nodePath.join(folder, CHECKPOINT_NAME)).catch(() => undefined);
+      const why = errorCode(error) ?? (error instanceof Error ? error.message : String(error));
+      warnings.push(`seq ${event.seq} ${event.event} is appended, but protocol.json could not be rewritten (${why}): its cached phase is stale until the next append or \`acp doctor --fix\``);
+      return { event, state, previousPhase: before.phase, previousWaitingFor: before.waitingFor, warnings };
+    }
     const facts = checkpoint ?? logFacts(events, before);
     const sizeBefore = checkpoint ? checkpoint.log.size : log!.size;
     if (facts) {
@@ -2159,7 +2384,7 @@ export async function append(host: Host, folder: string, request: AppendRequest,
       await saveCheckpoint(host, folder, participants, next, line, sizeBefore + new TextEncoder().encode(written).length);
     } else await host.fs.remove(nodePath.join(folder, CHECKPOINT_NAME)).catch(() => undefined);
     return { event, state, previousPhase: before.phase, previousWaitingFor: before.waitingFor };
-  }).then(async (result) => {
+  }, { onWait: options.onLockWait, timeoutMs: options.lockTimeoutMs, held: options.lock }).then(async (result) => {
     if (registry?.hooks.has('append:after') || registry?.hooks.has('phase:change')) {
       // The event is written: run every reaction, then report the failures
       // saying so (a caller must not append the event again).
@@ -2791,6 +3016,12 @@ export async function init(host: Host, folder: string, request: InitRequest, reg
     if (request.resume) return { created: false, files: [] };
     throw new AcpError('collaboration folder already contains protocol.json; use --resume to acknowledge it');
   }
+  const unfinished = await readInitJournal(host, folder);
+  if (unfinished) {
+    if (!request.resume) throw new AcpError(`an interrupted init left files in ${folder}; run init again with --resume to complete it`);
+    await writeInitFiles(host, folder, unfinished.files, true);
+    return { created: true, protocol: JSON.parse(unfinished.files.find(([name]) => name === 'protocol.json')![1]) as ProtocolDocument, files: unfinished.files.map(([name]) => name) };
+  }
   const { protocol, files } = planned;
   if (registry.hooks.has('init:files')) await registry.hooks.call('init:files', { folder, protocol, files });
   const event: AcpEvent = { seq: 1, from: protocol.proposalOwner!, event: 'initialized', at: protocol.createdAt, summary: INIT_SUMMARY, doc: 'protocol.json' };
@@ -2808,24 +3039,70 @@ export async function init(host: Host, folder: string, request: InitRequest, reg
     if (root === nodePath.parse(root).root) throw new AcpError('--repo-root must not resolve to the filesystem root');
   }
   await host.fs.mkdir(folder);
-  // Write protocol.json last, so an interrupted init can simply be re-run.
+  await writeInitFiles(host, folder, [...all], false);
+  return { created: true, protocol, files: [...all.keys()] };
+}
+
+/**
+ * Written before the first file of an init and removed after protocol.json:
+ * what the interrupted init was writing, so `init --resume` completes it
+ * with the same text instead of refusing the files it finds.
+ */
+const INIT_JOURNAL = '.acp.init.json';
+
+async function readInitJournal(host: Host, folder: string): Promise<{ files: [string, string][] } | undefined> {
+  let text: string | undefined;
+  try {
+    text = await readTextIfExists(host, nodePath.join(folder, INIT_JOURNAL), INIT_JOURNAL);
+  } catch {
+    text = undefined;
+  }
+  if (text === undefined) return undefined;
+  try {
+    const value = JSON.parse(text) as { files?: unknown };
+    const files = value.files;
+    const entries = Array.isArray(files) && files.every((f) => Array.isArray(f) && f.length === 2 && typeof f[0] === 'string' && typeof f[1] === 'string') ? (files as [string, string][]) : [];
+    const protocolText = entries.find(([name]) => name === 'protocol.json')?.[1];
+    const repoRoot = protocolText === undefined ? undefined : (JSON.parse(protocolText) as { repoRoot?: unknown }).repoRoot;
+    // The same boundary as a fresh init: inside the folder or under --repo-root.
+    const safe = entries.every(([name]) => !isUnsafePath(name) || (typeof repoRoot === 'string' && name.startsWith(repoRoot)));
+    if (protocolText !== undefined && safe) return { files: entries };
+  } catch {
+    // a torn journal: its writer died before writing any file
+  }
+  throw new AcpError(`${nodePath.join(folder, INIT_JOURNAL)} is not an init journal acp wrote; remove it and the files of the interrupted init`);
+}
+
+/**
+ * Write an init's files, protocol.json last and atomically (a folder with a
+ * protocol.json is complete). A failure removes what this call wrote and the
+ * journal; `resume` rewrites files a killed init may have left half-written.
+ */
+async function writeInitFiles(host: Host, folder: string, all: [string, string][], resume: boolean): Promise<void> {
+  const journal = nodePath.join(folder, INIT_JOURNAL);
   const written: string[] = [];
   try {
+    if (!resume) await writeFileAtomic(host, journal, JSON.stringify({ files: all }));
     for (const [relative, text] of all) {
       if (relative === 'protocol.json') continue;
       const path = nodePath.resolve(folder, relative);
       await host.fs.mkdir(nodePath.dirname(path));
-      await host.fs.writeFile(path, text, { exclusive: true });
+      if (resume) await writeFileAtomic(host, path, text);
+      else await host.fs.writeFile(path, text, { exclusive: true });
       written.push(relative);
     }
-    await host.fs.writeFile(protocolPath, all.get('protocol.json')!, { exclusive: true });
-    written.push('protocol.json');
+    const protocolPath = nodePath.join(folder, 'protocol.json');
+    if (await host.fs.stat(protocolPath)) throw fsError('EEXIST', protocolPath);
+    await writeFileAtomic(host, protocolPath, all.find(([name]) => name === 'protocol.json')![1]);
   } catch (error) {
-    for (const relative of written) await host.fs.remove(nodePath.resolve(folder, relative)).catch(() => undefined);
+    if (!resume) {
+      for (const relative of written) await host.fs.remove(nodePath.resolve(folder, relative)).catch(() => undefined);
+      await host.fs.remove(journal).catch(() => undefined);
+    }
     if (errorCode(error) === 'EEXIST') throw new AcpError(`refusing to overwrite a file created while initialising ${folder}; nothing was kept`);
     throw error;
   }
-  return { created: true, protocol, files: [...all.keys()] };
+  await host.fs.remove(journal).catch(() => undefined);
 }
 
 // ---------------------------------------------------------------------------
@@ -2951,6 +3228,59 @@ export interface WaitResult {
   next: NextResult;
 }
 
+/** Wake-ups for a reader that follows a folder (see {@link followFolder}). */
+export interface FolderFollower {
+  /**
+   * Forget the changes seen so far: call it just before reading the folder,
+   * so that only a change made after the read makes {@link next} return at once.
+   */
+  settle(): void;
+  /**
+   * Resolve at the next change of the folder, when the signal aborts, or
+   * after `ms` at the latest (the polling fallback); at once when a change
+   * came since {@link settle}.
+   */
+  next(ms: number): Promise<void>;
+  /** Stop watching. */
+  close(): void;
+}
+
+/**
+ * Follow a folder's changes: file-system notifications where the host has
+ * them, a poll every `ms` of {@link FolderFollower.next} otherwise. `wait`
+ * and `acp log --follow` use it, so an idle follower uses no CPU and a
+ * handoff is seen within milliseconds.
+ */
+export function followFolder(host: Host, folder: string, signal?: AbortSignal): FolderFollower {
+  let wake: (() => void) | undefined;
+  let pending = false;
+  const notify = (): void => {
+    pending = true;
+    wake?.();
+  };
+  const stopWatching = host.fs.watch?.(folder, notify) ?? (() => undefined);
+  signal?.addEventListener('abort', notify);
+  return {
+    settle: () => void (pending = false),
+    next: (ms) =>
+      pending || signal?.aborted
+        ? Promise.resolve()
+        : new Promise<void>((resolve) => {
+            const timer = setTimeout(done, ms);
+            function done(): void {
+              clearTimeout(timer);
+              wake = undefined;
+              resolve();
+            }
+            wake = done;
+          }),
+    close: () => {
+      stopWatching();
+      signal?.removeEventListener('abort', notify);
+    },
+  };
+}
+
 /** How long `wait` tolerates a folder caught mid-write by a non-atomic writer. */
 const UNREADABLE_GRACE_MS = 2000;
 
@@ -2963,15 +3293,7 @@ export async function waitForTurn(host: Host, folder: string, participant: strin
   const intervalMs = Math.max(0.01, options.intervalSeconds ?? DEFAULT_WAIT_INTERVAL_SECONDS) * 1000;
   const timeoutSeconds = options.timeoutSeconds ?? DEFAULT_WAIT_TIMEOUT_SECONDS;
   const deadline = timeoutSeconds > 0 ? host.now().getTime() + timeoutSeconds * 1000 : Infinity;
-  let wake: (() => void) | undefined;
-  let pending = false;
-  const notify = (): void => {
-    pending = true;
-    wake?.();
-  };
-  const stopWatching = host.fs.watch?.(folder, notify) ?? (() => undefined);
-  const onAbort = (): void => notify();
-  options.signal?.addEventListener('abort', onAbort);
+  const follower = followFolder(host, folder, options.signal);
   let lastReport = '';
   let everRead = false;
   let unreadableSince: number | undefined;
@@ -2982,7 +3304,7 @@ export async function waitForTurn(host: Host, folder: string, participant: strin
   try {
     for (;;) {
       if (options.signal?.aborted) throw new AcpAbortError();
-      pending = false;
+      follower.settle();
       let protocol: Json;
       let log: { errors: string[]; last: Json | undefined };
       try {
@@ -3021,21 +3343,10 @@ export async function waitForTurn(host: Host, folder: string, participant: strin
       }
       const remaining = deadline - host.now().getTime();
       if (remaining <= 0) throw new AcpTimeoutError(`timeout: ${report}`);
-      if (!pending) {
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(done, Math.min(intervalMs, remaining));
-          function done(): void {
-            clearTimeout(timer);
-            wake = undefined;
-            resolve();
-          }
-          wake = done;
-        });
-      }
+      await follower.next(Math.min(intervalMs, remaining));
     }
   } finally {
-    stopWatching();
-    options.signal?.removeEventListener('abort', onAbort);
+    follower.close();
   }
 }
 
@@ -3099,7 +3410,7 @@ export function libraryApi() {
     VERSION, EVENT_NAMES, PHASES, REQUIRED_FILES, FORBIDDEN_FILES, CONCLUSION_SECTIONS, DEFAULT_WAIT_TIMEOUT_SECONDS, DEFAULT_WAIT_INTERVAL_SECONDS,
     AcpError, AcpTimeoutError, AcpAbortError, AcpPluginError, AcpAppendedError, UsageError,
     createNodeHost, createMemoryHost, createMemoryFileSystem, openCollaboration, createRegistry, pluginContext,
-    init, append, validate, nextAction, formatNext, waitForTurn,
+    init, append, validate, nextAction, formatNext, waitForTurn, followFolder,
     readProtocol, readEventLog, scanEventLog, parseEventLog, formatEventLine, jsonErrorDetail, nextSeq, emptyState, applyEvent, replay,
     participantIds, isUnsafePath, deliverableRef, primaryRef, resolveDeliverablePath, readDeliverable, documentFiles,
     markdown, readReadiness, decisionGateErrors, conclusionErrors, defaultTemplate, defaultGates, reviewHeadings, parseZonedTimestamp,
@@ -3283,6 +3594,9 @@ function reportError(io: CliIo, error: unknown, wantsJson: boolean): number {
 export function describeError(error: unknown): { message: string; exitCode: number; code: string } | undefined {
   if (error instanceof AcpError) return { message: error.message, exitCode: error.exitCode, code: error.code };
   const errno = errorCode(error);
+  // A FIFO, device or oversized file met by a reader other than the core's
+  // own (a plugin's, doctor's): the host's refusal, said plainly.
+  if (errno === 'EFTYPE' || errno === 'EFBIG') return { message: (error as Error).message.replace(/^E[A-Z]+: /, ''), exitCode: 2, code: 'invalid_folder' };
   if (errno !== undefined && /^E[A-Z0-9]+$/.test(errno)) return { message: `file system error: ${(error as Error).message}`, exitCode: 2, code: 'file_system' };
   return undefined;
 }

@@ -79,7 +79,8 @@ const appendCommand = (api: AcpApi): CommandSpec => ({
       replyTo: replyTo === undefined ? undefined : ctx.api.parsePyInt(replyTo, 'reply-to'),
       role: str(o.role),
       sha256: str(o.sha256),
-    }, ctx.registry);
+    }, ctx.registry, { onLockWait: ctx.err });
+    for (const warning of result.warnings ?? []) ctx.err(`warning: ${warning}`);
     if (!ctx.json) ctx.out(`appended seq ${result.event.seq}: ${result.event.event}`);
     return { exitCode: 0, json: { ok: true, exitCode: 0, event: result.event, phase: result.state.phase, waitingFor: result.state.waitingFor } };
   },

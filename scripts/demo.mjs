@@ -8,10 +8,9 @@
 // vendors, they only share the folder, and `acp wait` tells each when its
 // turn has come.
 //
-//   node scripts/demo.mjs [--folder DIR] [--keep]
+//   node scripts/demo.mjs [--folder DIR] [--keep] [--report FILE]
 import { spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,6 +21,8 @@ const cli = join(root, 'dist', 'acp.mjs');
 const args = process.argv.slice(2);
 const folderArg = args.includes('--folder') ? args[args.indexOf('--folder') + 1] : undefined;
 const keep = args.includes('--keep') || folderArg !== undefined;
+// The report outlives the folder: tmp/ of the repository (git-ignored) unless --report says where.
+const reportPath = resolve(args.includes('--report') ? args[args.indexOf('--report') + 1] : join(root, 'tmp', 'demo-report.html'));
 const base = folderArg ? resolve(folderArg) : mkdtempSync(join(tmpdir(), 'acp-demo-'));
 const folder = folderArg ? base : join(base, 'collab');
 const started = performance.now();
@@ -42,7 +43,9 @@ function say(who, text) {
 /** Run the CLI; resolve with {code, stdout, stderr}. */
 function acp(...argv) {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [cli, ...argv], { stdio: ['ignore', 'pipe', 'pipe'] });
+    // acp colours its output on a terminal only; its stdout is a pipe here, so say when this terminal takes colour.
+    const env = pc.isColorSupported ? { ...process.env, FORCE_COLOR: '1' } : process.env;
+    const child = spawn(process.execPath, [cli, ...argv], { stdio: ['ignore', 'pipe', 'pipe'], env });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -168,10 +171,11 @@ async function architect() {
         break;
       }
       case 'readiness_check': {
-        write(REF, sections('Frozen', 'A read-through cache keyed by product id with a 60 s TTL, plus event-driven invalidation on `catalog.changed`.'));
-        const sha = createHash('sha256').update(readFileSync(file(REF))).digest('hex');
-        say(OWNER, `froze ${REF} (sha256 ${sha.slice(0, 12)}…)`);
-        await appendEvent(OWNER, 'deliverable_frozen', 'Design frozen.', { doc: REF, role: 'primary', sha256: sha });
+        write(REF, sections('In Review', 'A read-through cache keyed by product id with a 60 s TTL, plus event-driven invalidation on `catalog.changed`.'));
+        // `acp freeze` sets Status: Frozen, records the hash in readiness.md and appends deliverable_frozen, under the folder lock.
+        const { stdout } = await mustAcp(OWNER, 'freeze', '--folder', folder, '--participant', OWNER, '--summary', 'Design frozen.', '--json');
+        const { sha256: sha, seq } = JSON.parse(stdout);
+        say(OWNER, `${pc.bold(`seq ${seq}`)} ${'deliverable_frozen'.padEnd(20)} ${pc.dim(`acp freeze: ${REF} is Frozen, sha256 ${sha.slice(0, 12)}…`)}`);
         write('readiness.md', readiness(true, sha));
         await appendEvent(OWNER, 'readiness_passed', 'All gates checked.', { doc: 'readiness.md' });
         write('conclusion.md', conclusion(sha));
@@ -241,6 +245,14 @@ async function main() {
   const validation = await acp('validate', '--folder', folder);
   console.log('');
   say('acp', `${pc.bold('acp validate')}: ${validation.stdout.trim()}`);
+  // What a person sees afterwards: acp status (coloured when this terminal is), and the HTML report.
+  console.log(pc.bold('\n$ acp status'));
+  const status = await mustAcp('acp', 'status', '--folder', folder);
+  process.stdout.write(status.stdout);
+  mkdirSync(dirname(reportPath), { recursive: true });
+  const report = await mustAcp('acp', 'report', '--folder', folder, '--out', reportPath, '--json');
+  const { path, bytes } = JSON.parse(report.stdout);
+  console.log(`\n${pc.bold('report')}: ${path} (${bytes} bytes; open it in a browser)`);
   const log = events();
   console.log(pc.dim(`\n${log.length} events; phase ${JSON.parse(read('protocol.json')).currentPhase}; folder ${keep ? `kept at ${folder}` : 'removed'}`));
   if (!keep) rmSync(base, { recursive: true, force: true });

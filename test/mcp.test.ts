@@ -97,7 +97,7 @@ describe('acp mcp over stdio', () => {
       const agent = agents[step.event.participant]!;
       if (step.event.event === 'deliverable_frozen') {
         // The freeze tool sets Status: Frozen, hashes, appends and records the snapshot in one step.
-        const frozen = await succeed(agent, 'freeze', { folder, participant: OWNER, summary: step.event.summary, reply_to: step.event.replyTo });
+        const frozen = await succeed(agent, 'freeze', { folder, participant: OWNER, summary: step.event.summary });
         expect(frozen).toContain(`appended seq ${index + 2}: deliverable_frozen\nsha256: ${FROZEN_SHA256}`);
         expect(readFileSync(join(root, folder, PRIMARY), 'utf8')).toBe(FROZEN);
         continue;

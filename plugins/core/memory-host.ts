@@ -102,7 +102,12 @@ export function createMemoryFileSystem(options: { files?: Record<string, string 
     put(path, text, 'w');
   }
   return {
-    readFile: async (path) => fileAt(path).node.data.slice(),
+    readFile: async (path, opts) => {
+      // Only regular files exist here; the size cap is the node host's.
+      const data = fileAt(path).node.data;
+      if (opts?.maxBytes !== undefined && data.length > opts.maxBytes) throw fsError('EFBIG', `${path} holds ${data.length} bytes, more than ${opts.maxBytes}`);
+      return data.slice();
+    },
     writeFile: async (path, data, opts) => put(path, data, opts?.exclusive ? 'wx' : 'w'),
     appendFile: async (path, data) => put(path, data, 'a'),
     rename: async (from, to) => {

@@ -36,7 +36,7 @@ export async function createNodeHost(options: NodeHostOptions = {}): Promise<Hos
     new Promise((resolve, reject) => run((error, value) => (error ? reject(error) : resolve(value as T))));
   const fd = sync
     ? {
-        open: async (path: string, flags: string) => fs.openSync(path, flags),
+        open: async (path: string, flags: number) => fs.openSync(path, flags, 0o666),
         fstat: async (fd: number) => fs.fstatSync(fd),
         write: async (fd: number, bytes: Uint8Array, offset: number) => fs.writeSync(fd, bytes, offset),
         read: async (fd: number, bytes: Uint8Array, length: number, position: number) => fs.readSync(fd, bytes, 0, length, position),
@@ -45,7 +45,7 @@ export async function createNodeHost(options: NodeHostOptions = {}): Promise<Hos
         close: async (fd: number) => fs.closeSync(fd),
       }
     : {
-        open: (path: string, flags: string) => callback<number>((done) => fs.open(path, flags, done)),
+        open: (path: string, flags: number) => callback<number>((done) => fs.open(path, flags, 0o666, done)),
         fstat: (fd: number) => callback<import('node:fs').Stats>((done) => fs.fstat(fd, done)),
         write: (fd: number, bytes: Uint8Array, offset: number) => callback<number>((done) => fs.write(fd, bytes, offset, bytes.length - offset, null, done)),
         read: (fd: number, bytes: Uint8Array, length: number, position: number) => callback<number>((done) => fs.read(fd, bytes, 0, length, position, done)),
@@ -53,20 +53,66 @@ export async function createNodeHost(options: NodeHostOptions = {}): Promise<Hos
         truncate: (fd: number, size: number) => callback<void>((done) => fs.ftruncate(fd, size, done)),
         close: (fd: number) => callback<void>((done) => fs.close(fd, done)),
       };
+  // Every file is opened without blocking (a FIFO with no writer, or no
+  // reader, must not hang the command) and checked to be a regular file
+  // before a byte moves: a FIFO, a device (/dev/zero) or a socket is refused.
+  const c = fs.constants;
+  const NONBLOCK = c.O_NONBLOCK ?? 0;
+  const openRegular = async (path: string, flags: number): Promise<number> => {
+    const handle = await fd.open(path, flags | NONBLOCK);
+    try {
+      const st = await fd.fstat(handle);
+      if (st.isDirectory()) throw fsError('EISDIR', `${path} is a directory`);
+      if (!st.isFile()) throw fsError('EFTYPE', `${path} is not a regular file (a FIFO, device or socket); acp reads only regular files`);
+      return handle;
+    } catch (error) {
+      await fd.close(handle);
+      throw error;
+    }
+  };
   const nodeFs: FileSystem = {
-    readFile: async (path) => {
-      // A view, not a copy: events.jsonl can be tens of megabytes.
-      const buffer = sync ? fs.readFileSync(path) : await fsp.readFile(path);
-      return new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
+    readFile: async (path, options) => {
+      const max = options?.maxBytes ?? Number.MAX_SAFE_INTEGER;
+      const handle = await openRegular(path, c.O_RDONLY);
+      try {
+        const size = (await fd.fstat(handle)).size;
+        if (size > max) throw fsError('EFBIG', `${path} holds ${size} bytes, more than ${max}`);
+        // Read what fstat announced: a snapshot, bounded even if the file
+        // grows meanwhile (an append in progress is not half-read).
+        const bytes = new Uint8Array(size);
+        let length = 0;
+        while (length < size) {
+          const n = await fd.read(handle, bytes.subarray(length), size - length, length);
+          if (n <= 0) break;
+          length += n;
+        }
+        // A view, not a copy: events.jsonl can be tens of megabytes.
+        return bytes.subarray(0, length);
+      } finally {
+        await fd.close(handle);
+      }
     },
     writeFile: async (path, data, options) => {
-      const flag = options?.exclusive ? 'wx' : 'w';
-      if (sync) fs.writeFileSync(path, data, { flag });
-      else await fsp.writeFile(path, data, { flag });
+      const bytes = typeof data === 'string' ? new TextEncoder().encode(data) : data;
+      // O_CREAT|O_EXCL makes a new regular file (it follows no symlink): no
+      // check needed, and nothing between open and write (a lock file must
+      // not be left empty by a kill in between).
+      const handle = options?.exclusive ? await fd.open(path, c.O_WRONLY | c.O_CREAT | c.O_EXCL) : await openRegular(path, c.O_WRONLY | c.O_CREAT);
+      try {
+        if (!options?.exclusive) await fd.truncate(handle, 0);
+        let written = 0;
+        while (written < bytes.length) {
+          const n = await fd.write(handle, bytes, written);
+          if (n <= 0) throw fsError('EIO', `short write to ${path}`);
+          written += n;
+        }
+      } finally {
+        await fd.close(handle);
+      }
     },
     appendFile: async (path, data) => {
       const bytes = typeof data === 'string' ? new TextEncoder().encode(data) : data;
-      const handle = await fd.open(path, 'a');
+      const handle = await openRegular(path, c.O_WRONLY | c.O_APPEND | c.O_CREAT);
       try {
         const start = (await fd.fstat(handle)).size;
         let written = 0;
@@ -133,9 +179,10 @@ export async function createNodeHost(options: NodeHostOptions = {}): Promise<Hos
     readTail: async (path, length) => {
       let handle: number;
       try {
-        handle = await fd.open(path, 'r');
+        handle = await openRegular(path, c.O_RDONLY);
       } catch (error) {
-        if (errorCode(error) === 'ENOENT' || errorCode(error) === 'ENOTDIR') return null;
+        // Not a log tail: missing, a directory, a FIFO or a device.
+        if (['ENOENT', 'ENOTDIR', 'EISDIR', 'EFTYPE'].includes(errorCode(error) ?? '')) return null;
         throw error;
       }
       try {
@@ -201,6 +248,28 @@ export async function createNodeHost(options: NodeHostOptions = {}): Promise<Hos
     }
   }
   const mayKill = granted({ name: 'run' });
+  const mayReadProc = granted({ name: 'read', path: '/proc' } as { name: string });
+  const readProc = (path: string): string | undefined => {
+    if (!mayReadProc) return undefined;
+    try {
+      return fs.readFileSync(path, 'utf8').trim() || undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  const startTime = (pid: number | 'self'): string | undefined => {
+    // Field 22 counted after the command name, which may hold spaces and parentheses.
+    const stat = readProc(`/proc/${pid}/stat`);
+    const fields = stat?.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return fields?.[19];
+  };
+  let pidNamespace: string | undefined;
+  try {
+    pidNamespace = mayReadProc ? String(fs.statSync('/proc/self/ns/pid').ino) : undefined;
+  } catch {
+    pidNamespace = undefined;
+  }
+  const identity = { bootId: readProc('/proc/sys/kernel/random/boot_id'), pidNamespace, startTime: startTime('self') };
   return {
     fs: nodeFs,
     now: () => new Date(),
@@ -217,6 +286,8 @@ export async function createNodeHost(options: NodeHostOptions = {}): Promise<Hos
         return undefined;
       }
     },
+    identity,
+    processStartTime: (pid) => (Number.isSafeInteger(pid) && pid > 0 ? startTime(pid) : undefined),
     resolvePath: (path) => nodePath.resolve(path),
   };
 }

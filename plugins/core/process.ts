@@ -34,8 +34,15 @@ function envReader(proc: Proc): (name: string) => string | undefined {
   };
 }
 
-/** Colour on a TTY unless NO_COLOR; FORCE_COLOR forces it (the picocolors rules). */
+/**
+ * Colour on a TTY unless NO_COLOR; FORCE_COLOR forces it (the picocolors
+ * rules). Under Deno, only with the whole environment granted: picocolors
+ * reads NO_COLOR, FORCE_COLOR, TERM and CI when it loads, and a denied read
+ * would fail the command (or prompt); without the grant, colour is off.
+ */
 function colorAllowed(proc: Proc, env: (name: string) => string | undefined): boolean {
+  const deno = (globalThis as { Deno?: { permissions: { querySync(d: { name: 'env' }): { state: string } } } }).Deno;
+  if (deno && deno.permissions.querySync({ name: 'env' }).state !== 'granted') return false;
   if (env('NO_COLOR') !== undefined && env('NO_COLOR') !== '') return false;
   const force = env('FORCE_COLOR');
   if (force !== undefined) return force !== '0' && force !== 'false';

@@ -15,7 +15,7 @@ import type { CallToolResult, ServerNotification, ServerRequest } from '@modelco
 import * as z from 'zod';
 import { TOOL_TEXT } from './text.ts';
 import {
-  checkRepoRoot, collaborationResources, findCollaborations, formatStatus, freeze, readDocument, resolveFolder, resolveResource, status, writeDocument, type McpEnv,
+  checkRepoRoot, collaborationResources, findCollaborations, formatStatus, readDocument, resolveFolder, resolveResource, status, writeDocument, type McpEnv,
 } from './tools.ts';
 
 /** Options of {@link serveMcp}. */
@@ -232,15 +232,16 @@ function registerDocumentTools(server: McpServer, env: McpEnv): void {
         participant: participantArg,
         doc: z.string().optional().describe(TOOL_TEXT.args.freezeDoc),
         summary: z.string().optional().describe(TOOL_TEXT.args.summary),
-        reply_to: z.number().int().optional().describe(TOOL_TEXT.args.replyTo),
       },
     },
     (args) =>
       guarded(env, async () => {
         const folder = await resolveFolder(env, args.folder);
-        const result = await freeze(env, folder, { participant: args.participant, doc: args.doc, summary: args.summary, replyTo: args.reply_to });
-        const notes = [result.statusChanged ? 'set Status: Frozen' : 'Status was already Frozen', result.snapshotUpdated ? 'recorded the hash in readiness.md' : undefined];
-        const text = `appended seq ${result.event.seq}: deliverable_frozen\nsha256: ${result.sha256}\n${notes.filter(Boolean).join('; ')}`;
+        // The same freeze as `acp freeze` (plugin humans): one lock, checks first, nothing changed on a refusal.
+        const options = { folder, participant: args.participant, doc: args.doc, summary: args.summary, json: true };
+        const { json } = await env.core.runCommand(env.registry, 'freeze', { options }, { host: env.host });
+        const result = json as { seq: number; sha256: string; changed: string[] };
+        const text = `appended seq ${result.seq}: deliverable_frozen\nsha256: ${result.sha256}\nchanged: ${result.changed.join(', ') || 'nothing else'}`;
         return ok(text, { ...result });
       }),
   );

@@ -12,34 +12,8 @@ import * as nodePath from 'node:path';
 import type * as Acp from '../../acp.ts';
 import { errorCode, isInside, isObject, realpathOfExistingAncestor, type Json } from '../core/util.ts';
 
-/** The library functions the MCP server uses (a part of `context.api`). */
-export type McpCore = Pick<
-  Acp.AcpApi,
-  | 'AcpError'
-  | 'AcpTimeoutError'
-  | 'init'
-  | 'append'
-  | 'validate'
-  | 'nextAction'
-  | 'formatNext'
-  | 'waitForTurn'
-  | 'readProtocol'
-  | 'readEventLog'
-  | 'primaryRef'
-  | 'deliverableRef'
-  | 'resolveDeliverablePath'
-  | 'documentFiles'
-  | 'readDeliverable'
-  | 'withFolderLock'
-  | 'writeFileAtomic'
-  | 'sha256Hex'
-  | 'decodeText'
-  | 'readReadiness'
-  | 'markdown'
-  | 'describeError'
-  | 'pyRepr'
-  | 'pyStr'
->;
+/** The library as plugins receive it (`context.api`). */
+export type McpCore = Acp.AcpApi;
 
 /** Everything a tool needs: the library, file access, plugins, and the root folders must stay in. */
 export interface McpEnv {
@@ -239,103 +213,6 @@ export function formatStatus(core: McpCore, report: StatusReport): string {
     `readiness: ${r.blocking.length} blocking, ${r.unresolved.length} unresolved, ${r.deferredWithoutReason.length} deferred without reason; Ready to implement ${r.readyToImplement ? 'checked' : 'unchecked'}`,
   );
   return lines.join('\n');
-}
-
-/** What the freeze tool asks for. */
-export interface FreezeRequest {
-  participant: string;
-  /** The deliverable's reference; default the primary. */
-  doc?: string;
-  summary?: string;
-  /** Default: the latest event's seq. */
-  replyTo?: number;
-}
-
-/** What the freeze tool did. */
-export interface FreezeResult {
-  event: Acp.AcpEvent;
-  sha256: string;
-  role: 'primary' | 'supporting';
-  /** The Status line was changed to `Status: Frozen`. */
-  statusChanged: boolean;
-  /** readiness.md's `- SHA-256:` snapshot line now holds the hash (primary only). */
-  snapshotUpdated: boolean;
-}
-
-const STATUS_LINE = /^Status:[ \t]*(?:Draft|In Review|Frozen)[ \t]*(?=\r?\n|\r|$)/m;
-const SNAPSHOT_LINE = /^([ \t]*-[ \t]*SHA-256:)[^\r\n]*/m;
-/** Keeps a BOM and never replaces bytes, so writing the text back restores the file exactly. */
-const exact = new TextDecoder('utf-8', { ignoreBOM: true });
-
-/**
- * Freeze a deliverable in one step: set its `Status: Frozen`, hash it, append
- * `deliverable_frozen` (role, doc, sha256), and, for the primary, record the
- * hash on readiness.md's snapshot line. The append makes every protocol check
- * (turn, phase, only once); when it refuses, the deliverable is put back as
- * it was, so a refusal changes nothing.
- */
-export async function freeze(env: McpEnv, folder: string, request: FreezeRequest): Promise<FreezeResult> {
-  const { core, host } = env;
-  const protocol = await core.readProtocol(host, folder);
-  const primary = core.primaryRef(protocol);
-  const ref = request.doc ?? primary;
-  if (ref === undefined) throw new core.AcpError('protocol.json deliverables.primary is required');
-  const role = ref === primary ? 'primary' : 'supporting';
-  if (!declaredRefs(core, protocol).includes(ref)) throw new core.AcpError('doc must reference a declared supporting deliverable');
-  const target = await documentTarget(env, folder, protocol, ref, 'write');
-  const log = await core.readEventLog(host, folder);
-  if (log.errors.length) throw new core.AcpError(log.errors);
-  const replyTo = request.replyTo ?? (typeof log.events.at(-1)?.seq === 'number' ? (log.events.at(-1)!.seq as number) : undefined);
-  const { before, after } = await core.withFolderLock(host, folder, async () => {
-    let bytes: Uint8Array;
-    try {
-      bytes = await host.fs.readFile(target.path);
-    } catch (error) {
-      if (errorCode(error) === 'ENOENT') throw new core.AcpError('deliverable_frozen doc does not exist');
-      throw error;
-    }
-    const text = exact.decode(bytes);
-    if (!STATUS_LINE.test(text)) throw new core.AcpError(`${ref} has no Status line (Status: Draft, In Review or Frozen); add one before freezing`);
-    const frozen = text.replace(STATUS_LINE, 'Status: Frozen');
-    if (frozen !== text) await core.writeFileAtomic(host, target.path, frozen);
-    return { before: text, after: frozen };
-  });
-  const sha256 = await core.sha256Hex(new TextEncoder().encode(after));
-  const summary = request.summary ?? `Froze ${ref} at SHA-256 ${sha256}.`;
-  let result: Acp.AppendResult;
-  try {
-    result = await core.append(host, folder, { participant: request.participant, event: 'deliverable_frozen', summary, doc: ref, replyTo, role, sha256 }, env.registry);
-  } catch (error) {
-    if (after !== before) await restoreIfUnchanged(env, folder, target.path, after, before);
-    throw error;
-  }
-  const snapshotUpdated = role === 'primary' && (await recordSnapshot(env, folder, sha256));
-  return { event: result.event, sha256, role, statusChanged: after !== before, snapshotUpdated };
-}
-
-/** Put `original` back unless someone changed the file since we wrote `ours`. */
-async function restoreIfUnchanged(env: McpEnv, folder: string, path: string, ours: string, original: string): Promise<void> {
-  await env.core.withFolderLock(env.host, folder, async () => {
-    const now = exact.decode(await env.host.fs.readFile(path));
-    if (now === ours) await env.core.writeFileAtomic(env.host, path, original);
-  });
-}
-
-/** Write the hash on readiness.md's `- SHA-256:` line (the snapshot init writes); false when there is none. */
-async function recordSnapshot(env: McpEnv, folder: string, sha256: string): Promise<boolean> {
-  const path = nodePath.join(folder, 'readiness.md');
-  return env.core.withFolderLock(env.host, folder, async () => {
-    let text: string;
-    try {
-      text = exact.decode(await env.host.fs.readFile(path));
-    } catch (error) {
-      if (errorCode(error) === 'ENOENT') return false;
-      throw error;
-    }
-    if (!SNAPSHOT_LINE.test(text)) return false;
-    await env.core.writeFileAtomic(env.host, path, text.replace(SNAPSHOT_LINE, `$1 ${sha256}`));
-    return true;
-  });
 }
 
 /** One readable resource: a document of a collaboration under the root. */

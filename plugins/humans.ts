@@ -1,0 +1,63 @@
+/**
+ * Built-in plugin `humans`: the people's view of a collaboration.
+ *
+ * - `acp status`: the collaboration at a glance (`--json` for tools);
+ * - `acp log [--follow] [--since SEQ]`: the timeline, one line per event;
+ * - `acp report [--out report.html]`: one self-contained HTML file;
+ * - `acp freeze --participant P [--doc REF]`: freeze a deliverable in one step.
+ *
+ * This module only describes the commands, so every run of `acp` lists them
+ * cheaply; each `run` imports its implementation (plugins/humans/) when the
+ * command is used. Written as a user's plugin is: types from acp.ts, the
+ * library from the context.
+ * @module
+ */
+import type { AcpPlugin, CommandOptionSpec, CommandSpec, PluginContext } from '../acp.ts';
+
+const folder: CommandOptionSpec = { type: 'string', required: true, description: 'Collaboration folder' };
+
+/** The four commands. */
+export const humansCommands: CommandSpec[] = [
+  {
+    name: 'status',
+    description: 'The collaboration at a glance: phase, whose turn, gates, deliverables, recent events, what validate says',
+    options: { folder, json: { type: 'boolean', description: 'Print one JSON object' } },
+    run: async (ctx) => (await import('./humans/status.ts')).runStatus(ctx),
+  },
+  {
+    name: 'log',
+    description: 'The timeline, one line per event; --follow prints new events as they land',
+    options: {
+      folder,
+      follow: { type: 'boolean', description: 'Keep printing new events (until the collaboration is completed or blocked, or Ctrl-C)' },
+      since: { type: 'string', description: 'Only the events after this seq', valueName: 'seq' },
+      json: { type: 'boolean', description: 'Print the events as JSON lines' },
+    },
+    run: async (ctx) => (await import('./humans/log.ts')).runLog(ctx),
+  },
+  {
+    name: 'report',
+    description: 'Write a self-contained HTML report: phase diagram, timeline, decisions, gates, deliverable, verdict',
+    options: {
+      folder,
+      out: { type: 'string', description: 'Output file (default report.html; - for stdout)', valueName: 'file' },
+      json: { type: 'boolean', description: 'Print {ok, path, bytes}' },
+    },
+    run: async (ctx) => (await import('./humans/report.ts')).runReport(ctx),
+  },
+  {
+    name: 'freeze',
+    description: 'Freeze a deliverable: Status: Frozen, its SHA-256 in readiness.md, deliverable_frozen appended, under the folder lock',
+    options: {
+      folder,
+      participant: { type: 'string', required: true, description: 'Who freezes (it must be their turn)', valueName: 'id' },
+      doc: { type: 'string', description: 'A declared supporting deliverable (default: the primary one)', valueName: 'ref' },
+      summary: { type: 'string', description: 'Summary of the event (default: names the file and hash)', valueName: 'text' },
+      json: { type: 'boolean', description: 'Print one JSON object' },
+    },
+    run: async (ctx) => (await import('./humans/freeze.ts')).runFreeze(ctx),
+  },
+];
+
+/** The `humans` plugin. */
+export default (context: PluginContext): AcpPlugin => context.definePlugin({ name: 'humans', commands: humansCommands });

@@ -1,0 +1,21 @@
+/**
+ * What the humans' commands (`status`, `log`, `report`, `freeze`) receive:
+ * the part of the command context they use, and the library functions they
+ * call. Type-only imports: a plugin never value-imports acp.ts (the library
+ * arrives as `api`).
+ * @module
+ */
+import type * as Acp from '../../acp.ts';
+
+/** The library, as `context.api` holds it. */
+export type HumansApi = Acp.AcpApi;
+
+/** The command context, narrowed to what these commands use (so tests can build one). */
+export type HumansContext = Pick<Acp.CommandContext, 'options' | 'api' | 'host' | 'registry' | 'out' | 'err' | 'json' | 'color' | 'signal' | 'folder'>;
+
+/** A string option's value (the parser keeps the last of a repeated one, as argparse does). */
+export function stringOption(ctx: HumansContext, name: string): string | undefined {
+  const value = ctx.options[name];
+  if (Array.isArray(value)) return value.at(-1);
+  return typeof value === 'string' ? value : undefined;
+}

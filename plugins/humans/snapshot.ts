@@ -1,0 +1,192 @@
+/**
+ * A collaboration at a glance, read once from its folder: what `acp status`
+ * prints and `acp report` renders. Everything is read through the library
+ * (protocol.json, the log replayed event by event, readiness.md, the
+ * deliverables and their hashes, validate's verdict); nothing is written.
+ * @module
+ */
+import { join } from 'node:path';
+import type { Host, Registry, ValidationResult } from '../../acp.ts';
+import type { HumansApi } from './context.ts';
+
+type Json = Record<string, unknown>;
+
+/** One event with the state right after it. */
+export interface TimelineEntry {
+  event: Json;
+  /** Phase after the event (`null` before any `initialized`). */
+  phase: string | null;
+  waitingFor: string[];
+}
+
+/** A deliverable's declared place, current file and freeze. */
+export interface DeliverableView {
+  ref: string;
+  type: string;
+  role: 'primary' | 'supporting';
+  /** The file exists (inside its boundary). */
+  exists: boolean;
+  /** `Status:` line (Draft, In Review, Frozen), if any. */
+  status?: string;
+  /** SHA-256 of the current file. */
+  sha256?: string;
+  /** The latest `deliverable_frozen` event for it. */
+  frozen?: { seq: unknown; at: unknown; sha256: unknown; from: unknown };
+  /** Whether the current file still has the frozen hash (only when frozen). */
+  matches?: boolean;
+  /** The file's text (UTF-8), for rendering. */
+  text?: string;
+  /** Why the file could not be read (outside its boundary, not UTF-8…). */
+  problem?: string;
+}
+
+/** The collaboration as a person wants to see it. */
+export interface Snapshot {
+  folder: string;
+  /** When this was read (ISO 8601). */
+  now: string;
+  objective: string;
+  participants: { id: string; last?: { seq: unknown; event: unknown; at: unknown } }[];
+  /** Phase derived from the log (protocol.json's cache when the log is unreadable). */
+  phase: string | null;
+  /** When the current phase began (`at` of the event that entered it). */
+  phaseSince?: string;
+  owner: string | null;
+  waitingFor: string[];
+  /** When the turn last changed hands. */
+  turnSince?: string;
+  createdAt?: string;
+  updatedAt?: string;
+  timeline: TimelineEntry[];
+  /** events.jsonl read errors (bad lines). */
+  logErrors: string[];
+  gates: { text: string; source: string; checked: boolean }[];
+  readiness: { blocking: string[]; unresolved: string[]; deferredWithoutReason: string[]; readyToImplement: boolean };
+  primary?: DeliverableView;
+  supporting: DeliverableView[];
+  /** The outcome declared in conclusion.md (`- [proceed] …`), if exactly one. */
+  outcome?: { status: string; text: string };
+  /** The documents, as text ('' when missing). */
+  documents: { decisions: string; readiness: string; conclusion: string; proposal: string };
+  validation: ValidationResult;
+}
+
+/** What loading needs: the library, the host and the registry (for validate). */
+export interface SnapshotSources {
+  api: HumansApi;
+  host: Host;
+  registry: Registry;
+}
+
+function isObject(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A document of the folder as text, '' when missing or unreadable (validate's verdict says which). */
+export async function readText(sources: Pick<SnapshotSources, 'api' | 'host'>, folder: string, name: string): Promise<string> {
+  try {
+    return sources.api.decodeText(await sources.host.fs.readFile(join(folder, name)), name);
+  } catch {
+    return '';
+  }
+}
+
+/** Outcome items of conclusion.md (spec §7.4): `- [status] text`. */
+const OUTCOME_RE = /^\s*-\s*\[(proceed|do_not_proceed|defer|blocked)\]\s+(.+)$/gm;
+
+/** Read a collaboration folder into a {@link Snapshot}. Raises AcpError when protocol.json is unreadable. */
+export async function loadSnapshot(sources: SnapshotSources, folder: string): Promise<Snapshot> {
+  const { api, host } = sources;
+  const protocol = await api.readProtocol(host, folder);
+  const participants = api.participantIds(protocol);
+  const log = await api.readEventLog(host, folder);
+  const documents = {
+    decisions: await readText(sources, folder, 'decisions.md'),
+    readiness: await readText(sources, folder, 'readiness.md'),
+    conclusion: await readText(sources, folder, 'conclusion.md'),
+    proposal: await readText(sources, folder, 'proposal.md'),
+  };
+  const readiness = api.readReadiness(documents.readiness);
+  const replayed = replayTimeline(api, log.events, participants, readiness);
+  const cachedWaiting = Array.isArray(protocol.waitingFor) ? protocol.waitingFor.map((v) => api.pyStr(v)) : [];
+  const useLog = log.errors.length === 0 && log.events.length > 0;
+  const last = new Map<string, { seq: unknown; event: unknown; at: unknown }>();
+  for (const event of log.events) if (typeof event.from === 'string') last.set(event.from, { seq: event.seq, event: event.event, at: event.at });
+  const outcomes = [...documents.conclusion.matchAll(OUTCOME_RE)];
+  const gates = (Array.isArray(protocol.completionGates) ? protocol.completionGates : [])
+    .filter(isObject)
+    .map((gate) => ({ text: api.pyStr(gate.text ?? ''), source: api.pyStr(gate.source ?? ''), checked: typeof gate.text === 'string' && readiness.isGateChecked(gate.text) }));
+  return {
+    folder,
+    now: host.now().toISOString(),
+    objective: typeof protocol.objective === 'string' ? protocol.objective : api.pyStr(protocol.objective ?? ''),
+    participants: participants.map((id) => ({ id, ...(last.has(id) ? { last: last.get(id) } : {}) })),
+    phase: useLog ? replayed.phase : typeof protocol.currentPhase === 'string' ? protocol.currentPhase : null,
+    phaseSince: useLog ? replayed.phaseSince : undefined,
+    owner: useLog ? replayed.owner : typeof protocol.proposalOwner === 'string' ? protocol.proposalOwner : null,
+    waitingFor: useLog ? replayed.waitingFor : cachedWaiting,
+    turnSince: useLog ? replayed.turnSince : undefined,
+    createdAt: typeof protocol.createdAt === 'string' ? protocol.createdAt : undefined,
+    updatedAt: typeof protocol.updatedAt === 'string' ? protocol.updatedAt : undefined,
+    timeline: replayed.timeline,
+    logErrors: log.errors,
+    gates,
+    readiness: { blocking: readiness.blocking, unresolved: readiness.unresolved, deferredWithoutReason: readiness.deferredWithoutReason, readyToImplement: readiness.readyToImplement },
+    ...(await deliverableViews(sources, folder, protocol, log.events)),
+    ...(outcomes.length === 1 ? { outcome: { status: outcomes[0]![1]!, text: outcomes[0]![2]!.trim() } } : {}),
+    documents,
+    validation: await api.validate(host, folder, sources.registry),
+  };
+}
+
+/** Replay the log one event at a time, keeping the state after each and when phase and turn last changed. */
+function replayTimeline(api: HumansApi, events: Json[], participants: string[], readiness: ReturnType<HumansApi['readReadiness']>) {
+  const state = api.emptyState();
+  const timeline: TimelineEntry[] = [];
+  let phaseSince: string | undefined;
+  let turnSince: string | undefined;
+  for (const event of events) {
+    const phaseBefore = state.phase;
+    const waitingBefore = state.waitingFor.join('\u0000');
+    api.applyEvent(state, event, participants, readiness);
+    const at = typeof event.at === 'string' ? event.at : undefined;
+    if (state.phase !== phaseBefore) phaseSince = at;
+    if (state.waitingFor.join('\u0000') !== waitingBefore) turnSince = at;
+    timeline.push({ event, phase: state.phase, waitingFor: [...state.waitingFor] });
+  }
+  return { timeline, phase: state.phase as string | null, owner: state.proposalOwner, waitingFor: state.waitingFor, phaseSince, turnSince };
+}
+
+async function deliverableViews(sources: SnapshotSources, folder: string, protocol: Json, events: Json[]): Promise<{ primary?: DeliverableView; supporting: DeliverableView[] }> {
+  const { api } = sources;
+  const declared = isObject(protocol.deliverables) ? protocol.deliverables : {};
+  const primaryRef = api.primaryRef(protocol);
+  const primaryType = isObject(declared.primary) ? api.pyStr(declared.primary.pluginType ?? declared.primary.type ?? '') : '';
+  const supporting = (Array.isArray(declared.supporting) ? declared.supporting : []).filter(isObject).filter((s) => typeof s.file === 'string');
+  const view = (ref: string, type: string, role: DeliverableView['role']) => deliverableView(sources, folder, protocol, events, ref, type, role);
+  return {
+    ...(primaryRef === undefined ? {} : { primary: await view(primaryRef, primaryType, 'primary') }),
+    supporting: await Promise.all(supporting.map((s) => view(api.deliverableRef(protocol, s.file as string), api.pyStr(s.type ?? ''), 'supporting'))),
+  };
+}
+
+async function deliverableView(sources: SnapshotSources, folder: string, protocol: Json, events: Json[], ref: string, type: string, role: DeliverableView['role']): Promise<DeliverableView> {
+  const { api, host } = sources;
+  const view: DeliverableView = { ref, type, role, exists: false };
+  const freeze = events.findLast((e) => e.event === 'deliverable_frozen' && e.role === role && e.doc === ref);
+  if (freeze) view.frozen = { seq: freeze.seq, at: freeze.at, sha256: freeze.sha256, from: freeze.from };
+  try {
+    const bytes = await api.readDeliverable(host, folder, protocol, ref);
+    if (bytes) {
+      view.exists = true;
+      view.sha256 = await api.sha256Hex(bytes);
+      view.text = api.decodeText(bytes, ref);
+      const status = api.markdown.status(view.text);
+      if (status !== undefined) view.status = status;
+    }
+  } catch (error) {
+    view.problem = error instanceof Error ? error.message : String(error);
+  }
+  if (view.frozen) view.matches = view.sha256 !== undefined && view.sha256 === view.frozen.sha256;
+  return view;
+}

@@ -110,6 +110,10 @@ export interface FileStat {
   ctimeMs?: number;
   /** Inode number, when the host knows it (append checkpoint). */
   ino?: number;
+  /** Owner's user id, when the host knows it (the plugin loader's ownership check). */
+  uid?: number;
+  /** Permission bits (`mode & 0o7777`), when the host knows them (the plugin loader's ownership check). */
+  mode?: number;
 }
 
 /**
@@ -327,6 +331,29 @@ export async function readDeliverable(host: Host, folder: string, protocol: Json
   if (!stat || !stat.isFile) return undefined;
   await assertInsideBoundary(host, path, deliverableBoundary(folder, protocol, ref), ref);
   return readCapped(host, path, READ_LIMITS.document, ref);
+}
+
+/**
+ * The path of a document reference, checked like the CLI checks it: a
+ * declared deliverable must stay inside its boundary (the folder, or
+ * repoRoot for `external:`), any other name inside the folder, with
+ * symlinks followed (for a file that does not exist yet, its nearest
+ * existing ancestor's). For the RPC server's read and write, so both go
+ * through the same check as `validate` and hooks.
+ */
+export async function checkedDocumentPath(host: Host, folder: string, protocol: Json, ref: string): Promise<string> {
+  if (typeof ref !== 'string' || ref === '' || ref.includes('\0')) throw new AcpError(`not a document reference: ${pyRepr(ref)}`);
+  const declared = [primaryRef(protocol), ...supportingEntries(protocol).map((entry) => (typeof entry.file === 'string' ? deliverableRef(protocol, entry.file) : undefined))];
+  if (declared.includes(ref)) {
+    const path = resolveDeliverablePath(folder, protocol, ref);
+    if (!path) throw new AcpError(`deliverable ${ref}: protocol.json has no repoRoot`);
+    await assertInsideBoundary(host, path, deliverableBoundary(folder, protocol, ref), ref);
+    return path;
+  }
+  const path = nodePath.resolve(folder, ref);
+  if (!isInside(path, folder)) throw new AcpError(`document ${ref} is outside the collaboration folder`);
+  await assertInsideBoundary(host, path, folder, ref);
+  return path;
 }
 
 /**
@@ -1389,6 +1416,8 @@ export interface RuntimeFacts {
   ): Promise<{ code: number | null; stdout: string; stderr: string }>;
   /** Whether a path may be read without asking (Deno permissions); undefined = yes. */
   mayRead?(path: string): boolean;
+  /** This process's user id, when the runtime may know it (undefined on Windows and under Deno without `--allow-sys=uid`). */
+  uid?: number;
 }
 
 /** Where a registered thing came from (for `acp types` and error messages). */
@@ -1414,6 +1443,12 @@ export class Registry {
    * `extend` wrappers, innermost first (the CLI runs the last one).
    */
   readonly commands = new Map<string, { spec: CommandSpec; origin: Origin; chain: CommandSpec[] }>();
+  /**
+   * The configuration file the loader read (none with `--no-config`): its
+   * path and its top-level sections other than `plugins:` (e.g. `git:`),
+   * for the plugins that own them.
+   */
+  config?: { file: string; sections: Record<string, unknown> };
 
   /** Register a deliverable type. A name can be registered once (built-in names are reserved). */
   addType(definition: DeliverableType, origin: Origin): void {
@@ -1613,6 +1648,10 @@ export interface RegistryOptions {
   via?: string;
   /** Also register the commands: the protocol's own and the built-in plugins' (the CLI does). */
   builtIns?: boolean;
+  /** Directories holding collaborations (`acp serve`'s root): the config search never looks in them. */
+  collaborationRoots?: string[];
+  /** Environment access (`ACP_TRUSTED_CONFIG`, `HOME` for the config search); default: none. */
+  env?(name: string): string | undefined;
 }
 
 /**
@@ -1716,8 +1755,10 @@ async function readReadinessFile(host: Host, folder: string): Promise<ReadinessF
 // The folder lock and atomic writes ([beyond])
 // ---------------------------------------------------------------------------
 
-const LOCK_NAME = '.acp.lock';
-const LOCK_BREAKER = '.acp.lock.break';
+/** The folder lock's file name; other readers (the RPC server) wait while it exists. */
+export const LOCK_NAME = '.acp.lock';
+/** The breaker lock's file name (taken while breaking an abandoned lock). */
+export const LOCK_BREAKER = '.acp.lock.break';
 /**
  * The lease of a lock: its holder rewrites the lock file (fresh mtime) every
  * quarter of it, so a lock whose holder cannot be judged (another machine,
@@ -2116,7 +2157,8 @@ function completionGateTexts(protocol: Json): string[] {
 // log is read and replayed in full. The checkpoint is a cache: deleting it
 // is always safe, and other tools ignore dot files.
 
-const CHECKPOINT_NAME = '.acp.checkpoint.json';
+/** The append checkpoint's file name (a cache, local to one machine). */
+export const CHECKPOINT_NAME = '.acp.checkpoint.json';
 const CHECKPOINT_VERSION = 1;
 /** DerivedState keys the checkpoint stores (all but the readiness-dependent errors). */
 function stateKeys(): string[] {
@@ -3407,12 +3449,12 @@ export async function openCollaboration(folder: string, options: OpenOptions = {
  */
 export function libraryApi() {
   return {
-    VERSION, EVENT_NAMES, PHASES, REQUIRED_FILES, FORBIDDEN_FILES, CONCLUSION_SECTIONS, DEFAULT_WAIT_TIMEOUT_SECONDS, DEFAULT_WAIT_INTERVAL_SECONDS,
+    VERSION, LOCK_NAME, CHECKPOINT_NAME, LOCK_BREAKER, EVENT_NAMES, PHASES, REQUIRED_FILES, FORBIDDEN_FILES, CONCLUSION_SECTIONS, DEFAULT_WAIT_TIMEOUT_SECONDS, DEFAULT_WAIT_INTERVAL_SECONDS,
     AcpError, AcpTimeoutError, AcpAbortError, AcpPluginError, AcpAppendedError, UsageError,
     createNodeHost, createMemoryHost, createMemoryFileSystem, openCollaboration, createRegistry, pluginContext,
     init, append, validate, nextAction, formatNext, waitForTurn, followFolder,
     readProtocol, readEventLog, scanEventLog, parseEventLog, formatEventLine, jsonErrorDetail, nextSeq, emptyState, applyEvent, replay,
-    participantIds, isUnsafePath, deliverableRef, primaryRef, resolveDeliverablePath, readDeliverable, documentFiles,
+    participantIds, isUnsafePath, deliverableRef, primaryRef, resolveDeliverablePath, readDeliverable, documentFiles, checkedDocumentPath,
     markdown, readReadiness, decisionGateErrors, conclusionErrors, defaultTemplate, defaultGates, reviewHeadings, parseZonedTimestamp,
     inspectFolderLock, withFolderLock, writeFileAtomic, decodeText, sha256Hex, formatTimestamp, formatProtocolJson, pyRepr, pyStr, pyStrip,
     comparePy, sortedPy, parseArgv, parsePyInt, parsePyFloat, runCommand, describeError,
@@ -3470,6 +3512,9 @@ export async function runCli(io: CliIo, hostOverride?: Host): Promise<number> {
       folder: globals.folder === undefined ? undefined : host.resolvePath(globals.folder),
       warn: (message) => io.stderr(`warning: ${message}\n`),
       builtIns: true,
+      env: io.env,
+      // `acp serve` serves its --root (default: the working directory); other agents write there.
+      collaborationRoots: found.word === 'serve' ? [host.resolvePath(globals.root ?? '.')] : undefined,
     });
     const code = await dispatch({ ...io, runtime }, host, registry, found.word, argv);
     // Cleanup failures are errors too (exit 2); the finally below is for the error paths.

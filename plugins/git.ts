@@ -3,7 +3,9 @@
  * repository and driven from many clones. `append --git` is an optimistic
  * transaction (fetch, fast-forward, append, commit, push; retried on a
  * rejected push), `wait --git` polls the remote with `git fetch`, and
- * `doctor --git` checks the folder's git history. Enabled by `--git` or by a
+ * `doctor --git` checks the folder's git history, `init --git` commits and
+ * pushes a new folder, `serve --git` polls the
+ * remote for the server's subscribers. Enabled by `--git` or by a
  * `git:` section in acp.config.yaml; nothing changes for other folders.
  * This module only describes the commands; plugins/git/ loads when one runs.
  * See docs/git.md.
@@ -59,5 +61,31 @@ const doctorExtension: CommandSpec = {
   },
 };
 
+const initExtension: CommandSpec = {
+  name: 'init',
+  extend: true,
+  description: 'Also commit and push the new folder',
+  options: { git: GIT_FLAG },
+  async run(ctx) {
+    const settings = await enabled(ctx);
+    if (!settings) return ctx.next();
+    const { gitInit } = await import('./git/init.ts');
+    return gitInit(ctx, settings);
+  },
+};
+
+const serveExtension: CommandSpec = {
+  name: 'serve',
+  extend: true,
+  description: "Poll the remote of each watched folder's repository for the subscribers",
+  options: { git: GIT_FLAG },
+  async run(ctx) {
+    const settings = await enabled(ctx);
+    if (!settings) return ctx.next();
+    const { gitServe } = await import('./git/serve.ts');
+    return gitServe(ctx, settings);
+  },
+};
+
 /** The `git` plugin. */
-export default (context: PluginContext): AcpPlugin => context.definePlugin({ name: 'git', commands: [appendExtension, waitExtension, doctorExtension] });
+export default (context: PluginContext): AcpPlugin => context.definePlugin({ name: 'git', commands: [initExtension, appendExtension, waitExtension, doctorExtension, serveExtension] });

@@ -11,6 +11,16 @@
  * every participant who runs `acp` there. So a config file or plugin file is
  * refused when it lies inside the `--folder` being worked on, or inside any
  * directory holding a `protocol.json` (symlinks resolved first).
+ *
+ * Trust rule (like git's `safe.directory`): a config or plugin file, and the
+ * directory holding it, must be owned by the current user or root and not be
+ * writable by group or others (a sticky directory such as /tmp excepted for
+ * the directory), or another user could swap the code we run. The search for
+ * `acp.config.yaml` stops at the repository root (`.git`) or the home
+ * directory and skips collaboration folders and `acp serve`'s root.
+ * `ACP_TRUSTED_CONFIG` (paths separated by the platform's delimiter) names
+ * files or directories exempt from the ownership check, for a deliberate
+ * shared setup.
  * @module
  */
 import type { AcpApi, AcpPlugin, DeliverableType, Host, Origin, PluginContext, PluginEntry, Registry, RegistryOptions, RuntimeFacts } from '../acp.ts';
@@ -62,12 +72,21 @@ export async function loadPlugins(registry: Registry, options: RegistryOptions &
     );
   };
 
+  const trusted = (options.env?.('ACP_TRUSTED_CONFIG') ?? '').split(path.delimiter).filter((p) => p !== '').map((p) => path.resolve(cwd, p));
+  const checkOwner = (file: string, real: string, what: string) => refuseUntrusted(host, runtime, { file, real, what, trusted, fail }, path);
+
   const requests: Request[] = [];
   if (options.config) {
-    const file = await findConfigFile(host, runtime, cwd, path);
+    // Not the folder holding `--folder`: in the usual layout that is the repository, and skipping it would drop the team's plugins silently.
+    const holding = (options.collaborationRoots ?? []).map((dir) => path.resolve(cwd, dir));
+    const home = options.env?.('HOME');
+    const file = await findConfigFile(host, runtime, cwd, path, { home: home ? path.resolve(home) : undefined, skip: holding, fail });
     if (file !== undefined) {
       const real = await refuseInside(file, 'the config file');
-      for (const entry of await readConfigFile(host, real, fail)) requests.push({ entry, base: path.dirname(real), via: file });
+      await checkOwner(file, real, 'the config file');
+      const { entries, sections } = await readConfigFile(host, real, fail);
+      registry.config = { file, sections };
+      for (const entry of entries) requests.push({ entry, base: path.dirname(real), via: file });
     }
   }
   for (const entry of options.plugins ?? []) requests.push({ entry, base: cwd, via: options.via ?? 'createRegistry' });
@@ -95,6 +114,7 @@ export async function loadPlugins(registry: Registry, options: RegistryOptions &
         const stat = runtime.mayRead?.(file) === false ? null : await host.fs.stat(file).catch(() => null);
         if (!stat?.isFile) fail(`plugin file not found: ${file} (from ${request.via})${runtime.name === 'deno' ? '; under Deno, grant --allow-read to its folder' : ''}`);
         const real = await refuseInside(file, 'plugin');
+        await checkOwner(file, real, 'plugin');
         source = file;
         load = () => importFile(real, runtime, fail);
       }
@@ -174,13 +194,82 @@ async function importFile(file: string, runtime: RuntimeFacts, fail: (message: s
 
 type PathModule = typeof import('node:path');
 
-/** The nearest `acp.config.yaml` in `cwd` or its ancestors (directories the runtime may not read are skipped). */
-export async function findConfigFile(host: Host, runtime: RuntimeFacts, cwd: string, path: PathModule): Promise<string | undefined> {
+/** Where {@link findConfigFile} stops and what it skips. */
+export interface ConfigSearch {
+  /** The home directory: the search ends there. */
+  home?: string;
+  /** Directories never looked in (`acp serve`'s root, whose sub-folders other agents create). */
+  skip?: string[];
+  fail(message: string): never;
+}
+
+/**
+ * The nearest `acp.config.yaml` in `cwd` or its ancestors, up to the
+ * repository root (a directory with `.git`) or the home directory, whichever
+ * comes first. Collaboration folders (a `protocol.json` or `events.jsonl`)
+ * and `acp serve`'s root (`search.skip`) are skipped: other agents write
+ * there. A candidate the runtime may not read (Deno without
+ * `--allow-read` for it) is an error, since a team's veto plugin must never
+ * be bypassed silently.
+ */
+export async function findConfigFile(host: Host, runtime: RuntimeFacts, cwd: string, path: PathModule, search: ConfigSearch): Promise<string | undefined> {
+  const exists = async (file: string): Promise<boolean> => (await host.fs.stat(file).catch(() => null)) !== null;
+  const skip = new Set(search.skip ?? []);
   for (let dir = cwd; ; dir = path.dirname(dir)) {
     const file = path.join(dir, CONFIG_FILE);
-    if (runtime.mayRead?.(file) !== false && (await host.fs.stat(file).catch(() => null))?.isFile) return file;
-    if (path.dirname(dir) === dir) return undefined;
+    if (runtime.mayRead?.(file) === false) {
+      search.fail(`cannot look for ${file}: this runtime may not read it. A config there could hold plugins your team relies on; ` + `grant read access to it (Deno: --allow-read=${file}) or pass --no-config`);
+    }
+    const markers = await Promise.all(['protocol.json', 'events.jsonl'].map((name) => runtime.mayRead?.(path.join(dir, name)) !== false && exists(path.join(dir, name))));
+    if (!markers.some(Boolean) && !skip.has(dir)) {
+      const stat = await host.fs.stat(file).catch((error: unknown) => search.fail(`cannot read ${file}: ${(error as Error).message}`));
+      if (stat !== null && !stat.isFile) search.fail(`${file} is not a regular file`);
+      if (stat?.isFile) return file;
+    }
+    const isRepoRoot = runtime.mayRead?.(path.join(dir, '.git')) !== false && (await exists(path.join(dir, '.git')));
+    if (isRepoRoot || dir === search.home || path.dirname(dir) === dir) return undefined;
   }
+}
+
+/**
+ * Refuse a config or plugin file another user could have written: the file
+ * and its directory must be owned by this user or root and not be writable
+ * by group or others (a sticky directory excepted). Files at or under an
+ * `ACP_TRUSTED_CONFIG` entry are exempt. Hosts that know no owners (the
+ * in-memory host) have nothing to check.
+ */
+async function refuseUntrusted(
+  host: Host,
+  runtime: RuntimeFacts,
+  target: { file: string; real: string; what: string; trusted: string[]; fail(message: string): never },
+  path: PathModule,
+): Promise<void> {
+  const { file, real, what, trusted, fail } = target;
+  if (trusted.some((entry) => isInside(file, entry) || isInside(real, entry))) return;
+  const hint = `; if this shared setup is deliberate, set ACP_TRUSTED_CONFIG=${real}`;
+  for (const [subject, isDirectory] of [[real, false], [path.dirname(real), true]] as const) {
+    const stat = await host.fs.stat(subject).catch(() => null);
+    if (stat?.uid === undefined || stat.mode === undefined) continue;
+    const named = subject === real ? `${what} ${file}` : `${what} ${file}: its directory ${subject}`;
+    if (stat.uid !== 0 && stat.uid !== runtime.uid) {
+      const owner = await userName(host, runtime, stat.uid);
+      const me = runtime.uid === undefined ? 'the current user is unknown (Deno: grant --allow-sys=uid)' : `you are uid ${runtime.uid}`;
+      fail(`refusing to load ${named} is owned by ${owner}, and ${me}: another user's file could run code as you${hint}`);
+    }
+    const sticky = isDirectory && (stat.mode & 0o1000) !== 0;
+    if ((stat.mode & 0o022) !== 0 && !sticky) {
+      fail(`refusing to load ${named} is writable by ${stat.mode & 0o002 ? 'everyone' : 'its group'} (mode ${(stat.mode & 0o777).toString(8)}): another user could change the code run as you${hint}`);
+    }
+  }
+}
+
+/** `uid N (name)` from /etc/passwd when readable, else `uid N`. */
+async function userName(host: Host, runtime: RuntimeFacts, uid: number): Promise<string> {
+  const passwd = '/etc/passwd';
+  if (runtime.mayRead?.(passwd) === false) return `uid ${uid}`;
+  const text = await host.fs.readFile(passwd).then((bytes) => new TextDecoder().decode(bytes), () => '');
+  const name = text.split('\n').map((line) => line.split(':')).find((fields) => fields[2] === String(uid))?.[0];
+  return name ? `uid ${uid} (${name})` : `uid ${uid}`;
 }
 
 /**
@@ -195,7 +284,7 @@ export async function findConfigFile(host: Host, runtime: RuntimeFacts, cwd: str
  *   remote: origin                # its keys are checked by that plugin when it runs
  * ```
  */
-export async function readConfigFile(host: Host, file: string, fail: (message: string) => never): Promise<PluginEntry[]> {
+export async function readConfigFile(host: Host, file: string, fail: (message: string) => never): Promise<{ entries: PluginEntry[]; sections: Record<string, unknown> }> {
   const [YAML, v] = await Promise.all([import('yaml'), import('valibot')]);
   let text: string;
   try {
@@ -226,7 +315,9 @@ export async function readConfigFile(host: Host, file: string, fail: (message: s
     const message = issue.message.startsWith('unknown key') ? `unknown key (allowed: ${key.includes('[') ? 'path, options' : 'plugins, git'})` : issue.message;
     return fail(`${file}: ${key || '(top level)'}: ${message}`);
   }
-  return (result.output.plugins ?? []).map((entry) => (typeof entry === 'string' ? entry.trim() : { path: entry.path.trim(), options: entry.options ?? {} }));
+  const entries = (result.output.plugins ?? []).map((entry) => (typeof entry === 'string' ? entry.trim() : { path: entry.path.trim(), options: entry.options ?? {} }));
+  const { plugins: _plugins, ...sections } = data as Record<string, unknown>;
+  return { entries, sections };
 }
 
 interface IssueLike {

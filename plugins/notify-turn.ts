@@ -6,10 +6,18 @@
  * the event: each watched participant who was not waited for and now is has
  * a `turn`; when the collaboration becomes `completed` or `blocked`, every
  * watched participant gets that reason (the moments `acp wait` returns). For
- * each, the command runs once: an argv array, no shell, with placeholders
- * `{participant} {reason} {folder} {phase} {event} {seq} {from}` replaced in
- * every argument and the same values in the environment (`ACP_PARTICIPANT`,
- * `ACP_REASON`, `ACP_FOLDER`, `ACP_PHASE`, `ACP_EVENT`, `ACP_SEQ`, `ACP_FROM`).
+ * each, the command runs once: an argv array, no shell. An argument that is
+ * exactly one placeholder (`{participant} {reason} {folder} {phase} {event}
+ * {seq} {from}`) is replaced by that value, as one argv entry; the same values
+ * are in the environment (`ACP_PARTICIPANT`, `ACP_REASON`, `ACP_FOLDER`,
+ * `ACP_PHASE`, `ACP_EVENT`, `ACP_SEQ`, `ACP_FROM`).
+ *
+ * Values never become part of a larger string: participant ids come from
+ * protocol.json, which anyone who can write the folder controls, and an id
+ * such as `x;touch /tmp/p;#` spliced into `bash -c "… {participant}"` would
+ * run as code. So a placeholder inside a longer argument, as the program, or
+ * as a shell's `-c` script is refused when the options are read; a shell
+ * script reads `"$ACP_PARTICIPANT"` instead (see docs/plugins.md).
  *
  * Options (`acp.config.yaml`):
  * - `command` (required): argv array, e.g. `[tmux, send-keys, -t, bob, "acp next …", Enter]`;
@@ -46,8 +54,9 @@ export function parseNotifyTurnOptions(raw: Record<string, unknown>): NotifyTurn
   const { command, participants, on = [...REASONS], timeoutSeconds = 60, background = false, failOnError = false } = raw;
   const isStrings = (value: unknown): value is string[] => Array.isArray(value) && value.every((v) => typeof v === 'string');
   if (!isStrings(command) || command.length === 0 || command[0]!.trim() === '') {
-    throw new Error('option command must be a non-empty list of strings (argv; no shell), e.g. [notify-send, "ACP: {participant}"]');
+    throw new Error('option command must be a non-empty list of strings (argv; no shell), e.g. [notify-send, "ACP: your turn", "{participant}"]');
   }
+  checkPlaceholders(command);
   let watched: string[] | undefined;
   if (typeof participants === 'string') watched = [participants];
   else if (isStrings(participants)) watched = participants;
@@ -57,6 +66,28 @@ export function parseNotifyTurnOptions(raw: Record<string, unknown>): NotifyTurn
   if (typeof background !== 'boolean') throw new Error('option background must be true or false');
   if (typeof failOnError !== 'boolean') throw new Error('option failOnError must be true or false');
   return { command, participants: watched, on: on as Reason[], timeoutSeconds, background, failOnError };
+}
+
+const PLACEHOLDER = /\{(participant|reason|folder|phase|event|seq|from)\}/;
+const SHELLS = /^(?:.*[\\/])?(?:sh|bash|dash|zsh|ksh|mksh|fish|csh|tcsh|ash|busybox|cmd|cmd\.exe|powershell|pwsh)$/i;
+
+/**
+ * Refuse command templates that would splice a value into code: a
+ * placeholder inside a longer argument (it could be a shell string, a
+ * `tmux send-keys` line, an `ssh` command), as the program, or as the script
+ * a shell runs (`sh -c {participant}`).
+ */
+function checkPlaceholders(command: string[]): void {
+  const shell = SHELLS.test(command[0]!);
+  command.forEach((arg, index) => {
+    if (!PLACEHOLDER.test(arg)) return;
+    const advice = 'pass values as whole arguments ([prog, --who, "{participant}"]) or read them from the environment ("$ACP_PARTICIPANT" in a script)';
+    if (arg.replace(PLACEHOLDER, '') !== '') {
+      throw new Error(`option command: argument ${JSON.stringify(arg)} embeds a placeholder in a longer string; values (participant ids come from protocol.json) are never spliced into a string that may be run as code: ${advice}`);
+    }
+    if (index === 0) throw new Error(`option command: the program must not be a placeholder (${arg}); ${advice}`);
+    if (shell && /^[-/]\w*c$/i.test(command[index - 1]!)) throw new Error(`option command: ${arg} would be the script ${command[0]} runs; ${advice}`);
+  });
 }
 
 /** Who should be woken by this append, and why. */
@@ -85,6 +116,9 @@ export default function notifyTurn(context: PluginContext): AcpPlugin {
     name: 'notify-turn',
     // After other reactions (a commit, a log line): wake people last.
     enforce: 'post',
+    // The hook waits for the command, which has its own timeout: the hook's
+    // deadline must not cut it short (one command per hook call, plus a margin).
+    timeoutMs: options.timeoutSeconds * 1000 + 5000,
     hooks: {
       async 'append:after'(event) {
         const failures: string[] = [];
@@ -98,7 +132,8 @@ export default function notifyTurn(context: PluginContext): AcpPlugin {
             seq: String(event.event.seq),
             from: event.event.from,
           };
-          const argv = options.command.map((arg) => arg.replace(/\{(\w+)\}/g, (whole, key: string) => values[key] ?? whole));
+          // Whole-argument placeholders only (checkPlaceholders): a value is always exactly one argv entry.
+          const argv = options.command.map((arg) => (PLACEHOLDER.test(arg) ? values[arg.slice(1, -1)]! : arg));
           const env = Object.fromEntries(Object.entries(values).map(([key, value]) => [`ACP_${key.toUpperCase()}`, value]));
           let problem: string | undefined;
           try {

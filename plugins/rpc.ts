@@ -32,7 +32,8 @@ const rpcCommand: CommandSpec = {
   description: 'Call one JSON-RPC method of an `acp serve` endpoint; params are JSON',
   args: ['method', 'params?'],
   options: {
-    server: str('tcp://host:port, host:port or unix:/path (or ACP_SERVER)', 'endpoint'),
+    server: str('tcp://host:port, tls://host:port, host:port or unix:/path (or ACP_SERVER)', 'endpoint'),
+    ca: str('With a tls:// server: verify its certificate against these CAs (PEM) instead of the system ones', 'file'),
     token: str('Token the server maps to your participant id (or ACP_TOKEN)'),
     'token-file': str('Read the token from this file', 'file'),
     participant: str('On a Unix socket without a token: the participant this call speaks for', 'id'),
@@ -55,10 +56,11 @@ const waitExtension: CommandSpec = {
     server: str('Wait by subscription to an `acp serve` endpoint (tcp://host:port or unix:/path); --folder is then the task name', 'endpoint'),
     token: str('With --server: the token the server maps to --participant (or ACP_TOKEN)'),
     'token-file': str('With --server: read the token from this file', 'file'),
+    ca: str('With a tls:// --server: verify its certificate against these CAs (PEM)', 'file'),
   },
   async run(ctx) {
     if (ctx.options.server === undefined) {
-      for (const name of ['token', 'token-file']) if (ctx.options[name] !== undefined) throw new ctx.api.UsageError(`argument --${name}: only with --server`);
+      for (const name of ['token', 'token-file', 'ca']) if (ctx.options[name] !== undefined) throw new ctx.api.UsageError(`argument --${name}: only with --server`);
       return ctx.next();
     }
     const { waitViaServer, rpcContext } = await import('./rpc/cli.ts');

@@ -10,6 +10,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import * as acp from '../acp.ts';
 import { RpcServer } from '../plugins/rpc/server.ts';
 import { RpcClient } from '../plugins/rpc/client.ts';
+import { configCandidates } from './deno-grants.ts';
 
 const REPO = resolve(import.meta.dirname, '..');
 const BIN = join(REPO, 'node_modules', '.bin');
@@ -25,8 +26,8 @@ function tempRoot(): string {
 const RUNTIMES: Record<string, (root: string) => string[]> = {
   node: () => [process.execPath, join(REPO, 'dist', 'acp.mjs')],
   bun: () => [join(BIN, 'bun'), join(REPO, 'acp.ts')],
-  // Least privilege: the folder's root and the plugin's folder, nothing else.
-  deno: (root) => [join(BIN, 'deno'), 'run', '--no-prompt', '--quiet', `--allow-read=${root},${dirname(HELLO)}`, `--allow-write=${root}`, join(REPO, 'acp.ts')],
+  // Least privilege: the folder's root, the plugin's folder and the config candidates above, nothing else.
+  deno: (root) => [join(BIN, 'deno'), 'run', '--no-prompt', '--quiet', `--allow-read=${[root, dirname(HELLO), ...configCandidates(root)].join(',')}`, `--allow-write=${root}`, join(REPO, 'acp.ts')],
   binary: () => [join(REPO, 'dist', 'acp')],
 };
 

@@ -10,6 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { LOCAL_BIN, REPO_DIR, runCommand, spawnUntil, type RunResult } from './conformance/replay.ts';
 import { appendArgs, initArgs, OWNER, REVIEWER, STEPS } from './happy-path.ts';
+import { configCandidates } from './deno-grants.ts';
 import { budgetMs, startCostOrFloor } from './timing.ts';
 
 const DENO = join(LOCAL_BIN, 'deno');
@@ -18,7 +19,7 @@ delete env.FORCE_COLOR;
 
 /** Exactly the permissions we claim are enough: the folder, read and write. */
 function leastPrivilege(folder: string): string[] {
-  return ['run', '--no-prompt', '--quiet', `--allow-read=${folder}`, `--allow-write=${folder}`];
+  return ['run', '--no-prompt', '--quiet', `--allow-read=${[folder, ...configCandidates(folder)].join(',')}`, `--allow-write=${folder}`];
 }
 
 /** A bound on one deno run, from deno's start cost measured now (timing.ts); 60 s was a guess. */
@@ -56,6 +57,15 @@ describe.concurrent('deno, least privilege', () => {
       const r = await runCommand([DENO, ...leastPrivilege(dir), file], dir, env, RUN_MS);
       expect({ name, rc: r.rc === 0 ? 0 : 'failed', denied: denied(r) }).toEqual({ name, rc: 'failed', denied: true });
     }
+  });
+
+  test('a config Deno may not read fails loudly instead of being skipped (a veto plugin is never bypassed silently)', async () => {
+    const top = join(root, 'unreadable-config');
+    const work = join(top, 'work');
+    await mkdir(work, { recursive: true });
+    await writeFile(join(top, 'acp.config.yaml'), 'plugins:\n  - acp:rfc\n');
+    const r = await runCommand([DENO, 'run', '--no-prompt', '--quiet', `--allow-read=${work}`, join(REPO_DIR, 'acp.ts'), 'types'], work, env, 60_000);
+    expect({ rc: r.rc, stderr: r.stderr }).toEqual({ rc: 2, stderr: expect.stringContaining(`error: cannot look for ${join(top, 'acp.config.yaml')}: this runtime may not read it`) });
   });
 
   for (const [label, entry] of [

@@ -1,7 +1,7 @@
 // The library API embedded in-process with the in-memory file system: a
 // whole collaboration driven to `completed` without touching disk, waiting
 // woken by another in-memory agent, AbortSignal, typed errors, the memory
-// file system's semantics, and the README's embedding example run verbatim.
+// file system's semantics, and the embedding example of docs/embedding.md run verbatim.
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -293,12 +293,11 @@ describe('the in-memory file system', () => {
   });
 });
 
-describe('README: the embedding example', () => {
+describe('docs/embedding.md: the embedding example', () => {
   test('runs exactly as printed and touches no disk', async () => {
-    const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
-    const section = readme.slice(readme.indexOf('## Run it anywhere'));
-    const match = /```ts\n(\/\/ embed\.ts[\s\S]*?)```/.exec(section);
-    expect(match, 'README "Run it anywhere" has a ```ts block starting with // embed.ts').not.toBeNull();
+    const page = readFileSync(join(REPO, 'docs', 'embedding.md'), 'utf8');
+    const match = /```ts\n(\/\/ embed\.ts[\s\S]*?)```/.exec(page);
+    expect(match, 'docs/embedding.md has a ```ts block starting with // embed.ts').not.toBeNull();
     const code = match![1]!;
     expect(code).toContain("from 'acp-collab'");
     const dir = mkdtempSync(join(tmpdir(), 'acp-readme-'));

@@ -7,6 +7,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import * as lib from '../acp.ts';
 import { LOCAL_BIN, REPO_DIR, runCommand, spawnUntil } from './conformance/replay.ts';
 import { cleanup, happyFolder, STEPS } from './humans/folders.ts';
+import { configCandidates } from './deno-grants.ts';
 
 afterAll(cleanup);
 
@@ -15,7 +16,8 @@ const env: Record<string, string | undefined> = { ...process.env, DENO_NO_UPDATE
 delete env.NO_COLOR;
 
 function leastPrivilege(folder: string): string[] {
-  return ['run', '--no-prompt', '--quiet', `--allow-read=${folder}`, `--allow-write=${folder}`];
+  // The config search's candidates too: acp refuses to guess about a config it may not read.
+  return ['run', '--no-prompt', '--quiet', `--allow-read=${[folder, ...configCandidates(folder)].join(',')}`, `--allow-write=${folder}`];
 }
 
 describe.concurrent('humans commands under deno, least privilege', () => {

@@ -204,7 +204,7 @@ describe('acp mcp on every runtime', () => {
   // Deno with read/write on the root only: the server needs no other permission.
   const runtimes: [string, string, string[]][] = [
     ['bun', join(LOCAL_BIN, 'bun'), [ACP]],
-    ['deno', join(LOCAL_BIN, 'deno'), ['run', '--no-prompt', '--quiet', `--allow-read=ROOT`, `--allow-write=ROOT`, ACP]],
+    ['deno', join(LOCAL_BIN, 'deno'), ['run', '--no-prompt', '--quiet', `--allow-read=ROOT`, `--allow-write=ROOT`, ACP, '--no-config']],
     ['binary', join(REPO_DIR, 'dist', 'acp'), []],
   ];
   for (const [name, command, prefix] of runtimes) {

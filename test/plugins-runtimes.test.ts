@@ -12,9 +12,10 @@
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { type RunResult, expectRun, postmortemText, rfcText, runFlow } from './plugins/flow.ts';
+import { configCandidates } from './deno-grants.ts';
 
 const REPO = resolve(import.meta.dirname, '..');
 const BIN = join(REPO, 'node_modules', '.bin');
@@ -46,7 +47,7 @@ const RUNTIMES: Record<string, Runtime> = {
       'run',
       '--no-prompt',
       '--quiet',
-      `--allow-read=${[root, ...reads].join(',')}`,
+      `--allow-read=${[root, ...reads, ...configCandidates(root)].join(',')}`,
       `--allow-write=${root}`,
       join(REPO, 'acp.ts'),
     ],
@@ -105,6 +106,7 @@ for (const name of names) {
       const without = await expectRun(run, ['validate', '--folder', folder, '--json'], 1);
       expect(JSON.parse(without.stdout)).toEqual({
         ok: true,
+        exitCode: 1,
         errors: [],
         warnings: [
           "deliverable type 'postmortem' is not loaded; checked deliverables/postmortem.md against its recorded checklist only (load its plugin with --plugin or acp.config.yaml for its own checks)",
@@ -122,7 +124,7 @@ for (const name of names) {
       expect((await expectRun(run, ['validate', '--folder', folder, '--plugin', plugin])).stdout.trim()).toBe('ACP validation passed');
       expect((await expectRun(run, ['validate', '--folder', folder], 1)).stdout).not.toContain('ERROR');
       const types = JSON.parse((await expectRun(run, ['types', '--json', '--plugin', plugin])).stdout);
-      expect(types.plugins).toEqual([{ name: 'rfc', source: plugin, via: '--plugin', enforce: 'normal', hooks: [], types: ['rfc'] }]);
+      expect(types.plugins).toEqual([{ name: 'rfc', source: plugin, via: '--plugin', enforce: 'normal', hooks: [], types: ['rfc'], commands: [] }]);
     });
 
     if (name === 'node') {
@@ -141,7 +143,7 @@ for (const name of names) {
     if (name === 'deno') {
       test('deno without read permission for the plugin folder gets a clear error', async () => {
         const { root, pluginFile } = setup(join(REPO, 'test', 'plugins', 'fixtures', 'postmortem.mjs'));
-        // Granted: the project and root/work (the working directory), not root/team-plugins.
+        // Granted: the project and root/work (the working directory) and the config candidates, not root/team-plugins.
         const work = join(root, 'work');
         mkdirSync(work);
         const result = runner(runtime, work, [])(['types', '--plugin', pluginFile]);

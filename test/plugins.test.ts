@@ -2,7 +2,7 @@
 // a temp dir): loading from --plugin and acp.config.yaml, the refusal to load
 // code from a collaboration folder, hook order and failures (a veto writes
 // nothing, byte for byte), interoperable custom types, the two plugins of
-// plugins/, `acp types`, and the README's "Write a plugin" example.
+// plugins/, `acp types`, and the "Write a plugin" example of docs/plugins.md.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -229,13 +229,12 @@ describe('code is never loaded from inside a collaboration folder', () => {
     expect(existsSync(join(root, 'future', 'protocol.json'))).toBe(false);
   });
 
-  test('an acp.config.yaml planted in the collaboration folder is refused when working from inside it', async () => {
+  test('an acp.config.yaml planted in the collaboration folder is never looked at when working from inside it', async () => {
     const root = tempDir();
     const folder = await initFolder(root, 'adr', []);
     writeFileSync(join(folder, 'acp.config.yaml'), 'plugins:\n  - ./evil.mjs\n');
     const r = await cli(['next', '--folder', '.', '--participant', 'alice'], folder);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toContain(`error: refusing to load the config file ${join(folder, 'acp.config.yaml')}: it is inside the collaboration folder ${folder}`);
+    expect(r).toMatchObject({ code: 0, stderr: '' });
   });
 });
 
@@ -503,6 +502,12 @@ describe('plugin notify-turn', () => {
     expect(parseNotifyTurnOptions({ command: ['x'], participants: 'bob' })).toMatchObject({ participants: ['bob'], timeoutSeconds: 60, background: false, failOnError: false });
   });
 
+  test('its hook deadline outlasts its command timeout, so a slow command is killed and warned about, never a hook timeout', () => {
+    const run = async () => ({ code: 0, stdout: '', stderr: '' });
+    expect(notifyTurn(pluginContext({ command: ['x'] }, { name: 'node', run })).timeoutMs).toBe(65_000);
+    expect(notifyTurn(pluginContext({ command: ['x'], timeoutSeconds: 2 }, { name: 'node', run })).timeoutMs).toBe(7_000);
+  });
+
   /** A config running node to log `{participant} {reason} $ACP_PHASE $ACP_SEQ` lines. */
   function notifyConfig(root: string, log: string, extra = ''): void {
     const script = "require('fs').appendFileSync(process.argv[1], process.argv.slice(2).join(' ') + ' ' + process.env.ACP_PHASE + ' ' + process.env.ACP_SEQ + '\\n')";
@@ -518,6 +523,25 @@ describe('plugin notify-turn', () => {
     await runFlow((args) => cli(args, root), { folder, type: 'adr', pluginArgs: [], deliverable: (status) => adrText(status) });
     // bob's turns: reviewing (seq 3), decision acceptance (seq 6); then completed (seq 11).
     expect(readFileSync(log, 'utf8')).toBe('bob turn reviewing 3\nbob turn decision_review 6\nbob completed completed 11\n');
+  });
+
+  test('a participant id is never spliced into a shell string: templates that would are refused, values arrive as argv entries and env', async () => {
+    const root = tempDir();
+    const touched = join(root, 'p');
+    const id = `x;touch ${touched};#`;
+    const log = join(root, 'notify.log');
+    for (const command of [['bash', '-c', `echo {participant} >> ${log}`], ['bash', '-c', '{participant}'], ['{participant}'], ['notify-send', 'ACP: {participant}']]) {
+      expect(() => parseNotifyTurnOptions({ command }), JSON.stringify(command)).toThrow('option command: ');
+    }
+    const folder = join(root, 'collab');
+    const init = await cli(['init', '--folder', folder, '--participant', 'alice', '--participant', id, '--objective', 'o', '--completion', 'c', '--primary-deliverable-type', 'adr'], root);
+    expect(init).toMatchObject({ code: 0, stderr: '' });
+    const script = `printf '%s|%s\n' "$ACP_PARTICIPANT" "$1" >> ${JSON.stringify(log)}`;
+    writeFileSync(join(root, 'acp.config.yaml'), `plugins:\n  - path: acp:notify-turn\n    options: { command: ${JSON.stringify(['bash', '-c', script, 'notify', '{participant}'])}, on: [blocked] }\n`);
+    const r = await cli(['append', '--folder', 'collab', '--participant', 'alice', '--event', 'blocked', '--summary', 's', '--reply-to', '1'], root);
+    expect(r).toMatchObject({ code: 0, stderr: '' });
+    expect(readFileSync(log, 'utf8')).toBe(`alice|alice\n${id}|${id}\n`);
+    expect(existsSync(touched)).toBe(false);
   });
 
   test('a failing command is a warning by default, an error naming the plugin with failOnError', async () => {
@@ -545,12 +569,12 @@ function adrText(status: 'Draft' | 'Frozen'): string {
   return `# Architecture Decision Record\n\nDeliverable type: \`adr\`\nStatus: ${status}\n\n${body}`;
 }
 
-describe('README "Write a plugin"', () => {
+describe('docs/plugins.md "Write a plugin"', () => {
   test('the example file works as documented', async () => {
-    const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
-    const section = readme.slice(readme.indexOf('### Write a plugin'));
+    const page = readFileSync(join(REPO, 'docs', 'plugins.md'), 'utf8');
+    const section = page.slice(page.indexOf('## Write a plugin'));
     const code = /```js\n([\s\S]*?)```/.exec(section)?.[1];
-    expect(code, 'README has a ```js block under "### Write a plugin"').toBeDefined();
+    expect(code, 'docs/plugins.md has a ```js block under "## Write a plugin"').toBeDefined();
     const root = tempDir();
     writeFileSync(join(root, 'threat-model.mjs'), code!);
     const plugin = ['--plugin', './threat-model.mjs'];
@@ -559,11 +583,11 @@ describe('README "Write a plugin"', () => {
     const folder = join(root, 'collab');
     expect(readFileSync(join(folder, 'deliverables', 'threat-model.md'), 'utf8')).toContain('## Scope\n\n\n\n## Assets\n\n\n\n## Threats\n\n\n\n## Mitigations\n');
     expect(primaryOf(folder).gates.at(-1)).toBe('Every threat has a mitigation');
-    // The veto shown in the README, byte for byte nothing written.
+    // The veto shown on the page, byte for byte nothing written.
     const before = snapshot(folder);
     const refused = await cli(['append', ...plugin, '--folder', 'collab', '--participant', 'alice', '--event', 'deliverable_drafted', '--doc', 'deliverables/threat-model.md', '--role', 'primary', '--reply-to', '1', '--summary', 'first draft'], root);
     expect(refused.code).toBe(2);
-    expect(readme).toContain(`# ${refused.stderr.trim()}`);
+    expect(section).toContain(`# ${refused.stderr.trim()}`);
     expect(snapshot(folder)).toEqual(before);
     const ok = await cli(['append', ...plugin, '--folder', 'collab', '--participant', 'alice', '--event', 'deliverable_drafted', '--doc', 'deliverables/threat-model.md', '--role', 'primary', '--reply-to', '1', '--summary', 'first draft, SEC-12'], root);
     expect(ok.stdout).toBe('appended seq 2: deliverable_drafted\n');

@@ -1,4 +1,4 @@
-// Runs the README's "A complete session" block verbatim (only the port is
+// Runs the "A complete session" block of docs/rpc.md verbatim (only the port is
 // changed, to a free one): a server, alice over TCP only, bob with files and
 // the CLI, finishing a collaboration together; then checks the folder.
 import { spawn } from 'node:child_process';
@@ -9,11 +9,11 @@ import { afterAll, expect, test } from 'vitest';
 import * as acp from '../acp.ts';
 import { distCli, repo, tempDir } from './rpc/helpers.ts';
 
-function readmeSession(): string {
-  const readme = readFileSync(join(repo, 'README.md'), 'utf8');
-  const section = readme.slice(readme.indexOf('### A complete session'));
+function docsSession(): string {
+  const page = readFileSync(join(repo, 'docs', 'rpc.md'), 'utf8');
+  const section = page.slice(page.indexOf('## A complete session'));
   const match = /```sh\n([\s\S]*?)```/.exec(section);
-  if (!match) throw new Error('README: no sh block after "### A complete session"');
+  if (!match) throw new Error('docs/rpc.md: no sh block after "## A complete session"');
   return match[1]!;
 }
 
@@ -30,7 +30,7 @@ afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
-test('the README session completes a collaboration with one agent over TCP and one via files', async () => {
+test('the docs/rpc.md session completes a collaboration with one agent over TCP and one via files', async () => {
   const work = tempDir('acp-session-');
   dirs.push(work);
   const bin = join(work, '.bin');
@@ -39,7 +39,7 @@ test('the README session completes a collaboration with one agent over TCP and o
   writeFileSync(join(bin, 'acp'), `#!/bin/sh\nexec "${process.execPath}" "${distCli}" "$@"\n`);
   chmodSync(join(bin, 'acp'), 0o755);
   const port = await freePort();
-  const script = readmeSession().replaceAll('127.0.0.1:9001', `127.0.0.1:${port}`);
+  const script = docsSession().replaceAll('127.0.0.1:9001', `127.0.0.1:${port}`);
   expect(script).toContain('acp serve --config');
   writeFileSync(join(work, 'session.sh'), script);
 

@@ -177,20 +177,22 @@ export function commandWord(argv: readonly string[]): { index: number; word?: st
 }
 
 /** The options needed before the command is known: which plugins to load, and the folder they must not come from. */
-export function parsePartial(argv: readonly string[]): { plugins: string[]; config: boolean; folder?: string } {
+export function parsePartial(argv: readonly string[]): { plugins: string[]; config: boolean; folder?: string; root?: string } {
   const plugins: string[] = [];
   let folder: string | undefined;
+  let root: string | undefined;
   for (let i = 0; i < argv.length; i++) {
     const token = argv[i]!;
     const [name, inline] = token.startsWith('--') && token.includes('=') ? [token.slice(0, token.indexOf('=')), token.slice(token.indexOf('=') + 1)] : [token, undefined];
     const value = inline ?? argv[i + 1];
-    if ((name === '--plugin' || name === '--folder') && value !== undefined) {
+    if ((name === '--plugin' || name === '--folder' || name === '--root') && value !== undefined) {
       if (name === '--plugin') plugins.push(value);
+      else if (name === '--root') root = value;
       else folder = value;
       if (inline === undefined) i++;
     }
   }
-  return { plugins, config: !argv.includes('--no-config'), folder };
+  return { plugins, config: !argv.includes('--no-config'), folder, root };
 }
 
 /** Check typed option values against a command's spec (what argv parsing guarantees for the CLI). */

@@ -169,6 +169,8 @@ export async function createNodeHost(options: NodeHostOptions = {}): Promise<Hos
           mtimeMs: target.mtimeMs,
           ctimeMs: target.ctimeMs,
           ino: target.ino,
+          // Owner and permission bits mean something on POSIX only (Windows reports uid 0 and mode 0o666).
+          ...(nodePath.sep === '/' ? { uid: target.uid, mode: target.mode & 0o7777 } : {}),
         };
       } catch (error) {
         // Names nothing that exists (as Python's os.path.exists sees it).

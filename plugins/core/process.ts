@@ -157,5 +157,15 @@ export async function createProcessRuntime(): Promise<RuntimeFacts> {
     });
   };
   const mayRead = deno ? (path: string): boolean => deno.permissions.querySync({ name: 'read', path }).state === 'granted' : undefined;
-  return mayRead ? { name, run, mayRead } : { name, run };
+  const uid = currentUid(g);
+  const facts: RuntimeFacts = mayRead ? { name, run, mayRead } : { name, run };
+  if (uid !== undefined) facts.uid = uid;
+  return facts;
+}
+
+/** The user id, asked only where that needs no permission prompt (Deno: `--allow-sys=uid`). */
+function currentUid(g: { Deno?: unknown; process?: unknown }): number | undefined {
+  const deno = g.Deno as { uid?(): number | null; permissions: { querySync(descriptor: { name: 'sys'; kind: 'uid' }): { state: string } } } | undefined;
+  if (deno) return deno.permissions.querySync({ name: 'sys', kind: 'uid' }).state === 'granted' ? (deno.uid?.() ?? undefined) : undefined;
+  return (g.process as { getuid?(): number } | undefined)?.getuid?.();
 }

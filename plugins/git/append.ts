@@ -11,8 +11,8 @@ import { relative as relativePath } from 'node:path';
 import type { AppendRequest, AppendResult, CommandContext, CommandResult } from '../../acp.ts';
 import type { Json } from '../core/util.ts';
 import type { GitSettings } from './config.ts';
-import { sleep } from '../core/util.ts';
-import { folderChanges, gitMessage, openRepo, type Repo, syncToRemote } from './repo.ts';
+import { backOff, folderChanges, openRepo, push, type Repo, RETRY_BUDGET_MS, syncToRemote } from './repo.ts';
+import { recordSlot, waitForTurnInLine } from './order.ts';
 
 /** Documents an event speaks for besides its `doc` (what a participant edits before appending it). */
 const EVENT_DOCUMENTS: Record<string, string[]> = {
@@ -77,56 +77,65 @@ function topRelative(repo: Repo, absolute: string): string {
 
 async function transaction(repo: Repo, request: AppendRequest, named: Set<string>): Promise<{ result: AppendResult; attempts: number }> {
   const { ctx, settings } = repo;
-  for (let attempt = 1; ; attempt++) {
+  const begun = Date.now();
+  let waitedAt: string | undefined;
+  for (let attempt = 1; ; ) {
+    const started = Date.now();
     const { unpushed } = await syncToRemote(repo);
     // acp commits left unpushed by an interrupted run go out first: they are events others have not seen.
     if (unpushed && (await push(repo)) === 'rejected') continue;
+    const base = (await repo.git(['rev-parse', 'HEAD'])).stdout.trim();
+    // The ordering hint (order.ts), once per remote state: then fetch again, fresh.
+    if (base !== waitedAt && Date.now() - begun < RETRY_BUDGET_MS) {
+      waitedAt = base;
+      if (await waitForTurnInLine(repo, request.participant)) continue;
+    }
     const changes = await folderChanges(repo);
     const stray = changes.filter((p) => !named.has(p));
     if (stray.length) throw new ctx.api.AcpError(`git: the folder has changes this event does not name: ${stray.join(', ')} (commit, stash or discard them first)`);
-    const base = (await repo.git(['rev-parse', 'HEAD'])).stdout.trim();
     const edits = await saveEdits(repo, changes);
-    let result: AppendResult;
-    let afterFailure: unknown;
-    try {
-      result = await ctx.api.append(ctx.host, repo.folder, request, ctx.registry);
-    } catch (error) {
-      // A failed append:after hook: the event is written, so it travels; the failure is reported after the push.
-      if (!(error instanceof ctx.api.AcpAppendedError)) throw error;
-      result = error.appended;
-      afterFailure = error;
-    }
-    const paths = [`${repo.prefix}events.jsonl`, `${repo.prefix}protocol.json`, ...changes];
-    await repo.git(['add', '-A', '--', ...paths.map(top)]);
-    await repo.git(['commit', '--quiet', '--no-verify', '-m', `acp: seq ${result.event.seq} ${result.event.event} by ${result.event.from}`, '--', ...paths.map(top)]);
+    const { result, afterFailure } = await appendAndCommit(repo, request, changes);
     const pushed = await push(repo).catch(async (error: unknown) => {
       await undo(repo, base, edits);
       throw error;
     });
+    await recordSlot(repo, Date.now() - started);
     if (pushed === 'ok') {
       if (afterFailure) throw afterFailure;
       return { result, attempts: attempt };
     }
     await undo(repo, base, edits);
-    if (attempt >= settings.attempts) {
-      throw new ctx.api.AcpError(`git: the push was rejected ${attempt} times (other clones kept pushing first); nothing was appended, your document edits are kept; try again`);
+    if (attempt >= settings.attempts || Date.now() - begun > RETRY_BUDGET_MS) {
+      const seconds = Math.round((Date.now() - begun) / 1000);
+      throw new ctx.api.AcpError(`git: the push was rejected ${attempt} times in ${seconds} s (other clones kept pushing first); nothing was appended, your document edits are kept; try again`);
     }
-    // Jittered exponential back-off: racing clones spread out instead of colliding again.
-    await sleep(Math.min(1000, 25 * 2 ** attempt) * (0.5 + Math.random()));
+    attempt++;
+    await backOff(attempt);
   }
+}
+
+/** The library's append, then a commit of exactly the event and the changed named documents. */
+async function appendAndCommit(repo: Repo, request: AppendRequest, changes: string[]): Promise<{ result: AppendResult; afterFailure: unknown }> {
+  const { ctx } = repo;
+  let result: AppendResult;
+  let afterFailure: unknown;
+  try {
+    result = await ctx.api.append(ctx.host, repo.folder, request, ctx.registry);
+  } catch (error) {
+    // A failed append:after hook: the event is written, so it travels; the failure is reported after the push.
+    if (!(error instanceof ctx.api.AcpAppendedError)) throw error;
+    result = error.appended;
+    afterFailure = error;
+  }
+  const paths = [`${repo.prefix}events.jsonl`, `${repo.prefix}protocol.json`, ...changes];
+  await repo.git(['add', '-A', '--', ...paths.map(top)]);
+  await repo.git(['commit', '--quiet', '--no-verify', '-m', `acp: seq ${result.event.seq} ${result.event.event} by ${result.event.from}`, '--', ...paths.map(top)]);
+  return { result, afterFailure };
 }
 
 /** A top-relative pathspec, so git reads it the same whatever the working directory. */
 const top = (path: string): string => `:(top,literal)${path}`;
 
-/** Push the branch; `rejected` when another clone pushed first (any other failure is an error naming git's message). */
-async function push(repo: Repo): Promise<'ok' | 'rejected'> {
-  const result = await repo.git(['push', '--quiet', '--porcelain', repo.settings.remote, `HEAD:refs/heads/${repo.branch}`], true);
-  if (result.code === 0) return 'ok';
-  const text = `${result.stdout}\n${result.stderr}`;
-  if (/\[rejected\]|non-fast-forward|fetch first|\[remote rejected\].*(cannot lock ref|failed to update ref)|incorrect old value/i.test(text)) return 'rejected';
-  throw new repo.ctx.api.AcpError(`git push to '${repo.settings.remote}' failed (nothing was appended): ${gitMessage(result.stderr || result.stdout)}`);
-}
 
 /** The named documents' current contents (null: deleted), to restore after dropping an unpushed commit. */
 async function saveEdits(repo: Repo, changes: string[]): Promise<Map<string, Uint8Array | null>> {

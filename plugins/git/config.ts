@@ -4,7 +4,6 @@
  * @module
  */
 import type { CommandContext } from '../../acp.ts';
-import { findConfigFile } from '../loader.ts';
 
 /** The git transport's settings. */
 export interface GitSettings {
@@ -16,11 +15,11 @@ export interface GitSettings {
   intervalSeconds: number;
   /** `wait`: longest poll interval when idle, seconds (default 30). */
   maxIntervalSeconds: number;
-  /** `append`: attempts before giving up on a contended push (default 20). */
+  /** `append`: attempts before giving up on a contended push (default 60; retrying also stops after {@link RETRY_BUDGET_MS}). */
   attempts: number;
 }
 
-const DEFAULTS: GitSettings = { remote: 'origin', intervalSeconds: 3, maxIntervalSeconds: 30, attempts: 20 };
+const DEFAULTS: GitSettings = { remote: 'origin', intervalSeconds: 3, maxIntervalSeconds: 30, attempts: 60 };
 
 /**
  * The settings when git is enabled (`--git`, or a `git:` section in the
@@ -34,12 +33,12 @@ export async function gitSettings(ctx: CommandContext): Promise<GitSettings | un
 }
 
 async function configSection(ctx: CommandContext): Promise<{ settings: Partial<GitSettings> } | undefined> {
-  const path = await import('node:path');
-  const file = await findConfigFile(ctx.host, ctx.runtime, ctx.host.resolvePath('.'), path);
-  if (file === undefined) return undefined;
-  const [YAML, v] = await Promise.all([import('yaml'), import('valibot')]);
-  // The loader has already read and checked this file (plugins:, and that git: is a mapping).
-  const data = YAML.parse(new TextDecoder().decode(await ctx.host.fs.readFile(file))) as Record<string, unknown> | null;
+  // The loader found, trusted and read the file (plugins:, and that git: is a mapping).
+  const config = ctx.registry.config;
+  if (config === undefined) return undefined;
+  const file = config.file;
+  const data = config.sections;
+  const v = await import('valibot');
   if (!data || typeof data !== 'object' || !Object.hasOwn(data, 'git')) return undefined;
   const seconds = v.pipe(v.number('must be a number of seconds'), v.minValue(0.05, 'must be at least 0.05'));
   const Section = v.strictObject(

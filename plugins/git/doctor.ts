@@ -52,14 +52,33 @@ async function gitFindings(repo: Repo, add: (status: Finding['status'], message:
   if (foreign && !behind) add('note', `${foreign} unpushed commit(s) that are not acp events; append --git refuses until they are pushed or removed`);
   if (remoteExists && !ahead.length && behind) add('note', `${behind} remote commit(s) not merged yet (the next append or wait --git fast-forwards)`);
   if (remoteExists && !ahead.length && !behind) add('ok', `in step with ${where}`);
-  const rewrites = await logRewrites(repo);
+  const rewrites = await logRewrites(repo, remoteExists);
+  const dropped = await droppedFromRemote(repo);
   if (rewrites.length) add('problem', `events.jsonl history is not append-only: ${rewrites.join(', ')} changed or removed lines`);
-  else add('ok', 'events.jsonl history is append-only');
+  if (dropped.length) {
+    const events = dropped.filter((c) => ACP_SUBJECT_RE.test(c.subject)).map((c) => c.subject.slice(5));
+    add('problem', `${where} was rewritten (force-pushed): ${dropped.length} commit(s) it had are gone from it${events.length ? `, with the events ${events.join(', ')}` : ''}; events.jsonl history is not append-only`);
+  }
+  if (!rewrites.length && !dropped.length) add('ok', 'events.jsonl history is append-only');
 }
 
-/** Commits (short hash) whose change to events.jsonl deleted lines, on the branch's history. */
-async function logRewrites(repo: Repo): Promise<string[]> {
-  const log = await repo.git(['log', '--format=@%h', '--numstat', '--no-renames', '--', `:(top,literal)${repo.prefix}events.jsonl`]);
+/**
+ * Commits the remote branch had (as this clone fetched it, in the
+ * remote-tracking ref's reflog) that it no longer has: a force-push rewrote
+ * its history. Only the last 100 fetches are looked at.
+ */
+async function droppedFromRemote(repo: Repo): Promise<{ hash: string; subject: string }[]> {
+  const reflog = await repo.git(['reflog', 'show', '--format=%H', '-n', '100', repo.remoteRef, '--'], true);
+  const previous = [...new Set(reflog.stdout.split('\n').filter(Boolean))];
+  if (reflog.code !== 0 || previous.length < 2) return [];
+  const gone = await repo.git(['log', '--format=%H %s', ...previous, '--not', repo.remoteRef, '--']);
+  return gone.stdout.split('\n').filter(Boolean).map((line) => ({ hash: line.slice(0, 40), subject: line.slice(41) }));
+}
+
+/** Commits (short hash) whose change to events.jsonl deleted lines, on the local branch's history and the remote's. */
+async function logRewrites(repo: Repo, remoteExists: boolean): Promise<string[]> {
+  const heads = ['HEAD', ...(remoteExists ? [repo.remoteRef] : [])];
+  const log = await repo.git(['log', '--format=@%h', '--numstat', '--no-renames', ...heads, '--', `:(top,literal)${repo.prefix}events.jsonl`]);
   const bad: string[] = [];
   let commit = '';
   for (const line of log.stdout.split('\n')) {

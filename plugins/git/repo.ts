@@ -6,6 +6,7 @@
  */
 import type { CommandContext } from '../../acp.ts';
 import type { GitSettings } from './config.ts';
+import { sleep } from '../core/util.ts';
 
 /** Commit subjects written by this plugin: `acp: seq N event by P`. */
 export const ACP_SUBJECT_RE = /^acp: seq \d+ \S+ by .+$/;
@@ -101,7 +102,10 @@ export async function syncToRemote(repo: Repo): Promise<{ moved: boolean; unpush
     throw new repo.ctx.api.AcpError(message);
   };
   if (foreign.length) {
-    fail(`git: the local branch '${repo.branch}' has ${foreign.length} unpushed commit(s) that are not acp events (${foreign.map((c) => `${c.hash.slice(0, 8)} ${c.subject}`).join(', ')}); push or remove them first`);
+    const list = foreign.map((c) => `${c.hash.slice(0, 8)} ${c.subject}`).join(', ');
+    // acp never merges or rebases: what to do with someone's own commits is theirs to decide.
+    if (behind) fail(`git: the local branch '${repo.branch}' has diverged from ${repo.settings.remote}/${repo.branch}: ${foreign.length} unpushed commit(s) that are not acp events (${list}) and ${behind} remote commit(s); merge or rebase them yourself, then run the command again`);
+    fail(`git: the local branch '${repo.branch}' has ${foreign.length} unpushed commit(s) that are not acp events (${list}); push or remove them first`);
   }
   if (ahead.length && behind) {
     fail(`git: the local branch '${repo.branch}' has diverged from ${repo.settings.remote}: ${ahead.length} unpushed acp event commit(s) and ${behind} remote commit(s); run acp doctor --git`);
@@ -126,3 +130,29 @@ export async function folderChanges(repo: Repo): Promise<string[]> {
   }
   return paths.filter((p) => !LOCAL_FILES.has(p.slice(p.lastIndexOf('/') + 1)));
 }
+
+/** Push the branch; `rejected` when another clone pushed first (any other failure is an error naming git's message). */
+export async function push(repo: Repo): Promise<'ok' | 'rejected'> {
+  const result = await repo.git(['push', '--quiet', '--porcelain', repo.settings.remote, `HEAD:refs/heads/${repo.branch}`], true);
+  if (result.code === 0) return 'ok';
+  const text = `${result.stdout}\n${result.stderr}`;
+  if (/\[rejected\]|non-fast-forward|fetch first|\[remote rejected\].*(cannot lock ref|failed to update ref)|incorrect old value/i.test(text)) return 'rejected';
+  throw new repo.ctx.api.AcpError(`git push to '${repo.settings.remote}' failed (nothing was appended): ${gitMessage(result.stderr || result.stdout)}`);
+}
+
+/** Back-off ceiling and first step (ms) between attempts on a contended push. */
+const BACKOFF_CAP_MS = 1000;
+const BACKOFF_BASE_MS = 50;
+
+/**
+ * Wait before attempt `attempt + 1` after a rejected push: "full jitter"
+ * exponential back-off, uniform in [0, min(cap, base·2^attempt)]. It
+ * spreads clones that contend at the same rank of the ordering hint (see
+ * plugins/git/order.ts), such as one participant appending from two clones.
+ */
+export function backOff(attempt: number): Promise<void> {
+  return sleep(Math.random() * Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** attempt));
+}
+
+/** How long a contended transaction keeps retrying, whatever `attempts` says: the bound on an append's time. */
+export const RETRY_BUDGET_MS = 120_000;

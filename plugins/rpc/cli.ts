@@ -7,6 +7,7 @@ import type { AcpCore, Host, Registry } from './core.ts';
 import type { CommandContext as AcpCommandContext } from '../../acp.ts';
 import { RpcClient, RpcResponseError, RpcConnectionError, RpcEndpointError, type SubscriptionNotification } from './client.ts';
 import { RpcServer } from './server.ts';
+import type { FolderWatcher } from './collab.ts';
 import { RpcCode } from './jsonrpc.ts';
 import * as edge from './edge.ts';
 import * as nodePath from 'node:path';
@@ -20,6 +21,8 @@ interface CommandContext {
   version: string;
   env(name: string): string | undefined;
   color: boolean;
+  /** `acp serve`: extra change sources for the watched folders (given by the git plugin's `serve --git`). */
+  folderWatchers?: readonly FolderWatcher[];
 }
 
 /** Adapt the CLI edge's command context. */
@@ -100,7 +103,10 @@ export async function serveCommand(options: Options, ctx: CommandContext): Promi
       maxConnections: limits.maxConnections,
       forwardTimeoutMs: limits.forwardTimeoutSeconds === undefined ? undefined : limits.forwardTimeoutSeconds * 1000,
       pollIntervalMs: config.pollIntervalSeconds === undefined ? undefined : config.pollIntervalSeconds * 1000,
+      repoRoots: config.repoRoots?.map((dir) => nodePath.resolve(base, dir)),
+      crossTask: config.crossTask,
       version: ctx.version,
+      folderWatchers: ctx.folderWatchers,
       log: (line) => io.stderr(`acp serve: ${line}\n`),
     });
     let stop!: () => void;
@@ -111,8 +117,11 @@ export async function serveCommand(options: Options, ctx: CommandContext): Promi
       io.stderr(`acp serve: serving ${root}\n`);
       if (tcp !== undefined) {
         const { host: h, port } = parseHostPort(tcp);
-        await server.listenTcp(h, port, { allowRemote: Boolean(options['allow-remote']) || config.allowRemote === true });
-        io.stderr(`acp serve: listening on tcp://${server.endpoints.tcp}\n`);
+        const allowRemote = Boolean(options['allow-remote']) || config.allowRemote === true;
+        const tls = config.tls === undefined ? undefined : { cert: await readText(host, nodePath.resolve(base, config.tls.cert), 'tls.cert'), key: await readText(host, nodePath.resolve(base, config.tls.key), 'tls.key') };
+        await server.listenTcp(h, port, { allowRemote, tls });
+        io.stderr(`acp serve: listening on ${tls ? 'tls' : 'tcp'}://${server.endpoints.tcp}\n`);
+        if (allowRemote && !tls) io.stderr('acp serve: warning: TCP without TLS sends tokens in clear text; serve other machines this way on a trusted network only (tls: {cert, key} in the config)\n');
       }
       if (unix !== undefined) {
         await server.listenUnix(unix);
@@ -135,14 +144,22 @@ export async function serveCommand(options: Options, ctx: CommandContext): Promi
   }
 }
 
-async function clientOptions(options: Options, ctx: CommandContext): Promise<{ endpoint: string; token?: string; participant?: string }> {
+/**
+ * The endpoint and credentials. With `identifiesBy` (the participant given
+ * on the command line as the connection's identity, `acp rpc --participant`)
+ * ACP_TOKEN from the environment is not used: an explicit flag wins over the
+ * environment, and a token of someone else would make the server refuse.
+ */
+async function clientOptions(options: Options, ctx: CommandContext, identifiesBy?: string): Promise<{ endpoint: string; token?: string; ca?: string }> {
   const endpoint = one(options, 'server') ?? ctx.env('ACP_SERVER');
   if (endpoint === undefined) throw new ConfigError('the following arguments are required: --server (or set ACP_SERVER)');
   let token = one(options, 'token');
   const tokenFile = one(options, 'token-file');
   if (token === undefined && tokenFile !== undefined) token = (await readText(ctx.host, ctx.host.resolvePath(tokenFile), 'token file')).trim();
-  token ??= ctx.env('ACP_TOKEN');
-  return { endpoint, token };
+  if (identifiesBy === undefined) token ??= ctx.env('ACP_TOKEN');
+  const caFile = one(options, 'ca');
+  const ca = caFile === undefined ? undefined : await readText(ctx.host, ctx.host.resolvePath(caFile), 'CA file');
+  return { endpoint, token, ca };
 }
 
 function describe(error: RpcResponseError): string {
@@ -189,10 +206,10 @@ export async function rpcCommand(method: string, paramsText: string | undefined,
   const pretty = !options.json && ctx.color;
   let client: RpcClient | undefined;
   try {
-    const { endpoint, token } = await clientOptions(options, ctx);
     const participant = one(options, 'participant');
+    const { endpoint, token, ca } = await clientOptions(options, ctx, participant);
     const timeout = one(options, 'timeout');
-    client = await RpcClient.connect(endpoint, { token, participant, reconnect: false, heartbeatMs: 0 });
+    client = await RpcClient.connect(endpoint, { token, participant, ca, reconnect: false, heartbeatMs: 0 });
     const result = await client.call(method, params as Record<string, unknown> | undefined, { timeoutMs: timeout === undefined ? undefined : Number(timeout) * 1000 });
     io.stdout(`${pretty ? JSON.stringify(result, null, 2) : JSON.stringify(result)}\n`);
     return 0;
@@ -225,7 +242,7 @@ export async function waitViaServer(options: Options, ctx: CommandContext): Prom
   }
   let client: RpcClient | undefined;
   try {
-    const { endpoint, token } = await clientOptions(options, ctx);
+    const { endpoint, token, ca } = await clientOptions(options, ctx);
     let lastReport = '';
     let settle!: (reason: string) => void;
     const ready = new Promise<string>((resolve) => (settle = resolve));
@@ -241,7 +258,7 @@ export async function waitViaServer(options: Options, ctx: CommandContext): Prom
       if (n.ready) settle(n.reason ?? 'ready');
       else report(n.state, lastSeq);
     };
-    client = await RpcClient.connect(endpoint, { token, participant: token === undefined ? participant : undefined, heartbeatMs: 15_000, maxAttempts: 10 });
+    client = await RpcClient.connect(endpoint, { token, participant: token === undefined ? participant : undefined, ca, heartbeatMs: 15_000, maxAttempts: 10 });
     const subscription = await client.subscribe({ task, participant }, onUpdate);
     const initial = subscription.initial as { ready?: boolean; reason?: string; state: { waitingFor: string[] }; seq: unknown };
     lastSeq = initial.seq;

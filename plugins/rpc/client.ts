@@ -27,7 +27,7 @@ import { sleep } from '../core/util.ts';
 export { RpcConnectionError, RpcResponseError } from './peer.ts';
 
 /** Where a server listens. */
-export type Endpoint = { kind: 'tcp'; host: string; port: number } | { kind: 'unix'; path: string };
+export type Endpoint = { kind: 'tcp'; host: string; port: number; tls?: boolean } | { kind: 'unix'; path: string };
 
 /** An endpoint text that names no socket: a caller's mistake, never worth a retry. */
 export class RpcEndpointError extends Error {
@@ -38,7 +38,8 @@ export class RpcEndpointError extends Error {
 }
 
 /**
- * Parse an endpoint: `tcp://host:port`, `host:port`, a bare port (loopback),
+ * Parse an endpoint: `tcp://host:port`, `tls://host:port` (TCP with TLS, the
+ * server's certificate verified), `host:port`, a bare port (loopback),
  * `unix:/path/acp.sock`, `unix:///path`, or a path containing `/`.
  */
 export function parseEndpoint(text: string): Endpoint {
@@ -49,19 +50,20 @@ export function parseEndpoint(text: string): Endpoint {
     return { kind: 'unix', path };
   }
   if (value.startsWith('/') || value.startsWith('./') || value.startsWith('../')) return { kind: 'unix', path: value };
-  const rest = value.startsWith('tcp://') ? value.slice(6) : value;
+  const tls = value.startsWith('tls://');
+  const rest = value.startsWith('tcp://') || tls ? value.slice(6) : value;
   const v6 = /^\[([^\]]+)\]:(\d{1,5})$/.exec(rest);
   const v4 = /^([^:/\s]*):(\d{1,5})$/.exec(rest);
   const bare = /^(\d{1,5})$/.exec(rest);
   const host = v6?.[1] ?? v4?.[1] ?? '127.0.0.1';
   const port = Number(v6?.[2] ?? v4?.[2] ?? bare?.[1] ?? NaN);
   if (!Number.isInteger(port) || port < 1 || port > 65535) throw new RpcEndpointError(`invalid endpoint '${text}': expected tcp://host:port, host:port or unix:/path`);
-  return { kind: 'tcp', host: host || '127.0.0.1', port };
+  return tls ? { kind: 'tcp', host: host || '127.0.0.1', port, tls } : { kind: 'tcp', host: host || '127.0.0.1', port };
 }
 
 /** Format an endpoint back to text. */
 export function formatEndpoint(endpoint: Endpoint): string {
-  return endpoint.kind === 'unix' ? `unix:${endpoint.path}` : `tcp://${endpoint.host.includes(':') ? `[${endpoint.host}]` : endpoint.host}:${endpoint.port}`;
+  return endpoint.kind === 'unix' ? `unix:${endpoint.path}` : `${endpoint.tls ? 'tls' : 'tcp'}://${endpoint.host.includes(':') ? `[${endpoint.host}]` : endpoint.host}:${endpoint.port}`;
 }
 
 /** A call forwarded to this agent by the server (`agent/call` to it). */
@@ -99,6 +101,12 @@ export interface RpcClientOptions {
   requestTimeoutMs?: number;
   /** Incoming message limits (default 64 MiB bodies: task/result may carry a whole deliverable). */
   limits?: Partial<FrameLimits>;
+  /**
+   * For `tls://` endpoints: the certificate authorities (PEM) to verify the
+   * server against instead of the system's (e.g. a self-signed server
+   * certificate). Verification is never switched off.
+   */
+  ca?: string | Uint8Array;
   /** Connection state changes (for logs). */
   onStatus?(status: 'connected' | 'disconnected' | 'reconnecting' | 'closed', detail?: string): void;
 }
@@ -147,8 +155,9 @@ function isPermissionRefusal(error: unknown): boolean {
   return (error as { name?: unknown } | null)?.name === 'NotCapable';
 }
 
-async function openStream(endpoint: Endpoint, timeoutMs: number): Promise<ByteStream> {
+async function openStream(endpoint: Endpoint, timeoutMs: number, ca?: string | Uint8Array): Promise<ByteStream> {
   const net = await import('node:net');
+  const tls = endpoint.kind === 'tcp' && endpoint.tls ? await import('node:tls') : undefined;
   const failed = (error: unknown): RpcConnectionError => {
     const wrapped = new RpcConnectionError(`cannot connect to ${formatEndpoint(endpoint)}: ${(error as Error).message}`);
     if (isPermissionRefusal(error)) refusals.add(wrapped);
@@ -157,7 +166,9 @@ async function openStream(endpoint: Endpoint, timeoutMs: number): Promise<ByteSt
   return new Promise((resolve, reject) => {
     let socket: ReturnType<typeof net.connect>;
     try {
-      socket = endpoint.kind === 'unix' ? net.connect(endpoint.path) : net.connect(endpoint.port, endpoint.host);
+      if (endpoint.kind === 'unix') socket = net.connect(endpoint.path);
+      else if (tls) socket = tls.connect({ host: endpoint.host, port: endpoint.port, ...(ca === undefined ? {} : { ca: typeof ca === 'string' ? ca : Buffer.from(ca) }), servername: net.isIP(endpoint.host) ? undefined : endpoint.host });
+      else socket = net.connect(endpoint.port, endpoint.host);
     } catch (error) {
       // Deno refuses a Unix socket without --allow-read/--allow-write by throwing here, not through 'error'.
       reject(failed(error));
@@ -167,7 +178,8 @@ async function openStream(endpoint: Endpoint, timeoutMs: number): Promise<ByteSt
       socket.destroy();
       reject(new RpcConnectionError(`connect to ${formatEndpoint(endpoint)} timed out`));
     }, timeoutMs);
-    socket.once('connect', () => {
+    // TLS: usable once the handshake (and the certificate check) succeeded.
+    socket.once(tls ? 'secureConnect' : 'connect', () => {
       clearTimeout(timer);
       socket.setNoDelay?.(true);
       resolve(socket as unknown as ByteStream);
@@ -295,7 +307,7 @@ export class RpcClient {
     const max = this.options.backoff?.maxMs ?? 5000;
     for (;;) {
       try {
-        const stream = await openStream(this.endpoint, 10_000);
+        const stream = await openStream(this.endpoint, 10_000, this.options.ca);
         const peer = await this.setup(stream);
         this.attempts = 0;
         return peer;

@@ -17,7 +17,9 @@ export interface StateSnapshot {
 /** What a subscriber is told. */
 export type CollabUpdate =
   | { kind: 'event'; event: JsonObject; state: StateSnapshot }
-  | { kind: 'state'; state: StateSnapshot; reset: boolean };
+  | { kind: 'state'; state: StateSnapshot; reset: boolean }
+  /** The collaboration folder was removed (no protocol.json, no events.jsonl): the subscription ends. */
+  | { kind: 'deleted' };
 
 /** task/status's answer (without the task id). */
 export interface TaskStatus {
@@ -43,6 +45,14 @@ function snapshot(state: DerivedState): StateSnapshot {
 }
 
 
+/**
+ * An extra source of change notifications for a watched collaboration folder
+ * (the git plugin fetches the remote, for one): started when the server
+ * starts watching `folder`, it calls `changed()` when the folder may have
+ * new events; the function it returns stops it when the watch ends.
+ */
+export type FolderWatcher = (folder: string, changed: () => void) => () => void;
+
 /** A watched collaboration folder. */
 export class Collab {
   readonly task: string;
@@ -66,11 +76,14 @@ export class Collab {
   private lockSeenAt: number | undefined;
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly stopWatch: () => void;
+  private readonly stopWatchers: Array<() => void>;
   /** Watches of the subfolders holding documents the events name (relative dir → stop). */
   private readonly docWatches = new Map<string, () => void>();
   private readonly pollTimer: ReturnType<typeof setInterval>;
   private pollKey = '';
   private readonly listeners = new Set<(update: CollabUpdate) => void>();
+  /** The folder is gone and subscribers were told (see wasDeleted). */
+  private deleted = false;
   private closed = false;
   /** Resolves after the first full read. */
   readonly ready: Promise<void>;
@@ -79,7 +92,7 @@ export class Collab {
   private readonly host: Host;
   private readonly registry: Registry;
 
-  constructor(core: AcpCore, host: Host, registry: Registry, task: string, folder: string, pollIntervalMs: number) {
+  constructor(core: AcpCore, host: Host, registry: Registry, task: string, folder: string, pollIntervalMs: number, watchers: readonly FolderWatcher[] = []) {
     this.core = core;
     this.host = host;
     this.registry = registry;
@@ -87,6 +100,7 @@ export class Collab {
     this.folder = folder;
     this.state = core.emptyState();
     this.stopWatch = host.fs.watch?.(folder, () => this.touch()) ?? (() => undefined);
+    this.stopWatchers = watchers.map((watch) => watch(folder, () => this.touch()));
     void this.watchDocumentDir('deliverables');
     // The fallback when change notifications are missing (network file systems, some runtimes).
     this.pollTimer = setInterval(() => void this.poll(), pollIntervalMs);
@@ -160,6 +174,7 @@ export class Collab {
   close(): void {
     this.closed = true;
     this.stopWatch();
+    for (const stop of this.stopWatchers) stop();
     for (const stop of this.docWatches.values()) stop();
     this.docWatches.clear();
     clearInterval(this.pollTimer);
@@ -240,7 +255,7 @@ export class Collab {
     // An append writes its line, then replaces protocol.json, then releases
     // the lock: wait for the release (its own change notification wakes us),
     // so that what we announce and what `next` then reads agree.
-    if (await host.fs.stat(nodePath.join(this.folder, '.acp.lock'))) {
+    if (await host.fs.stat(nodePath.join(this.folder, core.LOCK_NAME))) {
       const now = Date.now();
       this.lockSeenAt ??= now;
       if (now - this.lockSeenAt < LOCK_GRACE_MS) {
@@ -249,6 +264,7 @@ export class Collab {
       }
     } else this.lockSeenAt = undefined;
 
+    if (await this.wasDeleted()) return;
     const log = await this.readNewBytes();
     let protocol: JsonObject | undefined;
     try {
@@ -313,6 +329,23 @@ export class Collab {
     for (let i = 0; i < fresh.length; i++) this.emit({ kind: 'event', event: fresh[i]!, state: this.states[first + i]! });
     // protocol.json changed with no new event (edited by hand, repaired …): say so.
     if (reset || (stateChanged && fresh.length === 0)) this.emit({ kind: 'state', state: cached, reset });
+  }
+
+  /**
+   * A collaboration seen before whose protocol.json and events.jsonl are both
+   * gone was deleted: say so once, instead of announcing the old state as new.
+   */
+  private async wasDeleted(): Promise<boolean> {
+    const { host } = this;
+    const [protocol, log] = await Promise.all(['protocol.json', 'events.jsonl'].map((name) => host.fs.stat(nodePath.join(this.folder, name))));
+    if (protocol || log) {
+      this.deleted = false;
+      return false;
+    }
+    if (this.protocolKey === '' || this.deleted) return true;
+    this.deleted = true;
+    this.emit({ kind: 'deleted' });
+    return true;
   }
 
   private emit(update: CollabUpdate): void {

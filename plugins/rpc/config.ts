@@ -6,6 +6,7 @@
 //   root: collabs                 # collaborations are the folders under it (relative to this file)
 //   tcp: 127.0.0.1:9001           # loopback unless allowRemote: true
 //   unix: ./acp.sock              # created owner-only (0600)
+//   tls: { cert: server.crt, key: server.key }   # TCP over TLS (PEM); without it remote use is for trusted networks only
 //   tokens:                       # TCP clients authenticate with one of these
 //     7c1f0d5e9a4b4e21a8f3: alice
 //     b93e51c07d2a46f0bb10: bob
@@ -18,6 +19,8 @@
 //     maxConnections: 10000
 //     forwardTimeoutSeconds: 300
 //   pollIntervalSeconds: 1        # fallback when file-change notifications are missed
+//   crossTask: false              # true: participants may reach agents they share no task with
+//   repoRoots: [../repo]          # where task/create may point repoRoot (external deliverables); default none
 
 import * as v from 'valibot';
 
@@ -53,6 +56,12 @@ const ConfigSchema = v.strictObject({
   tokens: v.optional(v.record(TokenKey, ParticipantId, 'tokens must map each token to a participant id')),
   limits: v.optional(LimitsSchema),
   pollIntervalSeconds: v.optional(v.pipe(v.number('pollIntervalSeconds must be a number'), v.minValue(0.01, 'pollIntervalSeconds must be at least 0.01'))),
+  tls: v.optional(v.strictObject({
+    cert: v.pipe(v.string('tls.cert must be a path'), v.minLength(1, 'tls.cert must not be empty')),
+    key: v.pipe(v.string('tls.key must be a path'), v.minLength(1, 'tls.key must not be empty')),
+  }, 'tls must be a mapping { cert, key }')),
+  crossTask: v.optional(v.boolean('crossTask must be true or false')),
+  repoRoots: v.optional(v.array(v.pipe(v.string('each repoRoots entry must be a path'), v.minLength(1, 'a repoRoots entry must not be empty')), 'repoRoots must be a list of directories')),
 }, 'the configuration must be a YAML mapping (key: value lines)');
 
 /** The configuration file's content, as checked. */

@@ -42,7 +42,7 @@ export type JsonRpcResponse = { jsonrpc: '2.0'; id: JsonRpcId; result: unknown }
 
 /**
  * Error codes: JSON-RPC's own, the seed protocol's (-32000…-32002) and ours
- * (-32003, -32010, -32020), as documented in rpc.md.
+ * (-32003, -32004, -32010, -32020, and LSP's -32800), as documented in rpc.md.
  */
 export const RpcCode = {
   ParseError: -32700,
@@ -54,8 +54,12 @@ export const RpcCode = {
   AgentBusy: -32001,
   TaskNotFound: -32002,
   TaskNotCompleted: -32003,
+  /** task/cancel on a task that is no longer running (completed or blocked). */
+  TaskNotRunning: -32004,
   ProtocolRefusal: -32010,
   Unauthorized: -32020,
+  /** The caller cancelled its forwarded call (`$/cancelRequest` / `notifications/cancelled`); LSP's code. */
+  RequestCancelled: -32800,
 } as const;
 
 /** The standard message of each code. */
@@ -69,8 +73,10 @@ export const RPC_MESSAGES: Readonly<Record<number, string>> = Object.freeze({
   [-32001]: 'Agent Busy',
   [-32002]: 'Task Not Found',
   [-32003]: 'Task Not Completed',
+  [-32004]: 'Task Not Running',
   [-32010]: 'Protocol refusal',
   [-32020]: 'Unauthorized',
+  [-32800]: 'Request cancelled',
 });
 
 /** An error a method raises to answer with a JSON-RPC error object. */

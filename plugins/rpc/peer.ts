@@ -82,6 +82,14 @@ interface Pending {
   timer?: ReturnType<typeof setTimeout>;
 }
 
+/** A request we sent was cancelled (its `signal` aborted) before the answer came. */
+export class RpcCancelledError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'RpcCancelledError';
+  }
+}
+
 /** A JSON-RPC connection. */
 export class Peer {
   private readonly stream: ByteStream;
@@ -122,16 +130,40 @@ export class Peer {
     else this.closeListeners.push(listener);
   }
 
-  /** Send a request and wait for its response. */
-  request(method: string, params?: unknown, options: { timeoutMs?: number } = {}): Promise<unknown> {
+  /**
+   * Send a request and wait for its response. When `signal` aborts first, the
+   * other side is told (`$/cancelRequest {id}` and `notifications/cancelled
+   * {requestId}`, the LSP and MCP spellings) and the promise rejects with
+   * {@link RpcCancelledError}; a late answer is dropped.
+   */
+  request(method: string, params?: unknown, options: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<unknown> {
     if (this.isClosed) return Promise.reject(new RpcConnectionError(`connection closed (${this.closeReason})`));
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
-      const entry: Pending = { resolve, reject };
+      const { signal } = options;
+      const onAbort = (): void => {
+        const entry = this.pending.get(id);
+        if (!entry) return;
+        if (entry.timer) clearTimeout(entry.timer);
+        this.pending.delete(id);
+        this.notify('$/cancelRequest', { id });
+        this.notify('notifications/cancelled', { requestId: id, reason: String(signal?.reason ?? 'cancelled') });
+        reject(new RpcCancelledError(`${method} was cancelled`));
+      };
+      const settle = <T>(fn: (value: T) => void) => (value: T): void => {
+        signal?.removeEventListener('abort', onAbort);
+        fn(value);
+      };
+      const entry: Pending = { resolve: settle(resolve), reject: settle(reject) };
+      if (signal?.aborted) {
+        reject(new RpcCancelledError(`${method} was cancelled`));
+        return;
+      }
+      signal?.addEventListener('abort', onAbort, { once: true });
       if (options.timeoutMs && options.timeoutMs > 0) {
         entry.timer = setTimeout(() => {
           this.pending.delete(id);
-          reject(new RpcConnectionError(`no answer to ${method} within ${options.timeoutMs} ms`));
+          entry.reject(new RpcConnectionError(`no answer to ${method} within ${options.timeoutMs} ms`));
         }, options.timeoutMs);
       }
       this.pending.set(id, entry);

@@ -7,14 +7,14 @@
 
 import * as nodePath from 'node:path';
 import * as v from 'valibot';
-import { Collab, type CollabUpdate, type StateSnapshot, type TaskStatus } from './collab.ts';
+import { Collab, type CollabUpdate, type FolderWatcher, type StateSnapshot, type TaskStatus } from './collab.ts';
 import { ConfigError, isLoopback } from './config.ts';
 import type { AcpCore, Host, JsonObject, Registry } from './core.ts';
 import type { CommandSpec, OptionValues } from '../../acp.ts';
-import { errorCode } from '../core/util.ts';
+import { errorCode, isInside, realpathOfExistingAncestor } from '../core/util.ts';
 import type { FrameLimits } from './framing.ts';
 import { RpcCode, RpcError, type CallInfo, type JsonRpcParams } from './jsonrpc.ts';
-import { Peer, RpcConnectionError, RpcResponseError, type ByteStream } from './peer.ts';
+import { Peer, RpcCancelledError, RpcConnectionError, RpcResponseError, type ByteStream } from './peer.ts';
 
 /** Collaboration (task) names: one path segment under the root. */
 export const TASK_ID_RE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
@@ -69,6 +69,19 @@ export interface RpcServerOptions {
   forwardTimeoutMs?: number;
   /** Fallback poll period for collaboration folders (default 1 s). */
   pollIntervalMs?: number;
+  /**
+   * Directories (absolute) a task created over RPC may name as `repoRoot`
+   * for external deliverables (default: none, so `repoRoot` is refused).
+   * Never another task's folder, whatever this allows.
+   */
+  repoRoots?: string[];
+  /**
+   * Let an authenticated participant reach agents it shares no task with
+   * (calls, messages, `agent/info`). Default false: isolation between tasks.
+   */
+  crossTask?: boolean;
+  /** Extra change sources for every watched collaboration folder (the git plugin's remote poll); none by default. */
+  folderWatchers?: readonly FolderWatcher[];
   /** Reported in discovery documents. */
   version?: string;
   /** Diagnostics (connection errors …). */
@@ -95,6 +108,8 @@ interface Conn {
   subscriptions: Map<string, Subscription>;
   failedAuth: number;
   busy: number;
+  /** This connection's forwarded calls in flight, by request id (JSON): aborted on cancel or disconnect. */
+  inflight: Map<string, AbortController>;
 }
 
 type Method = (conn: Conn, params: JsonRpcParams | undefined, info: CallInfo) => unknown;
@@ -259,7 +274,7 @@ export class RpcServer {
   private readonly methods: Record<string, Method>;
   private closing = false;
   /** Where this server listens (discovery documents). */
-  readonly endpoints: { tcp?: string; unix?: string } = {};
+  readonly endpoints: { tcp?: string; unix?: string; tls?: boolean } = {};
 
   constructor(options: RpcServerOptions) {
     this.options = options;
@@ -272,7 +287,10 @@ export class RpcServer {
       authenticate: (conn, params) => this.authenticate(conn, params),
       'agent/list': (conn) => this.agentList(conn),
       'agent/info': (conn, params) => this.agentInfo(conn, parseParams(S.agent, params, ['agent']).agent),
-      'agent/call': (conn, params) => this.agentCall(conn, params),
+      'agent/call': (conn, params, info) => this.agentCall(conn, params, info),
+      // Cancelling a forwarded call, in LSP's and MCP's spelling.
+      '$/cancelRequest': (conn, params) => this.cancelInflight(conn, params, 'id'),
+      'notifications/cancelled': (conn, params) => this.cancelInflight(conn, params, 'requestId'),
       'agent/subscribe': (conn, params, info) => this.subscribe(conn, params, info),
       'agent/unsubscribe': (conn, params) => this.unsubscribe(conn, params),
       'task/create': (conn, params) => this.taskCreate(conn, params),
@@ -316,6 +334,7 @@ export class RpcServer {
       subscriptions: new Map(),
       failedAuth: 0,
       busy: 0,
+      inflight: new Map(),
     };
     conn.peer = new Peer(stream, {
       limits: this.options.limits,
@@ -350,14 +369,28 @@ export class RpcServer {
   }
 
   /** Listen on TCP. Only loopback addresses unless `allowRemote`. Resolves with the bound address. */
-  async listenTcp(host: string, port: number, options: { allowRemote?: boolean } = {}): Promise<{ host: string; port: number }> {
+  /**
+   * Listen on TCP; with `tls` (PEM certificate and key) every connection is
+   * TLS. Without TLS tokens cross the network in clear text: remote use is
+   * for trusted networks only.
+   */
+  async listenTcp(host: string, port: number, options: { allowRemote?: boolean; tls?: { cert: string | Uint8Array; key: string | Uint8Array } } = {}): Promise<{ host: string; port: number }> {
     if (!isLoopback(host) && !options.allowRemote) {
       throw new ConfigError(`refusing to listen on ${host}: not a loopback address (pass --allow-remote, or allowRemote: true in the config, to serve other machines)`);
     }
     await this.tokensReady;
     if (this.tokens.size === 0) throw new ConfigError('TCP needs tokens: map each token to a participant id under `tokens:` in the server config (--config)');
-    const net = await import('node:net');
-    const server = net.createServer((socket) => this.accept(socket as unknown as ByteStream, 'tcp'));
+    const onSocket = (socket: unknown): void => void this.accept(socket as ByteStream, 'tcp');
+    let server: import('node:net').Server;
+    if (options.tls) {
+      const tls = await import('node:tls');
+      const pem = (value: string | Uint8Array): string | Buffer => (typeof value === 'string' ? value : Buffer.from(value));
+      server = tls.createServer({ cert: pem(options.tls.cert), key: pem(options.tls.key) }, onSocket);
+      // A failed handshake (a plain-TCP client, a bad certificate) concerns that peer only.
+      server.on('tlsClientError', (error) => this.options.log?.(`tls: ${error.message}`));
+    } else {
+      server = (await import('node:net')).createServer(onSocket);
+    }
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(port, host, () => {
@@ -370,6 +403,7 @@ export class RpcServer {
     const address = server.address() as { address: string; port: number };
     const shown = address.address.includes(':') ? `[${address.address}]` : address.address;
     this.endpoints.tcp = `${shown}:${address.port}`;
+    if (options.tls) this.endpoints.tls = true;
     return { host: address.address, port: address.port };
   }
 
@@ -438,7 +472,17 @@ export class RpcServer {
     }
   }
 
+  /** Abort this connection's forwarded call named by `params[key]` (unknown ids are ignored, as LSP asks). */
+  private cancelInflight(conn: Conn, params: JsonRpcParams | undefined, key: 'id' | 'requestId'): null {
+    const id = params && !Array.isArray(params) ? (params as JsonObject)[key] : undefined;
+    if (typeof id === 'string' || typeof id === 'number') conn.inflight.get(JSON.stringify(id))?.abort('cancelled by the caller');
+    return null;
+  }
+
   private forget(conn: Conn): void {
+    // The caller went away: its forwarded calls are cancelled, freeing the callees.
+    for (const controller of conn.inflight.values()) controller.abort('the caller disconnected');
+    conn.inflight.clear();
     this.conns.delete(conn);
     for (const sub of conn.subscriptions.values()) sub.stop();
     conn.subscriptions.clear();
@@ -535,7 +579,7 @@ export class RpcServer {
   private collab(task: string): Collab {
     let collab = this.collabs.get(task);
     if (!collab) {
-      collab = new Collab(this.core, this.host, this.options.registry, task, this.taskFolder(task), this.options.pollIntervalMs ?? 1000);
+      collab = new Collab(this.core, this.host, this.options.registry, task, this.taskFolder(task), this.options.pollIntervalMs ?? 1000, this.options.folderWatchers);
       this.collabs.set(task, collab);
     }
     return collab;
@@ -608,24 +652,49 @@ export class RpcServer {
     return [...set].sort();
   }
 
+  /**
+   * Whether `conn` may reach `agent`: isolation between tasks. An
+   * authenticated participant reaches itself and the agents sharing a task
+   * with it (unless the config sets crossTask); an unauthenticated stdio or
+   * Unix connection is the trusted local side and reaches every agent.
+   */
+  private async reachable(conn: Conn, agent: string): Promise<boolean> {
+    const me = conn.identity;
+    if (me === undefined || this.options.crossTask) return this.byAgent.has(agent) || (await this.listTasks()).some(({ protocol }) => this.core.participantIds(protocol).includes(agent));
+    if (agent === me) return true;
+    return (await this.listTasks()).some(({ protocol }) => {
+      const ids = this.core.participantIds(protocol);
+      return ids.includes(agent) && ids.includes(me);
+    });
+  }
+
+  /** -32000 for an agent `conn` may not reach, worded as if it did not exist. */
+  private async requireReachable(conn: Conn, agent: string): Promise<void> {
+    if (!(await this.reachable(conn, agent))) throw new RpcError(RpcCode.AgentNotFound, `agent '${agent}' not found`, { agent });
+  }
+
   private async agentInfo(conn: Conn, agent: string): Promise<unknown> {
     const endpoints = { ...this.endpoints };
     if (agent === 'acp') {
       return { agent: 'acp', kind: 'runtime', version: this.options.version ?? null, capabilities: await this.actionNames(), methods: [...RPC_METHODS], endpoints };
     }
-    const known =
-      this.byAgent.has(agent) ||
-      (await this.listTasks()).some(({ protocol }) => this.core.participantIds(protocol).includes(agent) && (conn.identity === undefined || this.core.participantIds(protocol).includes(conn.identity)));
-    if (!known) throw new RpcError(RpcCode.AgentNotFound, `agent '${agent}' not found`, { agent });
+    await this.requireReachable(conn, agent);
     const conns = [...(this.byAgent.get(agent) ?? [])];
     const version = conns.find((c) => c.agentVersion !== undefined)?.agentVersion ?? null;
     return { agent, kind: 'participant', version, connected: conns.length > 0, capabilities: this.capabilitiesOf(agent), endpoints };
   }
 
-  private async agentCall(conn: Conn, params: JsonRpcParams | undefined): Promise<unknown> {
+  private async agentCall(conn: Conn, params: JsonRpcParams | undefined, info: CallInfo): Promise<unknown> {
     const p = parseParams(S.call, params, ['agent', 'action', 'args']);
     if (p.agent === 'acp') return { status: 'success', data: await this.runAction(conn, p.action, p.args ?? {}) };
-    return this.forward(conn, p.agent, p.action, p.args ?? {});
+    const key = info.id === undefined || info.id === null ? undefined : JSON.stringify(info.id);
+    const controller = new AbortController();
+    if (key !== undefined) conn.inflight.set(key, controller);
+    try {
+      return await this.forward(conn, p.agent, p.action, p.args ?? {}, controller.signal);
+    } finally {
+      if (key !== undefined && conn.inflight.get(key) === controller) conn.inflight.delete(key);
+    }
   }
 
   /** Run one of the `acp` agent's actions: the CLI operation itself, in-process, with `--json`. */
@@ -663,7 +732,7 @@ export class RpcServer {
         this.collabs.get(task!)?.touch();
       }
     }
-    if (action === 'init') this.checkInitPaths(task!, args);
+    if (action === 'init') await this.checkInitPaths(task!, args);
     const folder = task === undefined ? undefined : this.taskFolder(task);
     const options = { ...argsToOptions(args, this.options.registry.commands.get(action)?.spec), ...(folder === undefined ? {} : { folder }), json: true };
     const run = (): Promise<unknown> => this.runJson(action, options);
@@ -700,7 +769,8 @@ export class RpcServer {
     if (DOCUMENTS.includes(doc) || (action === 'read' && ['protocol.json', 'events.jsonl', 'README.md'].includes(doc))) path = nodePath.join(folder, doc);
     else if (refs.includes(doc)) path = core.resolveDeliverablePath(folder, protocol, doc);
     if (path === undefined) throw new RpcError(RpcCode.InvalidParams, `Invalid params: args.doc: '${doc}' is not a document of task '${task}' (documents: ${[...DOCUMENTS, ...refs].join(', ')})`);
-    const target = path;
+    // The CLI's boundary check (symlinks followed): a symlinked proposal.md or deliverables/ pointing out of the folder is refused.
+    const target = await this.checkedPath(folder, protocol, doc);
     if (action === 'read') {
       let bytes: Uint8Array;
       try {
@@ -725,20 +795,48 @@ export class RpcServer {
         }
       }
       await host.fs.mkdir(nodePath.dirname(target));
+      // Again under the lock, after mkdir: the directory may have been swapped for a symlink meanwhile.
+      await this.checkedPath(folder, protocol, doc);
       await core.writeFileAtomic(host, target, text);
       const bytes = new TextEncoder().encode(text);
       return { doc, bytes: bytes.length, sha256: await core.sha256Hex(bytes) };
     });
   }
 
-  /** Init over RPC stays inside the server root (external deliverables included). */
-  private checkInitPaths(task: string, args: JsonObject): void {
+  /** {@link AcpCore.checkedDocumentPath}, its refusal as -32010 with the CLI's text. */
+  private async checkedPath(folder: string, protocol: JsonObject, doc: string): Promise<string> {
+    try {
+      return await this.core.checkedDocumentPath(this.host, folder, protocol, doc);
+    } catch (error) {
+      if (!(error instanceof this.core.AcpError)) throw error;
+      throw new RpcError(RpcCode.ProtocolRefusal, error.message, { message: error.message });
+    }
+  }
+
+  /**
+   * Init over RPC: `repoRoot` (and the deliverables directory under it),
+   * symlinks resolved, must lie inside a directory of the server config's
+   * `repoRoots`, and never in another task's folder (the server root outside
+   * this task's own folder). Otherwise a participant of one task could point
+   * its external deliverables into another task and rewrite its files.
+   */
+  private async checkInitPaths(task: string, args: JsonObject): Promise<void> {
     const repoRoot = args.repoRoot ?? args['repo-root'];
-    if (typeof repoRoot === 'string') {
-      const resolved = nodePath.resolve(this.taskFolder(task), repoRoot.trim());
-      const relative = nodePath.relative(this.root, resolved);
-      if (relative.startsWith('..') || nodePath.isAbsolute(relative)) {
-        throw new RpcError(RpcCode.InvalidParams, 'Invalid params: args.repoRoot must stay inside the server root');
+    if (typeof repoRoot !== 'string') return;
+    const dirArg = args.deliverablesDir ?? args['deliverables-dir'];
+    const own = this.taskFolder(task);
+    const real = (path: string): Promise<string> => realpathOfExistingAncestor(this.host, path);
+    const resolvedRoot = nodePath.resolve(own, repoRoot.trim());
+    const targets = [resolvedRoot, ...(typeof dirArg === 'string' ? [nodePath.resolve(resolvedRoot, dirArg.trim())] : [])];
+    const [realRoot, realOwn] = [await real(this.root), await real(own)];
+    const allowed = await Promise.all((this.options.repoRoots ?? []).map(real));
+    for (const target of await Promise.all(targets.map(real))) {
+      if (isInside(target, realRoot) && !isInside(target, realOwn)) {
+        throw new RpcError(RpcCode.InvalidParams, 'Invalid params: args.repoRoot must not lead into the server root outside this task (another task\'s folder)');
+      }
+      if (!allowed.some((dir) => isInside(target, dir))) {
+        const where = allowed.length ? `inside ${allowed.join(', ')} (the server config's repoRoots)` : "inside a directory the server config's repoRoots allows (none configured)";
+        throw new RpcError(RpcCode.InvalidParams, `Invalid params: args.repoRoot must resolve ${where}`);
       }
     }
   }
@@ -761,7 +859,8 @@ export class RpcServer {
   }
 
   /** agent/call to a participant agent: forwarded to its connection, one call at a time. */
-  private async forward(conn: Conn, agent: string, action: string, args: JsonObject): Promise<unknown> {
+  private async forward(conn: Conn, agent: string, action: string, args: JsonObject, signal?: AbortSignal): Promise<unknown> {
+    await this.requireReachable(conn, agent);
     const conns = [...(this.byAgent.get(agent) ?? [])].filter((c) => c.capabilities.length > 0);
     if (!conns.length) {
       const known = this.byAgent.has(agent) || (await this.listTasks()).some(({ protocol }) => this.core.participantIds(protocol).includes(agent));
@@ -773,12 +872,13 @@ export class RpcServer {
     if (!target) throw new RpcError(RpcCode.AgentBusy, `agent '${agent}' is busy with another call`, { agent });
     target.busy++;
     try {
-      const result = await target.peer.request('agent/call', { from: conn.identity ?? null, action, args }, { timeoutMs: this.options.forwardTimeoutMs ?? 300_000 });
+      const result = await target.peer.request('agent/call', { from: conn.identity ?? null, action, args }, { timeoutMs: this.options.forwardTimeoutMs ?? 300_000, signal });
       if (result && typeof result === 'object' && (result as JsonObject).status === 'success' && 'data' in (result as JsonObject)) return result;
       return { status: 'success', data: result ?? null };
     } catch (error) {
       if (error instanceof RpcResponseError) throw new RpcError(error.code, error.message, error.data);
       if (error instanceof RpcConnectionError) throw new RpcError(RpcCode.AgentNotFound, `agent '${agent}' went away: ${error.message}`, { agent });
+      if (error instanceof RpcCancelledError) throw new RpcError(RpcCode.RequestCancelled, `the call to agent '${agent}' was cancelled`, { agent });
       throw error;
     } finally {
       target.busy--;
@@ -803,6 +903,12 @@ export class RpcServer {
       else sub.queue.push([method, payload]);
     };
     const unlisten = collab.listen((update) => {
+      if (update.kind === 'deleted') {
+        // Said once, then the subscription ends: there is nothing left to follow.
+        deliver('task/deleted', { subscription: id, task: p.task, deleted: true });
+        sub.stop();
+        return;
+      }
       if (sub.live) conn.peer.sendRaw(this.notificationJson(sub, update));
       else {
         const [method, payload] = this.notification(sub, update);
@@ -834,7 +940,7 @@ export class RpcServer {
    * The notification as JSON text. The part shared by every subscriber of an
    * update is serialised once (an update may go to a thousand connections).
    */
-  private notificationJson(sub: Subscription, update: CollabUpdate): string {
+  private notificationJson(sub: Subscription, update: Exclude<CollabUpdate, { kind: 'deleted' }>): string {
     let shared = this.sharedJson.get(update);
     if (shared === undefined) {
       const body = update.kind === 'event' ? { task: sub.task, event: update.event, state: update.state } : { task: sub.task, state: update.state, reset: update.reset };
@@ -847,7 +953,7 @@ export class RpcServer {
     return `{"jsonrpc":"2.0","method":"${method}","params":{"subscription":${JSON.stringify(sub.id)},${extra}${shared}}`;
   }
 
-  private notification(sub: Subscription, update: CollabUpdate): [string, unknown] {
+  private notification(sub: Subscription, update: Exclude<CollabUpdate, { kind: 'deleted' }>): [string, unknown] {
     if (update.kind === 'event') {
       return ['agent/event', { subscription: sub.id, task: sub.task, event: update.event, state: update.state, ...readiness(sub.participant, update.state) }];
     }
@@ -901,7 +1007,12 @@ export class RpcServer {
     const p = parseParams(S.cancel, params, ['task', 'reason', 'participant']);
     const who = this.speaker(conn, p.participant);
     if (who === undefined) throw new RpcError(RpcCode.InvalidParams, 'Invalid params: participant is required (or authenticate as one)');
-    const { folder } = await this.openTask(conn, p.task);
+    const { folder, protocol } = await this.openTask(conn, p.task);
+    // A finished collaboration stays finished: blocking a completed one would erase its result.
+    const phase = protocol.currentPhase ?? null;
+    if (phase === 'completed' || phase === 'blocked') {
+      throw new RpcError(RpcCode.TaskNotRunning, `task '${p.task}' is not running (phase: ${this.core.pyStr(phase)}); only a running task can be cancelled`, { task: p.task, phase });
+    }
     const log = await this.core.readEventLog(this.host, folder);
     const last = log.events.at(-1);
     const args: JsonObject = { folder: p.task, participant: who, event: 'blocked', summary: p.reason };
@@ -999,6 +1110,7 @@ export class RpcServer {
     const p = parseParams(S.send, params, ['to', 'text', 'task', 'from']);
     const from = this.sender(conn, p.from);
     if (p.task !== undefined) await this.openTask(conn, p.task);
+    if (p.to !== 'acp') await this.requireReachable(conn, p.to);
     const targets = [...(this.byAgent.get(p.to) ?? [])];
     if (!targets.length) {
       const known = p.to === 'acp' || (await this.listTasks()).some(({ protocol }) => this.core.participantIds(protocol).includes(p.to));

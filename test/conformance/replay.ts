@@ -445,7 +445,8 @@ export function runtimeSpec(name: string, dir: string = REPO_DIR): RuntimeSpec {
           // into an error. Loading the program itself (acp.ts, its static
           // and literal dynamic imports, cac from the node_modules next to
           // acp.ts) is module loading, which --allow-read does not gate.
-          prefix: (root) => [deno, 'run', '--no-prompt', '--quiet', `--allow-read=${root}`, `--allow-write=${root}`, acpTs],
+          // --no-config: without read access above ROOT, acp refuses to guess whether a config is there.
+          prefix: (root) => [deno, 'run', '--no-prompt', '--quiet', `--allow-read=${root}`, `--allow-write=${root}`, acpTs, '--no-config'],
           env: { DENO_NO_UPDATE_CHECK: '1' },
         },
         needs: [deno, acpTs],

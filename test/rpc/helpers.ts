@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll } from 'vitest';
 import * as acp from '../../acp.ts';
 import { RpcServer, type RpcServerOptions } from '../../plugins/rpc/server.ts';
+import { configCandidates } from '../deno-grants.ts';
 
 export const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const distCli = join(repo, 'dist', 'acp.mjs');
@@ -56,8 +57,9 @@ export const SPAWN_RUNTIMES: readonly SpawnRuntime[] = RPC_RUNTIMES.filter((r): 
  */
 const DENO_SERVER = ['--allow-read', '--allow-write', '--allow-net', '--allow-env=LOG_TOKENS,LOG_STREAM'];
 function denoClient(options: { socket?: string; files?: string[] }): string[] {
-  const read = [...(options.socket ? [options.socket] : []), ...(options.files ?? [])];
-  return ['--allow-net', '--allow-env=ACP_SERVER,ACP_TOKEN', ...(read.length ? [`--allow-read=${read.join(',')}`] : []), ...(options.socket ? [`--allow-write=${options.socket}`] : [])];
+  // The CLI runs in `repo`: the config search looks there and above (see test/deno-grants.ts).
+  const read = [...(options.socket ? [options.socket] : []), ...(options.files ?? []), join(repo, 'acp.config.yaml'), join(repo, '.git'), ...configCandidates(repo)];
+  return ['--allow-net', '--allow-env=ACP_SERVER,ACP_TOKEN', `--allow-read=${read.join(',')}`, ...(options.socket ? [`--allow-write=${options.socket}`] : [])];
 }
 
 /** `path`, which `runtime` needs: a listed runtime that is not installed fails the test instead of skipping it. */

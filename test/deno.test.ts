@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { LOCAL_BIN, REPO_DIR, runCommand, spawnUntil, type RunResult } from './conformance/replay.ts';
 import { appendArgs, initArgs, OWNER, REVIEWER, STEPS } from './happy-path.ts';
 import { configCandidates } from './deno-grants.ts';
+import { budgetMs, startCostOrFloor } from './timing.ts';
 
 const DENO = join(LOCAL_BIN, 'deno');
 const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: '1', DENO_NO_UPDATE_CHECK: '1' };
@@ -20,6 +21,9 @@ delete env.FORCE_COLOR;
 function leastPrivilege(folder: string): string[] {
   return ['run', '--no-prompt', '--quiet', `--allow-read=${[folder, ...configCandidates(folder)].join(',')}`, `--allow-write=${folder}`];
 }
+
+/** A bound on one deno run, from deno's start cost measured now (timing.ts); 60 s was a guess. */
+const RUN_MS = budgetMs(await startCostOrFloor('deno'), 1);
 
 let root = '';
 beforeAll(async () => {
@@ -50,7 +54,7 @@ describe.concurrent('deno, least privilege', () => {
     for (const [name, code] of Object.entries(probes)) {
       const file = join(dir, `${name}.mjs`);
       await writeFile(file, code);
-      const r = await runCommand([DENO, ...leastPrivilege(dir), file], dir, env, 60_000);
+      const r = await runCommand([DENO, ...leastPrivilege(dir), file], dir, env, RUN_MS);
       expect({ name, rc: r.rc === 0 ? 0 : 'failed', denied: denied(r) }).toEqual({ name, rc: 'failed', denied: true });
     }
   });
@@ -75,7 +79,7 @@ describe.concurrent('deno, least privilege', () => {
       // The grant names the collaboration folder itself, before it exists.
       const folder = join(top, 'collab');
       const prefix = [DENO, ...leastPrivilege(folder), entry];
-      const acp = (args: string[], cwd = top): Promise<RunResult> => runCommand([...prefix, ...args], cwd, env, 60_000);
+      const acp = (args: string[], cwd = top): Promise<RunResult> => runCommand([...prefix, ...args], cwd, env, RUN_MS);
       const ok = async (args: string[], cwd?: string): Promise<string> => {
         const r = await acp(args, cwd);
         expect({ args, rc: r.rc, stderr: r.stderr }).toEqual({ args, rc: 0, stderr: '' });
@@ -145,7 +149,7 @@ const next = await collab.next('alice');
 console.log(JSON.stringify({ phase: next.phase, files: [...host.fs.snapshot().keys()].length }));
 `,
     );
-    const r = await runCommand([DENO, 'run', '--no-prompt', '--quiet', script], dir, env, 60_000);
+    const r = await runCommand([DENO, 'run', '--no-prompt', '--quiet', script], dir, env, RUN_MS);
     expect({ rc: r.rc, stderr: r.stderr }).toEqual({ rc: 0, stderr: '' });
     expect(JSON.parse(r.stdout)).toMatchObject({ phase: 'drafting' });
     expect(JSON.parse(r.stdout).files).toBeGreaterThan(5);

@@ -18,13 +18,20 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { EVENT_NAMES, append, conclusionErrors, createMemoryHost, pyStrip, readReadiness, reviewHeadings } from '../acp.ts';
 import { DIST_URL, LONG, REPO, cli, spawnCli } from './reliability/fixture.ts';
+import { budgetMs, startCostOrFloor } from './timing.ts';
 
 /** Generated cases per property (five properties). */
 const RUNS = Number(process.env.ACP_FUZZ_RUNS) || (LONG ? 2100 : 60);
 /** Per test: a few hundred cases take seconds, 2100 take minutes on a busy machine. */
 const TIMEOUT = LONG ? 3_600_000 : 600_000;
-/** A run longer than this is a hang. */
-const HANG_MS = 5000;
+/**
+ * A run longer than this is a hang: a generous multiple of what starting
+ * node costs on this machine now (timing.ts), at least 20 s. A case takes
+ * well under a second on an idle machine, but a fixed 5 s was a speed
+ * assumption that a loaded one breaks; a real hang (runaway backtracking, a
+ * loop) outlasts any bound.
+ */
+const HANG_MS = budgetMs(await startCostOrFloor('node'), 1);
 
 type FileSpec = { text: string } | { base64: string } | { symlink: string } | { dir: true } | { big: { prefix: string; unit: string; count: number; suffix: string } };
 type Files = Record<string, FileSpec>;
@@ -654,7 +661,7 @@ describe('hostile input, targeted', () => {
       cpSync(join(scratch, 'base-fresh', 'collab'), folder, { recursive: true, force: true });
       setup();
       const before = readTree(root);
-      const r = await spawnCli(argv, { timeoutMs: 20_000 });
+      const r = await spawnCli(argv, { timeoutMs: HANG_MS });
       expect(r.stderr, what).toMatch(stderr);
       expect(r.stderr + r.stdout, what).not.toMatch(STACK_RE);
       expect(r.rc, what).toBe(2);

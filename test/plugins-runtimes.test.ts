@@ -6,8 +6,9 @@
 //
 // Runtimes: env ACP_PLUGIN_RUNTIMES or ACP_RUNTIMES (comma list of node,
 // bun, deno, binary), default all four like the conformance suite (`npm
-// test` builds dist/acp.mjs and dist/acp first). The plugin's own checks
-// are tested in-process in plugins.test.ts.
+// test` builds dist/acp.mjs and dist/acp first); a listed runtime that is
+// missing fails, it is not skipped. The plugin's own checks are tested
+// in-process in plugins.test.ts.
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -80,7 +81,8 @@ for (const name of names) {
   describe(`plugins on ${name}`, () => {
     if (!runtime) throw new Error(`unknown runtime '${name}' (node, bun, deno, binary)`);
     if (!existsSync(runtime.needs)) {
-      test.skip(`${name}: skipped, missing ${runtime.needs}`, () => {});
+      // Not a skip: the devDependencies and `npm test`'s build provide all four, so a missing one is a broken install.
+      test(`${name} is available`, () => expect.fail(`missing ${runtime.needs} (npm ci; npm run build)`));
       return;
     }
 

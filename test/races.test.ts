@@ -53,11 +53,18 @@ async function rawReader(folder: string, stop: () => boolean): Promise<ReaderSta
     if (tail !== '') {
       // The OS copies a write page by page, so a read can catch a line that
       // straddles a page boundary half-copied (acp's own readers look again).
-      // It must be complete a moment later: a torn line must never persist.
+      // It must be completed: a torn line must never persist. The writer may
+      // be descheduled mid-write on a loaded machine, so look again until
+      // the line is complete rather than once after a fixed moment; 30 s is
+      // a bound on a hang, not an expected speed.
       stats.transientTails++;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      const again = readFileSync(join(folder, 'events.jsonl'), 'utf8');
-      const completed = again.startsWith(logText) && again.indexOf('\n', logText.length - tail.length) !== -1;
+      const deadline = Date.now() + 30_000;
+      let completed = false;
+      while (!completed && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        const again = readFileSync(join(folder, 'events.jsonl'), 'utf8');
+        completed = again.startsWith(logText) && again.indexOf('\n', logText.length - tail.length) !== -1;
+      }
       if (!completed) stats.partialTails.push(tail.slice(0, 200));
     }
     for (const line of lines) {

@@ -52,7 +52,9 @@ for (const runtime of SPAWN_RUNTIMES) {
     let srv: RunningServer;
     let endpoint: string;
     beforeAll(async () => {
-      root = await makeRoot(['demo']);
+      // `handover` is the wait test's own: it moves it past drafting, and the
+      // other tests (in any order: --sequence.shuffle) rely on `demo` in drafting.
+      root = await makeRoot(['demo', 'handover']);
       srv = await startServerOn(runtime, root);
       endpoint = `tcp://127.0.0.1:${srv.port}`;
     });
@@ -117,8 +119,8 @@ for (const runtime of SPAWN_RUNTIMES) {
     }
 
     test('wait --server returns when the CLI makes it the participant’s turn, printing what wait prints', async () => {
-      const folder = join(root, 'demo');
-      const child = spawnAcpOn(runtime, ['wait', '--server', endpoint, '--token', BOB_TOKEN, '--folder', 'demo', '--participant', 'bob', '--timeout', '60']);
+      const folder = join(root, 'handover');
+      const child = spawnAcpOn(runtime, ['wait', '--server', endpoint, '--token', BOB_TOKEN, '--folder', 'handover', '--participant', 'bob', '--timeout', '60']);
       let stdout = '';
       let stderr = '';
       child.stdout!.on('data', (d) => (stdout += d));
@@ -135,14 +137,15 @@ for (const runtime of SPAWN_RUNTIMES) {
       expect(r.stdout).toMatch(/^waiting: waiting for alice after seq 1\n/);
       // The final lines are those of `acp wait` on the folder.
       expect(r.stdout.endsWith(direct.stdout)).toBe(true);
-      const json = await same(['wait', '--server', endpoint, '--token', BOB_TOKEN, '--folder', 'demo', '--participant', 'bob', '--json']);
+      const json = await same(['wait', '--server', endpoint, '--token', BOB_TOKEN, '--folder', 'handover', '--participant', 'bob', '--json']);
       const directJson = await runAcp(['wait', '--folder', folder, '--participant', 'bob', '--json']);
       expect(JSON.parse(json.stdout)).toEqual(JSON.parse(directJson.stdout));
     });
 
     test('wait --server times out like wait', async () => {
-      const r = await run(['wait', '--server', endpoint, '--token', ALICE_TOKEN, '--folder', 'demo', '--participant', 'alice', '--timeout', '0.5']);
-      const direct = await runAcp(['wait', '--folder', join(root, 'demo'), '--participant', 'alice', '--timeout', '0.5']);
+      // `demo` is in drafting, waiting for alice: bob's wait times out.
+      const r = await run(['wait', '--server', endpoint, '--token', BOB_TOKEN, '--folder', 'demo', '--participant', 'bob', '--timeout', '0.5']);
+      const direct = await runAcp(['wait', '--folder', join(root, 'demo'), '--participant', 'bob', '--timeout', '0.5']);
       expect(r.code).toBe(1);
       expect(r.code).toBe(direct.code);
       expect(r.stderr).toBe(direct.stderr);

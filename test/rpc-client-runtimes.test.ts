@@ -20,6 +20,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vitest';
 import * as acp from '../acp.ts';
 import { ALICE_TOKEN, BOB_TOKEN, SPAWN_RUNTIMES, TOKENS, bunBin, denoBin, makeRoot, needRuntimeFile, repo, runAcp, spawnServe, startServerOn, tempDir } from './rpc/helpers.ts';
+import { budgetMs, startCostOrFloor } from './timing.ts';
 
 const DRIVER = join(repo, 'test', 'rpc', 'client-driver.ts');
 /** The spawned server's idle timeout: short, so that heartbeats have something to prove. */
@@ -112,11 +113,14 @@ class Driver {
   }
 }
 
+// A test's bound grows with what starting its runtime costs now (timing.ts): the driver, a server and a few clients start.
+const costs = new Map(await Promise.all(CLIENT_RUNTIMES.map(async (runtime) => [runtime, await startCostOrFloor(runtime)] as const)));
+
 describe('the client library under each runtime, out of process', () => {
   if (!CLIENT_RUNTIMES.length) test.skip('ACP_RPC_RUNTIMES lists none of node, bun, deno', () => undefined);
 
   for (const runtime of CLIENT_RUNTIMES) {
-    test(`${runtime}: token, status, subscription, messages, pool, reconnect, heartbeats`, { timeout: 30_000 }, async () => {
+    test(`${runtime}: token, status, subscription, messages, pool, reconnect, heartbeats`, { timeout: budgetMs(costs.get(runtime)!, 20) }, async () => {
       const root = await makeRoot(['demo']);
       const folder = join(root, 'demo');
       const dir = tempDir('acp-serve-');
@@ -218,7 +222,7 @@ describe('the client library under each runtime, out of process', () => {
   // backoff, for ever by default (`acp wait --server` for ~18 s, its 10
   // attempts), although only other flags can cure it.
   if (CLIENT_RUNTIMES.includes('deno')) {
-    test('deno: a refused permission rejects the connect at once instead of being retried', { timeout: 15_000 }, async () => {
+    test('deno: a refused permission rejects the connect at once instead of being retried', { timeout: budgetMs(costs.get('deno') ?? 0, 10) }, async () => {
       const root = await makeRoot(['demo']);
       const srv = await startServerOn('inproc', root);
       onTestFinished(async () => {

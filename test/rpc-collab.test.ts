@@ -297,8 +297,11 @@ for (const runtime of RPC_RUNTIMES) {
       const client = await RpcClient.connect(`unix:${srv.socket}`, { heartbeatMs: 100, reconnect: false, onStatus: (s, d) => void (s === 'disconnected' && drops.push(d ?? '')) });
       await client.subscribe({ task: 'demo' }, () => undefined);
       await silent.closed;
-      // Well past the idle timeout, the heartbeating client is still connected.
-      await new Promise((resolve) => setTimeout(resolve, 1500));
+      // A second silent peer, connected after the client last spoke: once the
+      // server closes it as idle, the client has been quiet (but for its
+      // heartbeats) for a whole idle timeout too. An event, not a sleep.
+      const later = await RawConn.unix(srv.socket);
+      await later.closed;
       expect(client.connected).toBe(true);
       expect(drops).toEqual([]);
       client.close();
@@ -313,12 +316,18 @@ for (const runtime of RPC_RUNTIMES) {
 // both steps as one change — so the server must neither announce the torn
 // file nor lose the change the poll is left to catch.
 describe('a served collaboration while protocol.json is rewritten in place', () => {
-  async function watched(pollIntervalMs: number, withWatch: boolean): Promise<{ collab: Collab; folder: string; updates: CollabUpdate[]; done(): void }> {
+  async function watched(pollIntervalMs: number, withWatch: boolean): Promise<{ collab: Collab; folder: string; updates: CollabUpdate[]; protocolReads(): number; done(): void }> {
     const root = await makeRoot(['demo']);
     const folder = join(root, 'demo');
     const host = await acp.createNodeHost();
+    // Counted, so a test can wait for a scan to have read the file (an event, not a sleep).
+    let reads = 0;
+    const readFile: typeof host.fs.readFile = (path) => {
+      if (path.endsWith('protocol.json')) reads++;
+      return host.fs.readFile(path);
+    };
     // Without change notifications only the poll can notice anything.
-    const used = withWatch ? host : { ...host, fs: { ...host.fs, watch: undefined } };
+    const used = { ...host, fs: { ...host.fs, readFile, ...(withWatch ? {} : { watch: undefined }) } };
     const collab = new Collab(acp, used, await acp.createRegistry(), 'demo', folder, pollIntervalMs);
     await collab.ready;
     const updates: CollabUpdate[] = [];
@@ -327,16 +336,23 @@ describe('a served collaboration while protocol.json is rewritten in place', () 
       collab.close();
       rmSync(root, { recursive: true, force: true });
     };
-    return { collab, folder, updates, done };
+    return { collab, folder, updates, protocolReads: () => reads, done };
   }
 
   test('a torn protocol.json is not announced; the finished write is', async () => {
-    const { collab, folder, updates, done } = await watched(3_600_000, true);
+    const { collab, folder, updates, protocolReads, done } = await watched(3_600_000, true);
     const path = join(folder, 'protocol.json');
     const protocol = JSON.parse(readFileSync(path, 'utf8'));
+    const readsBefore = protocolReads();
     writeFileSync(path, acp.formatProtocolJson(protocol).slice(0, 40));
     collab.touch();
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // A scan has read the torn file; scans run one at a time, so once a
+    // later touch's scan reads it again, the first one has finished (and
+    // announced whatever it was going to).
+    await expect.poll(() => protocolReads()).toBeGreaterThan(readsBefore);
+    const readsTorn = protocolReads();
+    collab.touch();
+    await expect.poll(() => protocolReads()).toBeGreaterThan(readsTorn);
     expect(updates).toEqual([]);
     expect(collab.cached).toEqual({ phase: 'drafting', proposalOwner: 'alice', waitingFor: ['alice'] });
     writeFileSync(path, acp.formatProtocolJson({ ...protocol, waitingFor: ['bob'] }));

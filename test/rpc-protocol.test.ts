@@ -3,9 +3,11 @@
 // in-process, node dist/acp.mjs, bun acp.ts, deno acp.ts, dist/acp): TCP and
 // a Unix socket on every runtime, stdio (`serve --stdio`) on every spawned
 // one (an in-process server has no stdin of its own). A vector whose
-// expectation is `null` must get no reply at all.
+// expectation is `null` must get no reply at all. No test may change the
+// folder: each checks that on its own (snapshot at its start, compared at
+// its end), so it can fail alone, shuffled or filtered with -t.
 import { rmSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { ALICE_TOKEN, RPC_RUNTIMES, RawConn, makeRoot, snapshotFolder, spawnServe, startServerOn, type RunningServer } from './rpc/helpers.ts';
 import { CLOSING, err, runVectors } from './rpc/vectors.ts';
 
@@ -17,12 +19,18 @@ for (const runtime of RPC_RUNTIMES) {
 
     beforeAll(async () => {
       root = await makeRoot(['demo']);
-      before = snapshotFolder(root);
       srv = await startServerOn(runtime, root);
     });
     afterAll(async () => {
       await srv?.close();
       rmSync(root, { recursive: true, force: true });
+    });
+    // One test at a time within a describe: the folder between these hooks is this test's doing.
+    beforeEach(() => {
+      before = snapshotFolder(root);
+    });
+    afterEach(() => {
+      expect(snapshotFolder(root), 'the folder changed').toEqual(before);
     });
 
     test('unix socket', async () => {
@@ -94,10 +102,6 @@ for (const runtime of RPC_RUNTIMES) {
       // An unknown method is still -32601 (it does not exist for anybody).
       expect(await conn.request('no/such', undefined, 2)).toEqual(err(2, -32601));
       conn.close();
-    });
-
-    test('nothing above changed the folder', () => {
-      expect(snapshotFolder(root)).toEqual(before);
     });
   });
 }

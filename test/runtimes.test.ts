@@ -11,6 +11,7 @@ import { dirname, join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { runCommand, runtimeSpec, spawnUntil, type RunResult } from './conformance/replay.ts';
 import { appendArgs, initArgs, OWNER, REVIEWER, STEPS } from './happy-path.ts';
+import { type SpawnedRuntime, budgetMs, startCostOrFloor } from './timing.ts';
 
 export const ALL_RUNTIMES = ['node', 'bun', 'deno', 'binary'];
 const names = (process.env.ACP_RUNTIMES ?? ALL_RUNTIMES.join(','))
@@ -24,15 +25,18 @@ delete env.FORCE_COLOR;
 for (const name of names) {
   const spec = runtimeSpec(name);
   const missing = spec.needs.filter((f) => !existsSync(f));
+  // Budgets from this runtime's measured start cost (timing.ts), not fixed
+  // guesses: about 30 commands run below.
+  const cost = missing.length ? 0 : await startCostOrFloor(name as SpawnedRuntime);
   describe.concurrent(`runtime ${name}`, () => {
-    test('every command, init → completed, wait woken by an append', async () => {
+    test('every command, init → completed, wait woken by an append', { timeout: budgetMs(cost, 40) }, async () => {
       // A missing runtime fails (not skips): `npm test` builds dist/ and the
       // devDependencies provide bun and deno, so all four must be there.
       expect(missing, `missing ${missing.join(', ')} (npm ci; npm run build)`).toEqual([]);
       const root = await mkdtemp(join(tmpdir(), `acp-runtime-${name}-`));
       const prefix = typeof spec.runtime.prefix === 'function' ? spec.runtime.prefix(root) : spec.runtime.prefix;
       const folder = join(root, 'collab');
-      const acp = (args: string[], cwd = root): Promise<RunResult> => runCommand([...prefix, ...args], cwd, env, 60_000);
+      const acp = (args: string[], cwd = root): Promise<RunResult> => runCommand([...prefix, ...args], cwd, env, budgetMs(cost, 1));
       const ok = async (args: string[], cwd?: string): Promise<string> => {
         const r = await acp(args, cwd);
         expect({ args, rc: r.rc, stderr: r.stderr, spawnError: r.spawnError }).toEqual({ args, rc: 0, stderr: '', spawnError: undefined });

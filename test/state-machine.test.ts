@@ -6,14 +6,23 @@ import { applyEvent, emptyState, readReadiness, replay } from '../acp.ts';
 const PARTICIPANTS = ['owner', 'rev-b', 'rev-a'];
 const CLEAN = readReadiness('- [resolved] All questions handled.\n- [x] Ready to implement\n');
 
-let seq = 0;
-function ev(from: string, event: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  seq += 1;
-  return { seq, from, event, at: '2026-01-01T00:00:00Z', summary: 's', ...(seq > 1 ? { reply_to: seq - 1 } : {}), ...extra };
+type Ev = (from: string, event: string, extra?: Record<string, unknown>) => Record<string, unknown>;
+
+/**
+ * A fresh event log builder: each call numbers its event one past the last
+ * (from `first`), replying to the previous one. Every test makes its own, so
+ * no test depends on another having run before it.
+ */
+function log(first = 1): Ev {
+  let seq = first - 1;
+  return (from, event, extra = {}) => {
+    seq += 1;
+    return { seq, from, event, at: '2026-01-01T00:00:00Z', summary: 's', ...(seq > 1 ? { reply_to: seq - 1 } : {}), ...extra };
+  };
 }
 
-function happyPrefix(): Record<string, unknown>[] {
-  seq = 0;
+/** Seqs 1–3 on `ev` (a fresh builder): initialized, the primary drafted, the proposal submitted. */
+function happyPrefix(ev: Ev): Record<string, unknown>[] {
   return [
     ev('owner', 'initialized', { doc: 'protocol.json' }),
     ev('owner', 'deliverable_drafted', { role: 'primary', doc: 'deliverables/adr.md' }),
@@ -23,28 +32,30 @@ function happyPrefix(): Record<string, unknown>[] {
 
 describe('transitions', () => {
   test('initialized makes the first actor owner and starts drafting', () => {
-    seq = 0;
+    const ev = log();
     const state = replay([ev('owner', 'initialized')], PARTICIPANTS, CLEAN);
     expect(state).toMatchObject({ phase: 'drafting', proposalOwner: 'owner', waitingFor: ['owner'], errors: [] });
   });
 
   test('proposal_submitted waits for every other participant, sorted', () => {
-    const state = replay(happyPrefix(), PARTICIPANTS, CLEAN);
+    const state = replay(happyPrefix(log()), PARTICIPANTS, CLEAN);
     expect(state.phase).toBe('reviewing');
     expect(state.waitingFor).toEqual(['rev-a', 'rev-b']);
     expect(state.errors).toEqual([]);
   });
 
   test('reviews are collected one by one, then the owner revises', () => {
-    const events = [...happyPrefix(), ev('rev-b', 'review_submitted')];
+    const ev = log();
+    const events = [...happyPrefix(ev), ev('rev-b', 'review_submitted')];
     expect(replay(events, PARTICIPANTS, CLEAN)).toMatchObject({ phase: 'reviewing', waitingFor: ['rev-a'] });
     events.push(ev('rev-a', 'review_submitted'));
     expect(replay(events, PARTICIPANTS, CLEAN)).toMatchObject({ phase: 'revising', waitingFor: ['owner'], errors: [] });
   });
 
   test('the full path reaches completed', () => {
+    const ev = log();
     const events = [
-      ...happyPrefix(),
+      ...happyPrefix(ev),
       ev('rev-a', 'review_submitted'),
       ev('rev-b', 'review_submitted'),
       ev('owner', 'proposal_revised'),
@@ -65,25 +76,28 @@ describe('transitions', () => {
   });
 
   test('blocked is allowed from any phase and by anyone', () => {
-    const state = replay([...happyPrefix(), ev('rev-a', 'blocked')], PARTICIPANTS, CLEAN);
+    const ev = log();
+    const state = replay([...happyPrefix(ev), ev('rev-a', 'blocked')], PARTICIPANTS, CLEAN);
     expect(state).toMatchObject({ phase: 'blocked', waitingFor: [], errors: [] });
   });
 
   test('supporting deliverable events have no state effect', () => {
-    const before = replay(happyPrefix(), PARTICIPANTS, CLEAN);
-    const after = replay([...happyPrefix(), ev('rev-a', 'deliverable_drafted', { role: 'supporting', doc: 'x.md' })], PARTICIPANTS, CLEAN);
+    const before = replay(happyPrefix(log()), PARTICIPANTS, CLEAN);
+    const ev = log();
+    const after = replay([...happyPrefix(ev), ev('rev-a', 'deliverable_drafted', { role: 'supporting', doc: 'x.md' })], PARTICIPANTS, CLEAN);
     expect(after).toEqual(before);
   });
 });
 
 describe('errors', () => {
   test('a wrong actor is reserved-for with the allowed set sorted', () => {
-    const state = replay([...happyPrefix(), ev('owner', 'review_submitted')], PARTICIPANTS, CLEAN);
+    const ev = log();
+    const state = replay([...happyPrefix(ev), ev('owner', 'review_submitted')], PARTICIPANTS, CLEAN);
     expect(state.errors).toEqual(['seq 4: review submission is reserved for rev-a, rev-b; got owner']);
   });
 
   test('phase and actor errors accumulate for one event, phase first', () => {
-    seq = 0;
+    const ev = log();
     const events = [ev('owner', 'initialized'), ev('rev-a', 'proposal_revised')];
     expect(replay(events, PARTICIPANTS, CLEAN).errors).toEqual([
       'seq 2: proposal_revised is not allowed from phase drafting',
@@ -92,7 +106,7 @@ describe('errors', () => {
   });
 
   test('errors of several events are all reported, in log order', () => {
-    seq = 0;
+    const ev = log();
     const events = [ev('owner', 'initialized'), ev('owner', 'proposal_submitted'), ev('owner', 'initialized')];
     expect(replay(events, PARTICIPANTS, CLEAN).errors).toEqual([
       'seq 2: proposal_submitted requires prior primary deliverable_drafted',
@@ -101,12 +115,13 @@ describe('errors', () => {
   });
 
   test('phase is printed as None before initialized', () => {
-    seq = 1;
+    const ev = log(2);
     expect(replay([ev('owner', 'review_submitted')], PARTICIPANTS, CLEAN).errors[0]).toBe('seq 2: review_submitted is not allowed from phase None');
   });
 
   test('an empty due set is "no participant"', () => {
-    const events = [...happyPrefix(), ev('rev-a', 'review_submitted'), ev('rev-b', 'review_submitted'), ev('rev-a', 'decision_accepted')];
+    const ev = log();
+    const events = [...happyPrefix(ev), ev('rev-a', 'review_submitted'), ev('rev-b', 'review_submitted'), ev('rev-a', 'decision_accepted')];
     expect(replay(events, PARTICIPANTS, CLEAN).errors).toEqual([
       'seq 6: decision_accepted is not allowed from phase revising',
       'seq 6: decision acceptance is reserved for no participant; got rev-a',
@@ -114,8 +129,9 @@ describe('errors', () => {
   });
 
   test('decision gates use the current readiness.md for every decision_accepted', () => {
+    const ev = log();
     const events = [
-      ...happyPrefix(),
+      ...happyPrefix(ev),
       ev('rev-a', 'review_submitted'),
       ev('rev-b', 'review_submitted'),
       ev('owner', 'proposal_revised'),
@@ -134,8 +150,9 @@ describe('errors', () => {
   });
 
   test('decision_accepted needs a classification newer than the latest decision input', () => {
+    const ev = log();
     const events = [
-      ...happyPrefix(),
+      ...happyPrefix(ev),
       ev('rev-a', 'review_submitted'),
       ev('rev-b', 'review_submitted'),
       ev('owner', 'proposal_revised'),

@@ -1,7 +1,8 @@
 // Replays the conformance scenarios against a runtime and prints a compact
 // summary. Run via `node scripts/replay.mjs [options]` (which uses the local bun).
 //
-//   --runtime node|bun|deno|binary   (default node; several: --runtime node,bun)
+//   --runtime node|bun|deno|binary   (default node; several: --runtime node,bun;
+//                                     inproc: runCli in this process, no spawns)
 //   --cmd "PREFIX ..."               custom CLI prefix instead of a runtime
 //   --dir DIR                        project dir holding acp.ts/dist (default: this repo)
 //   --seed N[,M...]                  only these seeds
@@ -32,7 +33,7 @@ function parseArgs(argv: string[]): Map<string, string> {
     if (!a.startsWith('--')) throw new Error(`unexpected argument ${a}`);
     const eq = a.indexOf('=');
     if (eq > 0) m.set(a.slice(2, eq), a.slice(eq + 1));
-    else if (a === '--all') m.set('all', '1');
+    else if (a === '--all') m.set(a.slice(2), '1');
     else m.set(a.slice(2), argv[++i] ?? '');
   }
   return m;
@@ -44,6 +45,7 @@ const width = Number(opts.get('width') ?? 400);
 const jobs = Number(opts.get('jobs') ?? defaultConcurrency());
 const dir = opts.has('dir') ? resolve(opts.get('dir')!) : undefined;
 
+// Both recorded sets: the 160 scenarios and the 80 edge cases.
 let scenarios = loadScenarios();
 if (opts.has('seed')) {
   const seeds = new Set(opts.get('seed')!.split(',').map(Number));

@@ -1,7 +1,7 @@
 // Conformance replay harness: replays the recorded ACP scenarios
 // (test/conformance/scenarios.jsonl.gz and scenarios-edges.jsonl.gz, see
-// /shared/conformance/README.md)
-// against a CLI given as a command prefix, and reports every mismatch.
+// /shared/conformance/README.md) against a CLI given as a command prefix, or
+// in-process, and reports every mismatch.
 //
 // Runs under vitest (Node) and under bun (scripts/replay.mjs ->
 // test/conformance/replay-cli.ts). Uses only node: built-ins.
@@ -15,11 +15,12 @@ import { gunzipSync } from 'node:zlib';
 
 export const HERE = dirname(fileURLToPath(import.meta.url));
 export const REPO_DIR = resolve(HERE, '..', '..');
+/** The 160 recorded scenarios (seeds 1000–1159). */
 export const SCENARIOS_FILE = join(HERE, 'scenarios.jsonl.gz');
-/** The edge recordings (issue 12): path spellings, odd ids, roles, missing logs, BOM, attachments. */
-export const EDGE_SCENARIOS_FILE = join(HERE, 'scenarios-edges.jsonl.gz');
+/** The 80 edge-case scenarios (issue 12; seeds 1200–1279: path spellings, odd participant ids, role spellings, a missing log, a BOM, attachments). */
+export const EDGES_FILE = join(HERE, 'scenarios-edges.jsonl.gz');
 /** Every recorded set; the default of `loadScenarios`. */
-export const SCENARIO_FILES: readonly string[] = [SCENARIOS_FILE, EDGE_SCENARIOS_FILE];
+export const SCENARIO_FILES: readonly string[] = [SCENARIOS_FILE, EDGES_FILE];
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
@@ -535,4 +536,13 @@ export function formatMismatch(m: Mismatch, max = 400): string {
     if (d) lines.push(`  first difference: ${d}`);
   }
   return lines.join('\n');
+}
+
+/** A failed scenario for a test failure: the counts, the first five mismatches, and where ROOT was kept. */
+export function formatResult(r: ScenarioResult): string {
+  const head = `seed ${r.seed}: ${r.checks - r.passedChecks} of ${r.checks} checks failed (${r.mismatches.length} mismatches)`;
+  const body = r.mismatches.slice(0, 5).map((m) => formatMismatch(m, 600));
+  const more = r.mismatches.length > 5 ? [`… ${r.mismatches.length - 5} more`] : [];
+  const kept = r.keptRoot ? [`kept ROOT: ${r.keptRoot}`] : [];
+  return [head, ...body, ...more, ...kept].join('\n\n');
 }

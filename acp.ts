@@ -1,38 +1,59 @@
 /**
  * acp — a runtime for the Agent Collaboration Protocol (ACP schema v2).
  *
- * One file holds the compact core (event log, derived state machine, the
- * document rules, validation, init, next/wait), the hook points plugins use,
- * and the CLI. Everything that touches the host (files, clock, process) goes
- * through the {@link Host} capability object, so the same core runs on Node,
- * Bun and Deno, and in-process inside a sandboxed agent with an in-memory
- * file system. Importing this module has no side effects.
+ * This file is the compact core and the public entry: the protocol, the hook
+ * points plugins use, the library and the CLI edge. Everything that touches
+ * the host (files, clock, process) goes through the {@link Host} capability
+ * object, so the same core runs on Node, Bun and Deno, and in-process inside
+ * a sandboxed agent with an in-memory file system. Importing it has no side
+ * effects. The folder format and every message are fixed by
+ * `spec/protocol.md`: other tools (a Python tool set) work in the same
+ * folders at the same time.
  *
- * The folder format and every message are fixed by `spec/protocol.md`: other
- * tools (a Python tool set) work in the same folders at the same time.
+ * Contents, in reading order:
+ *   1. Protocol constants
+ *   2. The event log (spec §4)
+ *   3. The derived state machine (spec §5) and its checks
+ *   4. The folder's declaration: protocol.json, deliverables, their types
+ *   5. Hooks and plugins; commands as data; the registry
+ *   6. Append (spec §6)
+ *   7. Validation (spec §8)
+ *   8. Init (spec §9)
+ *   9. Next action and waiting (spec §10)
+ *  10. The library facade (libraryApi, openCollaboration, runCommand)
+ *  11. The CLI edge (runCli; the process itself is plugins/core/process.ts)
+ * Host adapters, Python text semantics, the lock, the checkpoint, the
+ * document rules and the argv parser are modules in plugins/core/
+ * (docs/architecture.md); the commands beyond the protocol's are plugins.
  *
  * @module
  */
 import * as nodePath from 'node:path';
 import packageJson from './package.json' with { type: 'json' };
-import { BOL, DOT, EOL, H, PY_SPACE, RUN_START, S, comparePy, escapeRegExp, formatProtocolJson, formatTimestamp, isPySpaceCode, purePosixPath, pyRepr, pyStr, pyStrip, sha256Hex, sortedPy } from './plugins/core/pytext.ts';
-import { errorCode, fsError, isInside, isObject, type Json, realpathOfExistingAncestor, sameList, sleep } from './plugins/core/util.ts';
-
-export { comparePy, formatProtocolJson, formatTimestamp, purePosixPath, pyRepr, pyStr, pyStrip, sha256Hex, sortedPy } from './plugins/core/pytext.ts';
-export { fsError } from './plugins/core/util.ts';
-export { createNodeHost, type NodeHostOptions } from './plugins/core/node-host.ts';
-export { createMemoryFileSystem, createMemoryHost, type MemoryFileSystem, type MemoryHostOptions } from './plugins/core/memory-host.ts';
-import { createNodeHost } from './plugins/core/node-host.ts';
-import { createMemoryFileSystem, createMemoryHost } from './plugins/core/memory-host.ts';
-import { AcpAbortError, AcpAppendedError, AcpError, AcpPluginError, AcpTimeoutError, UsageError } from './plugins/core/errors.ts';
-import { checkOptionValues, commandWord, formatHelp, GLOBAL_OPTIONS, parseArgv, parsePartial, parsePyFloat, parsePyInt } from './plugins/core/argv.ts';
-import { parseZonedTimestamp, reviewHeadings } from './plugins/core/pytext.ts';
+import { checkOptionValues, commandWord, formatHelp, parseArgv, parsePartial, parsePyFloat, parsePyInt } from './plugins/core/argv.ts';
+import { CHECKPOINT_NAME, addSeq, checkpointState, duplicateSeqError, hasSeq, loadCheckpoint, logFacts, saveCheckpoint, stripErrors, type LogFacts } from './plugins/core/checkpoint.ts';
 import { defineDeliverableType, definePlugin } from './plugins/core/define.ts';
+import { CONCLUSION_SECTIONS, checkDecisions, conclusionErrors, decisionGateErrors, initialDocuments, markdown, readinessGateErrors, readReadiness, type MarkdownHelpers, type ReadinessFacts } from './plugins/core/documents.ts';
+import { AcpAbortError, AcpAppendedError, AcpError, AcpPluginError, AcpTimeoutError, UsageError } from './plugins/core/errors.ts';
+import { LOCK_BREAKER, LOCK_NAME, READ_LIMITS, inspectFolderLock, readCapped, withFolderLock, writeFileAtomic, type FolderLock } from './plugins/core/files.ts';
+import type { Host } from './plugins/core/host.ts';
+import { createMemoryFileSystem, createMemoryHost } from './plugins/core/memory-host.ts';
+import { createNodeHost } from './plugins/core/node-host.ts';
+import { comparePy, decodeText, formatProtocolJson, formatTimestamp, parseZonedTimestamp, purePosixPath, pyRepr, pyStr, pyStrip, reviewHeadings, sha256Hex, sortedPy } from './plugins/core/pytext.ts';
+import { errorCode, fsError, isInside, isInt, isObject, type Json, realpathOfExistingAncestor, sleep } from './plugins/core/util.ts';
 
-export { AcpAbortError, AcpAppendedError, AcpError, AcpPluginError, AcpTimeoutError, UsageError } from './plugins/core/errors.ts';
+// The modules of plugins/core/ hold what is not the protocol's core (see docs/architecture.md); their public part is this module's.
 export { parseArgv, parsePyFloat, parsePyInt, type ParsedArgv } from './plugins/core/argv.ts';
-export { parseZonedTimestamp, reviewHeadings } from './plugins/core/pytext.ts';
+export { CHECKPOINT_NAME } from './plugins/core/checkpoint.ts';
 export { defineDeliverableType, definePlugin } from './plugins/core/define.ts';
+export { CONCLUSION_SECTIONS, conclusionErrors, decisionGateErrors, markdown, readReadiness, type MarkdownHelpers, type ReadinessFacts } from './plugins/core/documents.ts';
+export { AcpAbortError, AcpAppendedError, AcpError, AcpPluginError, AcpTimeoutError, UsageError } from './plugins/core/errors.ts';
+export { LOCK_BREAKER, LOCK_NAME, inspectFolderLock, readCapped, withFolderLock, writeFileAtomic, type FolderLock, type FolderLockOptions, type FolderLockState } from './plugins/core/files.ts';
+export type { FileStat, FileSystem, Host, ProcessIdentity } from './plugins/core/host.ts';
+export { createMemoryFileSystem, createMemoryHost, type MemoryFileSystem, type MemoryHostOptions } from './plugins/core/memory-host.ts';
+export { createNodeHost, type NodeHostOptions } from './plugins/core/node-host.ts';
+export { comparePy, decodeText, formatProtocolJson, formatTimestamp, parseZonedTimestamp, purePosixPath, pyRepr, pyStr, pyStrip, reviewHeadings, sha256Hex, sortedPy } from './plugins/core/pytext.ts';
+export { fsError } from './plugins/core/util.ts';
 
 // ---------------------------------------------------------------------------
 // Protocol constants
@@ -70,21 +91,8 @@ export const REQUIRED_FILES = ['protocol.json', 'events.jsonl', 'proposal.md', '
 /** Files whose presence is an error (spec §1). */
 export const FORBIDDEN_FILES = ['state.log', 'discussion.md', 'opinions.md'] as const;
 
-/** Required `## ` headings of conclusion.md (spec §7.4). */
-export const CONCLUSION_SECTIONS = [
-  'Decision Outcome',
-  'Rationale',
-  'Deliverable Receipt',
-  'Accepted Decisions Summary',
-  'Readiness Result',
-  'Assumptions',
-  'Deferred Follow-ups',
-  'Implementation Blockers',
-  'Next Action',
-] as const;
 
 const DELIVERABLE_EVENTS = new Set(['deliverable_drafted', 'deliverable_revised', 'deliverable_frozen']);
-const CONCLUSION_OUTCOMES = new Set(['proceed', 'do_not_proceed', 'defer', 'blocked']);
 const SHA256_HEX = /^[0-9a-f]{64}$/;
 const INIT_SUMMARY = 'Initialized ACP schema v2 collaboration workspace.';
 /** This runtime's version (package.json's, inlined by the bundler). */
@@ -96,123 +104,414 @@ export const DEFAULT_WAIT_TIMEOUT_SECONDS = 1800;
 export const DEFAULT_WAIT_INTERVAL_SECONDS = 2;
 
 // ---------------------------------------------------------------------------
-// Host capabilities (the only door to the outside world)
+// The event log (spec §4)
 // ---------------------------------------------------------------------------
 
-/** What {@link FileSystem.stat} reports. */
-export interface FileStat {
-  isFile: boolean;
-  isDirectory: boolean;
-  isSymlink: boolean;
+/** One event of events.jsonl. Unknown keys are kept. */
+export interface AcpEvent {
+  seq: number;
+  from: string;
+  event: EventName | string;
+  at: string;
+  summary: string;
+  doc?: string;
+  reply_to?: number;
+  role?: 'primary' | 'supporting' | string;
+  sha256?: string;
+  [extra: string]: unknown;
+}
+
+/** The parsed log: events in order, and read errors (bad lines). */
+export interface EventLog {
+  /** Objects in the log, in order (bad lines are left out). */
+  events: Json[];
+  /** `events.jsonl line {n}: …` messages. */
+  errors: string[];
+  /** Byte length of the file read. */
   size: number;
-  mtimeMs: number;
-  /** Status-change time, when the host knows it (append checkpoint). */
-  ctimeMs?: number;
-  /** Inode number, when the host knows it (append checkpoint). */
-  ino?: number;
-  /** Owner's user id, when the host knows it (the plugin loader's ownership check). */
-  uid?: number;
-  /** Permission bits (`mode & 0o7777`), when the host knows them (the plugin loader's ownership check). */
-  mode?: number;
+  /** Whether the file ends in the middle of a line (no final newline). */
+  tornTail: boolean;
+}
+
+/** Parse events.jsonl text (spec §4). */
+export function parseEventLog(text: string): Omit<EventLog, 'size'> {
+  const events: Json[] = [];
+  const errors: string[] = [];
+  const { tornTail } = parseEventLines(text, 0, true, (event) => void events.push(event), errors);
+  return { events, errors, tornTail };
 }
 
 /**
- * The file access the core needs. Paths are absolute. Missing files raise an
- * error whose `code` is `'ENOENT'`; an exclusive create of an existing file
- * raises `'EEXIST'`.
+ * Parse a run of whole lines of events.jsonl (text after universal
+ * newlines) whose first line is line `before + 1`; `last` when the run ends
+ * the file. Events go to `onEvent`, bad lines to `errors`.
  */
-export interface FileSystem {
-  /**
-   * Read a whole regular file as bytes. A FIFO, device or socket raises
-   * `'EFTYPE'` (without blocking or reading it); a file larger than
-   * `maxBytes` raises `'EFBIG'`.
-   */
-  readFile(path: string, options?: { maxBytes?: number }): Promise<Uint8Array>;
-  /** Write a whole file; with `exclusive` fail with EEXIST if it exists. */
-  writeFile(path: string, data: Uint8Array | string, options?: { exclusive?: boolean }): Promise<void>;
-  /** Append bytes to a file (created if missing) and flush them to storage. */
-  appendFile(path: string, data: Uint8Array | string): Promise<void>;
-  /** Atomically replace `to` with `from`. */
-  rename(from: string, to: string): Promise<void>;
-  /** Remove a file; missing files are not an error. */
-  remove(path: string): Promise<void>;
-  /** Create a directory and its parents. */
-  mkdir(path: string): Promise<void>;
-  /** Stat a path, following symlinks (`lstat` semantics for `isSymlink`); `null` when missing. */
-  stat(path: string): Promise<FileStat | null>;
-  /** Resolve symlinks; raises ENOENT for missing paths. */
-  realpath(path: string): Promise<string>;
-  /** Names in a directory. */
-  readDir(path: string): Promise<string[]>;
-  /** Truncate a file to `size` bytes. */
-  truncate(path: string, size: number): Promise<void>;
-  /**
-   * Watch a directory; `onChange` runs (possibly spuriously) after something
-   * in it changed. Returns a function that stops watching. Optional: without
-   * it `wait` polls.
-   */
-  watch?(path: string, onChange: () => void): () => void;
-  /**
-   * Stat a file and read its last `length` bytes through one open handle
-   * (`null` when missing). Optional: the append checkpoint falls back to
-   * `stat` + `readFile`.
-   */
-  readTail?(path: string, length: number): Promise<{ stat: FileStat; bytes: Uint8Array } | null>;
-}
-
-/** What identifies a process beyond its pid; absent fields could not be read. */
-export interface ProcessIdentity {
-  /** `/proc/sys/kernel/random/boot_id`: changes at every boot. */
-  bootId?: string;
-  /** The PID namespace (`/proc/self/ns/pid` inode): pids of another one are not ours to judge. */
-  pidNamespace?: string;
-  /** This process's start time (`/proc/self/stat` field 22), telling a reused pid from the holder. */
-  startTime?: string;
-}
-
-/** Host capabilities handed to the core. One small adapter per runtime. */
-export interface Host {
-  fs: FileSystem;
-  /** Current time. */
-  now(): Date;
-  /** This process's id (lock ownership). */
-  pid: number;
-  /** This machine's name, when readable without extra permissions (lock ownership). */
-  hostname?: string;
-  /** Whether a process of this machine is alive; `undefined` when the host cannot tell. */
-  isProcessAlive(pid: number): boolean | undefined;
-  /**
-   * Who this process is beyond its pid, as far as the host can read it
-   * (lock ownership across PID namespaces, reboots and sandboxes).
-   */
-  identity?: ProcessIdentity;
-  /** Start time of a process of this PID namespace (Linux: `/proc/{pid}/stat` field 22); `undefined` when unknown. */
-  processStartTime?(pid: number): string | undefined;
-  /**
-   * The secret (32 bytes) that authenticates the append checkpoint, kept
-   * where a writer of the collaboration folder alone cannot read it;
-   * `undefined` when there is none. Optional: without it every append reads
-   * and replays the whole log.
-   */
-  checkpointKey?(): Promise<Uint8Array | undefined>;
-  /** Resolve a possibly relative path against the working directory. */
-  resolvePath(path: string): string;
-}
-
-
-// ---------------------------------------------------------------------------
-// Text
-// ---------------------------------------------------------------------------
-
-/** Decode UTF-8 strictly and apply universal newlines. Throws on invalid UTF-8. */
-export function decodeText(bytes: Uint8Array, name: string): string {
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
-  } catch {
-    throw new AcpError(`${name} is not valid UTF-8`);
+function parseEventLines(text: string, before: number, last: boolean, onEvent: (event: Json) => void, errors: string[]): { lines: number; tornTail: boolean } {
+  const lines = text.split('\n');
+  const tornTail = last && text.length > 0 && !text.endsWith('\n');
+  if (!tornTail) lines.pop();
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    // An event line starts with `{`: skip the (regex) blank test for it.
+    if (line.charCodeAt(0) !== 0x7b && pyStrip(line) === '') continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch (error) {
+      // An unterminated last line that is not JSON is what an interrupted
+      // writer leaves: say so (after the detail, which tools compare loosely).
+      const torn = tornTail && i === lines.length - 1 ? ` (the last line is incomplete: a writer was interrupted; \`acp doctor --fix\` repairs it)` : '';
+      errors.push(`events.jsonl line ${before + i + 1}: invalid JSON: ${jsonErrorDetail(error)}${torn}`);
+      continue;
+    }
+    if (!isObject(value)) {
+      errors.push(`events.jsonl line ${before + i + 1}: event must be an object`);
+      continue;
+    }
+    onEvent(value);
   }
-  return text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text;
+  return { lines: lines.length, tornTail };
+}
+
+/**
+ * Read events.jsonl for a reader that does not take the lock: a line being
+ * appended at this moment can be caught half-copied (the OS copies a write
+ * page by page), so an unreadable last line is read once more before it is
+ * reported. A torn line left by a killed writer is still there then.
+ */
+async function readEventLogSettled(host: Host, folder: string): Promise<EventLog> {
+  try {
+    const log = await readEventLog(host, folder);
+    if (!log.tornTail || !log.errors.length) return log;
+  } catch (error) {
+    if (!(error instanceof AcpError)) throw error;
+  }
+  await sleep(25);
+  return readEventLog(host, folder);
+}
+
+/** Read and parse events.jsonl; a missing file is `error: missing events.jsonl`. */
+export async function readEventLog(host: Host, folder: string): Promise<EventLog> {
+  const events: Json[] = [];
+  const rest = await scanEventLog(host, folder, (event) => void events.push(event));
+  return { events, ...rest };
+}
+
+/**
+ * How much of events.jsonl is decoded at a time: a long log is never held
+ * as one string (validate of 100k events stays far below 150 MB).
+ */
+const LOG_CHUNK_BYTES = 1 << 20;
+
+/**
+ * Read events.jsonl and hand its events to `onEvent` in order, decoding a
+ * megabyte of whole lines at a time; returns the errors of bad lines (same
+ * events, messages and line numbers as {@link readEventLog}). Throws what
+ * readEventLog throws, possibly after some events were handed over: the
+ * consumer then starts afresh.
+ */
+export async function scanEventLog(host: Host, folder: string, onEvent: (event: Json) => void): Promise<Omit<EventLog, 'events'>> {
+  let bytes: Uint8Array;
+  try {
+    bytes = await readCapped(host, nodePath.join(folder, 'events.jsonl'), READ_LIMITS.log, 'events.jsonl');
+  } catch (error) {
+    // The Python tools refuse a folder without its log (issue 12 item 5):
+    // starting a new history there would split it from theirs for good.
+    if (errorCode(error) === 'ENOENT') throw new AcpError('missing events.jsonl', 2, 'invalid_log');
+    if (errorCode(error) === 'EISDIR') throw new AcpError('events.jsonl is a directory, not the event log');
+    if (errorCode(error) === 'ELOOP') throw new AcpError('events.jsonl is a symbolic link loop, not the event log');
+    throw error;
+  }
+  const errors: string[] = [];
+  let before = 0;
+  let tornTail = false;
+  for (let start = 0; start < bytes.length; ) {
+    // Cut after a `\n` byte: it never occurs inside a UTF-8 sequence, and a
+    // `\r\n` pair stays in one piece.
+    let end = Math.min(bytes.length, start + LOG_CHUNK_BYTES);
+    if (end < bytes.length) {
+      const newline = bytes.indexOf(0x0a, end - 1);
+      end = newline === -1 ? bytes.length : newline + 1;
+    }
+    let text: string;
+    try {
+      text = decodeText(bytes.subarray(start, end), 'events.jsonl');
+    } catch (error) {
+      throw logDecodeError(bytes, error);
+    }
+    const run = parseEventLines(text, before, end === bytes.length, onEvent, errors);
+    before += run.lines;
+    tornTail = run.tornTail;
+    start = end;
+  }
+  return { errors, size: bytes.length, tornTail };
+}
+
+/** The error for an events.jsonl that is not UTF-8 (`error`: the decoder's). */
+function logDecodeError(bytes: Uint8Array, error: unknown): unknown {
+  // A writer killed mid-append can cut a multi-byte character: say so when
+  // only the unterminated last line is undecodable.
+  const end = Math.max(bytes.lastIndexOf(0x0a), bytes.lastIndexOf(0x0d)) + 1;
+  let headValid = false;
+  try {
+    headValid = end < bytes.length && new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(0, end)) !== undefined;
+  } catch {
+    headValid = false;
+  }
+  if (headValid) return new AcpError('events.jsonl is not valid UTF-8 (the last line is incomplete: a writer was interrupted; `acp doctor --fix` repairs it)');
+  return error;
+}
+
+/** Serialise an event as one compact line (spec §4), with U+0085/U+2028/U+2029 escaped. */
+export function formatEventLine(event: Json): string {
+  const ordered: Json = {};
+  for (const key of ['seq', 'from', 'event', 'at', 'summary', 'doc', 'reply_to', 'role', 'sha256']) {
+    if (event[key] !== undefined) ordered[key] = event[key];
+  }
+  for (const key of Object.keys(event)) if (!(key in ordered) && event[key] !== undefined) ordered[key] = event[key];
+  return `${JSON.stringify(ordered).replace(/[\u0085\u2028\u2029]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`)}\n`;
+}
+
+/**
+ * A JSON parser's complaint, made engine-neutral: V8 quotes the whole input
+ * ("…" is not valid JSON) and JavaScriptCore prefixes "JSON Parse error: ";
+ * either would leak file content (or a second `error: `) into our message.
+ */
+export function jsonErrorDetail(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return (
+    message
+      .replace(/^JSON Parse error:\s*/, '')
+      .replace(/,\s*".*" is not valid JSON$/s, '')
+      .replace(/\berror:\s*/gi, '')
+      .split('\n', 1)[0] || 'invalid JSON'
+  );
+}
+
+/** Next seq: largest integer seq + 1, or 1 (spec §4). */
+export function nextSeq(events: Json[]): number {
+  let max = 0;
+  for (const event of events) if (isInt(event.seq) && event.seq > max) max = event.seq;
+  return max + 1;
+}
+
+// ---------------------------------------------------------------------------
+// The derived state machine (spec §5)
+// ---------------------------------------------------------------------------
+
+/** State derived by replaying the log. */
+export interface DerivedState {
+  phase: Phase | null;
+  proposalOwner: string | null;
+  waitingFor: string[];
+  reviewersDue: string[];
+  acceptorsDue: string[];
+  latestClassification: number;
+  latestDecisionInput: number;
+  primaryDrafted: boolean;
+  primaryFrozen: boolean;
+  readinessPassed: boolean;
+  /** Errors found while replaying, in order. */
+  errors: string[];
+}
+
+/** The initial (empty) derived state. */
+export function emptyState(): DerivedState {
+  return {
+    phase: null,
+    proposalOwner: null,
+    waitingFor: [],
+    reviewersDue: [],
+    acceptorsDue: [],
+    latestClassification: 0,
+    latestDecisionInput: 0,
+    primaryDrafted: false,
+    primaryFrozen: false,
+    readinessPassed: false,
+    errors: [],
+  };
+}
+
+const PHASE_RULES: Record<string, { phases: Phase[]; action: string }> = {
+  deliverable_drafted: { phases: ['drafting', 'revising', 'decision_review'], action: 'deliverable draft' },
+  deliverable_revised: { phases: ['revising', 'decision_review'], action: 'deliverable revision' },
+  deliverable_frozen: { phases: ['readiness_check'], action: 'deliverable freeze' },
+  proposal_submitted: { phases: ['drafting', 'revising'], action: 'proposal submission' },
+  review_submitted: { phases: ['reviewing'], action: 'review submission' },
+  proposal_revised: { phases: ['revising'], action: 'proposal revision' },
+  decision_proposed: { phases: ['revising', 'decision_review'], action: 'decision proposal' },
+  question_classified: { phases: ['decision_review'], action: 'question classification' },
+  decision_accepted: { phases: ['decision_review'], action: 'decision acceptance' },
+  readiness_passed: { phases: ['readiness_check'], action: 'readiness pass' },
+  completed: { phases: ['readiness_check'], action: 'completion' },
+};
+
+/** `seq {s}` of an event, as messages print it. */
+function seqText(event: Json): string {
+  return pyStr(event.seq);
+}
+
+// The checks of applyEvent, as plain functions: a replay of a long log
+// calls them for every event, and closures per event cost memory.
+function requirePhase(state: DerivedState, event: Json, allowed: Phase[]): void {
+  if (!state.phase || !allowed.includes(state.phase)) state.errors.push(`seq ${seqText(event)}: ${pyStr(event.event)} is not allowed from phase ${state.phase ?? 'None'}`);
+}
+
+function requireActor(state: DerivedState, event: Json, allowed: string[], action: string): void {
+  const actor = event.from;
+  if (typeof actor === 'string' && allowed.includes(actor)) return;
+  const who = allowed.length ? sortedPy(allowed).join(', ') : 'no participant';
+  state.errors.push(`seq ${seqText(event)}: ${action} is reserved for ${who}; got ${pyStr(actor)}`);
+}
+
+function requireOwner(state: DerivedState, event: Json, action: string): void {
+  if (state.proposalOwner !== null) requireActor(state, event, [state.proposalOwner], action);
+}
+
+function ownerList(state: DerivedState): string[] {
+  return state.proposalOwner === null ? [] : [state.proposalOwner];
+}
+
+/**
+ * Apply one event to the derived state (mutates `state`), recording errors.
+ * `readiness` is the *current* readiness.md (decision gates, spec §5).
+ */
+export function applyEvent(state: DerivedState, event: Json, participants: string[], readiness: ReadinessFacts): void {
+  const name = event.event;
+  // Supporting-deliverable events (most of a long log) have no effect.
+  if (event.role !== 'primary' && DELIVERABLE_EVENTS.has(name as string)) return;
+  // One small function per event: a replay of a long log makes them hot, and
+  // the JIT compiles small functions much faster than one big switch.
+  switch (name) {
+    case 'initialized':
+      return applyInitialized(state, event, participants);
+    case 'blocked':
+      state.phase = 'blocked';
+      state.waitingFor = [];
+      return;
+    case 'deliverable_drafted':
+    case 'deliverable_revised':
+    case 'deliverable_frozen':
+      return applyPrimaryDeliverable(state, event, name);
+    case 'proposal_submitted':
+      return applyProposalSubmitted(state, event, participants);
+    case 'review_submitted':
+      return applyReviewSubmitted(state, event);
+    case 'proposal_revised':
+    case 'decision_proposed':
+      return applyDecisionInput(state, event, name);
+    case 'question_classified':
+      return applyQuestionClassified(state, event, participants);
+    case 'decision_accepted':
+      return applyDecisionAccepted(state, event, readiness);
+    case 'readiness_passed':
+      return applyReadinessPassed(state, event);
+    case 'completed':
+      return applyCompleted(state, event);
+    default:
+      return;
+  }
+}
+
+function applyInitialized(state: DerivedState, event: Json, participants: string[]): void {
+  const actor = event.from;
+  if (event.seq !== 1) state.errors.push('initialized must be seq 1');
+  if (typeof actor !== 'string' || !participants.includes(actor)) state.errors.push(`seq ${seqText(event)}: initialized participant is not listed in protocol.json`);
+  state.proposalOwner = typeof actor === 'string' ? actor : pyStr(actor);
+  state.phase = 'drafting';
+  state.waitingFor = [state.proposalOwner];
+}
+
+function applyPrimaryDeliverable(state: DerivedState, event: Json, name: 'deliverable_drafted' | 'deliverable_revised' | 'deliverable_frozen'): void {
+  const rule = PHASE_RULES[name]!;
+  if (name === 'deliverable_revised' && state.primaryFrozen) state.errors.push(`seq ${seqText(event)}: deliverable_revised is not allowed after deliverable_frozen`);
+  if (name === 'deliverable_frozen' && state.primaryFrozen) state.errors.push(`seq ${seqText(event)}: primary deliverable can be frozen only once`);
+  requirePhase(state, event, rule.phases);
+  requireOwner(state, event, rule.action);
+  if (name === 'deliverable_frozen') state.primaryFrozen = true;
+  else state.primaryDrafted = true;
+}
+
+function applyProposalSubmitted(state: DerivedState, event: Json, participants: string[]): void {
+  const actor = event.from;
+  requirePhase(state, event, PHASE_RULES.proposal_submitted!.phases);
+  if (!state.primaryDrafted) state.errors.push(`seq ${seqText(event)}: proposal_submitted requires prior primary deliverable_drafted`);
+  requireActor(state, event, state.proposalOwner === null ? [pyStr(actor)] : [state.proposalOwner], 'proposal submission');
+  state.proposalOwner = pyStr(actor);
+  state.reviewersDue = participants.filter((p) => p !== state.proposalOwner);
+  if (!state.reviewersDue.length) state.errors.push(`seq ${seqText(event)}: proposal_submitted requires at least one reviewer`);
+  state.phase = 'reviewing';
+  state.waitingFor = sortedPy(new Set(state.reviewersDue));
+}
+
+function applyReviewSubmitted(state: DerivedState, event: Json): void {
+  const actor = event.from;
+  requirePhase(state, event, PHASE_RULES.review_submitted!.phases);
+  requireActor(state, event, state.reviewersDue, 'review submission');
+  state.reviewersDue = state.reviewersDue.filter((p) => p !== actor);
+  if (state.reviewersDue.length) state.waitingFor = sortedPy(new Set(state.reviewersDue));
+  else {
+    state.phase = 'revising';
+    state.waitingFor = ownerList(state);
+  }
+}
+
+function applyDecisionInput(state: DerivedState, event: Json, name: 'proposal_revised' | 'decision_proposed'): void {
+  const rule = PHASE_RULES[name]!;
+  requirePhase(state, event, rule.phases);
+  requireOwner(state, event, rule.action);
+  state.latestDecisionInput = isInt(event.seq) ? event.seq : 0;
+  state.latestClassification = 0;
+  state.phase = 'decision_review';
+  state.waitingFor = ownerList(state);
+}
+
+function applyQuestionClassified(state: DerivedState, event: Json, participants: string[]): void {
+  requirePhase(state, event, PHASE_RULES.question_classified!.phases);
+  requireOwner(state, event, 'question classification');
+  state.latestClassification = isInt(event.seq) ? event.seq : 0;
+  state.acceptorsDue = [...participants];
+  state.waitingFor = sortedPy(new Set(state.acceptorsDue));
+}
+
+function applyDecisionAccepted(state: DerivedState, event: Json, readiness: ReadinessFacts): void {
+  const actor = event.from;
+  requirePhase(state, event, PHASE_RULES.decision_accepted!.phases);
+  if (state.latestDecisionInput && state.latestClassification <= state.latestDecisionInput) {
+    state.errors.push(`seq ${seqText(event)}: decision_accepted requires question_classified after the latest proposal or decision`);
+  }
+  requireActor(state, event, state.acceptorsDue, 'decision acceptance');
+  // The gates read the *current* readiness.md, on every replay (spec §5).
+  for (const message of decisionGateErrors(readiness)) state.errors.push(`seq ${seqText(event)}: ${message}`);
+  state.acceptorsDue = state.acceptorsDue.filter((p) => p !== actor);
+  if (state.acceptorsDue.length) state.waitingFor = sortedPy(new Set(state.acceptorsDue));
+  else {
+    state.phase = 'readiness_check';
+    state.waitingFor = ownerList(state);
+  }
+}
+
+function applyReadinessPassed(state: DerivedState, event: Json): void {
+  requirePhase(state, event, PHASE_RULES.readiness_passed!.phases);
+  if (!state.primaryFrozen) state.errors.push(`seq ${seqText(event)}: readiness_passed requires primary deliverable_frozen`);
+  requireOwner(state, event, 'readiness pass');
+  state.readinessPassed = true;
+  state.waitingFor = ownerList(state);
+}
+
+function applyCompleted(state: DerivedState, event: Json): void {
+  if (state.phase !== 'readiness_check' || !state.readinessPassed) state.errors.push(`seq ${seqText(event)}: completed requires a prior readiness_passed event`);
+  if (event.doc !== 'conclusion.md') state.errors.push(`seq ${seqText(event)}: completed must reference conclusion.md`);
+  requireOwner(state, event, 'completion');
+  state.phase = 'completed';
+  state.waitingFor = [];
+}
+
+/** Replay a whole log (spec §5). */
+export function replay(events: Json[], participants: string[], readiness: ReadinessFacts): DerivedState {
+  const state = emptyState();
+  for (const event of events) applyEvent(state, event, participants, readiness);
+  return state;
 }
 
 // ---------------------------------------------------------------------------
@@ -497,539 +796,55 @@ export function defaultGates(ref: string, type: string): string[] {
 }
 
 // ---------------------------------------------------------------------------
-// Markdown rules (spec §7)
+// Reading protocol.json
 // ---------------------------------------------------------------------------
 
-const STATUS_RE = new RegExp(`${BOL}Status:${S}*(Draft|In Review|Frozen)${S}*${EOL}`);
-const NEXT_H2_RE = new RegExp(`${BOL}## `);
-
-/** Helpers over Markdown text, shared with plugins. */
-export interface MarkdownHelpers {
-  /** The status of a deliverable (`Draft`, `In Review`, `Frozen`) or undefined. */
-  status(text: string): string | undefined;
-  /** Whether a `## {section}` heading exists. */
-  hasSection(text: string, section: string): boolean;
-  /** The body of a section (to the next `## ` heading), or undefined when absent. */
-  sectionBody(text: string, section: string): string | undefined;
-  /** Python's `str.strip()`. */
-  strip(text: string): string;
-}
-
-function sectionMatch(text: string, section: string): RegExpExecArray | null {
-  return new RegExp(`${BOL}##${S}+${escapeRegExp(section)}${S}*${EOL}`, 'u').exec(text);
-}
-
-/** Markdown helpers (spec §3, §7). */
-export const markdown: MarkdownHelpers = {
-  status(text) {
-    return STATUS_RE.exec(text)?.[1];
-  },
-  hasSection(text, section) {
-    return sectionMatch(text, section) !== null;
-  },
-  sectionBody(text, section) {
-    const match = sectionMatch(text, section);
-    if (!match) return undefined;
-    const rest = text.slice(match.index + match[0].length);
-    const next = NEXT_H2_RE.exec(rest);
-    return next ? rest.slice(0, next.index) : rest;
-  },
-  strip: pyStrip,
-};
-
-/** Facts read from readiness.md (spec §7.3). */
-export interface ReadinessFacts {
-  blocking: string[];
-  unresolved: string[];
-  deferredWithoutReason: string[];
-  readyToImplement: boolean;
-  /** Whether a completion gate text is checked. */
-  isGateChecked(text: string): boolean;
-}
-
-const READINESS_ITEM_RE = new RegExp(`${BOL}${RUN_START}${S}*-${S}*\\[([A-Za-z_]+)\\]${S}*(${DOT}*)${EOL}`, 'g');
-const READY_RE = new RegExp(`${BOL}${RUN_START}${S}*-${S}*\\[[xX]\\]${S}*Ready to implement`);
-
-/** Parse readiness.md (missing file → empty text). */
-export function readReadiness(text: string): ReadinessFacts {
-  const blocking: string[] = [];
-  const unresolved: string[] = [];
-  const deferredWithoutReason: string[] = [];
-  for (const match of text.matchAll(READINESS_ITEM_RE)) {
-    const status = match[1]!;
-    const body = match[2]!;
-    if (status === 'blocking') blocking.push(body);
-    if (status === 'unresolved') unresolved.push(body);
-    else if ((status === 'resolved' || status === 'deferred_nonblocking' || status === 'blocking') && body.includes('TBD')) unresolved.push(body);
-    if (status === 'deferred_nonblocking' && !body.toLowerCase().includes('reason:')) deferredWithoutReason.push(body);
-  }
-  return {
-    blocking,
-    unresolved,
-    deferredWithoutReason,
-    readyToImplement: READY_RE.test(text),
-    isGateChecked: (gate) => new RegExp(`${BOL}${RUN_START}${S}*-${S}*\\[[xX]\\]${S}*${escapeRegExp(gate)}${S}*${EOL}`, 'u').test(text),
-  };
-}
-
-/** The decision-gate messages for a decision_accepted (spec §7.3). */
-export function decisionGateErrors(readiness: ReadinessFacts): string[] {
-  return readinessGateErrors(readiness, 'before decision_accepted', false);
-}
-
-/**
- * The readiness gates (spec §7.3), worded for where they are checked: `when`
- * is `before decision_accepted`, `first` (append) or `before readiness_passed
- * or completed` (validate). Only the decision gate names itself after the
- * reason rule (the other tools' wording); `ready` adds the final checkbox.
- */
-function readinessGateErrors(readiness: ReadinessFacts, when: string, ready: boolean): string[] {
-  const errors: string[] = [];
-  if (readiness.blocking.length) errors.push(`blocking readiness items must be cleared ${when}`);
-  if (readiness.unresolved.length) errors.push(`unresolved readiness questions must be classified ${when}`);
-  if (readiness.deferredWithoutReason.length) errors.push(`deferred_nonblocking readiness items require a reason${when === 'before decision_accepted' ? ` ${when}` : ''}`);
-  if (ready && !readiness.readyToImplement) errors.push(`readiness.md must check 'Ready to implement' ${when}`);
-  return errors;
-}
-
-/**
- * `^##\s+(.+?)\s*$`, for headings that are not white space only (only those
- * can name a section): the name runs from the first to the last non-space
- * character of its line. Written without the lazy `.+?` followed by `\s*`,
- * which takes quadratic time on a long line.
- */
-const CONCLUSION_HEADING_RE = new RegExp(`${BOL}##${S}+([^${PY_SPACE}](?:${DOT}*[^${PY_SPACE}])?)${S}*${EOL}`, 'g');
-const OUTCOME_RE = new RegExp(`${BOL}${RUN_START}${S}*-${S}*\\[([A-Za-z_]+)\\]${S}+(${DOT}+)${EOL}`, 'g');
-const PLACEHOLDER_RE = /(?<![\p{L}\p{N}_])(?:tbd|todo|unresolved|待定)(?![\p{L}\p{N}_])/iu;
-
-/** Errors of conclusion.md before completed (spec §7.4). */
-export function conclusionErrors(text: string, ref: string | undefined): string[] {
-  const errors: string[] = [];
-  const headings = new Set<string>();
-  for (const match of text.matchAll(CONCLUSION_HEADING_RE)) headings.add(match[1]!);
-  const missing = CONCLUSION_SECTIONS.filter((section) => !headings.has(section));
-  if (missing.length) errors.push(`conclusion.md is missing required sections: ${missing.join(', ')}`);
-  const outcomes = [...text.matchAll(OUTCOME_RE)].map((m) => m[1]!).filter((status) => CONCLUSION_OUTCOMES.has(status));
-  if (outcomes.length !== 1) errors.push('conclusion.md must declare exactly one final outcome');
-  else if (outcomes[0] === 'blocked') errors.push('conclusion.md outcome cannot be completed while blocked');
-  if (PLACEHOLDER_RE.test(text)) errors.push('conclusion.md must not contain unresolved placeholders before completed');
-  if (ref !== undefined && !text.includes(ref)) errors.push('conclusion.md must reference the primary deliverable');
-  return errors;
-}
-
-// ---------------------------------------------------------------------------
-// The event log (spec §4)
-// ---------------------------------------------------------------------------
-
-/** One event of events.jsonl. Unknown keys are kept. */
-export interface AcpEvent {
-  seq: number;
-  from: string;
-  event: EventName | string;
-  at: string;
-  summary: string;
-  doc?: string;
-  reply_to?: number;
-  role?: 'primary' | 'supporting' | string;
-  sha256?: string;
-  [extra: string]: unknown;
-}
-
-/** The parsed log: events in order, and read errors (bad lines). */
-export interface EventLog {
-  /** Objects in the log, in order (bad lines are left out). */
-  events: Json[];
-  /** `events.jsonl line {n}: …` messages. */
-  errors: string[];
-  /** Byte length of the file read. */
-  size: number;
-  /** Whether the file ends in the middle of a line (no final newline). */
-  tornTail: boolean;
-}
-
-/** Parse events.jsonl text (spec §4). */
-export function parseEventLog(text: string): Omit<EventLog, 'size'> {
-  const events: Json[] = [];
-  const errors: string[] = [];
-  const { tornTail } = parseEventLines(text, 0, true, (event) => void events.push(event), errors);
-  return { events, errors, tornTail };
-}
-
-/**
- * Parse a run of whole lines of events.jsonl (text after universal
- * newlines) whose first line is line `before + 1`; `last` when the run ends
- * the file. Events go to `onEvent`, bad lines to `errors`.
- */
-function parseEventLines(text: string, before: number, last: boolean, onEvent: (event: Json) => void, errors: string[]): { lines: number; tornTail: boolean } {
-  const lines = text.split('\n');
-  const tornTail = last && text.length > 0 && !text.endsWith('\n');
-  if (!tornTail) lines.pop();
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!;
-    // An event line starts with `{`: skip the (regex) blank test for it.
-    if (line.charCodeAt(0) !== 0x7b && pyStrip(line) === '') continue;
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch (error) {
-      // An unterminated last line that is not JSON is what an interrupted
-      // writer leaves: say so (after the detail, which tools compare loosely).
-      const torn = tornTail && i === lines.length - 1 ? ` (the last line is incomplete: a writer was interrupted; \`acp doctor --fix\` repairs it)` : '';
-      errors.push(`events.jsonl line ${before + i + 1}: invalid JSON: ${jsonErrorDetail(error)}${torn}`);
-      continue;
-    }
-    if (!isObject(value)) {
-      errors.push(`events.jsonl line ${before + i + 1}: event must be an object`);
-      continue;
-    }
-    onEvent(value);
-  }
-  return { lines: lines.length, tornTail };
-}
-
-/**
- * Read events.jsonl for a reader that does not take the lock: a line being
- * appended at this moment can be caught half-copied (the OS copies a write
- * page by page), so an unreadable last line is read once more before it is
- * reported. A torn line left by a killed writer is still there then.
- */
-async function readEventLogSettled(host: Host, folder: string): Promise<EventLog> {
-  try {
-    const log = await readEventLog(host, folder);
-    if (!log.tornTail || !log.errors.length) return log;
-  } catch (error) {
-    if (!(error instanceof AcpError)) throw error;
-  }
-  await sleep(25);
-  return readEventLog(host, folder);
-}
-
-/** Read and parse events.jsonl; a missing file is `error: missing events.jsonl`. */
-export async function readEventLog(host: Host, folder: string): Promise<EventLog> {
-  const events: Json[] = [];
-  const rest = await scanEventLog(host, folder, (event) => void events.push(event));
-  return { events, ...rest };
-}
-
-/**
- * How much of events.jsonl is decoded at a time: a long log is never held
- * as one string (validate of 100k events stays far below 150 MB).
- */
-const LOG_CHUNK_BYTES = 1 << 20;
-
-/**
- * Read events.jsonl and hand its events to `onEvent` in order, decoding a
- * megabyte of whole lines at a time; returns the errors of bad lines (same
- * events, messages and line numbers as {@link readEventLog}). Throws what
- * readEventLog throws, possibly after some events were handed over: the
- * consumer then starts afresh.
- */
-export async function scanEventLog(host: Host, folder: string, onEvent: (event: Json) => void): Promise<Omit<EventLog, 'events'>> {
+/** Read protocol.json; raises the spec's messages (§6 step 1). */
+export async function readProtocol(host: Host, folder: string): Promise<Json> {
   let bytes: Uint8Array;
   try {
-    bytes = await readCapped(host, nodePath.join(folder, 'events.jsonl'), READ_LIMITS.log, 'events.jsonl');
+    bytes = await readCapped(host, nodePath.join(folder, 'protocol.json'), READ_LIMITS.protocol, 'protocol.json');
   } catch (error) {
-    // The Python tools refuse a folder without its log (issue 12 item 5):
-    // starting a new history there would split it from theirs for good.
-    if (errorCode(error) === 'ENOENT') throw new AcpError('missing events.jsonl', 2, 'invalid_log');
-    if (errorCode(error) === 'EISDIR') throw new AcpError('events.jsonl is a directory, not the event log');
-    if (errorCode(error) === 'ELOOP') throw new AcpError('events.jsonl is a symbolic link loop, not the event log');
+    // A dangling or looping link, or a name too long to exist, is missing.
+    if (['ENOENT', 'ENOTDIR', 'ELOOP', 'ENAMETOOLONG'].includes(errorCode(error) ?? '')) throw new AcpError(`missing protocol.json in ${folder}`, 2, 'invalid_folder');
+    if (errorCode(error) === 'EISDIR') throw new AcpError('invalid protocol.json: protocol.json is a directory', 2, 'invalid_folder');
     throw error;
   }
-  const errors: string[] = [];
-  let before = 0;
-  let tornTail = false;
-  for (let start = 0; start < bytes.length; ) {
-    // Cut after a `\n` byte: it never occurs inside a UTF-8 sequence, and a
-    // `\r\n` pair stays in one piece.
-    let end = Math.min(bytes.length, start + LOG_CHUNK_BYTES);
-    if (end < bytes.length) {
-      const newline = bytes.indexOf(0x0a, end - 1);
-      end = newline === -1 ? bytes.length : newline + 1;
-    }
-    let text: string;
-    try {
-      text = decodeText(bytes.subarray(start, end), 'events.jsonl');
-    } catch (error) {
-      throw logDecodeError(bytes, error);
-    }
-    const run = parseEventLines(text, before, end === bytes.length, onEvent, errors);
-    before += run.lines;
-    tornTail = run.tornTail;
-    start = end;
-  }
-  return { errors, size: bytes.length, tornTail };
-}
-
-/** The error for an events.jsonl that is not UTF-8 (`error`: the decoder's). */
-function logDecodeError(bytes: Uint8Array, error: unknown): unknown {
-  // A writer killed mid-append can cut a multi-byte character: say so when
-  // only the unterminated last line is undecodable.
-  const end = Math.max(bytes.lastIndexOf(0x0a), bytes.lastIndexOf(0x0d)) + 1;
-  let headValid = false;
+  let text: string;
   try {
-    headValid = end < bytes.length && new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(0, end)) !== undefined;
+    text = decodeText(bytes, 'protocol.json');
   } catch {
-    headValid = false;
+    throw new AcpError('invalid protocol.json: not valid UTF-8', 2, 'invalid_folder');
   }
-  if (headValid) return new AcpError('events.jsonl is not valid UTF-8 (the last line is incomplete: a writer was interrupted; `acp doctor --fix` repairs it)');
-  return error;
-}
-
-/** Serialise an event as one compact line (spec §4), with U+0085/U+2028/U+2029 escaped. */
-export function formatEventLine(event: Json): string {
-  const ordered: Json = {};
-  for (const key of ['seq', 'from', 'event', 'at', 'summary', 'doc', 'reply_to', 'role', 'sha256']) {
-    if (event[key] !== undefined) ordered[key] = event[key];
+  // json.loads refuses a BOM; accepting it would let acp drive a folder the Python tools refuse (issue 12 item 9).
+  if (text.charCodeAt(0) === 0xfeff) throw new AcpError('invalid protocol.json: Unexpected UTF-8 BOM (decode using utf-8-sig): line 1 column 1 (char 0)', 2, 'invalid_folder');
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new AcpError(`invalid protocol.json: ${jsonErrorDetail(error)}`, 2, 'invalid_folder');
   }
-  for (const key of Object.keys(event)) if (!(key in ordered) && event[key] !== undefined) ordered[key] = event[key];
-  return `${JSON.stringify(ordered).replace(/[\u0085\u2028\u2029]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`)}\n`;
+  if (!isObject(value)) throw new AcpError('invalid protocol.json: top level must be an object', 2, 'invalid_folder');
+  return value;
 }
 
 /**
- * A JSON parser's complaint, made engine-neutral: V8 quotes the whole input
- * ("…" is not valid JSON) and JavaScriptCore prefixes "JSON Parse error: ";
- * either would leak file content (or a second `error: `) into our message.
+ * A protocol document's text; `undefined` when missing. A directory in its
+ * place is an error, never an empty document that passes (issue 12 item 9);
+ * `validate` reports it once among its findings and reads it as missing.
  */
-export function jsonErrorDetail(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  return (
-    message
-      .replace(/^JSON Parse error:\s*/, '')
-      .replace(/,\s*".*" is not valid JSON$/s, '')
-      .replace(/\berror:\s*/gi, '')
-      .split('\n', 1)[0] || 'invalid JSON'
-  );
-}
-
-function isInt(value: unknown): value is number {
-  return typeof value === 'number' && Number.isInteger(value);
-}
-
-/** Next seq: largest integer seq + 1, or 1 (spec §4). */
-export function nextSeq(events: Json[]): number {
-  let max = 0;
-  for (const event of events) if (isInt(event.seq) && event.seq > max) max = event.seq;
-  return max + 1;
-}
-
-// ---------------------------------------------------------------------------
-// The derived state machine (spec §5)
-// ---------------------------------------------------------------------------
-
-/** State derived by replaying the log. */
-export interface DerivedState {
-  phase: Phase | null;
-  proposalOwner: string | null;
-  waitingFor: string[];
-  reviewersDue: string[];
-  acceptorsDue: string[];
-  latestClassification: number;
-  latestDecisionInput: number;
-  primaryDrafted: boolean;
-  primaryFrozen: boolean;
-  readinessPassed: boolean;
-  /** Errors found while replaying, in order. */
-  errors: string[];
-}
-
-/** The initial (empty) derived state. */
-export function emptyState(): DerivedState {
-  return {
-    phase: null,
-    proposalOwner: null,
-    waitingFor: [],
-    reviewersDue: [],
-    acceptorsDue: [],
-    latestClassification: 0,
-    latestDecisionInput: 0,
-    primaryDrafted: false,
-    primaryFrozen: false,
-    readinessPassed: false,
-    errors: [],
-  };
-}
-
-const PHASE_RULES: Record<string, { phases: Phase[]; action: string }> = {
-  deliverable_drafted: { phases: ['drafting', 'revising', 'decision_review'], action: 'deliverable draft' },
-  deliverable_revised: { phases: ['revising', 'decision_review'], action: 'deliverable revision' },
-  deliverable_frozen: { phases: ['readiness_check'], action: 'deliverable freeze' },
-  proposal_submitted: { phases: ['drafting', 'revising'], action: 'proposal submission' },
-  review_submitted: { phases: ['reviewing'], action: 'review submission' },
-  proposal_revised: { phases: ['revising'], action: 'proposal revision' },
-  decision_proposed: { phases: ['revising', 'decision_review'], action: 'decision proposal' },
-  question_classified: { phases: ['decision_review'], action: 'question classification' },
-  decision_accepted: { phases: ['decision_review'], action: 'decision acceptance' },
-  readiness_passed: { phases: ['readiness_check'], action: 'readiness pass' },
-  completed: { phases: ['readiness_check'], action: 'completion' },
-};
-
-/** `seq {s}` of an event, as messages print it. */
-function seqText(event: Json): string {
-  return pyStr(event.seq);
-}
-
-// The checks of applyEvent, as plain functions: a replay of a long log
-// calls them for every event, and closures per event cost memory.
-function requirePhase(state: DerivedState, event: Json, allowed: Phase[]): void {
-  if (!state.phase || !allowed.includes(state.phase)) state.errors.push(`seq ${seqText(event)}: ${pyStr(event.event)} is not allowed from phase ${state.phase ?? 'None'}`);
-}
-
-function requireActor(state: DerivedState, event: Json, allowed: string[], action: string): void {
-  const actor = event.from;
-  if (typeof actor === 'string' && allowed.includes(actor)) return;
-  const who = allowed.length ? sortedPy(allowed).join(', ') : 'no participant';
-  state.errors.push(`seq ${seqText(event)}: ${action} is reserved for ${who}; got ${pyStr(actor)}`);
-}
-
-function requireOwner(state: DerivedState, event: Json, action: string): void {
-  if (state.proposalOwner !== null) requireActor(state, event, [state.proposalOwner], action);
-}
-
-function ownerList(state: DerivedState): string[] {
-  return state.proposalOwner === null ? [] : [state.proposalOwner];
-}
-
-/**
- * Apply one event to the derived state (mutates `state`), recording errors.
- * `readiness` is the *current* readiness.md (decision gates, spec §5).
- */
-export function applyEvent(state: DerivedState, event: Json, participants: string[], readiness: ReadinessFacts): void {
-  const name = event.event;
-  // Supporting-deliverable events (most of a long log) have no effect.
-  if (event.role !== 'primary' && DELIVERABLE_EVENTS.has(name as string)) return;
-  // One small function per event: a replay of a long log makes them hot, and
-  // the JIT compiles small functions much faster than one big switch.
-  switch (name) {
-    case 'initialized':
-      return applyInitialized(state, event, participants);
-    case 'blocked':
-      state.phase = 'blocked';
-      state.waitingFor = [];
-      return;
-    case 'deliverable_drafted':
-    case 'deliverable_revised':
-    case 'deliverable_frozen':
-      return applyPrimaryDeliverable(state, event, name);
-    case 'proposal_submitted':
-      return applyProposalSubmitted(state, event, participants);
-    case 'review_submitted':
-      return applyReviewSubmitted(state, event);
-    case 'proposal_revised':
-    case 'decision_proposed':
-      return applyDecisionInput(state, event, name);
-    case 'question_classified':
-      return applyQuestionClassified(state, event, participants);
-    case 'decision_accepted':
-      return applyDecisionAccepted(state, event, readiness);
-    case 'readiness_passed':
-      return applyReadinessPassed(state, event);
-    case 'completed':
-      return applyCompleted(state, event);
-    default:
-      return;
+async function readTextIfExists(host: Host, path: string, name: string, directoryIsMissing = false): Promise<string | undefined> {
+  try {
+    return decodeText(await readCapped(host, path, READ_LIMITS.document, name), name);
+  } catch (error) {
+    if (errorCode(error) === 'EISDIR' && !directoryIsMissing) throw new AcpError(`${name} is a directory, not a file`, 2, 'invalid_folder');
+    if (['ENOENT', 'EISDIR', 'ENOTDIR', 'ELOOP', 'ENAMETOOLONG'].includes(errorCode(error) ?? '')) return undefined;
+    throw error;
   }
 }
 
-function applyInitialized(state: DerivedState, event: Json, participants: string[]): void {
-  const actor = event.from;
-  if (event.seq !== 1) state.errors.push('initialized must be seq 1');
-  if (typeof actor !== 'string' || !participants.includes(actor)) state.errors.push(`seq ${seqText(event)}: initialized participant is not listed in protocol.json`);
-  state.proposalOwner = typeof actor === 'string' ? actor : pyStr(actor);
-  state.phase = 'drafting';
-  state.waitingFor = [state.proposalOwner];
-}
-
-function applyPrimaryDeliverable(state: DerivedState, event: Json, name: 'deliverable_drafted' | 'deliverable_revised' | 'deliverable_frozen'): void {
-  const rule = PHASE_RULES[name]!;
-  if (name === 'deliverable_revised' && state.primaryFrozen) state.errors.push(`seq ${seqText(event)}: deliverable_revised is not allowed after deliverable_frozen`);
-  if (name === 'deliverable_frozen' && state.primaryFrozen) state.errors.push(`seq ${seqText(event)}: primary deliverable can be frozen only once`);
-  requirePhase(state, event, rule.phases);
-  requireOwner(state, event, rule.action);
-  if (name === 'deliverable_frozen') state.primaryFrozen = true;
-  else state.primaryDrafted = true;
-}
-
-function applyProposalSubmitted(state: DerivedState, event: Json, participants: string[]): void {
-  const actor = event.from;
-  requirePhase(state, event, PHASE_RULES.proposal_submitted!.phases);
-  if (!state.primaryDrafted) state.errors.push(`seq ${seqText(event)}: proposal_submitted requires prior primary deliverable_drafted`);
-  requireActor(state, event, state.proposalOwner === null ? [pyStr(actor)] : [state.proposalOwner], 'proposal submission');
-  state.proposalOwner = pyStr(actor);
-  state.reviewersDue = participants.filter((p) => p !== state.proposalOwner);
-  if (!state.reviewersDue.length) state.errors.push(`seq ${seqText(event)}: proposal_submitted requires at least one reviewer`);
-  state.phase = 'reviewing';
-  state.waitingFor = sortedPy(new Set(state.reviewersDue));
-}
-
-function applyReviewSubmitted(state: DerivedState, event: Json): void {
-  const actor = event.from;
-  requirePhase(state, event, PHASE_RULES.review_submitted!.phases);
-  requireActor(state, event, state.reviewersDue, 'review submission');
-  state.reviewersDue = state.reviewersDue.filter((p) => p !== actor);
-  if (state.reviewersDue.length) state.waitingFor = sortedPy(new Set(state.reviewersDue));
-  else {
-    state.phase = 'revising';
-    state.waitingFor = ownerList(state);
-  }
-}
-
-function applyDecisionInput(state: DerivedState, event: Json, name: 'proposal_revised' | 'decision_proposed'): void {
-  const rule = PHASE_RULES[name]!;
-  requirePhase(state, event, rule.phases);
-  requireOwner(state, event, rule.action);
-  state.latestDecisionInput = isInt(event.seq) ? event.seq : 0;
-  state.latestClassification = 0;
-  state.phase = 'decision_review';
-  state.waitingFor = ownerList(state);
-}
-
-function applyQuestionClassified(state: DerivedState, event: Json, participants: string[]): void {
-  requirePhase(state, event, PHASE_RULES.question_classified!.phases);
-  requireOwner(state, event, 'question classification');
-  state.latestClassification = isInt(event.seq) ? event.seq : 0;
-  state.acceptorsDue = [...participants];
-  state.waitingFor = sortedPy(new Set(state.acceptorsDue));
-}
-
-function applyDecisionAccepted(state: DerivedState, event: Json, readiness: ReadinessFacts): void {
-  const actor = event.from;
-  requirePhase(state, event, PHASE_RULES.decision_accepted!.phases);
-  if (state.latestDecisionInput && state.latestClassification <= state.latestDecisionInput) {
-    state.errors.push(`seq ${seqText(event)}: decision_accepted requires question_classified after the latest proposal or decision`);
-  }
-  requireActor(state, event, state.acceptorsDue, 'decision acceptance');
-  // The gates read the *current* readiness.md, on every replay (spec §5).
-  for (const message of decisionGateErrors(readiness)) state.errors.push(`seq ${seqText(event)}: ${message}`);
-  state.acceptorsDue = state.acceptorsDue.filter((p) => p !== actor);
-  if (state.acceptorsDue.length) state.waitingFor = sortedPy(new Set(state.acceptorsDue));
-  else {
-    state.phase = 'readiness_check';
-    state.waitingFor = ownerList(state);
-  }
-}
-
-function applyReadinessPassed(state: DerivedState, event: Json): void {
-  requirePhase(state, event, PHASE_RULES.readiness_passed!.phases);
-  if (!state.primaryFrozen) state.errors.push(`seq ${seqText(event)}: readiness_passed requires primary deliverable_frozen`);
-  requireOwner(state, event, 'readiness pass');
-  state.readinessPassed = true;
-  state.waitingFor = ownerList(state);
-}
-
-function applyCompleted(state: DerivedState, event: Json): void {
-  if (state.phase !== 'readiness_check' || !state.readinessPassed) state.errors.push(`seq ${seqText(event)}: completed requires a prior readiness_passed event`);
-  if (event.doc !== 'conclusion.md') state.errors.push(`seq ${seqText(event)}: completed must reference conclusion.md`);
-  requireOwner(state, event, 'completion');
-  state.phase = 'completed';
-  state.waitingFor = [];
-}
-
-/** Replay a whole log (spec §5). */
-export function replay(events: Json[], participants: string[], readiness: ReadinessFacts): DerivedState {
-  const state = emptyState();
-  for (const event of events) applyEvent(state, event, participants, readiness);
-  return state;
+async function readReadinessFile(host: Host, folder: string): Promise<ReadinessFacts> {
+  return readReadiness((await readTextIfExists(host, nodePath.join(folder, 'readiness.md'), 'readiness.md')) ?? '');
 }
 
 // ---------------------------------------------------------------------------
@@ -1709,387 +1524,6 @@ async function loadBuiltInPlugins(registry: Registry, options: RegistryOptions):
 }
 
 // ---------------------------------------------------------------------------
-// Reading protocol.json
-// ---------------------------------------------------------------------------
-
-const MiB = 1 << 20;
-/**
- * The most each kind of file can legitimately hold: a larger one is refused
- * unread (a symlink to a huge file must not exhaust memory).
- */
-const READ_LIMITS = { protocol: 16 * MiB, log: 512 * MiB, document: 64 * MiB, checkpoint: 256 * MiB } as const;
-const LOCK_MAX_BYTES = 64 * 1024;
-
-/**
- * Read a regular file of at most `maxBytes`; a FIFO, device or socket, or a
- * larger file, is refused with an {@link AcpError} naming it (exit 2).
- */
-export async function readCapped(host: Host, path: string, maxBytes: number, name: string): Promise<Uint8Array> {
-  try {
-    return await host.fs.readFile(path, { maxBytes });
-  } catch (error) {
-    if (errorCode(error) === 'EFTYPE') throw new AcpError(`${name} is not a regular file (a FIFO, device or socket); acp reads only regular files`, 2, 'invalid_folder');
-    if (errorCode(error) === 'EFBIG') throw new AcpError(`${name} is larger than ${maxBytes / MiB >= 1 ? `${maxBytes / MiB} MiB` : `${maxBytes / 1024} KiB`}, more than it can legitimately hold; refusing to read it`, 2, 'invalid_folder');
-    throw error;
-  }
-}
-
-/** Read protocol.json; raises the spec's messages (§6 step 1). */
-export async function readProtocol(host: Host, folder: string): Promise<Json> {
-  let bytes: Uint8Array;
-  try {
-    bytes = await readCapped(host, nodePath.join(folder, 'protocol.json'), READ_LIMITS.protocol, 'protocol.json');
-  } catch (error) {
-    // A dangling or looping link, or a name too long to exist, is missing.
-    if (['ENOENT', 'ENOTDIR', 'ELOOP', 'ENAMETOOLONG'].includes(errorCode(error) ?? '')) throw new AcpError(`missing protocol.json in ${folder}`, 2, 'invalid_folder');
-    if (errorCode(error) === 'EISDIR') throw new AcpError('invalid protocol.json: protocol.json is a directory', 2, 'invalid_folder');
-    throw error;
-  }
-  let text: string;
-  try {
-    text = decodeText(bytes, 'protocol.json');
-  } catch {
-    throw new AcpError('invalid protocol.json: not valid UTF-8', 2, 'invalid_folder');
-  }
-  // json.loads refuses a BOM; accepting it would let acp drive a folder the Python tools refuse (issue 12 item 9).
-  if (text.charCodeAt(0) === 0xfeff) throw new AcpError('invalid protocol.json: Unexpected UTF-8 BOM (decode using utf-8-sig): line 1 column 1 (char 0)', 2, 'invalid_folder');
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw new AcpError(`invalid protocol.json: ${jsonErrorDetail(error)}`, 2, 'invalid_folder');
-  }
-  if (!isObject(value)) throw new AcpError('invalid protocol.json: top level must be an object', 2, 'invalid_folder');
-  return value;
-}
-
-/**
- * A protocol document's text; `undefined` when missing. A directory in its
- * place is an error, never an empty document that passes (issue 12 item 9);
- * `validate` reports it once among its findings and reads it as missing.
- */
-async function readTextIfExists(host: Host, path: string, name: string, directoryIsMissing = false): Promise<string | undefined> {
-  try {
-    return decodeText(await readCapped(host, path, READ_LIMITS.document, name), name);
-  } catch (error) {
-    if (errorCode(error) === 'EISDIR' && !directoryIsMissing) throw new AcpError(`${name} is a directory, not a file`, 2, 'invalid_folder');
-    if (['ENOENT', 'EISDIR', 'ENOTDIR', 'ELOOP', 'ENAMETOOLONG'].includes(errorCode(error) ?? '')) return undefined;
-    throw error;
-  }
-}
-
-async function readReadinessFile(host: Host, folder: string): Promise<ReadinessFacts> {
-  return readReadiness((await readTextIfExists(host, nodePath.join(folder, 'readiness.md'), 'readiness.md')) ?? '');
-}
-
-// ---------------------------------------------------------------------------
-// The folder lock and atomic writes ([beyond])
-// ---------------------------------------------------------------------------
-
-/** The folder lock's file name; other readers (the RPC server) wait while it exists. */
-export const LOCK_NAME = '.acp.lock';
-/** The breaker lock's file name (taken while breaking an abandoned lock). */
-export const LOCK_BREAKER = '.acp.lock.break';
-/**
- * The lease of a lock: its holder rewrites the lock file (fresh mtime) every
- * quarter of it, so a lock whose holder cannot be judged (another machine,
- * another PID namespace, a host without a process table) is held while its
- * lease is fresh, and abandoned once the holder stopped renewing it.
- */
-const LOCK_LEASE_MS = 10_000;
-/** Kept for the breaker's shorter lease (see {@link LOCK_BREAKER_STALE_MS}). */
-const LOCK_ABANDON_MS = LOCK_LEASE_MS;
-/**
- * No append holds the lock this long; a lock this old whose holder is alive
- * and renewing is stuck (a hook past its deadline is stopped long before).
- */
-const LOCK_MAX_HOLD_MS = 10 * 60_000;
-/** A breaker is held for about a millisecond; older than this and unjudgeable, it is abandoned. */
-const LOCK_BREAKER_STALE_MS = 2000;
-
-interface LockInfo {
-  pid: number;
-  hostname?: string;
-  token: string;
-  at: number;
-  /** See {@link ProcessIdentity}; absent in locks of older versions. */
-  bootId?: string;
-  pidNs?: string;
-  start?: string;
-  leaseMs?: number;
-}
-
-/** The text of this process's lock (or breaker) file. */
-function lockContent(host: Host, token: string, at = host.now().getTime()): string {
-  const id = host.identity;
-  return JSON.stringify({ pid: host.pid, hostname: host.hostname, token, at, bootId: id?.bootId, pidNs: id?.pidNamespace, start: id?.startTime, leaseMs: LOCK_LEASE_MS });
-}
-
-async function readLockInfo(host: Host, path: string): Promise<{ info: LockInfo | undefined; raw: string; mtimeMs: number } | undefined> {
-  const stat = await host.fs.stat(path);
-  if (!stat) return undefined;
-  if (!stat.isFile) throw new AcpError(`${path} is not a lock file (a ${stat.isDirectory ? 'directory' : 'special file'}); remove it`);
-  let raw = '';
-  try {
-    raw = new TextDecoder().decode(await readCapped(host, path, LOCK_MAX_BYTES, nodePath.basename(path)));
-  } catch (error) {
-    if (errorCode(error) === 'ENOENT') return undefined;
-    throw error;
-  }
-  let info: LockInfo | undefined;
-  try {
-    const parsed = JSON.parse(raw);
-    if (isObject(parsed) && typeof parsed.pid === 'number') info = parsed as unknown as LockInfo;
-  } catch {
-    info = undefined;
-  }
-  return { info, raw, mtimeMs: stat.mtimeMs };
-}
-
-/**
- * Whether this process can judge the lock's holder by its pid: same machine,
- * same boot, same PID namespace. Fields a side could not read are taken as
- * equal only when the lock predates them (older versions wrote pid and host).
- */
-function holderVisible(host: Host, info: LockInfo): boolean {
-  if (info.hostname !== undefined && info.hostname !== host.hostname) return false;
-  const id = host.identity;
-  if (info.bootId !== undefined && info.bootId !== id?.bootId) return false;
-  if (info.pidNs !== undefined && info.pidNs !== id?.pidNamespace) return false;
-  // A lock of this version without a namespace, read by a host that has one
-  // (or the reverse): the writer could not read it, so cannot be placed.
-  if (info.leaseMs !== undefined && (info.pidNs === undefined) !== (id?.pidNamespace === undefined)) return false;
-  return true;
-}
-
-/**
- * Whether a lock's holder is gone: dead (or its pid reused) in this PID
- * namespace, or, when it cannot be judged from here, silent past its lease.
- * A fresh lease is never broken unless the holder is provably gone.
- */
-function isLockAbandoned(host: Host, lock: { info: LockInfo | undefined; mtimeMs: number }, abandonMs = LOCK_ABANDON_MS): boolean {
-  const age = host.now().getTime() - lock.mtimeMs;
-  // A torn lock file (holder died while writing it) gets a short grace period.
-  if (!lock.info) return age > Math.min(1000, abandonMs);
-  const lease = Math.min(abandonMs, typeof lock.info.leaseMs === 'number' && lock.info.leaseMs > 0 ? lock.info.leaseMs : abandonMs);
-  if (!holderVisible(host, lock.info)) return age > lease;
-  const alive = host.isProcessAlive(lock.info.pid);
-  if (alive === false) return true;
-  if (alive === undefined) return age > lease;
-  // Alive: the holder itself, or an unrelated process that got its pid.
-  const start = typeof lock.info.start === 'string' ? host.processStartTime?.(lock.info.pid) : undefined;
-  if (start !== undefined) return start !== lock.info.start || age > LOCK_MAX_HOLD_MS;
-  // No start time to compare (an older lock, a host without /proc): the
-  // holder renews its lease, so a lock past it names a dead or reused pid.
-  return age > lease;
-}
-
-/** What {@link inspectFolderLock} finds. */
-export interface FolderLockState {
-  /** `free`: no lock file; `held`: its holder is alive or cannot be judged yet; `abandoned`: the next writer will break it. */
-  status: 'free' | 'held' | 'abandoned';
-  /** The holder, as recorded in the lock file (absent when the file is torn). */
-  pid?: number;
-  hostname?: string;
-  /** Whether the holder is alive on this machine (`undefined`: cannot tell, e.g. another machine). */
-  alive?: boolean;
-  /** Age of the lock file. */
-  ageMs?: number;
-  /** The lock file's text. */
-  raw?: string;
-  /** A breaker file (`.acp.lock.break`) and whether it is abandoned. */
-  breaker?: { ageMs: number; abandoned: boolean; raw: string };
-}
-
-/**
- * Look at a folder's lock without taking it (for `acp doctor`). Raises an
- * {@link AcpError} when `.acp.lock` is not a regular file.
- */
-export async function inspectFolderLock(host: Host, folder: string): Promise<FolderLockState> {
-  const lock = await readLockInfo(host, nodePath.join(folder, LOCK_NAME));
-  const breaker = await readLockInfo(host, nodePath.join(folder, LOCK_BREAKER)).catch(() => undefined);
-  const now = host.now().getTime();
-  const state: FolderLockState = { status: 'free' };
-  if (breaker) state.breaker = { ageMs: now - breaker.mtimeMs, abandoned: isLockAbandoned(host, breaker, LOCK_BREAKER_STALE_MS), raw: breaker.raw };
-  if (!lock) return state;
-  state.status = isLockAbandoned(host, lock) ? 'abandoned' : 'held';
-  state.ageMs = now - lock.mtimeMs;
-  state.raw = lock.raw;
-  if (lock.info) {
-    state.pid = lock.info.pid;
-    if (typeof lock.info.hostname === 'string') state.hostname = lock.info.hostname;
-    if (holderVisible(host, lock.info)) state.alive = host.isProcessAlive(lock.info.pid);
-  }
-  return state;
-}
-
-/** Options of {@link withFolderLock}. */
-export interface FolderLockOptions {
-  /** Give up waiting for a held lock after this long (default 60 s): `lock_timeout`. */
-  timeoutMs?: number;
-  /**
-   * Told once, after a second of waiting, what the wait is for (holder pid,
-   * host, age). The library prints nothing itself; the CLI passes stderr.
-   */
-  onWait?: (message: string) => void;
-  /** The handle of a lock the caller already holds on this folder (see {@link FolderLock}). */
-  held?: FolderLock;
-}
-
-/** "pid 12 on host-a (another PID namespace), held 3 s": the holder, for a waiter. */
-function describeHolder(host: Host, lock: { info: LockInfo | undefined; mtimeMs: number; raw: string } | undefined): string {
-  if (!lock) return 'a holder that just left';
-  if (!lock.info) return `a torn lock file (${JSON.stringify(lock.raw.slice(0, 80))})`;
-  const info = lock.info;
-  const where = info.hostname ? ` on ${info.hostname}` : '';
-  const hidden = holderVisible(host, info) ? '' : ' (another machine, boot or PID namespace: judged by its lease)';
-  const age = Math.max(0, Math.round((host.now().getTime() - (typeof info.at === 'number' ? info.at : lock.mtimeMs)) / 1000));
-  return `pid ${info.pid}${where}${hidden}, held ${age} s`;
-}
-
-/**
-/**
- * Proof that the caller holds a folder's lock: what {@link withFolderLock}
- * hands its function, for passing to calls made under that lock (an append
- * inside `acp freeze`), which would otherwise wait for the lock forever.
- */
-export interface FolderLock {
-  readonly folder: string;
-  readonly token: string;
-}
-
-/**
- * Hold the folder's exclusive lock while `fn` runs, renewing its lease. A
- * lock whose holder is gone is broken under a second "breaker" lock, so two
- * processes never both break it and steal a live holder's lock. With
- * `options.held` (the handle of a lock the caller holds on this folder), `fn`
- * runs at once: the lock is not taken twice.
- */
-export async function withFolderLock<T>(host: Host, folder: string, fn: (lock: FolderLock) => Promise<T>, options: FolderLockOptions = {}): Promise<T> {
-  const lockPath = nodePath.join(folder, LOCK_NAME);
-  if (options.held) {
-    // Checked against the lock file: a stale or foreign handle must not let a write in unlocked.
-    const current = await readLockInfo(host, lockPath);
-    if (options.held.folder !== folder || current?.info?.token !== options.held.token) throw new AcpError(`the lock on ${folder} passed in is not held`);
-    return fn(options.held);
-  }
-  const token = `${host.pid}-${Math.random().toString(36).slice(2)}`;
-  const started = host.now().getTime();
-  const deadline = started + (options.timeoutMs ?? 60_000);
-  let told = !options.onWait;
-  let delay = 1;
-  for (;;) {
-    try {
-      await host.fs.writeFile(lockPath, lockContent(host, token), { exclusive: true });
-      break;
-    } catch (error) {
-      if (errorCode(error) !== 'EEXIST') {
-        if (errorCode(error) === 'ENOENT' || errorCode(error) === 'ENOTDIR') throw new AcpError(`missing protocol.json in ${folder}`, 2, 'invalid_folder');
-        if (['EACCES', 'EPERM', 'EROFS'].includes(errorCode(error) ?? '')) {
-          throw new AcpError(`cannot write in ${folder} (${errorCode(error)}): appending needs write access to the folder`);
-        }
-        throw error;
-      }
-    }
-    const lock = await readLockInfo(host, lockPath);
-    if (lock && isLockAbandoned(host, lock)) await breakLock(host, folder, lock.raw);
-    else {
-      const now = host.now().getTime();
-      if (now > deadline) throw new AcpError(`timed out waiting for the lock on ${folder} after ${Math.round((now - started) / 1000)} s (held by ${describeHolder(host, lock)})`, 2, 'lock_timeout');
-      if (!told && now - started >= 1000) {
-        told = true;
-        options.onWait!(`waiting for the lock on ${folder}: held by ${describeHolder(host, lock)}`);
-      }
-      await sleep(delay);
-      delay = Math.min(delay * 2, 25);
-    }
-  }
-  const lease = renewLease(host, lockPath, token);
-  try {
-    return await fn({ folder, token });
-  } finally {
-    await lease.stop();
-    const current = await readLockInfo(host, lockPath).catch(() => undefined);
-    if (current?.info?.token === token) await host.fs.remove(lockPath);
-  }
-}
-
-/**
- * Rewrite the lock (same token, fresh mtime) every quarter lease while it is
- * held, atomically (rename over it: the lock never disappears meanwhile).
- */
-function renewLease(host: Host, lockPath: string, token: string): { stop(): Promise<void> } {
-  let pending: Promise<void> = Promise.resolve();
-  let stopped = false;
-  const timer = setInterval(() => {
-    pending = pending.then(async () => {
-      if (stopped) return;
-      const current = await readLockInfo(host, lockPath).catch(() => undefined);
-      if (current?.info?.token === token && !stopped) await writeFileAtomic(host, lockPath, lockContent(host, token, current.info.at));
-    }).catch(() => undefined);
-  }, LOCK_LEASE_MS / 4);
-  return {
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await pending;
-    },
-  };
-}
-
-async function breakLock(host: Host, folder: string, staleRaw: string): Promise<void> {
-  const lockPath = nodePath.join(folder, LOCK_NAME);
-  const breakerPath = nodePath.join(folder, LOCK_BREAKER);
-  const mine = lockContent(host, Math.random().toString(36).slice(2));
-  try {
-    await host.fs.writeFile(breakerPath, mine, { exclusive: true });
-  } catch (error) {
-    if (errorCode(error) !== 'EEXIST') throw error;
-    // A breaker is held for a millisecond; one whose holder died (killed
-    // while breaking) is cleared, by its recorded pid or else by its age.
-    const breaker = await readLockInfo(host, breakerPath).catch(() => undefined);
-    if (breaker && isLockAbandoned(host, breaker, LOCK_BREAKER_STALE_MS)) await removeIfUnchanged(host, breakerPath, breaker.raw);
-    await sleep(2);
-    return;
-  }
-  try {
-    const again = await readLockInfo(host, lockPath);
-    if (again && again.raw === staleRaw) await host.fs.remove(lockPath);
-  } finally {
-    await host.fs.remove(breakerPath);
-  }
-}
-
-/**
- * Remove `path` only if it still holds `raw`: move it aside atomically,
- * check, and put back a file that changed meanwhile (someone else's).
- */
-async function removeIfUnchanged(host: Host, path: string, raw: string): Promise<void> {
-  const aside = `${path}.${host.pid}.${Math.random().toString(36).slice(2)}.stale`;
-  try {
-    await host.fs.rename(path, aside);
-  } catch (error) {
-    if (errorCode(error) === 'ENOENT') return;
-    throw error;
-  }
-  const moved = await readLockInfo(host, aside).catch(() => undefined);
-  if (moved && moved.raw !== raw) await host.fs.writeFile(path, moved.raw, { exclusive: true }).catch(() => undefined);
-  await host.fs.remove(aside);
-}
-
-/** Replace a file atomically: write a temporary sibling, then rename it over. */
-export async function writeFileAtomic(host: Host, path: string, text: string): Promise<void> {
-  const temp = `${nodePath.join(nodePath.dirname(path), `.${nodePath.basename(path)}.${host.pid}.${Math.random().toString(36).slice(2)}.tmp`)}`;
-  try {
-    await host.fs.writeFile(temp, text, { exclusive: true });
-    await host.fs.rename(temp, path);
-  } catch (error) {
-    await host.fs.remove(temp).catch(() => undefined);
-    throw error;
-  }
-}
-
-// ---------------------------------------------------------------------------
 // Append (spec §6)
 /**
  * The stable code of a refused event: whose turn it is, the phase, or
@@ -2178,275 +1612,11 @@ function completionGateTexts(protocol: Json): string[] {
   return gates.filter(isObject).map((g) => g.text).filter((t): t is string => typeof t === 'string');
 }
 
-// The append checkpoint ([beyond]). A full replay reads and re-checks the
-// whole log, which costs ~0.2-0.4 s at 100k events. After each successful
-// append the runtime records in `.acp.checkpoint.json` what the next append
-// needs (the derived state, the seqs, the decision_accepted seqs) together
-// with a fingerprint of events.jsonl (size, mtime, ctime, inode, last line).
-// The next append uses it only when the fingerprint still matches; any other
-// writer (the Python tools, an editor, a truncation) changes it, and then the
-// log is read and replayed in full. The checkpoint is a cache: deleting it
-// is always safe, and other tools ignore dot files.
-//
-// Threat model. Anyone who can write the folder can write the checkpoint,
-// and its claims (the phase, who is due, the next seq) decide the verdict of
-// an append: a forged one made acp append a duplicate seq or an event out of
-// phase. A digest of the log inside the checkpoint would not help: the
-// forger recomputes it next to a false state. So:
-// - The checkpoint is authenticated: HMAC-SHA256 with a key the host keeps
-//   outside every folder (`Host.checkpointKey`, by default
-//   ~/.local/state/acp/checkpoint.key, 0600), over its content and the
-//   folder's path. A writer of the folder who cannot read that key (another
-//   account, a sandbox or container given the folder only, a synced or
-//   shared copy) cannot make acp trust anything: a changed byte, a copied
-//   checkpoint or a replayed old one (the log's ctime and inode, which no
-//   writer can set back, are in the fingerprint) mean a full replay.
-// - The seq facts are checked against the log itself, key or not: a
-//   checkpoint is written only for a log whose seqs are exactly 1..count,
-//   and its claim is accepted only when the log's last line, read from the
-//   file, is the event numbered maxSeq = count. Editing the checkpoint
-//   alone, even with the key, cannot make acp number an event twice: the
-//   number comes from the log's last line.
-// - Not covered: a process of the same account that reads the key can forge
-//   the rest of the state (the phase, who is due), as it can replace acp
-//   itself; and if it also edits the log (an earlier line given a larger
-//   seq, a duplicate in the middle), the last line does not show it.
-//   Verifying that too costs the full replay the checkpoint avoids.
-
-/** The append checkpoint's file name (a cache, local to one machine). */
-export const CHECKPOINT_NAME = '.acp.checkpoint.json';
-const CHECKPOINT_VERSION = 2;
 /** DerivedState keys the checkpoint stores (all but the readiness-dependent errors). */
 function stateKeys(): string[] {
   return Object.keys(emptyState())
     .filter((key) => key !== 'errors')
     .sort();
-}
-
-/** What an append needs from the log besides its last line. */
-interface LogFacts {
-  count: number;
-  /** Largest integer seq (0 when none): the next seq is this + 1. */
-  maxSeq: number;
-  /** The integer seqs of the log, as sorted disjoint `[first, last]` ranges. */
-  seqs: [number, number][];
-  /**
-   * `seq` (as printed) of every decision_accepted, in log order: spec §5
-   * re-checks each against the *current* readiness.md on every replay.
-   */
-  gateSeqs: string[];
-  /** The replayed state; a checkpoint is written only after an error-free replay. */
-  state: Omit<DerivedState, 'errors'>;
-}
-
-interface Checkpoint extends LogFacts {
-  version: number;
-  participants: string[];
-  stateKeys: string[];
-  log: { size: number; mtimeMs: number; ctimeMs: number; ino: number; tail: string };
-  /** HMAC-SHA256 (hex) of the other fields and the folder, with the host's checkpoint key. */
-  mac: string;
-}
-
-/** The checkpoint's MAC: binds its content to this folder and the host's key. */
-async function checkpointMac(key: Uint8Array, folder: string, body: Omit<Checkpoint, 'mac'>): Promise<string> {
-  const hmac = await crypto.subtle.importKey('raw', key as Uint8Array<ArrayBuffer>, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
-  const data = new TextEncoder().encode(`acp checkpoint\n${folder}\n${JSON.stringify(body)}`);
-  return [...new Uint8Array(await crypto.subtle.sign('HMAC', hmac, data))].map((b) => b.toString(16).padStart(2, '0')).join('');
-}
-
-/** Whether `facts` describe a log whose seqs are exactly 1..count (the only kind a checkpoint may describe). */
-function seqsAreLineNumbers(facts: LogFacts): boolean {
-  const [range, ...more] = facts.seqs;
-  return facts.count > 0 && facts.maxSeq === facts.count && !more.length && range?.[0] === 1 && range[1] === facts.count;
-}
-
-/** Whether `tail` is one event line numbered `seq` (the log's last line, as read from the file). */
-function isLastLineOf(tail: string, seq: number): boolean {
-  try {
-    const event: unknown = JSON.parse(tail);
-    return tail.endsWith('\n') && tail.indexOf('\n') === tail.length - 1 && isObject(event) && event.seq === seq;
-  } catch {
-    return false;
-  }
-}
-
-function hasSeq(ranges: [number, number][], seq: number): boolean {
-  let lo = 0;
-  let hi = ranges.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    const [first, last] = ranges[mid]!;
-    if (seq < first) hi = mid - 1;
-    else if (seq > last) lo = mid + 1;
-    else return true;
-  }
-  return false;
-}
-
-function addSeq(ranges: [number, number][], seq: number): [number, number][] {
-  if (hasSeq(ranges, seq)) return ranges;
-  const out = ranges.map((r): [number, number] => [r[0], r[1]]);
-  const last = out.at(-1);
-  if (last && last[1] + 1 === seq) last[1] = seq;
-  else if (!last || last[1] < seq) out.push([seq, seq]);
-  else {
-    out.push([seq, seq]);
-    out.sort((a, b) => a[0] - b[0]);
-  }
-  return out;
-}
-
-/**
- * The facts of a fully read log, from its events and their replayed state;
- * `undefined` for a log the checkpoint cannot describe exactly (a fractional
- * seq, which a library caller's `replyTo` could still match).
- */
-function logFacts(events: Json[], state: DerivedState): LogFacts | undefined {
-  if (events.some((e) => typeof e.seq === 'number' && !Number.isInteger(e.seq))) return undefined;
-  const ints = events.map((e) => e.seq).filter(isInt);
-  ints.sort((a, b) => a - b);
-  const seqs: [number, number][] = [];
-  for (const seq of ints) {
-    const last = seqs.at(-1);
-    if (last && seq <= last[1] + 1) last[1] = Math.max(last[1], seq);
-    else seqs.push([seq, seq]);
-  }
-  const gateSeqs = events.filter((e) => e.event === 'decision_accepted').map((e) => pyStr(e.seq));
-  return { count: events.length, maxSeq: nextSeq(events) - 1, seqs, gateSeqs, state: stripErrors(state) };
-}
-
-function stripErrors(state: DerivedState): Omit<DerivedState, 'errors'> {
-  const { errors: _errors, ...rest } = state;
-  return structuredClone(rest);
-}
-
-/** The state a full replay of the checkpointed log gives against `readiness`. */
-function checkpointState(facts: LogFacts, readiness: ReadinessFacts): DerivedState {
-  const gates = decisionGateErrors(readiness);
-  const errors = gates.length ? facts.gateSeqs.flatMap((seq) => gates.map((message) => `seq ${seq}: ${message}`)) : [];
-  return { ...emptyState(), ...structuredClone(facts.state), errors };
-}
-
-/**
- * The checkpoint, when it provably describes the current events.jsonl (and
- * the same participants); `undefined` otherwise (then: full replay). See the
- * threat model above.
- */
-async function loadCheckpoint(host: Host, folder: string, participants: string[]): Promise<Checkpoint | undefined> {
-  const key = await host.checkpointKey?.();
-  if (!key) return undefined;
-  let cp: Checkpoint;
-  try {
-    cp = JSON.parse(new TextDecoder().decode(await readCapped(host, nodePath.join(folder, CHECKPOINT_NAME), READ_LIMITS.checkpoint, CHECKPOINT_NAME)));
-  } catch {
-    return undefined;
-  }
-  if (!isObject(cp) || cp.version !== CHECKPOINT_VERSION || typeof cp.mac !== 'string') return undefined;
-  const { mac, ...body } = cp;
-  if (!sameText(mac, await checkpointMac(key, folder, body))) return undefined;
-  if (!sameList(cp.participants, participants) || !sameList(cp.stateKeys, stateKeys())) return undefined;
-  const validShape =
-    isObject(cp.log) &&
-    typeof cp.log.tail === 'string' &&
-    isObject(cp.state) &&
-    isInt(cp.count) &&
-    isInt(cp.maxSeq) &&
-    Array.isArray(cp.seqs) &&
-    cp.seqs.every((r) => Array.isArray(r) && r.length === 2 && isInt(r[0]) && isInt(r[1])) &&
-    Array.isArray(cp.gateSeqs) &&
-    cp.gateSeqs.every((g) => typeof g === 'string');
-  // The seq facts hold by the log's own last line, whoever wrote the checkpoint.
-  if (!validShape || !seqsAreLineNumbers(cp) || !isLastLineOf(cp.log.tail, cp.maxSeq)) return undefined;
-  return (await fingerprintMatches(host, folder, cp.log)) ? cp : undefined;
-}
-
-/** Compare two MACs in time independent of where they differ. */
-function sameText(a: string, b: string): boolean {
-  let diff = a.length ^ b.length;
-  for (let i = 0; i < Math.min(a.length, b.length); i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
-  return diff === 0;
-}
-
-/**
- * Whether events.jsonl is the file the checkpoint saw: same size, times and
- * inode, and it ends with `log.tail` as a whole line (the byte before it is
- * a newline, or the tail is the whole file).
- */
-async function fingerprintMatches(host: Host, folder: string, log: Checkpoint['log']): Promise<boolean> {
-  const tail = new TextEncoder().encode(log.tail);
-  const want = Math.min(log.size, tail.length + 1);
-  const logPath = nodePath.join(folder, 'events.jsonl');
-  let stat: FileStat | null;
-  let bytes: Uint8Array;
-  if (host.fs.readTail) {
-    const read = await host.fs.readTail(logPath, want);
-    if (!read) return false;
-    ({ stat, bytes } = read);
-  } else {
-    stat = await host.fs.stat(logPath);
-    if (!stat || stat.size !== log.size) return false;
-    bytes = (await readCapped(host, logPath, READ_LIMITS.log, 'events.jsonl')).subarray(-want);
-  }
-  if (stat?.ino === undefined || stat.ctimeMs === undefined) return false;
-  if (stat.size !== log.size || stat.mtimeMs !== log.mtimeMs || stat.ctimeMs !== log.ctimeMs || stat.ino !== log.ino) return false;
-  if (bytes.length !== want || (want > tail.length && bytes[0] !== 0x0a)) return false;
-  const end = bytes.subarray(want - tail.length);
-  return end.every((b, i) => b === tail[i]);
-}
-
-/**
- * Record the checkpoint after an append wrote `line`, when events.jsonl is
- * exactly what we expect (`expectedSize`) and its seqs are 1..count:
- * otherwise another writer slipped in (or the log is one a checkpoint cannot
- * vouch for), and the stale checkpoint is removed.
- */
-async function saveCheckpoint(host: Host, folder: string, participants: string[], facts: LogFacts, line: string, expectedSize: number): Promise<void> {
-  const path = nodePath.join(folder, CHECKPOINT_NAME);
-  try {
-    const key = await host.checkpointKey?.();
-    const stat = await host.fs.stat(nodePath.join(folder, 'events.jsonl'));
-    if (!key || !seqsAreLineNumbers(facts) || !stat || stat.size !== expectedSize || stat.ino === undefined || stat.ctimeMs === undefined) {
-      await host.fs.remove(path);
-      return;
-    }
-    const body: Omit<Checkpoint, 'mac'> = {
-      version: CHECKPOINT_VERSION,
-      participants,
-      stateKeys: stateKeys(),
-      ...facts,
-      log: { size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs, ino: stat.ino, tail: line },
-    };
-    await host.fs.writeFile(path, `${JSON.stringify({ ...body, mac: await checkpointMac(key, folder, body) })}\n`);
-  } catch {
-    // A cache that cannot be written only costs the next append a full replay.
-    await host.fs.remove(path).catch(() => undefined);
-  }
-}
-
-/** Options of {@link append}. */
-/**
- * The refusal for a log in which an integer seq occurs twice (a writer that
- * takes no lock, such as the Python tools, appended at the same time as
- * another): the validator's first seq error, then why acp stops. acp cannot
- * keep such writers out; it refuses to number more events on top of the
- * ambiguity (docs/reliability.md). `undefined` when every seq is unique.
- */
-function duplicateSeqError(events: Json[]): string | undefined {
-  const seen = new Set<number>();
-  let twice: number | undefined;
-  for (const event of events) {
-    if (!isInt(event.seq)) continue;
-    if (seen.has(event.seq)) {
-      twice = event.seq;
-      break;
-    }
-    seen.add(event.seq);
-  }
-  if (twice === undefined) return undefined;
-  const index = events.findIndex((event, i) => event.seq !== i + 1);
-  const validator = `events.jsonl: expected seq ${index + 1}, found ${seqText(events[index]!)}`;
-  return `${validator} (seq ${twice} occurs more than once: another tool appended without the folder lock; acp appends nothing more to this log until it is repaired)`;
 }
 
 /**
@@ -2458,123 +1628,157 @@ export async function append(host: Host, folder: string, request: AppendRequest,
   if (!(EVENT_NAMES as readonly string[]).includes(request.event)) throw new AcpError(`unknown event '${request.event}'`, 2, 'unknown_event');
   const participants = participantIds(protocol);
   if (!participants.includes(request.participant)) throw new AcpError(`participant ${pyRepr(request.participant)} is not listed in protocol.json`, 2, 'unknown_participant');
-  return withFolderLock(host, folder, async () => {
-    // The checkpoint stands in for reading and replaying the log when it
-    // provably describes it; the verdicts are those of a full replay.
-    const checkpoint = await loadCheckpoint(host, folder, participants);
-    const log = checkpoint ? undefined : await readEventLog(host, folder);
-    if (log?.errors.length) throw new AcpError(log.errors, 2, 'invalid_log');
-    const events = log?.events ?? [];
-    const duplicate = duplicateSeqError(events);
-    if (duplicate) throw new AcpError(duplicate, 2, 'invalid_log');
-    const count = checkpoint ? checkpoint.count : events.length;
-    const seqExists = (seq: number): boolean => (checkpoint ? isInt(seq) && hasSeq(checkpoint.seqs, seq) : events.some((e) => e.seq === seq));
-    if (request.replyTo !== undefined && !seqExists(request.replyTo)) throw new AcpError('reply_to must point to an existing event');
-    if (count && request.replyTo === undefined) throw new AcpError('reply_to is required after initialized');
-    if (DELIVERABLE_EVENTS.has(request.event)) {
-      const docErrors = deliverableDocErrors(protocol, { doc: request.doc, role: request.role });
-      if (docErrors.length) throw new AcpError(docErrors);
-      if (request.event === 'deliverable_frozen') {
-        const errors = await freezeErrors(host, folder, protocol, request.doc!, request.sha256);
-        if (errors.length) throw new AcpError(errors);
-      }
+  const lockOptions = { onWait: options.onLockWait, timeoutMs: options.lockTimeoutMs, held: options.lock };
+  const result = await withFolderLock(host, folder, () => appendUnderLock(host, folder, protocol, participants, request, registry), lockOptions);
+  if (registry?.hooks.has('append:after') || registry?.hooks.has('phase:change')) {
+    // The event is written: run every reaction, then report the failures
+    // saying so (a caller must not append the event again).
+    const context: AfterAppendContext = { folder, files: documentFiles(host, folder, protocol), protocol, ...result };
+    const failures: AcpError[] = [];
+    await registry.hooks.call('append:after', context, failures);
+    if (result.previousPhase !== result.state.phase) await registry.hooks.call('phase:change', context, failures);
+    if (failures.length) {
+      const note = `seq ${result.event.seq} ${result.event.event} was appended and stays in the log; do not append it again`;
+      throw new AcpAppendedError([...failures.map((f) => f.message), note], result);
     }
-    const seq = checkpoint ? checkpoint.maxSeq + 1 : nextSeq(events);
-    // Past 2^53 - 1 a JavaScript number no longer counts by one: every later
-    // append would get the same seq.
-    if (!Number.isSafeInteger(seq)) throw new AcpError(`events.jsonl holds a seq of 2^53 - 1 or more; acp cannot number the next event exactly (seq ${pyStr(seq - 1)})`, 2, 'invalid_log');
-    const event: AcpEvent = {
-      seq,
-      from: request.participant,
-      event: request.event,
-      at: formatTimestamp(host.now()),
-      summary: request.summary,
-    };
-    if (request.doc !== undefined) event.doc = request.doc;
-    if (request.replyTo !== undefined) event.reply_to = request.replyTo;
-    if (request.role !== undefined) event.role = request.role;
-    if (request.sha256 !== undefined) event.sha256 = request.sha256;
+  }
+  return result;
+}
 
-    const readiness = await readReadinessFile(host, folder);
-    const before = checkpoint ? checkpointState(checkpoint, readiness) : replay(events, participants, readiness);
-    const state = structuredClone(before);
-    applyEvent(state, event, participants, readiness);
-    if (state.errors.length) throw new AcpError(state.errors, 2, refusalCode(state.errors));
-    if (['decision_accepted', 'readiness_passed', 'completed'].includes(request.event)) {
-      const errors = readinessAppendErrors(readiness, request.event);
-      if (errors.length) throw new AcpError(errors[0]!);
-    }
-    if (request.event === 'completed') {
-      if (request.doc !== 'conclusion.md') throw new AcpError('completed must reference conclusion.md');
-      const unchecked = completionGateTexts(protocol).filter((gate) => !readiness.isGateChecked(gate));
-      if (unchecked.length) throw new AcpError(`completion gates must be checked first: ${unchecked.join(', ')}`);
-      const conclusion = (await readTextIfExists(host, nodePath.join(folder, 'conclusion.md'), 'conclusion.md')) ?? '';
-      const errors = conclusionErrors(conclusion, primaryRef(protocol));
-      if (errors.length) throw new AcpError(errors);
-    }
-    if (registry?.hooks.has('append:before')) {
-      // Copies: a hook must not be able to change what was checked and is written.
-      await registry.hooks.call('append:before', {
-        folder,
-        files: documentFiles(host, folder, protocol),
-        protocol: structuredClone(protocol),
-        event: Object.freeze({ ...event }),
-        state: structuredClone(state),
-        refuse: (message: string): never => {
-          throw new AcpRefusal(message);
-        },
-      });
-    }
-    // A last line without its newline but with a complete event (a hand edit,
-    // another tool) must not be glued to ours: end it first.
-    const line = formatEventLine(event);
-    const written = (log?.tornTail ? '\n' : '') + line;
-    await host.fs.appendFile(nodePath.join(folder, 'events.jsonl'), written);
-    // The line is durable: the append has happened. What follows is a cache;
-    // failing to write it (a full disk) is a warning, never a failed append
-    // (an agent told "failed" would append the event again).
-    const warnings: string[] = [];
-    try {
-      // Re-read protocol.json for the rewrite: the copy read before the lock
-      // may be seconds old under contention, and its other keys (edited by a
-      // person or another tool meanwhile) must not be rolled back.
-      const current = await readProtocol(host, folder).catch(() => protocol);
-      const updated = { ...current, currentPhase: state.phase, proposalOwner: state.proposalOwner, waitingFor: state.waitingFor, updatedAt: event.at };
-      await writeFileAtomic(host, nodePath.join(folder, 'protocol.json'), formatProtocolJson(updated));
-    } catch (error) {
-      await host.fs.remove(nodePath.join(folder, CHECKPOINT_NAME)).catch(() => undefined);
-      const why = errorCode(error) ?? (error instanceof Error ? error.message : String(error));
-      warnings.push(`seq ${event.seq} ${event.event} is appended, but protocol.json could not be rewritten (${why}): its cached phase is stale until the next append or \`acp doctor --fix\``);
-      return { event, state, previousPhase: before.phase, previousWaitingFor: before.waitingFor, warnings };
-    }
-    const facts = checkpoint ?? logFacts(events, before);
-    const sizeBefore = checkpoint ? checkpoint.log.size : log!.size;
-    if (facts) {
-      const next: LogFacts = {
-        count: facts.count + 1,
-        maxSeq: event.seq,
-        seqs: addSeq(facts.seqs, event.seq),
-        gateSeqs: event.event === 'decision_accepted' ? [...facts.gateSeqs, pyStr(event.seq)] : facts.gateSeqs,
-        state: stripErrors(state),
-      };
-      await saveCheckpoint(host, folder, participants, next, line, sizeBefore + new TextEncoder().encode(written).length);
-    } else await host.fs.remove(nodePath.join(folder, CHECKPOINT_NAME)).catch(() => undefined);
-    return { event, state, previousPhase: before.phase, previousWaitingFor: before.waitingFor };
-  }, { onWait: options.onLockWait, timeoutMs: options.lockTimeoutMs, held: options.lock }).then(async (result) => {
-    if (registry?.hooks.has('append:after') || registry?.hooks.has('phase:change')) {
-      // The event is written: run every reaction, then report the failures
-      // saying so (a caller must not append the event again).
-      const context: AfterAppendContext = { folder, files: documentFiles(host, folder, protocol), protocol, ...result };
-      const failures: AcpError[] = [];
-      await registry.hooks.call('append:after', context, failures);
-      if (result.previousPhase !== result.state.phase) await registry.hooks.call('phase:change', context, failures);
-      if (failures.length) {
-        const note = `seq ${result.event.seq} ${result.event.event} was appended and stays in the log; do not append it again`;
-        throw new AcpAppendedError([...failures.map((f) => f.message), note], result);
-      }
-    }
-    return result;
-  });
+/** What an append knows of the log: from the checkpoint when it provably describes it, else from a full read. */
+interface LogView {
+  checkpoint?: Awaited<ReturnType<typeof loadCheckpoint>>;
+  log?: EventLog;
+  events: Json[];
+  count: number;
+  seqExists(seq: number): boolean;
+  nextSeq: number;
+}
+
+async function viewLog(host: Host, folder: string, participants: string[]): Promise<LogView> {
+  // The checkpoint stands in for reading and replaying the log when it
+  // provably describes it; the verdicts are those of a full replay.
+  const checkpoint = await loadCheckpoint(host, folder, participants, stateKeys());
+  const log = checkpoint ? undefined : await readEventLog(host, folder);
+  if (log?.errors.length) throw new AcpError(log.errors, 2, 'invalid_log');
+  const events = log?.events ?? [];
+  const duplicate = duplicateSeqError(events);
+  if (duplicate) throw new AcpError(duplicate, 2, 'invalid_log');
+  return {
+    checkpoint,
+    log,
+    events,
+    count: checkpoint ? checkpoint.count : events.length,
+    seqExists: (seq) => (checkpoint ? isInt(seq) && hasSeq(checkpoint.seqs, seq) : events.some((e) => e.seq === seq)),
+    nextSeq: checkpoint ? checkpoint.maxSeq + 1 : nextSeq(events),
+  };
+}
+
+/** The request's own checks (spec §6 steps 2–5): reply_to, the deliverable reference, the frozen hash. */
+async function checkRequest(host: Host, folder: string, protocol: Json, request: AppendRequest, view: LogView): Promise<void> {
+  if (request.replyTo !== undefined && !view.seqExists(request.replyTo)) throw new AcpError('reply_to must point to an existing event');
+  if (view.count && request.replyTo === undefined) throw new AcpError('reply_to is required after initialized');
+  if (!DELIVERABLE_EVENTS.has(request.event)) return;
+  const docErrors = deliverableDocErrors(protocol, { doc: request.doc, role: request.role });
+  if (docErrors.length) throw new AcpError(docErrors);
+  if (request.event !== 'deliverable_frozen') return;
+  const errors = await freezeErrors(host, folder, protocol, request.doc!, request.sha256);
+  if (errors.length) throw new AcpError(errors);
+}
+
+/** The event line to write, numbered `seq`. */
+function eventOf(host: Host, request: AppendRequest, seq: number): AcpEvent {
+  // Past 2^53 - 1 a JavaScript number no longer counts by one: every later
+  // append would get the same seq.
+  if (!Number.isSafeInteger(seq)) throw new AcpError(`events.jsonl holds a seq of 2^53 - 1 or more; acp cannot number the next event exactly (seq ${pyStr(seq - 1)})`, 2, 'invalid_log');
+  const event: AcpEvent = { seq, from: request.participant, event: request.event, at: formatTimestamp(host.now()), summary: request.summary };
+  if (request.doc !== undefined) event.doc = request.doc;
+  if (request.replyTo !== undefined) event.reply_to = request.replyTo;
+  if (request.role !== undefined) event.role = request.role;
+  if (request.sha256 !== undefined) event.sha256 = request.sha256;
+  return event;
+}
+
+/** readiness.md and conclusion.md's gates for the events that close a stage (spec §6 steps 7–8). */
+async function checkGates(host: Host, folder: string, protocol: Json, request: AppendRequest, readiness: ReadinessFacts): Promise<void> {
+  if (['decision_accepted', 'readiness_passed', 'completed'].includes(request.event)) {
+    const errors = readinessAppendErrors(readiness, request.event);
+    if (errors.length) throw new AcpError(errors[0]!);
+  }
+  if (request.event !== 'completed') return;
+  if (request.doc !== 'conclusion.md') throw new AcpError('completed must reference conclusion.md');
+  const unchecked = completionGateTexts(protocol).filter((gate) => !readiness.isGateChecked(gate));
+  if (unchecked.length) throw new AcpError(`completion gates must be checked first: ${unchecked.join(', ')}`);
+  const conclusion = (await readTextIfExists(host, nodePath.join(folder, 'conclusion.md'), 'conclusion.md')) ?? '';
+  const errors = conclusionErrors(conclusion, primaryRef(protocol));
+  if (errors.length) throw new AcpError(errors);
+}
+
+/** Every check, the veto hooks, then the write: the part of an append that holds the folder lock. */
+async function appendUnderLock(host: Host, folder: string, protocol: Json, participants: string[], request: AppendRequest, registry?: Registry): Promise<AppendResult> {
+  const view = await viewLog(host, folder, participants);
+  await checkRequest(host, folder, protocol, request, view);
+  const event = eventOf(host, request, view.nextSeq);
+  const readiness = await readReadinessFile(host, folder);
+  const before = view.checkpoint ? checkpointState(view.checkpoint, decisionGateErrors(readiness), emptyState()) : replay(view.events, participants, readiness);
+  const state = structuredClone(before);
+  applyEvent(state, event, participants, readiness);
+  if (state.errors.length) throw new AcpError(state.errors, 2, refusalCode(state.errors));
+  await checkGates(host, folder, protocol, request, readiness);
+  if (registry?.hooks.has('append:before')) {
+    // Copies: a hook must not be able to change what was checked and is written.
+    await registry.hooks.call('append:before', {
+      folder,
+      files: documentFiles(host, folder, protocol),
+      protocol: structuredClone(protocol),
+      event: Object.freeze({ ...event }),
+      state: structuredClone(state),
+      refuse: (message: string): never => {
+        throw new AcpRefusal(message);
+      },
+    });
+  }
+  const warnings = await writeEvent(host, folder, protocol, participants, view, event, state, before);
+  return { event, state, previousPhase: before.phase, previousWaitingFor: before.waitingFor, ...(warnings.length ? { warnings } : {}) };
+}
+
+/** Write the line, then the caches (protocol.json's state, the checkpoint); returns warnings about the caches. */
+async function writeEvent(host: Host, folder: string, protocol: Json, participants: string[], view: LogView, event: AcpEvent, state: DerivedState, before: DerivedState): Promise<string[]> {
+  // A last line without its newline but with a complete event (a hand edit,
+  // another tool) must not be glued to ours: end it first.
+  const line = formatEventLine(event);
+  const written = (view.log?.tornTail ? '\n' : '') + line;
+  await host.fs.appendFile(nodePath.join(folder, 'events.jsonl'), written);
+  // The line is durable: the append has happened. What follows is a cache;
+  // failing to write it (a full disk) is a warning, never a failed append
+  // (an agent told "failed" would append the event again).
+  try {
+    // Re-read protocol.json for the rewrite: the copy read before the lock
+    // may be seconds old under contention, and its other keys (edited by a
+    // person or another tool meanwhile) must not be rolled back.
+    const current = await readProtocol(host, folder).catch(() => protocol);
+    const updated = { ...current, currentPhase: state.phase, proposalOwner: state.proposalOwner, waitingFor: state.waitingFor, updatedAt: event.at };
+    await writeFileAtomic(host, nodePath.join(folder, 'protocol.json'), formatProtocolJson(updated));
+  } catch (error) {
+    await host.fs.remove(nodePath.join(folder, CHECKPOINT_NAME)).catch(() => undefined);
+    const why = errorCode(error) ?? (error instanceof Error ? error.message : String(error));
+    return [`seq ${event.seq} ${event.event} is appended, but protocol.json could not be rewritten (${why}): its cached phase is stale until the next append or \`acp doctor --fix\``];
+  }
+  const facts = view.checkpoint ?? logFacts(view.events, before);
+  const sizeBefore = view.checkpoint ? view.checkpoint.log.size : view.log!.size;
+  if (!facts) {
+    await host.fs.remove(nodePath.join(folder, CHECKPOINT_NAME)).catch(() => undefined);
+    return [];
+  }
+  const next: LogFacts = {
+    count: facts.count + 1,
+    maxSeq: event.seq,
+    seqs: addSeq(facts.seqs, event.seq),
+    gateSeqs: event.event === 'decision_accepted' ? [...facts.gateSeqs, pyStr(event.seq)] : facts.gateSeqs,
+    state: stripErrors(state),
+  };
+  await saveCheckpoint(host, folder, participants, stateKeys(), next, line, sizeBefore + new TextEncoder().encode(written).length);
+  return [];
 }
 
 // ---------------------------------------------------------------------------
@@ -2675,33 +1879,6 @@ function checkReviews(text: string | undefined, pass: LogPass, ref: string | und
     if (!body.includes('Primary deliverable completeness')) errors.push('review.md Review Scope must include Primary deliverable completeness');
     if (ref !== undefined && !body.includes(ref)) errors.push('review.md must reference the primary deliverable');
   }
-}
-
-const DECISION_ID_RE = /^(D[0-9]+)\.[\t\n\v\f\r \x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+[^\n]+/u;
-
-function checkDecisions(text: string | undefined, refs: string[], errors: string[]): void {
-  if (text === undefined) {
-    errors.push('missing decisions.md');
-    return;
-  }
-  const parts = text.split(new RegExp(`${BOL}### `));
-  parts.shift();
-  const seen = new Set<string>();
-  parts.forEach((block, index) => {
-    const position = `D${index + 1}`;
-    const heading = block.split('\n', 1)[0]!;
-    const match = DECISION_ID_RE.exec(heading);
-    const id = match ? match[1]! : position;
-    if (!match) errors.push('accepted decision headings must use D<number>');
-    else {
-      if (seen.has(id)) errors.push(`duplicate accepted decision id ${id}`);
-      seen.add(id);
-      if (id !== position) errors.push('accepted decision ids must be sequential');
-    }
-    if (!block.includes('- Decision:')) errors.push(`accepted decision ${id} requires Decision`);
-    if (!block.includes('- Reflected in:')) errors.push(`accepted decision ${id} requires Reflected in`);
-    else if (!refs.some((ref) => block.includes(ref))) errors.push(`accepted decision ${id} Reflected in must point to declared deliverable`);
-  });
 }
 
 async function checkDeliverableContent(
@@ -2897,37 +2074,65 @@ class LogPass {
 
 /**
  * Validate a collaboration folder (spec §8). Never throws for folder content
- * problems: they are reported as errors.
+ * problems: they are reported as errors, in the order of the spec's steps.
  */
 export async function validate(host: Host, folder: string, registry: Registry): Promise<ValidationResult> {
   const errors: string[] = [];
   const warnings: string[] = [];
-  const finish = (): ValidationResult => ({ ok: errors.length === 0, errors, warnings });
+  const fileErrors = await folderFileErrors(host, folder);
+  let protocol: Json;
+  try {
+    protocol = await readProtocol(host, folder);
+  } catch (error) {
+    if (!(error instanceof AcpError)) throw error;
+    return { ok: false, errors: [error.message, ...fileErrors], warnings };
+  }
+  errors.push(...fileErrors);
+  const participants = checkDeclaration(protocol, errors);
+  // Step 4: the deliverables declaration.
+  const dirs = new Set<string>();
+  if (typeof protocol.repoRoot === 'string' && !nodePath.isAbsolute(protocol.repoRoot)) {
+    const resolved = nodePath.resolve(folder, protocol.repoRoot);
+    if ((await host.fs.stat(resolved))?.isDirectory) dirs.add(resolved);
+  }
+  const declarationOk = checkDeliverablesDeclaration(protocol, folder, errors, host, dirs, registry);
+  const ref = declarationOk || isObject((protocol.deliverables as Json | undefined)?.primary) ? primaryRef(protocol) : undefined;
+  // Steps 5–9: the log is read once, in pieces, and each event is checked
+  // as it comes (see LogPass); review.md and readiness.md are read first.
+  const reviewText = await readTextIfExists(host, nodePath.join(folder, 'review.md'), 'review.md', true);
+  const readiness = readReadiness((await readTextIfExists(host, nodePath.join(folder, 'readiness.md'), 'readiness.md', true)) ?? '');
+  const pass = await scanLog(host, folder, () => new LogPass(protocol, participants, readiness, reviewText ?? '', registry.hooks.has('validate')), errors);
+  errors.push(...pass.shapeErrors);
+  checkReviews(reviewText, pass, ref, errors);
+  await checkDeliverableEvents(host, folder, protocol, pass, errors);
+  checkCachedState(protocol, pass.state, errors);
+  if (declarationOk) await checkContent(host, folder, protocol, registry, pass, ref!, { errors, warnings });
+  await checkClosing(host, folder, protocol, pass, readiness, ref, { errors, warnings });
+  if (registry.hooks.has('validate')) await registry.hooks.call('validate', { folder, files: documentFiles(host, folder, protocol), protocol, events: pass.events ?? [], errors, warnings });
+  return { ok: errors.length === 0, errors, warnings };
+}
+
+/** Steps 1–2: the required files (not directories) and the forbidden ones. */
+async function folderFileErrors(host: Host, folder: string): Promise<string[]> {
   let names: Set<string>;
   try {
     names = new Set(await host.fs.readDir(folder));
   } catch {
     names = new Set();
   }
-  const fileErrors: string[] = [];
+  const errors: string[] = [];
   for (const name of REQUIRED_FILES) {
-    if (!names.has(name)) fileErrors.push(`missing ${name}`);
-    else if (name.endsWith('.md') && (await host.fs.stat(nodePath.join(folder, name)))?.isDirectory) fileErrors.push(`${name} is a directory, not a file`);
+    if (!names.has(name)) errors.push(`missing ${name}`);
+    else if (name.endsWith('.md') && (await host.fs.stat(nodePath.join(folder, name)))?.isDirectory) errors.push(`${name} is a directory, not a file`);
   }
   for (const name of FORBIDDEN_FILES) {
-    if (names.has(name)) fileErrors.push(`${name} is not part of the protocol; remove it and use events.jsonl/readiness.md instead`);
+    if (names.has(name)) errors.push(`${name} is not part of the protocol; remove it and use events.jsonl/readiness.md instead`);
   }
-  let protocol: Json;
-  try {
-    protocol = await readProtocol(host, folder);
-  } catch (error) {
-    if (!(error instanceof AcpError)) throw error;
-    errors.push(error.message, ...fileErrors);
-    return finish();
-  }
-  errors.push(...fileErrors);
+  return errors;
+}
 
-  // Step 3: the declaration.
+/** Step 3: protocol.json's declaration; returns the participant ids. */
+function checkDeclaration(protocol: Json, errors: string[]): string[] {
   if (protocol.protocol !== 'acp') errors.push("protocol.json protocol must be 'acp'");
   if (protocol.schemaVersion !== 2) errors.push('protocol.json schemaVersion must be 2');
   if (typeof protocol.currentPhase !== 'string' || !(PHASES as readonly string[]).includes(protocol.currentPhase)) {
@@ -2954,43 +2159,25 @@ export async function validate(host: Host, folder: string, registry: Registry): 
   }
   if (!('waitingFor' in protocol)) errors.push('protocol.json waitingFor must be present');
   if (!('proposalOwner' in protocol)) errors.push('protocol.json proposalOwner must be present');
+  return participants;
+}
 
-  // Step 4: the deliverables declaration.
-  const dirs = new Set<string>();
-  if (typeof protocol.repoRoot === 'string' && !nodePath.isAbsolute(protocol.repoRoot)) {
-    const resolved = nodePath.resolve(folder, protocol.repoRoot);
-    if ((await host.fs.stat(resolved))?.isDirectory) dirs.add(resolved);
-  }
-  const declarationOk = checkDeliverablesDeclaration(protocol, folder, errors, host, dirs, registry);
-
-  // Steps 5–9: the log is read once, in pieces, and each event is checked
-  // as it comes (see LogPass); review.md and readiness.md are read first.
-  const ref = declarationOk || isObject((protocol.deliverables as Json | undefined)?.primary) ? primaryRef(protocol) : undefined;
-  const reviewText = await readTextIfExists(host, nodePath.join(folder, 'review.md'), 'review.md', true);
-  const readinessText = (await readTextIfExists(host, nodePath.join(folder, 'readiness.md'), 'readiness.md', true)) ?? '';
-  const readiness = readReadiness(readinessText);
-  const keepEvents = registry.hooks.has('validate');
-  let pass = new LogPass(protocol, participants, readiness, reviewText ?? '', keepEvents);
-
-  // Step 5: the log.
+/** Step 5: read the log through a fresh pass; an unreadable log counts as empty. */
+async function scanLog(host: Host, folder: string, newPass: () => LogPass, errors: string[]): Promise<LogPass> {
+  let pass = newPass();
   try {
     const log = await scanEventLog(host, folder, (event) => pass.add(event));
     errors.push(...log.errors);
   } catch (error) {
     if (!(error instanceof AcpError)) throw error;
     errors.push(error.message);
-    // An unreadable log counts as empty.
-    pass = new LogPass(protocol, participants, readiness, reviewText ?? '', keepEvents);
+    pass = newPass();
   }
+  return pass;
+}
 
-  // Step 6: event shape.
-  errors.push(...pass.shapeErrors);
-
-  // Step 7: review links.
-  checkReviews(reviewText, pass, ref, errors);
-
-  // Step 8: deliverable events.
-  const { primaryFreezes, frozenSupporting } = pass;
+/** Step 8: deliverable events (references, roles, hashes) and the frozen marks. */
+async function checkDeliverableEvents(host: Host, folder: string, protocol: Json, pass: LogPass, errors: string[]): Promise<void> {
   for (const { event, docErrors, freeze } of pass.deliverableItems) {
     for (const message of docErrors) errors.push(`seq ${seqText(event)}: ${message}`);
     if (!freeze) continue;
@@ -3001,16 +2188,17 @@ export async function validate(host: Host, folder: string, registry: Registry): 
       errors.push(`seq ${seqText(event)}: ${error.message}`);
     }
   }
-  if (primaryFreezes > 1) errors.push('primary deliverable can be frozen only once');
+  if (pass.primaryFreezes > 1) errors.push('primary deliverable can be frozen only once');
   for (const entry of supportingEntries(protocol)) {
     if (typeof entry.file !== 'string') continue;
     const sref = deliverableRef(protocol, entry.file);
-    if (entry.frozen && !frozenSupporting.has(sref)) errors.push(`supporting deliverable requires deliverable_frozen: ${sref}`);
-    if (!entry.frozen && frozenSupporting.has(sref)) errors.push(`supporting deliverable has freeze event but is not marked frozen: ${sref}`);
+    if (entry.frozen && !pass.frozenSupporting.has(sref)) errors.push(`supporting deliverable requires deliverable_frozen: ${sref}`);
+    if (!entry.frozen && pass.frozenSupporting.has(sref)) errors.push(`supporting deliverable has freeze event but is not marked frozen: ${sref}`);
   }
+}
 
-  // Step 9: replay, and the cached state.
-  const state = pass.state;
+/** Step 9: the replay's errors, and protocol.json's cached state against it. */
+function checkCachedState(protocol: Json, state: DerivedState, errors: string[]): void {
   errors.push(...state.errors);
   // With no event replayed (an empty or unreadable log) the Python tools
   // compare only waitingFor (issue 12 item 6).
@@ -3023,48 +2211,44 @@ export async function validate(host: Host, folder: string, registry: Registry): 
   if (!Array.isArray(cachedWaiting) || cachedWaiting.length !== state.waitingFor.length || cachedWaiting.some((v, i) => v !== state.waitingFor[i])) {
     errors.push(`protocol.json waitingFor is ${pyRepr(cachedWaiting)}, expected ${pyRepr(state.waitingFor)}`);
   }
+}
 
-  // Step 10: content.
-  const hasEvent = (name: string): boolean => pass.eventNames.has(name);
-  if (declarationOk) {
-    const deliverables = protocol.deliverables as Json;
-    const primary = deliverables.primary as Json;
-    const frozenRequired = primaryFreezes > 0 || hasEvent('readiness_passed') || hasEvent('completed');
-    const findings: Findings = { errors, warnings };
-    await checkDeliverableContent(host, folder, protocol, registry, primary, ref!, frozenRequired, true, findings);
-    for (const entry of supportingEntries(protocol)) {
-      const sref = deliverableRef(protocol, entry.file as string);
-      // Frozen by the protocol.json flag or by an event: either way its content must be final.
-      await checkDeliverableContent(host, folder, protocol, registry, entry, sref, Boolean(entry.frozen) || frozenSupporting.has(sref), false, findings);
-    }
-    const refs = [ref!, ...supportingEntries(protocol).map((s) => deliverableRef(protocol, s.file as string))];
-    checkDecisions(await readTextIfExists(host, nodePath.join(folder, 'decisions.md'), 'decisions.md', true), refs, errors);
-    const attachments = Array.isArray(deliverables.attachments) ? deliverables.attachments.filter(isObject) : [];
-    for (const attachment of attachments) {
-      const file = attachment.file as string;
-      if (!(await host.fs.stat(attachmentPath(folder, protocol, file)))) errors.push(`attachment missing: ${file}`);
-    }
+/** Step 10: the deliverables' content, decisions.md and the attachments. */
+async function checkContent(host: Host, folder: string, protocol: Json, registry: Registry, pass: LogPass, ref: string, findings: Findings): Promise<void> {
+  const deliverables = protocol.deliverables as Json;
+  const has = (name: string): boolean => pass.eventNames.has(name);
+  const frozenRequired = pass.primaryFreezes > 0 || has('readiness_passed') || has('completed');
+  await checkDeliverableContent(host, folder, protocol, registry, deliverables.primary as Json, ref, frozenRequired, true, findings);
+  for (const entry of supportingEntries(protocol)) {
+    const sref = deliverableRef(protocol, entry.file as string);
+    // Frozen by the protocol.json flag or by an event: either way its content must be final.
+    await checkDeliverableContent(host, folder, protocol, registry, entry, sref, Boolean(entry.frozen) || pass.frozenSupporting.has(sref), false, findings);
   }
+  const refs = [ref, ...supportingEntries(protocol).map((s) => deliverableRef(protocol, s.file as string))];
+  checkDecisions(await readTextIfExists(host, nodePath.join(folder, 'decisions.md'), 'decisions.md', true), refs, findings.errors);
+  const attachments = Array.isArray(deliverables.attachments) ? deliverables.attachments.filter(isObject) : [];
+  for (const attachment of attachments) {
+    const file = attachment.file as string;
+    if (!(await host.fs.stat(attachmentPath(folder, protocol, file)))) findings.errors.push(`attachment missing: ${file}`);
+  }
+}
 
-  // Steps 11–13: readiness and completion.
-  if (hasEvent('decision_accepted')) errors.push(...decisionGateErrors(readiness));
-  const finished = hasEvent('readiness_passed') || hasEvent('completed');
-  if (finished) {
+/** Steps 11–13: readiness and completion. */
+async function checkClosing(host: Host, folder: string, protocol: Json, pass: LogPass, readiness: ReadinessFacts, ref: string | undefined, findings: Findings): Promise<void> {
+  const { errors, warnings } = findings;
+  const has = (name: string): boolean => pass.eventNames.has(name);
+  if (has('decision_accepted')) errors.push(...decisionGateErrors(readiness));
+  if (has('readiness_passed') || has('completed')) {
     errors.push(...readinessGateErrors(readiness, 'before readiness_passed or completed', true));
-    if (primaryFreezes === 0 && !pass.anyPrimaryFreeze) {
-      errors.push('readiness_passed requires primary deliverable_frozen');
-    }
+    if (pass.primaryFreezes === 0 && !pass.anyPrimaryFreeze) errors.push('readiness_passed requires primary deliverable_frozen');
   }
-  if (hasEvent('completed')) {
+  if (has('completed')) {
     const unchecked = completionGateTexts(protocol).filter((gate) => !readiness.isGateChecked(gate));
     if (unchecked.length) errors.push(`completion gates must be checked before completed: ${unchecked.join(', ')}`);
     errors.push(...conclusionErrors((await readTextIfExists(host, nodePath.join(folder, 'conclusion.md'), 'conclusion.md', true)) ?? '', ref));
   } else if (readiness.deferredWithoutReason.length) {
     warnings.push('deferred_nonblocking readiness items should include a reason');
   }
-
-  if (registry.hooks.has('validate')) await registry.hooks.call('validate', { folder, files: documentFiles(host, folder, protocol), protocol, events: pass.events ?? [], errors, warnings });
-  return finish();
 }
 
 // ---------------------------------------------------------------------------
@@ -3157,35 +2341,11 @@ export function planInit(folder: string, request: InitRequest, registry: Registr
   const render = definition.template?.bind(definition) ?? defaultTemplate;
   const template = callType(registry, typeName, 'template()', () => render({ title: definition.title, type: typeName, sections: [...sections] }), (t) => typeof t === 'string');
   const deliverablePath = mode === 'external' ? nodePath.join(repoRoot!, dir, file) : nodePath.join(dir, file);
-  const gateLines = protocol.completionGates.map((gate) => `- [ ] ${gate.text}`).join('\n');
-  const owner = participants[0]!;
   const files = new Map<string, string>([
-    ['README.md', readmeTemplate(protocol, ref)],
-    ['proposal.md', `# Proposal\n\nObjective: ${objective}\n\nOwner: ${owner}\n\nPrimary deliverable: \`${ref}\`\n\n## Summary\n\nDescribe the proposal here, then append \`proposal_submitted\`.\n`],
-    [
-      'review.md',
-      `# Review\n\nEach review starts with a heading \`## <UTC time> - <participant> - seq <event seq>\` naming the review_submitted event it belongs to.\n\n<!--\nTemplate:\n\n## 2026-01-01T00:00:00Z - participant - seq N\n\nContext:\n- Read \`proposal.md\` after event seq \`N\`.\n- Reviewed primary deliverable: \`${ref}\`\n- Reviewed supporting deliverables: none.\n\nReview Scope:\n- Proposal coherence\n- Primary deliverable completeness\n- Accepted decision traceability\n- Implementation readiness\n\nPosition:\n- Accept.\n\nConcerns:\n- None.\n\nRequired Changes:\n- None.\n\nQuestions:\n- None.\n-->\n`,
-    ],
-    [
-      'decisions.md',
-      `# Decisions\n\n## Accepted Decisions\n\n### D1. Record the primary deliverable\n\n- Decision: the collaboration produces a ${definition.title} at \`${ref}\`.\n- Rationale: one primary deliverable keeps the outcome reviewable.\n- Reflected in: \`${ref}\`\n`,
-    ],
-    [
-      'readiness.md',
-      `# Readiness\n\n## Open Question Classification\n\n- [unresolved] Which open questions block implementation? Classify each as resolved, deferred_nonblocking (with a reason:) or blocking.\n\n## Blocking Issues\n\n- None.\n\n## Gates\n\n${gateLines}\n\n## Deliverable Snapshot\n\n- Primary: \`${ref}\`\n- SHA-256:\n\n## Ready to Implement\n\n- [ ] Ready to implement\n`,
-    ],
-    [
-      'conclusion.md',
-      `# Conclusion\n\n## Decision Outcome\n\n- [blocked] The collaboration has not concluded yet.\n\n## Rationale\n\nWritten when the collaboration concludes.\n\n## Deliverable Receipt\n\n- Primary: \`${ref}\`\n- SHA-256: recorded at freeze.\n\n## Accepted Decisions Summary\n\nSee \`decisions.md\`.\n\n## Readiness Result\n\nSee \`readiness.md\`.\n\n## Assumptions\n\nNone recorded.\n\n## Deferred Follow-ups\n\nNone recorded.\n\n## Implementation Blockers\n\nNone recorded.\n\n## Next Action\n\nFinish the collaboration.\n`,
-    ],
+    ...Object.entries(initialDocuments({ objective, owner: participants[0]!, participants, ref, title: definition.title, gates: protocol.completionGates.map((gate) => gate.text) })),
     [deliverablePath, template],
   ]);
   return { protocol, files };
-}
-
-function readmeTemplate(protocol: ProtocolDocument, ref: string): string {
-  const ids = protocol.participants.map((p) => (typeof p === 'string' ? p : p.id));
-  return `# ACP collaboration\n\nObjective: ${protocol.objective}\n\nParticipants: ${ids.join(', ')} (proposal owner: ${ids[0]}).\n\nPrimary deliverable: \`${ref}\`.\n\nThis folder follows the Agent Collaboration Protocol, schema v2. State lives in\n\`protocol.json\`; \`events.jsonl\` is the append-only event log. Check whose turn it is\nwith \`acp next --folder . --participant <id>\`, append events with \`acp append\`, and\nvalidate with \`acp validate --folder .\`.\n`;
 }
 
 /**

@@ -6,7 +6,7 @@
  * @module
  */
 import * as nodePath from 'node:path';
-import type { FileStat, FileSystem, Host } from '../../acp.ts';
+import type { FileSystem, Host } from '../../acp.ts';
 import { errorCode, fsError } from './util.ts';
 
 /** Options of {@link createNodeHost}. */
@@ -78,6 +78,43 @@ export async function createNodeHost(options: NodeHostOptions = {}): Promise<Hos
       throw error;
     }
   };
+  /**
+   * Create `path` with its content in one step: write a temporary sibling,
+   * then hard-link it into place (EEXIST when taken) — an O_EXCL open would
+   * leave an empty file (a lock without its holder) if the process were
+   * killed between the open and the write. The temporary name is one
+   * `doctor` recognises as a leftover.
+   */
+  const createExclusive = async (path: string, bytes: Uint8Array): Promise<void> => {
+    const temp = nodePath.join(nodePath.dirname(path), `${nodePath.basename(path)}.${proc?.pid ?? 0}.${Math.random().toString(36).slice(2, 10)}.tmp`);
+    const handle = await fd.open(temp, c.O_WRONLY | c.O_CREAT | c.O_EXCL);
+    try {
+      for (let written = 0; written < bytes.length; ) {
+        const n = await fd.write(handle, bytes, written);
+        if (n <= 0) throw fsError('EIO', `short write to ${temp}`);
+        written += n;
+      }
+    } finally {
+      await fd.close(handle);
+    }
+    try {
+      if (sync) fs.linkSync(temp, path);
+      else await fsp.link(temp, path);
+    } catch (error) {
+      // A file system without hard links: the plain exclusive create.
+      if (!['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS'].includes(errorCode(error) ?? '')) throw error;
+      const direct = await fd.open(path, c.O_WRONLY | c.O_CREAT | c.O_EXCL);
+      try {
+        for (let written = 0; written < bytes.length; ) written += await fd.write(direct, bytes, written);
+      } finally {
+        await fd.close(direct);
+      }
+    } finally {
+      if (sync) fs.rmSync(temp, { force: true });
+      else await fsp.rm(temp, { force: true });
+    }
+  };
+
   const nodeFs: FileSystem = {
     readFile: async (path, options) => {
       const max = options?.maxBytes ?? Number.MAX_SAFE_INTEGER;
@@ -102,12 +139,10 @@ export async function createNodeHost(options: NodeHostOptions = {}): Promise<Hos
     },
     writeFile: async (path, data, options) => {
       const bytes = typeof data === 'string' ? new TextEncoder().encode(data) : data;
-      // O_CREAT|O_EXCL makes a new regular file (it follows no symlink): no
-      // check needed, and nothing between open and write (a lock file must
-      // not be left empty by a kill in between).
-      const handle = options?.exclusive ? await fd.open(path, c.O_WRONLY | c.O_CREAT | c.O_EXCL) : await openRegular(path, c.O_WRONLY | c.O_CREAT);
+      if (options?.exclusive) return createExclusive(path, bytes);
+      const handle = await openRegular(path, c.O_WRONLY | c.O_CREAT);
       try {
-        if (!options?.exclusive) await fd.truncate(handle, 0);
+        await fd.truncate(handle, 0);
         let written = 0;
         while (written < bytes.length) {
           const n = await fd.write(handle, bytes, written);

@@ -2,9 +2,11 @@
  * Python 3.11 semantics the protocol inherits (spec §8a, §8b): `str.isspace`,
  * `strip`, `repr`, `sorted`, `re.MULTILINE` anchors, `json.dumps` layout.
  * The other tools are Python scripts, so where JavaScript differs the core
- * uses these. Pure functions; no imports.
+ * uses these. Pure functions (decodeText raises the core's AcpError).
  * @module
  */
+import { AcpError } from './errors.ts';
+
 /** Python's `str.isspace()` set; `\s` in the spec's patterns means this. */
 export const PY_SPACE = '\\t\\n\\v\\f\\r \\x1c-\\x1f\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
 /** Python's `\s`. */
@@ -374,4 +376,15 @@ export function purePosixPath(...parts: string[]): string {
   }
   const path = root + segments.join('/');
   return path === '' ? '.' : path;
+}
+
+/** Python's strict UTF-8 decoding with universal newlines (spec §8a); raises AcpError on invalid UTF-8. */
+export function decodeText(bytes: Uint8Array, name: string): string {
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    throw new AcpError(`${name} is not valid UTF-8`);
+  }
+  return text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text;
 }

@@ -15,6 +15,11 @@ export function isObject(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** Whether a value is an integer number (a JSON seq). */
+export function isInt(value: unknown): value is number {
+  return typeof value === 'number' && Number.isInteger(value);
+}
+
 /** The errno-like `code` of a thrown value (`'ENOENT'`…), if it has one. */
 export function errorCode(error: unknown): string | undefined {
   return typeof error === 'object' && error !== null && 'code' in error ? String((error as { code: unknown }).code) : undefined;

@@ -1,0 +1,281 @@
+/**
+ * The append checkpoint ([beyond]): what a full replay of the log would
+ * conclude, cached with a fingerprint of the log, so an append on a long log
+ * reads its tail instead of all of it. A cache: deleting it costs one full
+ * replay. acp.ts passes in what belongs to the state machine (its start
+ * state, the keys it stores); this module imports only types from acp.ts.
+ * @module
+ */
+import * as nodePath from 'node:path';
+import type { DerivedState, FileStat, Host } from '../../acp.ts';
+import { READ_LIMITS, readCapped } from './files.ts';
+import { pyStr } from './pytext.ts';
+import { isInt, isObject, type Json, sameList } from './util.ts';
+
+// The append checkpoint ([beyond]). A full replay reads and re-checks the
+// whole log, which costs ~0.2-0.4 s at 100k events. After each successful
+// append the runtime records in `.acp.checkpoint.json` what the next append
+// needs (the derived state, the seqs, the decision_accepted seqs) together
+// with a fingerprint of events.jsonl (size, mtime, ctime, inode, last line).
+// The next append uses it only when the fingerprint still matches; any other
+// writer (the Python tools, an editor, a truncation) changes it, and then the
+// log is read and replayed in full. The checkpoint is a cache: deleting it
+// is always safe, and other tools ignore dot files.
+//
+// Threat model. Anyone who can write the folder can write the checkpoint,
+// and its claims (the phase, who is due, the next seq) decide the verdict of
+// an append: a forged one made acp append a duplicate seq or an event out of
+// phase. A digest of the log inside the checkpoint would not help: the
+// forger recomputes it next to a false state. So:
+// - The checkpoint is authenticated: HMAC-SHA256 with a key the host keeps
+//   outside every folder (`Host.checkpointKey`, by default
+//   ~/.local/state/acp/checkpoint.key, 0600), over its content and the
+//   folder's path. A writer of the folder who cannot read that key (another
+//   account, a sandbox or container given the folder only, a synced or
+//   shared copy) cannot make acp trust anything: a changed byte, a copied
+//   checkpoint or a replayed old one (the log's ctime and inode, which no
+//   writer can set back, are in the fingerprint) mean a full replay.
+// - The seq facts are checked against the log itself, key or not: a
+//   checkpoint is written only for a log whose seqs are exactly 1..count,
+//   and its claim is accepted only when the log's last line, read from the
+//   file, is the event numbered maxSeq = count. Editing the checkpoint
+//   alone, even with the key, cannot make acp number an event twice: the
+//   number comes from the log's last line.
+// - Not covered: a process of the same account that reads the key can forge
+//   the rest of the state (the phase, who is due), as it can replace acp
+//   itself; and if it also edits the log (an earlier line given a larger
+//   seq, a duplicate in the middle), the last line does not show it.
+//   Verifying that too costs the full replay the checkpoint avoids.
+
+/** The append checkpoint's file name (a cache, local to one machine). */
+export const CHECKPOINT_NAME = '.acp.checkpoint.json';
+const CHECKPOINT_VERSION = 2;
+
+/** What an append needs from the log besides its last line. */
+export interface LogFacts {
+  count: number;
+  /** Largest integer seq (0 when none): the next seq is this + 1. */
+  maxSeq: number;
+  /** The integer seqs of the log, as sorted disjoint `[first, last]` ranges. */
+  seqs: [number, number][];
+  /**
+   * `seq` (as printed) of every decision_accepted, in log order: spec §5
+   * re-checks each against the *current* readiness.md on every replay.
+   */
+  gateSeqs: string[];
+  /** The replayed state; a checkpoint is written only after an error-free replay. */
+  state: Omit<DerivedState, 'errors'>;
+}
+
+export interface Checkpoint extends LogFacts {
+  version: number;
+  participants: string[];
+  stateKeys: string[];
+  log: { size: number; mtimeMs: number; ctimeMs: number; ino: number; tail: string };
+  /** HMAC-SHA256 (hex) of the other fields and the folder, with the host's checkpoint key. */
+  mac: string;
+}
+
+/** The checkpoint's MAC: binds its content to this folder and the host's key. */
+async function checkpointMac(key: Uint8Array, folder: string, body: Omit<Checkpoint, 'mac'>): Promise<string> {
+  const hmac = await crypto.subtle.importKey('raw', key as Uint8Array<ArrayBuffer>, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  const data = new TextEncoder().encode(`acp checkpoint\n${folder}\n${JSON.stringify(body)}`);
+  return [...new Uint8Array(await crypto.subtle.sign('HMAC', hmac, data))].map((b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** Whether `facts` describe a log whose seqs are exactly 1..count (the only kind a checkpoint may describe). */
+function seqsAreLineNumbers(facts: LogFacts): boolean {
+  const [range, ...more] = facts.seqs;
+  return facts.count > 0 && facts.maxSeq === facts.count && !more.length && range?.[0] === 1 && range[1] === facts.count;
+}
+
+/** Whether `tail` is one event line numbered `seq` (the log's last line, as read from the file). */
+function isLastLineOf(tail: string, seq: number): boolean {
+  try {
+    const event: unknown = JSON.parse(tail);
+    return tail.endsWith('\n') && tail.indexOf('\n') === tail.length - 1 && isObject(event) && event.seq === seq;
+  } catch {
+    return false;
+  }
+}
+
+export function hasSeq(ranges: [number, number][], seq: number): boolean {
+  let lo = 0;
+  let hi = ranges.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const [first, last] = ranges[mid]!;
+    if (seq < first) hi = mid - 1;
+    else if (seq > last) lo = mid + 1;
+    else return true;
+  }
+  return false;
+}
+
+export function addSeq(ranges: [number, number][], seq: number): [number, number][] {
+  if (hasSeq(ranges, seq)) return ranges;
+  const out = ranges.map((r): [number, number] => [r[0], r[1]]);
+  const last = out.at(-1);
+  if (last && last[1] + 1 === seq) last[1] = seq;
+  else if (!last || last[1] < seq) out.push([seq, seq]);
+  else {
+    out.push([seq, seq]);
+    out.sort((a, b) => a[0] - b[0]);
+  }
+  return out;
+}
+
+/**
+ * The facts of a fully read log, from its events and their replayed state;
+ * `undefined` for a log the checkpoint cannot describe exactly (a fractional
+ * seq, which a library caller's `replyTo` could still match).
+ */
+export function logFacts(events: Json[], state: DerivedState): LogFacts | undefined {
+  if (events.some((e) => typeof e.seq === 'number' && !Number.isInteger(e.seq))) return undefined;
+  const ints = events.map((e) => e.seq).filter(isInt);
+  ints.sort((a, b) => a - b);
+  const seqs: [number, number][] = [];
+  for (const seq of ints) {
+    const last = seqs.at(-1);
+    if (last && seq <= last[1] + 1) last[1] = Math.max(last[1], seq);
+    else seqs.push([seq, seq]);
+  }
+  const gateSeqs = events.filter((e) => e.event === 'decision_accepted').map((e) => pyStr(e.seq));
+  return { count: events.length, maxSeq: ints.reduce((max, seq) => Math.max(max, seq), 0), seqs, gateSeqs, state: stripErrors(state) };
+}
+
+export function stripErrors(state: DerivedState): Omit<DerivedState, 'errors'> {
+  const { errors: _errors, ...rest } = state;
+  return structuredClone(rest);
+}
+
+/**
+ * The state a full replay of the checkpointed log gives: `gates` are the
+ * decision gate errors of the current readiness.md, `empty` the state
+ * machine's start.
+ */
+export function checkpointState(facts: LogFacts, gates: readonly string[], empty: DerivedState): DerivedState {
+  const errors = gates.length ? facts.gateSeqs.flatMap((seq) => gates.map((message) => `seq ${seq}: ${message}`)) : [];
+  return { ...empty, ...structuredClone(facts.state), errors };
+}
+
+/**
+ * The checkpoint, when it provably describes the current events.jsonl (and
+ * the same participants); `undefined` otherwise (then: full replay). See the
+ * threat model above.
+ */
+export async function loadCheckpoint(host: Host, folder: string, participants: string[], keys: readonly string[]): Promise<Checkpoint | undefined> {
+  const key = await host.checkpointKey?.();
+  if (!key) return undefined;
+  let cp: Checkpoint;
+  try {
+    cp = JSON.parse(new TextDecoder().decode(await readCapped(host, nodePath.join(folder, CHECKPOINT_NAME), READ_LIMITS.checkpoint, CHECKPOINT_NAME)));
+  } catch {
+    return undefined;
+  }
+  if (!isObject(cp) || cp.version !== CHECKPOINT_VERSION || typeof cp.mac !== 'string') return undefined;
+  const { mac, ...body } = cp;
+  if (!sameText(mac, await checkpointMac(key, folder, body))) return undefined;
+  if (!sameList(cp.participants, participants) || !sameList(cp.stateKeys, keys)) return undefined;
+  const validShape =
+    isObject(cp.log) &&
+    typeof cp.log.tail === 'string' &&
+    isObject(cp.state) &&
+    isInt(cp.count) &&
+    isInt(cp.maxSeq) &&
+    Array.isArray(cp.seqs) &&
+    cp.seqs.every((r) => Array.isArray(r) && r.length === 2 && isInt(r[0]) && isInt(r[1])) &&
+    Array.isArray(cp.gateSeqs) &&
+    cp.gateSeqs.every((g) => typeof g === 'string');
+  // The seq facts hold by the log's own last line, whoever wrote the checkpoint.
+  if (!validShape || !seqsAreLineNumbers(cp) || !isLastLineOf(cp.log.tail, cp.maxSeq)) return undefined;
+  return (await fingerprintMatches(host, folder, cp.log)) ? cp : undefined;
+}
+
+/** Compare two MACs in time independent of where they differ. */
+function sameText(a: string, b: string): boolean {
+  let diff = a.length ^ b.length;
+  for (let i = 0; i < Math.min(a.length, b.length); i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return diff === 0;
+}
+
+/**
+ * Whether events.jsonl is the file the checkpoint saw: same size, times and
+ * inode, and it ends with `log.tail` as a whole line (the byte before it is
+ * a newline, or the tail is the whole file).
+ */
+async function fingerprintMatches(host: Host, folder: string, log: Checkpoint['log']): Promise<boolean> {
+  const tail = new TextEncoder().encode(log.tail);
+  const want = Math.min(log.size, tail.length + 1);
+  const logPath = nodePath.join(folder, 'events.jsonl');
+  let stat: FileStat | null;
+  let bytes: Uint8Array;
+  if (host.fs.readTail) {
+    const read = await host.fs.readTail(logPath, want);
+    if (!read) return false;
+    ({ stat, bytes } = read);
+  } else {
+    stat = await host.fs.stat(logPath);
+    if (!stat || stat.size !== log.size) return false;
+    bytes = (await readCapped(host, logPath, READ_LIMITS.log, 'events.jsonl')).subarray(-want);
+  }
+  if (stat?.ino === undefined || stat.ctimeMs === undefined) return false;
+  if (stat.size !== log.size || stat.mtimeMs !== log.mtimeMs || stat.ctimeMs !== log.ctimeMs || stat.ino !== log.ino) return false;
+  if (bytes.length !== want || (want > tail.length && bytes[0] !== 0x0a)) return false;
+  const end = bytes.subarray(want - tail.length);
+  return end.every((b, i) => b === tail[i]);
+}
+
+/**
+ * Record the checkpoint after an append wrote `line`, when events.jsonl is
+ * exactly what we expect (`expectedSize`) and its seqs are 1..count:
+ * otherwise another writer slipped in (or the log is one a checkpoint cannot
+ * vouch for), and the stale checkpoint is removed.
+ */
+export async function saveCheckpoint(host: Host, folder: string, participants: string[], keys: string[], facts: LogFacts, line: string, expectedSize: number): Promise<void> {
+  const path = nodePath.join(folder, CHECKPOINT_NAME);
+  try {
+    const key = await host.checkpointKey?.();
+    const stat = await host.fs.stat(nodePath.join(folder, 'events.jsonl'));
+    if (!key || !seqsAreLineNumbers(facts) || !stat || stat.size !== expectedSize || stat.ino === undefined || stat.ctimeMs === undefined) {
+      await host.fs.remove(path);
+      return;
+    }
+    const body: Omit<Checkpoint, 'mac'> = {
+      version: CHECKPOINT_VERSION,
+      participants,
+      stateKeys: keys,
+      ...facts,
+      log: { size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs, ino: stat.ino, tail: line },
+    };
+    await host.fs.writeFile(path, `${JSON.stringify({ ...body, mac: await checkpointMac(key, folder, body) })}\n`);
+  } catch {
+    // A cache that cannot be written only costs the next append a full replay.
+    await host.fs.remove(path).catch(() => undefined);
+  }
+}
+
+/** Options of {@link append}. */
+/**
+ * The refusal for a log in which an integer seq occurs twice (a writer that
+ * takes no lock, such as the Python tools, appended at the same time as
+ * another): the validator's first seq error, then why acp stops. acp cannot
+ * keep such writers out; it refuses to number more events on top of the
+ * ambiguity (docs/reliability.md). `undefined` when every seq is unique.
+ */
+export function duplicateSeqError(events: Json[]): string | undefined {
+  const seen = new Set<number>();
+  let twice: number | undefined;
+  for (const event of events) {
+    if (!isInt(event.seq)) continue;
+    if (seen.has(event.seq)) {
+      twice = event.seq;
+      break;
+    }
+    seen.add(event.seq);
+  }
+  if (twice === undefined) return undefined;
+  const index = events.findIndex((event, i) => event.seq !== i + 1);
+  const validator = `events.jsonl: expected seq ${index + 1}, found ${pyStr(events[index]!.seq)}`;
+  return `${validator} (seq ${twice} occurs more than once: another tool appended without the folder lock; acp appends nothing more to this log until it is repaired)`;
+}

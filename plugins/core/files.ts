@@ -1,0 +1,338 @@
+/**
+ * Reading and writing the folder's files safely ([beyond]): regular files
+ * only, each read capped by what that file can legitimately hold, and the
+ * folder lock with its lease that every write of the protocol's state goes
+ * under (the lock's holder identity survives PID namespaces and machines).
+ * acp.ts re-exports the public part; this module imports only types from it.
+ * @module
+ */
+import * as nodePath from 'node:path';
+import type { Host } from '../../acp.ts';
+import { AcpError } from './errors.ts';
+import { errorCode, isObject, sleep } from './util.ts';
+
+export const MiB = 1 << 20;
+/**
+ * The most each kind of file can legitimately hold: a larger one is refused
+ * unread (a symlink to a huge file must not exhaust memory).
+ */
+export const READ_LIMITS = { protocol: 16 * MiB, log: 512 * MiB, document: 64 * MiB, checkpoint: 256 * MiB } as const;
+export const LOCK_MAX_BYTES = 64 * 1024;
+
+/**
+ * Read a regular file of at most `maxBytes`; a FIFO, device or socket, or a
+ * larger file, is refused with an {@link AcpError} naming it (exit 2).
+ */
+export async function readCapped(host: Host, path: string, maxBytes: number, name: string): Promise<Uint8Array> {
+  try {
+    return await host.fs.readFile(path, { maxBytes });
+  } catch (error) {
+    if (errorCode(error) === 'EFTYPE') throw new AcpError(`${name} is not a regular file (a FIFO, device or socket); acp reads only regular files`, 2, 'invalid_folder');
+    if (errorCode(error) === 'EFBIG') throw new AcpError(`${name} is larger than ${maxBytes / MiB >= 1 ? `${maxBytes / MiB} MiB` : `${maxBytes / 1024} KiB`}, more than it can legitimately hold; refusing to read it`, 2, 'invalid_folder');
+    throw error;
+  }
+}
+
+
+/** The folder lock's file name; other readers (the RPC server) wait while it exists. */
+export const LOCK_NAME = '.acp.lock';
+/** The breaker lock's file name (taken while breaking an abandoned lock). */
+export const LOCK_BREAKER = '.acp.lock.break';
+/**
+ * The lease of a lock: its holder rewrites the lock file (fresh mtime) every
+ * quarter of it, so a lock whose holder cannot be judged (another machine,
+ * another PID namespace, a host without a process table) is held while its
+ * lease is fresh, and abandoned once the holder stopped renewing it.
+ */
+const LOCK_LEASE_MS = 10_000;
+/** Kept for the breaker's shorter lease (see {@link LOCK_BREAKER_STALE_MS}). */
+const LOCK_ABANDON_MS = LOCK_LEASE_MS;
+/**
+ * No append holds the lock this long; a lock this old whose holder is alive
+ * and renewing is stuck (a hook past its deadline is stopped long before).
+ */
+const LOCK_MAX_HOLD_MS = 10 * 60_000;
+/** A breaker is held for about a millisecond; older than this and unjudgeable, it is abandoned. */
+const LOCK_BREAKER_STALE_MS = 2000;
+
+interface LockInfo {
+  pid: number;
+  hostname?: string;
+  token: string;
+  at: number;
+  /** See {@link ProcessIdentity}; absent in locks of older versions. */
+  bootId?: string;
+  pidNs?: string;
+  start?: string;
+  leaseMs?: number;
+}
+
+/** The text of this process's lock (or breaker) file. */
+function lockContent(host: Host, token: string, at = host.now().getTime()): string {
+  const id = host.identity;
+  return JSON.stringify({ pid: host.pid, hostname: host.hostname, token, at, bootId: id?.bootId, pidNs: id?.pidNamespace, start: id?.startTime, leaseMs: LOCK_LEASE_MS });
+}
+
+async function readLockInfo(host: Host, path: string): Promise<{ info: LockInfo | undefined; raw: string; mtimeMs: number } | undefined> {
+  const stat = await host.fs.stat(path);
+  if (!stat) return undefined;
+  if (!stat.isFile) throw new AcpError(`${path} is not a lock file (a ${stat.isDirectory ? 'directory' : 'special file'}); remove it`);
+  let raw = '';
+  try {
+    raw = new TextDecoder().decode(await readCapped(host, path, LOCK_MAX_BYTES, nodePath.basename(path)));
+  } catch (error) {
+    if (errorCode(error) === 'ENOENT') return undefined;
+    throw error;
+  }
+  let info: LockInfo | undefined;
+  try {
+    const parsed = JSON.parse(raw);
+    if (isObject(parsed) && typeof parsed.pid === 'number') info = parsed as unknown as LockInfo;
+  } catch {
+    info = undefined;
+  }
+  return { info, raw, mtimeMs: stat.mtimeMs };
+}
+
+/**
+ * Whether this process can judge the lock's holder by its pid: same machine,
+ * same boot, same PID namespace. Fields a side could not read are taken as
+ * equal only when the lock predates them (older versions wrote pid and host).
+ */
+function holderVisible(host: Host, info: LockInfo): boolean {
+  if (info.hostname !== undefined && info.hostname !== host.hostname) return false;
+  const id = host.identity;
+  if (info.bootId !== undefined && info.bootId !== id?.bootId) return false;
+  if (info.pidNs !== undefined && info.pidNs !== id?.pidNamespace) return false;
+  // A lock of this version without a namespace, read by a host that has one
+  // (or the reverse): the writer could not read it, so cannot be placed.
+  if (info.leaseMs !== undefined && (info.pidNs === undefined) !== (id?.pidNamespace === undefined)) return false;
+  return true;
+}
+
+/**
+ * Whether a lock's holder is gone: dead (or its pid reused) in this PID
+ * namespace, or, when it cannot be judged from here, silent past its lease.
+ * A fresh lease is never broken unless the holder is provably gone.
+ */
+function isLockAbandoned(host: Host, lock: { info: LockInfo | undefined; mtimeMs: number }, abandonMs = LOCK_ABANDON_MS): boolean {
+  const age = host.now().getTime() - lock.mtimeMs;
+  // A torn lock file (holder died while writing it) gets a short grace period.
+  if (!lock.info) return age > Math.min(1000, abandonMs);
+  const lease = Math.min(abandonMs, typeof lock.info.leaseMs === 'number' && lock.info.leaseMs > 0 ? lock.info.leaseMs : abandonMs);
+  if (!holderVisible(host, lock.info)) return age > lease;
+  const alive = host.isProcessAlive(lock.info.pid);
+  if (alive === false) return true;
+  if (alive === undefined) return age > lease;
+  // Alive: the holder itself, or an unrelated process that got its pid.
+  const start = typeof lock.info.start === 'string' ? host.processStartTime?.(lock.info.pid) : undefined;
+  if (start !== undefined) return start !== lock.info.start || age > LOCK_MAX_HOLD_MS;
+  // No start time to compare (an older lock, a host without /proc): the
+  // holder renews its lease, so a lock past it names a dead or reused pid.
+  return age > lease;
+}
+
+/** What {@link inspectFolderLock} finds. */
+export interface FolderLockState {
+  /** `free`: no lock file; `held`: its holder is alive or cannot be judged yet; `abandoned`: the next writer will break it. */
+  status: 'free' | 'held' | 'abandoned';
+  /** The holder, as recorded in the lock file (absent when the file is torn). */
+  pid?: number;
+  hostname?: string;
+  /** Whether the holder is alive on this machine (`undefined`: cannot tell, e.g. another machine). */
+  alive?: boolean;
+  /** Age of the lock file. */
+  ageMs?: number;
+  /** The lock file's text. */
+  raw?: string;
+  /** A breaker file (`.acp.lock.break`) and whether it is abandoned. */
+  breaker?: { ageMs: number; abandoned: boolean; raw: string };
+}
+
+/**
+ * Look at a folder's lock without taking it (for `acp doctor`). Raises an
+ * {@link AcpError} when `.acp.lock` is not a regular file.
+ */
+export async function inspectFolderLock(host: Host, folder: string): Promise<FolderLockState> {
+  const lock = await readLockInfo(host, nodePath.join(folder, LOCK_NAME));
+  const breaker = await readLockInfo(host, nodePath.join(folder, LOCK_BREAKER)).catch(() => undefined);
+  const now = host.now().getTime();
+  const state: FolderLockState = { status: 'free' };
+  if (breaker) state.breaker = { ageMs: now - breaker.mtimeMs, abandoned: isLockAbandoned(host, breaker, LOCK_BREAKER_STALE_MS), raw: breaker.raw };
+  if (!lock) return state;
+  state.status = isLockAbandoned(host, lock) ? 'abandoned' : 'held';
+  state.ageMs = now - lock.mtimeMs;
+  state.raw = lock.raw;
+  if (lock.info) {
+    state.pid = lock.info.pid;
+    if (typeof lock.info.hostname === 'string') state.hostname = lock.info.hostname;
+    if (holderVisible(host, lock.info)) state.alive = host.isProcessAlive(lock.info.pid);
+  }
+  return state;
+}
+
+/** Options of {@link withFolderLock}. */
+export interface FolderLockOptions {
+  /** Give up waiting for a held lock after this long (default 60 s): `lock_timeout`. */
+  timeoutMs?: number;
+  /**
+   * Told once, after a second of waiting, what the wait is for (holder pid,
+   * host, age). The library prints nothing itself; the CLI passes stderr.
+   */
+  onWait?: (message: string) => void;
+  /** The handle of a lock the caller already holds on this folder (see {@link FolderLock}). */
+  held?: FolderLock;
+}
+
+/** "pid 12 on host-a (another PID namespace), held 3 s": the holder, for a waiter. */
+function describeHolder(host: Host, lock: { info: LockInfo | undefined; mtimeMs: number; raw: string } | undefined): string {
+  if (!lock) return 'a holder that just left';
+  if (!lock.info) return `a torn lock file (${JSON.stringify(lock.raw.slice(0, 80))})`;
+  const info = lock.info;
+  const where = info.hostname ? ` on ${info.hostname}` : '';
+  const hidden = holderVisible(host, info) ? '' : ' (another machine, boot or PID namespace: judged by its lease)';
+  const age = Math.max(0, Math.round((host.now().getTime() - (typeof info.at === 'number' ? info.at : lock.mtimeMs)) / 1000));
+  return `pid ${info.pid}${where}${hidden}, held ${age} s`;
+}
+
+/**
+/**
+ * Proof that the caller holds a folder's lock: what {@link withFolderLock}
+ * hands its function, for passing to calls made under that lock (an append
+ * inside `acp freeze`), which would otherwise wait for the lock forever.
+ */
+export interface FolderLock {
+  readonly folder: string;
+  readonly token: string;
+}
+
+/**
+ * Hold the folder's exclusive lock while `fn` runs, renewing its lease. A
+ * lock whose holder is gone is broken under a second "breaker" lock, so two
+ * processes never both break it and steal a live holder's lock. With
+ * `options.held` (the handle of a lock the caller holds on this folder), `fn`
+ * runs at once: the lock is not taken twice.
+ */
+export async function withFolderLock<T>(host: Host, folder: string, fn: (lock: FolderLock) => Promise<T>, options: FolderLockOptions = {}): Promise<T> {
+  const lockPath = nodePath.join(folder, LOCK_NAME);
+  if (options.held) {
+    // Checked against the lock file: a stale or foreign handle must not let a write in unlocked.
+    const current = await readLockInfo(host, lockPath);
+    if (options.held.folder !== folder || current?.info?.token !== options.held.token) throw new AcpError(`the lock on ${folder} passed in is not held`);
+    return fn(options.held);
+  }
+  const token = `${host.pid}-${Math.random().toString(36).slice(2)}`;
+  const started = host.now().getTime();
+  const deadline = started + (options.timeoutMs ?? 60_000);
+  let told = !options.onWait;
+  let delay = 1;
+  for (;;) {
+    try {
+      await host.fs.writeFile(lockPath, lockContent(host, token), { exclusive: true });
+      break;
+    } catch (error) {
+      if (errorCode(error) !== 'EEXIST') {
+        if (errorCode(error) === 'ENOENT' || errorCode(error) === 'ENOTDIR') throw new AcpError(`missing protocol.json in ${folder}`, 2, 'invalid_folder');
+        if (['EACCES', 'EPERM', 'EROFS'].includes(errorCode(error) ?? '')) {
+          throw new AcpError(`cannot write in ${folder} (${errorCode(error)}): appending needs write access to the folder`);
+        }
+        throw error;
+      }
+    }
+    const lock = await readLockInfo(host, lockPath);
+    if (lock && isLockAbandoned(host, lock)) await breakLock(host, folder, lock.raw);
+    else {
+      const now = host.now().getTime();
+      if (now > deadline) throw new AcpError(`timed out waiting for the lock on ${folder} after ${Math.round((now - started) / 1000)} s (held by ${describeHolder(host, lock)})`, 2, 'lock_timeout');
+      if (!told && now - started >= 1000) {
+        told = true;
+        options.onWait!(`waiting for the lock on ${folder}: held by ${describeHolder(host, lock)}`);
+      }
+      await sleep(delay);
+      delay = Math.min(delay * 2, 25);
+    }
+  }
+  const lease = renewLease(host, lockPath, token);
+  try {
+    return await fn({ folder, token });
+  } finally {
+    await lease.stop();
+    const current = await readLockInfo(host, lockPath).catch(() => undefined);
+    if (current?.info?.token === token) await host.fs.remove(lockPath);
+  }
+}
+
+/**
+ * Rewrite the lock (same token, fresh mtime) every quarter lease while it is
+ * held, atomically (rename over it: the lock never disappears meanwhile).
+ */
+function renewLease(host: Host, lockPath: string, token: string): { stop(): Promise<void> } {
+  let pending: Promise<void> = Promise.resolve();
+  let stopped = false;
+  const timer = setInterval(() => {
+    pending = pending.then(async () => {
+      if (stopped) return;
+      const current = await readLockInfo(host, lockPath).catch(() => undefined);
+      if (current?.info?.token === token && !stopped) await writeFileAtomic(host, lockPath, lockContent(host, token, current.info.at));
+    }).catch(() => undefined);
+  }, LOCK_LEASE_MS / 4);
+  return {
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await pending;
+    },
+  };
+}
+
+async function breakLock(host: Host, folder: string, staleRaw: string): Promise<void> {
+  const lockPath = nodePath.join(folder, LOCK_NAME);
+  const breakerPath = nodePath.join(folder, LOCK_BREAKER);
+  const mine = lockContent(host, Math.random().toString(36).slice(2));
+  try {
+    await host.fs.writeFile(breakerPath, mine, { exclusive: true });
+  } catch (error) {
+    if (errorCode(error) !== 'EEXIST') throw error;
+    // A breaker is held for a millisecond; one whose holder died (killed
+    // while breaking) is cleared, by its recorded pid or else by its age.
+    const breaker = await readLockInfo(host, breakerPath).catch(() => undefined);
+    if (breaker && isLockAbandoned(host, breaker, LOCK_BREAKER_STALE_MS)) await removeIfUnchanged(host, breakerPath, breaker.raw);
+    await sleep(2);
+    return;
+  }
+  try {
+    const again = await readLockInfo(host, lockPath);
+    if (again && again.raw === staleRaw) await host.fs.remove(lockPath);
+  } finally {
+    await host.fs.remove(breakerPath);
+  }
+}
+
+/**
+ * Remove `path` only if it still holds `raw`: move it aside atomically,
+ * check, and put back a file that changed meanwhile (someone else's).
+ */
+async function removeIfUnchanged(host: Host, path: string, raw: string): Promise<void> {
+  const aside = `${path}.${host.pid}.${Math.random().toString(36).slice(2)}.stale`;
+  try {
+    await host.fs.rename(path, aside);
+  } catch (error) {
+    if (errorCode(error) === 'ENOENT') return;
+    throw error;
+  }
+  const moved = await readLockInfo(host, aside).catch(() => undefined);
+  if (moved && moved.raw !== raw) await host.fs.writeFile(path, moved.raw, { exclusive: true }).catch(() => undefined);
+  await host.fs.remove(aside);
+}
+
+/** Replace a file atomically: write a temporary sibling, then rename it over. */
+export async function writeFileAtomic(host: Host, path: string, text: string): Promise<void> {
+  const temp = `${nodePath.join(nodePath.dirname(path), `.${nodePath.basename(path)}.${host.pid}.${Math.random().toString(36).slice(2)}.tmp`)}`;
+  try {
+    await host.fs.writeFile(temp, text, { exclusive: true });
+    await host.fs.rename(temp, path);
+  } catch (error) {
+    await host.fs.remove(temp).catch(() => undefined);
+    throw error;
+  }
+}

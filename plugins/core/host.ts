@@ -1,0 +1,108 @@
+/**
+ * The host capabilities the core takes as parameters (the only door to the
+ * outside world): file access, the clock, process identity. One small
+ * adapter per runtime implements them (node-host.ts for Node, Bun and Deno;
+ * memory-host.ts in memory). Types only; acp.ts re-exports them.
+ * @module
+ */
+
+
+/** What {@link FileSystem.stat} reports. */
+export interface FileStat {
+  isFile: boolean;
+  isDirectory: boolean;
+  isSymlink: boolean;
+  size: number;
+  mtimeMs: number;
+  /** Status-change time, when the host knows it (append checkpoint). */
+  ctimeMs?: number;
+  /** Inode number, when the host knows it (append checkpoint). */
+  ino?: number;
+  /** Owner's user id, when the host knows it (the plugin loader's ownership check). */
+  uid?: number;
+  /** Permission bits (`mode & 0o7777`), when the host knows them (the plugin loader's ownership check). */
+  mode?: number;
+}
+
+/**
+ * The file access the core needs. Paths are absolute. Missing files raise an
+ * error whose `code` is `'ENOENT'`; an exclusive create of an existing file
+ * raises `'EEXIST'`.
+ */
+export interface FileSystem {
+  /**
+   * Read a whole regular file as bytes. A FIFO, device or socket raises
+   * `'EFTYPE'` (without blocking or reading it); a file larger than
+   * `maxBytes` raises `'EFBIG'`.
+   */
+  readFile(path: string, options?: { maxBytes?: number }): Promise<Uint8Array>;
+  /** Write a whole file; with `exclusive` fail with EEXIST if it exists. */
+  writeFile(path: string, data: Uint8Array | string, options?: { exclusive?: boolean }): Promise<void>;
+  /** Append bytes to a file (created if missing) and flush them to storage. */
+  appendFile(path: string, data: Uint8Array | string): Promise<void>;
+  /** Atomically replace `to` with `from`. */
+  rename(from: string, to: string): Promise<void>;
+  /** Remove a file; missing files are not an error. */
+  remove(path: string): Promise<void>;
+  /** Create a directory and its parents. */
+  mkdir(path: string): Promise<void>;
+  /** Stat a path, following symlinks (`lstat` semantics for `isSymlink`); `null` when missing. */
+  stat(path: string): Promise<FileStat | null>;
+  /** Resolve symlinks; raises ENOENT for missing paths. */
+  realpath(path: string): Promise<string>;
+  /** Names in a directory. */
+  readDir(path: string): Promise<string[]>;
+  /** Truncate a file to `size` bytes. */
+  truncate(path: string, size: number): Promise<void>;
+  /**
+   * Watch a directory; `onChange` runs (possibly spuriously) after something
+   * in it changed. Returns a function that stops watching. Optional: without
+   * it `wait` polls.
+   */
+  watch?(path: string, onChange: () => void): () => void;
+  /**
+   * Stat a file and read its last `length` bytes through one open handle
+   * (`null` when missing). Optional: the append checkpoint falls back to
+   * `stat` + `readFile`.
+   */
+  readTail?(path: string, length: number): Promise<{ stat: FileStat; bytes: Uint8Array } | null>;
+}
+
+/** What identifies a process beyond its pid; absent fields could not be read. */
+export interface ProcessIdentity {
+  /** `/proc/sys/kernel/random/boot_id`: changes at every boot. */
+  bootId?: string;
+  /** The PID namespace (`/proc/self/ns/pid` inode): pids of another one are not ours to judge. */
+  pidNamespace?: string;
+  /** This process's start time (`/proc/self/stat` field 22), telling a reused pid from the holder. */
+  startTime?: string;
+}
+
+/** Host capabilities handed to the core. One small adapter per runtime. */
+export interface Host {
+  fs: FileSystem;
+  /** Current time. */
+  now(): Date;
+  /** This process's id (lock ownership). */
+  pid: number;
+  /** This machine's name, when readable without extra permissions (lock ownership). */
+  hostname?: string;
+  /** Whether a process of this machine is alive; `undefined` when the host cannot tell. */
+  isProcessAlive(pid: number): boolean | undefined;
+  /**
+   * Who this process is beyond its pid, as far as the host can read it
+   * (lock ownership across PID namespaces, reboots and sandboxes).
+   */
+  identity?: ProcessIdentity;
+  /** Start time of a process of this PID namespace (Linux: `/proc/{pid}/stat` field 22); `undefined` when unknown. */
+  processStartTime?(pid: number): string | undefined;
+  /**
+   * The secret (32 bytes) that authenticates the append checkpoint, kept
+   * where a writer of the collaboration folder alone cannot read it;
+   * `undefined` when there is none. Optional: without it every append reads
+   * and replays the whole log.
+   */
+  checkpointKey?(): Promise<Uint8Array | undefined>;
+  /** Resolve a possibly relative path against the working directory. */
+  resolvePath(path: string): string;
+}

@@ -40,7 +40,7 @@ import type { Host } from './plugins/core/host.ts';
 import { createMemoryFileSystem, createMemoryHost } from './plugins/core/memory-host.ts';
 import { createNodeHost } from './plugins/core/node-host.ts';
 import { comparePy, decodeText, formatProtocolJson, formatTimestamp, parseZonedTimestamp, purePosixPath, pyRepr, pyStr, pyStrip, reviewHeadings, sha256Hex, sortedPy } from './plugins/core/pytext.ts';
-import { errorCode, fsError, isInside, isInt, isObject, type Json, realpathOfExistingAncestor, sleep } from './plugins/core/util.ts';
+import { builtinModule, errorCode, fsError, isInside, isInt, isObject, type Json, realpathOfExistingAncestor, sleep } from './plugins/core/util.ts';
 
 // The modules of plugins/core/ hold what is not the protocol's core (see docs/architecture.md); their public part is this module's.
 export { parseArgv, parsePyFloat, parsePyInt, type ParsedArgv } from './plugins/core/argv.ts';
@@ -2987,8 +2987,8 @@ async function isEntryPoint(): Promise<boolean> {
   if (typeof meta.main === 'boolean') return meta.main;
   const script = (globalThis as { process?: { argv?: string[] } }).process?.argv?.[1];
   if (!script || !import.meta.url.startsWith('file:')) return false;
-  const { fileURLToPath } = await import('node:url');
-  const { realpathSync } = await import('node:fs');
+  const { fileURLToPath } = await builtinModule('node:url', () => import('node:url'));
+  const { realpathSync } = await builtinModule('node:fs', () => import('node:fs'));
   try {
     return realpathSync(script) === realpathSync(fileURLToPath(import.meta.url));
   } catch {

@@ -2,12 +2,14 @@
 // Builds the two distributables with the bun binary that the `bun`
 // devDependency installs into node_modules (no global install):
 //
-//   dist/acp.mjs  one ESM file: acp.ts plus everything it imports, including
-//                 literal dynamic imports (deliverable-types/, plugins/, cac);
-//                 runs unchanged on Node >= 20.19, Bun and Deno. A copy goes
-//                 to skills/agent-collaboration/scripts/acp.mjs.
+//   dist/acp.mjs  ESM: acp.ts plus what every command needs at start; runs
+//                 unchanged on Node >= 20.19, Bun and Deno.
+//   dist/chunks/*.mjs  the lazily imported rest (server, doctor, report with
+//                 markdown-it, git, valibot, yaml…), each loaded by the
+//                 command that needs it (see scripts/bundle.ts). acp.mjs and
+//                 the chunks are copied to skills/agent-collaboration/scripts/.
 //   dist/acp-mcp.mjs  the MCP server of `acp mcp` with the MCP SDK, loaded
-//                 by that command only (see scripts/bundle.ts).
+//                 by that command only.
 //   dist/acp      standalone executable (`bun build --compile`, minified, with
 //                 bytecode for a faster start); needs no runtime installed.
 //
@@ -25,7 +27,7 @@
 // Outputs are written to a temporary name and renamed into place, so a
 // concurrent run of dist/acp or dist/acp.mjs never sees a half-written file.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -69,29 +71,45 @@ function atomically(final, build) {
 }
 
 mkdirSync(join(root, 'dist'), { recursive: true });
-// Both bundles are built into a scratch directory (scripts/bundle.ts), then
-// renamed into place: acp-mcp.mjs first, so a new acp.mjs never meets an old
-// or missing server file.
+// The bundles are built into a scratch directory (scripts/bundle.ts), then
+// renamed into place: acp-mcp.mjs and the chunks first, so a new acp.mjs never
+// meets an old or missing file it imports. Chunks the new build no longer has
+// are removed last.
 const scratch = join(root, 'dist', `.bundle${tmpSuffix}`);
+let chunks = [];
 try {
   run(['scripts/bundle.ts', scratch]);
-  for (const name of ['acp-mcp.mjs', 'acp.mjs']) {
+  chunks = readdirSync(join(scratch, 'chunks')).filter((name) => name.endsWith('.mjs')).sort();
+  mkdirSync(join(root, 'dist', 'chunks'), { recursive: true });
+  for (const name of ['acp-mcp.mjs', ...chunks.map((chunk) => `chunks/${chunk}`), 'acp.mjs']) {
     atomically(join(root, 'dist', name), (tmp) => {
       const code = readFileSync(join(scratch, name), 'utf8');
       // bun keeps the entry's shebang; add one if acp.ts has none.
       writeFileSync(tmp, name === 'acp.mjs' && !code.startsWith('#!') ? `#!/usr/bin/env node\n${code}` : code);
     });
   }
+  removeStaleChunks(join(root, 'dist', 'chunks'), chunks);
 } finally {
   rmSync(scratch, { recursive: true, force: true });
 }
 
-// The skill carries the single-file runtime: keep its copy identical to
-// dist/acp.mjs (test/skill.test.ts fails when the committed copy is stale).
-const skillCopy = join(root, 'skills', 'agent-collaboration', 'scripts', 'acp.mjs');
-if (existsSync(dirname(skillCopy))) {
-  const fresh = readFileSync(join(root, 'dist', 'acp.mjs'));
-  if (!existsSync(skillCopy) || !readFileSync(skillCopy).equals(fresh)) atomically(skillCopy, (tmp) => writeFileSync(tmp, fresh));
+/** Delete the .mjs files of `dir` that are not in `keep`. */
+function removeStaleChunks(dir, keep) {
+  for (const name of readdirSync(dir)) if (name.endsWith('.mjs') && !keep.includes(name)) rmSync(join(dir, name), { force: true });
+}
+
+// The skill carries the runtime: keep its copy of dist/acp.mjs and its chunks
+// identical to dist/ (test/skill.test.ts fails when a committed copy is stale).
+// acp-mcp.mjs stays out of the skill (`acp mcp` says so when it is missing).
+const skillScripts = join(root, 'skills', 'agent-collaboration', 'scripts');
+if (existsSync(skillScripts)) {
+  mkdirSync(join(skillScripts, 'chunks'), { recursive: true });
+  for (const name of [...chunks.map((chunk) => `chunks/${chunk}`), 'acp.mjs']) {
+    const fresh = readFileSync(join(root, 'dist', name));
+    const copy = join(skillScripts, name);
+    if (!existsSync(copy) || !readFileSync(copy).equals(fresh)) atomically(copy, (tmp) => writeFileSync(tmp, fresh));
+  }
+  removeStaleChunks(join(skillScripts, 'chunks'), chunks);
 }
 
 // --bytecode precompiles the bundle (ESM bytecode needs --format=esm): start-up

@@ -1,41 +1,105 @@
-// Run by scripts/build.mjs under the project's bun: writes the two bundles of
+// Run by scripts/build.mjs under the project's bun: writes the bundles of
 // dist/ into the directory given as the only argument.
 //
-//   acp.mjs      acp.ts and everything it imports, except the MCP server
+//   acp.mjs      acp.ts and what every command needs at start: the core, the
+//                host, the built-in plugins' command specs, the deliverable
+//                types, the plugin loader (~200 kB)
+//   chunks/*.mjs the rest, one file per lazily imported module, loaded by the
+//                command that needs it: the JSON-RPC server and client
+//                (rpc.mjs), doctor, the humans commands (humans-report.mjs
+//                carries markdown-it), git, the bundled plugins, valibot, yaml
 //   acp-mcp.mjs  plugins/mcp/server.ts with the MCP SDK and zod (~0.7 MB),
-//                imported by `acp mcp` only, so no other command parses it
+//                imported by `acp mcp` only
 //
-// The bun CLI cannot rewrite one import, hence the JS API: plugins/mcp.ts's
-// `import('./mcp/server.ts')` becomes `import('./acp-mcp.mjs')`, resolved
-// beside acp.mjs at run time. The compiled binary (`bun build --compile
-// acp.ts`) keeps the literal import and so carries the server inside.
-import { join } from 'node:path';
+// Why not Bun's own code splitting: it puts every module shared between the
+// start and a lazy chunk into a chunk of its own (35 hash-named files, 14 of
+// them read by every command; each costs Node ~0.6 ms to resolve, read and
+// link). Here each dynamic `import()` of a module or package outside the
+// start path becomes a named file (`./plugins/humans/report.ts` ->
+// `chunks/humans-report.mjs`, `valibot` -> `chunks/valibot.mjs`), built on
+// its own with the same rule; the small helpers it shares with the start
+// (plugins/core/util.ts: pure functions, no state) are copied into it. The
+// compiled binary (`bun build --compile acp.ts`) bundles everything.
+import { existsSync } from 'node:fs';
+import { join, relative } from 'node:path';
 
-const outdir = process.argv[2];
+const outdir = process.argv[2] ?? '';
 if (!outdir) {
   console.error('usage: bun scripts/bundle.ts OUTDIR');
   process.exit(2);
 }
 const root = join(import.meta.dir, '..');
-const MCP_SERVER = /[\\/]plugins[\\/]mcp[\\/]server\.ts$|^\.\/mcp\/server\.ts$/;
 
-const split: import('bun').BunPlugin = {
-  name: 'acp-mcp-split',
-  setup(build) {
-    build.onResolve({ filter: /mcp\/server\.ts$/ }, (args) => (MCP_SERVER.test(args.path) ? { path: './acp-mcp.mjs', external: true } : undefined));
-  },
-};
+/** Dynamic imports that stay in acp.mjs: every command runs them at start. */
+const START_PATH = new Set(['plugins/core/process.ts', 'deliverable-types/index.ts', 'plugins/loader.ts', ...['protocol', 'doctor', 'rpc', 'git', 'mcp', 'humans'].map((name) => `plugins/${name}.ts`)]);
+/** Packages kept in a chunk of their own even where imported statically (shared by several chunks). */
+const SHARED_PACKAGES = new Set(['valibot', 'yaml']);
+const MCP_SERVER = 'plugins/mcp/server.ts';
 
-// acp-mcp.mjs drops whitespace and simplifies syntax (767 -> 568 kB) but keeps
-// identifiers, so stack traces and error names from the SDK stay readable.
-const builds = [
-  { entry: 'acp.ts', naming: 'acp.mjs', plugins: [split] },
-  { entry: 'plugins/mcp/server.ts', naming: 'acp-mcp.mjs', plugins: [], minify: { whitespace: true, syntax: true } },
-];
-for (const { entry, naming, plugins, minify } of builds) {
-  const result = await Bun.build({ entrypoints: [join(root, entry)], root, outdir, naming, target: 'node', format: 'esm', plugins, minify });
+/** The chunk file name of a lazily imported project module or package. */
+const chunkName = (target: string): string => (target.endsWith('.ts') ? target.replace(/^plugins\//, '').replace(/\.ts$/, '').replaceAll('/', '-') : target.replaceAll('/', '-')) + '.mjs';
+
+interface Job {
+  /** Project-relative path of a module, or a package name. */
+  target: string;
+  /** Output path relative to outdir. */
+  out: string;
+}
+
+/** Where an import points: a project module (root-relative, `.ts`) or a bare package name; undefined for node: builtins and URLs. */
+function targetOf(path: string, importer: string | undefined): string | undefined {
+  if (path.startsWith('node:') || path.includes(':')) return undefined;
+  if (path.startsWith('.')) return importer === undefined ? undefined : relative(root, join(importer, '..', path)).replaceAll('\\', '/');
+  if (path.startsWith('/')) return relative(root, path).replaceAll('\\', '/');
+  return path;
+}
+
+/** Build one job; the chunks its imports point to join `queue`. */
+async function build(job: Job, queue: Map<string, Job>): Promise<void> {
+  const outDir = join(outdir, job.out, '..');
+  const importPath = (out: string): string => {
+    const rel = relative(outDir, join(outdir, out)).replaceAll('\\', '/');
+    return rel.startsWith('.') ? rel : `./${rel}`;
+  };
+  const split: import('bun').BunPlugin = {
+    name: 'acp-chunks',
+    setup(b) {
+      b.onResolve({ filter: /.*/ }, (args) => {
+        if (!args.importer) return undefined;
+        const target = targetOf(args.path, args.importer);
+        if (target === undefined || target === job.target) return undefined;
+        if (target === MCP_SERVER) return { path: importPath('acp-mcp.mjs'), external: true };
+        const isPackage = !target.endsWith('.ts') && !target.endsWith('.json');
+        const lazy = args.kind === 'dynamic-import' ? !START_PATH.has(target) : isPackage && SHARED_PACKAGES.has(target);
+        if (!lazy) return undefined;
+        const out = `chunks/${chunkName(target)}`;
+        if (!queue.has(target)) queue.set(target, { target, out });
+        return { path: importPath(out), external: true };
+      });
+    },
+  };
+  const entry = job.target.endsWith('.ts') ? join(root, job.target) : Bun.resolveSync(job.target, root);
+  const result = await Bun.build({ entrypoints: [entry], root, outdir: outDir, naming: job.out.split('/').pop()!, target: 'node', format: 'esm', plugins: [split] });
   if (!result.success) {
     for (const log of result.logs) console.error(log);
     process.exit(1);
   }
 }
+
+const queue = new Map<string, Job>([['acp.ts', { target: 'acp.ts', out: 'acp.mjs' }]]);
+const done = new Set<string>();
+for (let pending = [...queue.values()]; pending.length; pending = [...queue.values()].filter((job) => !done.has(job.target))) {
+  for (const job of pending) {
+    done.add(job.target);
+    await build(job, queue);
+  }
+}
+
+// acp-mcp.mjs drops whitespace and simplifies syntax (767 -> 568 kB) but keeps
+// identifiers, so stack traces and error names from the SDK stay readable.
+const mcp = await Bun.build({ entrypoints: [join(root, MCP_SERVER)], root, outdir, naming: 'acp-mcp.mjs', target: 'node', format: 'esm', minify: { whitespace: true, syntax: true } });
+if (!mcp.success) {
+  for (const log of mcp.logs) console.error(log);
+  process.exit(1);
+}
+if (!existsSync(join(outdir, 'acp.mjs'))) process.exit(1);

@@ -4,7 +4,7 @@
 // document templates printed in the installed SKILL.md, placeholders filled
 // in the way the skill tells an agent to fill them.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -60,17 +60,27 @@ afterAll(() => {
 });
 
 describe('the agent-collaboration skill', () => {
-  test('scripts/acp.mjs as staged in git is dist/acp.mjs (run `npm run build` and commit the copy when this fails)', () => {
-    const staged = spawnSync('git', ['show', `:${SKILL}/scripts/acp.mjs`], { cwd: REPO_DIR, maxBuffer: 64 * 1024 * 1024 });
-    // Outside a git checkout (an unpacked tarball) the file on disk is what ships.
-    const copy = staged.status === 0 ? staged.stdout : readFileSync(join(REPO_DIR, SKILL, 'scripts', 'acp.mjs'));
-    const dist = readFileSync(join(REPO_DIR, 'dist', 'acp.mjs'));
-    expect(copy.equals(dist), `${SKILL}/scripts/acp.mjs is stale: npm run build, then git add it`).toBe(true);
+  test('scripts/ as staged in git is dist/acp.mjs and dist/chunks/ (run `npm run build` and commit the copies when this fails)', () => {
+    // Every file acp.mjs may import: the same names on both sides, each identical.
+    const distFiles = ['acp.mjs', ...readdirSync(join(REPO_DIR, 'dist', 'chunks')).filter((n) => n.endsWith('.mjs')).map((n) => `chunks/${n}`)].sort();
+    const listed = spawnSync('git', ['ls-files', '--cached', `${SKILL}/scripts/`], { cwd: REPO_DIR, encoding: 'utf8' });
+    // Outside a git checkout (an unpacked tarball) the files on disk are what ships.
+    const inGit = listed.status === 0 && listed.stdout.trim() !== '';
+    const skillFiles = inGit
+      ? listed.stdout.trim().split('\n').map((path) => path.slice(`${SKILL}/scripts/`.length)).sort()
+      : ['acp.mjs', ...readdirSync(join(REPO_DIR, SKILL, 'scripts', 'chunks')).map((n) => `chunks/${n}`)].sort();
+    expect(skillFiles, `${SKILL}/scripts/ does not hold the files of dist/: npm run build, then git add -A ${SKILL}/scripts`).toEqual(distFiles);
+    for (const name of distFiles) {
+      const staged = inGit ? spawnSync('git', ['show', `:${SKILL}/scripts/${name}`], { cwd: REPO_DIR, maxBuffer: 64 * 1024 * 1024 }).stdout : readFileSync(join(REPO_DIR, SKILL, 'scripts', name));
+      expect(staged.equals(readFileSync(join(REPO_DIR, 'dist', name))), `${SKILL}/scripts/${name} is stale: npm run build, then git add it`).toBe(true);
+    }
   });
 
   test('the skills CLI installs it with its front matter and runtime', () => {
     expect(install.rc, install.stderr + install.stdout).toBe(0);
-    expect(readFileSync(join(skillDir, 'scripts', 'acp.mjs')).equals(readFileSync(join(REPO_DIR, 'dist', 'acp.mjs')))).toBe(true);
+    for (const name of ['acp.mjs', ...readdirSync(join(REPO_DIR, 'dist', 'chunks')).map((n) => `chunks/${n}`)]) {
+      expect(readFileSync(join(skillDir, 'scripts', name)).equals(readFileSync(join(REPO_DIR, 'dist', name))), name).toBe(true);
+    }
     const front = /^---\n([\s\S]*?)\n---\n/.exec(skill)?.[1] ?? '';
     expect(front).toMatch(/^name: agent-collaboration$/m);
     expect(front).toMatch(/^description: /m);

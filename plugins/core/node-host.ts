@@ -7,7 +7,7 @@
  */
 import * as nodePath from 'node:path';
 import type { FileSystem, Host } from '../../acp.ts';
-import { errorCode, fsError } from './util.ts';
+import { builtinModule, errorCode, fsError } from './util.ts';
 
 /** Options of {@link createNodeHost}. */
 export interface NodeHostOptions {
@@ -35,7 +35,7 @@ export interface NodeHostOptions {
  * granted are reachable).
  */
 export async function createNodeHost(options: NodeHostOptions = {}): Promise<Host> {
-  const fs = await import('node:fs');
+  const fs = await builtinModule('node:fs', () => import('node:fs'));
   const fsp = fs.promises;
   const sync = options.syncFs === true;
   const proc = (globalThis as { process?: { pid?: number; cwd?(): string; kill?(pid: number, signal: number): void; env?: Record<string, string | undefined> } }).process;
@@ -287,7 +287,7 @@ export async function createNodeHost(options: NodeHostOptions = {}): Promise<Hos
     try {
       // Recorded in the lock so a lock taken on another machine (shared folder)
       // is never judged by this machine's process table.
-      hostname = (await import('node:os')).hostname() || undefined;
+      hostname = (await builtinModule('node:os', () => import('node:os'))).hostname() || undefined;
     } catch {
       hostname = undefined;
     }

@@ -32,6 +32,18 @@ export function fsError(code: string, message: string): Error & { code: string }
   return error;
 }
 
+/**
+ * A Node built-in module through `process.getBuiltinModule` (Node >= 20.16,
+ * Bun, Deno) when the runtime has it, else through `import()`. Why: Node's
+ * `import('node:fs')` builds an ES module facade that reads every export,
+ * and reading `fs.ReadStream` loads the whole streams machinery: ~15 % of a
+ * small command's start-up, for streams acp does not use.
+ */
+export async function builtinModule<T>(name: 'node:fs' | 'node:os' | 'node:url', load: () => Promise<T>): Promise<T> {
+  const get = (globalThis as { process?: { getBuiltinModule?(id: string): unknown } }).process?.getBuiltinModule;
+  return (typeof get === 'function' ? (get(name) as T | undefined) : undefined) ?? load();
+}
+
 /** Whether `a` is a list equal, item by item, to `b`. */
 export function sameList(a: unknown, b: readonly string[]): boolean {
   return Array.isArray(a) && a.length === b.length && a.every((v, i) => v === b[i]);

@@ -5,7 +5,7 @@
  * library through `context.api`.
  * @module
  */
-import type { AcpApi, AcpPlugin, CommandOptionSpec, CommandSpec, Origin, PluginContext, Registry } from '../acp.ts';
+import type { AcpApi, AcpPlugin, AppendRequest, CommandContext, CommandOptionSpec, CommandSpec, Origin, PluginContext, Registry } from '../acp.ts';
 import type { Json } from './core/util.ts';
 
 
@@ -53,6 +53,21 @@ const initCommand: CommandSpec = {
   },
 };
 
+/** The library's append request from `acp append`'s options (also used by the git plugin's transaction). */
+export function appendRequest(ctx: Pick<CommandContext, 'options' | 'api'>): AppendRequest {
+  const o = ctx.options;
+  const replyTo = str(o['reply-to']);
+  return {
+    participant: str(o.participant)!,
+    event: str(o.event)!,
+    summary: str(o.summary)!,
+    doc: str(o.doc),
+    replyTo: replyTo === undefined ? undefined : ctx.api.parsePyInt(replyTo, 'reply-to'),
+    role: str(o.role),
+    sha256: str(o.sha256),
+  };
+}
+
 /** `acp append` (spec §6). */
 const appendCommand = (api: AcpApi): CommandSpec => ({
   name: 'append',
@@ -69,17 +84,7 @@ const appendCommand = (api: AcpApi): CommandSpec => ({
     json: { type: 'boolean', description: 'Print the appended event as JSON' },
   },
   async run(ctx) {
-    const o = ctx.options;
-    const replyTo = str(o['reply-to']);
-    const result = await ctx.api.append(ctx.host, ctx.folder(), {
-      participant: str(o.participant)!,
-      event: str(o.event)!,
-      summary: str(o.summary)!,
-      doc: str(o.doc),
-      replyTo: replyTo === undefined ? undefined : ctx.api.parsePyInt(replyTo, 'reply-to'),
-      role: str(o.role),
-      sha256: str(o.sha256),
-    }, ctx.registry, { onLockWait: ctx.err });
+    const result = await ctx.api.append(ctx.host, ctx.folder(), appendRequest(ctx), ctx.registry, { onLockWait: ctx.err });
     for (const warning of result.warnings ?? []) ctx.err(`warning: ${warning}`);
     if (!ctx.json) ctx.out(`appended seq ${result.event.seq}: ${result.event.event}`);
     return { exitCode: 0, json: { ok: true, exitCode: 0, event: result.event, phase: result.state.phase, waitingFor: result.state.waitingFor } };

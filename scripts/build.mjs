@@ -135,9 +135,9 @@ for (const target of targets) {
 if (args.includes('--types')) {
   rmSync(join(root, 'dist', 'types'), { recursive: true, force: true });
   const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
-  const r = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.types.json'], { cwd: root, stdio: 'inherit' });
+  const r = spawnSync(process.execPath, [tsc, '-p', join('scripts', 'tsconfig.types.json')], { cwd: root, stdio: 'inherit' });
   if (r.status !== 0) {
-    console.error('build: tsc -p tsconfig.types.json failed');
+    console.error('build: tsc -p scripts/tsconfig.types.json failed');
     process.exit(r.status ?? 1);
   }
   // PluginContext.valibot is typed `typeof import('valibot')`, and valibot is

@@ -21,7 +21,8 @@ export class AcpError extends Error {
    * RPC server and MCP tools map it): `usage`, `invalid_folder`,
    * `invalid_log`, `unknown_event`, `unknown_participant`, `not_your_turn`,
    * `phase`, `invalid_event`, `plugin_refused`, `plugin_failed`,
-   * `after_append`, `timeout`, `aborted`, `lock_timeout`, or `refused`.
+   * `plugin_timeout`, `after_append`, `timeout`, `aborted`, `lock_timeout`,
+   * or `refused` (and `file_system` from `describeError`).
    */
   readonly code: string;
   constructor(message: string | string[], exitCode = 2, code = 'refused') {

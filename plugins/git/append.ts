@@ -13,6 +13,7 @@ import type { Json } from '../core/util.ts';
 import type { GitSettings } from './config.ts';
 import { backOff, folderChanges, openRepo, push, type Repo, RETRY_BUDGET_MS, syncToRemote } from './repo.ts';
 import { recordSlot, waitForTurnInLine } from './order.ts';
+import { appendRequest } from '../protocol.ts';
 
 /** Documents an event speaks for besides its `doc` (what a participant edits before appending it). */
 const EVENT_DOCUMENTS: Record<string, string[]> = {
@@ -27,22 +28,7 @@ const EVENT_DOCUMENTS: Record<string, string[]> = {
   blocked: ['conclusion.md'],
 };
 
-const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 
-/** The library request from the command's options (as the core `append` command builds it). */
-function appendRequest(ctx: CommandContext): AppendRequest {
-  const o = ctx.options;
-  const replyTo = str(o['reply-to']);
-  return {
-    participant: str(o.participant)!,
-    event: str(o.event)!,
-    summary: str(o.summary)!,
-    doc: str(o.doc),
-    replyTo: replyTo === undefined ? undefined : ctx.api.parsePyInt(replyTo, 'reply-to'),
-    role: str(o.role),
-    sha256: str(o.sha256),
-  };
-}
 
 /** Run `append` as a git transaction (see the module comment and docs/git.md). */
 export async function gitAppend(ctx: CommandContext, settings: GitSettings): Promise<CommandResult> {

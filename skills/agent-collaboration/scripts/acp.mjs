@@ -598,8 +598,22 @@ var init_deliverable_types = __esm(() => {
 // plugins/protocol.ts
 var exports_protocol = {};
 __export(exports_protocol, {
+  appendRequest: () => appendRequest,
   default: () => protocol_default
 });
+function appendRequest(ctx) {
+  const o = ctx.options;
+  const replyTo = str(o["reply-to"]);
+  return {
+    participant: str(o.participant),
+    event: str(o.event),
+    summary: str(o.summary),
+    doc: str(o.doc),
+    replyTo: replyTo === undefined ? undefined : ctx.api.parsePyInt(replyTo, "reply-to"),
+    role: str(o.role),
+    sha256: str(o.sha256)
+  };
+}
 function provides(plugin) {
   const parts = [
     ...(plugin.deliverableTypes ?? []).map((t) => `type ${t.type}`),
@@ -645,17 +659,7 @@ var FOLDER, JSON_FLAG, text = (description, extra = {}) => ({ type: "string", de
     json: { type: "boolean", description: "Print the appended event as JSON" }
   },
   async run(ctx) {
-    const o = ctx.options;
-    const replyTo = str(o["reply-to"]);
-    const result = await ctx.api.append(ctx.host, ctx.folder(), {
-      participant: str(o.participant),
-      event: str(o.event),
-      summary: str(o.summary),
-      doc: str(o.doc),
-      replyTo: replyTo === undefined ? undefined : ctx.api.parsePyInt(replyTo, "reply-to"),
-      role: str(o.role),
-      sha256: str(o.sha256)
-    }, ctx.registry, { onLockWait: ctx.err });
+    const result = await ctx.api.append(ctx.host, ctx.folder(), appendRequest(ctx), ctx.registry, { onLockWait: ctx.err });
     for (const warning of result.warnings ?? [])
       ctx.err(`warning: ${warning}`);
     if (!ctx.json)

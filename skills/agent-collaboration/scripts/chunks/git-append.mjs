@@ -163,19 +163,49 @@ async function recordSlot(repo, ms) {
   });
 }
 
-// plugins/git/append.ts
-var EVENT_DOCUMENTS = {
-  proposal_submitted: ["proposal.md"],
-  proposal_revised: ["proposal.md", "decisions.md"],
-  review_submitted: ["review.md"],
-  decision_proposed: ["decisions.md"],
-  question_classified: ["decisions.md", "readiness.md"],
-  decision_accepted: ["decisions.md", "readiness.md"],
-  readiness_passed: ["readiness.md"],
-  completed: ["conclusion.md", "readiness.md"],
-  blocked: ["conclusion.md"]
-};
+// plugins/protocol.ts
+var FOLDER = { type: "string", required: true, description: "Collaboration folder" };
+var JSON_FLAG = { type: "boolean", description: "Print one JSON object" };
+var text = (description, extra = {}) => ({ type: "string", description, ...extra });
 var str = (value) => typeof value === "string" ? value : undefined;
+var strs = (value) => Array.isArray(value) ? value : [];
+var initCommand = {
+  name: "init",
+  description: "Create a collaboration folder (spec §9)",
+  options: {
+    folder: FOLDER,
+    participant: text("Participant id (repeatable; the first owns the proposal)", { multiple: true, valueName: "id" }),
+    objective: text("What the collaboration must achieve"),
+    completion: text("Objective completion gate (repeatable)", { multiple: true, valueName: "gate" }),
+    "primary-deliverable-type": text("Primary deliverable type", { required: true, valueName: "type" }),
+    "primary-deliverable-file": text("Primary deliverable file name (.md)", { valueName: "file" }),
+    "primary-deliverable-check": text("Checklist section for custom types (repeatable)", { multiple: true, valueName: "section" }),
+    "deliverables-mode": text("internal (default) or external", { valueName: "mode" }),
+    "deliverables-dir": text("Deliverables directory (default deliverables)", { valueName: "dir" }),
+    "repo-root": text("Repository root, relative to the folder (external mode)", { valueName: "path" }),
+    resume: { type: "boolean", description: "Succeed if the folder already exists" },
+    json: JSON_FLAG
+  },
+  async run(ctx) {
+    const o = ctx.options;
+    const folder = ctx.folder();
+    const result = await ctx.api.init(ctx.host, folder, {
+      participants: strs(o.participant),
+      objective: str(o.objective) ?? "",
+      completion: strs(o.completion),
+      primaryType: str(o["primary-deliverable-type"]),
+      primaryFile: str(o["primary-deliverable-file"]),
+      primaryChecks: strs(o["primary-deliverable-check"]),
+      mode: str(o["deliverables-mode"]),
+      dir: str(o["deliverables-dir"]),
+      repoRoot: o["repo-root"] === undefined ? undefined : ctx.api.expandUser(str(o["repo-root"]), ctx.env),
+      resume: o.resume === true
+    }, ctx.registry);
+    if (!ctx.json)
+      ctx.out(result.created ? `Initialized ACP schema v2 collaboration folder: ${folder}` : `Collaboration folder already exists: ${folder}`);
+    return { exitCode: 0, json: { ok: true, exitCode: 0, created: result.created, folder, files: result.files } };
+  }
+};
 function appendRequest(ctx) {
   const o = ctx.options;
   const replyTo = str(o["reply-to"]);
@@ -189,6 +219,30 @@ function appendRequest(ctx) {
     sha256: str(o.sha256)
   };
 }
+var nextCommand = {
+  name: "next",
+  description: "Print the next action for a participant (spec §10)",
+  options: { folder: FOLDER, participant: text("Participant id", { required: true, valueName: "id" }), json: JSON_FLAG },
+  async run(ctx) {
+    const result = await ctx.api.nextAction(ctx.host, ctx.folder(), str(ctx.options.participant), ctx.registry);
+    if (!ctx.json)
+      ctx.out(ctx.api.formatNext(result));
+    return { exitCode: result.exitCode, json: { ok: result.exitCode === 0, ...result } };
+  }
+};
+
+// plugins/git/append.ts
+var EVENT_DOCUMENTS = {
+  proposal_submitted: ["proposal.md"],
+  proposal_revised: ["proposal.md", "decisions.md"],
+  review_submitted: ["review.md"],
+  decision_proposed: ["decisions.md"],
+  question_classified: ["decisions.md", "readiness.md"],
+  decision_accepted: ["decisions.md", "readiness.md"],
+  readiness_passed: ["readiness.md"],
+  completed: ["conclusion.md", "readiness.md"],
+  blocked: ["conclusion.md"]
+};
 async function gitAppend(ctx, settings) {
   const folder = ctx.folder();
   const request = appendRequest(ctx);

@@ -42,7 +42,6 @@ import { createNodeHost } from './plugins/core/node-host.ts';
 import { comparePy, decodeText, formatProtocolJson, formatTimestamp, parseZonedTimestamp, purePosixPath, pyRepr, pyStr, pyStrip, reviewHeadings, sha256Hex, sortedPy } from './plugins/core/pytext.ts';
 import { builtinModule, errorCode, fsError, isInside, isInt, isObject, type Json, realpathOfExistingAncestor, sleep } from './plugins/core/util.ts';
 
-// The modules of plugins/core/ hold what is not the protocol's core (see docs/architecture.md); their public part is this module's.
 export { parseArgv, parsePyFloat, parsePyInt, type ParsedArgv } from './plugins/core/argv.ts';
 export { CHECKPOINT_NAME } from './plugins/core/checkpoint.ts';
 export { defineDeliverableType, definePlugin } from './plugins/core/define.ts';
@@ -90,7 +89,6 @@ export const REQUIRED_FILES = ['protocol.json', 'events.jsonl', 'proposal.md', '
 
 /** Files whose presence is an error (spec §1). */
 export const FORBIDDEN_FILES = ['state.log', 'discussion.md', 'opinions.md'] as const;
-
 
 const DELIVERABLE_EVENTS = new Set(['deliverable_drafted', 'deliverable_revised', 'deliverable_frozen']);
 const SHA256_HEX = /^[0-9a-f]{64}$/;
@@ -2583,9 +2581,10 @@ export interface FolderFollower {
   /**
    * Resolve at the next change of the folder, when the signal aborts, or
    * after `ms` at the latest (the polling fallback); at once when a change
-   * came since {@link settle}.
+   * came since {@link settle}. `true` when a change notification (or the
+   * abort) ended the wait, `false` when the time ran out.
    */
-  next(ms: number): Promise<void>;
+  next(ms: number): Promise<boolean>;
   /** Stop watching. */
   close(): void;
 }
@@ -2609,19 +2608,21 @@ export function followFolder(host: Host, folder: string, signal?: AbortSignal): 
     settle: () => void (pending = false),
     next: (ms) =>
       pending || signal?.aborted
-        ? Promise.resolve()
-        : new Promise<void>((resolve) => {
-            const timer = setTimeout(done, ms);
-            function done(): void {
+        ? Promise.resolve(true)
+        : new Promise<boolean>((resolve) => {
+            const timer = setTimeout(() => done(false), ms);
+            function done(changed: boolean): void {
               clearTimeout(timer);
               wake = undefined;
-              resolve();
+              resolve(changed);
             }
-            wake = done;
+            wake = () => done(true);
           }),
     close: () => {
       stopWatching();
       signal?.removeEventListener('abort', notify);
+      // A wait still pending ends now rather than holding its timer.
+      wake?.();
     },
   };
 }
@@ -2974,8 +2975,7 @@ export function describeError(error: unknown): { message: string; exitCode: numb
 
 /** The entry point's work (argv, stdio, exit code) lives in plugins/core/process.ts. */
 async function main(): Promise<void> {
-  const { runProcess } = await import('./plugins/core/process.ts');
-  await runProcess((io, host) => runCli(io, host));
+  await (await import('./plugins/core/process.ts')).runProcess((io, host) => runCli(io, host));
 }
 
 /**

@@ -5,6 +5,7 @@
 
 import * as nodePath from 'node:path';
 import type { AcpCore, DerivedState, Host, JsonObject, Registry } from './core.ts';
+import type { FolderFollower } from '../../acp.ts';
 import { errorCode } from '../core/util.ts';
 
 /** The state carried by notifications: what `wait` and `next` look at. */
@@ -75,11 +76,11 @@ export class Collab {
   private dirty = false;
   private lockSeenAt: number | undefined;
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
-  private readonly stopWatch: () => void;
+  /** The core's folder follower (the one `wait` uses): change notifications, with the poll as fallback. */
+  private readonly follower: FolderFollower;
   private readonly stopWatchers: Array<() => void>;
   /** Watches of the subfolders holding documents the events name (relative dir → stop). */
   private readonly docWatches = new Map<string, () => void>();
-  private readonly pollTimer: ReturnType<typeof setInterval>;
   private pollKey = '';
   private readonly listeners = new Set<(update: CollabUpdate) => void>();
   /** The folder is gone and subscribers were told (see wasDeleted). */
@@ -99,18 +100,31 @@ export class Collab {
     this.task = task;
     this.folder = folder;
     this.state = core.emptyState();
-    this.stopWatch = host.fs.watch?.(folder, () => this.touch()) ?? (() => undefined);
+    this.follower = core.followFolder(host, folder);
     this.stopWatchers = watchers.map((watch) => watch(folder, () => this.touch()));
     void this.watchDocumentDir('deliverables');
-    // The fallback when change notifications are missing (network file systems, some runtimes).
-    this.pollTimer = setInterval(() => void this.poll(), pollIntervalMs);
-    (this.pollTimer as { unref?(): void }).unref?.();
     // The poll's baseline is taken before the first read, not at its first
     // tick: when the only change notification of a non-atomic write arrives
     // mid-write (Bun coalesces the truncate and the write into one), the read
     // sees the old or a torn file and the poll is the only safety net — a
     // baseline taken after the write would swallow the change for good.
     this.ready = this.poll().then(() => this.runScans());
+    void this.follow(pollIntervalMs);
+  }
+
+  /**
+   * Scan on every change the follower reports; when a whole interval passes
+   * without one, poll (the fallback when change notifications are missing:
+   * network file systems, some runtimes, a coalesced notification).
+   */
+  private async follow(pollIntervalMs: number): Promise<void> {
+    while (!this.closed) {
+      const changed = await this.follower.next(pollIntervalMs);
+      this.follower.settle();
+      if (this.closed) return;
+      if (changed) this.touch();
+      else await this.poll();
+    }
   }
 
   /** Follow every update; returns the function that stops following. */
@@ -173,11 +187,10 @@ export class Collab {
   /** Stop watching. */
   close(): void {
     this.closed = true;
-    this.stopWatch();
+    this.follower.close();
     for (const stop of this.stopWatchers) stop();
     for (const stop of this.docWatches.values()) stop();
     this.docWatches.clear();
-    clearInterval(this.pollTimer);
     if (this.retryTimer) clearTimeout(this.retryTimer);
     this.listeners.clear();
   }

@@ -4809,18 +4809,19 @@ function followFolder(host, folder, signal) {
   signal?.addEventListener("abort", notify);
   return {
     settle: () => void (pending = false),
-    next: (ms) => pending || signal?.aborted ? Promise.resolve() : new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
+    next: (ms) => pending || signal?.aborted ? Promise.resolve(true) : new Promise((resolve) => {
+      const timer = setTimeout(() => done(false), ms);
+      function done(changed) {
         clearTimeout(timer);
         wake = undefined;
-        resolve();
+        resolve(changed);
       }
-      wake = done;
+      wake = () => done(true);
     }),
     close: () => {
       stopWatching();
       signal?.removeEventListener("abort", notify);
+      wake?.();
     }
   };
 }
@@ -5148,8 +5149,7 @@ function describeError(error) {
   return;
 }
 async function main() {
-  await Promise.resolve().then(() => init_process());
-  await runProcess((io, host) => runCli(io, host));
+  await (await Promise.resolve().then(() => (init_process(), exports_process))).runProcess((io, host) => runCli(io, host));
 }
 async function isEntryPoint() {
   const meta = import.meta;

@@ -1312,10 +1312,9 @@ class Collab {
   dirty = false;
   lockSeenAt;
   retryTimer;
-  stopWatch;
+  follower;
   stopWatchers;
   docWatches = new Map;
-  pollTimer;
   pollKey = "";
   listeners = new Set;
   deleted = false;
@@ -1331,14 +1330,23 @@ class Collab {
     this.task = task;
     this.folder = folder;
     this.state = core.emptyState();
-    this.stopWatch = host.fs.watch?.(folder, () => this.touch()) ?? (() => {
-      return;
-    });
+    this.follower = core.followFolder(host, folder);
     this.stopWatchers = watchers.map((watch) => watch(folder, () => this.touch()));
     this.watchDocumentDir("deliverables");
-    this.pollTimer = setInterval(() => void this.poll(), pollIntervalMs);
-    this.pollTimer.unref?.();
     this.ready = this.poll().then(() => this.runScans());
+    this.follow(pollIntervalMs);
+  }
+  async follow(pollIntervalMs) {
+    while (!this.closed) {
+      const changed = await this.follower.next(pollIntervalMs);
+      this.follower.settle();
+      if (this.closed)
+        return;
+      if (changed)
+        this.touch();
+      else
+        await this.poll();
+    }
   }
   listen(listener) {
     this.listeners.add(listener);
@@ -1383,13 +1391,12 @@ class Collab {
   }
   close() {
     this.closed = true;
-    this.stopWatch();
+    this.follower.close();
     for (const stop of this.stopWatchers)
       stop();
     for (const stop of this.docWatches.values())
       stop();
     this.docWatches.clear();
-    clearInterval(this.pollTimer);
     if (this.retryTimer)
       clearTimeout(this.retryTimer);
     this.listeners.clear();

@@ -1538,7 +1538,6 @@ var package_default = {
     "@types/node": "^20.19.8",
     bun: "^1.4.5",
     "bun-types": "^1.4.5",
-    cac: "^7.1.0",
     deno: "^2.9.6",
     "fast-check": "^4.11.0",
     "markdown-it": "^15.0.3",

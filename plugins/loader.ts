@@ -24,7 +24,7 @@
  * @module
  */
 import type { AcpApi, AcpPlugin, DeliverableType, Host, Origin, PluginContext, PluginEntry, Registry, RegistryOptions, RuntimeFacts } from '../acp.ts';
-import { isInside, realpathOfExistingAncestor } from './core/util.ts';
+import { builtinModule, isInside, realpathOfExistingAncestor } from './core/util.ts';
 
 /** The config file name looked for in the working directory and its ancestors. */
 export const CONFIG_FILE = 'acp.config.yaml';
@@ -41,7 +41,7 @@ interface Request {
 /** Load the config file's plugins, then `options.plugins`, into `registry`. */
 export async function loadPlugins(registry: Registry, options: RegistryOptions & { host: Host }, api: AcpApi, bundled: Record<string, () => Promise<unknown>>): Promise<void> {
   const { host } = options;
-  const path = await import('node:path');
+  const path = await builtinModule('node:path', () => import('node:path'));
   const fail = (message: string): never => {
     throw new api.AcpError(message);
   };
@@ -175,7 +175,7 @@ function describe(value: unknown): string {
 }
 
 async function importFile(file: string, runtime: RuntimeFacts, fail: (message: string) => never): Promise<unknown> {
-  const { pathToFileURL } = await import('node:url');
+  const { pathToFileURL } = await builtinModule('node:url', () => import('node:url'));
   try {
     return await import(pathToFileURL(file).href);
   } catch (error) {

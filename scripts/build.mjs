@@ -2,8 +2,11 @@
 // Builds the two distributables with the bun binary that the `bun`
 // devDependency installs into node_modules (no global install):
 //
-//   dist/acp.mjs  ESM: acp.ts plus what every command needs at start; runs
-//                 unchanged on Node >= 20.19, Bun and Deno.
+//   dist/acp.mjs  the launcher (ESM; runs unchanged on Node >= 20.19, Bun and
+//                 Deno) of dist/acp-core.js: acp.ts plus what every command
+//                 needs at start, as a script, so that Node can compile it
+//                 with the V8 code cache dist/acp-core.js.cache (see
+//                 scripts/start-path.mjs).
 //   dist/chunks/*.mjs  the lazily imported rest (server, doctor, report with
 //                 markdown-it, git, valibot, yaml…), each loaded by the
 //                 command that needs it (see scripts/bundle.ts). acp.mjs and
@@ -30,6 +33,7 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { CACHE_FILE, CORE_FILE, cacheFits, cjsLauncher, launcher, makeCodeCache, toScript } from './start-path.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const bun = join(root, 'node_modules', '.bin', process.platform === 'win32' ? 'bun.exe' : 'bun');
@@ -76,21 +80,38 @@ mkdirSync(join(root, 'dist'), { recursive: true });
 // meets an old or missing file it imports. Chunks the new build no longer has
 // are removed last.
 const scratch = join(root, 'dist', `.bundle${tmpSuffix}`);
+const skillScripts = join(root, 'skills', 'agent-collaboration', 'scripts');
 let chunks = [];
 try {
   run(['scripts/bundle.ts', scratch]);
   chunks = readdirSync(join(scratch, 'chunks')).filter((name) => name.endsWith('.mjs')).sort();
+  await startPath(scratch, chunks);
   mkdirSync(join(root, 'dist', 'chunks'), { recursive: true });
-  for (const name of ['acp-mcp.mjs', ...chunks.map((chunk) => `chunks/${chunk}`), 'acp.mjs']) {
-    atomically(join(root, 'dist', name), (tmp) => {
-      const code = readFileSync(join(scratch, name), 'utf8');
-      // bun keeps the entry's shebang; add one if acp.ts has none.
-      writeFileSync(tmp, name === 'acp.mjs' && !code.startsWith('#!') ? `#!/usr/bin/env node\n${code}` : code);
-    });
+  // The launcher last: it must never meet an older core than its own.
+  for (const name of ['acp-mcp.mjs', ...chunks.map((chunk) => `chunks/${chunk}`), CORE_FILE, CACHE_FILE, 'acp.cjs', 'acp.mjs']) {
+    atomically(join(root, 'dist', name), (tmp) => writeFileSync(tmp, readFileSync(join(scratch, name))));
   }
   removeStaleChunks(join(root, 'dist', 'chunks'), chunks);
 } finally {
   rmSync(scratch, { recursive: true, force: true });
+}
+
+/**
+ * Turn `dir`/acp.mjs (the ESM start bundle) into acp-core.js and its
+ * launcher, and give it a code cache. V8's caches differ from run to run, so
+ * a cache that still fits the script (same CRC, same V8, accepted) is kept:
+ * the skill's committed one first, then dist/'s; only a changed script or
+ * another Node makes a new one. That keeps the skill's copy stable in git.
+ */
+async function startPath(dir, chunkNames) {
+  const { script, exports, builtins } = await toScript(readFileSync(join(dir, 'acp.mjs'), 'utf8'));
+  const bytes = Buffer.from(script);
+  writeFileSync(join(dir, CORE_FILE), bytes);
+  const chunks = ['acp-mcp.mjs', ...chunkNames.map((chunk) => `chunks/${chunk}`)];
+  writeFileSync(join(dir, 'acp.mjs'), launcher({ exports, builtins, chunks }));
+  writeFileSync(join(dir, 'acp.cjs'), cjsLauncher({ chunks }));
+  const kept = [join(skillScripts, CACHE_FILE), join(root, 'dist', CACHE_FILE)].filter((file) => existsSync(file)).map((file) => readFileSync(file)).find((cache) => cacheFits(cache, bytes));
+  writeFileSync(join(dir, CACHE_FILE), kept ?? makeCodeCache(dir));
 }
 
 /** Delete the .mjs files of `dir` that are not in `keep`. */
@@ -98,13 +119,12 @@ function removeStaleChunks(dir, keep) {
   for (const name of readdirSync(dir)) if (name.endsWith('.mjs') && !keep.includes(name)) rmSync(join(dir, name), { force: true });
 }
 
-// The skill carries the runtime: keep its copy of dist/acp.mjs and its chunks
-// identical to dist/ (test/skill.test.ts fails when a committed copy is stale).
+// The skill carries the runtime: keep its copy of dist/acp.mjs, acp-core.js
+// with its cache, and the chunks identical to dist/ (test/skill.test.ts fails when a committed copy is stale).
 // acp-mcp.mjs stays out of the skill (`acp mcp` says so when it is missing).
-const skillScripts = join(root, 'skills', 'agent-collaboration', 'scripts');
 if (existsSync(skillScripts)) {
   mkdirSync(join(skillScripts, 'chunks'), { recursive: true });
-  for (const name of [...chunks.map((chunk) => `chunks/${chunk}`), 'acp.mjs']) {
+  for (const name of [...chunks.map((chunk) => `chunks/${chunk}`), CORE_FILE, CACHE_FILE, 'acp.cjs', 'acp.mjs']) {
     const fresh = readFileSync(join(root, 'dist', name));
     const copy = join(skillScripts, name);
     if (!existsSync(copy) || !readFileSync(copy).equals(fresh)) atomically(copy, (tmp) => writeFileSync(tmp, fresh));

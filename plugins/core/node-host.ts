@@ -7,7 +7,7 @@
  */
 import * as nodePath from 'node:path';
 import type { FileSystem, Host } from '../../acp.ts';
-import { builtinModule, errorCode, fsError } from './util.ts';
+import { builtinModule, errorCode, fsError, getBuiltin } from './util.ts';
 
 /** Options of {@link createNodeHost}. */
 export interface NodeHostOptions {
@@ -36,7 +36,8 @@ export interface NodeHostOptions {
  */
 export async function createNodeHost(options: NodeHostOptions = {}): Promise<Host> {
   const fs = await builtinModule('node:fs', () => import('node:fs'));
-  const fsp = fs.promises;
+  // fs.promises loads ~20 internal modules; a synchronous host never needs it.
+  const fsp = (): typeof fs.promises => fs.promises;
   const sync = options.syncFs === true;
   const proc = (globalThis as { process?: { pid?: number; cwd?(): string; kill?(pid: number, signal: number): void; env?: Record<string, string | undefined> } }).process;
   // Descriptor-level calls, synchronous or through callbacks (see NodeHostOptions.syncFs).
@@ -99,7 +100,7 @@ export async function createNodeHost(options: NodeHostOptions = {}): Promise<Hos
     }
     try {
       if (sync) fs.linkSync(temp, path);
-      else await fsp.link(temp, path);
+      else await fsp().link(temp, path);
     } catch (error) {
       // A file system without hard links: the plain exclusive create.
       if (!['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS'].includes(errorCode(error) ?? '')) throw error;
@@ -111,7 +112,7 @@ export async function createNodeHost(options: NodeHostOptions = {}): Promise<Hos
       }
     } finally {
       if (sync) fs.rmSync(temp, { force: true });
-      else await fsp.rm(temp, { force: true });
+      else await fsp().rm(temp, { force: true });
     }
   };
 
@@ -183,22 +184,26 @@ export async function createNodeHost(options: NodeHostOptions = {}): Promise<Hos
         await fd.close(handle);
       }
     },
-    rename: async (from, to) => (sync ? fs.renameSync(from, to) : fsp.rename(from, to)),
+    rename: async (from, to) => (sync ? fs.renameSync(from, to) : fsp().rename(from, to)),
     remove: async (path) => {
       if (sync) fs.rmSync(path, { force: true });
-      else await fsp.rm(path, { force: true });
+      else await fsp().rm(path, { force: true });
     },
     mkdir: async (path) => {
       if (sync) fs.mkdirSync(path, { recursive: true });
-      else await fsp.mkdir(path, { recursive: true });
+      else await fsp().mkdir(path, { recursive: true });
     },
     stat: async (path) => {
       try {
-        const link = sync ? fs.lstatSync(path) : await fsp.lstat(path);
+        // Synchronously, a missing name is answered without an exception:
+        // building one costs ~0.1 ms, and the config search stats ~4 names
+        // per ancestor directory.
+        const link = sync ? fs.lstatSync(path, { throwIfNoEntry: false }) : await fsp().lstat(path);
+        if (link === undefined) return null;
         let target: typeof link | null = link;
         if (link.isSymbolicLink()) {
           try {
-            target = sync ? fs.statSync(path) : await fsp.stat(path);
+            target = sync ? (fs.statSync(path, { throwIfNoEntry: false }) ?? null) : await fsp().stat(path);
           } catch {
             target = null;
           }
@@ -244,9 +249,9 @@ export async function createNodeHost(options: NodeHostOptions = {}): Promise<Hos
       }
     },
     // The native realpath(3), as fs.promises.realpath uses (realpathSync alone is a JS re-implementation).
-    realpath: async (path) => (sync ? (fs.realpathSync.native ?? fs.realpathSync)(path) : fsp.realpath(path)),
-    readDir: async (path) => (sync ? fs.readdirSync(path) : fsp.readdir(path)),
-    truncate: async (path, size) => (sync ? fs.truncateSync(path, size) : fsp.truncate(path, size)),
+    realpath: async (path) => (sync ? (fs.realpathSync.native ?? fs.realpathSync)(path) : fsp().realpath(path)),
+    readDir: async (path) => (sync ? fs.readdirSync(path) : fsp().readdir(path)),
+    truncate: async (path, size) => (sync ? fs.truncateSync(path, size) : fsp().truncate(path, size)),
     watch: (path, onChange) => {
       try {
         const watcher = fs.watch(path, { persistent: true }, () => onChange());
@@ -282,16 +287,21 @@ export async function createNodeHost(options: NodeHostOptions = {}): Promise<Hos
       return false;
     }
   };
-  let hostname: string | undefined;
-  if (granted({ name: 'sys', kind: 'hostname' })) {
-    try {
-      // Recorded in the lock so a lock taken on another machine (shared folder)
-      // is never judged by this machine's process table.
-      hostname = (await builtinModule('node:os', () => import('node:os'))).hostname() || undefined;
-    } catch {
-      hostname = undefined;
+  // Recorded in the lock so a lock taken on another machine (shared folder)
+  // is never judged by this machine's process table. Read on first use: a
+  // command that takes no lock never loads node:os.
+  let hostname: string | undefined | null = null;
+  const readHostname = (): string | undefined => {
+    if (hostname === null) {
+      try {
+        const os = granted({ name: 'sys', kind: 'hostname' }) ? (getBuiltin('node:os') as typeof import('node:os') | undefined) : undefined;
+        hostname = os?.hostname() || undefined;
+      } catch {
+        hostname = undefined;
+      }
     }
-  }
+    return hostname;
+  };
   const mayKill = granted({ name: 'run' });
   const mayReadProc = granted({ name: 'read', path: '/proc' } as { name: string });
   const readProc = (path: string): string | undefined => {
@@ -308,13 +318,20 @@ export async function createNodeHost(options: NodeHostOptions = {}): Promise<Hos
     const fields = stat?.slice(stat.lastIndexOf(')') + 2).split(' ');
     return fields?.[19];
   };
-  let pidNamespace: string | undefined;
-  try {
-    pidNamespace = mayReadProc ? String(fs.statSync('/proc/self/ns/pid').ino) : undefined;
-  } catch {
-    pidNamespace = undefined;
-  }
-  const identity = { bootId: readProc('/proc/sys/kernel/random/boot_id'), pidNamespace, startTime: startTime('self') };
+  // The lock's process identity, also read on first use (three /proc reads).
+  let identity: Host['identity'] | undefined;
+  const readIdentity = (): Host['identity'] => {
+    if (identity === undefined) {
+      let pidNamespace: string | undefined;
+      try {
+        pidNamespace = mayReadProc ? String(fs.statSync('/proc/self/ns/pid').ino) : undefined;
+      } catch {
+        pidNamespace = undefined;
+      }
+      identity = { bootId: readProc('/proc/sys/kernel/random/boot_id'), pidNamespace, startTime: startTime('self') };
+    }
+    return identity;
+  };
   let key: Promise<Uint8Array | undefined> | undefined;
   const checkpointKey = (): Promise<Uint8Array | undefined> => {
     key ??= (async () => {
@@ -328,7 +345,9 @@ export async function createNodeHost(options: NodeHostOptions = {}): Promise<Hos
     fs: nodeFs,
     now: () => new Date(),
     pid: proc?.pid ?? 0,
-    hostname,
+    get hostname() {
+      return readHostname();
+    },
     isProcessAlive: (pid) => {
       if (!proc?.kill || !mayKill || !Number.isSafeInteger(pid) || pid <= 0) return undefined;
       try {
@@ -340,7 +359,9 @@ export async function createNodeHost(options: NodeHostOptions = {}): Promise<Hos
         return undefined;
       }
     },
-    identity,
+    get identity() {
+      return readIdentity();
+    },
     processStartTime: (pid) => (Number.isSafeInteger(pid) && pid > 0 ? startTime(pid) : undefined),
     checkpointKey,
     resolvePath: (path) => nodePath.resolve(path),

@@ -39,9 +39,14 @@ export function fsError(code: string, message: string): Error & { code: string }
  * and reading `fs.ReadStream` loads the whole streams machinery: ~15 % of a
  * small command's start-up, for streams acp does not use.
  */
-export async function builtinModule<T>(name: 'node:fs' | 'node:os' | 'node:url', load: () => Promise<T>): Promise<T> {
+export async function builtinModule<T>(name: 'node:fs' | 'node:os' | 'node:path' | 'node:url', load: () => Promise<T>): Promise<T> {
+  return (getBuiltin(name) as T | undefined) ?? load();
+}
+
+/** A Node built-in module through `process.getBuiltinModule`, synchronously; undefined where the runtime lacks it. */
+export function getBuiltin(name: string): unknown {
   const get = (globalThis as { process?: { getBuiltinModule?(id: string): unknown } }).process?.getBuiltinModule;
-  return (typeof get === 'function' ? (get(name) as T | undefined) : undefined) ?? load();
+  return typeof get === 'function' ? get(name) : undefined;
 }
 
 /** Whether `a` is a list equal, item by item, to `b`. */

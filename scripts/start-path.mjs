@@ -1,0 +1,302 @@
+// The Node start path with a V8 code cache, used by scripts/build.mjs.
+//
+// Why: Node 20 has no compile cache for ES modules (module.enableCompileCache
+// arrived in Node 22.1), and compiling the ~200 kB start bundle plus the
+// functions a command runs for the first time was ~40% of a small command
+// (profiled with --cpu-prof). vm.Script accepts V8's code cache, but only for
+// scripts. So the build turns the ESM start bundle into a script, warms it up
+// by running a collaboration in-process, and stores the code cache beside it:
+//
+//   dist/acp.mjs            the launcher: reads acp-core.js, compiles it with
+//                           the cache (Node) or imports it (Bun, Deno), and
+//                           re-exports the library (the export list is generated)
+//   dist/acp.cjs            the CLI launcher for Node (the bin): the same
+//                           without Node's ES module loader
+//   dist/acp-core.js        the start bundle as a script: an async function
+//                           assigned to globalThis[Symbol.for('acp.core')]; also
+//                           valid as an ES module, which is how Bun and Deno load it
+//   dist/acp-core.js.cache  one JSON header line (the V8 version, the script's
+//                           length), a copy of the script, and V8's code cache
+//
+// The cache is only ever read, never written at run time: it ships with the
+// code it belongs to and is as trusted as that code. V8 rejects a cache made
+// by another V8 version or with other flags (the command then compiles as
+// before). V8 itself checks only the script's length, so the launcher passes
+// the cache only when its copy of the script equals acp-core.js byte for byte
+// (a memcmp; hashing would load node:crypto or node:zlib, ~3 ms each): an
+// edited acp-core.js never runs stale bytecode.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import * as vm from 'node:vm';
+import { init as lexerReady, parse as parseModule } from 'es-module-lexer';
+
+/** The global the script assigns its factory to (deleted by the launcher at once). */
+export const CORE_KEY = 'acp.core';
+export const CORE_FILE = 'acp-core.js';
+export const CACHE_FILE = `${CORE_FILE}.cache`;
+const REQUIRE = '__acpRequire';
+const META = '__acpMeta';
+const LOAD = '__acpLoad';
+
+/**
+ * The ESM start bundle as a script: static imports of node: builtins become
+ * `__acpRequire(name)`, `import(x)` becomes `__acpLoad(x)`, `import.meta`
+ * becomes `__acpMeta`, and the export list becomes the factory's return value.
+ * Anything else a script cannot express is an error, not a silent rewrite.
+ */
+export async function toScript(code) {
+  await lexerReady;
+  for (const name of [REQUIRE, META, LOAD]) if (code.includes(name)) throw new Error(`start bundle already uses ${name}`);
+  const [imports, exportList] = parseModule(code);
+  const edits = [];
+  const builtins = new Set();
+  for (const item of imports) {
+    if (item.d === -2) edits.push([item.s, item.e, META]);
+    else if (item.d > -1) edits.push([item.ss, item.ss + 'import'.length, LOAD]);
+    else {
+      if (!item.n?.startsWith('node:')) throw new Error(`start bundle imports ${item.n} statically; only node: builtins can be required`);
+      const statement = requireStatement(code.slice(item.ss, item.se), item.n);
+      // Bun's bundle imports node:module for a require() helper even when
+      // nothing calls it; loading an unused module costs ~0.6 ms.
+      if (statement.names.every((name) => countWord(code, name) === 1)) {
+        edits.push([item.ss, item.se, '']);
+        continue;
+      }
+      builtins.add(item.n);
+      edits.push([item.ss, item.se, statement.text]);
+    }
+  }
+  const exportsAt = new Set(exportList.map((item) => item.ss));
+  if (exportsAt.size !== 1) throw new Error(`start bundle has ${exportsAt.size} export statements; expected one export { … } list`);
+  const [start] = exportsAt;
+  const close = code.indexOf('}', Math.max(...exportList.map((item) => item.e)));
+  const end = code[close + 1] === ';' ? close + 2 : close + 1;
+  const returned = exportList.map((item) => (item.n === item.ln ? item.n : `${JSON.stringify(item.n)}: ${item.ln}`)).join(', ');
+  edits.push([start, end, `return { ${returned} };`]);
+  let body = '';
+  let at = 0;
+  for (const [from, to, text] of edits.sort((a, b) => a[0] - b[0])) {
+    body += code.slice(at, from) + text;
+    at = to;
+  }
+  body += code.slice(at);
+  body = body.replace(/^#!.*\n/, '');
+  const script = `globalThis[Symbol.for(${JSON.stringify(CORE_KEY)})] = async function (${REQUIRE}, ${META}, ${LOAD}) {\n"use strict";\n${body}\n};\n`;
+  new vm.Script(script, { filename: CORE_FILE }); // a syntax check: throws on anything the rewrite broke
+  return { script, exports: exportList.map((item) => item.n), builtins: [...builtins].sort() };
+}
+
+/**
+ * `import * as a from "m"`, `import { a, b as c } from "m"` or `import d from
+ * "m"` as a require, with the local names it binds.
+ */
+function requireStatement(statement, name) {
+  const clause = /^import\s+([\s\S]*?)\s+from\s*["'][^"']+["']$/.exec(statement.trim())?.[1];
+  const call = `${REQUIRE}(${JSON.stringify(name)})`;
+  if (clause === undefined) throw new Error(`cannot rewrite ${statement}`);
+  const namespace = /^\*\s+as\s+([\w$]+)$/.exec(clause);
+  if (namespace) return { text: `const ${namespace[1]} = ${call}`, names: [namespace[1]] };
+  const named = /^\{([^}]*)\}$/.exec(clause);
+  if (named) {
+    const parts = named[1].split(',').map((part) => part.trim()).filter(Boolean).map((part) => part.split(/\s+as\s+/));
+    return { text: `const { ${parts.map((part) => part.join(': ')).join(', ')} } = ${call}`, names: parts.map((part) => part.at(-1)) };
+  }
+  if (/^[\w$]+$/.test(clause)) return { text: `const ${clause} = ${call}`, names: [clause] };
+  throw new Error(`cannot rewrite ${statement}`);
+}
+
+/** How often `word` occurs in `code` as a whole identifier (strings and comments count too: a miscount only keeps an import). */
+function countWord(code, word) {
+  return code.match(new RegExp(`(?<![\\w$])${word.replace(/\$/g, '\\$')}(?![\\w$])`, 'g'))?.length ?? 0;
+}
+
+/**
+ * Compiling the core with its cache, shared by both launchers: the cache is
+ * passed only when its copy of the script equals the file and it comes from
+ * this V8 (V8 rejects it anyway on other flags).
+ */
+const COMPILE = `/** Compile ${CORE_FILE} with its code cache when the cache was made for exactly this file. */
+function compile(proc, file) {
+  const fs = proc.getBuiltinModule('node:fs');
+  const bytes = fs.readFileSync(file);
+  let cachedData;
+  try {
+    const cache = fs.readFileSync(file + '.cache');
+    const start = cache.indexOf(10) + 1;
+    const header = JSON.parse(cache.subarray(0, start).toString());
+    const end = start + header.source;
+    if (header.v8 === proc.versions.v8 && cache.subarray(start, end).equals(bytes)) cachedData = cache.subarray(end);
+  } catch {
+    // No cache, or not one of ours: compile without it.
+  }
+  const script = new (proc.getBuiltinModule('node:vm').Script)(bytes.toString(), { filename: file, cachedData });
+  const factory = script.runInThisContext();
+  delete globalThis[KEY];
+  return factory;
+}`;
+
+/** The chunk table of a launcher: a literal import() per file, resolved relative to the launcher as the bundle's own imports were. */
+const chunkTable = (chunks) => `const CHUNKS = {\n${chunks.map((name) => `  ${JSON.stringify(`./${name}`)}: () => import(${JSON.stringify(`./${name}`)}),`).join('\n')}\n};`;
+
+/**
+ * The ESM launcher, dist/acp.mjs: the package's library entry, and a CLI on
+ * every runtime. Loads the core (with the code cache on Node, as a module on
+ * Bun and Deno), runs it (it runs the CLI when this file is the program),
+ * and re-exports the library. The literal imports of `chunks` let Deno
+ * resolve them without read permission.
+ */
+export function launcher({ exports, builtins, chunks }) {
+  return `#!/usr/bin/env node
+// Generated by scripts/build.mjs (scripts/start-path.mjs): the launcher of
+// ${CORE_FILE}, the acp runtime's start bundle as a script, so that Node can
+// use the V8 code cache in ${CACHE_FILE}. Bun and Deno import it as a module.
+// acp.cjs is the same launcher for the CLI alone, without Node's ES module
+// loader (~4 ms).
+const KEY = Symbol.for(${JSON.stringify(CORE_KEY)});
+const BUILTINS = ${JSON.stringify(builtins)};
+${chunkTable(chunks)}
+const g = globalThis;
+const proc = g.process;
+const onNode = !g.Bun && !g.Deno && typeof proc?.getBuiltinModule === 'function';
+
+${COMPILE}
+
+/** Whether this file is the program being run (Node runs the main module from its real path). */
+function isMain() {
+  if (typeof import.meta.main === 'boolean') return import.meta.main;
+  const script = proc?.argv?.[1];
+  if (!onNode || !script) return false;
+  const { realpathSync } = proc.getBuiltinModule('node:fs');
+  try {
+    return realpathSync.native(script) === proc.getBuiltinModule('node:url').fileURLToPath(import.meta.url);
+  } catch {
+    return false;
+  }
+}
+
+async function start() {
+  let factory;
+  let require;
+  if (onNode) {
+    factory = compile(proc, proc.getBuiltinModule('node:url').fileURLToPath(new URL('./${CORE_FILE}', import.meta.url)));
+    require = (name) => proc.getBuiltinModule(name);
+  } else {
+    await import('./${CORE_FILE}');
+    factory = g[KEY];
+    delete g[KEY];
+    const modules = new Map(await Promise.all(BUILTINS.map(async (name) => [name, await import(name)])));
+    require = (name) => modules.get(name);
+  }
+  const load = (specifier) => (CHUNKS[specifier] ?? (() => import(specifier)))();
+  return factory(require, { url: import.meta.url, main: isMain() }, load);
+}
+
+export const { ${exports.join(', ')} } = await start();
+`;
+}
+
+/**
+ * The CommonJS launcher, dist/acp.cjs: the CLI for Node (the package's bin
+ * and the skill's entry). A CommonJS program starts without Node's ES module
+ * loader, which costs an .mjs entry ~4 ms before its first line runs; the
+ * loader starts only if a command imports a chunk.
+ */
+export function cjsLauncher({ chunks }) {
+  return `#!/usr/bin/env node
+// Generated by scripts/build.mjs (scripts/start-path.mjs): the CLI launcher
+// of ${CORE_FILE} for Node (see acp.mjs, the library entry, for the rest).
+'use strict';
+const KEY = Symbol.for(${JSON.stringify(CORE_KEY)});
+${chunkTable(chunks)}
+
+${COMPILE}
+
+const proc = process;
+const factory = compile(proc, proc.getBuiltinModule('node:path').join(__dirname, '${CORE_FILE}'));
+const meta = {
+  main: require.main === module,
+  get url() {
+    return proc.getBuiltinModule('node:url').pathToFileURL(__filename).href;
+  },
+};
+module.exports = factory((name) => proc.getBuiltinModule(name), meta, (specifier) => (CHUNKS[specifier] ?? (() => import(specifier)))());
+`;
+}
+
+/** A cache file's parts: its header, its copy of the script and V8's data (undefined when it is not one). */
+export function readCache(bytes) {
+  const start = bytes.indexOf(10) + 1;
+  try {
+    const header = JSON.parse(bytes.subarray(0, start).toString());
+    if (typeof header.v8 !== 'string' || !Number.isInteger(header.source)) return undefined;
+    return { header, script: bytes.subarray(start, start + header.source), data: bytes.subarray(start + header.source) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether `cache` (a cache file's bytes) was made for `script` by this Node's V8 and V8 accepts it. */
+export function cacheFits(cache, script) {
+  const parts = readCache(cache);
+  if (parts?.header.v8 !== process.versions.v8 || !parts.script.equals(script)) return false;
+  return new vm.Script(script.toString(), { filename: CORE_FILE, cachedData: parts.data }).cachedDataRejected === false;
+}
+
+/**
+ * Make the code cache of `dir`/acp-core.js in a fresh `node` process (so its
+ * V8 flags are a plain run's) that runs a small collaboration in-process —
+ * init, next, append, validate, wait, --help — and then serialises every
+ * function compiled so far. Returns the cache file's bytes.
+ */
+export function makeCodeCache(dir) {
+  const work = mkdtempSync(join(tmpdir(), 'acp-code-cache-'));
+  try {
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', WARM_UP, pathToFileURL(join(dir, CORE_FILE)).href, join(dir, 'acp.mjs'), work], { encoding: 'buffer', maxBuffer: 64 * 1024 * 1024 });
+    if (r.status !== 0) throw new Error(`making the code cache failed (exit ${r.status}): ${r.stderr.toString()}`);
+    const out = join(work, 'cache');
+    if (!existsSync(out)) throw new Error('making the code cache wrote nothing');
+    return readFileSync(out);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+// Runs in the child. It compiles the script exactly as the launcher does
+// (same source text; V8 keys the cache on it), runs CLI commands through
+// the library's runCli on a temporary folder, then writes header + cache.
+const WARM_UP = `
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { Script } from 'node:vm';
+import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+const [coreUrl, launcher, work] = process.argv.slice(1);
+const file = fileURLToPath(coreUrl);
+const bytes = readFileSync(file);
+const script = new Script(bytes.toString(), { filename: file });
+const factory = script.runInThisContext();
+delete globalThis[Symbol.for(${JSON.stringify(CORE_KEY)})];
+const lib = await factory((name) => process.getBuiltinModule(name), { url: coreUrl, main: false }, (s) => import(s.startsWith('.') ? new URL(s, coreUrl).href : s));
+const host = await lib.createNodeHost({ syncFs: true, checkpointKeyFile: join(work, 'checkpoint.key') });
+const folder = join(work, 'collab');
+const run = (...argv) => lib.runCli({ argv, stdout() {}, stderr() {}, color: false, env: () => undefined }, host);
+await run('--version');
+await run('--help');
+await run('init', '--folder', folder, '--participant', 'alice', '--participant', 'bob', '--objective', 'Pick a queue', '--completion', 'A queue is chosen', '--primary-deliverable-type', 'design-spec');
+for (const who of ['alice', 'bob']) await run('next', '--folder', folder, '--participant', who);
+const spec = ['Problem', 'Goals', 'Non-goals', 'Proposed Design', 'Interfaces / Contracts', 'Failure Modes', 'Validation Plan', 'Open Questions'].map((s) => '## ' + s + '\\n\\nText.\\n').join('\\n');
+mkdirSync(join(folder, 'deliverables'), { recursive: true });
+writeFileSync(join(folder, 'deliverables', 'design-spec.md'), '# Design Spec\\n\\nDeliverable type: \\x60design-spec\\x60\\nStatus: Draft\\n\\n' + spec);
+await run('append', '--folder', folder, '--participant', 'alice', '--event', 'deliverable_drafted', '--summary', 'draft', '--doc', 'deliverables/design-spec.md', '--reply-to', '1', '--role', 'primary');
+writeFileSync(join(folder, 'proposal.md'), '# Proposal\\n\\nUse a queue.\\n');
+await run('append', '--folder', folder, '--participant', 'alice', '--event', 'proposal_submitted', '--summary', 'please review', '--doc', 'proposal.md', '--reply-to', '2', '--json');
+await run('append', '--folder', folder, '--participant', 'alice', '--event', 'review_submitted', '--summary', 'out of turn', '--doc', 'review.md', '--reply-to', '3');
+await run('next', '--folder', folder, '--participant', 'bob', '--json');
+await run('wait', '--folder', folder, '--participant', 'bob', '--timeout', '1');
+await run('validate', '--folder', folder);
+await run('validate', '--folder', folder, '--json');
+await run('plugins');
+writeFileSync(join(work, 'cache'), Buffer.concat([Buffer.from(JSON.stringify({ v8: process.versions.v8, source: bytes.length }) + '\\n'), bytes, script.createCachedData()]));
+`;

@@ -1,0 +1,109 @@
+// The Node start path (scripts/start-path.mjs): the ESM start bundle turned
+// into a script that Node compiles with a V8 code cache, and its two
+// launchers, dist/acp.mjs (library and CLI) and dist/acp.cjs (CLI). `npm
+// test` builds dist/ first.
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+// @ts-expect-error: a plain .mjs build script without declarations
+import { cacheFits, readCache, toScript } from '../scripts/start-path.mjs';
+import * as source from '../acp.ts';
+import { REPO_DIR } from './conformance/replay.ts';
+
+const DIST = join(REPO_DIR, 'dist');
+const work = mkdtempSync(join(tmpdir(), 'acp-start-path-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+const run = (entry: string, args: string[], cwd = work) => spawnSync(process.execPath, [entry, ...args], { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+
+describe('toScript', () => {
+  test('rewrites builtin imports, import(), import.meta and the export list, and nothing inside strings', async () => {
+    const esm = [
+      'import * as path from "node:path";',
+      'import { join as j, sep } from "node:path";',
+      'import { createRequire } from "node:module";',
+      'const text = "import(\\"x\\") and import.meta stay text";',
+      'const url = import.meta.url;',
+      'async function load() { return import("./chunks/x.mjs"); }',
+      'const joined = j(path.sep, sep);',
+      'export { joined, load, text as words, url };',
+    ].join('\n');
+    const { script, exports, builtins } = await toScript(esm);
+    expect(exports).toEqual(['joined', 'load', 'words', 'url']);
+    // node:module binds only an unused name: dropped rather than loaded.
+    expect(builtins).toEqual(['node:path']);
+    expect(script).toContain('const path = __acpRequire("node:path")');
+    expect(script).toContain('const { join: j, sep } = __acpRequire("node:path")');
+    expect(script).not.toContain('node:module');
+    expect(script).toContain('"import(\\"x\\") and import.meta stay text"');
+    expect(script).toContain('const url = __acpMeta.url;');
+    expect(script).toContain('return __acpLoad("./chunks/x.mjs");');
+    expect(script).toContain('return { joined, load, "words": text, url };');
+    const factory = new Function(`${script}; return globalThis[Symbol.for('acp.core')];`)();
+    delete (globalThis as Record<symbol, unknown>)[Symbol.for('acp.core')];
+    const loaded: string[] = [];
+    const lib = await factory((name: string) => ({ join: (a: string, b: string) => `${name} ${a}${b}`, sep: '/' }), { url: 'file:///x' }, async (s: string) => loaded.push(s));
+    expect(lib.joined).toBe('node:path //');
+    expect(lib.words).toBe('import("x") and import.meta stay text');
+    expect(lib.url).toBe('file:///x');
+    await lib.load();
+    expect(loaded).toEqual(['./chunks/x.mjs']);
+  });
+
+  test('refuses what a script cannot express', async () => {
+    await expect(toScript('import { x } from "yaml";\nexport { x };')).rejects.toThrow(/imports yaml statically/);
+    await expect(toScript('const a = 1;\nexport { a };\nexport const b = 2;')).rejects.toThrow(/export statements/);
+  });
+});
+
+describe('the built start path', () => {
+  test('the committed code cache fits acp-core.js for this Node, and V8 accepts it', () => {
+    const cache = readFileSync(join(DIST, 'acp-core.js.cache'));
+    const core = readFileSync(join(DIST, 'acp-core.js'));
+    expect(readCache(cache)?.header.v8).toBe(process.versions.v8);
+    expect(cacheFits(cache, core)).toBe(true);
+  });
+
+  test('an edited acp-core.js of the same length never runs the stale cached code', () => {
+    const copy = join(work, 'dist-copy');
+    cpSync(DIST, copy, { recursive: true, filter: (path) => !path.includes('/types') && !path.endsWith('/acp') && !path.includes('/release') });
+    const core = readFileSync(join(copy, 'acp-core.js'), 'utf8');
+    expect(core).toContain('ACP validation passed');
+    // Same length: V8's own check (the length) would accept the cache, and
+    // the validate command, compiled during the warm-up, would print the old text.
+    writeFileSync(join(copy, 'acp-core.js'), core.replaceAll('ACP validation passed', 'ACP validation PASSED'));
+    const folder = join(work, 'edited');
+    for (const entry of ['acp.cjs', 'acp.mjs']) {
+      expect(run(join(copy, entry), ['init', '--folder', `${folder}-${entry}`, '--participant', 'a', '--participant', 'b', '--objective', 'o', '--completion', 'g', '--primary-deliverable-type', 'adr']).status).toBe(0);
+      const r = run(join(copy, entry), ['validate', '--folder', `${folder}-${entry}`]);
+      expect({ entry, out: r.stdout, err: r.stderr, rc: r.status }).toEqual({ entry, out: 'ACP validation PASSED\n', err: '', rc: 0 });
+    }
+  });
+
+  test('acp.mjs exports what acp.ts exports', async () => {
+    const built = await import(join(DIST, 'acp.mjs'));
+    expect(Object.keys(built).sort()).toEqual(Object.keys(source).sort());
+    expect(new built.AcpError('x')).toBeInstanceOf(built.AcpError);
+    expect(built.VERSION).toBe(source.VERSION);
+  });
+
+  test('acp.cjs and acp.mjs are the same CLI: output and exit codes', () => {
+    const folder = join(work, 'same');
+    expect(run(join(DIST, 'acp.cjs'), ['init', '--folder', folder, '--participant', 'a', '--participant', 'b', '--objective', 'o', '--completion', 'g', '--primary-deliverable-type', 'adr']).status).toBe(0);
+    const cases = [
+      ['--version'],
+      ['init', '--folder', folder, '--participant', 'a', '--participant', 'b', '--objective', 'o', '--completion', 'g', '--primary-deliverable-type', 'adr'],
+      ['next', '--folder', folder, '--participant', 'b', '--json'],
+      ['append', '--folder', folder, '--participant', 'b', '--event', 'review_submitted', '--summary', 'early', '--reply-to', '1'],
+      ['validate', '--folder', folder],
+      ['validate', '--folder', join(work, 'missing')],
+      ['nosuchcommand'],
+    ];
+    for (const args of cases) {
+      const [cjs, mjs] = ['acp.cjs', 'acp.mjs'].map((entry) => run(join(DIST, entry), args));
+      expect({ args, out: cjs!.stdout, err: cjs!.stderr, rc: cjs!.status }).toEqual({ args, out: mjs!.stdout, err: mjs!.stderr, rc: mjs!.status });
+    }
+  });
+});

@@ -29,6 +29,7 @@ if (!outdir) {
   process.exit(2);
 }
 const root = join(import.meta.dir, '..');
+const packageVersion: string = JSON.parse(await Bun.file(join(root, 'package.json')).text()).version;
 
 /** Dynamic imports that stay in acp.mjs: every command runs them at start. */
 const START_PATH = new Set(['plugins/core/process.ts', 'deliverable-types/index.ts', 'plugins/loader.ts', ...['protocol', 'doctor', 'rpc', 'git', 'mcp', 'humans'].map((name) => `plugins/${name}.ts`)]);
@@ -64,6 +65,9 @@ async function build(job: Job, queue: Map<string, Job>): Promise<void> {
   const split: import('bun').BunPlugin = {
     name: 'acp-chunks',
     setup(b) {
+      // acp.ts reads only the version from package.json; the rest (scripts,
+      // devDependencies) must not ride along, nor change the bundle.
+      b.onLoad({ filter: /[\\/]package\.json$/ }, (args) => (args.path === join(root, 'package.json') ? { contents: JSON.stringify({ version: packageVersion }), loader: 'json' } : undefined));
       b.onResolve({ filter: /.*/ }, (args) => {
         if (!args.importer) return undefined;
         const target = targetOf(args.path, args.importer);

@@ -252,6 +252,43 @@ export function encodeFrame(json: string): Uint8Array {
   return out.subarray(start, HEADER_ROOM + written);
 }
 
+type ByteLength = (text: string, encoding: 'utf8') => number;
+
+/** Bytes of `text` in UTF-8 (a lone surrogate counts as the 3 bytes of U+FFFD, as every encoder writes it). */
+export function utf8Length(text: string): number {
+  // Node's and Bun's native count when there is one; the loop elsewhere (Deno).
+  const native = (globalThis as { Buffer?: { byteLength: ByteLength } }).Buffer?.byteLength;
+  return native ? native(text, 'utf8') : countUtf8(text);
+}
+
+/** {@link utf8Length} without native help. */
+export function countUtf8(text: string): number {
+  let n = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) continue;
+    if (c < 0x800) n += 1;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      // A surrogate pair: 4 bytes for 2 units.
+      n += 2;
+      i++;
+    } else n += 2;
+  }
+  return n;
+}
+
+/**
+ * Frame one JSON text as a string, for streams whose write takes strings
+ * (node:net sockets): header and body in one write, encoded by the runtime
+ * without a JavaScript buffer. Undefined unless `json` is ASCII, so that the
+ * stream's queue (which counts a string's length, not its bytes) keeps
+ * counting bytes exactly; other texts take {@link encodeFrame}.
+ */
+export function frameText(json: string): string | undefined {
+  const bytes = utf8Length(json);
+  return bytes === json.length ? `Content-Length: ${bytes}\r\n\r\n${json}` : undefined;
+}
+
 const strictDecoder = new TextDecoder('utf-8', { fatal: true });
 
 /** Decode a body as strict UTF-8 (a leading BOM is dropped); throws on invalid bytes. */

@@ -358,7 +358,7 @@ export class RpcServer {
   // -------------------------------------------------------------------------
 
   /** Serve one already-open byte stream (stdio, or a socket accepted elsewhere). */
-  attach(stream: ByteStream, transport: Transport): Peer {
+  attach(stream: ByteStream, transport: Transport, options: { textWrites?: boolean } = {}): Peer {
     const conn: Conn = {
       id: this.nextConn++,
       transport,
@@ -378,6 +378,7 @@ export class RpcServer {
       maxInFlight: this.options.maxRequestsPerConnection ?? 4,
       gate: this.gate,
       unmetered: UNMETERED,
+      textWrites: options.textWrites,
       // The process that spawned a stdio server is trusted and may stay quiet.
       idleTimeoutMs: transport === 'stdio' ? 0 : (this.options.idleTimeoutMs ?? 120_000),
       handler: (method, params, info) => this.dispatch(conn, method, params, info),
@@ -404,7 +405,8 @@ export class RpcServer {
       return;
     }
     socket.setNoDelay?.(true);
-    this.attach(socket, transport);
+    // node:net and node:tls sockets (every runtime's) write strings as UTF-8.
+    this.attach(socket, transport, { textWrites: true });
   }
 
   /** Listen on TCP. Only loopback addresses unless `allowRemote`. Resolves with the bound address. */

@@ -44,27 +44,27 @@ interface ParsedHeader {
 
 const FAST_PREFIX = [...'Content-Length: '].map((c) => c.charCodeAt(0));
 
-/** Parse a header block (without its final blank line). Throws a reason string on malformed input. */
-function parseHeader(bytes: Uint8Array, limits: FrameLimits): ParsedHeader {
-  // Fast path: the usual lone `Content-Length: <digits>` line, read without building strings.
-  if (bytes.length > FAST_PREFIX.length && bytes.length <= FAST_PREFIX.length + 15) {
+/** Parse a header block: the first `size` bytes of `bytes` (without the final blank line). Throws a reason string on malformed input. */
+function parseHeader(bytes: Uint8Array, size: number, limits: FrameLimits): ParsedHeader {
+  // Fast path: the usual lone `Content-Length: <digits>` line, read in place (no view, no string).
+  if (size > FAST_PREFIX.length && size <= FAST_PREFIX.length + 15) {
     let i = 0;
     while (i < FAST_PREFIX.length && bytes[i] === FAST_PREFIX[i]) i++;
     if (i === FAST_PREFIX.length) {
-      let length = 0;
-      for (; i < bytes.length; i++) {
+      let n = 0;
+      for (; i < size; i++) {
         const d = bytes[i]! - 48;
         if (d < 0 || d > 9) break;
-        length = length * 10 + d;
+        n = n * 10 + d;
       }
-      if (i === bytes.length) {
-        if (length > limits.maxBodyBytes) throw `message too large: Content-Length ${length} exceeds the limit of ${limits.maxBodyBytes} bytes`;
-        return { length };
+      if (i === size) {
+        if (n > limits.maxBodyBytes) throw `message too large: Content-Length ${n} exceeds the limit of ${limits.maxBodyBytes} bytes`;
+        return { length: n };
       }
     }
   }
   let text = '';
-  for (let i = 0; i < bytes.length; i++) {
+  for (let i = 0; i < size; i++) {
     const b = bytes[i]!;
     // Headers are ASCII; tabs are allowed inside values, other controls are not.
     if (b >= 0x80 || (b < 0x20 && b !== 0x09 && b !== CR && b !== LF) || b === 0x7f) throw 'malformed header: non-ASCII or control byte';
@@ -151,7 +151,7 @@ export class FrameDecoder {
         if (len < 4 || h[len - 3] !== LF || h[len - 4] !== CR) continue;
         let parsed: ParsedHeader;
         try {
-          parsed = parseHeader(h.subarray(0, len - 4), this.limits);
+          parsed = parseHeader(h, len - 4, this.limits);
         } catch (reason) {
           events.push(this.fail(String(reason)));
           break;

@@ -157,7 +157,8 @@ function resultText(result: unknown): string {
 
 /** One response's text: the (fixed) envelope written by hand around the id (raw lexeme or JSON) and the result or error. */
 function responseText(response: RawCarrier): string {
-  const id = response[RAW_ID] ?? JSON.stringify(response.id);
+  // A number id without a raw lexeme is finite (isValidId): String writes it as JSON.stringify does.
+  const id = response[RAW_ID] ?? (typeof response.id === 'number' ? String(response.id) : JSON.stringify(response.id));
   return 'error' in response ? `{"jsonrpc":"2.0","id":${id},"error":${JSON.stringify(response.error)}}` : `{"jsonrpc":"2.0","id":${id},"result":${resultText(response.result)}}`;
 }
 

@@ -154,7 +154,7 @@ function resultText(result) {
   return (typeof result === "object" && result !== null ? jsonTexts.get(result) : undefined) ?? JSON.stringify(result) ?? "null";
 }
 function responseText(response) {
-  const id = response[RAW_ID] ?? JSON.stringify(response.id);
+  const id = response[RAW_ID] ?? (typeof response.id === "number" ? String(response.id) : JSON.stringify(response.id));
   return "error" in response ? `{"jsonrpc":"2.0","id":${id},"error":${JSON.stringify(response.error)}}` : `{"jsonrpc":"2.0","id":${id},"result":${resultText(response.result)}}`;
 }
 function replyText(reply) {
@@ -381,28 +381,28 @@ var LF = 10;
 var DEFAULT_FRAME_LIMITS = Object.freeze({ maxHeaderBytes: 8 * 1024, maxBodyBytes: 4 * 1024 * 1024 });
 var HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 var FAST_PREFIX = [..."Content-Length: "].map((c) => c.charCodeAt(0));
-function parseHeader(bytes, limits) {
-  if (bytes.length > FAST_PREFIX.length && bytes.length <= FAST_PREFIX.length + 15) {
+function parseHeader(bytes, size, limits) {
+  if (size > FAST_PREFIX.length && size <= FAST_PREFIX.length + 15) {
     let i = 0;
     while (i < FAST_PREFIX.length && bytes[i] === FAST_PREFIX[i])
       i++;
     if (i === FAST_PREFIX.length) {
-      let length = 0;
-      for (;i < bytes.length; i++) {
+      let n = 0;
+      for (;i < size; i++) {
         const d = bytes[i] - 48;
         if (d < 0 || d > 9)
           break;
-        length = length * 10 + d;
+        n = n * 10 + d;
       }
-      if (i === bytes.length) {
-        if (length > limits.maxBodyBytes)
-          throw `message too large: Content-Length ${length} exceeds the limit of ${limits.maxBodyBytes} bytes`;
-        return { length };
+      if (i === size) {
+        if (n > limits.maxBodyBytes)
+          throw `message too large: Content-Length ${n} exceeds the limit of ${limits.maxBodyBytes} bytes`;
+        return { length: n };
       }
     }
   }
   let text = "";
-  for (let i = 0;i < bytes.length; i++) {
+  for (let i = 0;i < size; i++) {
     const b = bytes[i];
     if (b >= 128 || b < 32 && b !== 9 && b !== CR && b !== LF || b === 127)
       throw "malformed header: non-ASCII or control byte";
@@ -488,7 +488,7 @@ class FrameDecoder {
           continue;
         let parsed;
         try {
-          parsed = parseHeader(h.subarray(0, len - 4), this.limits);
+          parsed = parseHeader(h, len - 4, this.limits);
         } catch (reason) {
           events.push(this.fail(String(reason)));
           break;

@@ -406,8 +406,9 @@ export class Collab {
    * task/status's whole answer (`{task, ...status}`), synchronously, while
    * the cached status is fresh; undefined when it must be computed
    * ({@link status}). The answer is built and serialised once per cached
-   * status: it is frozen and carries its JSON text (withJsonText), so a
-   * thousand calls between two changes cost one JSON.stringify.
+   * status: it is frozen (nothing edits a cached status) and carries its
+   * JSON text (withJsonText), so a thousand calls between two changes cost
+   * one JSON.stringify.
    */
   statusResult(): TaskStatusResult | undefined {
     const cache = this.freshCache();

@@ -357,7 +357,11 @@ export class RpcServer {
   // Transports
   // -------------------------------------------------------------------------
 
-  /** Serve one already-open byte stream (stdio, or a socket accepted elsewhere). */
+  /**
+   * Serve one already-open byte stream (stdio, or a socket accepted
+   * elsewhere). `textWrites`: the stream's write also takes strings, as a
+   * node:net or node:tls socket's does (see PeerOptions.textWrites).
+   */
   attach(stream: ByteStream, transport: Transport, options: { textWrites?: boolean } = {}): Peer {
     const conn: Conn = {
       id: this.nextConn++,

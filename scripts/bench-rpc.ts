@@ -2,7 +2,16 @@
 //
 //   1. task/status calls per second with 50 concurrent clients over TCP
 //      (each client sends its next call when the previous one is answered);
-//      goal ≥ 10 000/s.
+//      goal ≥ 10 000/s. In the same run the same clients (a second pool)
+//      call a bare Node echo server (scripts/bench-echo.mjs: the same
+//      Content-Length framing, one JSON.parse per message, the real
+//      task/status result as a fixed string, so the replies have the same
+//      bytes). Each window measures both servers in alternating slices of
+//      0.25 s, so both see the same load of a shared machine; goal: acp ≥
+//      0.9× the echo's rate (the median of the windows' ratios). CPU per
+//      call of each server process comes from /proc/PID/stat (utime +
+//      stime) over its slices; the reply's size is read off a bare socket
+//      (what the server writes).
 //   2. The delay from an append to its agent/event notification at 1 000
 //      subscribers (1 000 TCP connections), p50/p95/max over every
 //      (append, subscriber) pair; goal p95 ≤ 100 ms. Measured from just
@@ -20,7 +29,7 @@
 // figures in BENCHMARKS.md.
 //
 //   node_modules/.bin/bun scripts/bench-rpc.ts [--runtime node|bun|deno|binary] [--seconds 2]
-//       [--windows 3] [--clients 50] [--subscribers 1000] [--appends 20] [--log-events 1] [--json]
+//       [--windows 3] [--clients 50] [--subscribers 1000] [--appends 20] [--log-events 1] [--no-echo] [--json]
 //
 // --log-events N starts from a collaboration whose log already holds N events.
 //
@@ -52,6 +61,8 @@ export interface BenchRpcOptions {
   appends?: number;
   /** Events to put in the collaboration's log before the server starts (a long-running collaboration). */
   logEvents?: number;
+  /** Measure the echo baseline (scripts/bench-echo.mjs) in the same run (default true). */
+  echo?: boolean;
   log?(line: string): void;
 }
 
@@ -62,8 +73,18 @@ export interface BenchRpcResult {
   statusCallsPerSecond: number;
   /** Every window's rate, slowest first. */
   windowRates: number[];
-  /** Server CPU per task/status call (µs), when /proc can tell. */
+  /** Server CPU per task/status call (µs, over every window), when /proc can tell. */
   serverCpuPerCallUs: number | undefined;
+  /** The echo baseline's median window (undefined with `echo: false`). */
+  echoCallsPerSecond: number | undefined;
+  /** Every echo window's rate, slowest first. */
+  echoWindowRates: number[];
+  /** The echo process's CPU per call (µs), when /proc can tell. */
+  echoCpuPerCallUs: number | undefined;
+  /** acp's rate / the echo's, the median of the windows' ratios (target ≥ 0.9). */
+  statusRatio: number | undefined;
+  /** Bytes of the task/status reply's JSON text as the server writes it (the echo answers with as many). */
+  replyBytes: number;
   clients: number;
   notify: { subscribers: number; appends: number; p50Ms: number; p95Ms: number; maxMs: number; delivered: number };
 }
@@ -102,12 +123,9 @@ function serveCommand(runtime: BenchRpcRuntime): string[] {
   }
 }
 
-async function startServer(root: string, runtime: BenchRpcRuntime): Promise<{ child: ChildProcess; port: number }> {
-  const config = join(root, 'acp-server.yaml');
-  writeFileSync(config, `root: .\ntcp: 127.0.0.1:0\ntokens:\n  ${TOKEN}: alice\nlimits:\n  maxConnections: 20000\n`);
-  const command = serveCommand(runtime);
-  const extra = runtime === 'node' ? (process.env.BENCH_RPC_NODE_ARGS?.split(' ').filter(Boolean) ?? []) : [];
-  const child = spawn(command[0]!, [...extra, ...command.slice(1), 'serve', '--config', config], { stdio: ['ignore', 'ignore', 'pipe'] });
+/** Spawn a server process and wait for its `listening on tcp://127.0.0.1:<port>` line on stderr. */
+async function spawnListening(command: string[]): Promise<{ child: ChildProcess; port: number }> {
+  const child = spawn(command[0]!, command.slice(1), { stdio: ['ignore', 'ignore', 'pipe'] });
   let err = '';
   const port = await new Promise<number>((resolvePort, reject) => {
     child.stderr!.on('data', (d: Buffer) => {
@@ -115,9 +133,122 @@ async function startServer(root: string, runtime: BenchRpcRuntime): Promise<{ ch
       const m = /listening on tcp:\/\/127\.0\.0\.1:(\d+)/.exec(err);
       if (m) resolvePort(Number(m[1]));
     });
-    child.once('exit', (code) => reject(new Error(`acp serve exited (${code}):\n${err}`)));
+    child.once('exit', (code) => reject(new Error(`${command.join(' ')} exited (${code}):\n${err}`)));
   });
   return { child, port };
+}
+
+async function startServer(root: string, runtime: BenchRpcRuntime): Promise<{ child: ChildProcess; port: number }> {
+  const config = join(root, 'acp-server.yaml');
+  writeFileSync(config, `root: .\ntcp: 127.0.0.1:0\ntokens:\n  ${TOKEN}: alice\nlimits:\n  maxConnections: 20000\n`);
+  const command = serveCommand(runtime);
+  const extra = runtime === 'node' ? (process.env.BENCH_RPC_NODE_ARGS?.split(' ').filter(Boolean) ?? []) : [];
+  return spawnListening([command[0]!, ...extra, ...command.slice(1), 'serve', '--config', config]);
+}
+
+/** The echo baseline (scripts/bench-echo.mjs) under the real node, answering with `resultJson`. */
+async function startEcho(root: string, resultJson: string): Promise<{ child: ChildProcess; port: number }> {
+  const file = join(root, 'echo-result.json');
+  writeFileSync(file, resultJson);
+  const node = process.execPath.endsWith('bun') ? 'node' : process.execPath;
+  return spawnListening([node, join(ROOT, 'scripts', 'bench-echo.mjs'), file]);
+}
+
+/**
+ * The body of the server's reply to one task/status call, exactly as it
+ * crossed the wire (read from a bare socket, so whitespace and field order
+ * are what the server wrote), with the number of bytes of its frame.
+ */
+async function rawStatusReply(port: number): Promise<{ body: string; frameBytes: number }> {
+  const net = await import('node:net');
+  const socket = net.connect(port, '127.0.0.1');
+  const frame = (value: unknown): string => {
+    const json = JSON.stringify(value);
+    return `Content-Length: ${Buffer.byteLength(json)}\r\n\r\n${json}`;
+  };
+  let buf = Buffer.alloc(0);
+  let waiting: (() => void) | undefined;
+  socket.on('data', (chunk: Buffer) => {
+    buf = Buffer.concat([buf, chunk]);
+    waiting?.();
+  });
+  /** The next whole frame: its body and its size in bytes. */
+  const next = (): Promise<{ body: string; frameBytes: number }> =>
+    new Promise((resolveFrame, reject) => {
+      const timer = setTimeout(() => reject(new Error('no reply within 10 s')), 10_000);
+      socket.once('error', reject);
+      const look = (): void => {
+        const end = buf.indexOf('\r\n\r\n');
+        const length = end < 0 ? NaN : Number(/Content-Length: (\d+)/.exec(buf.toString('latin1', 0, end))?.[1]);
+        if (end < 0 || buf.length < end + 4 + length) return;
+        clearTimeout(timer);
+        waiting = undefined;
+        const frame = { body: buf.toString('utf8', end + 4, end + 4 + length), frameBytes: end + 4 + length };
+        buf = buf.subarray(end + 4 + length);
+        resolveFrame(frame);
+      };
+      waiting = look;
+      look();
+    });
+  try {
+    // One after the other: a call sent before authenticate has answered would be refused.
+    socket.write(frame({ jsonrpc: '2.0', id: 1, method: 'authenticate', params: { token: TOKEN } }));
+    await next();
+    socket.write(frame({ jsonrpc: '2.0', id: 2, method: 'task/status', params: { task: 'bench' } }));
+    return await next();
+  } finally {
+    socket.destroy();
+  }
+}
+
+interface Slice {
+  calls: number;
+  ms: number;
+  cpuMs: number | undefined;
+}
+
+/** Every client of `pool` loops on task/status for `seconds`; the calls answered, the time and the server's CPU (ms) meanwhile. */
+async function throughputSlice(pool: RpcClient[], seconds: number, pid: number | undefined): Promise<Slice> {
+  let calls = 0;
+  let running = true;
+  const cpuBefore = processCpuMs(pid);
+  const at = performance.now();
+  const loops = pool.map(async (c) => {
+    while (running) {
+      await c.call('task/status', { task: 'bench' });
+      calls++;
+    }
+  });
+  await new Promise((r) => setTimeout(r, seconds * 1000));
+  const counted = calls;
+  const ms = performance.now() - at;
+  const cpuAfter = processCpuMs(pid);
+  running = false;
+  await Promise.all(loops);
+  return { calls: counted, ms, cpuMs: cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore };
+}
+
+/** Slices of one window: short, so that the servers measured in turn see the same load of a shared machine. */
+const SLICE_SECONDS = 0.25;
+
+/**
+ * One window of `seconds` per server, measured in alternating slices
+ * (server 1, server 2, server 1, …); each server's rate is its calls over its
+ * own time.
+ */
+async function throughputWindow(sides: Array<{ pool: RpcClient[]; pid: number | undefined }>, seconds: number): Promise<Array<Slice & { rate: number }>> {
+  const totals: Slice[] = sides.map(() => ({ calls: 0, ms: 0, cpuMs: 0 }));
+  const slices = Math.max(1, Math.round(seconds / SLICE_SECONDS));
+  for (let k = 0; k < slices; k++) {
+    for (const [i, side] of sides.entries()) {
+      const slice = await throughputSlice(side.pool, seconds / slices, side.pid);
+      const total = totals[i]!;
+      total.calls += slice.calls;
+      total.ms += slice.ms;
+      total.cpuMs = total.cpuMs === undefined || slice.cpuMs === undefined ? undefined : total.cpuMs + slice.cpuMs;
+    }
+  }
+  return totals.map((t) => ({ ...t, rate: Math.round(t.calls / (t.ms / 1000)) }));
 }
 
 /** Run both measurements; resolves with the figures. */
@@ -145,41 +276,61 @@ export async function benchRpc(options: BenchRpcOptions = {}): Promise<BenchRpcR
   }
   const { child, port } = await startServer(root, runtime);
   const endpoint = `tcp://127.0.0.1:${port}`;
+  let echo: { child: ChildProcess; port: number } | undefined;
   try {
-    // 1. task/status throughput.
-    const pool = await Promise.all(Array.from({ length: clients }, () => RpcClient.connect(endpoint, { token: TOKEN, heartbeatMs: 0, reconnect: false })));
-    for (const c of pool) await c.call('task/status', { task: 'bench' }); // warm the status cache and the JIT
-    let calls = 0;
-    let running = true;
-    const cpuBefore = processCpuMs(child.pid);
+    // 1. task/status throughput, acp and the echo baseline in alternating windows (the same clients' code, the same
+    //    machine load), so that their ratio holds even on a shared machine.
+    const reply = await rawStatusReply(port);
+    const resultJson = /^\{"jsonrpc":"2\.0","id":2,"result":(.*)\}$/s.exec(reply.body)?.[1];
+    if (resultJson === undefined) throw new Error(`unexpected task/status reply: ${reply.body.slice(0, 200)}`);
+    const replyBytes = Buffer.byteLength(reply.body);
+    echo = options.echo === false ? undefined : await startEcho(root, resultJson);
+    const connectPool = (to: string): Promise<RpcClient[]> => Promise.all(Array.from({ length: clients }, () => RpcClient.connect(to, { token: TOKEN, heartbeatMs: 0, reconnect: false })));
+    const pool = await connectPool(endpoint);
+    const echoPool = echo ? await connectPool(`tcp://127.0.0.1:${echo.port}`) : [];
+    // Warm the status cache and both JITs.
+    const sides = [{ pool, pid: child.pid }, ...(echo ? [{ pool: echoPool, pid: echo.child.pid }] : [])];
+    await throughputWindow(sides, Math.min(1, seconds));
     const selfBefore = process.cpuUsage();
     const started = performance.now();
-    const loops = pool.map(async (c) => {
-      while (running) {
-        await c.call('task/status', { task: 'bench' });
-        calls++;
-      }
-    });
-    // Windows back to back while the 50 loops keep running: each rate is calls answered in that window.
-    const windowRates: number[] = [];
+    const acpWindows: Array<Slice & { rate: number }> = [];
+    const echoWindows: Array<Slice & { rate: number }> = [];
     for (let w = 0; w < windows; w++) {
-      const callsAt = calls;
-      const at = performance.now();
-      await new Promise((r) => setTimeout(r, seconds * 1000));
-      windowRates.push(Math.round((calls - callsAt) / ((performance.now() - at) / 1000)));
+      const [own, other] = await throughputWindow(sides, seconds);
+      acpWindows.push(own!);
+      if (other) echoWindows.push(other);
     }
-    running = false;
-    await Promise.all(loops);
     const elapsed = (performance.now() - started) / 1000;
-    windowRates.sort((a, b) => a - b);
-    const statusCallsPerSecond = windowRates[Math.floor((windowRates.length - 1) / 2)]!;
-    const cpuAfter = processCpuMs(child.pid);
+    const calls = acpWindows.reduce((sum, x) => sum + x.calls, 0);
     const self = process.cpuUsage(selfBefore);
-    const serverCpuPerCallUs = cpuBefore === undefined || cpuAfter === undefined ? undefined : Math.round(((cpuAfter - cpuBefore) * 1000) / calls);
-    const clientCpuPerCallUs = Math.round((self.user + self.system) / calls);
-    log(`task/status: ${statusCallsPerSecond} calls/s, median of ${windows} windows of ${seconds} s (slowest ${windowRates[0]}, fastest ${windowRates.at(-1)}; ${clients} clients, ${calls} calls in ${elapsed.toFixed(1)} s, server on ${runtime})`);
-    log(`  CPU per call: server ${serverCpuPerCallUs ?? '?'} µs, clients ${clientCpuPerCallUs} µs (with a free core each, about ${serverCpuPerCallUs ? Math.round(1e6 / serverCpuPerCallUs) : '?'} calls/s)`);
-    for (const c of pool) c.close();
+    const medianRate = (xs: number[]): number => xs[Math.floor((xs.length - 1) / 2)]!;
+    const windowRates = acpWindows.map((x) => x.rate).sort((x, y) => x - y);
+    const statusCallsPerSecond = medianRate(windowRates);
+    const cpuPerCall = (ws: typeof acpWindows): number | undefined => {
+      if (!ws.length || ws.some((x) => x.cpuMs === undefined)) return undefined;
+      return Number(((ws.reduce((sum, x) => sum + x.cpuMs!, 0) * 1000) / ws.reduce((sum, x) => sum + x.calls, 0)).toFixed(1));
+    };
+    const serverCpuPerCallUs = cpuPerCall(acpWindows);
+    const echoWindowRates = echoWindows.map((x) => x.rate).sort((x, y) => x - y);
+    const echoCallsPerSecond = echo ? medianRate(echoWindowRates) : undefined;
+    const echoCpuPerCallUs = cpuPerCall(echoWindows);
+    // Each window's acp and echo rates come from interleaved slices (the same moments' machine load): the median of the
+    // windows' ratios is steadier on a shared machine than the ratio of the two medians.
+    const pairRatios = echoWindows.map((e, w) => acpWindows[w]!.rate / e.rate).sort((x, y) => x - y);
+    const statusRatio = echo ? Number(medianRate(pairRatios).toFixed(2)) : undefined;
+    // Only the acp windows' client CPU is of interest; the echo windows' share is the same work.
+    const clientCpuPerCallUs = Math.round((self.user + self.system) / (calls + echoWindows.reduce((sum, x) => sum + x.calls, 0)));
+    log(`task/status: ${statusCallsPerSecond} calls/s, median of ${windows} windows of ${seconds} s (slowest ${windowRates[0]}, fastest ${windowRates.at(-1)}; ${clients} clients, ${calls} calls, server on ${runtime}; ${elapsed.toFixed(1)} s with the echo windows)`);
+    if (echo) {
+      log(
+        `  echo baseline (bare node, same framing, same reply bytes): ${echoCallsPerSecond} calls/s (slowest ${echoWindowRates[0]}, fastest ${echoWindowRates.at(-1)}); acp/echo ${statusRatio} (median of the ${pairRatios.length} windows' ratios, ${pairRatios.map((r) => r.toFixed(2)).join(' / ')})`,
+      );
+    }
+    log(
+      `  CPU per call: server ${serverCpuPerCallUs ?? '?'} µs, echo ${echoCpuPerCallUs ?? '-'} µs, clients ${clientCpuPerCallUs} µs (with a free core each, about ${serverCpuPerCallUs ? Math.round(1e6 / serverCpuPerCallUs) : '?'} calls/s); reply ${replyBytes} bytes of JSON (${reply.frameBytes} framed)`,
+    );
+    for (const c of [...pool, ...echoPool]) c.close();
+    echo?.child.kill('SIGTERM');
 
     // 2. append → notification delay at N subscribers.
     const arrivals = new Map<number, number[]>();
@@ -236,8 +387,9 @@ export async function benchRpc(options: BenchRpcOptions = {}): Promise<BenchRpcR
     const median = (xs: number[]): string => percentile([...xs].sort((a, b) => a - b), 50).toFixed(1);
     log(`  of which: the append itself (lock, write, fsync) median ${median(appendMs)} ms; first to last subscriber median ${median(spread)} ms`);
     for (const c of subs) c.close();
-    return { runtime, statusCallsPerSecond, windowRates, serverCpuPerCallUs, clients, notify };
+    return { runtime, statusCallsPerSecond, windowRates, serverCpuPerCallUs, echoCallsPerSecond, echoWindowRates, echoCpuPerCallUs, statusRatio, replyBytes, clients, notify };
   } finally {
+    if (echo && echo.child.exitCode === null) echo.child.kill('SIGTERM');
     child.kill('SIGTERM');
     await new Promise((r) => child.once('exit', r));
     rmSync(root, { recursive: true, force: true });
@@ -266,11 +418,13 @@ if (isMain) {
     subscribers: num('subscribers'),
     appends: num('appends'),
     logEvents: num('log-events'),
+    echo: !args.includes('--no-echo'),
     log: json ? undefined : (line) => console.log(line),
   });
   if (json) console.log(JSON.stringify(result));
   else {
     console.log(`goal task/status ≥ 10000/s: ${result.statusCallsPerSecond >= 10_000 ? 'met' : 'NOT met'}`);
+    if (result.statusRatio !== undefined) console.log(`goal task/status ≥ 0.9× the echo baseline: ${result.statusRatio >= 0.9 ? 'met' : 'NOT met'} (${result.statusRatio})`);
     console.log(`goal p95 ≤ 100 ms: ${result.notify.p95Ms <= 100 ? 'met' : 'NOT met'}`);
   }
 }

@@ -6,7 +6,7 @@
 // whole Peer, and the id scanner against JSON.parse).
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { FrameDecoder, decodeBody, encodeFrame, type FrameEvent } from '../plugins/rpc/framing.ts';
+import { FrameDecoder, countUtf8, decodeBody, encodeFrame, frameText, utf8Length, type FrameEvent } from '../plugins/rpc/framing.ts';
 import { RpcError, handleMessage, rawIds, scanIdLexemes, type CallInfo, type Handled } from '../plugins/rpc/jsonrpc.ts';
 import { Peer, type ByteStream } from '../plugins/rpc/peer.ts';
 
@@ -184,6 +184,58 @@ describe('framing properties', () => {
       const events = decodeAll([stream.subarray(0, cut), stream.subarray(cut)]);
       expect(events.map((e) => e.type)).toEqual(['skip', 'message']);
     }
+  });
+});
+
+// Strings with lone surrogates, astral characters and every UTF-8 width; JSON.stringify escapes lone surrogates but
+// a text handed to the framing need not come from it.
+const EDGE_TEXTS = ['', 'ascii only', 'é', '€', '𝄞', '\ud800', '\udc00', 'a\ud800b', '\udc00\ud800', '\ud834\udd1e\ud834', '\u007f\u0080\u07ff\u0800\uffff'];
+
+describe('string frames (socket writes)', () => {
+  test('utf8Length, native and portable, counts what TextEncoder writes', () => {
+    for (const s of EDGE_TEXTS) {
+      expect(utf8Length(s), JSON.stringify(s)).toBe(enc.encode(s).length);
+      expect(countUtf8(s), JSON.stringify(s)).toBe(enc.encode(s).length);
+    }
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 80 }), fc.string({ unit: 'binary-ascii', maxLength: 20 }), (s, t) => {
+        const text = s + t;
+        expect(utf8Length(text)).toBe(enc.encode(text).length);
+        expect(countUtf8(text)).toBe(enc.encode(text).length);
+      }),
+      runs(300),
+    );
+  });
+
+  test('frameText is exactly the bytes of encodeFrame for ASCII texts, and declines any other', () => {
+    for (const s of [...EDGE_TEXTS, ...fc.sample(body, runs(200).numRuns)]) {
+      const text = frameText(s);
+      const ascii = [...s].every((c) => c.charCodeAt(0) < 0x80);
+      expect(text === undefined, JSON.stringify(s)).toBe(!ascii);
+      if (text !== undefined) expect(enc.encode(text)).toEqual(encodeFrame(s));
+    }
+  });
+
+  test('a Peer writing strings puts the same bytes on the wire as one writing buffers, ASCII or not', () => {
+    const wire = (textWrites: boolean, reply: string): Uint8Array => {
+      const written: Uint8Array[] = [];
+      let receive: (chunk: Uint8Array) => void = () => undefined;
+      const stream = {
+        // A socket's write: strings are written as UTF-8.
+        write: (data: Uint8Array | string) => written.push(typeof data === 'string' ? enc.encode(data) : Uint8Array.from(data)),
+        end: () => undefined,
+        destroy: () => undefined,
+        on: (event: string, listener: (chunk: Uint8Array) => void) => {
+          if (event === 'data') receive = listener;
+        },
+      } as unknown as ByteStream;
+      const peer = new Peer(stream, { stallTimeoutMs: 0, textWrites, handler: () => reply });
+      receive(encodeFrame('{"jsonrpc":"2.0","id":1,"method":"echo"}'));
+      peer.notify('note', { reply });
+      peer.destroy();
+      return concat(written);
+    };
+    for (const reply of ['plain', 'café ☕ 𝄞', '\ud800 lone']) expect(wire(true, reply), reply).toEqual(wire(false, reply));
   });
 });
 

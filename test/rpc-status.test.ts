@@ -6,10 +6,10 @@
 // safety net never expires and only the watch can refresh the answer.
 import { appendFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, test, vi } from 'vitest';
+import { afterEach, describe, expect, onTestFinished, test, vi } from 'vitest';
 import * as acp from '../acp.ts';
 import { Collab } from '../plugins/rpc/collab.ts';
-import { makeRoot } from './rpc/helpers.ts';
+import { ALICE_TOKEN, BOB_TOKEN, RawConn, makeRoot, startServer } from './rpc/helpers.ts';
 
 const MEMO = 'deliverables/adr.md';
 
@@ -109,5 +109,91 @@ describe('reading a growing log', () => {
     expect(wholeReads()).toBeGreaterThanOrEqual(3);
     collab.close();
     rmSync(root, { recursive: true, force: true });
+  });
+});
+
+describe('the served task/status reply', () => {
+  /** task/status's answer computed from the folder, with no cache involved: what the reply must hold, field order included. */
+  async function uncached(host: acp.Host, registry: acp.Registry, folder: string, task: string): Promise<string> {
+    const protocol = await acp.readProtocol(host, folder);
+    const last = (await acp.readEventLog(host, folder)).events.at(-1);
+    const validation = await acp.validate(host, folder, registry);
+    return JSON.stringify({
+      task,
+      phase: protocol.currentPhase ?? null,
+      proposalOwner: protocol.proposalOwner ?? null,
+      waitingFor: protocol.waitingFor ?? [],
+      lastEvent: last ? { seq: last.seq, event: last.event, from: last.from, at: last.at, summary: last.summary } : null,
+      validation: { ok: validation.ok, errors: validation.errors, warnings: validation.warnings },
+    });
+  }
+
+  test('is, byte for byte, the uncached computation after every kind of change, on the first call and on cached ones', async () => {
+    const root = await makeRoot(['demo']);
+    const folder = join(root, 'demo');
+    const host = await acp.createNodeHost();
+    const registry = await acp.createRegistry();
+    const srv = await startServer(root);
+    const alice = await RawConn.tcp(srv.port);
+    onTestFinished(async () => {
+      alice.close();
+      await srv.close();
+      rmSync(root, { recursive: true, force: true });
+    });
+    expect(await alice.request('authenticate', { token: ALICE_TOKEN })).toHaveProperty('result');
+    let n = 0;
+    /** The raw body of one task/status reply. */
+    const served = async (): Promise<string> => {
+      const id = `s${++n}`;
+      return alice.rawOf(await alice.request('task/status', { task: 'demo' }, id))!.replace(`{"jsonrpc":"2.0","id":"${id}","result":`, '').slice(0, -1);
+    };
+    const agree = async (): Promise<void> => {
+      // The change reaches the server through its watch: bounded wait until the served reply is the truth...
+      await expect.poll(async () => (await served()) === (await uncached(host, registry, folder, 'demo')), { timeout: 10_000, interval: 20 }).toBe(true);
+      // ...and the calls answered from the cache (pre-serialised) keep saying exactly that.
+      const truth = await uncached(host, registry, folder, 'demo');
+      for (let i = 0; i < 3; i++) expect(await served()).toBe(truth);
+    };
+
+    await agree();
+    // A new event naming a deliverable that does not exist yet: the verdict changes.
+    await acp.append(host, folder, { participant: 'alice', event: 'deliverable_drafted', summary: 'draft', replyTo: 1, doc: MEMO, role: 'primary' }, registry);
+    await agree();
+    // The deliverable written (no new event): only the verdict changes.
+    writeFileSync(join(folder, MEMO), '# Not an ADR yet\n');
+    await agree();
+    // Non-ASCII text in the reply (the framing's byte path) and a new turn.
+    await acp.append(host, folder, { participant: 'alice', event: 'blocked', summary: 'prêt ☕ 𝄞 — à vous', replyTo: 2 }, registry);
+    await agree();
+    expect(await served()).toContain('☕ 𝄞');
+    // protocol.json rewritten by hand (no new event).
+    const protocol = JSON.parse(readFileSync(join(folder, 'protocol.json'), 'utf8'));
+    writeFileSync(join(folder, 'protocol.json'), `${JSON.stringify({ ...protocol, waitingFor: ['bob', 'alice'] }, null, 2)}\n`);
+    await agree();
+  });
+
+  test('a cached status is never served to a connection whose participant is not in the task', async () => {
+    const root = await makeRoot(['demo']);
+    const folder = join(root, 'demo');
+    const srv = await startServer(root);
+    const alice = await RawConn.tcp(srv.port);
+    const bob = await RawConn.tcp(srv.port);
+    onTestFinished(async () => {
+      alice.close();
+      bob.close();
+      await srv.close();
+      rmSync(root, { recursive: true, force: true });
+    });
+    await alice.request('authenticate', { token: ALICE_TOKEN });
+    await bob.request('authenticate', { token: BOB_TOKEN });
+    // bob warms the cache; then he is taken off the participant list (by hand).
+    expect(await bob.request('task/status', { task: 'demo' })).toHaveProperty('result.task', 'demo');
+    expect(await bob.request('task/status', ['demo'])).toHaveProperty('result.task', 'demo');
+    const protocol = JSON.parse(readFileSync(join(folder, 'protocol.json'), 'utf8'));
+    writeFileSync(join(folder, 'protocol.json'), `${JSON.stringify({ ...protocol, participants: protocol.participants.filter((p: unknown) => JSON.stringify(p).includes('alice')) }, null, 2)}\n`);
+    await expect.poll(async () => ((await bob.request('task/status', { task: 'demo' })) as { error?: { code: number } }).error?.code, { timeout: 10_000, interval: 20 }).toBe(-32020);
+    // alice, still a participant, is answered from the cache; bob stays refused on every call.
+    expect(await alice.request('task/status', { task: 'demo' })).toHaveProperty('result.task', 'demo');
+    for (let i = 0; i < 3; i++) expect(await bob.request('task/status', { task: 'demo' })).toHaveProperty('error.code', -32020);
   });
 });

@@ -7,6 +7,7 @@ import * as nodePath from 'node:path';
 import type { AcpCore, DerivedState, Host, JsonObject, Registry } from './core.ts';
 import type { FolderFollower } from '../../acp.ts';
 import { errorCode } from '../core/util.ts';
+import { withJsonText } from './jsonrpc.ts';
 
 /** The state carried by notifications: what `wait` and `next` look at. */
 export interface StateSnapshot {
@@ -30,6 +31,9 @@ export interface TaskStatus {
   lastEvent: JsonObject | null;
   validation: { ok: boolean; errors: string[]; warnings: string[] };
 }
+
+/** task/status's answer: the task id, then the status. */
+export type TaskStatusResult = Readonly<{ task: string } & TaskStatus>;
 
 /**
  * A status older than this is recomputed even without a change notification:
@@ -70,7 +74,7 @@ export class Collab {
   /** The last protocol.json that could be read (the state announced while it is being rewritten). */
   private lastProtocol: JsonObject | undefined;
   private version = 0;
-  private statusCache: { version: number; at: number; value: TaskStatus } | undefined;
+  private statusCache: { version: number; at: number; value: TaskStatus; result?: TaskStatusResult } | undefined;
   private statusInflight: { version: number; promise: Promise<TaskStatus> } | undefined;
   private scanning = false;
   private dirty = false;
@@ -371,11 +375,17 @@ export class Collab {
     }
   }
 
+  /** The cached status, when no change was seen since it was computed and it is younger than the safety net. */
+  private freshCache(): { version: number; at: number; value: TaskStatus; result?: TaskStatusResult } | undefined {
+    const cache = this.statusCache;
+    return cache && cache.version === this.version && Date.now() - cache.at < STATUS_MAX_AGE_MS ? cache : undefined;
+  }
+
   /** task/status, cached until the folder changes (and for at most a second). */
   status(): Promise<TaskStatus> {
     const version = this.version;
-    const cache = this.statusCache;
-    if (cache && cache.version === version && Date.now() - cache.at < STATUS_MAX_AGE_MS) return Promise.resolve(cache.value);
+    const cache = this.freshCache();
+    if (cache) return Promise.resolve(cache.value);
     if (this.statusInflight && this.statusInflight.version === version) return this.statusInflight.promise;
     const promise = this.computeStatus().then(
       (value) => {
@@ -390,6 +400,24 @@ export class Collab {
     );
     this.statusInflight = { version, promise };
     return promise;
+  }
+
+  /**
+   * task/status's whole answer (`{task, ...status}`), synchronously, while
+   * the cached status is fresh; undefined when it must be computed
+   * ({@link status}). The answer is built and serialised once per cached
+   * status: it is frozen (nothing edits a cached status) and carries its
+   * JSON text (withJsonText), so a thousand calls between two changes cost
+   * one JSON.stringify.
+   */
+  statusResult(): TaskStatusResult | undefined {
+    const cache = this.freshCache();
+    if (!cache) return undefined;
+    if (!cache.result) {
+      const result = Object.freeze({ task: this.task, ...cache.value });
+      cache.result = withJsonText(result, JSON.stringify(result));
+    }
+    return cache.result;
   }
 
   private async computeStatus(): Promise<TaskStatus> {

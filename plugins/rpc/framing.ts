@@ -44,27 +44,27 @@ interface ParsedHeader {
 
 const FAST_PREFIX = [...'Content-Length: '].map((c) => c.charCodeAt(0));
 
-/** Parse a header block (without its final blank line). Throws a reason string on malformed input. */
-function parseHeader(bytes: Uint8Array, limits: FrameLimits): ParsedHeader {
-  // Fast path: the usual lone `Content-Length: <digits>` line, read without building strings.
-  if (bytes.length > FAST_PREFIX.length && bytes.length <= FAST_PREFIX.length + 15) {
+/** Parse a header block: the first `size` bytes of `bytes` (without the final blank line). Throws a reason string on malformed input. */
+function parseHeader(bytes: Uint8Array, size: number, limits: FrameLimits): ParsedHeader {
+  // Fast path: the usual lone `Content-Length: <digits>` line, read in place (no view, no string).
+  if (size > FAST_PREFIX.length && size <= FAST_PREFIX.length + 15) {
     let i = 0;
     while (i < FAST_PREFIX.length && bytes[i] === FAST_PREFIX[i]) i++;
     if (i === FAST_PREFIX.length) {
-      let length = 0;
-      for (; i < bytes.length; i++) {
+      let n = 0;
+      for (; i < size; i++) {
         const d = bytes[i]! - 48;
         if (d < 0 || d > 9) break;
-        length = length * 10 + d;
+        n = n * 10 + d;
       }
-      if (i === bytes.length) {
-        if (length > limits.maxBodyBytes) throw `message too large: Content-Length ${length} exceeds the limit of ${limits.maxBodyBytes} bytes`;
-        return { length };
+      if (i === size) {
+        if (n > limits.maxBodyBytes) throw `message too large: Content-Length ${n} exceeds the limit of ${limits.maxBodyBytes} bytes`;
+        return { length: n };
       }
     }
   }
   let text = '';
-  for (let i = 0; i < bytes.length; i++) {
+  for (let i = 0; i < size; i++) {
     const b = bytes[i]!;
     // Headers are ASCII; tabs are allowed inside values, other controls are not.
     if (b >= 0x80 || (b < 0x20 && b !== 0x09 && b !== CR && b !== LF) || b === 0x7f) throw 'malformed header: non-ASCII or control byte';
@@ -151,7 +151,7 @@ export class FrameDecoder {
         if (len < 4 || h[len - 3] !== LF || h[len - 4] !== CR) continue;
         let parsed: ParsedHeader;
         try {
-          parsed = parseHeader(h.subarray(0, len - 4), this.limits);
+          parsed = parseHeader(h, len - 4, this.limits);
         } catch (reason) {
           events.push(this.fail(String(reason)));
           break;
@@ -250,6 +250,43 @@ export function encodeFrame(json: string): Uint8Array {
   const start = HEADER_ROOM - header.length;
   for (let i = 0; i < header.length; i++) out[start + i] = header.charCodeAt(i);
   return out.subarray(start, HEADER_ROOM + written);
+}
+
+type ByteLength = (text: string, encoding: 'utf8') => number;
+
+/** Bytes of `text` in UTF-8 (a lone surrogate counts as the 3 bytes of U+FFFD, as every encoder writes it). */
+export function utf8Length(text: string): number {
+  // Node's and Bun's native count when there is one; the loop elsewhere (Deno).
+  const native = (globalThis as { Buffer?: { byteLength: ByteLength } }).Buffer?.byteLength;
+  return native ? native(text, 'utf8') : countUtf8(text);
+}
+
+/** {@link utf8Length} without native help. */
+export function countUtf8(text: string): number {
+  let n = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) continue;
+    if (c < 0x800) n += 1;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      // A surrogate pair: 4 bytes for 2 units.
+      n += 2;
+      i++;
+    } else n += 2;
+  }
+  return n;
+}
+
+/**
+ * Frame one JSON text as a string, for streams whose write takes strings
+ * (node:net sockets): header and body in one write, encoded by the runtime
+ * without a JavaScript buffer. Undefined unless `json` is ASCII, so that the
+ * stream's queue (which counts a string's length, not its bytes) keeps
+ * counting bytes exactly; other texts take {@link encodeFrame}.
+ */
+export function frameText(json: string): string | undefined {
+  const bytes = utf8Length(json);
+  return bytes === json.length ? `Content-Length: ${bytes}\r\n\r\n${json}` : undefined;
 }
 
 const strictDecoder = new TextDecoder('utf-8', { fatal: true });

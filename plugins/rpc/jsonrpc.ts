@@ -132,21 +132,44 @@ function withRawId(response: JsonRpcResponse, rawId: string | undefined): JsonRp
   return response;
 }
 
-function splice(response: RawCarrier, rawId: string): string {
-  // JSON.stringify cannot emit a raw number, so the (fixed) envelope is written by hand around the lexeme.
-  return 'error' in response
-    ? `{"jsonrpc":"2.0","id":${rawId},"error":${JSON.stringify(response.error)}}`
-    : `{"jsonrpc":"2.0","id":${rawId},"result":${JSON.stringify(response.result) ?? 'null'}}`;
+/**
+ * Results whose JSON text is already known (a cached answer served many
+ * times): {@link replyText} writes the text instead of serialising the
+ * object again. Keyed by the object, so the handler still returns a plain
+ * value that in-process callers and tests can read.
+ */
+const jsonTexts = new WeakMap<object, string>();
+
+/**
+ * Give `value` its JSON text, written verbatim whenever `value` is a reply's
+ * `result`. `text` must be what JSON.stringify(value) writes, and `value`
+ * must not change afterwards (callers freeze it).
+ */
+export function withJsonText<T extends object>(value: T, text: string): T {
+  jsonTexts.set(value, text);
+  return value;
 }
 
-/** The JSON text of a reply: JSON.stringify's, except that ids whose spelling a double loses are written as they were received. */
+/** JSON.stringify(result), or the text registered with {@link withJsonText}. */
+function resultText(result: unknown): string {
+  return (typeof result === 'object' && result !== null ? jsonTexts.get(result) : undefined) ?? JSON.stringify(result) ?? 'null';
+}
+
+/** One response's text: the (fixed) envelope written by hand around the id (raw lexeme or JSON) and the result or error. */
+function responseText(response: RawCarrier): string {
+  // A number id without a raw lexeme is finite (isValidId): String writes it as JSON.stringify does.
+  const id = response[RAW_ID] ?? (typeof response.id === 'number' ? String(response.id) : JSON.stringify(response.id));
+  return 'error' in response ? `{"jsonrpc":"2.0","id":${id},"error":${JSON.stringify(response.error)}}` : `{"jsonrpc":"2.0","id":${id},"result":${resultText(response.result)}}`;
+}
+
+/**
+ * The JSON text of a reply: JSON.stringify's, except that ids whose spelling
+ * a double loses are written as they were received, and results given a text
+ * by {@link withJsonText} are written as that text.
+ */
 export function replyText(reply: JsonRpcResponse | JsonRpcResponse[]): string {
-  if (!Array.isArray(reply)) {
-    const rawId = (reply as RawCarrier)[RAW_ID];
-    return rawId === undefined ? JSON.stringify(reply) : splice(reply, rawId);
-  }
-  if (!reply.some((r) => (r as RawCarrier)[RAW_ID] !== undefined)) return JSON.stringify(reply);
-  return `[${reply.map((r) => ((r as RawCarrier)[RAW_ID] === undefined ? JSON.stringify(r) : splice(r, (r as RawCarrier)[RAW_ID]!))).join(',')}]`;
+  if (!Array.isArray(reply)) return responseText(reply);
+  return `[${reply.map(responseText).join(',')}]`;
 }
 
 const JSON_NUMBER = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?$/;

@@ -3,7 +3,7 @@
 // and matches their responses, and enforces the robustness rules of rpc.md
 // (size limits, a stalled-peer timeout, an idle timeout, slow readers).
 
-import { FrameDecoder, decodeBody, encodeFrame, type FrameLimits } from './framing.ts';
+import { FrameDecoder, decodeBody, encodeFrame, frameText, type FrameLimits } from './framing.ts';
 import {
   RpcCode,
   RpcError,
@@ -124,6 +124,12 @@ export interface PeerOptions {
    * connection).
    */
   unmetered?: ReadonlySet<string>;
+  /**
+   * The stream's write also takes strings, written as UTF-8 (node:net and
+   * node:tls sockets): ASCII frames then go out as one string, which the
+   * runtime encodes natively (no JavaScript buffer, view or copy per message).
+   */
+  textWrites?: boolean;
   /** Answers incoming requests and notifications; without it every method is -32601. */
   handler?: RpcHandler;
   /** Told about unexpected handler exceptions. */
@@ -296,7 +302,9 @@ export class Peer {
   /** Write one JSON text, framed. */
   sendRaw(json: string): void {
     if (this.isClosed) return;
-    this.stream.write(encodeFrame(json));
+    const text = this.options.textWrites ? frameText(json) : undefined;
+    if (text === undefined) this.stream.write(encodeFrame(json));
+    else (this.stream as unknown as { write(data: string): unknown }).write(text);
     const queued = this.stream.writableLength;
     if (queued !== undefined && queued > (this.options.maxQueuedBytes ?? 16 * 1024 * 1024)) this.destroy('peer is not reading its answers');
   }

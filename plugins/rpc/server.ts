@@ -216,6 +216,25 @@ const S = {
   }),
 };
 
+/**
+ * The task of `{task}` (or `[task]`) params that the schema would accept as
+ * they are: the hot path of task/status, checked without building the
+ * schema's issue machinery. Anything else (a missing or invalid task, an
+ * unknown parameter) is undefined, and the schema then says precisely why.
+ */
+function plainTaskParam(params: JsonRpcParams | undefined): string | undefined {
+  let task: unknown;
+  if (Array.isArray(params)) {
+    if (params.length !== 1) return undefined;
+    task = params[0];
+  } else if (params !== undefined) {
+    // JSON.parse makes plain objects: for…in sees their own keys only (a `__proto__` key included).
+    for (const key in params) if (key !== 'task') return undefined;
+    task = params.task;
+  }
+  return typeof task === 'string' && TASK_ID_RE.test(task) && !task.includes('..') ? task : undefined;
+}
+
 function unauthorized(message: string): RpcError {
   return new RpcError(RpcCode.Unauthorized, message);
 }
@@ -281,6 +300,7 @@ export class RpcServer {
   private readonly collabs = new Map<string, Collab>();
   private readonly queues = new Map<string, Promise<unknown>>();
   private readonly sharedJson = new WeakMap<CollabUpdate, string>();
+  private readonly participantSets = new WeakMap<JsonObject, ReadonlySet<string>>();
   private readonly servers: Array<{ close(cb?: (err?: Error) => void): unknown }> = [];
   private unixPath: string | undefined;
   private nextConn = 1;
@@ -309,7 +329,7 @@ export class RpcServer {
       'agent/subscribe': (conn, params, info) => this.subscribe(conn, params, info),
       'agent/unsubscribe': (conn, params) => this.unsubscribe(conn, params),
       'task/create': (conn, params) => this.taskCreate(conn, params),
-      'task/status': (conn, params) => this.taskStatus(conn, parseParams(S.task, params, ['task']).task),
+      'task/status': (conn, params) => this.taskStatus(conn, plainTaskParam(params) ?? parseParams(S.task, params, ['task']).task),
       'task/result': (conn, params) => this.taskResult(conn, params),
       'task/cancel': (conn, params) => this.taskCancel(conn, params),
       'message/send': (conn, params) => this.messageSend(conn, params),
@@ -337,8 +357,12 @@ export class RpcServer {
   // Transports
   // -------------------------------------------------------------------------
 
-  /** Serve one already-open byte stream (stdio, or a socket accepted elsewhere). */
-  attach(stream: ByteStream, transport: Transport): Peer {
+  /**
+   * Serve one already-open byte stream (stdio, or a socket accepted
+   * elsewhere). `textWrites`: the stream's write also takes strings, as a
+   * node:net or node:tls socket's does (see PeerOptions.textWrites).
+   */
+  attach(stream: ByteStream, transport: Transport, options: { textWrites?: boolean } = {}): Peer {
     const conn: Conn = {
       id: this.nextConn++,
       transport,
@@ -358,6 +382,7 @@ export class RpcServer {
       maxInFlight: this.options.maxRequestsPerConnection ?? 4,
       gate: this.gate,
       unmetered: UNMETERED,
+      textWrites: options.textWrites,
       // The process that spawned a stdio server is trusted and may stay quiet.
       idleTimeoutMs: transport === 'stdio' ? 0 : (this.options.idleTimeoutMs ?? 120_000),
       handler: (method, params, info) => this.dispatch(conn, method, params, info),
@@ -384,7 +409,8 @@ export class RpcServer {
       return;
     }
     socket.setNoDelay?.(true);
-    this.attach(socket, transport);
+    // node:net and node:tls sockets (every runtime's) write strings as UTF-8.
+    this.attach(socket, transport, { textWrites: true });
   }
 
   /** Listen on TCP. Only loopback addresses unless `allowRemote`. Resolves with the bound address. */
@@ -569,7 +595,14 @@ export class RpcServer {
 
   private requireMember(conn: Conn, protocol: JsonObject, task: string): void {
     if (conn.identity === undefined) return;
-    if (!this.core.participantIds(protocol).includes(conn.identity)) throw unauthorized(`unauthorized: '${conn.identity}' is not a participant of task '${task}'`);
+    if (!this.participantSet(protocol).has(conn.identity)) throw unauthorized(`unauthorized: '${conn.identity}' is not a participant of task '${task}'`);
+  }
+
+  /** A protocol.json's participant ids, computed once per object read (a watched task's is replaced on every change, never edited). */
+  private participantSet(protocol: JsonObject): ReadonlySet<string> {
+    let set = this.participantSets.get(protocol);
+    if (!set) this.participantSets.set(protocol, (set = new Set(this.core.participantIds(protocol))));
+    return set;
   }
 
   private taskFolder(task: string): string {
@@ -1005,9 +1038,29 @@ export class RpcServer {
     return `task-${stamp}-${Math.random().toString(36).slice(2, 8)}`;
   }
 
-  private async taskStatus(conn: Conn, task: string): Promise<unknown> {
+  /**
+   * task/status. While the task is watched and its cached status is fresh,
+   * the answer is synchronous (no promise, no file read) and pre-serialised
+   * (Collab.statusResult); otherwise the task is opened and the status
+   * computed. Both paths check membership against the same protocol.json.
+   */
+  private taskStatus(conn: Conn, task: string): unknown {
+    const collab = this.collabs.get(task);
+    const protocol = collab?.protocol;
+    if (protocol) {
+      this.requireMember(conn, protocol, task);
+      const result = collab!.statusResult();
+      if (result) return result;
+    }
+    return this.taskStatusComputed(conn, task);
+  }
+
+  private async taskStatusComputed(conn: Conn, task: string): Promise<unknown> {
     await this.openTask(conn, task);
-    return { task, ...(await this.statusOf(task)) };
+    const status = await this.statusOf(task);
+    // The answer just computed is the one the cache now holds (unless the folder changed meanwhile): serve its frozen,
+    // pre-serialised form so that the next calls and this one agree byte for byte.
+    return this.collabs.get(task)?.statusResult() ?? { task, ...status };
   }
 
   private async statusOf(task: string): Promise<TaskStatus> {

@@ -145,17 +145,22 @@ function withRawId(response, rawId) {
     Object.defineProperty(response, RAW_ID, { value: rawId });
   return response;
 }
-function splice(response, rawId) {
-  return "error" in response ? `{"jsonrpc":"2.0","id":${rawId},"error":${JSON.stringify(response.error)}}` : `{"jsonrpc":"2.0","id":${rawId},"result":${JSON.stringify(response.result) ?? "null"}}`;
+var jsonTexts = new WeakMap;
+function withJsonText(value, text) {
+  jsonTexts.set(value, text);
+  return value;
+}
+function resultText(result) {
+  return (typeof result === "object" && result !== null ? jsonTexts.get(result) : undefined) ?? JSON.stringify(result) ?? "null";
+}
+function responseText(response) {
+  const id = response[RAW_ID] ?? (typeof response.id === "number" ? String(response.id) : JSON.stringify(response.id));
+  return "error" in response ? `{"jsonrpc":"2.0","id":${id},"error":${JSON.stringify(response.error)}}` : `{"jsonrpc":"2.0","id":${id},"result":${resultText(response.result)}}`;
 }
 function replyText(reply) {
-  if (!Array.isArray(reply)) {
-    const rawId = reply[RAW_ID];
-    return rawId === undefined ? JSON.stringify(reply) : splice(reply, rawId);
-  }
-  if (!reply.some((r) => r[RAW_ID] !== undefined))
-    return JSON.stringify(reply);
-  return `[${reply.map((r) => r[RAW_ID] === undefined ? JSON.stringify(r) : splice(r, r[RAW_ID])).join(",")}]`;
+  if (!Array.isArray(reply))
+    return responseText(reply);
+  return `[${reply.map(responseText).join(",")}]`;
 }
 var JSON_NUMBER = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?$/;
 function isCanonical(lexeme) {
@@ -376,28 +381,28 @@ var LF = 10;
 var DEFAULT_FRAME_LIMITS = Object.freeze({ maxHeaderBytes: 8 * 1024, maxBodyBytes: 4 * 1024 * 1024 });
 var HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 var FAST_PREFIX = [..."Content-Length: "].map((c) => c.charCodeAt(0));
-function parseHeader(bytes, limits) {
-  if (bytes.length > FAST_PREFIX.length && bytes.length <= FAST_PREFIX.length + 15) {
+function parseHeader(bytes, size, limits) {
+  if (size > FAST_PREFIX.length && size <= FAST_PREFIX.length + 15) {
     let i = 0;
     while (i < FAST_PREFIX.length && bytes[i] === FAST_PREFIX[i])
       i++;
     if (i === FAST_PREFIX.length) {
-      let length = 0;
-      for (;i < bytes.length; i++) {
+      let n = 0;
+      for (;i < size; i++) {
         const d = bytes[i] - 48;
         if (d < 0 || d > 9)
           break;
-        length = length * 10 + d;
+        n = n * 10 + d;
       }
-      if (i === bytes.length) {
-        if (length > limits.maxBodyBytes)
-          throw `message too large: Content-Length ${length} exceeds the limit of ${limits.maxBodyBytes} bytes`;
-        return { length };
+      if (i === size) {
+        if (n > limits.maxBodyBytes)
+          throw `message too large: Content-Length ${n} exceeds the limit of ${limits.maxBodyBytes} bytes`;
+        return { length: n };
       }
     }
   }
   let text = "";
-  for (let i = 0;i < bytes.length; i++) {
+  for (let i = 0;i < size; i++) {
     const b = bytes[i];
     if (b >= 128 || b < 32 && b !== 9 && b !== CR && b !== LF || b === 127)
       throw "malformed header: non-ASCII or control byte";
@@ -483,7 +488,7 @@ class FrameDecoder {
           continue;
         let parsed;
         try {
-          parsed = parseHeader(h.subarray(0, len - 4), this.limits);
+          parsed = parseHeader(h, len - 4, this.limits);
         } catch (reason) {
           events.push(this.fail(String(reason)));
           break;
@@ -578,6 +583,32 @@ function encodeFrame(json) {
   for (let i = 0;i < header.length; i++)
     out[start + i] = header.charCodeAt(i);
   return out.subarray(start, HEADER_ROOM + written);
+}
+function utf8Length(text) {
+  const native = globalThis.Buffer?.byteLength;
+  return native ? native(text, "utf8") : countUtf8(text);
+}
+function countUtf8(text) {
+  let n = text.length;
+  for (let i = 0;i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 128)
+      continue;
+    if (c < 2048)
+      n += 1;
+    else if (c >= 55296 && c <= 56319 && i + 1 < text.length && (text.charCodeAt(i + 1) & 64512) === 56320) {
+      n += 2;
+      i++;
+    } else
+      n += 2;
+  }
+  return n;
+}
+function frameText(json) {
+  const bytes = utf8Length(json);
+  return bytes === json.length ? `Content-Length: ${bytes}\r
+\r
+${json}` : undefined;
 }
 var strictDecoder = new TextDecoder("utf-8", { fatal: true });
 function decodeBody(body) {
@@ -758,7 +789,11 @@ class Peer {
   sendRaw(json) {
     if (this.isClosed)
       return;
-    this.stream.write(encodeFrame(json));
+    const text = this.options.textWrites ? frameText(json) : undefined;
+    if (text === undefined)
+      this.stream.write(encodeFrame(json));
+    else
+      this.stream.write(text);
     const queued = this.stream.writableLength;
     if (queued !== undefined && queued > (this.options.maxQueuedBytes ?? 16 * 1024 * 1024))
       this.destroy("peer is not reading its answers");
@@ -1552,10 +1587,14 @@ class Collab {
       } catch {}
     }
   }
+  freshCache() {
+    const cache = this.statusCache;
+    return cache && cache.version === this.version && Date.now() - cache.at < STATUS_MAX_AGE_MS ? cache : undefined;
+  }
   status() {
     const version = this.version;
-    const cache = this.statusCache;
-    if (cache && cache.version === version && Date.now() - cache.at < STATUS_MAX_AGE_MS)
+    const cache = this.freshCache();
+    if (cache)
       return Promise.resolve(cache.value);
     if (this.statusInflight && this.statusInflight.version === version)
       return this.statusInflight.promise;
@@ -1571,6 +1610,16 @@ class Collab {
     });
     this.statusInflight = { version, promise };
     return promise;
+  }
+  statusResult() {
+    const cache = this.freshCache();
+    if (!cache)
+      return;
+    if (!cache.result) {
+      const result = Object.freeze({ task: this.task, ...cache.value });
+      cache.result = withJsonText(result, JSON.stringify(result));
+    }
+    return cache.result;
   }
   async computeStatus() {
     const { core, host } = this;
@@ -1675,6 +1724,20 @@ var S = {
     from: v2.optional(nonEmpty("from"))
   })
 };
+function plainTaskParam(params) {
+  let task;
+  if (Array.isArray(params)) {
+    if (params.length !== 1)
+      return;
+    task = params[0];
+  } else if (params !== undefined) {
+    for (const key in params)
+      if (key !== "task")
+        return;
+    task = params.task;
+  }
+  return typeof task === "string" && TASK_ID_RE.test(task) && !task.includes("..") ? task : undefined;
+}
 function unauthorized(message) {
   return new RpcError(RpcCode.Unauthorized, message);
 }
@@ -1737,6 +1800,7 @@ class RpcServer {
   collabs = new Map;
   queues = new Map;
   sharedJson = new WeakMap;
+  participantSets = new WeakMap;
   servers = [];
   unixPath;
   nextConn = 1;
@@ -1762,7 +1826,7 @@ class RpcServer {
       "agent/subscribe": (conn, params, info) => this.subscribe(conn, params, info),
       "agent/unsubscribe": (conn, params) => this.unsubscribe(conn, params),
       "task/create": (conn, params) => this.taskCreate(conn, params),
-      "task/status": (conn, params) => this.taskStatus(conn, parseParams(S.task, params, ["task"]).task),
+      "task/status": (conn, params) => this.taskStatus(conn, plainTaskParam(params) ?? parseParams(S.task, params, ["task"]).task),
       "task/result": (conn, params) => this.taskResult(conn, params),
       "task/cancel": (conn, params) => this.taskCancel(conn, params),
       "message/send": (conn, params) => this.messageSend(conn, params),
@@ -1782,7 +1846,7 @@ class RpcServer {
       n += conn.subscriptions.size;
     return n;
   }
-  attach(stream, transport) {
+  attach(stream, transport, options = {}) {
     const conn = {
       id: this.nextConn++,
       transport,
@@ -1802,6 +1866,7 @@ class RpcServer {
       maxInFlight: this.options.maxRequestsPerConnection ?? 4,
       gate: this.gate,
       unmetered: UNMETERED,
+      textWrites: options.textWrites,
       idleTimeoutMs: transport === "stdio" ? 0 : this.options.idleTimeoutMs ?? 120000,
       handler: (method, params, info) => this.dispatch(conn, method, params, info),
       onInternalError: (error, method) => this.options.log?.(`internal error in ${method}: ${error instanceof Error ? error.stack ?? error.message : String(error)}`)
@@ -1828,7 +1893,7 @@ class RpcServer {
       return;
     }
     socket.setNoDelay?.(true);
-    this.attach(socket, transport);
+    this.attach(socket, transport, { textWrites: true });
   }
   async listenTcp(host, port, options = {}) {
     if (!isLoopback(host) && !options.allowRemote) {
@@ -2009,8 +2074,14 @@ class RpcServer {
   requireMember(conn, protocol, task) {
     if (conn.identity === undefined)
       return;
-    if (!this.core.participantIds(protocol).includes(conn.identity))
+    if (!this.participantSet(protocol).has(conn.identity))
       throw unauthorized(`unauthorized: '${conn.identity}' is not a participant of task '${task}'`);
+  }
+  participantSet(protocol) {
+    let set = this.participantSets.get(protocol);
+    if (!set)
+      this.participantSets.set(protocol, set = new Set(this.core.participantIds(protocol)));
+    return set;
   }
   taskFolder(task) {
     return nodePath3.join(this.root, task);
@@ -2419,9 +2490,21 @@ class RpcServer {
     const stamp = this.core.formatTimestamp(this.host.now()).replace(/[-:]/g, "").replace(/[^0-9TZ]/g, "");
     return `task-${stamp}-${Math.random().toString(36).slice(2, 8)}`;
   }
-  async taskStatus(conn, task) {
+  taskStatus(conn, task) {
+    const collab = this.collabs.get(task);
+    const protocol = collab?.protocol;
+    if (protocol) {
+      this.requireMember(conn, protocol, task);
+      const result = collab.statusResult();
+      if (result)
+        return result;
+    }
+    return this.taskStatusComputed(conn, task);
+  }
+  async taskStatusComputed(conn, task) {
     await this.openTask(conn, task);
-    return { task, ...await this.statusOf(task) };
+    const status = await this.statusOf(task);
+    return this.collabs.get(task)?.statusResult() ?? { task, ...status };
   }
   async statusOf(task) {
     try {

@@ -17,6 +17,11 @@ const GIT_FLAG = { type: 'boolean', description: 'Drive the folder through git (
 
 /** The settings when git is enabled for this run, else undefined (then the wrapped command runs unchanged). */
 async function enabled(ctx: CommandContext) {
+  // Most runs have neither --git nor a git: section; saying so needs no
+  // chunk (loading one starts Node's ES module loader: ~5 ms of an append).
+  const sections = ctx.options['no-config'] === true ? undefined : ctx.registry.config?.sections;
+  const hasSection = typeof sections === 'object' && sections !== null && Object.hasOwn(sections, 'git');
+  if (ctx.options.git !== true && !hasSection) return undefined;
   const { gitSettings } = await import('./git/config.ts');
   return gitSettings(ctx);
 }

@@ -3,7 +3,7 @@
 // and writes it to BENCHMARKS.md with a description of the machine.
 //
 //   BENCH_QUICK=1          fast smoke mode (fewer runs, 1k/10k logs, 3 s idle wait)
-//   BENCH_ONLY=a,b         only these sections: runtimes, logs, handoff, idle, concurrent, memory, rpc
+//   BENCH_ONLY=a,b         only these sections: targets, runtimes, logs, handoff, idle, concurrent, memory, rpc
 //   BENCH_RPC_RUNTIMES=a,b the server runtimes of the rpc section (default node,bun,deno,binary)
 //   BENCH_IDLE_SECONDS=N   length of the idle-wait measurement (default 30; quick 3)
 //   BENCH_NO_WRITE=1       print the table but do not write BENCHMARKS.md
@@ -31,11 +31,14 @@ import {
   readReadiness,
   replay,
 } from '../acp.ts';
-import { type BenchRpcRuntime, benchRpc } from './bench-rpc.ts';
+import { type BenchRpcResult, type BenchRpcRuntime, benchRpc } from './bench-rpc.ts';
+import { benchTargets, copyFolder, type TargetRow } from './bench-targets.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = join(ROOT, 'dist', 'acp');
 const MJS = join(ROOT, 'dist', 'acp.mjs');
+/** The package's bin and the skill's entry: the CLI launcher without Node's ES module loader. */
+const CJS = join(ROOT, 'dist', 'acp.cjs');
 const ACP_TS = join(ROOT, 'acp.ts');
 const LOCAL_BIN = join(ROOT, 'node_modules', '.bin');
 const env = process.env;
@@ -56,6 +59,8 @@ interface Row {
 }
 const rows: Row[] = [];
 const notes: string[] = [];
+/** Issue 19's targets with their same-run baselines (scripts/bench-targets.ts). */
+const targetRows: TargetRow[] = [];
 
 function quantile(values: number[], q: number): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -97,7 +102,7 @@ interface Cli {
 function runtimes(): Cli[] {
   const list: Cli[] = [];
   if (existsSync(BIN)) list.push({ name: 'binary', prefix: () => [BIN] });
-  if (existsSync(MJS)) list.push({ name: 'node', prefix: () => ['node', MJS] });
+  if (existsSync(CJS)) list.push({ name: 'node', prefix: () => ['node', CJS] });
   list.push({ name: 'bun', prefix: () => [join(LOCAL_BIN, 'bun'), ACP_TS] });
   if (existsSync(join(LOCAL_BIN, 'deno'))) {
     list.push({
@@ -200,7 +205,44 @@ async function generateLog(total: number): Promise<string> {
   return folder;
 }
 
+/** Pristine generated logs by size: each is generated once and handed out as copies. */
+const pristineLogs = new Map<number, string>();
+
+/** A fresh copy, named `name`, of a valid generated log of `size` events. */
+async function logCopy(size: number, name: string): Promise<string> {
+  let pristine = pristineLogs.get(size);
+  if (!pristine) {
+    pristine = copyFolder(await generateLog(size), join(work, `pristine-${size}`));
+    pristineLogs.set(size, pristine);
+  }
+  return copyFolder(pristine, join(work, name));
+}
+
+/** The Node server's figures, measured once and shared by the targets and rpc sections. */
+let nodeRpc: Promise<BenchRpcResult> | undefined;
+const rpcOnNode = (): Promise<BenchRpcResult> =>
+  (nodeRpc ??= benchRpc({ runtime: 'node', seconds: QUICK ? 1 : 2, windows: QUICK ? 3 : 5, appends: QUICK ? 10 : 20, log: (line) => console.log(`    ${line}`) }));
+
 // ----------------------------------------------------------------- sections
+
+async function benchTargetsSection(): Promise<void> {
+  console.log('\nissue 19 targets');
+  const result = await benchTargets({
+    quick: QUICK,
+    work,
+    root: ROOT,
+    timed: (argv, allowed) => timed(argv, undefined, allowed),
+    newFolder: (name) => newFolder(name),
+    logCopy,
+    env: childEnv,
+    serverRatio: async () => {
+      const r = await rpcOnNode();
+      return { ratio: r.statusRatio, acp: r.statusCallsPerSecond, echo: r.echoCallsPerSecond, replyBytes: r.replyBytes };
+    },
+  });
+  targetRows.push(...result.rows);
+  notes.push(...result.notes);
+}
 
 async function benchRuntimes(): Promise<void> {
   console.log('\none append and one validate on a small folder, per runtime');
@@ -407,8 +449,9 @@ async function benchServer(): Promise<void> {
   console.log('acp serve (JSON-RPC over loopback TCP)');
   const wanted = (env.BENCH_RPC_RUNTIMES ?? 'node,bun,deno,binary').split(',').filter(Boolean) as BenchRpcRuntime[];
   for (const runtime of wanted) {
-    const r = await benchRpc({ runtime, seconds: QUICK ? 1 : 2, windows: 3, appends: QUICK ? 10 : 20, log: (line) => console.log(`    ${line}`) });
-    const rates = `${r.statusCallsPerSecond.toLocaleString('en-US')} calls/s (windows ${r.windowRates.map((x) => x.toLocaleString('en-US')).join(' / ')}; server CPU ${r.serverCpuPerCallUs ?? '?'} µs per call)`;
+    const r = runtime === 'node' ? await rpcOnNode() : await benchRpc({ runtime, seconds: QUICK ? 1 : 2, windows: 3, appends: QUICK ? 10 : 20, log: (line) => console.log(`    ${line}`) });
+    const echo = r.statusRatio === undefined ? '' : `; ${r.statusRatio}× a bare echo server's ${r.echoCallsPerSecond?.toLocaleString('en-US')} calls/s, echo CPU ${r.echoCpuPerCallUs ?? '?'} µs per call`;
+    const rates = `${r.statusCallsPerSecond.toLocaleString('en-US')} calls/s (windows ${r.windowRates.map((x) => x.toLocaleString('en-US')).join(' / ')}; server CPU ${r.serverCpuPerCallUs ?? '?'} µs per call${echo})`;
     recordValue(`task/status, ${r.clients} concurrent clients`, runtime, rates, '≥ 10 000 calls/s', r.statusCallsPerSecond >= 10_000 ? 'yes' : 'NO');
     const n = r.notify;
     rows.push({
@@ -458,6 +501,13 @@ function machine(loadBefore: number[], loadAfter: number[]): string[] {
   ];
 }
 
+function targetTable(): string[] {
+  const head = ['Target', 'Runtime', 'Measured', 'Baseline (same run)', 'Ratio', 'Goal', 'Met'];
+  const body = targetRows.map((r) => [r.what, r.runtime, r.value, r.baseline, r.ratio, r.target, r.met]);
+  const line = (cells: string[]): string => `| ${cells.join(' | ')} |`;
+  return [line(head), line(head.map(() => '---')), ...body.map(line)];
+}
+
 function table(): string[] {
   const head = ['What', 'Runtime', 'Median', 'p95', 'Target', 'Met'];
   const body = rows.map((r) => [r.what, r.runtime, r.median, r.p95, r.target, r.met]);
@@ -475,6 +525,7 @@ async function main(): Promise<void> {
   const loadBefore = os.loadavg();
   console.log(`acp benchmarks${QUICK ? ' (quick)' : ''}; work folder ${work}; load average ${loadBefore.map((v) => v.toFixed(2)).join(' ')}`);
   try {
+    if (want('targets')) await benchTargetsSection();
     if (want('runtimes')) await benchRuntimes();
     if (want('logs')) await benchLogs();
     if (want('handoff')) await benchHandoff();
@@ -496,6 +547,7 @@ async function main(): Promise<void> {
     '',
     ...machine(loadBefore, os.loadavg()),
     '',
+    ...(targetRows.length ? ['## Targets (issue 19)', '', ...targetTable(), ''] : []),
     '## Results',
     '',
     ...table(),
@@ -510,7 +562,7 @@ async function main(): Promise<void> {
     ...notes.map((n) => `- ${n}`),
     '',
   ].join('\n');
-  console.log(`\n${table().join('\n')}`);
+  console.log(`\n${targetTable().join('\n')}\n\n${table().join('\n')}`);
   if (env.BENCH_NO_WRITE !== '1' && !ONLY) {
     writeFileSync(join(ROOT, 'BENCHMARKS.md'), report);
     console.log('\nwrote BENCHMARKS.md');

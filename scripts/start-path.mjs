@@ -84,7 +84,11 @@ export async function toScript(code) {
   }
   body += code.slice(at);
   body = body.replace(/^#!.*\n/, '');
-  const script = `globalThis[Symbol.for(${JSON.stringify(CORE_KEY)})] = async function (${REQUIRE}, ${META}, ${LOAD}) {\n"use strict";\n${body}\n};\n`;
+  // ASCII only (the few non-ASCII characters are in strings and one regex,
+  // where \\uXXXX means the same): the launcher then decodes the file as
+  // Latin-1, skipping UTF-8 validation, and V8 keeps it as a one-byte string.
+  const ascii = body.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const script = `globalThis[Symbol.for(${JSON.stringify(CORE_KEY)})] = async function (${REQUIRE}, ${META}, ${LOAD}) {\n"use strict";\n${ascii}\n};\n`;
   new vm.Script(script, { filename: CORE_FILE }); // a syntax check: throws on anything the rewrite broke
   return { script, exports: exportList.map((item) => item.n), builtins: [...builtins].sort() };
 }
@@ -132,7 +136,7 @@ function compile(proc, file) {
   } catch {
     // No cache, or not one of ours: compile without it.
   }
-  const script = new (proc.getBuiltinModule('node:vm').Script)(bytes.toString(), { filename: file, cachedData });
+  const script = new (proc.getBuiltinModule('node:vm').Script)(bytes.toString('latin1'), { filename: file, cachedData });
   const factory = script.runInThisContext();
   delete globalThis[KEY];
   return factory;
@@ -242,7 +246,7 @@ export function readCache(bytes) {
 export function cacheFits(cache, script) {
   const parts = readCache(cache);
   if (parts?.header.v8 !== process.versions.v8 || !parts.script.equals(script)) return false;
-  return new vm.Script(script.toString(), { filename: CORE_FILE, cachedData: parts.data }).cachedDataRejected === false;
+  return new vm.Script(script.toString('latin1'), { filename: CORE_FILE, cachedData: parts.data }).cachedDataRejected === false;
 }
 
 /**
@@ -275,7 +279,7 @@ import { join } from 'node:path';
 const [coreUrl, launcher, work] = process.argv.slice(1);
 const file = fileURLToPath(coreUrl);
 const bytes = readFileSync(file);
-const script = new Script(bytes.toString(), { filename: file });
+const script = new Script(bytes.toString('latin1'), { filename: file });
 const factory = script.runInThisContext();
 delete globalThis[Symbol.for(${JSON.stringify(CORE_KEY)})];
 const lib = await factory((name) => process.getBuiltinModule(name), { url: coreUrl, main: false }, (s) => import(s.startsWith('.') ? new URL(s, coreUrl).href : s));

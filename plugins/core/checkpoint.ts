@@ -10,6 +10,7 @@ import * as nodePath from 'node:path';
 import type { DerivedState, FileStat, Host } from '../../acp.ts';
 import { READ_LIMITS, readCapped } from './files.ts';
 import { pyStr } from './pytext.ts';
+import { hmacSha256, toHex } from './sha256.ts';
 import { isInt, isObject, type Json, sameList } from './util.ts';
 
 // The append checkpoint ([beyond]). A full replay reads and re-checks the
@@ -78,9 +79,7 @@ export interface Checkpoint extends LogFacts {
 
 /** The checkpoint's MAC: binds its content to this folder and the host's key. */
 async function checkpointMac(key: Uint8Array, folder: string, body: Omit<Checkpoint, 'mac'>): Promise<string> {
-  const hmac = await crypto.subtle.importKey('raw', key as Uint8Array<ArrayBuffer>, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
-  const data = new TextEncoder().encode(`acp checkpoint\n${folder}\n${JSON.stringify(body)}`);
-  return [...new Uint8Array(await crypto.subtle.sign('HMAC', hmac, data))].map((b) => b.toString(16).padStart(2, '0')).join('');
+  return toHex(hmacSha256(key, new TextEncoder().encode(`acp checkpoint\n${folder}\n${JSON.stringify(body)}`)));
 }
 
 /** Whether `facts` describe a log whose seqs are exactly 1..count (the only kind a checkpoint may describe). */

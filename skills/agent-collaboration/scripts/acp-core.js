@@ -666,7 +666,7 @@ function describeRegistry(registry) {
 }
 var FOLDER, JSON_FLAG, text = (description, extra = {}) => ({ type: "string", description, ...extra }), str = (value) => typeof value === "string" ? value : undefined, strs = (value) => Array.isArray(value) ? value : [], initCommand, appendCommand = (api) => ({
   name: "append",
-  description: "Append an event (spec §6)",
+  description: "Append an event (spec \u00a76)",
   options: {
     folder: FOLDER,
     participant: text("Who appends", { required: true, valueName: "id" }),
@@ -688,7 +688,7 @@ var FOLDER, JSON_FLAG, text = (description, extra = {}) => ({ type: "string", de
   }
 }), nextCommand, waitCommand = (api) => ({
   name: "wait",
-  description: "Wait until it is a participant’s turn (spec §10)",
+  description: "Wait until it is a participant\u2019s turn (spec \u00a710)",
   options: {
     folder: FOLDER,
     participant: text("Participant id", { required: true, valueName: "id" }),
@@ -737,7 +737,7 @@ var init_protocol = __esm(() => {
   JSON_FLAG = { type: "boolean", description: "Print one JSON object" };
   initCommand = {
     name: "init",
-    description: "Create a collaboration folder (spec §9)",
+    description: "Create a collaboration folder (spec \u00a79)",
     options: {
       folder: FOLDER,
       participant: text("Participant id (repeatable; the first owns the proposal)", { multiple: true, valueName: "id" }),
@@ -774,7 +774,7 @@ var init_protocol = __esm(() => {
   };
   nextCommand = {
     name: "next",
-    description: "Print the next action for a participant (spec §10)",
+    description: "Print the next action for a participant (spec \u00a710)",
     options: { folder: FOLDER, participant: text("Participant id", { required: true, valueName: "id" }), json: JSON_FLAG },
     async run(ctx) {
       const result = await ctx.api.nextAction(ctx.host, ctx.folder(), str(ctx.options.participant), ctx.registry);
@@ -785,7 +785,7 @@ var init_protocol = __esm(() => {
   };
   validateCommand = {
     name: "validate",
-    description: "Validate a collaboration folder (spec §8)",
+    description: "Validate a collaboration folder (spec \u00a78)",
     options: { folder: FOLDER, json: { type: "boolean", description: "Print {ok, errors, warnings}" } },
     async run(ctx) {
       const result = await ctx.api.validate(ctx.host, ctx.folder(), ctx.registry);
@@ -926,6 +926,10 @@ __export(exports_git, {
   default: () => git_default
 });
 async function enabled(ctx) {
+  const sections = ctx.options["no-config"] === true ? undefined : ctx.registry.config?.sections;
+  const hasSection = typeof sections === "object" && sections !== null && Object.hasOwn(sections, "git");
+  if (ctx.options.git !== true && !hasSection)
+    return;
   const { gitSettings } = await __acpLoad("./chunks/git-config.mjs");
   return gitSettings(ctx);
 }
@@ -2341,16 +2345,154 @@ async function writeFileAtomic(host, path, text) {
   }
 }
 
+// plugins/core/sha256.ts
+var K = new Uint32Array([
+  1116352408,
+  1899447441,
+  3049323471,
+  3921009573,
+  961987163,
+  1508970993,
+  2453635748,
+  2870763221,
+  3624381080,
+  310598401,
+  607225278,
+  1426881987,
+  1925078388,
+  2162078206,
+  2614888103,
+  3248222580,
+  3835390401,
+  4022224774,
+  264347078,
+  604807628,
+  770255983,
+  1249150122,
+  1555081692,
+  1996064986,
+  2554220882,
+  2821834349,
+  2952996808,
+  3210313671,
+  3336571891,
+  3584528711,
+  113926993,
+  338241895,
+  666307205,
+  773529912,
+  1294757372,
+  1396182291,
+  1695183700,
+  1986661051,
+  2177026350,
+  2456956037,
+  2730485921,
+  2820302411,
+  3259730800,
+  3345764771,
+  3516065817,
+  3600352804,
+  4094571909,
+  275423344,
+  430227734,
+  506948616,
+  659060556,
+  883997877,
+  958139571,
+  1322822218,
+  1537002063,
+  1747873779,
+  1955562222,
+  2024104815,
+  2227730452,
+  2361852424,
+  2428436474,
+  2756734187,
+  3204031479,
+  3329325298
+]);
+function sha256(bytes) {
+  const blocks = Math.ceil((bytes.length + 9) / 64);
+  const padded = new Uint8Array(blocks * 64);
+  padded.set(bytes);
+  padded[bytes.length] = 128;
+  const view = new DataView(padded.buffer);
+  view.setUint32(padded.length - 8, Math.floor(bytes.length / 536870912));
+  view.setUint32(padded.length - 4, bytes.length * 8 >>> 0);
+  const h = new Uint32Array([1779033703, 3144134277, 1013904242, 2773480762, 1359893119, 2600822924, 528734635, 1541459225]);
+  const w = new Uint32Array(64);
+  for (let block = 0;block < blocks; block++) {
+    for (let i = 0;i < 16; i++)
+      w[i] = view.getUint32(block * 64 + i * 4);
+    for (let i = 16;i < 64; i++) {
+      const a = w[i - 15];
+      const b = w[i - 2];
+      const s0 = (a >>> 7 | a << 25) ^ (a >>> 18 | a << 14) ^ a >>> 3;
+      const s1 = (b >>> 17 | b << 15) ^ (b >>> 19 | b << 13) ^ b >>> 10;
+      w[i] = w[i - 16] + s0 + w[i - 7] + s1 | 0;
+    }
+    compress(h, w);
+  }
+  const out = new Uint8Array(32);
+  const outView = new DataView(out.buffer);
+  for (let i = 0;i < 8; i++)
+    outView.setUint32(i * 4, h[i]);
+  return out;
+}
+function compress(h, w) {
+  let [a, b, c, d, e, f, g, hh] = h;
+  for (let i = 0;i < 64; i++) {
+    const s1 = (e >>> 6 | e << 26) ^ (e >>> 11 | e << 21) ^ (e >>> 25 | e << 7);
+    const t1 = hh + s1 + (e & f ^ ~e & g) + K[i] + w[i] | 0;
+    const s0 = (a >>> 2 | a << 30) ^ (a >>> 13 | a << 19) ^ (a >>> 22 | a << 10);
+    const t2 = s0 + (a & b ^ a & c ^ b & c) | 0;
+    hh = g;
+    g = f;
+    f = e;
+    e = d + t1 | 0;
+    d = c;
+    c = b;
+    b = a;
+    a = t1 + t2 | 0;
+  }
+  h[0] = h[0] + a;
+  h[1] = h[1] + b;
+  h[2] = h[2] + c;
+  h[3] = h[3] + d;
+  h[4] = h[4] + e;
+  h[5] = h[5] + f;
+  h[6] = h[6] + g;
+  h[7] = h[7] + hh;
+}
+function hmacSha256(key, data) {
+  const block = new Uint8Array(64);
+  block.set(key.length > 64 ? sha256(key) : key);
+  const inner = new Uint8Array(64 + data.length);
+  const outer = new Uint8Array(64 + 32);
+  for (let i = 0;i < 64; i++) {
+    inner[i] = block[i] ^ 54;
+    outer[i] = block[i] ^ 92;
+  }
+  inner.set(data, 64);
+  outer.set(sha256(inner), 64);
+  return sha256(outer);
+}
+function toHex(bytes) {
+  let hex = "";
+  for (const byte of bytes)
+    hex += (byte < 16 ? "0" : "") + byte.toString(16);
+  return hex;
+}
+
 // plugins/core/checkpoint.ts
 init_util();
 var CHECKPOINT_NAME = ".acp.checkpoint.json";
 var CHECKPOINT_VERSION = 2;
 async function checkpointMac(key, folder, body) {
-  const hmac = await crypto.subtle.importKey("raw", key, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
-  const data = new TextEncoder().encode(`acp checkpoint
+  return toHex(hmacSha256(key, new TextEncoder().encode(`acp checkpoint
 ${folder}
-${JSON.stringify(body)}`);
-  return [...new Uint8Array(await crypto.subtle.sign("HMAC", hmac, data))].map((b) => b.toString(16).padStart(2, "0")).join("");
+${JSON.stringify(body)}`)));
 }
 function seqsAreLineNumbers(facts) {
   const [range, ...more] = facts.seqs;
@@ -2594,7 +2736,7 @@ function readinessGateErrors(readiness, when, ready) {
 }
 var CONCLUSION_HEADING_RE = new RegExp(`${BOL}##${S}+([^${PY_SPACE}](?:${DOT}*[^${PY_SPACE}])?)${S}*${EOL}`, "g");
 var OUTCOME_RE = new RegExp(`${BOL}${RUN_START}${S}*-${S}*\\[([A-Za-z_]+)\\]${S}+(${DOT}+)${EOL}`, "g");
-var PLACEHOLDER_RE = /(?<![\p{L}\p{N}_])(?:tbd|todo|unresolved|待定)(?![\p{L}\p{N}_])/iu;
+var PLACEHOLDER_RE = /(?<![\p{L}\p{N}_])(?:tbd|todo|unresolved|\u5f85\u5b9a)(?![\p{L}\p{N}_])/iu;
 function conclusionErrors(text, ref) {
   const errors = [];
   const headings = new Set;

@@ -44,7 +44,7 @@ function compile(proc, file) {
   } catch {
     // No cache, or not one of ours: compile without it.
   }
-  const script = new (proc.getBuiltinModule('node:vm').Script)(bytes.toString(), { filename: file, cachedData });
+  const script = new (proc.getBuiltinModule('node:vm').Script)(bytes.toString('latin1'), { filename: file, cachedData });
   const factory = script.runInThisContext();
   delete globalThis[KEY];
   return factory;

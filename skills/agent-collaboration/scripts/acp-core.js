@@ -341,8 +341,8 @@ async function createNodeHost(options = {}) {
   const readHostname = () => {
     if (hostname === null) {
       try {
-        const os = granted({ name: "sys", kind: "hostname" }) ? getBuiltin("node:os") : undefined;
-        hostname = os?.hostname() || undefined;
+        const os = granted({ name: "sys", kind: "hostname" }) ? () => getBuiltin("node:os") : undefined;
+        hostname = os ? readProc("/proc/sys/kernel/hostname") || os()?.hostname() || undefined : undefined;
       } catch {
         hostname = undefined;
       }
@@ -1381,7 +1381,7 @@ function mayBeTerminal(fd) {
 async function fdWriter(fd, stream) {
   const { writeSync } = await builtinModule("node:fs", () => __acpLoad("node:fs"));
   let fallback;
-  return (text) => {
+  const write = (text) => {
     let bytes = new TextEncoder().encode(text);
     if (fallback)
       return fallback(bytes);
@@ -1392,6 +1392,7 @@ async function fdWriter(fd, stream) {
         if (error.code !== "EAGAIN")
           return;
         const target = stream();
+        write.streamed = true;
         target.on?.("error", () => {
           return;
         });
@@ -1404,6 +1405,7 @@ async function fdWriter(fd, stream) {
       }
     }
   };
+  return write;
 }
 function enableCompileCache(proc, env) {
   const versions = proc.versions;
@@ -1431,16 +1433,20 @@ async function runProcess(run) {
       setTimeout(() => proc.exit(code), SIGNAL_GRACE_MS).unref?.();
     });
   }
+  const stdout = await fdWriter(1, () => proc.stdout);
+  const stderr = await fdWriter(2, () => proc.stderr);
   const io = {
     argv: proc.argv.slice(2),
-    stdout: await fdWriter(1, () => proc.stdout),
-    stderr: await fdWriter(2, () => proc.stderr),
+    stdout,
+    stderr,
     color: colorAllowed(proc, env),
     runtime: await createProcessRuntime(),
     env,
     signal: controller.signal
   };
   proc.exitCode = await run(io, await createNodeHost({ syncFs: true }));
+  if (!stdout.streamed && !stderr.streamed)
+    proc.exit(proc.exitCode);
 }
 async function createProcessRuntime() {
   const g = globalThis;
@@ -2346,7 +2352,7 @@ async function writeFileAtomic(host, path, text) {
 }
 
 // plugins/core/sha256.ts
-var K = new Uint32Array([
+var K = new Int32Array([
   1116352408,
   1899447441,
   3049323471,
@@ -2417,37 +2423,46 @@ function sha256(bytes) {
   const padded = new Uint8Array(blocks * 64);
   padded.set(bytes);
   padded[bytes.length] = 128;
-  const view = new DataView(padded.buffer);
-  view.setUint32(padded.length - 8, Math.floor(bytes.length / 536870912));
-  view.setUint32(padded.length - 4, bytes.length * 8 >>> 0);
-  const h = new Uint32Array([1779033703, 3144134277, 1013904242, 2773480762, 1359893119, 2600822924, 528734635, 1541459225]);
-  const w = new Uint32Array(64);
-  for (let block = 0;block < blocks; block++) {
-    for (let i = 0;i < 16; i++)
-      w[i] = view.getUint32(block * 64 + i * 4);
-    for (let i = 16;i < 64; i++) {
-      const a = w[i - 15];
-      const b = w[i - 2];
-      const s0 = (a >>> 7 | a << 25) ^ (a >>> 18 | a << 14) ^ a >>> 3;
-      const s1 = (b >>> 17 | b << 15) ^ (b >>> 19 | b << 13) ^ b >>> 10;
-      w[i] = w[i - 16] + s0 + w[i - 7] + s1 | 0;
-    }
-    compress(h, w);
-  }
+  const bits = bytes.length * 8;
+  for (let i = 1, rest = bits;i <= 8; i++, rest = Math.floor(rest / 256))
+    padded[padded.length - i] = rest % 256;
+  const h = new Int32Array([1779033703, 3144134277, 1013904242, 2773480762, 1359893119, 2600822924, 528734635, 1541459225]);
+  const w = new Int32Array(64);
+  for (let at = 0;at < padded.length; at += 64)
+    compress(h, w, padded, at);
   const out = new Uint8Array(32);
-  const outView = new DataView(out.buffer);
-  for (let i = 0;i < 8; i++)
-    outView.setUint32(i * 4, h[i]);
+  for (let i = 0;i < 8; i++) {
+    out[i * 4] = h[i] >>> 24;
+    out[i * 4 + 1] = h[i] >>> 16;
+    out[i * 4 + 2] = h[i] >>> 8;
+    out[i * 4 + 3] = h[i];
+  }
   return out;
 }
-function compress(h, w) {
-  let [a, b, c, d, e, f, g, hh] = h;
+function compress(h, w, m, at) {
+  for (let i = 0;i < 16; i++) {
+    const j = at + i * 4;
+    w[i] = m[j] << 24 | m[j + 1] << 16 | m[j + 2] << 8 | m[j + 3];
+  }
+  for (let i = 16;i < 64; i++) {
+    const x = w[i - 15];
+    const y = w[i - 2];
+    const s0 = (x >>> 7 | x << 25) ^ (x >>> 18 | x << 14) ^ x >>> 3;
+    const s1 = (y >>> 17 | y << 15) ^ (y >>> 19 | y << 13) ^ y >>> 10;
+    w[i] = w[i - 16] + s0 + w[i - 7] + s1 | 0;
+  }
+  let a = h[0];
+  let b = h[1];
+  let c = h[2];
+  let d = h[3];
+  let e = h[4];
+  let f = h[5];
+  let g = h[6];
+  let k = h[7];
   for (let i = 0;i < 64; i++) {
-    const s1 = (e >>> 6 | e << 26) ^ (e >>> 11 | e << 21) ^ (e >>> 25 | e << 7);
-    const t1 = hh + s1 + (e & f ^ ~e & g) + K[i] + w[i] | 0;
-    const s0 = (a >>> 2 | a << 30) ^ (a >>> 13 | a << 19) ^ (a >>> 22 | a << 10);
-    const t2 = s0 + (a & b ^ a & c ^ b & c) | 0;
-    hh = g;
+    const t1 = k + ((e >>> 6 | e << 26) ^ (e >>> 11 | e << 21) ^ (e >>> 25 | e << 7)) + (e & f ^ ~e & g) + K[i] + w[i] | 0;
+    const t2 = ((a >>> 2 | a << 30) ^ (a >>> 13 | a << 19) ^ (a >>> 22 | a << 10)) + (a & b ^ a & c ^ b & c) | 0;
+    k = g;
     g = f;
     f = e;
     e = d + t1 | 0;
@@ -2456,14 +2471,14 @@ function compress(h, w) {
     b = a;
     a = t1 + t2 | 0;
   }
-  h[0] = h[0] + a;
-  h[1] = h[1] + b;
-  h[2] = h[2] + c;
-  h[3] = h[3] + d;
-  h[4] = h[4] + e;
-  h[5] = h[5] + f;
-  h[6] = h[6] + g;
-  h[7] = h[7] + hh;
+  h[0] = h[0] + a | 0;
+  h[1] = h[1] + b | 0;
+  h[2] = h[2] + c | 0;
+  h[3] = h[3] + d | 0;
+  h[4] = h[4] + e | 0;
+  h[5] = h[5] + f | 0;
+  h[6] = h[6] + g | 0;
+  h[7] = h[7] + k | 0;
 }
 function hmacSha256(key, data) {
   const block = new Uint8Array(64);

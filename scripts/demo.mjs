@@ -17,7 +17,8 @@ import { fileURLToPath } from 'node:url';
 import pc from 'picocolors';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const cli = join(root, 'dist', 'acp.mjs');
+// The CLI as the `acp` command runs it (the package's bin).
+const cli = join(root, 'dist', 'acp.cjs');
 const args = process.argv.slice(2);
 const folderArg = args.includes('--folder') ? args[args.indexOf('--folder') + 1] : undefined;
 const keep = args.includes('--keep') || folderArg !== undefined;

@@ -196,7 +196,6 @@ function describeHolder(host: Host, lock: { info: LockInfo | undefined; mtimeMs:
 }
 
 /**
-/**
  * Proof that the caller holds a folder's lock: what {@link withFolderLock}
  * hands its function, for passing to calls made under that lock (an append
  * inside `acp freeze`), which would otherwise wait for the lock forever.
@@ -224,6 +223,69 @@ export async function withFolderLock<T>(host: Host, folder: string, fn: (lock: F
   const token = `${host.pid}-${Math.random().toString(36).slice(2)}`;
   const started = host.now().getTime();
   const deadline = started + (options.timeoutMs ?? 60_000);
+  let told = false;
+  const leaveQueue = await localTurn(host, lockPath, deadline, async () => {
+    told = true;
+    options.onWait?.(`waiting for the lock on ${folder}: held by ${describeHolder(host, await readLockInfo(host, lockPath).catch(() => undefined))}`);
+  });
+  try {
+    return await holdFolderLock(host, folder, fn, { ...options, onWait: told ? undefined : options.onWait, token, started, deadline });
+  } finally {
+    leaveQueue();
+  }
+}
+
+/**
+ * Writers of this process queued for a folder's lock, by host and lock path.
+ * Without it, in-process writers (the RPC server appending for many agents,
+ * an embedding) would poll the lock file with back-off while a neighbour
+ * holds it: 16 concurrent library appends managed ~80/s. The file lock is
+ * still taken by each, against other processes.
+ */
+const localQueues = new WeakMap<Host, Map<string, Promise<void>>>();
+
+/**
+ * Wait until the writers of this process queued before us on `lockPath` are
+ * done, or until `deadline` (then the file lock's own wait reports the
+ * timeout, naming the holder); after a second of waiting, `tell` says who
+ * holds the lock, as the file lock's wait does. Returns the call that lets
+ * the next one in.
+ */
+async function localTurn(host: Host, lockPath: string, deadline: number, tell: () => Promise<void>): Promise<() => void> {
+  let queues = localQueues.get(host);
+  if (!queues) localQueues.set(host, (queues = new Map()));
+  const before = queues.get(lockPath);
+  let release!: () => void;
+  const mine = new Promise<void>((resolve) => (release = resolve));
+  const tail = (before ?? Promise.resolve()).then(() => mine);
+  queues.set(lockPath, tail);
+  const leave = (): void => {
+    release();
+    if (queues.get(lockPath) === tail) queues.delete(lockPath);
+  };
+  if (before) {
+    const waitUntil = async (until: number): Promise<boolean> => {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const expired = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), Math.max(0, until - host.now().getTime()))));
+      return Promise.race([before.then(() => true), expired]).finally(() => clearTimeout(timer));
+    };
+    if (!(await waitUntil(Math.min(deadline, host.now().getTime() + 1000)))) {
+      await tell().catch(() => undefined);
+      await waitUntil(deadline);
+    }
+  }
+  return leave;
+}
+
+/** Take the lock file (waiting while another holds it), run `fn` under it, release it. */
+async function holdFolderLock<T>(
+  host: Host,
+  folder: string,
+  fn: (lock: FolderLock) => Promise<T>,
+  options: FolderLockOptions & { token: string; started: number; deadline: number },
+): Promise<T> {
+  const { token, started, deadline } = options;
+  const lockPath = nodePath.join(folder, LOCK_NAME);
   let told = !options.onWait;
   let delay = 1;
   for (;;) {

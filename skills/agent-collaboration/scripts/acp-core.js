@@ -2228,6 +2228,52 @@ async function withFolderLock(host, folder, fn, options = {}) {
   const token = `${host.pid}-${Math.random().toString(36).slice(2)}`;
   const started = host.now().getTime();
   const deadline = started + (options.timeoutMs ?? 60000);
+  let told = false;
+  const leaveQueue = await localTurn(host, lockPath, deadline, async () => {
+    told = true;
+    options.onWait?.(`waiting for the lock on ${folder}: held by ${describeHolder(host, await readLockInfo(host, lockPath).catch(() => {
+      return;
+    }))}`);
+  });
+  try {
+    return await holdFolderLock(host, folder, fn, { ...options, onWait: told ? undefined : options.onWait, token, started, deadline });
+  } finally {
+    leaveQueue();
+  }
+}
+var localQueues = new WeakMap;
+async function localTurn(host, lockPath, deadline, tell) {
+  let queues = localQueues.get(host);
+  if (!queues)
+    localQueues.set(host, queues = new Map);
+  const before = queues.get(lockPath);
+  let release;
+  const mine = new Promise((resolve) => release = resolve);
+  const tail = (before ?? Promise.resolve()).then(() => mine);
+  queues.set(lockPath, tail);
+  const leave = () => {
+    release();
+    if (queues.get(lockPath) === tail)
+      queues.delete(lockPath);
+  };
+  if (before) {
+    const waitUntil = async (until) => {
+      let timer;
+      const expired = new Promise((resolve) => timer = setTimeout(() => resolve(false), Math.max(0, until - host.now().getTime())));
+      return Promise.race([before.then(() => true), expired]).finally(() => clearTimeout(timer));
+    };
+    if (!await waitUntil(Math.min(deadline, host.now().getTime() + 1000))) {
+      await tell().catch(() => {
+        return;
+      });
+      await waitUntil(deadline);
+    }
+  }
+  return leave;
+}
+async function holdFolderLock(host, folder, fn, options) {
+  const { token, started, deadline } = options;
+  const lockPath = nodePath2.join(folder, LOCK_NAME);
   let told = !options.onWait;
   let delay = 1;
   for (;; ) {

@@ -1,12 +1,12 @@
 /**
  * SHA-256 and HMAC-SHA256 (FIPS 180-4, RFC 2104) in plain TypeScript, for
- * the append checkpoint's MAC: a few hundred bytes, once per append. Why not
+ * small inputs: the append checkpoint's MAC (a few hundred bytes, once per
+ * append) and digests of small deliverables (pytext.ts sha256Hex). Why not
  * the runtime's: loading WebCrypto or node:crypto costs Node 4–5 ms per
- * process (a tenth of an append), while this MAC takes ~0.7 ms in a cold
- * process. Cold code runs in V8's interpreter at ~1 µs per round, so large
- * inputs (the deliverables' digests) still go to the native digest. Both
- * agree byte for byte (test/sha256.test.ts: RFC 4231 vectors and random
- * inputs against node:crypto).
+ * process (a tenth of an append), while this MAC takes ~0.5 ms in a cold
+ * process. Cold code runs in V8's interpreter, so large inputs still go to
+ * the native digest. Both agree byte for byte (test/sha256.test.ts: FIPS
+ * and RFC 4231 vectors, random inputs against node:crypto).
  * @module
  */
 

@@ -1568,6 +1568,155 @@ class UsageError extends AcpError {
   }
 }
 
+// plugins/core/sha256.ts
+var K = new Int32Array([
+  1116352408,
+  1899447441,
+  3049323471,
+  3921009573,
+  961987163,
+  1508970993,
+  2453635748,
+  2870763221,
+  3624381080,
+  310598401,
+  607225278,
+  1426881987,
+  1925078388,
+  2162078206,
+  2614888103,
+  3248222580,
+  3835390401,
+  4022224774,
+  264347078,
+  604807628,
+  770255983,
+  1249150122,
+  1555081692,
+  1996064986,
+  2554220882,
+  2821834349,
+  2952996808,
+  3210313671,
+  3336571891,
+  3584528711,
+  113926993,
+  338241895,
+  666307205,
+  773529912,
+  1294757372,
+  1396182291,
+  1695183700,
+  1986661051,
+  2177026350,
+  2456956037,
+  2730485921,
+  2820302411,
+  3259730800,
+  3345764771,
+  3516065817,
+  3600352804,
+  4094571909,
+  275423344,
+  430227734,
+  506948616,
+  659060556,
+  883997877,
+  958139571,
+  1322822218,
+  1537002063,
+  1747873779,
+  1955562222,
+  2024104815,
+  2227730452,
+  2361852424,
+  2428436474,
+  2756734187,
+  3204031479,
+  3329325298
+]);
+function sha256(bytes) {
+  const blocks = Math.ceil((bytes.length + 9) / 64);
+  const padded = new Uint8Array(blocks * 64);
+  padded.set(bytes);
+  padded[bytes.length] = 128;
+  const bits = bytes.length * 8;
+  for (let i = 1, rest = bits;i <= 8; i++, rest = Math.floor(rest / 256))
+    padded[padded.length - i] = rest % 256;
+  const h = new Int32Array([1779033703, 3144134277, 1013904242, 2773480762, 1359893119, 2600822924, 528734635, 1541459225]);
+  const w = new Int32Array(64);
+  for (let at = 0;at < padded.length; at += 64)
+    compress(h, w, padded, at);
+  const out = new Uint8Array(32);
+  for (let i = 0;i < 8; i++) {
+    out[i * 4] = h[i] >>> 24;
+    out[i * 4 + 1] = h[i] >>> 16;
+    out[i * 4 + 2] = h[i] >>> 8;
+    out[i * 4 + 3] = h[i];
+  }
+  return out;
+}
+function compress(h, w, m, at) {
+  for (let i = 0;i < 16; i++) {
+    const j = at + i * 4;
+    w[i] = m[j] << 24 | m[j + 1] << 16 | m[j + 2] << 8 | m[j + 3];
+  }
+  for (let i = 16;i < 64; i++) {
+    const x = w[i - 15];
+    const y = w[i - 2];
+    const s0 = (x >>> 7 | x << 25) ^ (x >>> 18 | x << 14) ^ x >>> 3;
+    const s1 = (y >>> 17 | y << 15) ^ (y >>> 19 | y << 13) ^ y >>> 10;
+    w[i] = w[i - 16] + s0 + w[i - 7] + s1 | 0;
+  }
+  let a = h[0];
+  let b = h[1];
+  let c = h[2];
+  let d = h[3];
+  let e = h[4];
+  let f = h[5];
+  let g = h[6];
+  let k = h[7];
+  for (let i = 0;i < 64; i++) {
+    const t1 = k + ((e >>> 6 | e << 26) ^ (e >>> 11 | e << 21) ^ (e >>> 25 | e << 7)) + (e & f ^ ~e & g) + K[i] + w[i] | 0;
+    const t2 = ((a >>> 2 | a << 30) ^ (a >>> 13 | a << 19) ^ (a >>> 22 | a << 10)) + (a & b ^ a & c ^ b & c) | 0;
+    k = g;
+    g = f;
+    f = e;
+    e = d + t1 | 0;
+    d = c;
+    c = b;
+    b = a;
+    a = t1 + t2 | 0;
+  }
+  h[0] = h[0] + a | 0;
+  h[1] = h[1] + b | 0;
+  h[2] = h[2] + c | 0;
+  h[3] = h[3] + d | 0;
+  h[4] = h[4] + e | 0;
+  h[5] = h[5] + f | 0;
+  h[6] = h[6] + g | 0;
+  h[7] = h[7] + k | 0;
+}
+function hmacSha256(key, data) {
+  const block = new Uint8Array(64);
+  block.set(key.length > 64 ? sha256(key) : key);
+  const inner = new Uint8Array(64 + data.length);
+  const outer = new Uint8Array(64 + 32);
+  for (let i = 0;i < 64; i++) {
+    inner[i] = block[i] ^ 54;
+    outer[i] = block[i] ^ 92;
+  }
+  inner.set(data, 64);
+  outer.set(sha256(inner), 64);
+  return sha256(outer);
+}
+function toHex(bytes) {
+  let hex = "";
+  for (const byte of bytes)
+    hex += (byte < 16 ? "0" : "") + byte.toString(16);
+  return hex;
+}
+
 // plugins/core/pytext.ts
 var PY_SPACE = "\\t\\n\\v\\f\\r \\x1c-\\x1f\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000";
 var S = `[${PY_SPACE}]`;
@@ -1683,9 +1832,12 @@ function formatTimestamp(date) {
   return `${date.toISOString().slice(0, 19)}Z`;
 }
 async function sha256Hex(bytes) {
+  if (bytes.length <= SMALL_DIGEST_BYTES)
+    return toHex(sha256(bytes));
   const digest = await crypto.subtle.digest("SHA-256", bytes);
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+  return toHex(new Uint8Array(digest));
 }
+var SMALL_DIGEST_BYTES = 4096;
 var ISO_RE = /^(\d{4})-?(\d{2})-?(\d{2})(?:[^\d](\d{2})(?::?(\d{2})(?::?(\d{2})(?:[.,](\d{1,9}))?)?)?)?(Z|z|[+-]\d{2}(?::?\d{2}(?::?\d{2}(?:[.,]\d{1,6})?)?)?)?$/u;
 var DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 function digitsAt(value, at, width) {
@@ -2395,155 +2547,6 @@ async function writeFileAtomic(host, path, text) {
     });
     throw error;
   }
-}
-
-// plugins/core/sha256.ts
-var K = new Int32Array([
-  1116352408,
-  1899447441,
-  3049323471,
-  3921009573,
-  961987163,
-  1508970993,
-  2453635748,
-  2870763221,
-  3624381080,
-  310598401,
-  607225278,
-  1426881987,
-  1925078388,
-  2162078206,
-  2614888103,
-  3248222580,
-  3835390401,
-  4022224774,
-  264347078,
-  604807628,
-  770255983,
-  1249150122,
-  1555081692,
-  1996064986,
-  2554220882,
-  2821834349,
-  2952996808,
-  3210313671,
-  3336571891,
-  3584528711,
-  113926993,
-  338241895,
-  666307205,
-  773529912,
-  1294757372,
-  1396182291,
-  1695183700,
-  1986661051,
-  2177026350,
-  2456956037,
-  2730485921,
-  2820302411,
-  3259730800,
-  3345764771,
-  3516065817,
-  3600352804,
-  4094571909,
-  275423344,
-  430227734,
-  506948616,
-  659060556,
-  883997877,
-  958139571,
-  1322822218,
-  1537002063,
-  1747873779,
-  1955562222,
-  2024104815,
-  2227730452,
-  2361852424,
-  2428436474,
-  2756734187,
-  3204031479,
-  3329325298
-]);
-function sha256(bytes) {
-  const blocks = Math.ceil((bytes.length + 9) / 64);
-  const padded = new Uint8Array(blocks * 64);
-  padded.set(bytes);
-  padded[bytes.length] = 128;
-  const bits = bytes.length * 8;
-  for (let i = 1, rest = bits;i <= 8; i++, rest = Math.floor(rest / 256))
-    padded[padded.length - i] = rest % 256;
-  const h = new Int32Array([1779033703, 3144134277, 1013904242, 2773480762, 1359893119, 2600822924, 528734635, 1541459225]);
-  const w = new Int32Array(64);
-  for (let at = 0;at < padded.length; at += 64)
-    compress(h, w, padded, at);
-  const out = new Uint8Array(32);
-  for (let i = 0;i < 8; i++) {
-    out[i * 4] = h[i] >>> 24;
-    out[i * 4 + 1] = h[i] >>> 16;
-    out[i * 4 + 2] = h[i] >>> 8;
-    out[i * 4 + 3] = h[i];
-  }
-  return out;
-}
-function compress(h, w, m, at) {
-  for (let i = 0;i < 16; i++) {
-    const j = at + i * 4;
-    w[i] = m[j] << 24 | m[j + 1] << 16 | m[j + 2] << 8 | m[j + 3];
-  }
-  for (let i = 16;i < 64; i++) {
-    const x = w[i - 15];
-    const y = w[i - 2];
-    const s0 = (x >>> 7 | x << 25) ^ (x >>> 18 | x << 14) ^ x >>> 3;
-    const s1 = (y >>> 17 | y << 15) ^ (y >>> 19 | y << 13) ^ y >>> 10;
-    w[i] = w[i - 16] + s0 + w[i - 7] + s1 | 0;
-  }
-  let a = h[0];
-  let b = h[1];
-  let c = h[2];
-  let d = h[3];
-  let e = h[4];
-  let f = h[5];
-  let g = h[6];
-  let k = h[7];
-  for (let i = 0;i < 64; i++) {
-    const t1 = k + ((e >>> 6 | e << 26) ^ (e >>> 11 | e << 21) ^ (e >>> 25 | e << 7)) + (e & f ^ ~e & g) + K[i] + w[i] | 0;
-    const t2 = ((a >>> 2 | a << 30) ^ (a >>> 13 | a << 19) ^ (a >>> 22 | a << 10)) + (a & b ^ a & c ^ b & c) | 0;
-    k = g;
-    g = f;
-    f = e;
-    e = d + t1 | 0;
-    d = c;
-    c = b;
-    b = a;
-    a = t1 + t2 | 0;
-  }
-  h[0] = h[0] + a | 0;
-  h[1] = h[1] + b | 0;
-  h[2] = h[2] + c | 0;
-  h[3] = h[3] + d | 0;
-  h[4] = h[4] + e | 0;
-  h[5] = h[5] + f | 0;
-  h[6] = h[6] + g | 0;
-  h[7] = h[7] + k | 0;
-}
-function hmacSha256(key, data) {
-  const block = new Uint8Array(64);
-  block.set(key.length > 64 ? sha256(key) : key);
-  const inner = new Uint8Array(64 + data.length);
-  const outer = new Uint8Array(64 + 32);
-  for (let i = 0;i < 64; i++) {
-    inner[i] = block[i] ^ 54;
-    outer[i] = block[i] ^ 92;
-  }
-  inner.set(data, 64);
-  outer.set(sha256(inner), 64);
-  return sha256(outer);
-}
-function toHex(bytes) {
-  let hex = "";
-  for (const byte of bytes)
-    hex += (byte < 16 ? "0" : "") + byte.toString(16);
-  return hex;
 }
 
 // plugins/core/checkpoint.ts

@@ -10,7 +10,7 @@ import * as nodePath from 'node:path';
 import type { DerivedState, FileStat, Host } from '../../acp.ts';
 import { READ_LIMITS, readCapped } from './files.ts';
 import { pyStr } from './pytext.ts';
-import { isInt, isObject, type Json, sameList } from './util.ts';
+import { isInt, isObject, type Json, nodeCrypto, sameList } from './util.ts';
 
 // The append checkpoint ([beyond]). A full replay reads and re-checks the
 // whole log, which costs ~0.2-0.4 s at 100k events. After each successful
@@ -77,10 +77,42 @@ export interface Checkpoint extends LogFacts {
 }
 
 /** The checkpoint's MAC: binds its content to this folder and the host's key. */
-async function checkpointMac(key: Uint8Array, folder: string, body: Omit<Checkpoint, 'mac'>): Promise<string> {
+function checkpointMac(key: Uint8Array, folder: string, body: Omit<Checkpoint, 'mac'>): Promise<string> {
+  return hmacHex(key, `acp checkpoint\n${folder}\n${JSON.stringify(body)}`);
+}
+
+/**
+ * HMAC-SHA256 (hex) of `text` with the host's checkpoint key: the one MAC of
+ * both checkpoints (each prefixes its own label and the folder's path, so
+ * neither can stand in for the other or for another folder's).
+ */
+export async function hmacHex(key: Uint8Array, text: string): Promise<string> {
+  const node = await nodeCrypto();
+  if (node) return node.createHmac('sha256', key).update(text).digest('hex');
   const hmac = await crypto.subtle.importKey('raw', key as Uint8Array<ArrayBuffer>, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
-  const data = new TextEncoder().encode(`acp checkpoint\n${folder}\n${JSON.stringify(body)}`);
-  return [...new Uint8Array(await crypto.subtle.sign('HMAC', hmac, data))].map((b) => b.toString(16).padStart(2, '0')).join('');
+  return hex(new Uint8Array(await crypto.subtle.sign('HMAC', hmac, new TextEncoder().encode(text))));
+}
+
+/** Lowercase hex of bytes. */
+function hex(bytes: Uint8Array): string {
+  return [...bytes].map((b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/**
+ * SHA-256 (hex) of `bytes[0, offset)` and of all of `bytes`, hashing each
+ * byte once where node:crypto is there (an incremental hash, copied at
+ * `offset`); WebCrypto hashes the prefix twice.
+ */
+export async function prefixDigests(bytes: Uint8Array, offset: number): Promise<{ prefix: string; whole: string }> {
+  const node = await nodeCrypto();
+  if (node) {
+    const hash = node.createHash('sha256').update(bytes.subarray(0, offset));
+    const prefix = hash.copy().digest('hex');
+    return { prefix, whole: offset === bytes.length ? prefix : hash.update(bytes.subarray(offset)).digest('hex') };
+  }
+  const digest = async (data: Uint8Array): Promise<string> => hex(new Uint8Array(await crypto.subtle.digest('SHA-256', data as Uint8Array<ArrayBuffer>)));
+  const prefix = await digest(bytes.subarray(0, offset));
+  return { prefix, whole: offset === bytes.length ? prefix : await digest(bytes) };
 }
 
 /** Whether `facts` describe a log whose seqs are exactly 1..count (the only kind a checkpoint may describe). */
@@ -193,7 +225,7 @@ export async function loadCheckpoint(host: Host, folder: string, participants: s
 }
 
 /** Compare two MACs in time independent of where they differ. */
-function sameText(a: string, b: string): boolean {
+export function sameText(a: string, b: string): boolean {
   let diff = a.length ^ b.length;
   for (let i = 0; i < Math.min(a.length, b.length); i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
   return diff === 0;

@@ -336,3 +336,18 @@ export async function writeFileAtomic(host: Host, path: string, text: string): P
     throw error;
   }
 }
+
+/** The error for an events.jsonl that is not UTF-8 (`error`: the decoder's). */
+export function logDecodeError(bytes: Uint8Array, error: unknown): unknown {
+  // A writer killed mid-append can cut a multi-byte character: say so when
+  // only the unterminated last line is undecodable.
+  const end = Math.max(bytes.lastIndexOf(0x0a), bytes.lastIndexOf(0x0d)) + 1;
+  let headValid = false;
+  try {
+    headValid = end < bytes.length && new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(0, end)) !== undefined;
+  } catch {
+    headValid = false;
+  }
+  if (headValid) return new AcpError('events.jsonl is not valid UTF-8 (the last line is incomplete: a writer was interrupted; `acp doctor --fix` repairs it)');
+  return error;
+}

@@ -1,0 +1,282 @@
+/**
+ * The validation checkpoint ([beyond]): what `validate`'s log pass learnt
+ * from a prefix of events.jsonl, with the SHA-256 of that prefix, so that
+ * the next `validate` hashes the prefix (one pass, no parsing, no per-line
+ * work) and parses and checks only the events after it. The verdict is the
+ * full validation's, byte for byte: see docs/performance.md. A cache:
+ * deleting it costs one full validation. acp.ts passes in what the pass
+ * reads besides the log; this module imports only types from acp.ts.
+ * @module
+ */
+import * as nodePath from 'node:path';
+import type { DerivedState, Host } from '../../acp.ts';
+import { hmacHex, prefixDigests, sameText } from './checkpoint.ts';
+import { READ_LIMITS } from './files.ts';
+import { reviewHeadings } from './pytext.ts';
+import { isInt, isObject, type Json, sameList } from './util.ts';
+
+// Threat model: the append checkpoint's (plugins/core/checkpoint.ts). Anyone
+// who can write the folder can write this file, and its claims (the errors
+// of the prefix, the replayed state) decide the verdict, so it is
+// authenticated the same way: HMAC-SHA256 with the host's checkpoint key
+// (outside every folder), over the label `acp validate checkpoint`, the
+// folder's path and the content. A writer without the key cannot make
+// validate trust anything; a file copied from another folder or from the
+// append checkpoint fails the MAC. The log itself is vouched for by content,
+// not by file times: the prefix's SHA-256 is recomputed from the bytes read
+// on every use, so any edit of the prefix (same length or not), a
+// truncation or a replaced file means a full validation; lines appended
+// after it, by acp or by any other writer, are parsed and checked as a full
+// validation would. Everything else the pass reads is compared as well
+// (participants, deliverable references, readiness.md's decision gates).
+// Not covered, as for the append checkpoint: a process that can read the
+// key can forge the verdict, as it can replace acp itself.
+
+/** The validation checkpoint's file name (a cache, local to one machine). */
+export const VALIDATE_CHECKPOINT_NAME = '.acp.validate.json';
+const VERSION = 1;
+
+/** validate's log pass (acp.ts LogPass), as far as the checkpoint reads and restores it. */
+export interface LogPassState {
+  readonly shapeErrors: string[];
+  readonly headingSeqs: Set<number>;
+  readonly reviewEvents: Json[];
+  readonly firstBySeq: Map<number, Json>;
+  readonly deliverableItems: { event: Json; docErrors: string[]; freeze: boolean }[];
+  primaryFreezes: number;
+  readonly frozenSupporting: Set<string>;
+  readonly state: DerivedState;
+  readonly eventNames: Set<unknown>;
+  anyPrimaryFreeze: boolean;
+  count: number;
+  lastAt: number | undefined;
+  seenSeqs: Set<unknown> | undefined;
+}
+
+/** What the log pass reads besides the log: a checkpoint made with other inputs is not used. */
+export interface PassInputs {
+  participants: string[];
+  /** The primary deliverable's reference (`null`: none) and the supporting ones': the doc errors of deliverable events. */
+  primary: string | null;
+  supporting: string[];
+  /** readiness.md's decision gate errors, which the replay adds at every decision_accepted. */
+  gates: string[];
+}
+
+/** The pass after the prefix, in a form that survives JSON exactly. */
+interface SavedPass {
+  count: number;
+  lastAt: number | null;
+  shapeErrors: string[];
+  stateErrors: string[];
+  state: Omit<DerivedState, 'errors'>;
+  /** `[seq, from]` of every review_submitted, in log order. */
+  reviews: [number, string][];
+  items: { seq: number; doc: string; sha256?: string; docErrors: string[]; freeze: boolean }[];
+  primaryFreezes: number;
+  frozenSupporting: string[];
+  eventNames: string[];
+  anyPrimaryFreeze: boolean;
+}
+
+/** review.md's headings, as {@link reviewHeadings} finds them. */
+type Headings = { participant: string; seq: number }[];
+
+interface Stored {
+  version: number;
+  /** The headings of the review.md whose SHA-256 is `sha256` (finding them takes longer than hashing it). */
+  review?: { sha256: string; headings: [string, number][] };
+  /** `gates` is `null` when the prefix has no decision_accepted (then readiness.md does not matter). */
+  inputs: Omit<PassInputs, 'gates'> & { gates: string[] | null };
+  log: { offset: number; sha256: string; lines: number };
+  scanErrors: string[];
+  pass: SavedPass;
+}
+
+/** Where a scan of events.jsonl resumes, and what the skipped prefix said. */
+export interface ResumePoint {
+  /** Byte offset just after the prefix's last `\n`. */
+  offset: number;
+  /** Lines in the prefix (later line numbers continue from here). */
+  lines: number;
+  /** The messages of the prefix's unreadable lines, in order. */
+  errors: string[];
+}
+
+/** The pass as JSON, or `undefined` when a checkpoint could not restore it exactly. */
+function savePass(pass: LogPassState): SavedPass | undefined {
+  // Only a prefix whose seqs are its event numbers: then the first event of
+  // any seq in it is known from its position, and every seq is an integer.
+  if (pass.seenSeqs || (pass.lastAt !== undefined && !Number.isFinite(pass.lastAt))) return undefined;
+  const reviews: [number, string][] = [];
+  for (const event of pass.reviewEvents) {
+    if (!isInt(event.seq) || typeof event.from !== 'string') return undefined;
+    reviews.push([event.seq, event.from]);
+  }
+  const items: SavedPass['items'] = [];
+  for (const { event, docErrors, freeze } of pass.deliverableItems) {
+    if (!isInt(event.seq) || typeof event.doc !== 'string') return undefined;
+    items.push({ seq: event.seq, doc: event.doc, ...(typeof event.sha256 === 'string' ? { sha256: event.sha256 } : {}), docErrors, freeze });
+  }
+  const { errors, ...state } = pass.state;
+  if (!survivesJson(state)) return undefined;
+  return {
+    count: pass.count,
+    lastAt: pass.lastAt ?? null,
+    shapeErrors: pass.shapeErrors,
+    stateErrors: errors,
+    state,
+    reviews,
+    items,
+    primaryFreezes: pass.primaryFreezes,
+    frozenSupporting: [...pass.frozenSupporting],
+    // Later steps ask only for event names (strings).
+    eventNames: [...pass.eventNames].filter((name): name is string => typeof name === 'string'),
+    anyPrimaryFreeze: pass.anyPrimaryFreeze,
+  };
+}
+
+/** Whether JSON gives `value` back exactly (no -0, no undefined, no number beyond JSON's, which JSON.parse reads as ±Infinity). */
+function survivesJson(value: unknown): boolean {
+  if (value === undefined) return false;
+  if (typeof value === 'number') return Number.isFinite(value) && !Object.is(value, -0);
+  if (Array.isArray(value)) return value.every(survivesJson);
+  return isObject(value) ? Object.values(value).every(survivesJson) : true;
+}
+
+/**
+ * Continue `pass` (fresh) from a saved one; `false` (nothing changed) when a
+ * review.md heading names an event of the prefix that is not a review (its
+ * message needs the event, which is not saved): then a full validation.
+ */
+function restorePass(pass: LogPassState, saved: SavedPass): boolean {
+  const reviewFrom = new Map(saved.reviews);
+  for (const seq of pass.headingSeqs) if (seq >= 1 && seq <= saved.count && !reviewFrom.has(seq)) return false;
+  for (const [seq, from] of saved.reviews) {
+    const event = { seq, from, event: 'review_submitted' };
+    pass.reviewEvents.push(event);
+    if (pass.headingSeqs.has(seq)) pass.firstBySeq.set(seq, event);
+  }
+  pass.shapeErrors.push(...saved.shapeErrors);
+  for (const { seq, doc, sha256, docErrors, freeze } of saved.items) pass.deliverableItems.push({ event: { seq, doc, sha256 }, docErrors, freeze });
+  pass.primaryFreezes = saved.primaryFreezes;
+  for (const doc of saved.frozenSupporting) pass.frozenSupporting.add(doc);
+  Object.assign(pass.state, structuredClone(saved.state), { errors: [...saved.stateErrors] });
+  for (const name of saved.eventNames) pass.eventNames.add(name);
+  pass.anyPrimaryFreeze = saved.anyPrimaryFreeze;
+  pass.count = saved.count;
+  pass.lastAt = saved.lastAt ?? undefined;
+  return true;
+}
+
+/**
+ * One `validate`'s use of the checkpoint: {@link resume} is handed the log's
+ * bytes and the fresh pass and says where the scan starts; {@link save}
+ * records the pass after the whole log.
+ */
+export class ValidateCheckpoint {
+  readonly #host: Host;
+  readonly #folder: string;
+  readonly #key: Uint8Array;
+  readonly #inputs: PassInputs;
+  #stored: Stored | undefined;
+  #review: Stored['review'];
+  #bytes: Uint8Array | undefined;
+  #whole: string | undefined;
+  #current = false;
+
+  private constructor(host: Host, folder: string, key: Uint8Array, inputs: PassInputs) {
+    this.#host = host;
+    this.#folder = folder;
+    this.#key = key;
+    this.#inputs = inputs;
+  }
+
+  /** The checkpoint of `folder`, or `undefined` when the host has no checkpoint key (then: full validation, nothing saved). */
+  static async open(host: Host, folder: string, inputs: PassInputs): Promise<ValidateCheckpoint | undefined> {
+    const key = await host.checkpointKey?.();
+    if (!key) return undefined;
+    const checkpoint = new ValidateCheckpoint(host, folder, key, inputs);
+    checkpoint.#stored = await checkpoint.#load();
+    return checkpoint;
+  }
+
+  /** review.md's headings: the stored ones when `text` is the review.md they were found in. */
+  async reviewHeadings(text: string): Promise<Headings> {
+    const sha256 = (await prefixDigests(new TextEncoder().encode(text), 0)).whole;
+    const stored = this.#stored?.review;
+    if (stored?.sha256 === sha256) {
+      this.#review = stored;
+      return stored.headings.map(([participant, seq]) => ({ participant, seq }));
+    }
+    const headings = reviewHeadings(text);
+    const exact = headings.every((h) => Number.isFinite(h.seq));
+    this.#review = exact ? { sha256, headings: headings.map((h) => [h.participant, h.seq]) } : undefined;
+    return headings;
+  }
+
+  get #path(): string {
+    return nodePath.join(this.#folder, VALIDATE_CHECKPOINT_NAME);
+  }
+
+  #mac(json: string): Promise<string> {
+    return hmacHex(this.#key, `acp validate checkpoint\n${this.#folder}\n${json}`);
+  }
+
+  /** The stored checkpoint when authentic and made from the same inputs. */
+  async #load(): Promise<Stored | undefined> {
+    let stored: Stored;
+    try {
+      const text = new TextDecoder().decode(await this.#host.fs.readFile(this.#path, { maxBytes: READ_LIMITS.checkpoint }));
+      const newline = text.indexOf('\n');
+      const json = text.slice(newline + 1, text.endsWith('\n') ? -1 : undefined);
+      if (newline < 0 || !sameText(text.slice(0, newline), await this.#mac(json))) return undefined;
+      stored = JSON.parse(json);
+    } catch {
+      return undefined;
+    }
+    const inputs = this.#inputs;
+    const same =
+      isObject(stored) &&
+      stored.version === VERSION &&
+      sameList(stored.inputs.participants, inputs.participants) &&
+      stored.inputs.primary === inputs.primary &&
+      sameList(stored.inputs.supporting, inputs.supporting) &&
+      (stored.inputs.gates === null || sameList(stored.inputs.gates, inputs.gates));
+    return same ? stored : undefined;
+  }
+
+  /** Where the scan of `bytes` (all of events.jsonl) may start, with `pass` restored to the prefix; `undefined`: from the start. */
+  async resume(bytes: Uint8Array, pass: LogPassState): Promise<ResumePoint | undefined> {
+    this.#bytes = bytes;
+    const stored = this.#stored;
+    const offset = stored?.log.offset;
+    if (!stored || !isInt(offset) || offset <= 0 || offset > bytes.length || bytes[offset - 1] !== 0x0a) return undefined;
+    const { prefix, whole } = await prefixDigests(bytes, offset);
+    if (prefix !== stored.log.sha256 || !restorePass(pass, stored.pass)) return undefined;
+    this.#whole = whole;
+    this.#current = offset === bytes.length;
+    return { offset, lines: stored.log.lines, errors: [...stored.scanErrors] };
+  }
+
+  /**
+   * Record the pass after the whole log (`lines` lines, `scanErrors`), when
+   * the log ends with a whole line and the pass can be saved exactly. A
+   * checkpoint that cannot be written only costs the next validate its speed.
+   */
+  async save(lines: number, scanErrors: string[], pass: LogPassState): Promise<void> {
+    const bytes = this.#bytes;
+    if ((this.#current && this.#review === this.#stored?.review) || !bytes?.length || bytes[bytes.length - 1] !== 0x0a) return;
+    const saved = savePass(pass);
+    if (!saved) return;
+    try {
+      const sha256 = this.#whole ?? (await prefixDigests(bytes, bytes.length)).whole;
+      const { gates, ...inputs } = this.#inputs;
+      const stored: Stored = { version: VERSION, review: this.#review, inputs: { ...inputs, gates: pass.eventNames.has('decision_accepted') ? gates : null }, log: { offset: bytes.length, sha256, lines }, scanErrors, pass: saved };
+      const json = JSON.stringify(stored);
+      await this.#host.fs.writeFile(this.#path, `${await this.#mac(json)}\n${json}\n`);
+    } catch {
+      // A read-only folder: validated in full next time.
+    }
+  }
+}

@@ -1,5 +1,5 @@
-// The validation checkpoint (`.acp.validate.json`) must never change a
-// verdict. After every step of a seeded random walk over one folder (acp
+// The validation checkpoint (kept in the host's cache directory, outside the
+// folder) must never change a verdict. After every step of a seeded random walk over one folder (acp
 // appends, lines appended by a foreign writer, prefix bytes edited with the
 // same or another length, truncations, torn and undecodable lines, review.md
 // headings, readiness.md, protocol.json, deliverable content, the checkpoint
@@ -14,7 +14,7 @@
 // content was edited, it was copied from another folder or the log's prefix
 // changed.
 import { createHash } from 'node:crypto';
-import { appendFileSync, cpSync, existsSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -37,12 +37,11 @@ import {
   runCli,
 } from '../acp.ts';
 import { hmacHex } from '../plugins/core/checkpoint.ts';
-import { VALIDATE_CHECKPOINT_NAME } from '../plugins/core/validate-checkpoint.ts';
+import { MIN_LOG_BYTES, validateCheckpointPath } from '../plugins/core/validate-checkpoint.ts';
 
 const LONG = process.env.ACP_LONG === '1';
 const SEEDS = LONG ? Array.from({ length: 16 }, (_, i) => 2000 + i) : [11, 12, 13];
 const STEPS = LONG ? 200 : 60;
-const CP = VALIDATE_CHECKPOINT_NAME;
 const PRIMARY = 'deliverables/adr.md';
 const SUPPORTING = 'deliverables/test-plan.md';
 
@@ -93,9 +92,13 @@ async function verdicts(host: Host, folder: string): Promise<Verdict[]> {
   return [await cli(host, ['validate', '--folder', folder]), await cli(host, ['validate', '--folder', folder, '--json'])];
 }
 
+async function cpPath(host: Host, folder: string): Promise<string> {
+  return (await validateCheckpointPath(host, folder))!;
+}
+
 /** Whether the checkpoint on disk names a prefix of the current log by its digest (the fast path can resume from it). */
-function resumable(folder: string): boolean {
-  const path = join(folder, CP);
+async function resumable(host: Host, folder: string): Promise<boolean> {
+  const path = await cpPath(host, folder);
   if (!existsSync(path)) return false;
   const text = readFileSync(path, 'utf8');
   let log: { offset: number; sha256: string };
@@ -173,8 +176,8 @@ function lastSeq(folder: string): number {
 
 type Edit = { name: string; apply(): void | Promise<void> };
 
-/** The random walk's moves on `folder` (`other`: a second folder whose checkpoint can be copied in). */
-function moves(r: ReturnType<typeof rng>, folder: string, other: string, host: Host, key: Uint8Array): Edit[] {
+/** The random walk's moves on `folder` (`cp`: its checkpoint; `otherCp`: another folder's, which can be copied in). */
+function moves(r: ReturnType<typeof rng>, folder: string, cp: string, otherCp: string, host: Host, key: Uint8Array): Edit[] {
   const log = join(folder, 'events.jsonl');
   const at = (): string => formatTimestamp(new Date(Date.parse('2031-01-01T00:00:00Z') + r.int(1000) * 1000));
   const edit = (fn: (bytes: Buffer) => Buffer): void => writeFileSync(log, fn(readFileSync(log)));
@@ -281,7 +284,7 @@ function moves(r: ReturnType<typeof rng>, folder: string, other: string, host: H
     {
       name: 'the checkpoint is corrupted',
       apply: () => {
-        const path = join(folder, CP);
+        const path = cp;
         if (!existsSync(path)) return;
         const bytes = readFileSync(path);
         const i = r.int(bytes.length);
@@ -289,17 +292,17 @@ function moves(r: ReturnType<typeof rng>, folder: string, other: string, host: H
         writeFileSync(path, bytes);
       },
     },
-    { name: 'the checkpoint is deleted', apply: () => rmSync(join(folder, CP), { force: true }) },
+    { name: 'the checkpoint is deleted', apply: () => rmSync(cp, { force: true }) },
     {
       name: "another folder's checkpoint is copied in",
       apply: () => {
-        if (existsSync(join(other, CP))) cpSync(join(other, CP), join(folder, CP));
+        if (existsSync(otherCp)) cpSync(otherCp, cp);
       },
     },
     {
       name: 'the checkpoint is re-signed with another key',
       apply: async () => {
-        const path = join(folder, CP);
+        const path = cp;
         if (!existsSync(path)) return;
         const text = readFileSync(path, 'utf8');
         const json = text.slice(text.indexOf('\n') + 1, -1);
@@ -316,11 +319,11 @@ describe('validation checkpoint: fast path and full validation give the same ver
     const { keyed, plain, key } = await hosts();
     const folder = join(root, `walk-${seed}`);
     const other = join(root, `walk-${seed}-other`);
-    await generate(keyed, folder, 120 + r.int(200));
-    await generate(keyed, other, 60);
+    await generate(keyed, folder, 400 + r.int(200));
+    await generate(keyed, other, 400);
     await verdicts(keyed, other);
     const pristine = readFileSync(join(folder, 'events.jsonl'));
-    const all = moves(r, folder, other, keyed, key);
+    const all = moves(r, folder, await cpPath(keyed, folder), await cpPath(keyed, other), keyed, key);
     const trail: string[] = [];
     let hits = 0;
     for (let step = 0; step < STEPS; step++) {
@@ -333,7 +336,7 @@ describe('validation checkpoint: fast path and full validation give the same ver
         await move.apply();
         trail.push(move.name);
       }
-      if (resumable(folder)) hits++;
+      if (await resumable(keyed, folder)) hits++;
       const fast = await verdicts(keyed, folder);
       const again = await verdicts(keyed, folder);
       const full = await verdicts(plain, folder);
@@ -348,9 +351,9 @@ describe('validation checkpoint: fast path and full validation give the same ver
   test('property: any appended lines and any same-length prefix edit give the full verdict', async () => {
     const { keyed, plain } = await hosts();
     const base = join(root, 'property-base');
-    await generate(keyed, base, 40);
+    await generate(keyed, base, 400);
     const line = fc.oneof(
-      fc.constantFrom('{"seq": 41, "from": "alice", "event": "proposal_submitted", "at": "2031-01-01T00:00:00Z", "summary": "p", "reply_to": 40}', '', '{}', '[]'),
+      fc.constantFrom('{"seq": 401, "from": "alice", "event": "proposal_submitted", "at": "2031-01-01T00:00:00Z", "summary": "p", "reply_to": 400}', '', '{}', '[]'),
       fc.json(),
       fc.string(),
     );
@@ -378,15 +381,16 @@ describe('validation checkpoint: fast path and full validation give the same ver
 
 describe('validation checkpoint: threat model', () => {
   /** A folder whose log has one error (seq 3 is from a stranger), validated once so its checkpoint exists. */
-  async function setUp(name: string): Promise<{ folder: string; keyed: Host; plain: Host; key: Uint8Array; stored: Record<string, unknown> }> {
+  async function setUp(name: string): Promise<{ folder: string; cp: string; keyed: Host; plain: Host; key: Uint8Array; stored: Record<string, unknown> }> {
     const { keyed, plain, key } = await hosts();
     const folder = join(root, name);
-    await generate(keyed, folder, 30);
+    const cp = await cpPath(keyed, folder);
+    await generate(keyed, folder, 400);
     const log = join(folder, 'events.jsonl');
     writeFileSync(log, readFileSync(log, 'utf8').replace('"seq":3,"from":"alice"', '"seq":3,"from":"mallory"'));
     await verdicts(keyed, folder);
-    const text = readFileSync(join(folder, CP), 'utf8');
-    return { folder, keyed, plain, key, stored: JSON.parse(text.slice(text.indexOf('\n') + 1)) };
+    const text = readFileSync(cp, 'utf8');
+    return { folder, cp, keyed, plain, key, stored: JSON.parse(text.slice(text.indexOf('\n') + 1)) };
   }
 
   /** The stored checkpoint with its errors replaced by a lie, signed with `key` for `folder`. */
@@ -397,43 +401,43 @@ describe('validation checkpoint: threat model', () => {
   }
 
   test('the full verdict reports the error; an authentic checkpoint is believed (the positive control)', async () => {
-    const { folder, keyed, plain, key, stored } = await setUp('tm-control');
+    const { folder, cp, keyed, plain, key, stored } = await setUp('tm-control');
     const full = await cli(plain, ['validate', '--folder', folder]);
     expect(full.rc).not.toBe(0);
     expect(full.stdout).toContain('got mallory');
     expect(await cli(keyed, ['validate', '--folder', folder])).toEqual(full);
-    writeFileSync(join(folder, CP), await lie(stored, key, folder));
+    writeFileSync(cp, await lie(stored, key, folder));
     const fooled = await cli(keyed, ['validate', '--folder', folder]);
     expect(fooled.stdout).toContain('THE CHECKPOINT LIED');
     expect(fooled.stdout).not.toContain('mallory');
   });
 
   test('a checkpoint signed with another key is not used', async () => {
-    const { folder, keyed, plain, key, stored } = await setUp('tm-key');
-    writeFileSync(join(folder, CP), await lie(stored, Uint8Array.from(key, (b) => b ^ 0x80), folder));
+    const { folder, cp, keyed, plain, key, stored } = await setUp('tm-key');
+    writeFileSync(cp, await lie(stored, Uint8Array.from(key, (b) => b ^ 0x80), folder));
     expect(await verdicts(keyed, folder)).toEqual(await verdicts(plain, folder));
   });
 
   test('an edited checkpoint is not used', async () => {
-    const { folder, keyed, plain, key, stored } = await setUp('tm-edit');
+    const { folder, cp, keyed, plain, key, stored } = await setUp('tm-edit');
     const forged = await lie(stored, key, folder);
-    writeFileSync(join(folder, CP), forged.replace('THE CHECKPOINT LIED', 'THE CHECKPOINT LIES'));
+    writeFileSync(cp, forged.replace('THE CHECKPOINT LIED', 'THE CHECKPOINT LIES'));
     expect(await verdicts(keyed, folder)).toEqual(await verdicts(plain, folder));
   });
 
   test('a checkpoint copied from another folder is not used, even over the same log', async () => {
-    const { folder, keyed, plain, key, stored } = await setUp('tm-copy');
+    const { folder, cp, keyed, plain, key, stored } = await setUp('tm-copy');
     const copy = join(root, 'tm-copy-2');
     cpSync(folder, copy, { recursive: true });
-    writeFileSync(join(folder, CP), await lie(stored, key, folder));
-    cpSync(join(folder, CP), join(copy, CP));
+    writeFileSync(cp, await lie(stored, key, folder));
+    cpSync(cp, await cpPath(keyed, copy));
     const full = await verdicts(plain, copy);
     expect(full[0]!.stdout).toContain('got mallory');
     expect(await verdicts(keyed, copy)).toEqual(full);
   });
 
   test('an edited prefix, same length or not, or a truncation, makes the checkpoint unusable; appended lines do not', async () => {
-    const { folder, keyed, plain, key, stored } = await setUp('tm-prefix');
+    const { folder, cp, keyed, plain, key, stored } = await setUp('tm-prefix');
     const log = join(folder, 'events.jsonl');
     const original = readFileSync(log, 'utf8');
     const forged = await lie(stored, key, folder);
@@ -444,14 +448,14 @@ describe('validation checkpoint: threat model', () => {
     ];
     for (const text of variants) {
       writeFileSync(log, text);
-      writeFileSync(join(folder, CP), forged);
+      writeFileSync(cp, forged);
       expect(await verdicts(keyed, folder)).toEqual(await verdicts(plain, folder));
     }
     // Lines appended by any writer keep the prefix: the (here lying) checkpoint still speaks for it, and the new line is checked.
     writeFileSync(log, original);
     const seq = lastSeq(folder) + 1;
     appendFileSync(log, pyLine({ seq, from: 'nobody', event: 'proposal_submitted', at: '2031-01-01T00:00:00Z', summary: 'py', reply_to: seq - 1 }));
-    writeFileSync(join(folder, CP), forged);
+    writeFileSync(cp, forged);
     const resumed = await cli(keyed, ['validate', '--folder', folder]);
     expect(resumed.stdout).toContain('THE CHECKPOINT LIED');
     expect(resumed.stdout).toContain(`seq ${seq}: proposal submission is reserved for alice; got nobody`);
@@ -461,33 +465,40 @@ describe('validation checkpoint: threat model', () => {
     const { keyed, plain } = await hosts();
     const folder = join(root, 'gates');
     const registry = await createRegistry();
-    await init(keyed, folder, { participants: ['alice', 'bob'], objective: 'o', completion: ['c'], primaryType: 'adr' }, registry);
+    await generate(keyed, folder, 400);
     writeFileSync(join(folder, 'readiness.md'), READINESS.clean);
-    const steps: AppendRequest[] = [
-      { participant: 'alice', event: 'deliverable_drafted', summary: 'd', replyTo: 1, role: 'primary', doc: PRIMARY },
-      { participant: 'alice', event: 'proposal_submitted', summary: 'p', replyTo: 2 },
-      { participant: 'bob', event: 'review_submitted', summary: 'r', replyTo: 3 },
-      { participant: 'alice', event: 'proposal_revised', summary: 'v', replyTo: 4 },
-      { participant: 'alice', event: 'question_classified', summary: 'q', replyTo: 5 },
-      { participant: 'alice', event: 'decision_accepted', summary: 'a', replyTo: 6 },
-      { participant: 'bob', event: 'decision_accepted', summary: 'b', replyTo: 7 },
+    const steps: [string, string][] = [
+      ['alice', 'proposal_revised'],
+      ['alice', 'question_classified'],
+      ['alice', 'decision_accepted'],
+      ['bob', 'decision_accepted'],
     ];
-    for (const step of steps) await append(keyed, folder, step, registry);
+    for (const [participant, event] of steps) await append(keyed, folder, { participant, event, summary: event, replyTo: lastSeq(folder) }, registry);
     await verdicts(keyed, folder);
-    expect(resumable(folder)).toBe(true);
+    expect(await resumable(keyed, folder)).toBe(true);
+    const accepted = lastSeq(folder);
     for (const readiness of [READINESS.blocking, READINESS.unresolved, READINESS.clean]) {
       writeFileSync(join(folder, 'readiness.md'), readiness);
-      expect(await verdicts(keyed, folder)).toEqual(await verdicts(plain, folder));
+      const full = await verdicts(plain, folder);
+      if (readiness === READINESS.blocking) expect(full[0]!.stdout).toContain(`seq ${accepted}: blocking readiness items must be cleared before decision_accepted`);
+      expect(await verdicts(keyed, folder)).toEqual(full);
     }
   });
 
-  test('the checkpoint is written only with a key, and a folder without one is validated in full', async () => {
+  test('the checkpoint is written only with a key, outside the folder, and only for a long log', async () => {
     const { keyed, plain } = await hosts();
     const folder = join(root, 'nokey');
-    await generate(keyed, folder, 20);
+    await generate(keyed, folder, 400);
     await verdicts(plain, folder);
-    expect(existsSync(join(folder, CP))).toBe(false);
+    expect(existsSync(await cpPath(keyed, folder))).toBe(false);
     await verdicts(keyed, folder);
-    expect(resumable(folder)).toBe(true);
+    expect(await resumable(keyed, folder)).toBe(true);
+    expect(readdirSync(folder).filter((name) => name.startsWith('.'))).toEqual([]);
+    // A short log is validated in full and leaves nothing behind.
+    const small = join(root, 'small');
+    await generate(keyed, small, 20);
+    expect(readFileSync(join(small, 'events.jsonl')).length).toBeLessThan(MIN_LOG_BYTES);
+    await verdicts(keyed, small);
+    expect(existsSync(await cpPath(keyed, small))).toBe(false);
   });
 });

@@ -103,6 +103,13 @@ export interface Host {
    * and replays the whole log.
    */
   checkpointKey?(): Promise<Uint8Array | undefined>;
+  /**
+   * A directory of this machine's caches that must not live in a
+   * collaboration folder (validate is read-only there): the validation
+   * checkpoints, next to the checkpoint key; `undefined` when there is none.
+   * Optional: without it every validate reads and checks the whole log.
+   */
+  cacheDir?(): Promise<string | undefined>;
   /** Resolve a possibly relative path against the working directory. */
   resolvePath(path: string): string;
 }

@@ -316,13 +316,20 @@ export async function createNodeHost(options: NodeHostOptions = {}): Promise<Hos
   }
   const identity = { bootId: readProc('/proc/sys/kernel/random/boot_id'), pidNamespace, startTime: startTime('self') };
   let key: Promise<Uint8Array | undefined> | undefined;
+  const keyFile = (): string | undefined => (options.checkpointKeyFile === undefined ? defaultKeyFile(proc?.env, granted) : (options.checkpointKeyFile ?? undefined));
+  const mayUse = (path: string): boolean => granted({ name: 'read', path } as { name: string }) && granted({ name: 'write', path } as { name: string });
   const checkpointKey = (): Promise<Uint8Array | undefined> => {
     key ??= (async () => {
-      const path = options.checkpointKeyFile === undefined ? defaultKeyFile(proc?.env, granted) : options.checkpointKeyFile;
-      if (!path || !granted({ name: 'read', path } as { name: string }) || !granted({ name: 'write', path } as { name: string })) return undefined;
-      return loadOrCreateKey(fs, path);
+      const path = keyFile();
+      return path && mayUse(path) ? loadOrCreateKey(fs, path) : undefined;
     })().catch(() => undefined);
     return key;
+  };
+  // The caches live next to the key: private to this account, outside every folder.
+  const cacheDir = async (): Promise<string | undefined> => {
+    const path = keyFile();
+    const dir = path && nodePath.join(nodePath.dirname(path), 'validate');
+    return dir && mayUse(dir) && (await checkpointKey()) ? dir : undefined;
   };
   return {
     fs: nodeFs,
@@ -343,6 +350,7 @@ export async function createNodeHost(options: NodeHostOptions = {}): Promise<Hos
     identity,
     processStartTime: (pid) => (Number.isSafeInteger(pid) && pid > 0 ? startTime(pid) : undefined),
     checkpointKey,
+    cacheDir,
     resolvePath: (path) => nodePath.resolve(path),
   };
 }

@@ -3,9 +3,10 @@
  * from a prefix of events.jsonl, with the SHA-256 of that prefix, so that
  * the next `validate` hashes the prefix (one pass, no parsing, no per-line
  * work) and parses and checks only the events after it. The verdict is the
- * full validation's, byte for byte: see docs/performance.md. A cache:
- * deleting it costs one full validation. acp.ts passes in what the pass
- * reads besides the log; this module imports only types from acp.ts.
+ * full validation's, byte for byte: see docs/performance.md. A cache kept
+ * outside the folder (validate never writes there): deleting it costs one
+ * full validation. acp.ts passes in what the pass reads besides the log;
+ * this module imports only types from acp.ts.
  * @module
  */
 import * as nodePath from 'node:path';
@@ -15,26 +16,38 @@ import { READ_LIMITS } from './files.ts';
 import { reviewHeadings } from './pytext.ts';
 import { isInt, isObject, type Json, sameList } from './util.ts';
 
-// Threat model: the append checkpoint's (plugins/core/checkpoint.ts). Anyone
-// who can write the folder can write this file, and its claims (the errors
-// of the prefix, the replayed state) decide the verdict, so it is
-// authenticated the same way: HMAC-SHA256 with the host's checkpoint key
-// (outside every folder), over the label `acp validate checkpoint`, the
-// folder's path and the content. A writer without the key cannot make
-// validate trust anything; a file copied from another folder or from the
-// append checkpoint fails the MAC. The log itself is vouched for by content,
-// not by file times: the prefix's SHA-256 is recomputed from the bytes read
-// on every use, so any edit of the prefix (same length or not), a
-// truncation or a replaced file means a full validation; lines appended
-// after it, by acp or by any other writer, are parsed and checked as a full
-// validation would. Everything else the pass reads is compared as well
-// (participants, deliverable references, readiness.md's decision gates).
-// Not covered, as for the append checkpoint: a process that can read the
-// key can forge the verdict, as it can replace acp itself.
+// Where: `Host.cacheDir()` (by default ~/.local/state/acp/validate/, next to
+// the checkpoint key, private to the account), one file per folder path
+// (named by its SHA-256), and only for logs of at least MIN_LOG_BYTES: a
+// shorter one is validated in full in a few milliseconds, and small folders
+// (tests, conformance runs) leave nothing behind.
+//
+// Threat model: the append checkpoint's (plugins/core/checkpoint.ts). The
+// file's claims (the errors of the prefix, the replayed state) decide the
+// verdict, so it is authenticated the same way although it lives outside
+// the folder: HMAC-SHA256 with the host's checkpoint key over the label
+// `acp validate checkpoint`, the folder's path and the content. A file
+// written by someone without the key (a synced or shared state directory),
+// edited, or made for another folder is not used. The log itself is
+// vouched for by content, not by file times: the prefix's SHA-256 is
+// recomputed from the bytes read on every use, so any edit of the prefix
+// (same length or not), a truncation or a replaced file means a full
+// validation; lines appended after it, by acp or by any other writer, are
+// parsed and checked as a full validation would. Everything else the pass
+// reads is compared as well (participants, deliverable references,
+// readiness.md's decision gates, review.md by its SHA-256). Not covered, as
+// for the append checkpoint: a process that can read the key can forge the
+// verdict, as it can replace acp itself.
 
-/** The validation checkpoint's file name (a cache, local to one machine). */
-export const VALIDATE_CHECKPOINT_NAME = '.acp.validate.json';
 const VERSION = 1;
+/** Logs shorter than this are validated in full and leave no checkpoint. */
+export const MIN_LOG_BYTES = 64 * 1024;
+
+/** The validation checkpoint of `folder` (an absolute path), or `undefined` when the host keeps no caches. */
+export async function validateCheckpointPath(host: Host, folder: string): Promise<string | undefined> {
+  const dir = await host.cacheDir?.();
+  return dir && nodePath.join(dir, `${(await prefixDigests(new TextEncoder().encode(folder), 0)).whole}.json`);
+}
 
 /** validate's log pass (acp.ts LogPass), as far as the checkpoint reads and restores it. */
 export interface LogPassState {
@@ -177,6 +190,7 @@ function restorePass(pass: LogPassState, saved: SavedPass): boolean {
 export class ValidateCheckpoint {
   readonly #host: Host;
   readonly #folder: string;
+  readonly #path: string;
   readonly #key: Uint8Array;
   readonly #inputs: PassInputs;
   #stored: Stored | undefined;
@@ -185,18 +199,20 @@ export class ValidateCheckpoint {
   #whole: string | undefined;
   #current = false;
 
-  private constructor(host: Host, folder: string, key: Uint8Array, inputs: PassInputs) {
+  private constructor(host: Host, folder: string, path: string, key: Uint8Array, inputs: PassInputs) {
     this.#host = host;
     this.#folder = folder;
+    this.#path = path;
     this.#key = key;
     this.#inputs = inputs;
   }
 
-  /** The checkpoint of `folder`, or `undefined` when the host has no checkpoint key (then: full validation, nothing saved). */
+  /** The checkpoint of `folder`, or `undefined` when the host has no checkpoint key or cache directory (then: full validation, nothing saved). */
   static async open(host: Host, folder: string, inputs: PassInputs): Promise<ValidateCheckpoint | undefined> {
     const key = await host.checkpointKey?.();
-    if (!key) return undefined;
-    const checkpoint = new ValidateCheckpoint(host, folder, key, inputs);
+    const path = key && (await validateCheckpointPath(host, folder));
+    if (!key || !path) return undefined;
+    const checkpoint = new ValidateCheckpoint(host, folder, path, key, inputs);
     checkpoint.#stored = await checkpoint.#load();
     return checkpoint;
   }
@@ -213,10 +229,6 @@ export class ValidateCheckpoint {
     const exact = headings.every((h) => Number.isFinite(h.seq));
     this.#review = exact ? { sha256, headings: headings.map((h) => [h.participant, h.seq]) } : undefined;
     return headings;
-  }
-
-  get #path(): string {
-    return nodePath.join(this.#folder, VALIDATE_CHECKPOINT_NAME);
   }
 
   #mac(json: string): Promise<string> {
@@ -266,7 +278,7 @@ export class ValidateCheckpoint {
    */
   async save(lines: number, scanErrors: string[], pass: LogPassState): Promise<void> {
     const bytes = this.#bytes;
-    if ((this.#current && this.#review === this.#stored?.review) || !bytes?.length || bytes[bytes.length - 1] !== 0x0a) return;
+    if ((this.#current && this.#review === this.#stored?.review) || !bytes || bytes.length < MIN_LOG_BYTES || bytes[bytes.length - 1] !== 0x0a) return;
     const saved = savePass(pass);
     if (!saved) return;
     try {
@@ -274,9 +286,13 @@ export class ValidateCheckpoint {
       const { gates, ...inputs } = this.#inputs;
       const stored: Stored = { version: VERSION, review: this.#review, inputs: { ...inputs, gates: pass.eventNames.has('decision_accepted') ? gates : null }, log: { offset: bytes.length, sha256, lines }, scanErrors, pass: saved };
       const json = JSON.stringify(stored);
-      await this.#host.fs.writeFile(this.#path, `${await this.#mac(json)}\n${json}\n`);
+      // Replaced whole: a concurrent validate reads the old checkpoint or the new one.
+      const temporary = `${this.#path}.${this.#host.pid}.tmp`;
+      await this.#host.fs.mkdir(nodePath.dirname(this.#path));
+      await this.#host.fs.writeFile(temporary, `${await this.#mac(json)}\n${json}\n`);
+      await this.#host.fs.rename(temporary, this.#path);
     } catch {
-      // A read-only folder: validated in full next time.
+      // Not writable: validated in full next time.
     }
   }
 }

@@ -12,7 +12,7 @@ import { sleep } from '../core/util.ts';
 export const ACP_SUBJECT_RE = /^acp: seq \d+ \S+ by .+$/;
 
 /** Files acp keeps next to the log that are local to a clone (never committed, ignored by the dirty check). */
-export const LOCAL_FILES = new Set(['.acp.lock', '.acp.lock.break', '.acp.checkpoint.json', '.acp.validate.json']);
+export const LOCAL_FILES = new Set(['.acp.lock', '.acp.lock.break', '.acp.checkpoint.json']);
 
 /** A git repository holding a collaboration folder. */
 export interface Repo {

@@ -371,16 +371,21 @@ async function createNodeHost(options = {}) {
   }
   const identity = { bootId: readProc("/proc/sys/kernel/random/boot_id"), pidNamespace, startTime: startTime("self") };
   let key;
+  const keyFile = () => options.checkpointKeyFile === undefined ? defaultKeyFile(proc?.env, granted) : options.checkpointKeyFile ?? undefined;
+  const mayUse = (path) => granted({ name: "read", path }) && granted({ name: "write", path });
   const checkpointKey = () => {
     key ??= (async () => {
-      const path = options.checkpointKeyFile === undefined ? defaultKeyFile(proc?.env, granted) : options.checkpointKeyFile;
-      if (!path || !granted({ name: "read", path }) || !granted({ name: "write", path }))
-        return;
-      return loadOrCreateKey(fs, path);
+      const path = keyFile();
+      return path && mayUse(path) ? loadOrCreateKey(fs, path) : undefined;
     })().catch(() => {
       return;
     });
     return key;
+  };
+  const cacheDir = async () => {
+    const path = keyFile();
+    const dir = path && nodePath6.join(nodePath6.dirname(path), "validate");
+    return dir && mayUse(dir) && await checkpointKey() ? dir : undefined;
   };
   return {
     fs: nodeFs,
@@ -404,6 +409,7 @@ async function createNodeHost(options = {}) {
     identity,
     processStartTime: (pid) => Number.isSafeInteger(pid) && pid > 0 ? startTime(pid) : undefined,
     checkpointKey,
+    cacheDir,
     resolvePath: (path) => nodePath6.resolve(path)
   };
 }
@@ -2610,8 +2616,12 @@ function duplicateSeqError(events) {
 
 // plugins/core/validate-checkpoint.ts
 init_util();
-var VALIDATE_CHECKPOINT_NAME = ".acp.validate.json";
 var VERSION = 1;
+var MIN_LOG_BYTES = 64 * 1024;
+async function validateCheckpointPath(host, folder) {
+  const dir = await host.cacheDir?.();
+  return dir && nodePath4.join(dir, `${(await prefixDigests(new TextEncoder().encode(folder), 0)).whole}.json`);
+}
 function savePass(pass) {
   if (pass.seenSeqs || pass.lastAt !== undefined && !Number.isFinite(pass.lastAt))
     return;
@@ -2682,6 +2692,7 @@ function restorePass(pass, saved) {
 class ValidateCheckpoint {
   #host;
   #folder;
+  #path;
   #key;
   #inputs;
   #stored;
@@ -2689,17 +2700,19 @@ class ValidateCheckpoint {
   #bytes;
   #whole;
   #current = false;
-  constructor(host, folder, key, inputs) {
+  constructor(host, folder, path, key, inputs) {
     this.#host = host;
     this.#folder = folder;
+    this.#path = path;
     this.#key = key;
     this.#inputs = inputs;
   }
   static async open(host, folder, inputs) {
     const key = await host.checkpointKey?.();
-    if (!key)
+    const path = key && await validateCheckpointPath(host, folder);
+    if (!key || !path)
       return;
-    const checkpoint = new ValidateCheckpoint(host, folder, key, inputs);
+    const checkpoint = new ValidateCheckpoint(host, folder, path, key, inputs);
     checkpoint.#stored = await checkpoint.#load();
     return checkpoint;
   }
@@ -2714,9 +2727,6 @@ class ValidateCheckpoint {
     const exact = headings.every((h) => Number.isFinite(h.seq));
     this.#review = exact ? { sha256, headings: headings.map((h) => [h.participant, h.seq]) } : undefined;
     return headings;
-  }
-  get #path() {
-    return nodePath4.join(this.#folder, VALIDATE_CHECKPOINT_NAME);
   }
   #mac(json) {
     return hmacHex(this.#key, `acp validate checkpoint
@@ -2756,7 +2766,7 @@ ${json}`);
   }
   async save(lines, scanErrors, pass) {
     const bytes = this.#bytes;
-    if (this.#current && this.#review === this.#stored?.review || !bytes?.length || bytes[bytes.length - 1] !== 10)
+    if (this.#current && this.#review === this.#stored?.review || !bytes || bytes.length < MIN_LOG_BYTES || bytes[bytes.length - 1] !== 10)
       return;
     const saved = savePass(pass);
     if (!saved)
@@ -2766,9 +2776,12 @@ ${json}`);
       const { gates, ...inputs } = this.#inputs;
       const stored = { version: VERSION, review: this.#review, inputs: { ...inputs, gates: pass.eventNames.has("decision_accepted") ? gates : null }, log: { offset: bytes.length, sha256, lines }, scanErrors, pass: saved };
       const json = JSON.stringify(stored);
-      await this.#host.fs.writeFile(this.#path, `${await this.#mac(json)}
+      const temporary = `${this.#path}.${this.#host.pid}.tmp`;
+      await this.#host.fs.mkdir(nodePath4.dirname(this.#path));
+      await this.#host.fs.writeFile(temporary, `${await this.#mac(json)}
 ${json}
 `);
+      await this.#host.fs.rename(temporary, this.#path);
     } catch {}
   }
 }

@@ -39,7 +39,7 @@ import { isInt, isObject, type Json, sameList } from './util.ts';
 // for the append checkpoint: a process that can read the key can forge the
 // verdict, as it can replace acp itself.
 
-const VERSION = 1;
+const VERSION = 2;
 /** Logs shorter than this are validated in full and leave no checkpoint. */
 export const MIN_LOG_BYTES = 64 * 1024;
 
@@ -83,8 +83,8 @@ interface SavedPass {
   shapeErrors: string[];
   stateErrors: string[];
   state: Omit<DerivedState, 'errors'>;
-  /** `[seq, from]` of every review_submitted, in log order. */
-  reviews: [number, string][];
+  /** seq and from of every review_submitted, in log order (flat lists: read back without per-item objects). */
+  reviews: { seqs: number[]; from: string[] };
   items: { seq: number; doc: string; sha256?: string; docErrors: string[]; freeze: boolean }[];
   primaryFreezes: number;
   frozenSupporting: string[];
@@ -98,7 +98,7 @@ type Headings = { participant: string; seq: number }[];
 interface Stored {
   version: number;
   /** The headings of the review.md whose SHA-256 is `sha256` (finding them takes longer than hashing it). */
-  review?: { sha256: string; headings: [string, number][] };
+  review?: { sha256: string; participants: string[]; seqs: number[] };
   /** `gates` is `null` when the prefix has no decision_accepted (then readiness.md does not matter). */
   inputs: Omit<PassInputs, 'gates'> & { gates: string[] | null };
   log: { offset: number; sha256: string; lines: number };
@@ -121,10 +121,11 @@ function savePass(pass: LogPassState): SavedPass | undefined {
   // Only a prefix whose seqs are its event numbers: then the first event of
   // any seq in it is known from its position, and every seq is an integer.
   if (pass.seenSeqs || (pass.lastAt !== undefined && !Number.isFinite(pass.lastAt))) return undefined;
-  const reviews: [number, string][] = [];
+  const reviews: SavedPass['reviews'] = { seqs: [], from: [] };
   for (const event of pass.reviewEvents) {
     if (!isInt(event.seq) || typeof event.from !== 'string') return undefined;
-    reviews.push([event.seq, event.from]);
+    reviews.seqs.push(event.seq);
+    reviews.from.push(event.from);
   }
   const items: SavedPass['items'] = [];
   for (const { event, docErrors, freeze } of pass.deliverableItems) {
@@ -163,12 +164,14 @@ function survivesJson(value: unknown): boolean {
  * message needs the event, which is not saved): then a full validation.
  */
 function restorePass(pass: LogPassState, saved: SavedPass): boolean {
-  const reviewFrom = new Map(saved.reviews);
-  for (const seq of pass.headingSeqs) if (seq >= 1 && seq <= saved.count && !reviewFrom.has(seq)) return false;
-  for (const [seq, from] of saved.reviews) {
-    const event = { seq, from, event: 'review_submitted' };
+  // Indexed loops: this runs once per process, before the JIT, over ~10 k reviews at 100 k events.
+  const { seqs, from } = saved.reviews;
+  const reviewSeqs = new Set(seqs);
+  for (const seq of pass.headingSeqs) if (seq >= 1 && seq <= saved.count && !reviewSeqs.has(seq)) return false;
+  for (let i = 0; i < seqs.length; i++) {
+    const event = { seq: seqs[i], from: from[i], event: 'review_submitted' };
     pass.reviewEvents.push(event);
-    if (pass.headingSeqs.has(seq)) pass.firstBySeq.set(seq, event);
+    if (pass.headingSeqs.has(seqs[i]!)) pass.firstBySeq.set(seqs[i]!, event);
   }
   pass.shapeErrors.push(...saved.shapeErrors);
   for (const { seq, doc, sha256, docErrors, freeze } of saved.items) pass.deliverableItems.push({ event: { seq, doc, sha256 }, docErrors, freeze });
@@ -223,11 +226,13 @@ export class ValidateCheckpoint {
     const stored = this.#stored?.review;
     if (stored?.sha256 === sha256) {
       this.#review = stored;
-      return stored.headings.map(([participant, seq]) => ({ participant, seq }));
+      const headings: Headings = [];
+      for (let i = 0; i < stored.seqs.length; i++) headings.push({ participant: stored.participants[i]!, seq: stored.seqs[i]! });
+      return headings;
     }
     const headings = reviewHeadings(text);
     const exact = headings.every((h) => Number.isFinite(h.seq));
-    this.#review = exact ? { sha256, headings: headings.map((h) => [h.participant, h.seq]) } : undefined;
+    this.#review = exact ? { sha256, participants: headings.map((h) => h.participant), seqs: headings.map((h) => h.seq) } : undefined;
     return headings;
   }
 

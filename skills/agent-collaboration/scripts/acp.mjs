@@ -2616,7 +2616,7 @@ function duplicateSeqError(events) {
 
 // plugins/core/validate-checkpoint.ts
 init_util();
-var VERSION = 1;
+var VERSION = 2;
 var MIN_LOG_BYTES = 64 * 1024;
 async function validateCheckpointPath(host, folder) {
   const dir = await host.cacheDir?.();
@@ -2625,11 +2625,12 @@ async function validateCheckpointPath(host, folder) {
 function savePass(pass) {
   if (pass.seenSeqs || pass.lastAt !== undefined && !Number.isFinite(pass.lastAt))
     return;
-  const reviews = [];
+  const reviews = { seqs: [], from: [] };
   for (const event of pass.reviewEvents) {
     if (!isInt(event.seq) || typeof event.from !== "string")
       return;
-    reviews.push([event.seq, event.from]);
+    reviews.seqs.push(event.seq);
+    reviews.from.push(event.from);
   }
   const items = [];
   for (const { event, docErrors, freeze } of pass.deliverableItems) {
@@ -2664,15 +2665,16 @@ function survivesJson(value) {
   return isObject(value) ? Object.values(value).every(survivesJson) : true;
 }
 function restorePass(pass, saved) {
-  const reviewFrom = new Map(saved.reviews);
+  const { seqs, from } = saved.reviews;
+  const reviewSeqs = new Set(seqs);
   for (const seq of pass.headingSeqs)
-    if (seq >= 1 && seq <= saved.count && !reviewFrom.has(seq))
+    if (seq >= 1 && seq <= saved.count && !reviewSeqs.has(seq))
       return false;
-  for (const [seq, from] of saved.reviews) {
-    const event = { seq, from, event: "review_submitted" };
+  for (let i = 0;i < seqs.length; i++) {
+    const event = { seq: seqs[i], from: from[i], event: "review_submitted" };
     pass.reviewEvents.push(event);
-    if (pass.headingSeqs.has(seq))
-      pass.firstBySeq.set(seq, event);
+    if (pass.headingSeqs.has(seqs[i]))
+      pass.firstBySeq.set(seqs[i], event);
   }
   pass.shapeErrors.push(...saved.shapeErrors);
   for (const { seq, doc, sha256, docErrors, freeze } of saved.items)
@@ -2721,11 +2723,14 @@ class ValidateCheckpoint {
     const stored = this.#stored?.review;
     if (stored?.sha256 === sha256) {
       this.#review = stored;
-      return stored.headings.map(([participant, seq]) => ({ participant, seq }));
+      const headings = [];
+      for (let i = 0;i < stored.seqs.length; i++)
+        headings.push({ participant: stored.participants[i], seq: stored.seqs[i] });
+      return headings;
     }
     const headings = reviewHeadings(text);
     const exact = headings.every((h) => Number.isFinite(h.seq));
-    this.#review = exact ? { sha256, headings: headings.map((h) => [h.participant, h.seq]) } : undefined;
+    this.#review = exact ? { sha256, participants: headings.map((h) => h.participant), seqs: headings.map((h) => h.seq) } : undefined;
     return headings;
   }
   #mac(json) {

@@ -325,11 +325,18 @@ export async function createNodeHost(options: NodeHostOptions = {}): Promise<Hos
     })().catch(() => undefined);
     return key;
   };
-  // The caches live next to the key: private to this account, outside every folder.
-  const cacheDir = async (): Promise<string | undefined> => {
-    const path = keyFile();
-    const dir = path && nodePath.join(nodePath.dirname(path), 'validate');
-    return dir && mayUse(dir) && (await checkpointKey()) ? dir : undefined;
+  // The caches live next to the key: private to this account (0700, as the
+  // key's directory), outside every folder.
+  let caches: Promise<string | undefined> | undefined;
+  const cacheDir = (): Promise<string | undefined> => {
+    caches ??= (async () => {
+      const path = keyFile();
+      const dir = path && nodePath.join(nodePath.dirname(path), 'validate');
+      if (!dir || !mayUse(dir) || !(await checkpointKey())) return undefined;
+      fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+      return dir;
+    })().catch(() => undefined);
+    return caches;
   };
   return {
     fs: nodeFs,

@@ -36,12 +36,12 @@ import { CHECKPOINT_NAME, addSeq, checkpointState, duplicateSeqError, hasSeq, lo
 import { defineDeliverableType, definePlugin } from './plugins/core/define.ts';
 import { CONCLUSION_SECTIONS, checkDecisions, conclusionErrors, decisionGateErrors, initialDocuments, markdown, readinessGateErrors, readReadiness, type MarkdownHelpers, type ReadinessFacts } from './plugins/core/documents.ts';
 import { AcpAbortError, AcpAppendedError, AcpError, AcpPluginError, AcpTimeoutError, UsageError } from './plugins/core/errors.ts';
-import { LOCK_BREAKER, LOCK_NAME, READ_LIMITS, inspectFolderLock, logDecodeError, readCapped, withFolderLock, writeFileAtomic, type FolderLock } from './plugins/core/files.ts';
-import type { Host } from './plugins/core/host.ts';
+import { LOCK_BREAKER, LOCK_NAME, READ_LIMITS, inspectFolderLock, logDecodeError, openCapped, readCapped, withFolderLock, writeFileAtomic, type FolderLock } from './plugins/core/files.ts';
+import type { FileReader, Host } from './plugins/core/host.ts';
 import { createMemoryFileSystem, createMemoryHost } from './plugins/core/memory-host.ts';
 import { createNodeHost } from './plugins/core/node-host.ts';
 import { comparePy, decodeText, formatProtocolJson, formatTimestamp, parseZonedTimestamp, purePosixPath, pyRepr, pyStr, pyStrip, reviewHeadings, sha256Hex, sortedPy } from './plugins/core/pytext.ts';
-import { builtinModule, errorCode, fsError, isInside, isInt, isObject, type Json, realpathOfExistingAncestor, sleep } from './plugins/core/util.ts';
+import { builtinModule, errorCode, fsError, isInside, isInt, isObject, joinBytes, type Json, realpathOfExistingAncestor, sleep } from './plugins/core/util.ts';
 
 export { parseArgv, parsePyFloat, parsePyInt, type ParsedArgv } from './plugins/core/argv.ts';
 export { CHECKPOINT_NAME } from './plugins/core/checkpoint.ts';
@@ -49,7 +49,7 @@ export { defineDeliverableType, definePlugin } from './plugins/core/define.ts';
 export { CONCLUSION_SECTIONS, conclusionErrors, decisionGateErrors, markdown, readReadiness, type MarkdownHelpers, type ReadinessFacts } from './plugins/core/documents.ts';
 export { AcpAbortError, AcpAppendedError, AcpError, AcpPluginError, AcpTimeoutError, UsageError } from './plugins/core/errors.ts';
 export { LOCK_BREAKER, LOCK_NAME, inspectFolderLock, readCapped, withFolderLock, writeFileAtomic, type FolderLock, type FolderLockOptions, type FolderLockState } from './plugins/core/files.ts';
-export type { FileStat, FileSystem, Host, ProcessIdentity } from './plugins/core/host.ts';
+export type { FileReader, FileStat, FileSystem, Host, ProcessIdentity } from './plugins/core/host.ts';
 export { createMemoryFileSystem, createMemoryHost, type MemoryFileSystem, type MemoryHostOptions } from './plugins/core/memory-host.ts';
 export { createNodeHost, type NodeHostOptions } from './plugins/core/node-host.ts';
 export { comparePy, decodeText, formatProtocolJson, formatTimestamp, parseZonedTimestamp, purePosixPath, pyRepr, pyStr, pyStrip, reviewHeadings, sha256Hex, sortedPy } from './plugins/core/pytext.ts';
@@ -203,16 +203,17 @@ export async function readEventLog(host: Host, folder: string): Promise<EventLog
 const LOG_CHUNK_BYTES = 1 << 20;
 
 /**
- * Read events.jsonl and hand its events to `onEvent` in order, decoding a
- * megabyte of whole lines at a time; returns the errors of bad lines (same
- * events, messages and line numbers as {@link readEventLog}). Throws what
- * readEventLog throws, possibly after some events were handed over: the
- * consumer then starts afresh.
+ * Read events.jsonl and hand its events to `onEvent` in order, a megabyte of
+ * whole lines at a time (never the whole log at once); returns the errors of
+ * bad lines (as {@link readEventLog}). Throws what readEventLog throws, maybe
+ * after some events: the consumer then starts afresh. `resume` (the
+ * validation checkpoint) may vouch for a prefix.
  */
-export async function scanEventLog(host: Host, folder: string, onEvent: (event: Json) => void, resume?: (bytes: Uint8Array) => Promise<ResumePoint | undefined>): Promise<Omit<EventLog, 'events'> & { lines: number }> {
-  let bytes: Uint8Array;
+export async function scanEventLog(host: Host, folder: string, onEvent: (event: Json) => void, resume?: (file: FileReader) => Promise<ResumePoint | undefined>): Promise<Omit<EventLog, 'events'> & { lines: number }> {
+  const path = nodePath.join(folder, 'events.jsonl');
+  let file: FileReader;
   try {
-    bytes = await readCapped(host, nodePath.join(folder, 'events.jsonl'), READ_LIMITS.log, 'events.jsonl');
+    file = await openCapped(host, path, READ_LIMITS.log, 'events.jsonl');
   } catch (error) {
     // The Python tools refuse a folder without its log (issue 12 item 5):
     // starting a new history there would split it from theirs for good.
@@ -221,31 +222,39 @@ export async function scanEventLog(host: Host, folder: string, onEvent: (event: 
     if (errorCode(error) === 'ELOOP') throw new AcpError('events.jsonl is a symbolic link loop, not the event log');
     throw error;
   }
-  // The validation checkpoint may vouch for a prefix (plugins/core/validate-checkpoint.ts).
-  const from = await resume?.(bytes);
-  const errors: string[] = from?.errors ?? [];
-  let before = from?.lines ?? 0;
-  let tornTail = false;
-  for (let start = from?.offset ?? 0; start < bytes.length; ) {
-    // Cut after a `\n` byte: it never occurs inside a UTF-8 sequence, and a
-    // `\r\n` pair stays in one piece.
-    let end = Math.min(bytes.length, start + LOG_CHUNK_BYTES);
-    if (end < bytes.length) {
-      const newline = bytes.indexOf(0x0a, end - 1);
-      end = newline === -1 ? bytes.length : newline + 1;
+  try {
+    const from = await resume?.(file);
+    const errors: string[] = from?.errors ?? [];
+    let before = from?.lines ?? 0;
+    let tornTail = false;
+    let position = from?.offset ?? 0;
+    // The bytes after the last `\n` read so far (copies: the reader reuses its buffer).
+    const pending: Uint8Array[] = [];
+    for (let last = false; !last; ) {
+      const piece = await file.read(position, LOG_CHUNK_BYTES);
+      from?.seen?.(piece, position);
+      position += piece.length;
+      last = piece.length === 0 || position >= file.size;
+      // Cut after a `\n` byte: it never occurs inside a UTF-8 sequence, and a `\r\n` pair stays in one piece.
+      const cut = last ? piece.length : piece.lastIndexOf(0x0a) + 1;
+      if (!cut && !last) pending.push(piece.slice());
+      if (!cut && !last) continue;
+      const lines = pending.length ? joinBytes([...pending.splice(0), piece.subarray(0, cut)]) : piece.subarray(0, cut);
+      if (cut < piece.length) pending.push(piece.slice(cut));
+      let text: string;
+      try {
+        text = decodeText(lines, 'events.jsonl');
+      } catch (error) {
+        throw logDecodeError(await readCapped(host, path, READ_LIMITS.log, 'events.jsonl'), error);
+      }
+      const run = parseEventLines(text, before, last, onEvent, errors);
+      before += run.lines;
+      tornTail = run.tornTail;
     }
-    let text: string;
-    try {
-      text = decodeText(bytes.subarray(start, end), 'events.jsonl');
-    } catch (error) {
-      throw logDecodeError(bytes, error);
-    }
-    const run = parseEventLines(text, before, end === bytes.length, onEvent, errors);
-    before += run.lines;
-    tornTail = run.tornTail;
-    start = end;
+    return { errors, size: position, tornTail, lines: before };
+  } finally {
+    await file.close();
   }
-  return { errors, size: bytes.length, tornTail, lines: before };
 }
 
 /** Serialise an event as one compact line (spec §4), with U+0085/U+2028/U+2029 escaped. */
@@ -2087,10 +2096,8 @@ export async function validate(host: Host, folder: string, registry: Registry): 
   // as it comes (see LogPass); review.md and readiness.md are read first.
   const reviewText = await readTextIfExists(host, nodePath.join(folder, 'review.md'), 'review.md', true);
   const readiness = readReadiness((await readTextIfExists(host, nodePath.join(folder, 'readiness.md'), 'readiness.md', true)) ?? '');
-  const hooked = registry.hooks.has('validate');
-  // A `validate` hook is handed every event: then the whole log is parsed.
-  const inputs = { participants, primary: primaryRef(protocol) ?? null, supporting: supportingRefs(protocol), gates: decisionGateErrors(readiness) };
-  const checkpoint = hooked ? undefined : await ValidateCheckpoint.open(host, folder, inputs);
+  const hooked = registry.hooks.has('validate'); // a hook is handed every event: then the whole log is parsed
+  const checkpoint = hooked ? undefined : await ValidateCheckpoint.open(host, folder, { participants, primary: primaryRef(protocol) ?? null, supporting: supportingRefs(protocol), gates: decisionGateErrors(readiness) });
   const headings = checkpoint ? await checkpoint.reviewHeadings(reviewText ?? '') : reviewHeadings(reviewText ?? '');
   const pass = await scanLog(host, folder, () => new LogPass(protocol, participants, readiness, headings, hooked), errors, checkpoint);
   errors.push(...pass.shapeErrors);
@@ -2099,7 +2106,7 @@ export async function validate(host: Host, folder: string, registry: Registry): 
   checkCachedState(protocol, pass.state, errors);
   if (declarationOk) await checkContent(host, folder, protocol, registry, pass, ref!, { errors, warnings });
   await checkClosing(host, folder, protocol, pass, readiness, ref, { errors, warnings });
-  if (registry.hooks.has('validate')) await registry.hooks.call('validate', { folder, files: documentFiles(host, folder, protocol), protocol, events: pass.events ?? [], errors, warnings });
+  if (hooked) await registry.hooks.call('validate', { folder, files: documentFiles(host, folder, protocol), protocol, events: pass.events ?? [], errors, warnings });
   return { ok: errors.length === 0, errors, warnings };
 }
 
@@ -2157,7 +2164,7 @@ function checkDeclaration(protocol: Json, errors: string[]): string[] {
 async function scanLog(host: Host, folder: string, newPass: () => LogPass, errors: string[], checkpoint?: ValidateCheckpoint): Promise<LogPass> {
   let pass = newPass();
   try {
-    const log = await scanEventLog(host, folder, (event) => pass.add(event), checkpoint && ((bytes) => checkpoint.resume(bytes, pass)));
+    const log = await scanEventLog(host, folder, (event) => pass.add(event), checkpoint && ((file) => checkpoint.resume(file, pass)));
     if (!log.tornTail) await checkpoint?.save(log.lines, log.errors, pass);
     errors.push(...log.errors);
   } catch (error) {

@@ -14,7 +14,7 @@
 // content was edited, it was copied from another folder or the log's prefix
 // changed.
 import { createHash } from 'node:crypto';
-import { appendFileSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -31,7 +31,10 @@ import {
   formatProtocolJson,
   formatTimestamp,
   init,
+  decodeText,
+  parseEventLog,
   participantIds,
+  readEventLog,
   readReadiness,
   replay,
   runCli,
@@ -500,5 +503,60 @@ describe('validation checkpoint: threat model', () => {
     expect(readFileSync(join(small, 'events.jsonl')).length).toBeLessThan(MIN_LOG_BYTES);
     await verdicts(keyed, small);
     expect(existsSync(await cpPath(keyed, small))).toBe(false);
+  });
+});
+
+describe('the log read in pieces', () => {
+  /** A log of several megabytes whose lines cross the 1 MiB pieces in every way the reader must get right. */
+  function bigLog(r: ReturnType<typeof rng>): Buffer {
+    const parts: string[] = [];
+    let size = 0;
+    for (let seq = 1; size < 3.5 * 2 ** 20; seq++) {
+      const kind = r.int(40);
+      const summary = kind === 0 ? 'x'.repeat(1_200_000 + r.int(500_000)) : kind === 1 ? 'é€😀'.repeat(r.int(3000)) : `line ${seq}`;
+      let line = JSON.stringify({ seq, from: 'alice', event: 'proposal_submitted', at: '2031-01-01T00:00:00Z', summary, reply_to: seq - 1 });
+      if (kind === 2) line = line.slice(0, -3); // not JSON
+      if (kind === 3) line = '   ';
+      parts.push(line + (kind === 4 ? '\r\n' : kind === 5 ? '\r' : '\n'));
+      size += line.length;
+    }
+    if (r.chance(0.5)) parts.push('{"seq": 1, "from": "al'); // a torn last line
+    return Buffer.from(parts.join(''));
+  }
+
+  test.each([1, 2, 3])('gives the events, errors and line numbers of a one-shot parse (seed %i)', async (seed) => {
+    const { keyed } = await hosts();
+    const folder = join(root, `big-${seed}`);
+    mkdirSync(folder, { recursive: true });
+    const bytes = bigLog(rng(seed));
+    writeFileSync(join(folder, 'events.jsonl'), bytes);
+    const whole = parseEventLog(decodeText(bytes, 'events.jsonl'));
+    const pieces = await readEventLog(keyed, folder);
+    expect(pieces.size).toBe(bytes.length);
+    expect(pieces.tornTail).toBe(whole.tornTail);
+    expect(pieces.errors).toEqual(whole.errors);
+    expect(pieces.events.length).toBe(whole.events.length);
+    expect(pieces.events).toEqual(whole.events);
+  });
+
+  test('validate of a log of several pieces: the checkpoint resumes past the first megabytes and matches a full validation', async () => {
+    const { keyed, plain } = await hosts();
+    const folder = join(root, 'big-walk');
+    await generate(keyed, folder, 12_000);
+    expect(readFileSync(join(folder, 'events.jsonl')).length).toBeGreaterThan(2 * 2 ** 20);
+    expect(await verdicts(keyed, folder)).toEqual(await verdicts(plain, folder));
+    expect(await resumable(keyed, folder)).toBe(true);
+    const log = join(folder, 'events.jsonl');
+    const seq = lastSeq(folder) + 1;
+    appendFileSync(log, pyLine({ seq, from: 'alice', event: 'proposal_submitted', at: '2031-01-01T00:00:00Z', summary: 'py', reply_to: seq - 1 }));
+    expect(await resumable(keyed, folder)).toBe(true);
+    expect(await verdicts(keyed, folder)).toEqual(await verdicts(plain, folder));
+    // A byte changed in the second megabyte: the prefix's digest no longer matches.
+    const bytes = readFileSync(log);
+    const at = bytes.indexOf('"summary":"', 1_500_000) + 11;
+    bytes[at] = bytes[at] === 0x61 ? 0x62 : 0x61;
+    writeFileSync(log, bytes);
+    expect(await resumable(keyed, folder)).toBe(false);
+    expect(await verdicts(keyed, folder)).toEqual(await verdicts(plain, folder));
   });
 });

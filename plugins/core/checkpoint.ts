@@ -98,23 +98,6 @@ function hex(bytes: Uint8Array): string {
   return [...bytes].map((b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-/**
- * SHA-256 (hex) of `bytes[0, offset)` and of all of `bytes`, hashing each
- * byte once where node:crypto is there (an incremental hash, copied at
- * `offset`); WebCrypto hashes the prefix twice.
- */
-export async function prefixDigests(bytes: Uint8Array, offset: number): Promise<{ prefix: string; whole: string }> {
-  const node = await nodeCrypto();
-  if (node) {
-    const hash = node.createHash('sha256').update(bytes.subarray(0, offset));
-    const prefix = hash.copy().digest('hex');
-    return { prefix, whole: offset === bytes.length ? prefix : hash.update(bytes.subarray(offset)).digest('hex') };
-  }
-  const digest = async (data: Uint8Array): Promise<string> => hex(new Uint8Array(await crypto.subtle.digest('SHA-256', data as Uint8Array<ArrayBuffer>)));
-  const prefix = await digest(bytes.subarray(0, offset));
-  return { prefix, whole: offset === bytes.length ? prefix : await digest(bytes) };
-}
-
 /** Whether `facts` describe a log whose seqs are exactly 1..count (the only kind a checkpoint may describe). */
 function seqsAreLineNumbers(facts: LogFacts): boolean {
   const [range, ...more] = facts.seqs;

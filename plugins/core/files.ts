@@ -7,7 +7,7 @@
  * @module
  */
 import * as nodePath from 'node:path';
-import type { Host } from '../../acp.ts';
+import type { FileReader, Host } from '../../acp.ts';
 import { AcpError } from './errors.ts';
 import { errorCode, isObject, sleep } from './util.ts';
 
@@ -27,10 +27,30 @@ export async function readCapped(host: Host, path: string, maxBytes: number, nam
   try {
     return await host.fs.readFile(path, { maxBytes });
   } catch (error) {
-    if (errorCode(error) === 'EFTYPE') throw new AcpError(`${name} is not a regular file (a FIFO, device or socket); acp reads only regular files`, 2, 'invalid_folder');
-    if (errorCode(error) === 'EFBIG') throw new AcpError(`${name} is larger than ${maxBytes / MiB >= 1 ? `${maxBytes / MiB} MiB` : `${maxBytes / 1024} KiB`}, more than it can legitimately hold; refusing to read it`, 2, 'invalid_folder');
-    throw error;
+    throw cappedReadError(error, maxBytes, name);
   }
+}
+
+/**
+ * {@link readCapped}, in pieces where the host can (`FileSystem.openRead`),
+ * else over the whole file read at once.
+ */
+export async function openCapped(host: Host, path: string, maxBytes: number, name: string): Promise<FileReader> {
+  if (!host.fs.openRead) {
+    const bytes = await readCapped(host, path, maxBytes, name);
+    return { size: bytes.length, read: async (position, length) => bytes.subarray(position, position + length), close: async () => undefined };
+  }
+  try {
+    return await host.fs.openRead(path, { maxBytes });
+  } catch (error) {
+    throw cappedReadError(error, maxBytes, name);
+  }
+}
+
+function cappedReadError(error: unknown, maxBytes: number, name: string): unknown {
+  if (errorCode(error) === 'EFTYPE') return new AcpError(`${name} is not a regular file (a FIFO, device or socket); acp reads only regular files`, 2, 'invalid_folder');
+  if (errorCode(error) === 'EFBIG') return new AcpError(`${name} is larger than ${maxBytes / MiB >= 1 ? `${maxBytes / MiB} MiB` : `${maxBytes / 1024} KiB`}, more than it can legitimately hold; refusing to read it`, 2, 'invalid_folder');
+  return error;
 }
 
 

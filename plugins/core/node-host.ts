@@ -137,6 +137,30 @@ export async function createNodeHost(options: NodeHostOptions = {}): Promise<Hos
         await fd.close(handle);
       }
     },
+    openRead: async (path, options) => {
+      const handle = await openRegular(path, c.O_RDONLY);
+      let size: number;
+      try {
+        size = (await fd.fstat(handle)).size;
+        if (size > (options?.maxBytes ?? Number.MAX_SAFE_INTEGER)) throw fsError('EFBIG', `${path} holds ${size} bytes, more than ${options?.maxBytes}`);
+      } catch (error) {
+        await fd.close(handle);
+        throw error;
+      }
+      // One buffer, reused: each piece is consumed before the next read (a
+      // long log is never held whole, nor zero-filled and paged in at once).
+      let buffer = new Uint8Array(0);
+      return {
+        size,
+        read: async (position, length) => {
+          const want = Math.max(0, Math.min(length, size - position));
+          if (buffer.length < want) buffer = new Uint8Array(want);
+          const n = want ? await fd.read(handle, buffer, want, position) : 0;
+          return buffer.subarray(0, Math.max(0, n));
+        },
+        close: () => fd.close(handle),
+      };
+    },
     writeFile: async (path, data, options) => {
       const bytes = typeof data === 'string' ? new TextEncoder().encode(data) : data;
       if (options?.exclusive) return createExclusive(path, bytes);

@@ -72,6 +72,13 @@ export async function nodeCrypto(): Promise<NodeCrypto | undefined> {
   }
 }
 
+/** The bytes of `parts`, one after the other. */
+export function joinBytes(parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, part) => n + part.length, 0));
+  parts.reduce((at, part) => (out.set(part, at), at + part.length), 0);
+  return out;
+}
+
 /** Whether `a` is a list equal, item by item, to `b`. */
 export function sameList(a: unknown, b: readonly string[]): boolean {
   return Array.isArray(a) && a.length === b.length && a.every((v, i) => v === b[i]);

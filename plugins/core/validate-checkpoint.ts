@@ -10,11 +10,11 @@
  * @module
  */
 import * as nodePath from 'node:path';
-import type { DerivedState, Host } from '../../acp.ts';
-import { hmacHex, prefixDigests, sameText } from './checkpoint.ts';
+import type { DerivedState, FileReader, Host } from '../../acp.ts';
+import { hmacHex, sameText } from './checkpoint.ts';
 import { READ_LIMITS } from './files.ts';
 import { reviewHeadings } from './pytext.ts';
-import { isInt, isObject, type Json, sameList } from './util.ts';
+import { isInt, isObject, type Json, type NodeCrypto, nodeCrypto, sameList, type StreamingHash } from './util.ts';
 
 // Where: `Host.cacheDir()` (by default ~/.local/state/acp/validate/, next to
 // the checkpoint key, private to the account), one file per folder path
@@ -43,10 +43,18 @@ const VERSION = 2;
 /** Logs shorter than this are validated in full and leave no checkpoint. */
 export const MIN_LOG_BYTES = 64 * 1024;
 
-/** The validation checkpoint of `folder` (an absolute path), or `undefined` when the host keeps no caches. */
+/** How much of the log is hashed at a time (one reused buffer). */
+const PIECE_BYTES = 1 << 20;
+
+/**
+ * The validation checkpoint of `folder` (an absolute path), or `undefined`
+ * when the host keeps no caches or has no node:crypto (whose incremental
+ * SHA-256 the checkpoint needs).
+ */
 export async function validateCheckpointPath(host: Host, folder: string): Promise<string | undefined> {
   const dir = await host.cacheDir?.();
-  return dir && nodePath.join(dir, `${(await prefixDigests(new TextEncoder().encode(folder), 0)).whole}.json`);
+  const crypto = await nodeCrypto();
+  return dir && crypto && nodePath.join(dir, `${crypto.createHash('sha256').update(folder).digest('hex')}.json`);
 }
 
 /** validate's log pass (acp.ts LogPass), as far as the checkpoint reads and restores it. */
@@ -114,6 +122,8 @@ export interface ResumePoint {
   lines: number;
   /** The messages of the prefix's unreadable lines, in order. */
   errors: string[];
+  /** Shown every piece of the log the scan reads (`position`: where it starts), for the whole log's digest. */
+  seen?(piece: Uint8Array, position: number): void;
 }
 
 /** The pass as JSON, or `undefined` when a checkpoint could not restore it exactly. */
@@ -198,11 +208,16 @@ export class ValidateCheckpoint {
   readonly #inputs: PassInputs;
   #stored: Stored | undefined;
   #review: Stored['review'];
-  #bytes: Uint8Array | undefined;
-  #whole: string | undefined;
+  readonly #crypto: NodeCrypto;
+  /** The log's SHA-256 so far: of its first `#hashed` bytes, the last of which is `#lastByte`. */
+  #hash: StreamingHash | undefined;
+  #hashed = 0;
+  #lastByte = -1;
+  #size = 0;
   #current = false;
 
-  private constructor(host: Host, folder: string, path: string, key: Uint8Array, inputs: PassInputs) {
+  private constructor(host: Host, folder: string, path: string, key: Uint8Array, inputs: PassInputs, crypto: NodeCrypto) {
+    this.#crypto = crypto;
     this.#host = host;
     this.#folder = folder;
     this.#path = path;
@@ -214,15 +229,16 @@ export class ValidateCheckpoint {
   static async open(host: Host, folder: string, inputs: PassInputs): Promise<ValidateCheckpoint | undefined> {
     const key = await host.checkpointKey?.();
     const path = key && (await validateCheckpointPath(host, folder));
-    if (!key || !path) return undefined;
-    const checkpoint = new ValidateCheckpoint(host, folder, path, key, inputs);
+    const crypto = await nodeCrypto();
+    if (!key || !path || !crypto) return undefined;
+    const checkpoint = new ValidateCheckpoint(host, folder, path, key, inputs, crypto);
     checkpoint.#stored = await checkpoint.#load();
     return checkpoint;
   }
 
   /** review.md's headings: the stored ones when `text` is the review.md they were found in. */
   async reviewHeadings(text: string): Promise<Headings> {
-    const sha256 = (await prefixDigests(new TextEncoder().encode(text), 0)).whole;
+    const sha256 = this.#crypto.createHash('sha256').update(text).digest('hex');
     const stored = this.#stored?.review;
     if (stored?.sha256 === sha256) {
       this.#review = stored;
@@ -263,17 +279,34 @@ export class ValidateCheckpoint {
     return same ? stored : undefined;
   }
 
-  /** Where the scan of `bytes` (all of events.jsonl) may start, with `pass` restored to the prefix; `undefined`: from the start. */
-  async resume(bytes: Uint8Array, pass: LogPassState): Promise<ResumePoint | undefined> {
-    this.#bytes = bytes;
+  /**
+   * Where the scan of `file` (events.jsonl) starts, with `pass` restored to
+   * the prefix the checkpoint vouches for (offset 0: from the start). The
+   * prefix is hashed in pieces, never parsed; the scan then shows this
+   * checkpoint every piece it reads, for the whole log's digest.
+   */
+  async resume(file: FileReader, pass: LogPassState): Promise<ResumePoint> {
+    const hash = (this.#hash = this.#crypto.createHash('sha256'));
+    this.#size = file.size;
+    const seen = (piece: Uint8Array, position: number): void => {
+      const skip = this.#hashed - position;
+      if (skip >= piece.length || skip < 0) return;
+      hash.update(skip ? piece.subarray(skip) : piece);
+      this.#hashed = position + piece.length;
+      if (piece.length) this.#lastByte = piece[piece.length - 1]!;
+    };
+    const start = { offset: 0, lines: 0, errors: [], seen };
     const stored = this.#stored;
     const offset = stored?.log.offset;
-    if (!stored || !isInt(offset) || offset <= 0 || offset > bytes.length || bytes[offset - 1] !== 0x0a) return undefined;
-    const { prefix, whole } = await prefixDigests(bytes, offset);
-    if (prefix !== stored.log.sha256 || !restorePass(pass, stored.pass)) return undefined;
-    this.#whole = whole;
-    this.#current = offset === bytes.length;
-    return { offset, lines: stored.log.lines, errors: [...stored.scanErrors] };
+    if (!stored || !isInt(offset) || offset <= 0 || offset > file.size) return start;
+    while (this.#hashed < offset) {
+      const piece = await file.read(this.#hashed, Math.min(PIECE_BYTES, offset - this.#hashed));
+      if (!piece.length) return start;
+      seen(piece, this.#hashed);
+    }
+    if (this.#lastByte !== 0x0a || hash.copy().digest('hex') !== stored.log.sha256 || !restorePass(pass, stored.pass)) return start;
+    this.#current = offset === file.size;
+    return { offset, lines: stored.log.lines, errors: [...stored.scanErrors], seen };
   }
 
   /**
@@ -282,14 +315,14 @@ export class ValidateCheckpoint {
    * checkpoint that cannot be written only costs the next validate its speed.
    */
   async save(lines: number, scanErrors: string[], pass: LogPassState): Promise<void> {
-    const bytes = this.#bytes;
-    if ((this.#current && this.#review === this.#stored?.review) || !bytes || bytes.length < MIN_LOG_BYTES || bytes[bytes.length - 1] !== 0x0a) return;
+    const size = this.#hashed;
+    if ((this.#current && this.#review === this.#stored?.review) || !this.#hash || size !== this.#size || size < MIN_LOG_BYTES || this.#lastByte !== 0x0a) return;
     const saved = savePass(pass);
     if (!saved) return;
     try {
-      const sha256 = this.#whole ?? (await prefixDigests(bytes, bytes.length)).whole;
+      const sha256 = this.#hash.digest('hex');
       const { gates, ...inputs } = this.#inputs;
-      const stored: Stored = { version: VERSION, review: this.#review, inputs: { ...inputs, gates: pass.eventNames.has('decision_accepted') ? gates : null }, log: { offset: bytes.length, sha256, lines }, scanErrors, pass: saved };
+      const stored: Stored = { version: VERSION, review: this.#review, inputs: { ...inputs, gates: pass.eventNames.has('decision_accepted') ? gates : null }, log: { offset: size, sha256, lines }, scanErrors, pass: saved };
       const json = JSON.stringify(stored);
       // Replaced whole: a concurrent validate reads the old checkpoint or the new one.
       const temporary = `${this.#path}.${this.#host.pid}.tmp`;

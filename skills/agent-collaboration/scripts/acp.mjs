@@ -54,6 +54,11 @@ async function nodeCrypto() {
     return;
   }
 }
+function joinBytes(parts) {
+  const out = new Uint8Array(parts.reduce((n, part) => n + part.length, 0));
+  parts.reduce((at, part) => (out.set(part, at), at + part.length), 0);
+  return out;
+}
 function sameList(a, b) {
   return Array.isArray(a) && a.length === b.length && a.every((v, i) => v === b[i]);
 }
@@ -187,6 +192,30 @@ async function createNodeHost(options = {}) {
       } finally {
         await fd.close(handle);
       }
+    },
+    openRead: async (path, options) => {
+      const handle = await openRegular(path, c.O_RDONLY);
+      let size;
+      try {
+        size = (await fd.fstat(handle)).size;
+        if (size > (options?.maxBytes ?? Number.MAX_SAFE_INTEGER))
+          throw fsError("EFBIG", `${path} holds ${size} bytes, more than ${options?.maxBytes}`);
+      } catch (error) {
+        await fd.close(handle);
+        throw error;
+      }
+      let buffer = new Uint8Array(0);
+      return {
+        size,
+        read: async (position, length) => {
+          const want = Math.max(0, Math.min(length, size - position));
+          if (buffer.length < want)
+            buffer = new Uint8Array(want);
+          const n = want ? await fd.read(handle, buffer, want, position) : 0;
+          return buffer.subarray(0, Math.max(0, n));
+        },
+        close: () => fd.close(handle)
+      };
     },
     writeFile: async (path, data, options) => {
       const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data;
@@ -382,10 +411,19 @@ async function createNodeHost(options = {}) {
     });
     return key;
   };
-  const cacheDir = async () => {
-    const path = keyFile();
-    const dir = path && nodePath6.join(nodePath6.dirname(path), "validate");
-    return dir && mayUse(dir) && await checkpointKey() ? dir : undefined;
+  let caches;
+  const cacheDir = () => {
+    caches ??= (async () => {
+      const path = keyFile();
+      const dir = path && nodePath6.join(nodePath6.dirname(path), "validate");
+      if (!dir || !mayUse(dir) || !await checkpointKey())
+        return;
+      fs.mkdirSync(dir, { recursive: true, mode: 448 });
+      return dir;
+    })().catch(() => {
+      return;
+    });
+    return caches;
   };
   return {
     fs: nodeFs,
@@ -2169,12 +2207,28 @@ async function readCapped(host, path, maxBytes, name) {
   try {
     return await host.fs.readFile(path, { maxBytes });
   } catch (error) {
-    if (errorCode(error) === "EFTYPE")
-      throw new AcpError(`${name} is not a regular file (a FIFO, device or socket); acp reads only regular files`, 2, "invalid_folder");
-    if (errorCode(error) === "EFBIG")
-      throw new AcpError(`${name} is larger than ${maxBytes / MiB >= 1 ? `${maxBytes / MiB} MiB` : `${maxBytes / 1024} KiB`}, more than it can legitimately hold; refusing to read it`, 2, "invalid_folder");
-    throw error;
+    throw cappedReadError(error, maxBytes, name);
   }
+}
+async function openCapped(host, path, maxBytes, name) {
+  if (!host.fs.openRead) {
+    const bytes = await readCapped(host, path, maxBytes, name);
+    return { size: bytes.length, read: async (position, length) => bytes.subarray(position, position + length), close: async () => {
+      return;
+    } };
+  }
+  try {
+    return await host.fs.openRead(path, { maxBytes });
+  } catch (error) {
+    throw cappedReadError(error, maxBytes, name);
+  }
+}
+function cappedReadError(error, maxBytes, name) {
+  if (errorCode(error) === "EFTYPE")
+    return new AcpError(`${name} is not a regular file (a FIFO, device or socket); acp reads only regular files`, 2, "invalid_folder");
+  if (errorCode(error) === "EFBIG")
+    return new AcpError(`${name} is larger than ${maxBytes / MiB >= 1 ? `${maxBytes / MiB} MiB` : `${maxBytes / 1024} KiB`}, more than it can legitimately hold; refusing to read it`, 2, "invalid_folder");
+  return error;
 }
 var LOCK_NAME = ".acp.lock";
 var LOCK_BREAKER = ".acp.lock.break";
@@ -2438,17 +2492,6 @@ async function hmacHex(key, text) {
 function hex(bytes) {
   return [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
-async function prefixDigests(bytes, offset) {
-  const node = await nodeCrypto();
-  if (node) {
-    const hash = node.createHash("sha256").update(bytes.subarray(0, offset));
-    const prefix = hash.copy().digest("hex");
-    return { prefix, whole: offset === bytes.length ? prefix : hash.update(bytes.subarray(offset)).digest("hex") };
-  }
-  const digest = async (data) => hex(new Uint8Array(await crypto.subtle.digest("SHA-256", data)));
-  const prefix = await digest(bytes.subarray(0, offset));
-  return { prefix, whole: offset === bytes.length ? prefix : await digest(bytes) };
-}
 function seqsAreLineNumbers(facts) {
   const [range, ...more] = facts.seqs;
   return facts.count > 0 && facts.maxSeq === facts.count && !more.length && range?.[0] === 1 && range[1] === facts.count;
@@ -2618,9 +2661,11 @@ function duplicateSeqError(events) {
 init_util();
 var VERSION = 2;
 var MIN_LOG_BYTES = 64 * 1024;
+var PIECE_BYTES = 1 << 20;
 async function validateCheckpointPath(host, folder) {
   const dir = await host.cacheDir?.();
-  return dir && nodePath4.join(dir, `${(await prefixDigests(new TextEncoder().encode(folder), 0)).whole}.json`);
+  const crypto2 = await nodeCrypto();
+  return dir && crypto2 && nodePath4.join(dir, `${crypto2.createHash("sha256").update(folder).digest("hex")}.json`);
 }
 function savePass(pass) {
   if (pass.seenSeqs || pass.lastAt !== undefined && !Number.isFinite(pass.lastAt))
@@ -2699,10 +2744,14 @@ class ValidateCheckpoint {
   #inputs;
   #stored;
   #review;
-  #bytes;
-  #whole;
+  #crypto;
+  #hash;
+  #hashed = 0;
+  #lastByte = -1;
+  #size = 0;
   #current = false;
-  constructor(host, folder, path, key, inputs) {
+  constructor(host, folder, path, key, inputs, crypto2) {
+    this.#crypto = crypto2;
     this.#host = host;
     this.#folder = folder;
     this.#path = path;
@@ -2712,14 +2761,15 @@ class ValidateCheckpoint {
   static async open(host, folder, inputs) {
     const key = await host.checkpointKey?.();
     const path = key && await validateCheckpointPath(host, folder);
-    if (!key || !path)
+    const crypto2 = await nodeCrypto();
+    if (!key || !path || !crypto2)
       return;
-    const checkpoint = new ValidateCheckpoint(host, folder, path, key, inputs);
+    const checkpoint = new ValidateCheckpoint(host, folder, path, key, inputs, crypto2);
     checkpoint.#stored = await checkpoint.#load();
     return checkpoint;
   }
   async reviewHeadings(text) {
-    const sha256 = (await prefixDigests(new TextEncoder().encode(text), 0)).whole;
+    const sha256 = this.#crypto.createHash("sha256").update(text).digest("hex");
     const stored = this.#stored?.review;
     if (stored?.sha256 === sha256) {
       this.#review = stored;
@@ -2756,30 +2806,45 @@ ${json}`);
     const same = isObject(stored) && stored.version === VERSION && sameList(stored.inputs.participants, inputs.participants) && stored.inputs.primary === inputs.primary && sameList(stored.inputs.supporting, inputs.supporting) && (stored.inputs.gates === null || sameList(stored.inputs.gates, inputs.gates));
     return same ? stored : undefined;
   }
-  async resume(bytes, pass) {
-    this.#bytes = bytes;
+  async resume(file, pass) {
+    const hash = this.#hash = this.#crypto.createHash("sha256");
+    this.#size = file.size;
+    const seen = (piece, position) => {
+      const skip = this.#hashed - position;
+      if (skip >= piece.length || skip < 0)
+        return;
+      hash.update(skip ? piece.subarray(skip) : piece);
+      this.#hashed = position + piece.length;
+      if (piece.length)
+        this.#lastByte = piece[piece.length - 1];
+    };
+    const start = { offset: 0, lines: 0, errors: [], seen };
     const stored = this.#stored;
     const offset = stored?.log.offset;
-    if (!stored || !isInt(offset) || offset <= 0 || offset > bytes.length || bytes[offset - 1] !== 10)
-      return;
-    const { prefix, whole } = await prefixDigests(bytes, offset);
-    if (prefix !== stored.log.sha256 || !restorePass(pass, stored.pass))
-      return;
-    this.#whole = whole;
-    this.#current = offset === bytes.length;
-    return { offset, lines: stored.log.lines, errors: [...stored.scanErrors] };
+    if (!stored || !isInt(offset) || offset <= 0 || offset > file.size)
+      return start;
+    while (this.#hashed < offset) {
+      const piece = await file.read(this.#hashed, Math.min(PIECE_BYTES, offset - this.#hashed));
+      if (!piece.length)
+        return start;
+      seen(piece, this.#hashed);
+    }
+    if (this.#lastByte !== 10 || hash.copy().digest("hex") !== stored.log.sha256 || !restorePass(pass, stored.pass))
+      return start;
+    this.#current = offset === file.size;
+    return { offset, lines: stored.log.lines, errors: [...stored.scanErrors], seen };
   }
   async save(lines, scanErrors, pass) {
-    const bytes = this.#bytes;
-    if (this.#current && this.#review === this.#stored?.review || !bytes || bytes.length < MIN_LOG_BYTES || bytes[bytes.length - 1] !== 10)
+    const size = this.#hashed;
+    if (this.#current && this.#review === this.#stored?.review || !this.#hash || size !== this.#size || size < MIN_LOG_BYTES || this.#lastByte !== 10)
       return;
     const saved = savePass(pass);
     if (!saved)
       return;
     try {
-      const sha256 = this.#whole ?? (await prefixDigests(bytes, bytes.length)).whole;
+      const sha256 = this.#hash.digest("hex");
       const { gates, ...inputs } = this.#inputs;
-      const stored = { version: VERSION, review: this.#review, inputs: { ...inputs, gates: pass.eventNames.has("decision_accepted") ? gates : null }, log: { offset: bytes.length, sha256, lines }, scanErrors, pass: saved };
+      const stored = { version: VERSION, review: this.#review, inputs: { ...inputs, gates: pass.eventNames.has("decision_accepted") ? gates : null }, log: { offset: size, sha256, lines }, scanErrors, pass: saved };
       const json = JSON.stringify(stored);
       const temporary = `${this.#path}.${this.#host.pid}.tmp`;
       await this.#host.fs.mkdir(nodePath4.dirname(this.#path));
@@ -3363,9 +3428,10 @@ async function readEventLog(host, folder) {
 }
 var LOG_CHUNK_BYTES = 1 << 20;
 async function scanEventLog(host, folder, onEvent, resume) {
-  let bytes;
+  const path = nodePath7.join(folder, "events.jsonl");
+  let file;
   try {
-    bytes = await readCapped(host, nodePath7.join(folder, "events.jsonl"), READ_LIMITS.log, "events.jsonl");
+    file = await openCapped(host, path, READ_LIMITS.log, "events.jsonl");
   } catch (error) {
     if (errorCode(error) === "ENOENT")
       throw new AcpError("missing events.jsonl", 2, "invalid_log");
@@ -3375,28 +3441,40 @@ async function scanEventLog(host, folder, onEvent, resume) {
       throw new AcpError("events.jsonl is a symbolic link loop, not the event log");
     throw error;
   }
-  const from = await resume?.(bytes);
-  const errors = from?.errors ?? [];
-  let before = from?.lines ?? 0;
-  let tornTail = false;
-  for (let start = from?.offset ?? 0;start < bytes.length; ) {
-    let end = Math.min(bytes.length, start + LOG_CHUNK_BYTES);
-    if (end < bytes.length) {
-      const newline = bytes.indexOf(10, end - 1);
-      end = newline === -1 ? bytes.length : newline + 1;
+  try {
+    const from = await resume?.(file);
+    const errors = from?.errors ?? [];
+    let before = from?.lines ?? 0;
+    let tornTail = false;
+    let position = from?.offset ?? 0;
+    const pending = [];
+    for (let last = false;!last; ) {
+      const piece = await file.read(position, LOG_CHUNK_BYTES);
+      from?.seen?.(piece, position);
+      position += piece.length;
+      last = piece.length === 0 || position >= file.size;
+      const cut = last ? piece.length : piece.lastIndexOf(10) + 1;
+      if (!cut && !last)
+        pending.push(piece.slice());
+      if (!cut && !last)
+        continue;
+      const lines = pending.length ? joinBytes([...pending.splice(0), piece.subarray(0, cut)]) : piece.subarray(0, cut);
+      if (cut < piece.length)
+        pending.push(piece.slice(cut));
+      let text;
+      try {
+        text = decodeText(lines, "events.jsonl");
+      } catch (error) {
+        throw logDecodeError(await readCapped(host, path, READ_LIMITS.log, "events.jsonl"), error);
+      }
+      const run = parseEventLines(text, before, last, onEvent, errors);
+      before += run.lines;
+      tornTail = run.tornTail;
     }
-    let text;
-    try {
-      text = decodeText(bytes.subarray(start, end), "events.jsonl");
-    } catch (error) {
-      throw logDecodeError(bytes, error);
-    }
-    const run = parseEventLines(text, before, end === bytes.length, onEvent, errors);
-    before += run.lines;
-    tornTail = run.tornTail;
-    start = end;
+    return { errors, size: position, tornTail, lines: before };
+  } finally {
+    await file.close();
   }
-  return { errors, size: bytes.length, tornTail, lines: before };
 }
 function formatEventLine(event) {
   const ordered = {};
@@ -4578,8 +4656,7 @@ async function validate(host, folder, registry) {
   const reviewText = await readTextIfExists(host, nodePath7.join(folder, "review.md"), "review.md", true);
   const readiness = readReadiness(await readTextIfExists(host, nodePath7.join(folder, "readiness.md"), "readiness.md", true) ?? "");
   const hooked = registry.hooks.has("validate");
-  const inputs = { participants, primary: primaryRef(protocol) ?? null, supporting: supportingRefs(protocol), gates: decisionGateErrors(readiness) };
-  const checkpoint = hooked ? undefined : await ValidateCheckpoint.open(host, folder, inputs);
+  const checkpoint = hooked ? undefined : await ValidateCheckpoint.open(host, folder, { participants, primary: primaryRef(protocol) ?? null, supporting: supportingRefs(protocol), gates: decisionGateErrors(readiness) });
   const headings = checkpoint ? await checkpoint.reviewHeadings(reviewText ?? "") : reviewHeadings(reviewText ?? "");
   const pass = await scanLog(host, folder, () => new LogPass(protocol, participants, readiness, headings, hooked), errors, checkpoint);
   errors.push(...pass.shapeErrors);
@@ -4589,7 +4666,7 @@ async function validate(host, folder, registry) {
   if (declarationOk)
     await checkContent(host, folder, protocol, registry, pass, ref, { errors, warnings });
   await checkClosing(host, folder, protocol, pass, readiness, ref, { errors, warnings });
-  if (registry.hooks.has("validate"))
+  if (hooked)
     await registry.hooks.call("validate", { folder, files: documentFiles(host, folder, protocol), protocol, events: pass.events ?? [], errors, warnings });
   return { ok: errors.length === 0, errors, warnings };
 }
@@ -4654,7 +4731,7 @@ function checkDeclaration(protocol, errors) {
 async function scanLog(host, folder, newPass, errors, checkpoint) {
   let pass = newPass();
   try {
-    const log = await scanEventLog(host, folder, (event) => pass.add(event), checkpoint && ((bytes) => checkpoint.resume(bytes, pass)));
+    const log = await scanEventLog(host, folder, (event) => pass.add(event), checkpoint && ((file) => checkpoint.resume(file, pass)));
     if (!log.tornTail)
       await checkpoint?.save(log.lines, log.errors, pass);
     errors.push(...log.errors);

@@ -2097,7 +2097,7 @@ export async function validate(host: Host, folder: string, registry: Registry): 
   const reviewText = await readTextIfExists(host, nodePath.join(folder, 'review.md'), 'review.md', true);
   const readiness = readReadiness((await readTextIfExists(host, nodePath.join(folder, 'readiness.md'), 'readiness.md', true)) ?? '');
   const hooked = registry.hooks.has('validate'); // a hook is handed every event: then the whole log is parsed
-  const checkpoint = hooked ? undefined : await ValidateCheckpoint.open(host, folder, { participants, primary: primaryRef(protocol) ?? null, supporting: supportingRefs(protocol), gates: decisionGateErrors(readiness) });
+  const checkpoint = hooked ? undefined : await ValidateCheckpoint.open(host, folder, { acp: VERSION, participants, primary: primaryRef(protocol) ?? null, supporting: supportingRefs(protocol), gates: decisionGateErrors(readiness) });
   const headings = checkpoint ? await checkpoint.reviewHeadings(reviewText ?? '') : reviewHeadings(reviewText ?? '');
   const pass = await scanLog(host, folder, () => new LogPass(protocol, participants, readiness, headings, hooked), errors, checkpoint);
   errors.push(...pass.shapeErrors);

@@ -396,10 +396,10 @@ describe('validation checkpoint: threat model', () => {
     return { folder, cp, keyed, plain, key, stored: JSON.parse(text.slice(text.indexOf('\n') + 1)) };
   }
 
-  /** The stored checkpoint with its errors replaced by a lie, signed with `key` for `folder`. */
-  async function lie(stored: Record<string, unknown>, key: Uint8Array, folder: string): Promise<string> {
+  /** The stored checkpoint with its errors replaced by a lie (and `patch` applied), signed with `key` for `folder`. */
+  async function lie(stored: Record<string, unknown>, key: Uint8Array, folder: string, patch: Record<string, unknown> = {}): Promise<string> {
     const pass = stored.pass as { stateErrors: string[] };
-    const json = JSON.stringify({ ...stored, pass: { ...pass, stateErrors: ['THE CHECKPOINT LIED'] } });
+    const json = JSON.stringify({ ...stored, pass: { ...pass, stateErrors: ['THE CHECKPOINT LIED'] }, ...patch });
     return `${await hmacHex(key, `acp validate checkpoint\n${folder}\n${json}`)}\n${json}\n`;
   }
 
@@ -419,6 +419,15 @@ describe('validation checkpoint: threat model', () => {
     const { folder, cp, keyed, plain, key, stored } = await setUp('tm-key');
     writeFileSync(cp, await lie(stored, Uint8Array.from(key, (b) => b ^ 0x80), folder));
     expect(await verdicts(keyed, folder)).toEqual(await verdicts(plain, folder));
+  });
+
+  test('a checkpoint made by another acp version, or from other participants or deliverables, is not used', async () => {
+    const { folder, cp, keyed, plain, key, stored } = await setUp('tm-inputs');
+    const inputs = stored.inputs as Record<string, unknown>;
+    for (const changed of [{ acp: '0.0.1' }, { participants: ['alice', 'bob', 'carol'] }, { supporting: [] }, { primary: 'deliverables/other.md' }]) {
+      writeFileSync(cp, await lie(stored, key, folder, { inputs: { ...inputs, ...changed } }));
+      expect(await verdicts(keyed, folder)).toEqual(await verdicts(plain, folder));
+    }
   });
 
   test('an edited checkpoint is not used', async () => {

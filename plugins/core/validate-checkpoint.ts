@@ -76,6 +76,8 @@ export interface LogPassState {
 
 /** What the log pass reads besides the log: a checkpoint made with other inputs is not used. */
 export interface PassInputs {
+  /** The acp version: another one may check differently. */
+  acp: string;
   participants: string[];
   /** The primary deliverable's reference (`null`: none) and the supporting ones': the doc errors of deliverable events. */
   primary: string | null;
@@ -124,6 +126,14 @@ export interface ResumePoint {
   errors: string[];
   /** Shown every piece of the log the scan reads (`position`: where it starts), for the whole log's digest. */
   seen?(piece: Uint8Array, position: number): void;
+}
+
+/** Whether an (authentic) checkpoint has the shape this version writes: restoring it cannot fail half-way. */
+function wellFormed(stored: Stored): boolean {
+  const { inputs, log, pass, review } = stored;
+  if (review !== undefined && !(isObject(review) && Array.isArray(review.seqs) && Array.isArray(review.participants))) return false;
+  const lists = [stored.scanErrors, pass?.shapeErrors, pass?.stateErrors, pass?.reviews?.seqs, pass?.reviews?.from, pass?.items, pass?.frozenSupporting, pass?.eventNames];
+  return isObject(inputs) && isObject(log) && isInt(log.lines) && typeof log.sha256 === 'string' && isObject(pass) && isObject(pass.state) && isInt(pass.count) && lists.every(Array.isArray);
 }
 
 /** The pass as JSON, or `undefined` when a checkpoint could not restore it exactly. */
@@ -272,6 +282,8 @@ export class ValidateCheckpoint {
     const same =
       isObject(stored) &&
       stored.version === VERSION &&
+      wellFormed(stored) &&
+      stored.inputs.acp === inputs.acp &&
       sameList(stored.inputs.participants, inputs.participants) &&
       stored.inputs.primary === inputs.primary &&
       sameList(stored.inputs.supporting, inputs.supporting) &&

@@ -2667,6 +2667,13 @@ async function validateCheckpointPath(host, folder) {
   const crypto2 = await nodeCrypto();
   return dir && crypto2 && nodePath4.join(dir, `${crypto2.createHash("sha256").update(folder).digest("hex")}.json`);
 }
+function wellFormed(stored) {
+  const { inputs, log, pass, review } = stored;
+  if (review !== undefined && !(isObject(review) && Array.isArray(review.seqs) && Array.isArray(review.participants)))
+    return false;
+  const lists = [stored.scanErrors, pass?.shapeErrors, pass?.stateErrors, pass?.reviews?.seqs, pass?.reviews?.from, pass?.items, pass?.frozenSupporting, pass?.eventNames];
+  return isObject(inputs) && isObject(log) && isInt(log.lines) && typeof log.sha256 === "string" && isObject(pass) && isObject(pass.state) && isInt(pass.count) && lists.every(Array.isArray);
+}
 function savePass(pass) {
   if (pass.seenSeqs || pass.lastAt !== undefined && !Number.isFinite(pass.lastAt))
     return;
@@ -2803,7 +2810,7 @@ ${json}`);
       return;
     }
     const inputs = this.#inputs;
-    const same = isObject(stored) && stored.version === VERSION && sameList(stored.inputs.participants, inputs.participants) && stored.inputs.primary === inputs.primary && sameList(stored.inputs.supporting, inputs.supporting) && (stored.inputs.gates === null || sameList(stored.inputs.gates, inputs.gates));
+    const same = isObject(stored) && stored.version === VERSION && wellFormed(stored) && stored.inputs.acp === inputs.acp && sameList(stored.inputs.participants, inputs.participants) && stored.inputs.primary === inputs.primary && sameList(stored.inputs.supporting, inputs.supporting) && (stored.inputs.gates === null || sameList(stored.inputs.gates, inputs.gates));
     return same ? stored : undefined;
   }
   async resume(file, pass) {
@@ -4656,7 +4663,7 @@ async function validate(host, folder, registry) {
   const reviewText = await readTextIfExists(host, nodePath7.join(folder, "review.md"), "review.md", true);
   const readiness = readReadiness(await readTextIfExists(host, nodePath7.join(folder, "readiness.md"), "readiness.md", true) ?? "");
   const hooked = registry.hooks.has("validate");
-  const checkpoint = hooked ? undefined : await ValidateCheckpoint.open(host, folder, { participants, primary: primaryRef(protocol) ?? null, supporting: supportingRefs(protocol), gates: decisionGateErrors(readiness) });
+  const checkpoint = hooked ? undefined : await ValidateCheckpoint.open(host, folder, { acp: VERSION2, participants, primary: primaryRef(protocol) ?? null, supporting: supportingRefs(protocol), gates: decisionGateErrors(readiness) });
   const headings = checkpoint ? await checkpoint.reviewHeadings(reviewText ?? "") : reviewHeadings(reviewText ?? "");
   const pass = await scanLog(host, folder, () => new LogPass(protocol, participants, readiness, headings, hooked), errors, checkpoint);
   errors.push(...pass.shapeErrors);

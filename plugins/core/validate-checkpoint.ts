@@ -206,9 +206,10 @@ function restorePass(pass: LogPassState, saved: SavedPass): boolean {
 }
 
 /**
- * One `validate`'s use of the checkpoint: {@link resume} is handed the log's
- * bytes and the fresh pass and says where the scan starts; {@link save}
- * records the pass after the whole log.
+ * One `validate`'s use of the checkpoint: {@link reviewHeadings} finds or
+ * recalls review.md's headings; {@link resume} is handed the log's reader
+ * and the fresh pass and says where the scan starts; {@link save} records
+ * the pass after the whole log.
  */
 export class ValidateCheckpoint {
   readonly #host: Host;

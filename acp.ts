@@ -36,12 +36,12 @@ import { CHECKPOINT_NAME, addSeq, checkpointState, duplicateSeqError, hasSeq, lo
 import { defineDeliverableType, definePlugin } from './plugins/core/define.ts';
 import { CONCLUSION_SECTIONS, checkDecisions, conclusionErrors, decisionGateErrors, initialDocuments, markdown, readinessGateErrors, readReadiness, type MarkdownHelpers, type ReadinessFacts } from './plugins/core/documents.ts';
 import { AcpAbortError, AcpAppendedError, AcpError, AcpPluginError, AcpTimeoutError, UsageError } from './plugins/core/errors.ts';
-import { LOCK_BREAKER, LOCK_NAME, READ_LIMITS, inspectFolderLock, logDecodeError, openCapped, readCapped, withFolderLock, writeFileAtomic, type FolderLock } from './plugins/core/files.ts';
+import { LOCK_BREAKER, LOCK_NAME, READ_LIMITS, inspectFolderLock, logDecodeError, openCapped, readCapped, readWholeLines, withFolderLock, writeFileAtomic, type FolderLock } from './plugins/core/files.ts';
 import type { FileReader, Host } from './plugins/core/host.ts';
 import { createMemoryFileSystem, createMemoryHost } from './plugins/core/memory-host.ts';
 import { createNodeHost } from './plugins/core/node-host.ts';
 import { comparePy, decodeText, formatProtocolJson, formatTimestamp, parseZonedTimestamp, purePosixPath, pyRepr, pyStr, pyStrip, reviewHeadings, sha256Hex, sortedPy } from './plugins/core/pytext.ts';
-import { builtinModule, errorCode, fsError, isInside, isInt, isObject, joinBytes, type Json, realpathOfExistingAncestor, sleep } from './plugins/core/util.ts';
+import { builtinModule, errorCode, fsError, isInside, isInt, isObject, type Json, realpathOfExistingAncestor, sleep } from './plugins/core/util.ts';
 
 export { parseArgv, parsePyFloat, parsePyInt, type ParsedArgv } from './plugins/core/argv.ts';
 export { CHECKPOINT_NAME } from './plugins/core/checkpoint.ts';
@@ -227,30 +227,18 @@ export async function scanEventLog(host: Host, folder: string, onEvent: (event: 
     const errors: string[] = from?.errors ?? [];
     let before = from?.lines ?? 0;
     let tornTail = false;
-    let position = from?.offset ?? 0;
-    // The bytes after the last `\n` read so far (copies: the reader reuses its buffer).
-    const pending: Uint8Array[] = [];
-    for (let last = false; !last; ) {
-      const piece = await file.read(position, LOG_CHUNK_BYTES);
-      from?.seen?.(piece, position);
-      position += piece.length;
-      last = piece.length === 0 || position >= file.size;
-      // Cut after a `\n` byte: it never occurs inside a UTF-8 sequence, and a `\r\n` pair stays in one piece.
-      const cut = last ? piece.length : piece.lastIndexOf(0x0a) + 1;
-      if (!cut && !last) pending.push(piece.slice());
-      if (!cut && !last) continue;
-      const lines = pending.length ? joinBytes([...pending.splice(0), piece.subarray(0, cut)]) : piece.subarray(0, cut);
-      if (cut < piece.length) pending.push(piece.slice(cut));
+    const scan = async (lines: Uint8Array, end: boolean): Promise<void> => {
       let text: string;
       try {
         text = decodeText(lines, 'events.jsonl');
       } catch (error) {
         throw logDecodeError(await readCapped(host, path, READ_LIMITS.log, 'events.jsonl'), error);
       }
-      const run = parseEventLines(text, before, last, onEvent, errors);
+      const run = parseEventLines(text, before, end, onEvent, errors);
       before += run.lines;
       tornTail = run.tornTail;
-    }
+    };
+    const position = await readWholeLines(file, from?.offset ?? 0, LOG_CHUNK_BYTES, scan, from?.seen);
     return { errors, size: position, tornTail, lines: before };
   } finally {
     await file.close();

@@ -146,6 +146,9 @@ export function addSeq(ranges: [number, number][], seq: number): [number, number
  * seq, which a library caller's `replyTo` could still match).
  */
 export function logFacts(events: Json[], state: DerivedState): LogFacts | undefined {
+  const gateSeqs = events.filter((e) => e.event === 'decision_accepted').map((e) => pyStr(e.seq));
+  // The normal log, seqs 1..n in order, needs no set nor sort (~25 ms of a full replay at 100 k events).
+  if (seqsAreIndexes(events)) return { count: events.length, maxSeq: events.length, seqs: events.length ? [[1, events.length]] : [], gateSeqs, state: stripErrors(state) };
   if (events.some((e) => typeof e.seq === 'number' && !Number.isInteger(e.seq))) return undefined;
   const ints = events.map((e) => e.seq).filter(isInt);
   ints.sort((a, b) => a - b);
@@ -155,8 +158,13 @@ export function logFacts(events: Json[], state: DerivedState): LogFacts | undefi
     if (last && seq <= last[1] + 1) last[1] = Math.max(last[1], seq);
     else seqs.push([seq, seq]);
   }
-  const gateSeqs = events.filter((e) => e.event === 'decision_accepted').map((e) => pyStr(e.seq));
   return { count: events.length, maxSeq: ints.reduce((max, seq) => Math.max(max, seq), 0), seqs, gateSeqs, state: stripErrors(state) };
+}
+
+/** Whether every event's seq is its position (1, 2, 3…): the log of a run with no error. */
+function seqsAreIndexes(events: Json[]): boolean {
+  for (let i = 0; i < events.length; i++) if (events[i]!.seq !== i + 1) return false;
+  return true;
 }
 
 export function stripErrors(state: DerivedState): Omit<DerivedState, 'errors'> {
@@ -279,6 +287,7 @@ export async function saveCheckpoint(host: Host, folder: string, participants: s
  * ambiguity (docs/reliability.md). `undefined` when every seq is unique.
  */
 export function duplicateSeqError(events: Json[]): string | undefined {
+  if (seqsAreIndexes(events)) return undefined;
   const seen = new Set<number>();
   let twice: number | undefined;
   for (const event of events) {

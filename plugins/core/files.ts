@@ -9,7 +9,7 @@
 import * as nodePath from 'node:path';
 import type { FileReader, Host } from '../../acp.ts';
 import { AcpError } from './errors.ts';
-import { errorCode, isObject, sleep } from './util.ts';
+import { errorCode, isObject, joinBytes, sleep } from './util.ts';
 
 export const MiB = 1 << 20;
 /**
@@ -45,6 +45,43 @@ export async function openCapped(host: Host, path: string, maxBytes: number, nam
   } catch (error) {
     throw cappedReadError(error, maxBytes, name);
   }
+}
+
+/**
+ * Read `file` from `start` in pieces of `pieceBytes` and hand `onLines`
+ * runs of whole lines (cut after a `\n` byte: it never occurs inside a UTF-8
+ * sequence, and a `\r\n` pair stays in one piece), in order; the run that
+ * ends the file (`last`) may end without a newline. `seen` is shown every
+ * piece read. Returns the position reached (the file's size, unless it
+ * shrank meanwhile).
+ */
+export async function readWholeLines(
+  file: FileReader,
+  start: number,
+  pieceBytes: number,
+  onLines: (lines: Uint8Array, last: boolean) => Promise<void>,
+  seen?: (piece: Uint8Array, position: number) => void,
+): Promise<number> {
+  // The bytes after the last `\n` read so far (copies: the reader reuses its buffer).
+  const pending: Uint8Array[] = [];
+  let position = start;
+  for (let last = false; !last; ) {
+    const piece = await file.read(position, pieceBytes);
+    seen?.(piece, position);
+    position += piece.length;
+    last = piece.length === 0 || position >= file.size;
+    const cut = last ? piece.length : piece.lastIndexOf(0x0a) + 1;
+    if (!cut && !last) {
+      pending.push(piece.slice());
+      continue;
+    }
+    // A line carried over from earlier pieces is joined with its own end only, not with the whole piece.
+    const head = pending.length ? Math.min(cut, piece.indexOf(0x0a) + 1 || cut) : 0;
+    if (pending.length) await onLines(joinBytes([...pending.splice(0), piece.subarray(0, head)]), last && head === cut);
+    if (head < cut) await onLines(piece.subarray(head, cut), last);
+    if (cut < piece.length) pending.push(piece.slice(cut));
+  }
+  return position;
 }
 
 function cappedReadError(error: unknown, maxBytes: number, name: string): unknown {

@@ -2223,6 +2223,29 @@ async function openCapped(host, path, maxBytes, name) {
     throw cappedReadError(error, maxBytes, name);
   }
 }
+async function readWholeLines(file, start, pieceBytes, onLines, seen) {
+  const pending = [];
+  let position = start;
+  for (let last = false;!last; ) {
+    const piece = await file.read(position, pieceBytes);
+    seen?.(piece, position);
+    position += piece.length;
+    last = piece.length === 0 || position >= file.size;
+    const cut = last ? piece.length : piece.lastIndexOf(10) + 1;
+    if (!cut && !last) {
+      pending.push(piece.slice());
+      continue;
+    }
+    const head = pending.length ? Math.min(cut, piece.indexOf(10) + 1 || cut) : 0;
+    if (pending.length)
+      await onLines(joinBytes([...pending.splice(0), piece.subarray(0, head)]), last && head === cut);
+    if (head < cut)
+      await onLines(piece.subarray(head, cut), last);
+    if (cut < piece.length)
+      pending.push(piece.slice(cut));
+  }
+  return position;
+}
 function cappedReadError(error, maxBytes, name) {
   if (errorCode(error) === "EFTYPE")
     return new AcpError(`${name} is not a regular file (a FIFO, device or socket); acp reads only regular files`, 2, "invalid_folder");
@@ -2537,6 +2560,9 @@ function addSeq(ranges, seq) {
   return out;
 }
 function logFacts(events, state) {
+  const gateSeqs = events.filter((e) => e.event === "decision_accepted").map((e) => pyStr(e.seq));
+  if (seqsAreIndexes(events))
+    return { count: events.length, maxSeq: events.length, seqs: events.length ? [[1, events.length]] : [], gateSeqs, state: stripErrors(state) };
   if (events.some((e) => typeof e.seq === "number" && !Number.isInteger(e.seq)))
     return;
   const ints = events.map((e) => e.seq).filter(isInt);
@@ -2549,8 +2575,13 @@ function logFacts(events, state) {
     else
       seqs.push([seq, seq]);
   }
-  const gateSeqs = events.filter((e) => e.event === "decision_accepted").map((e) => pyStr(e.seq));
   return { count: events.length, maxSeq: ints.reduce((max, seq) => Math.max(max, seq), 0), seqs, gateSeqs, state: stripErrors(state) };
+}
+function seqsAreIndexes(events) {
+  for (let i = 0;i < events.length; i++)
+    if (events[i].seq !== i + 1)
+      return false;
+  return true;
 }
 function stripErrors(state) {
   const { errors: _errors, ...rest } = state;
@@ -2639,6 +2670,8 @@ async function saveCheckpoint(host, folder, participants, keys, facts, line, exp
   }
 }
 function duplicateSeqError(events) {
+  if (seqsAreIndexes(events))
+    return;
   const seen = new Set;
   let twice;
   for (const event of events) {
@@ -3453,31 +3486,18 @@ async function scanEventLog(host, folder, onEvent, resume) {
     const errors = from?.errors ?? [];
     let before = from?.lines ?? 0;
     let tornTail = false;
-    let position = from?.offset ?? 0;
-    const pending = [];
-    for (let last = false;!last; ) {
-      const piece = await file.read(position, LOG_CHUNK_BYTES);
-      from?.seen?.(piece, position);
-      position += piece.length;
-      last = piece.length === 0 || position >= file.size;
-      const cut = last ? piece.length : piece.lastIndexOf(10) + 1;
-      if (!cut && !last)
-        pending.push(piece.slice());
-      if (!cut && !last)
-        continue;
-      const lines = pending.length ? joinBytes([...pending.splice(0), piece.subarray(0, cut)]) : piece.subarray(0, cut);
-      if (cut < piece.length)
-        pending.push(piece.slice(cut));
+    const scan = async (lines, end) => {
       let text;
       try {
         text = decodeText(lines, "events.jsonl");
       } catch (error) {
         throw logDecodeError(await readCapped(host, path, READ_LIMITS.log, "events.jsonl"), error);
       }
-      const run = parseEventLines(text, before, last, onEvent, errors);
+      const run = parseEventLines(text, before, end, onEvent, errors);
       before += run.lines;
       tornTail = run.tornTail;
-    }
+    };
+    const position = await readWholeLines(file, from?.offset ?? 0, LOG_CHUNK_BYTES, scan, from?.seen);
     return { errors, size: position, tornTail, lines: before };
   } finally {
     await file.close();

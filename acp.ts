@@ -31,12 +31,13 @@
 import * as nodePath from 'node:path';
 import packageJson from './package.json' with { type: 'json' };
 import { checkOptionValues, commandWord, formatHelp, parseArgv, parsePartial, parsePyFloat, parsePyInt } from './plugins/core/argv.ts';
+import { ValidateCheckpoint, type ResumePoint } from './plugins/core/validate-checkpoint.ts';
 import { CHECKPOINT_NAME, addSeq, checkpointState, duplicateSeqError, hasSeq, loadCheckpoint, logFacts, saveCheckpoint, stripErrors, type LogFacts } from './plugins/core/checkpoint.ts';
 import { defineDeliverableType, definePlugin } from './plugins/core/define.ts';
 import { CONCLUSION_SECTIONS, checkDecisions, conclusionErrors, decisionGateErrors, initialDocuments, markdown, readinessGateErrors, readReadiness, type MarkdownHelpers, type ReadinessFacts } from './plugins/core/documents.ts';
 import { AcpAbortError, AcpAppendedError, AcpError, AcpPluginError, AcpTimeoutError, UsageError } from './plugins/core/errors.ts';
-import { LOCK_BREAKER, LOCK_NAME, READ_LIMITS, inspectFolderLock, readCapped, withFolderLock, writeFileAtomic, type FolderLock } from './plugins/core/files.ts';
-import type { Host } from './plugins/core/host.ts';
+import { LOCK_BREAKER, LOCK_NAME, READ_LIMITS, inspectFolderLock, logDecodeError, openCapped, readCapped, readWholeLines, withFolderLock, writeFileAtomic, type FolderLock } from './plugins/core/files.ts';
+import type { FileReader, Host } from './plugins/core/host.ts';
 import { createMemoryFileSystem, createMemoryHost } from './plugins/core/memory-host.ts';
 import { createNodeHost } from './plugins/core/node-host.ts';
 import { comparePy, decodeText, formatProtocolJson, formatTimestamp, parseZonedTimestamp, purePosixPath, pyRepr, pyStr, pyStrip, reviewHeadings, sha256Hex, sortedPy } from './plugins/core/pytext.ts';
@@ -48,7 +49,7 @@ export { defineDeliverableType, definePlugin } from './plugins/core/define.ts';
 export { CONCLUSION_SECTIONS, conclusionErrors, decisionGateErrors, markdown, readReadiness, type MarkdownHelpers, type ReadinessFacts } from './plugins/core/documents.ts';
 export { AcpAbortError, AcpAppendedError, AcpError, AcpPluginError, AcpTimeoutError, UsageError } from './plugins/core/errors.ts';
 export { LOCK_BREAKER, LOCK_NAME, inspectFolderLock, readCapped, withFolderLock, writeFileAtomic, type FolderLock, type FolderLockOptions, type FolderLockState } from './plugins/core/files.ts';
-export type { FileStat, FileSystem, Host, ProcessIdentity } from './plugins/core/host.ts';
+export type { FileReader, FileStat, FileSystem, Host, ProcessIdentity } from './plugins/core/host.ts';
 export { createMemoryFileSystem, createMemoryHost, type MemoryFileSystem, type MemoryHostOptions } from './plugins/core/memory-host.ts';
 export { createNodeHost, type NodeHostOptions } from './plugins/core/node-host.ts';
 export { comparePy, decodeText, formatProtocolJson, formatTimestamp, parseZonedTimestamp, purePosixPath, pyRepr, pyStr, pyStrip, reviewHeadings, sha256Hex, sortedPy } from './plugins/core/pytext.ts';
@@ -202,16 +203,17 @@ export async function readEventLog(host: Host, folder: string): Promise<EventLog
 const LOG_CHUNK_BYTES = 1 << 20;
 
 /**
- * Read events.jsonl and hand its events to `onEvent` in order, decoding a
- * megabyte of whole lines at a time; returns the errors of bad lines (same
- * events, messages and line numbers as {@link readEventLog}). Throws what
- * readEventLog throws, possibly after some events were handed over: the
- * consumer then starts afresh.
+ * Read events.jsonl and hand its events to `onEvent` in order, a megabyte of
+ * whole lines at a time (never the whole log at once); returns the errors of
+ * bad lines (as {@link readEventLog}). Throws what readEventLog throws, maybe
+ * after some events: the consumer then starts afresh. `resume` (the
+ * validation checkpoint) may vouch for a prefix.
  */
-export async function scanEventLog(host: Host, folder: string, onEvent: (event: Json) => void): Promise<Omit<EventLog, 'events'>> {
-  let bytes: Uint8Array;
+export async function scanEventLog(host: Host, folder: string, onEvent: (event: Json) => void, resume?: (file: FileReader) => Promise<ResumePoint | undefined>): Promise<Omit<EventLog, 'events'> & { lines: number }> {
+  const path = nodePath.join(folder, 'events.jsonl');
+  let file: FileReader;
   try {
-    bytes = await readCapped(host, nodePath.join(folder, 'events.jsonl'), READ_LIMITS.log, 'events.jsonl');
+    file = await openCapped(host, path, READ_LIMITS.log, 'events.jsonl');
   } catch (error) {
     // The Python tools refuse a folder without its log (issue 12 item 5):
     // starting a new history there would split it from theirs for good.
@@ -220,44 +222,27 @@ export async function scanEventLog(host: Host, folder: string, onEvent: (event: 
     if (errorCode(error) === 'ELOOP') throw new AcpError('events.jsonl is a symbolic link loop, not the event log');
     throw error;
   }
-  const errors: string[] = [];
-  let before = 0;
-  let tornTail = false;
-  for (let start = 0; start < bytes.length; ) {
-    // Cut after a `\n` byte: it never occurs inside a UTF-8 sequence, and a
-    // `\r\n` pair stays in one piece.
-    let end = Math.min(bytes.length, start + LOG_CHUNK_BYTES);
-    if (end < bytes.length) {
-      const newline = bytes.indexOf(0x0a, end - 1);
-      end = newline === -1 ? bytes.length : newline + 1;
-    }
-    let text: string;
-    try {
-      text = decodeText(bytes.subarray(start, end), 'events.jsonl');
-    } catch (error) {
-      throw logDecodeError(bytes, error);
-    }
-    const run = parseEventLines(text, before, end === bytes.length, onEvent, errors);
-    before += run.lines;
-    tornTail = run.tornTail;
-    start = end;
-  }
-  return { errors, size: bytes.length, tornTail };
-}
-
-/** The error for an events.jsonl that is not UTF-8 (`error`: the decoder's). */
-function logDecodeError(bytes: Uint8Array, error: unknown): unknown {
-  // A writer killed mid-append can cut a multi-byte character: say so when
-  // only the unterminated last line is undecodable.
-  const end = Math.max(bytes.lastIndexOf(0x0a), bytes.lastIndexOf(0x0d)) + 1;
-  let headValid = false;
   try {
-    headValid = end < bytes.length && new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(0, end)) !== undefined;
-  } catch {
-    headValid = false;
+    const from = await resume?.(file);
+    const errors: string[] = from?.errors ?? [];
+    let before = from?.lines ?? 0;
+    let tornTail = false;
+    const scan = async (lines: Uint8Array, end: boolean): Promise<void> => {
+      let text: string;
+      try {
+        text = decodeText(lines, 'events.jsonl');
+      } catch (error) {
+        throw logDecodeError(await readCapped(host, path, READ_LIMITS.log, 'events.jsonl'), error);
+      }
+      const run = parseEventLines(text, before, end, onEvent, errors);
+      before += run.lines;
+      tornTail = run.tornTail;
+    };
+    const position = await readWholeLines(file, from?.offset ?? 0, LOG_CHUNK_BYTES, scan, from?.seen);
+    return { errors, size: position, tornTail, lines: before };
+  } finally {
+    await file.close();
   }
-  if (headValid) return new AcpError('events.jsonl is not valid UTF-8 (the last line is incomplete: a writer was interrupted; `acp doctor --fix` repairs it)');
-  return error;
 }
 
 /** Serialise an event as one compact line (spec §4), with U+0085/U+2028/U+2029 escaped. */
@@ -1581,15 +1566,15 @@ function deliverableDocErrors(protocol: Json, event: { doc?: unknown; role?: unk
   if (role === undefined || role === null || role === '') return ['deliverable events require role'];
   if (doc === undefined || doc === null || doc === '') return ['deliverable events require doc'];
   if (role === 'primary' && doc !== primaryRef(protocol)) return ['doc must reference the primary deliverable'];
-  if (role === 'supporting') {
-    let refs = supportingRefsCache.get(protocol);
-    if (!refs) {
-      refs = supportingEntries(protocol).filter((s) => typeof s.file === 'string').map((s) => deliverableRef(protocol, s.file as string));
-      supportingRefsCache.set(protocol, refs);
-    }
-    if (!refs.includes(doc as string)) return ['doc must reference a declared supporting deliverable'];
-  }
+  if (role === 'supporting' && !supportingRefs(protocol).includes(doc as string)) return ['doc must reference a declared supporting deliverable'];
   return [];
+}
+
+/** The declared supporting deliverables' references (once per protocol object: validate asks for each event). */
+function supportingRefs(protocol: Json): string[] {
+  let refs = supportingRefsCache.get(protocol);
+  if (!refs) supportingRefsCache.set(protocol, (refs = supportingEntries(protocol).filter((s) => typeof s.file === 'string').map((s) => deliverableRef(protocol, s.file as string))));
+  return refs;
 }
 
 async function freezeErrors(host: Host, folder: string, protocol: Json, doc: string, sha: unknown): Promise<string[]> {
@@ -1990,26 +1975,26 @@ class LogPass {
   anyPrimaryFreeze = false;
   /** Every event, only when a `validate` hook wants them. */
   readonly events: Json[] | undefined;
-  #count = 0;
-  #lastAt: number | undefined;
+  count = 0;
+  lastAt: number | undefined;
   // The seqs seen so far: while each seq equals its position (the normal
   // case) they are 1..count and need no set.
-  #seenSeqs: Set<unknown> | undefined;
+  seenSeqs: Set<unknown> | undefined;
   readonly #protocol: Json;
   readonly #participants: string[];
   readonly #readiness: ReadinessFacts;
 
-  constructor(protocol: Json, participants: string[], readiness: ReadinessFacts, reviewText: string, keepEvents: boolean) {
+  constructor(protocol: Json, participants: string[], readiness: ReadinessFacts, headings: { participant: string; seq: number }[], keepEvents: boolean) {
     this.#protocol = protocol;
     this.#participants = participants;
     this.#readiness = readiness;
-    this.headings = reviewHeadings(reviewText);
+    this.headings = headings;
     this.headingSeqs = new Set(this.headings.map((h) => h.seq));
     this.events = keepEvents ? [] : undefined;
   }
 
   add(event: Json): void {
-    const index = this.#count++;
+    const index = this.count++;
     this.events?.push(event);
     this.#checkShape(event, index);
     if (event.event === 'review_submitted') this.reviewEvents.push(event);
@@ -2039,20 +2024,20 @@ class LogPass {
     if (event.event !== 'initialized') {
       const replyTo = event.reply_to;
       if (replyTo === undefined || replyTo === null) errors.push(`seq ${seqText(event)}: reply_to is required after initialized`);
-      else if (!isInt(replyTo) || !(this.#seenSeqs ? this.#seenSeqs.has(replyTo) : replyTo >= 1 && replyTo <= index)) {
+      else if (!isInt(replyTo) || !(this.seenSeqs ? this.seenSeqs.has(replyTo) : replyTo >= 1 && replyTo <= index)) {
         errors.push(`seq ${seqText(event)}: reply_to must point to an earlier event`);
       }
     }
     const at = parseZonedTimestamp(event.at);
     if (at === undefined) errors.push(`seq ${seqText(event)}: at must be an ISO-8601 timestamp`);
     else {
-      if (this.#lastAt !== undefined && at < this.#lastAt) errors.push(`seq ${seqText(event)}: at must not be earlier than the previous event`);
-      this.#lastAt = at;
+      if (this.lastAt !== undefined && at < this.lastAt) errors.push(`seq ${seqText(event)}: at must not be earlier than the previous event`);
+      this.lastAt = at;
     }
-    if (this.#seenSeqs) this.#seenSeqs.add(event.seq);
+    if (this.seenSeqs) this.seenSeqs.add(event.seq);
     else if (event.seq !== expected) {
-      this.#seenSeqs = new Set<unknown>([event.seq]);
-      for (let seq = 1; seq <= index; seq++) this.#seenSeqs.add(seq);
+      this.seenSeqs = new Set<unknown>([event.seq]);
+      for (let seq = 1; seq <= index; seq++) this.seenSeqs.add(seq);
     }
   }
 
@@ -2099,14 +2084,17 @@ export async function validate(host: Host, folder: string, registry: Registry): 
   // as it comes (see LogPass); review.md and readiness.md are read first.
   const reviewText = await readTextIfExists(host, nodePath.join(folder, 'review.md'), 'review.md', true);
   const readiness = readReadiness((await readTextIfExists(host, nodePath.join(folder, 'readiness.md'), 'readiness.md', true)) ?? '');
-  const pass = await scanLog(host, folder, () => new LogPass(protocol, participants, readiness, reviewText ?? '', registry.hooks.has('validate')), errors);
+  const hooked = registry.hooks.has('validate'); // a hook is handed every event: then the whole log is parsed
+  const checkpoint = hooked ? undefined : await ValidateCheckpoint.open(host, folder, { acp: VERSION, participants, primary: primaryRef(protocol) ?? null, supporting: supportingRefs(protocol), gates: decisionGateErrors(readiness) });
+  const headings = checkpoint ? await checkpoint.reviewHeadings(reviewText ?? '') : reviewHeadings(reviewText ?? '');
+  const pass = await scanLog(host, folder, () => new LogPass(protocol, participants, readiness, headings, hooked), errors, checkpoint);
   errors.push(...pass.shapeErrors);
   checkReviews(reviewText, pass, ref, errors);
   await checkDeliverableEvents(host, folder, protocol, pass, errors);
   checkCachedState(protocol, pass.state, errors);
   if (declarationOk) await checkContent(host, folder, protocol, registry, pass, ref!, { errors, warnings });
   await checkClosing(host, folder, protocol, pass, readiness, ref, { errors, warnings });
-  if (registry.hooks.has('validate')) await registry.hooks.call('validate', { folder, files: documentFiles(host, folder, protocol), protocol, events: pass.events ?? [], errors, warnings });
+  if (hooked) await registry.hooks.call('validate', { folder, files: documentFiles(host, folder, protocol), protocol, events: pass.events ?? [], errors, warnings });
   return { ok: errors.length === 0, errors, warnings };
 }
 
@@ -2161,10 +2149,11 @@ function checkDeclaration(protocol: Json, errors: string[]): string[] {
 }
 
 /** Step 5: read the log through a fresh pass; an unreadable log counts as empty. */
-async function scanLog(host: Host, folder: string, newPass: () => LogPass, errors: string[]): Promise<LogPass> {
+async function scanLog(host: Host, folder: string, newPass: () => LogPass, errors: string[], checkpoint?: ValidateCheckpoint): Promise<LogPass> {
   let pass = newPass();
   try {
-    const log = await scanEventLog(host, folder, (event) => pass.add(event));
+    const log = await scanEventLog(host, folder, (event) => pass.add(event), checkpoint && ((file) => checkpoint.resume(file, pass)));
+    if (!log.tornTail) await checkpoint?.save(log.lines, log.errors, pass);
     errors.push(...log.errors);
   } catch (error) {
     if (!(error instanceof AcpError)) throw error;

@@ -265,6 +265,12 @@ async function benchRuntimes(): Promise<void> {
   }
 }
 
+/** Where validate keeps the validation checkpoint of `folder` (plugins/core/validate-checkpoint.ts, the node host's default). */
+function validateCache(folder: string): string {
+  const state = env.XDG_STATE_HOME && env.XDG_STATE_HOME.startsWith('/') ? env.XDG_STATE_HOME : join(os.homedir(), '.local', 'state');
+  return join(state, 'acp', 'validate', `${new Bun.CryptoHasher('sha256').update(folder).digest('hex')}.json`);
+}
+
 async function benchLogs(): Promise<void> {
   console.log('\nvalidate and append on long logs (binary)');
   const sizes = QUICK ? [1_000, 10_000] : [1_000, 10_000, 100_000];
@@ -276,9 +282,18 @@ async function benchLogs(): Promise<void> {
     console.log(`  (${size} events, ${(bytes / 1e6).toFixed(1)} MB, ready in ${((performance.now() - t0) / 1000).toFixed(1)} s)`);
     const label = size >= 1000 ? `${size / 1000}k` : String(size);
     const runs = QUICK ? 3 : 15;
-    const validates: number[] = [];
-    for (let i = 0; i < runs; i++) validates.push(cli(binary, folder, ['validate', '--folder', folder]).ms);
-    record(`validate, ${label} events`, 'binary', validates, size === 100_000 ? { max: 300, text: '≤ 300 ms median' } : undefined);
+    // "first run": the validation checkpoint (docs/performance.md) is deleted before it; "re-validate": it is current.
+    for (const runtime of size === 100_000 && existsSync(MJS) ? [binary, { name: 'node', prefix: () => ['node', MJS] }] : [binary]) {
+      const first: number[] = [];
+      const again: number[] = [];
+      for (let i = 0; i < runs; i++) {
+        rmSync(validateCache(folder), { force: true });
+        first.push(cli(runtime, folder, ['validate', '--folder', folder]).ms);
+        again.push(cli(runtime, folder, ['validate', '--folder', folder]).ms);
+      }
+      record(`validate, ${label} events (first run)`, runtime.name, first, size === 100_000 && runtime === binary ? { max: 300, text: '≤ 300 ms median' } : undefined);
+      record(`validate, ${label} events (re-validate)`, runtime.name, again, size === 100_000 ? { max: 158, text: '≤ 158 ms (0.15× Python)' } : undefined);
+    }
 
     // Appends alternate proposal_submitted (alice) and review_submitted
     // (bob): every one hands the turn over and changes the phase.
@@ -428,11 +443,16 @@ async function benchMemory(): Promise<void> {
     return (Number(/peak-kb (\d+)/.exec(r.stderr)?.[1]) * 1024) / 1e6;
   };
   for (const runtime of [binary, ...(existsSync(MJS) ? [{ name: 'node', prefix: () => ['node', MJS] }] : [])]) {
-    const samples: number[] = [];
-    for (let i = 0; i < 3; i++) samples.push(peakMb(runtime));
-    const peak = quantile(samples, 0.5);
-    const isBinary = runtime.name === 'binary';
-    recordValue(`validate peak RSS, ${size / 1000}k events`, runtime.name, `${peak.toFixed(0)} MB`, isBinary && size === 100_000 ? '≤ 150 MB' : '', isBinary && size === 100_000 ? (peak <= 150 ? 'yes' : 'NO') : '');
+    for (const run of ['first run', 're-validate']) {
+      const samples: number[] = [];
+      for (let i = 0; i < 3; i++) {
+        if (run === 'first run') rmSync(validateCache(folder), { force: true });
+        samples.push(peakMb(runtime));
+      }
+      const peak = quantile(samples, 0.5);
+      const limit = size === 100_000 ? 100 : undefined;
+      recordValue(`validate peak RSS, ${size / 1000}k events (${run})`, runtime.name, `${peak.toFixed(0)} MB`, limit ? `≤ ${limit} MB` : '', limit ? (peak <= limit ? 'yes' : 'NO') : '');
+    }
   }
 }
 

@@ -7,9 +7,9 @@
  * @module
  */
 import * as nodePath from 'node:path';
-import type { Host } from '../../acp.ts';
+import type { FileReader, Host } from '../../acp.ts';
 import { AcpError } from './errors.ts';
-import { errorCode, isObject, sleep } from './util.ts';
+import { errorCode, isObject, joinBytes, sleep } from './util.ts';
 
 export const MiB = 1 << 20;
 /**
@@ -27,10 +27,67 @@ export async function readCapped(host: Host, path: string, maxBytes: number, nam
   try {
     return await host.fs.readFile(path, { maxBytes });
   } catch (error) {
-    if (errorCode(error) === 'EFTYPE') throw new AcpError(`${name} is not a regular file (a FIFO, device or socket); acp reads only regular files`, 2, 'invalid_folder');
-    if (errorCode(error) === 'EFBIG') throw new AcpError(`${name} is larger than ${maxBytes / MiB >= 1 ? `${maxBytes / MiB} MiB` : `${maxBytes / 1024} KiB`}, more than it can legitimately hold; refusing to read it`, 2, 'invalid_folder');
-    throw error;
+    throw cappedReadError(error, maxBytes, name);
   }
+}
+
+/**
+ * {@link readCapped}, in pieces where the host can (`FileSystem.openRead`),
+ * else over the whole file read at once.
+ */
+export async function openCapped(host: Host, path: string, maxBytes: number, name: string): Promise<FileReader> {
+  if (!host.fs.openRead) {
+    const bytes = await readCapped(host, path, maxBytes, name);
+    return { size: bytes.length, read: async (position, length) => bytes.subarray(position, position + length), close: async () => undefined };
+  }
+  try {
+    return await host.fs.openRead(path, { maxBytes });
+  } catch (error) {
+    throw cappedReadError(error, maxBytes, name);
+  }
+}
+
+/**
+ * Read `file` from `start` in pieces of `pieceBytes` and hand `onLines`
+ * runs of whole lines (cut after a `\n` byte: it never occurs inside a UTF-8
+ * sequence, and a `\r\n` pair stays in one piece), in order; the run that
+ * ends the file (`last`) may end without a newline. `seen` is shown every
+ * piece read. Returns the position reached (the file's size, unless it
+ * shrank meanwhile).
+ */
+export async function readWholeLines(
+  file: FileReader,
+  start: number,
+  pieceBytes: number,
+  onLines: (lines: Uint8Array, last: boolean) => Promise<void>,
+  seen?: (piece: Uint8Array, position: number) => void,
+): Promise<number> {
+  // The bytes after the last `\n` read so far (copies: the reader reuses its buffer).
+  const pending: Uint8Array[] = [];
+  let position = start;
+  for (let last = false; !last; ) {
+    const piece = await file.read(position, pieceBytes);
+    seen?.(piece, position);
+    position += piece.length;
+    last = piece.length === 0 || position >= file.size;
+    const cut = last ? piece.length : piece.lastIndexOf(0x0a) + 1;
+    if (!cut && !last) {
+      pending.push(piece.slice());
+      continue;
+    }
+    // A line carried over from earlier pieces is joined with its own end only, not with the whole piece.
+    const head = pending.length ? Math.min(cut, piece.indexOf(0x0a) + 1 || cut) : 0;
+    if (pending.length) await onLines(joinBytes([...pending.splice(0), piece.subarray(0, head)]), last && head === cut);
+    if (head < cut) await onLines(piece.subarray(head, cut), last);
+    if (cut < piece.length) pending.push(piece.slice(cut));
+  }
+  return position;
+}
+
+function cappedReadError(error: unknown, maxBytes: number, name: string): unknown {
+  if (errorCode(error) === 'EFTYPE') return new AcpError(`${name} is not a regular file (a FIFO, device or socket); acp reads only regular files`, 2, 'invalid_folder');
+  if (errorCode(error) === 'EFBIG') return new AcpError(`${name} is larger than ${maxBytes / MiB >= 1 ? `${maxBytes / MiB} MiB` : `${maxBytes / 1024} KiB`}, more than it can legitimately hold; refusing to read it`, 2, 'invalid_folder');
+  return error;
 }
 
 
@@ -397,4 +454,19 @@ export async function writeFileAtomic(host: Host, path: string, text: string): P
     await host.fs.remove(temp).catch(() => undefined);
     throw error;
   }
+}
+
+/** The error for an events.jsonl that is not UTF-8 (`error`: the decoder's). */
+export function logDecodeError(bytes: Uint8Array, error: unknown): unknown {
+  // A writer killed mid-append can cut a multi-byte character: say so when
+  // only the unterminated last line is undecodable.
+  const end = Math.max(bytes.lastIndexOf(0x0a), bytes.lastIndexOf(0x0d)) + 1;
+  let headValid = false;
+  try {
+    headValid = end < bytes.length && new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(0, end)) !== undefined;
+  } catch {
+    headValid = false;
+  }
+  if (headValid) return new AcpError('events.jsonl is not valid UTF-8 (the last line is incomplete: a writer was interrupted; `acp doctor --fix` repairs it)');
+  return error;
 }

@@ -24,6 +24,15 @@ export interface FileStat {
   mode?: number;
 }
 
+/** A regular file opened for reading in pieces ({@link FileSystem.openRead}). */
+export interface FileReader {
+  /** The size fstat gave at open: what the reader reads (a snapshot, bounded even if the file grows). */
+  size: number;
+  /** Up to `length` bytes at `position` (fewer at the end); a view valid until the next `read`. */
+  read(position: number, length: number): Promise<Uint8Array>;
+  close(): Promise<void>;
+}
+
 /**
  * The file access the core needs. Paths are absolute. Missing files raise an
  * error whose `code` is `'ENOENT'`; an exclusive create of an existing file
@@ -66,6 +75,12 @@ export interface FileSystem {
    * `stat` + `readFile`.
    */
   readTail?(path: string, length: number): Promise<{ stat: FileStat; bytes: Uint8Array } | null>;
+  /**
+   * Open a regular file to read it in pieces, refusing what `readFile`
+   * refuses (`EFTYPE`, `EFBIG` beyond `maxBytes`). Optional: without it the
+   * log is read whole (validate then holds all of it at once).
+   */
+  openRead?(path: string, options?: { maxBytes?: number }): Promise<FileReader>;
 }
 
 /** What identifies a process beyond its pid; absent fields could not be read. */
@@ -103,6 +118,13 @@ export interface Host {
    * and replays the whole log.
    */
   checkpointKey?(): Promise<Uint8Array | undefined>;
+  /**
+   * A directory of this machine's caches that must not live in a
+   * collaboration folder (validate is read-only there): the validation
+   * checkpoints, next to the checkpoint key; `undefined` when there is none.
+   * Optional: without it every validate reads and checks the whole log.
+   */
+  cacheDir?(): Promise<string | undefined>;
   /** Resolve a possibly relative path against the working directory. */
   resolvePath(path: string): string;
 }

@@ -138,6 +138,30 @@ export async function createNodeHost(options: NodeHostOptions = {}): Promise<Hos
         await fd.close(handle);
       }
     },
+    openRead: async (path, options) => {
+      const handle = await openRegular(path, c.O_RDONLY);
+      let size: number;
+      try {
+        size = (await fd.fstat(handle)).size;
+        if (size > (options?.maxBytes ?? Number.MAX_SAFE_INTEGER)) throw fsError('EFBIG', `${path} holds ${size} bytes, more than ${options?.maxBytes}`);
+      } catch (error) {
+        await fd.close(handle);
+        throw error;
+      }
+      // One buffer, reused: each piece is consumed before the next read (a
+      // long log is never held whole, nor zero-filled and paged in at once).
+      let buffer = new Uint8Array(0);
+      return {
+        size,
+        read: async (position, length) => {
+          const want = Math.max(0, Math.min(length, size - position));
+          if (buffer.length < want) buffer = new Uint8Array(want);
+          const n = want ? await fd.read(handle, buffer, want, position) : 0;
+          return buffer.subarray(0, Math.max(0, n));
+        },
+        close: () => fd.close(handle),
+      };
+    },
     writeFile: async (path, data, options) => {
       const bytes = typeof data === 'string' ? new TextEncoder().encode(data) : data;
       if (options?.exclusive) return createExclusive(path, bytes);
@@ -334,13 +358,27 @@ export async function createNodeHost(options: NodeHostOptions = {}): Promise<Hos
     return identity;
   };
   let key: Promise<Uint8Array | undefined> | undefined;
+  const keyFile = (): string | undefined => (options.checkpointKeyFile === undefined ? defaultKeyFile(proc?.env, granted) : (options.checkpointKeyFile ?? undefined));
+  const mayUse = (path: string): boolean => granted({ name: 'read', path } as { name: string }) && granted({ name: 'write', path } as { name: string });
   const checkpointKey = (): Promise<Uint8Array | undefined> => {
     key ??= (async () => {
-      const path = options.checkpointKeyFile === undefined ? defaultKeyFile(proc?.env, granted) : options.checkpointKeyFile;
-      if (!path || !granted({ name: 'read', path } as { name: string }) || !granted({ name: 'write', path } as { name: string })) return undefined;
-      return loadOrCreateKey(fs, path);
+      const path = keyFile();
+      return path && mayUse(path) ? loadOrCreateKey(fs, path) : undefined;
     })().catch(() => undefined);
     return key;
+  };
+  // The caches live next to the key: private to this account (0700, as the
+  // key's directory), outside every folder.
+  let caches: Promise<string | undefined> | undefined;
+  const cacheDir = (): Promise<string | undefined> => {
+    caches ??= (async () => {
+      const path = keyFile();
+      const dir = path && nodePath.join(nodePath.dirname(path), 'validate');
+      if (!dir || !mayUse(dir) || !(await checkpointKey())) return undefined;
+      fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+      return dir;
+    })().catch(() => undefined);
+    return caches;
   };
   return {
     fs: nodeFs,
@@ -365,6 +403,7 @@ export async function createNodeHost(options: NodeHostOptions = {}): Promise<Hos
     },
     processStartTime: (pid) => (Number.isSafeInteger(pid) && pid > 0 ? startTime(pid) : undefined),
     checkpointKey,
+    cacheDir,
     resolvePath: (path) => nodePath.resolve(path),
   };
 }

@@ -7,6 +7,7 @@
  */
 import { AcpError } from './errors.ts';
 import { sha256, toHex } from './sha256.ts';
+import { nodeCrypto } from './util.ts';
 
 /** Python's `str.isspace()` set; `\s` in the spec's patterns means this. */
 export const PY_SPACE = '\\t\\n\\v\\f\\r \\x1c-\\x1f\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
@@ -155,10 +156,13 @@ export function formatTimestamp(date: Date): string {
  * Lowercase hex SHA-256 of bytes. Up to {@link SMALL_DIGEST_BYTES}, in plain
  * TypeScript: loading WebCrypto costs a fresh Node process ~4 ms, more than
  * hashing a few kilobytes in the interpreter (the deliverables of a young
- * collaboration, which `status` hashes). Larger inputs take the native digest.
+ * collaboration, which `status` hashes). Larger inputs take node:crypto's
+ * digest (WebCrypto where there is no node:crypto).
  */
 export async function sha256Hex(bytes: Uint8Array): Promise<string> {
   if (bytes.length <= SMALL_DIGEST_BYTES) return toHex(sha256(bytes));
+  const node = await nodeCrypto();
+  if (node) return node.createHash('sha256').update(bytes).digest('hex');
   const digest = await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>);
   return toHex(new Uint8Array(digest));
 }

@@ -50,6 +50,19 @@ function getBuiltin(name) {
   const get = globalThis.process?.getBuiltinModule;
   return typeof get === "function" ? get(name) : undefined;
 }
+async function nodeCrypto() {
+  try {
+    const crypto2 = await builtinModule("node:crypto", () => __acpLoad("node:crypto"));
+    return typeof crypto2.createHash === "function" && typeof crypto2.createHmac === "function" ? crypto2 : undefined;
+  } catch {
+    return;
+  }
+}
+function joinBytes(parts) {
+  const out = new Uint8Array(parts.reduce((n, part) => n + part.length, 0));
+  parts.reduce((at, part) => (out.set(part, at), at + part.length), 0);
+  return out;
+}
 function sameList(a, b) {
   return Array.isArray(a) && a.length === b.length && a.every((v, i) => v === b[i]);
 }
@@ -88,7 +101,7 @@ function definePlugin(definition) {
 }
 
 // plugins/core/node-host.ts
-const nodePath5 = __acpRequire("node:path");
+const nodePath6 = __acpRequire("node:path");
 async function createNodeHost(options = {}) {
   const fs = await builtinModule("node:fs", () => __acpLoad("node:fs"));
   const fsp = () => fs.promises;
@@ -129,7 +142,7 @@ async function createNodeHost(options = {}) {
     }
   };
   const createExclusive = async (path, bytes) => {
-    const temp = nodePath5.join(nodePath5.dirname(path), `${nodePath5.basename(path)}.${proc?.pid ?? 0}.${Math.random().toString(36).slice(2, 10)}.tmp`);
+    const temp = nodePath6.join(nodePath6.dirname(path), `${nodePath6.basename(path)}.${proc?.pid ?? 0}.${Math.random().toString(36).slice(2, 10)}.tmp`);
     const handle = await fd.open(temp, c.O_WRONLY | c.O_CREAT | c.O_EXCL);
     try {
       for (let written = 0;written < bytes.length; ) {
@@ -183,6 +196,30 @@ async function createNodeHost(options = {}) {
       } finally {
         await fd.close(handle);
       }
+    },
+    openRead: async (path, options) => {
+      const handle = await openRegular(path, c.O_RDONLY);
+      let size;
+      try {
+        size = (await fd.fstat(handle)).size;
+        if (size > (options?.maxBytes ?? Number.MAX_SAFE_INTEGER))
+          throw fsError("EFBIG", `${path} holds ${size} bytes, more than ${options?.maxBytes}`);
+      } catch (error) {
+        await fd.close(handle);
+        throw error;
+      }
+      let buffer = new Uint8Array(0);
+      return {
+        size,
+        read: async (position, length) => {
+          const want = Math.max(0, Math.min(length, size - position));
+          if (buffer.length < want)
+            buffer = new Uint8Array(want);
+          const n = want ? await fd.read(handle, buffer, want, position) : 0;
+          return buffer.subarray(0, Math.max(0, n));
+        },
+        close: () => fd.close(handle)
+      };
     },
     writeFile: async (path, data, options) => {
       const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data;
@@ -263,7 +300,7 @@ async function createNodeHost(options = {}) {
           mtimeMs: target.mtimeMs,
           ctimeMs: target.ctimeMs,
           ino: target.ino,
-          ...nodePath5.sep === "/" ? { uid: target.uid, mode: target.mode & 4095 } : {}
+          ...nodePath6.sep === "/" ? { uid: target.uid, mode: target.mode & 4095 } : {}
         };
       } catch (error) {
         if (["ENOENT", "ENOTDIR", "ENAMETOOLONG", "ELOOP"].includes(errorCode(error) ?? ""))
@@ -379,16 +416,30 @@ async function createNodeHost(options = {}) {
     return identity;
   };
   let key;
+  const keyFile = () => options.checkpointKeyFile === undefined ? defaultKeyFile(proc?.env, granted) : options.checkpointKeyFile ?? undefined;
+  const mayUse = (path) => granted({ name: "read", path }) && granted({ name: "write", path });
   const checkpointKey = () => {
     key ??= (async () => {
-      const path = options.checkpointKeyFile === undefined ? defaultKeyFile(proc?.env, granted) : options.checkpointKeyFile;
-      if (!path || !granted({ name: "read", path }) || !granted({ name: "write", path }))
-        return;
-      return loadOrCreateKey(fs, path);
+      const path = keyFile();
+      return path && mayUse(path) ? loadOrCreateKey(fs, path) : undefined;
     })().catch(() => {
       return;
     });
     return key;
+  };
+  let caches;
+  const cacheDir = () => {
+    caches ??= (async () => {
+      const path = keyFile();
+      const dir = path && nodePath6.join(nodePath6.dirname(path), "validate");
+      if (!dir || !mayUse(dir) || !await checkpointKey())
+        return;
+      fs.mkdirSync(dir, { recursive: true, mode: 448 });
+      return dir;
+    })().catch(() => {
+      return;
+    });
+    return caches;
   };
   return {
     fs: nodeFs,
@@ -416,16 +467,17 @@ async function createNodeHost(options = {}) {
     },
     processStartTime: (pid) => Number.isSafeInteger(pid) && pid > 0 ? startTime(pid) : undefined,
     checkpointKey,
-    resolvePath: (path) => nodePath5.resolve(path)
+    cacheDir,
+    resolvePath: (path) => nodePath6.resolve(path)
   };
 }
 function defaultKeyFile(env, granted) {
   if (!env || !granted({ name: "env", variable: "XDG_STATE_HOME" }) || !granted({ name: "env", variable: "HOME" }))
     return;
   const state = env.XDG_STATE_HOME;
-  if (state && nodePath5.isAbsolute(state))
-    return nodePath5.join(state, "acp", "checkpoint.key");
-  return env.HOME && nodePath5.isAbsolute(env.HOME) ? nodePath5.join(env.HOME, ".local", "state", "acp", "checkpoint.key") : undefined;
+  if (state && nodePath6.isAbsolute(state))
+    return nodePath6.join(state, "acp", "checkpoint.key");
+  return env.HOME && nodePath6.isAbsolute(env.HOME) ? nodePath6.join(env.HOME, ".local", "state", "acp", "checkpoint.key") : undefined;
 }
 async function loadOrCreateKey(fs, path) {
   const parse = (text) => {
@@ -440,7 +492,7 @@ async function loadOrCreateKey(fs, path) {
     if (errorCode(error) !== "ENOENT")
       return;
   }
-  fs.mkdirSync(nodePath5.dirname(path), { recursive: true, mode: 448 });
+  fs.mkdirSync(nodePath6.dirname(path), { recursive: true, mode: 448 });
   const bytes = crypto.getRandomValues(new Uint8Array(32));
   const hex = (b) => [...b].map((x) => x.toString(16).padStart(2, "0")).join("");
   const temp = `${path}.${hex(crypto.getRandomValues(new Uint8Array(6)))}.tmp`;
@@ -1508,7 +1560,7 @@ var init_process = __esm(() => {
 });
 
 // acp.ts
-const nodePath6 = __acpRequire("node:path");
+const nodePath7 = __acpRequire("node:path");
 // package.json
 var package_default = {
   version: "0.1.0"
@@ -1718,6 +1770,7 @@ function toHex(bytes) {
 }
 
 // plugins/core/pytext.ts
+init_util();
 var PY_SPACE = "\\t\\n\\v\\f\\r \\x1c-\\x1f\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000";
 var S = `[${PY_SPACE}]`;
 var BOL = "(?<![^\\n])";
@@ -1834,6 +1887,9 @@ function formatTimestamp(date) {
 async function sha256Hex(bytes) {
   if (bytes.length <= SMALL_DIGEST_BYTES)
     return toHex(sha256(bytes));
+  const node = await nodeCrypto();
+  if (node)
+    return node.createHash("sha256").update(bytes).digest("hex");
   const digest = await crypto.subtle.digest("SHA-256", bytes);
   return toHex(new Uint8Array(digest));
 }
@@ -2252,6 +2308,9 @@ function checkOptionValues(spec, options) {
     throw new UsageError(`the following arguments are required: ${missing.join(", ")}`);
 }
 
+// plugins/core/validate-checkpoint.ts
+const nodePath4 = __acpRequire("node:path");
+
 // plugins/core/checkpoint.ts
 const nodePath3 = __acpRequire("node:path");
 
@@ -2265,12 +2324,51 @@ async function readCapped(host, path, maxBytes, name) {
   try {
     return await host.fs.readFile(path, { maxBytes });
   } catch (error) {
-    if (errorCode(error) === "EFTYPE")
-      throw new AcpError(`${name} is not a regular file (a FIFO, device or socket); acp reads only regular files`, 2, "invalid_folder");
-    if (errorCode(error) === "EFBIG")
-      throw new AcpError(`${name} is larger than ${maxBytes / MiB >= 1 ? `${maxBytes / MiB} MiB` : `${maxBytes / 1024} KiB`}, more than it can legitimately hold; refusing to read it`, 2, "invalid_folder");
-    throw error;
+    throw cappedReadError(error, maxBytes, name);
   }
+}
+async function openCapped(host, path, maxBytes, name) {
+  if (!host.fs.openRead) {
+    const bytes = await readCapped(host, path, maxBytes, name);
+    return { size: bytes.length, read: async (position, length) => bytes.subarray(position, position + length), close: async () => {
+      return;
+    } };
+  }
+  try {
+    return await host.fs.openRead(path, { maxBytes });
+  } catch (error) {
+    throw cappedReadError(error, maxBytes, name);
+  }
+}
+async function readWholeLines(file, start, pieceBytes, onLines, seen) {
+  const pending = [];
+  let position = start;
+  for (let last = false;!last; ) {
+    const piece = await file.read(position, pieceBytes);
+    seen?.(piece, position);
+    position += piece.length;
+    last = piece.length === 0 || position >= file.size;
+    const cut = last ? piece.length : piece.lastIndexOf(10) + 1;
+    if (!cut && !last) {
+      pending.push(piece.slice());
+      continue;
+    }
+    const head = pending.length ? Math.min(cut, piece.indexOf(10) + 1 || cut) : 0;
+    if (pending.length)
+      await onLines(joinBytes([...pending.splice(0), piece.subarray(0, head)]), last && head === cut);
+    if (head < cut)
+      await onLines(piece.subarray(head, cut), last);
+    if (cut < piece.length)
+      pending.push(piece.slice(cut));
+  }
+  return position;
+}
+function cappedReadError(error, maxBytes, name) {
+  if (errorCode(error) === "EFTYPE")
+    return new AcpError(`${name} is not a regular file (a FIFO, device or socket); acp reads only regular files`, 2, "invalid_folder");
+  if (errorCode(error) === "EFBIG")
+    return new AcpError(`${name} is larger than ${maxBytes / MiB >= 1 ? `${maxBytes / MiB} MiB` : `${maxBytes / 1024} KiB`}, more than it can legitimately hold; refusing to read it`, 2, "invalid_folder");
+  return error;
 }
 var LOCK_NAME = ".acp.lock";
 var LOCK_BREAKER = ".acp.lock.break";
@@ -2548,15 +2646,38 @@ async function writeFileAtomic(host, path, text) {
     throw error;
   }
 }
+function logDecodeError(bytes, error) {
+  const end = Math.max(bytes.lastIndexOf(10), bytes.lastIndexOf(13)) + 1;
+  let headValid = false;
+  try {
+    headValid = end < bytes.length && new TextDecoder("utf-8", { fatal: true }).decode(bytes.subarray(0, end)) !== undefined;
+  } catch {
+    headValid = false;
+  }
+  if (headValid)
+    return new AcpError("events.jsonl is not valid UTF-8 (the last line is incomplete: a writer was interrupted; `acp doctor --fix` repairs it)");
+  return error;
+}
 
 // plugins/core/checkpoint.ts
 init_util();
 var CHECKPOINT_NAME = ".acp.checkpoint.json";
 var CHECKPOINT_VERSION = 2;
-async function checkpointMac(key, folder, body) {
-  return toHex(hmacSha256(key, new TextEncoder().encode(`acp checkpoint
+var SMALL_MAC_BYTES = 4096;
+function checkpointMac(key, folder, body) {
+  return hmacHex(key, `acp checkpoint
 ${folder}
-${JSON.stringify(body)}`)));
+${JSON.stringify(body)}`);
+}
+async function hmacHex(key, text) {
+  const bytes = new TextEncoder().encode(text);
+  if (bytes.length <= SMALL_MAC_BYTES)
+    return toHex(hmacSha256(key, bytes));
+  const node = await nodeCrypto();
+  if (node)
+    return node.createHmac("sha256", key).update(bytes).digest("hex");
+  const hmac = await crypto.subtle.importKey("raw", key, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  return toHex(new Uint8Array(await crypto.subtle.sign("HMAC", hmac, bytes)));
 }
 function seqsAreLineNumbers(facts) {
   const [range, ...more] = facts.seqs;
@@ -2603,6 +2724,9 @@ function addSeq(ranges, seq) {
   return out;
 }
 function logFacts(events, state) {
+  const gateSeqs = events.filter((e) => e.event === "decision_accepted").map((e) => pyStr(e.seq));
+  if (seqsAreIndexes(events))
+    return { count: events.length, maxSeq: events.length, seqs: events.length ? [[1, events.length]] : [], gateSeqs, state: stripErrors(state) };
   if (events.some((e) => typeof e.seq === "number" && !Number.isInteger(e.seq)))
     return;
   const ints = events.map((e) => e.seq).filter(isInt);
@@ -2615,8 +2739,13 @@ function logFacts(events, state) {
     else
       seqs.push([seq, seq]);
   }
-  const gateSeqs = events.filter((e) => e.event === "decision_accepted").map((e) => pyStr(e.seq));
   return { count: events.length, maxSeq: ints.reduce((max, seq) => Math.max(max, seq), 0), seqs, gateSeqs, state: stripErrors(state) };
+}
+function seqsAreIndexes(events) {
+  for (let i = 0;i < events.length; i++)
+    if (events[i].seq !== i + 1)
+      return false;
+  return true;
 }
 function stripErrors(state) {
   const { errors: _errors, ...rest } = state;
@@ -2705,6 +2834,8 @@ async function saveCheckpoint(host, folder, participants, keys, facts, line, exp
   }
 }
 function duplicateSeqError(events) {
+  if (seqsAreIndexes(events))
+    return;
   const seen = new Set;
   let twice;
   for (const event of events) {
@@ -2721,6 +2852,212 @@ function duplicateSeqError(events) {
   const index = events.findIndex((event, i) => event.seq !== i + 1);
   const validator = `events.jsonl: expected seq ${index + 1}, found ${pyStr(events[index].seq)}`;
   return `${validator} (seq ${twice} occurs more than once: another tool appended without the folder lock; acp appends nothing more to this log until it is repaired)`;
+}
+
+// plugins/core/validate-checkpoint.ts
+init_util();
+var VERSION = 2;
+var MIN_LOG_BYTES = 64 * 1024;
+var PIECE_BYTES = 1 << 20;
+async function validateCheckpointPath(host, folder) {
+  const dir = await host.cacheDir?.();
+  const crypto2 = await nodeCrypto();
+  return dir && crypto2 && nodePath4.join(dir, `${crypto2.createHash("sha256").update(folder).digest("hex")}.json`);
+}
+function wellFormed(stored) {
+  const { inputs, log, pass, review } = stored;
+  if (review !== undefined && !(isObject(review) && Array.isArray(review.seqs) && Array.isArray(review.participants)))
+    return false;
+  const lists = [stored.scanErrors, pass?.shapeErrors, pass?.stateErrors, pass?.reviews?.seqs, pass?.reviews?.from, pass?.items, pass?.frozenSupporting, pass?.eventNames];
+  return isObject(inputs) && isObject(log) && isInt(log.lines) && typeof log.sha256 === "string" && isObject(pass) && isObject(pass.state) && isInt(pass.count) && lists.every(Array.isArray);
+}
+function savePass(pass) {
+  if (pass.seenSeqs || pass.lastAt !== undefined && !Number.isFinite(pass.lastAt))
+    return;
+  const reviews = { seqs: [], from: [] };
+  for (const event of pass.reviewEvents) {
+    if (!isInt(event.seq) || typeof event.from !== "string")
+      return;
+    reviews.seqs.push(event.seq);
+    reviews.from.push(event.from);
+  }
+  const items = [];
+  for (const { event, docErrors, freeze } of pass.deliverableItems) {
+    if (!isInt(event.seq) || typeof event.doc !== "string")
+      return;
+    items.push({ seq: event.seq, doc: event.doc, ...typeof event.sha256 === "string" ? { sha256: event.sha256 } : {}, docErrors, freeze });
+  }
+  const { errors, ...state } = pass.state;
+  if (!survivesJson(state))
+    return;
+  return {
+    count: pass.count,
+    lastAt: pass.lastAt ?? null,
+    shapeErrors: pass.shapeErrors,
+    stateErrors: errors,
+    state,
+    reviews,
+    items,
+    primaryFreezes: pass.primaryFreezes,
+    frozenSupporting: [...pass.frozenSupporting],
+    eventNames: [...pass.eventNames].filter((name) => typeof name === "string"),
+    anyPrimaryFreeze: pass.anyPrimaryFreeze
+  };
+}
+function survivesJson(value) {
+  if (value === undefined)
+    return false;
+  if (typeof value === "number")
+    return Number.isFinite(value) && !Object.is(value, -0);
+  if (Array.isArray(value))
+    return value.every(survivesJson);
+  return isObject(value) ? Object.values(value).every(survivesJson) : true;
+}
+function restorePass(pass, saved) {
+  const { seqs, from } = saved.reviews;
+  const reviewSeqs = new Set(seqs);
+  for (const seq of pass.headingSeqs)
+    if (seq >= 1 && seq <= saved.count && !reviewSeqs.has(seq))
+      return false;
+  for (let i = 0;i < seqs.length; i++) {
+    const event = { seq: seqs[i], from: from[i], event: "review_submitted" };
+    pass.reviewEvents.push(event);
+    if (pass.headingSeqs.has(seqs[i]))
+      pass.firstBySeq.set(seqs[i], event);
+  }
+  pass.shapeErrors.push(...saved.shapeErrors);
+  for (const { seq, doc, sha256, docErrors, freeze } of saved.items)
+    pass.deliverableItems.push({ event: { seq, doc, sha256 }, docErrors, freeze });
+  pass.primaryFreezes = saved.primaryFreezes;
+  for (const doc of saved.frozenSupporting)
+    pass.frozenSupporting.add(doc);
+  Object.assign(pass.state, structuredClone(saved.state), { errors: [...saved.stateErrors] });
+  for (const name of saved.eventNames)
+    pass.eventNames.add(name);
+  pass.anyPrimaryFreeze = saved.anyPrimaryFreeze;
+  pass.count = saved.count;
+  pass.lastAt = saved.lastAt ?? undefined;
+  return true;
+}
+
+class ValidateCheckpoint {
+  #host;
+  #folder;
+  #path;
+  #key;
+  #inputs;
+  #stored;
+  #review;
+  #crypto;
+  #hash;
+  #hashed = 0;
+  #lastByte = -1;
+  #size = 0;
+  #current = false;
+  constructor(host, folder, path, key, inputs, crypto2) {
+    this.#crypto = crypto2;
+    this.#host = host;
+    this.#folder = folder;
+    this.#path = path;
+    this.#key = key;
+    this.#inputs = inputs;
+  }
+  static async open(host, folder, inputs) {
+    const key = await host.checkpointKey?.();
+    const path = key && await validateCheckpointPath(host, folder);
+    const crypto2 = await nodeCrypto();
+    if (!key || !path || !crypto2)
+      return;
+    const checkpoint = new ValidateCheckpoint(host, folder, path, key, inputs, crypto2);
+    checkpoint.#stored = await checkpoint.#load();
+    return checkpoint;
+  }
+  async reviewHeadings(text) {
+    const sha256 = this.#crypto.createHash("sha256").update(text).digest("hex");
+    const stored = this.#stored?.review;
+    if (stored?.sha256 === sha256) {
+      this.#review = stored;
+      const headings = [];
+      for (let i = 0;i < stored.seqs.length; i++)
+        headings.push({ participant: stored.participants[i], seq: stored.seqs[i] });
+      return headings;
+    }
+    const headings = reviewHeadings(text);
+    const exact = headings.every((h) => Number.isFinite(h.seq));
+    this.#review = exact ? { sha256, participants: headings.map((h) => h.participant), seqs: headings.map((h) => h.seq) } : undefined;
+    return headings;
+  }
+  #mac(json) {
+    return hmacHex(this.#key, `acp validate checkpoint
+${this.#folder}
+${json}`);
+  }
+  async#load() {
+    let stored;
+    try {
+      const text = new TextDecoder().decode(await this.#host.fs.readFile(this.#path, { maxBytes: READ_LIMITS.checkpoint }));
+      const newline = text.indexOf(`
+`);
+      const json = text.slice(newline + 1, text.endsWith(`
+`) ? -1 : undefined);
+      if (newline < 0 || !sameText(text.slice(0, newline), await this.#mac(json)))
+        return;
+      stored = JSON.parse(json);
+    } catch {
+      return;
+    }
+    const inputs = this.#inputs;
+    const same = isObject(stored) && stored.version === VERSION && wellFormed(stored) && stored.inputs.acp === inputs.acp && sameList(stored.inputs.participants, inputs.participants) && stored.inputs.primary === inputs.primary && sameList(stored.inputs.supporting, inputs.supporting) && (stored.inputs.gates === null || sameList(stored.inputs.gates, inputs.gates));
+    return same ? stored : undefined;
+  }
+  async resume(file, pass) {
+    const hash = this.#hash = this.#crypto.createHash("sha256");
+    this.#size = file.size;
+    const seen = (piece, position) => {
+      const skip = this.#hashed - position;
+      if (skip >= piece.length || skip < 0)
+        return;
+      hash.update(skip ? piece.subarray(skip) : piece);
+      this.#hashed = position + piece.length;
+      if (piece.length)
+        this.#lastByte = piece[piece.length - 1];
+    };
+    const start = { offset: 0, lines: 0, errors: [], seen };
+    const stored = this.#stored;
+    const offset = stored?.log.offset;
+    if (!stored || !isInt(offset) || offset <= 0 || offset > file.size)
+      return start;
+    while (this.#hashed < offset) {
+      const piece = await file.read(this.#hashed, Math.min(PIECE_BYTES, offset - this.#hashed));
+      if (!piece.length)
+        return start;
+      seen(piece, this.#hashed);
+    }
+    if (this.#lastByte !== 10 || hash.copy().digest("hex") !== stored.log.sha256 || !restorePass(pass, stored.pass))
+      return start;
+    this.#current = offset === file.size;
+    return { offset, lines: stored.log.lines, errors: [...stored.scanErrors], seen };
+  }
+  async save(lines, scanErrors, pass) {
+    const size = this.#hashed;
+    if (this.#current && this.#review === this.#stored?.review || !this.#hash || size !== this.#size || size < MIN_LOG_BYTES || this.#lastByte !== 10)
+      return;
+    const saved = savePass(pass);
+    if (!saved)
+      return;
+    try {
+      const sha256 = this.#hash.digest("hex");
+      const { gates, ...inputs } = this.#inputs;
+      const stored = { version: VERSION, review: this.#review, inputs: { ...inputs, gates: pass.eventNames.has("decision_accepted") ? gates : null }, log: { offset: size, sha256, lines }, scanErrors, pass: saved };
+      const json = JSON.stringify(stored);
+      const temporary = `${this.#path}.${this.#host.pid}.tmp`;
+      await this.#host.fs.mkdir(nodePath4.dirname(this.#path));
+      await this.#host.fs.writeFile(temporary, `${await this.#mac(json)}
+${json}
+`);
+      await this.#host.fs.rename(temporary, this.#path);
+    } catch {}
+  }
 }
 // plugins/core/documents.ts
 var CONCLUSION_SECTIONS = [
@@ -3005,16 +3342,16 @@ Finish the collaboration.
 
 // plugins/core/memory-host.ts
 init_util();
-const nodePath4 = __acpRequire("node:path");
+const nodePath5 = __acpRequire("node:path");
 function createMemoryFileSystem(options = {}) {
   const now = options.now ?? (() => Date.now());
   const nodes = new Map;
   const watchers = new Map;
-  const isRoot = (p) => nodePath4.dirname(p) === p;
+  const isRoot = (p) => nodePath5.dirname(p) === p;
   const norm = (p) => {
-    if (!nodePath4.isAbsolute(p))
+    if (!nodePath5.isAbsolute(p))
       throw fsError("EINVAL", `path must be absolute: ${p}`);
-    const n = nodePath4.normalize(p);
+    const n = nodePath5.normalize(p);
     return isRoot(n) ? n : n.replace(/[\\/]+$/, "");
   };
   const get = (p) => isRoot(p) ? { kind: "dir", mtimeMs: 0 } : nodes.get(p);
@@ -3022,17 +3359,17 @@ function createMemoryFileSystem(options = {}) {
     const p = norm(path);
     if (isRoot(p))
       return p;
-    const parent = real(nodePath4.dirname(p), true, hops);
-    const here = nodePath4.join(parent, nodePath4.basename(p));
+    const parent = real(nodePath5.dirname(p), true, hops);
+    const here = nodePath5.join(parent, nodePath5.basename(p));
     const node = nodes.get(here);
     if (node?.kind !== "link" || !followLast)
       return here;
     if (hops >= 40)
       throw fsError("ELOOP", path);
-    return real(nodePath4.resolve(parent, node.target), true, hops + 1);
+    return real(nodePath5.resolve(parent, node.target), true, hops + 1);
   };
   const changed = (p) => {
-    for (const dir of new Set([p, nodePath4.dirname(p)])) {
+    for (const dir of new Set([p, nodePath5.dirname(p)])) {
       for (const fn of [...watchers.get(dir) ?? []]) {
         try {
           fn();
@@ -3041,7 +3378,7 @@ function createMemoryFileSystem(options = {}) {
     }
   };
   const parentDir = (p, path) => {
-    const parent = get(nodePath4.dirname(p));
+    const parent = get(nodePath5.dirname(p));
     if (!parent)
       throw fsError("ENOENT", path);
     if (parent.kind !== "dir")
@@ -3080,13 +3417,13 @@ function createMemoryFileSystem(options = {}) {
         throw fsError("EEXIST", path);
       return;
     }
-    mkdirs(nodePath4.dirname(p));
+    mkdirs(nodePath5.dirname(p));
     nodes.set(p, { kind: "dir", mtimeMs: now() });
     changed(p);
   };
-  const inside = (key, dir) => key === dir || key.startsWith(dir.endsWith(nodePath4.sep) ? dir : dir + nodePath4.sep);
+  const inside = (key, dir) => key === dir || key.startsWith(dir.endsWith(nodePath5.sep) ? dir : dir + nodePath5.sep);
   for (const [path, text] of Object.entries(options.files ?? {})) {
-    mkdirs(nodePath4.dirname(norm(path)));
+    mkdirs(nodePath5.dirname(norm(path)));
     put(path, text, "w");
   }
   return {
@@ -3165,7 +3502,7 @@ function createMemoryFileSystem(options = {}) {
         throw fsError("ENOENT", path);
       if (node.kind !== "dir")
         throw fsError("ENOTDIR", path);
-      return [...nodes.keys()].filter((k) => k !== p && nodePath4.dirname(k) === p).map((k) => nodePath4.basename(k)).sort();
+      return [...nodes.keys()].filter((k) => k !== p && nodePath5.dirname(k) === p).map((k) => nodePath5.basename(k)).sort();
     },
     truncate: async (path, size) => {
       const { p, node } = fileAt(path);
@@ -3210,7 +3547,7 @@ function createMemoryHost(options = {}) {
     isProcessAlive: () => {
       return;
     },
-    resolvePath: (path) => nodePath4.resolve(cwd, path)
+    resolvePath: (path) => nodePath5.resolve(cwd, path)
   };
 }
 
@@ -3240,7 +3577,7 @@ var FORBIDDEN_FILES = ["state.log", "discussion.md", "opinions.md"];
 var DELIVERABLE_EVENTS = new Set(["deliverable_drafted", "deliverable_revised", "deliverable_frozen"]);
 var SHA256_HEX = /^[0-9a-f]{64}$/;
 var INIT_SUMMARY = "Initialized ACP schema v2 collaboration workspace.";
-var VERSION = package_default.version;
+var VERSION2 = package_default.version;
 var DEFAULT_WAIT_TIMEOUT_SECONDS = 1800;
 var DEFAULT_WAIT_INTERVAL_SECONDS = 2;
 function parseEventLog(text) {
@@ -3294,10 +3631,11 @@ async function readEventLog(host, folder) {
   return { events, ...rest };
 }
 var LOG_CHUNK_BYTES = 1 << 20;
-async function scanEventLog(host, folder, onEvent) {
-  let bytes;
+async function scanEventLog(host, folder, onEvent, resume) {
+  const path = nodePath7.join(folder, "events.jsonl");
+  let file;
   try {
-    bytes = await readCapped(host, nodePath6.join(folder, "events.jsonl"), READ_LIMITS.log, "events.jsonl");
+    file = await openCapped(host, path, READ_LIMITS.log, "events.jsonl");
   } catch (error) {
     if (errorCode(error) === "ENOENT")
       throw new AcpError("missing events.jsonl", 2, "invalid_log");
@@ -3307,39 +3645,27 @@ async function scanEventLog(host, folder, onEvent) {
       throw new AcpError("events.jsonl is a symbolic link loop, not the event log");
     throw error;
   }
-  const errors = [];
-  let before = 0;
-  let tornTail = false;
-  for (let start = 0;start < bytes.length; ) {
-    let end = Math.min(bytes.length, start + LOG_CHUNK_BYTES);
-    if (end < bytes.length) {
-      const newline = bytes.indexOf(10, end - 1);
-      end = newline === -1 ? bytes.length : newline + 1;
-    }
-    let text;
-    try {
-      text = decodeText(bytes.subarray(start, end), "events.jsonl");
-    } catch (error) {
-      throw logDecodeError(bytes, error);
-    }
-    const run = parseEventLines(text, before, end === bytes.length, onEvent, errors);
-    before += run.lines;
-    tornTail = run.tornTail;
-    start = end;
-  }
-  return { errors, size: bytes.length, tornTail };
-}
-function logDecodeError(bytes, error) {
-  const end = Math.max(bytes.lastIndexOf(10), bytes.lastIndexOf(13)) + 1;
-  let headValid = false;
   try {
-    headValid = end < bytes.length && new TextDecoder("utf-8", { fatal: true }).decode(bytes.subarray(0, end)) !== undefined;
-  } catch {
-    headValid = false;
+    const from = await resume?.(file);
+    const errors = from?.errors ?? [];
+    let before = from?.lines ?? 0;
+    let tornTail = false;
+    const scan = async (lines, end) => {
+      let text;
+      try {
+        text = decodeText(lines, "events.jsonl");
+      } catch (error) {
+        throw logDecodeError(await readCapped(host, path, READ_LIMITS.log, "events.jsonl"), error);
+      }
+      const run = parseEventLines(text, before, end, onEvent, errors);
+      before += run.lines;
+      tornTail = run.tornTail;
+    };
+    const position = await readWholeLines(file, from?.offset ?? 0, LOG_CHUNK_BYTES, scan, from?.seen);
+    return { errors, size: position, tornTail, lines: before };
+  } finally {
+    await file.close();
   }
-  if (headValid)
-    return new AcpError("events.jsonl is not valid UTF-8 (the last line is incomplete: a writer was interrupted; `acp doctor --fix` repairs it)");
-  return error;
 }
 function formatEventLine(event) {
   const ordered = {};
@@ -3600,20 +3926,20 @@ function resolveDeliverablePath(folder, protocol, ref) {
     const repoRoot = typeof protocol.repoRoot === "string" ? protocol.repoRoot : undefined;
     if (repoRoot === undefined)
       return;
-    return nodePath6.resolve(folder, repoRoot, dir, ref.slice("external:".length));
+    return nodePath7.resolve(folder, repoRoot, dir, ref.slice("external:".length));
   }
-  return nodePath6.resolve(folder, ref);
+  return nodePath7.resolve(folder, ref);
 }
 function attachmentPath(folder, protocol, file) {
   const deliverables = isObject(protocol.deliverables) ? protocol.deliverables : {};
   const dir = typeof deliverables.dir === "string" ? deliverables.dir : "deliverables";
   if (deliverables.mode === "external" && typeof protocol.repoRoot === "string")
-    return nodePath6.resolve(folder, protocol.repoRoot, dir, file);
-  return nodePath6.resolve(folder, dir, file);
+    return nodePath7.resolve(folder, protocol.repoRoot, dir, file);
+  return nodePath7.resolve(folder, dir, file);
 }
 function deliverableBoundary(folder, protocol, ref) {
   if (ref.startsWith("external:") && typeof protocol.repoRoot === "string")
-    return nodePath6.resolve(folder, protocol.repoRoot);
+    return nodePath7.resolve(folder, protocol.repoRoot);
   return folder;
 }
 async function readDeliverable(host, folder, protocol, ref) {
@@ -3637,7 +3963,7 @@ async function checkedDocumentPath(host, folder, protocol, ref) {
     await assertInsideBoundary(host, path, deliverableBoundary(folder, protocol, ref), ref);
     return path;
   }
-  const path = nodePath6.resolve(folder, ref);
+  const path = nodePath7.resolve(folder, ref);
   if (!isInside(path, folder))
     throw new AcpError(`document ${ref} is outside the collaboration folder`);
   await assertInsideBoundary(host, path, folder, ref);
@@ -3653,7 +3979,7 @@ function documentFiles(host, folder, protocol) {
         const bytes = await readDeliverable(host, folder, protocol, ref);
         return bytes === undefined ? undefined : decodeText(bytes, ref);
       }
-      const path = nodePath6.resolve(folder, ref);
+      const path = nodePath7.resolve(folder, ref);
       if (!isInside(path, folder))
         throw new AcpError(`document ${ref} is outside the collaboration folder`);
       const stat = await host.fs.stat(path);
@@ -3672,14 +3998,14 @@ async function assertInsideBoundary(host, path, boundary, ref) {
   } catch (error) {
     if (errorCode(error) !== "ENOENT")
       throw error;
-    real = nodePath6.join(await realpathOfExistingAncestor(host, nodePath6.dirname(path)), nodePath6.basename(path));
+    real = nodePath7.join(await realpathOfExistingAncestor(host, nodePath7.dirname(path)), nodePath7.basename(path));
   }
   try {
     realBoundary = await host.fs.realpath(boundary);
   } catch {
     realBoundary = boundary;
   }
-  if (realBoundary === nodePath6.parse(realBoundary).root)
+  if (realBoundary === nodePath7.parse(realBoundary).root)
     throw new AcpError(`deliverable ${ref}: repoRoot must not resolve to filesystem root`);
   if (!isInside(real, realBoundary))
     throw new AcpError(`deliverable ${ref} resolves outside ${realBoundary} (symlink refused)`);
@@ -3710,7 +4036,7 @@ function defaultGates(ref, type) {
 async function readProtocol(host, folder) {
   let bytes;
   try {
-    bytes = await readCapped(host, nodePath6.join(folder, "protocol.json"), READ_LIMITS.protocol, "protocol.json");
+    bytes = await readCapped(host, nodePath7.join(folder, "protocol.json"), READ_LIMITS.protocol, "protocol.json");
   } catch (error) {
     if (["ENOENT", "ENOTDIR", "ELOOP", "ENAMETOOLONG"].includes(errorCode(error) ?? ""))
       throw new AcpError(`missing protocol.json in ${folder}`, 2, "invalid_folder");
@@ -3748,7 +4074,7 @@ async function readTextIfExists(host, path, name, directoryIsMissing = false) {
   }
 }
 async function readReadinessFile(host, folder) {
-  return readReadiness(await readTextIfExists(host, nodePath6.join(folder, "readiness.md"), "readiness.md") ?? "");
+  return readReadiness(await readTextIfExists(host, nodePath7.join(folder, "readiness.md"), "readiness.md") ?? "");
 }
 var HOOK_NAMES = ["init:files", "append:before", "append:after", "phase:change", "validate", "next"];
 var DEFAULT_HOOK_TIMEOUT_MS = 1e4;
@@ -4034,16 +4360,15 @@ function deliverableDocErrors(protocol, event) {
     return ["deliverable events require doc"];
   if (role === "primary" && doc !== primaryRef(protocol))
     return ["doc must reference the primary deliverable"];
-  if (role === "supporting") {
-    let refs = supportingRefsCache.get(protocol);
-    if (!refs) {
-      refs = supportingEntries(protocol).filter((s) => typeof s.file === "string").map((s) => deliverableRef(protocol, s.file));
-      supportingRefsCache.set(protocol, refs);
-    }
-    if (!refs.includes(doc))
-      return ["doc must reference a declared supporting deliverable"];
-  }
+  if (role === "supporting" && !supportingRefs(protocol).includes(doc))
+    return ["doc must reference a declared supporting deliverable"];
   return [];
+}
+function supportingRefs(protocol) {
+  let refs = supportingRefsCache.get(protocol);
+  if (!refs)
+    supportingRefsCache.set(protocol, refs = supportingEntries(protocol).filter((s) => typeof s.file === "string").map((s) => deliverableRef(protocol, s.file)));
+  return refs;
 }
 async function freezeErrors(host, folder, protocol, doc, sha) {
   if (typeof sha !== "string" || !SHA256_HEX.test(sha))
@@ -4150,7 +4475,7 @@ async function checkGates(host, folder, protocol, request, readiness) {
   const unchecked = completionGateTexts(protocol).filter((gate) => !readiness.isGateChecked(gate));
   if (unchecked.length)
     throw new AcpError(`completion gates must be checked first: ${unchecked.join(", ")}`);
-  const conclusion = await readTextIfExists(host, nodePath6.join(folder, "conclusion.md"), "conclusion.md") ?? "";
+  const conclusion = await readTextIfExists(host, nodePath7.join(folder, "conclusion.md"), "conclusion.md") ?? "";
   const errors = conclusionErrors(conclusion, primaryRef(protocol));
   if (errors.length)
     throw new AcpError(errors);
@@ -4185,13 +4510,13 @@ async function writeEvent(host, folder, protocol, participants, view, event, sta
   const line = formatEventLine(event);
   const written = (view.log?.tornTail ? `
 ` : "") + line;
-  await host.fs.appendFile(nodePath6.join(folder, "events.jsonl"), written);
+  await host.fs.appendFile(nodePath7.join(folder, "events.jsonl"), written);
   try {
     const current = await readProtocol(host, folder).catch(() => protocol);
     const updated = { ...current, currentPhase: state.phase, proposalOwner: state.proposalOwner, waitingFor: state.waitingFor, updatedAt: event.at };
-    await writeFileAtomic(host, nodePath6.join(folder, "protocol.json"), formatProtocolJson(updated));
+    await writeFileAtomic(host, nodePath7.join(folder, "protocol.json"), formatProtocolJson(updated));
   } catch (error) {
-    await host.fs.remove(nodePath6.join(folder, CHECKPOINT_NAME)).catch(() => {
+    await host.fs.remove(nodePath7.join(folder, CHECKPOINT_NAME)).catch(() => {
       return;
     });
     const why = errorCode(error) ?? (error instanceof Error ? error.message : String(error));
@@ -4200,7 +4525,7 @@ async function writeEvent(host, folder, protocol, participants, view, event, sta
   const facts = view.checkpoint ?? logFacts(view.events, before);
   const sizeBefore = view.checkpoint ? view.checkpoint.log.size : view.log.size;
   if (!facts) {
-    await host.fs.remove(nodePath6.join(folder, CHECKPOINT_NAME)).catch(() => {
+    await host.fs.remove(nodePath7.join(folder, CHECKPOINT_NAME)).catch(() => {
       return;
     });
     return [];
@@ -4231,13 +4556,13 @@ function checkDeliverablesDeclaration(protocol, folder, errors, host, dirs, regi
     const repoRoot = protocol.repoRoot;
     if (typeof repoRoot !== "string" || pyStrip(repoRoot) === "")
       errors.push("repoRoot is required for external deliverables");
-    else if (nodePath6.isAbsolute(repoRoot))
+    else if (nodePath7.isAbsolute(repoRoot))
       errors.push("repoRoot must be relative");
     else {
-      const resolved = nodePath6.resolve(folder, repoRoot);
+      const resolved = nodePath7.resolve(folder, repoRoot);
       if (!dirs.has(resolved))
         errors.push("repoRoot must resolve to an existing directory");
-      else if (resolved === nodePath6.parse(resolved).root)
+      else if (resolved === nodePath7.parse(resolved).root)
         errors.push("repoRoot must not resolve to filesystem root");
       else if (!isInside(folder, resolved))
         errors.push("collaboration folder must be inside repoRoot");
@@ -4407,22 +4732,22 @@ class LogPass {
   eventNames = new Set;
   anyPrimaryFreeze = false;
   events;
-  #count = 0;
-  #lastAt;
-  #seenSeqs;
+  count = 0;
+  lastAt;
+  seenSeqs;
   #protocol;
   #participants;
   #readiness;
-  constructor(protocol, participants, readiness, reviewText, keepEvents) {
+  constructor(protocol, participants, readiness, headings, keepEvents) {
     this.#protocol = protocol;
     this.#participants = participants;
     this.#readiness = readiness;
-    this.headings = reviewHeadings(reviewText);
+    this.headings = headings;
     this.headingSeqs = new Set(this.headings.map((h) => h.seq));
     this.events = keepEvents ? [] : undefined;
   }
   add(event) {
-    const index = this.#count++;
+    const index = this.count++;
     this.events?.push(event);
     this.#checkShape(event, index);
     if (event.event === "review_submitted")
@@ -4460,7 +4785,7 @@ class LogPass {
       const replyTo = event.reply_to;
       if (replyTo === undefined || replyTo === null)
         errors.push(`seq ${seqText(event)}: reply_to is required after initialized`);
-      else if (!isInt(replyTo) || !(this.#seenSeqs ? this.#seenSeqs.has(replyTo) : replyTo >= 1 && replyTo <= index)) {
+      else if (!isInt(replyTo) || !(this.seenSeqs ? this.seenSeqs.has(replyTo) : replyTo >= 1 && replyTo <= index)) {
         errors.push(`seq ${seqText(event)}: reply_to must point to an earlier event`);
       }
     }
@@ -4468,16 +4793,16 @@ class LogPass {
     if (at === undefined)
       errors.push(`seq ${seqText(event)}: at must be an ISO-8601 timestamp`);
     else {
-      if (this.#lastAt !== undefined && at < this.#lastAt)
+      if (this.lastAt !== undefined && at < this.lastAt)
         errors.push(`seq ${seqText(event)}: at must not be earlier than the previous event`);
-      this.#lastAt = at;
+      this.lastAt = at;
     }
-    if (this.#seenSeqs)
-      this.#seenSeqs.add(event.seq);
+    if (this.seenSeqs)
+      this.seenSeqs.add(event.seq);
     else if (event.seq !== expected) {
-      this.#seenSeqs = new Set([event.seq]);
+      this.seenSeqs = new Set([event.seq]);
       for (let seq = 1;seq <= index; seq++)
-        this.#seenSeqs.add(seq);
+        this.seenSeqs.add(seq);
     }
   }
   #noteDeliverable(event) {
@@ -4512,16 +4837,19 @@ async function validate(host, folder, registry) {
   errors.push(...fileErrors);
   const participants = checkDeclaration(protocol, errors);
   const dirs = new Set;
-  if (typeof protocol.repoRoot === "string" && !nodePath6.isAbsolute(protocol.repoRoot)) {
-    const resolved = nodePath6.resolve(folder, protocol.repoRoot);
+  if (typeof protocol.repoRoot === "string" && !nodePath7.isAbsolute(protocol.repoRoot)) {
+    const resolved = nodePath7.resolve(folder, protocol.repoRoot);
     if ((await host.fs.stat(resolved))?.isDirectory)
       dirs.add(resolved);
   }
   const declarationOk = checkDeliverablesDeclaration(protocol, folder, errors, host, dirs, registry);
   const ref = declarationOk || isObject(protocol.deliverables?.primary) ? primaryRef(protocol) : undefined;
-  const reviewText = await readTextIfExists(host, nodePath6.join(folder, "review.md"), "review.md", true);
-  const readiness = readReadiness(await readTextIfExists(host, nodePath6.join(folder, "readiness.md"), "readiness.md", true) ?? "");
-  const pass = await scanLog(host, folder, () => new LogPass(protocol, participants, readiness, reviewText ?? "", registry.hooks.has("validate")), errors);
+  const reviewText = await readTextIfExists(host, nodePath7.join(folder, "review.md"), "review.md", true);
+  const readiness = readReadiness(await readTextIfExists(host, nodePath7.join(folder, "readiness.md"), "readiness.md", true) ?? "");
+  const hooked = registry.hooks.has("validate");
+  const checkpoint = hooked ? undefined : await ValidateCheckpoint.open(host, folder, { acp: VERSION2, participants, primary: primaryRef(protocol) ?? null, supporting: supportingRefs(protocol), gates: decisionGateErrors(readiness) });
+  const headings = checkpoint ? await checkpoint.reviewHeadings(reviewText ?? "") : reviewHeadings(reviewText ?? "");
+  const pass = await scanLog(host, folder, () => new LogPass(protocol, participants, readiness, headings, hooked), errors, checkpoint);
   errors.push(...pass.shapeErrors);
   checkReviews(reviewText, pass, ref, errors);
   await checkDeliverableEvents(host, folder, protocol, pass, errors);
@@ -4529,7 +4857,7 @@ async function validate(host, folder, registry) {
   if (declarationOk)
     await checkContent(host, folder, protocol, registry, pass, ref, { errors, warnings });
   await checkClosing(host, folder, protocol, pass, readiness, ref, { errors, warnings });
-  if (registry.hooks.has("validate"))
+  if (hooked)
     await registry.hooks.call("validate", { folder, files: documentFiles(host, folder, protocol), protocol, events: pass.events ?? [], errors, warnings });
   return { ok: errors.length === 0, errors, warnings };
 }
@@ -4544,7 +4872,7 @@ async function folderFileErrors(host, folder) {
   for (const name of REQUIRED_FILES) {
     if (!names.has(name))
       errors.push(`missing ${name}`);
-    else if (name.endsWith(".md") && (await host.fs.stat(nodePath6.join(folder, name)))?.isDirectory)
+    else if (name.endsWith(".md") && (await host.fs.stat(nodePath7.join(folder, name)))?.isDirectory)
       errors.push(`${name} is a directory, not a file`);
   }
   for (const name of FORBIDDEN_FILES) {
@@ -4591,10 +4919,12 @@ function checkDeclaration(protocol, errors) {
     errors.push("protocol.json proposalOwner must be present");
   return participants;
 }
-async function scanLog(host, folder, newPass, errors) {
+async function scanLog(host, folder, newPass, errors, checkpoint) {
   let pass = newPass();
   try {
-    const log = await scanEventLog(host, folder, (event) => pass.add(event));
+    const log = await scanEventLog(host, folder, (event) => pass.add(event), checkpoint && ((file) => checkpoint.resume(file, pass)));
+    if (!log.tornTail)
+      await checkpoint?.save(log.lines, log.errors, pass);
     errors.push(...log.errors);
   } catch (error) {
     if (!(error instanceof AcpError))
@@ -4654,7 +4984,7 @@ async function checkContent(host, folder, protocol, registry, pass, ref, finding
     await checkDeliverableContent(host, folder, protocol, registry, entry, sref, Boolean(entry.frozen) || pass.frozenSupporting.has(sref), false, findings);
   }
   const refs = [ref, ...supportingEntries(protocol).map((s) => deliverableRef(protocol, s.file))];
-  checkDecisions(await readTextIfExists(host, nodePath6.join(folder, "decisions.md"), "decisions.md", true), refs, findings.errors);
+  checkDecisions(await readTextIfExists(host, nodePath7.join(folder, "decisions.md"), "decisions.md", true), refs, findings.errors);
   const attachments = Array.isArray(deliverables.attachments) ? deliverables.attachments.filter(isObject) : [];
   for (const attachment of attachments) {
     const file = attachment.file;
@@ -4676,7 +5006,7 @@ async function checkClosing(host, folder, protocol, pass, readiness, ref, findin
     const unchecked = completionGateTexts(protocol).filter((gate) => !readiness.isGateChecked(gate));
     if (unchecked.length)
       errors.push(`completion gates must be checked before completed: ${unchecked.join(", ")}`);
-    errors.push(...conclusionErrors(await readTextIfExists(host, nodePath6.join(folder, "conclusion.md"), "conclusion.md", true) ?? "", ref));
+    errors.push(...conclusionErrors(await readTextIfExists(host, nodePath7.join(folder, "conclusion.md"), "conclusion.md", true) ?? "", ref));
   } else if (readiness.deferredWithoutReason.length) {
     warnings.push("deferred_nonblocking readiness items should include a reason");
   }
@@ -4724,7 +5054,7 @@ function planInit(folder, request, registry, now) {
   const repoRoot = request.repoRoot === undefined ? undefined : pyStrip(request.repoRoot);
   if (mode === "external" && !repoRoot)
     throw new AcpError("--repo-root is required when --deliverables-mode external");
-  if (mode === "external" && nodePath6.isAbsolute(repoRoot))
+  if (mode === "external" && nodePath7.isAbsolute(repoRoot))
     throw new AcpError("--repo-root must be relative to the collaboration folder");
   if (mode === "internal" && repoRoot !== undefined)
     throw new AcpError("--repo-root is only allowed when --deliverables-mode external");
@@ -4756,7 +5086,7 @@ function planInit(folder, request, registry, now) {
     protocol.repoRoot = repoRoot;
   const render = definition.template?.bind(definition) ?? defaultTemplate;
   const template = callType(registry, typeName, "template()", () => render({ title: definition.title, type: typeName, sections: [...sections] }), (t) => typeof t === "string");
-  const deliverablePath = mode === "external" ? nodePath6.join(repoRoot, dir, file) : nodePath6.join(dir, file);
+  const deliverablePath = mode === "external" ? nodePath7.join(repoRoot, dir, file) : nodePath7.join(dir, file);
   const files = new Map([
     ...Object.entries(initialDocuments({ objective, owner: participants[0], participants, ref, title: definition.title, gates: protocol.completionGates.map((gate) => gate.text) })),
     [deliverablePath, template]
@@ -4764,7 +5094,7 @@ function planInit(folder, request, registry, now) {
   return { protocol, files };
 }
 async function init(host, folder, request, registry) {
-  const protocolPath = nodePath6.join(folder, "protocol.json");
+  const protocolPath = nodePath7.join(folder, "protocol.json");
   const planned = planInit(folder, request, registry, host.now());
   if (await host.fs.stat(protocolPath)) {
     if (request.resume)
@@ -4787,15 +5117,15 @@ async function init(host, folder, request, registry) {
   for (const relative of all.keys()) {
     if (isUnsafePath(relative) && !relative.startsWith(protocol.repoRoot ?? "\x00"))
       throw new AcpError(`refusing to write outside the folder: ${relative}`);
-    if (await host.fs.stat(nodePath6.resolve(folder, relative)))
+    if (await host.fs.stat(nodePath7.resolve(folder, relative)))
       existing.push(relative);
   }
   if (existing.length) {
     throw new AcpError(`refusing to overwrite existing files in ${folder}: ${existing.join(", ")} (init never replaces files; move them away or use another folder)`);
   }
   if (protocol.repoRoot !== undefined) {
-    const root = nodePath6.resolve(folder, protocol.repoRoot);
-    if (root === nodePath6.parse(root).root)
+    const root = nodePath7.resolve(folder, protocol.repoRoot);
+    if (root === nodePath7.parse(root).root)
       throw new AcpError("--repo-root must not resolve to the filesystem root");
   }
   await host.fs.mkdir(folder);
@@ -4806,7 +5136,7 @@ var INIT_JOURNAL = ".acp.init.json";
 async function readInitJournal(host, folder) {
   let text;
   try {
-    text = await readTextIfExists(host, nodePath6.join(folder, INIT_JOURNAL), INIT_JOURNAL);
+    text = await readTextIfExists(host, nodePath7.join(folder, INIT_JOURNAL), INIT_JOURNAL);
   } catch {
     text = undefined;
   }
@@ -4822,10 +5152,10 @@ async function readInitJournal(host, folder) {
     if (protocolText !== undefined && safe)
       return { files: entries };
   } catch {}
-  throw new AcpError(`${nodePath6.join(folder, INIT_JOURNAL)} is not an init journal acp wrote; remove it and the files of the interrupted init`);
+  throw new AcpError(`${nodePath7.join(folder, INIT_JOURNAL)} is not an init journal acp wrote; remove it and the files of the interrupted init`);
 }
 async function writeInitFiles(host, folder, all, resume) {
-  const journal = nodePath6.join(folder, INIT_JOURNAL);
+  const journal = nodePath7.join(folder, INIT_JOURNAL);
   const written = [];
   try {
     if (!resume)
@@ -4833,22 +5163,22 @@ async function writeInitFiles(host, folder, all, resume) {
     for (const [relative, text] of all) {
       if (relative === "protocol.json")
         continue;
-      const path = nodePath6.resolve(folder, relative);
-      await host.fs.mkdir(nodePath6.dirname(path));
+      const path = nodePath7.resolve(folder, relative);
+      await host.fs.mkdir(nodePath7.dirname(path));
       if (resume)
         await writeFileAtomic(host, path, text);
       else
         await host.fs.writeFile(path, text, { exclusive: true });
       written.push(relative);
     }
-    const protocolPath = nodePath6.join(folder, "protocol.json");
+    const protocolPath = nodePath7.join(folder, "protocol.json");
     if (await host.fs.stat(protocolPath))
       throw fsError("EEXIST", protocolPath);
     await writeFileAtomic(host, protocolPath, all.find(([name]) => name === "protocol.json")[1]);
   } catch (error) {
     if (!resume) {
       for (const relative of written)
-        await host.fs.remove(nodePath6.resolve(folder, relative)).catch(() => {
+        await host.fs.remove(nodePath7.resolve(folder, relative)).catch(() => {
           return;
         });
       await host.fs.remove(journal).catch(() => {
@@ -4905,7 +5235,7 @@ async function nextAction(host, folder, participant, registry) {
       break;
     case "readiness_check": {
       const readiness = await readReadinessFile(host, folder);
-      const conclusion = await readTextIfExists(host, nodePath6.join(folder, "conclusion.md"), "conclusion.md") ?? "";
+      const conclusion = await readTextIfExists(host, nodePath7.join(folder, "conclusion.md"), "conclusion.md") ?? "";
       if (readiness.blocking.length || readiness.unresolved.length || readiness.deferredWithoutReason.length) {
         action = "classify readiness.md questions and clear blockers before readiness_passed.";
       } else if (!readiness.readyToImplement)
@@ -5002,7 +5332,7 @@ async function waitForTurn(host, folder, participant, options = {}, registry) {
         protocol = await readProtocol(host, folder);
         if (!participantIds(protocol).includes(participant))
           throw new AcpError(`participant ${pyRepr(participant)} is not listed in protocol.json`, 2, "unknown_participant");
-        const st = await host.fs.stat(nodePath6.join(folder, "events.jsonl"));
+        const st = await host.fs.stat(nodePath7.join(folder, "events.jsonl"));
         const key = !st ? "missing" : st.ino !== undefined && st.ctimeMs !== undefined ? `${st.size}:${st.mtimeMs}:${st.ctimeMs}:${st.ino}` : undefined;
         if (key === undefined || logCache?.key !== key) {
           let last;
@@ -5070,7 +5400,7 @@ async function openCollaboration(folder, options = {}) {
 }
 function libraryApi() {
   return {
-    VERSION,
+    VERSION: VERSION2,
     LOCK_NAME,
     CHECKPOINT_NAME,
     LOCK_BREAKER,
@@ -5155,7 +5485,7 @@ async function runCli(io, hostOverride) {
   let registry;
   try {
     if (found.word === undefined && (argv.includes("--version") || argv.includes("-v"))) {
-      io.stdout(`acp/${VERSION}
+      io.stdout(`acp/${VERSION2}
 `);
       return 0;
     }
@@ -5190,7 +5520,7 @@ async function dispatch(io, host, registry, word, argv) {
 `);
   if (word === undefined) {
     if (argv.includes("--help") || argv.includes("-h")) {
-      io.stdout(formatHelp(registry, VERSION));
+      io.stdout(formatHelp(registry, VERSION2));
       return 0;
     }
     throw new UsageError(`a command is required (${[...registry.commands.keys()].join(", ")})`);
@@ -5201,7 +5531,7 @@ async function dispatch(io, host, registry, word, argv) {
   const spec = entry.spec;
   const parsed = parseArgv(argv, spec);
   if (parsed.options.help) {
-    io.stdout(formatHelp(registry, VERSION, spec));
+    io.stdout(formatHelp(registry, VERSION2, spec));
     return 0;
   }
   const result = await runCommand(registry, word, parsed, {
@@ -5324,6 +5654,6 @@ async function isEntryPoint() {
 }
 if (await isEntryPoint())
   await main();
-return { AcpAbortError, AcpAppendedError, AcpError, AcpPluginError, AcpTimeoutError, CHECKPOINT_NAME, CONCLUSION_SECTIONS, DEFAULT_HOOK_TIMEOUT_MS, DEFAULT_WAIT_INTERVAL_SECONDS, DEFAULT_WAIT_TIMEOUT_SECONDS, EVENT_NAMES, FORBIDDEN_FILES, HOOK_NAMES, HookRunner, LOCK_BREAKER, LOCK_NAME, PHASES, REQUIRED_FILES, Registry, UsageError, VERSION, append, applyEvent, callType, checkedDocumentPath, comparePy, conclusionErrors, createMemoryFileSystem, createMemoryHost, createNodeHost, createRegistry, decisionGateErrors, decodeText, defaultGates, defaultTemplate, defineDeliverableType, definePlugin, deliverableRef, describeError, documentFiles, emptyState, expandUser, followFolder, formatEventLine, formatNext, formatProtocolJson, formatTimestamp, fsError, init, inspectFolderLock, isUnsafePath, jsonErrorDetail, libraryApi, loadBuiltInTypes, markdown, nextAction, nextSeq, openCollaboration, parseArgv, parseEventLog, parsePyFloat, parsePyInt, parseZonedTimestamp, participantIds, planInit, pluginContext, primaryRef, purePosixPath, pyRepr, pyStr, pyStrip, readCapped, readDeliverable, readEventLog, readProtocol, readReadiness, replay, resolveDeliverablePath, reviewHeadings, runCli, runCommand, scanEventLog, sha256Hex, sortedPy, validate, waitForTurn, withFolderLock, writeFileAtomic };
+return { AcpAbortError, AcpAppendedError, AcpError, AcpPluginError, AcpTimeoutError, CHECKPOINT_NAME, CONCLUSION_SECTIONS, DEFAULT_HOOK_TIMEOUT_MS, DEFAULT_WAIT_INTERVAL_SECONDS, DEFAULT_WAIT_TIMEOUT_SECONDS, EVENT_NAMES, FORBIDDEN_FILES, HOOK_NAMES, HookRunner, LOCK_BREAKER, LOCK_NAME, PHASES, REQUIRED_FILES, Registry, UsageError, "VERSION": VERSION2, append, applyEvent, callType, checkedDocumentPath, comparePy, conclusionErrors, createMemoryFileSystem, createMemoryHost, createNodeHost, createRegistry, decisionGateErrors, decodeText, defaultGates, defaultTemplate, defineDeliverableType, definePlugin, deliverableRef, describeError, documentFiles, emptyState, expandUser, followFolder, formatEventLine, formatNext, formatProtocolJson, formatTimestamp, fsError, init, inspectFolderLock, isUnsafePath, jsonErrorDetail, libraryApi, loadBuiltInTypes, markdown, nextAction, nextSeq, openCollaboration, parseArgv, parseEventLog, parsePyFloat, parsePyInt, parseZonedTimestamp, participantIds, planInit, pluginContext, primaryRef, purePosixPath, pyRepr, pyStr, pyStrip, readCapped, readDeliverable, readEventLog, readProtocol, readReadiness, replay, resolveDeliverablePath, reviewHeadings, runCli, runCommand, scanEventLog, sha256Hex, sortedPy, validate, waitForTurn, withFolderLock, writeFileAtomic };
 
 };

@@ -235,6 +235,7 @@ async function benchTargetsSection(): Promise<void> {
     newFolder: (name) => newFolder(name),
     logCopy,
     env: childEnv,
+    dropValidateCache: (folder) => rmSync(validateCache(folder), { force: true }),
     serverRatio: async () => {
       const r = await rpcOnNode();
       return { ratio: r.statusRatio, acp: r.statusCallsPerSecond, echo: r.echoCallsPerSecond, replyBytes: r.replyBytes };

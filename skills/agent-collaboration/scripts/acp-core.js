@@ -2963,6 +2963,9 @@ class ValidateCheckpoint {
     this.#inputs = inputs;
   }
   static async open(host, folder, inputs) {
+    const log = await host.fs.stat(nodePath4.join(folder, "events.jsonl")).catch(() => null);
+    if (!log || log.size < MIN_LOG_BYTES)
+      return;
     const key = await host.checkpointKey?.();
     const path = key && await validateCheckpointPath(host, folder);
     const crypto2 = await nodeCrypto();

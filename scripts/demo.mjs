@@ -22,8 +22,8 @@ const cli = join(root, 'dist', 'acp.cjs');
 const args = process.argv.slice(2);
 const folderArg = args.includes('--folder') ? args[args.indexOf('--folder') + 1] : undefined;
 const keep = args.includes('--keep') || folderArg !== undefined;
-// The report outlives the folder: tmp/ of the repository (git-ignored) unless --report says where.
-const reportPath = resolve(args.includes('--report') ? args[args.indexOf('--report') + 1] : join(root, 'tmp', 'demo-report.html'));
+// The report outlives the folder: dist/reports/ of the repository (build output, git-ignored) unless --report says where.
+const reportPath = resolve(args.includes('--report') ? args[args.indexOf('--report') + 1] : join(root, 'dist', 'reports', 'demo-report.html'));
 const base = folderArg ? resolve(folderArg) : mkdtempSync(join(tmpdir(), 'acp-demo-'));
 const folder = folderArg ? base : join(base, 'collab');
 const started = performance.now();

@@ -1,10 +1,10 @@
 // `acp report` (issue 15): one self-contained HTML file. The document is
 // checked as text, then loaded from disk by a real browser (headless
 // Chromium, Debian's package: .ci/run installs it) whose DOM is checked and
-// whose screenshot is saved to tmp/humans-report.png.
+// whose screenshot is saved to dist/reports/humans-report.png.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, test } from 'vitest';
 import * as lib from '../acp.ts';
@@ -15,8 +15,8 @@ import { cleanup, happyFolder, OWNER, PRIMARY, pythonFolder, STEPS, tempRoot } f
 afterAll(cleanup);
 
 const CHROMIUM = '/usr/bin/chromium';
-/** Where the browser test leaves its screenshot (tmp/ is git-ignored). */
-export const SCREENSHOT = join(REPO_DIR, 'tmp', 'humans-report.png');
+/** Where the browser test leaves its screenshot (dist/ is build output, git-ignored). */
+export const SCREENSHOT = join(REPO_DIR, 'dist', 'reports', 'humans-report.png');
 
 const SECTIONS = ['summary', 'phases', 'timeline', 'decisions', 'gates', 'deliverable', 'conclusion', 'validation'];
 const INJECTED = "<script>document.documentElement.setAttribute('data-pwned','summary')</script>";
@@ -118,7 +118,7 @@ describe('acp report', () => {
     expect(dom).not.toMatch(/<script/i);
     expect(dom).not.toContain('data-pwned=');
     expect(dom).toContain('Redraft &lt;script&gt;document.documentElement.setAttribute(\'data-pwned\',\'summary\')&lt;/script&gt;');
-    mkdirSync(join(REPO_DIR, 'tmp'), { recursive: true });
+    mkdirSync(dirname(SCREENSHOT), { recursive: true });
     const shot = await chromium(['--window-size=1200,2200', '--hide-scrollbars', `--screenshot=${SCREENSHOT}`], file);
     expect(shot.rc, shot.stderr.slice(-2000)).toBe(0);
     expect(readFileSync(SCREENSHOT).subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));

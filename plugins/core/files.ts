@@ -448,7 +448,7 @@ async function removeIfUnchanged(host: Host, path: string, raw: string): Promise
 export async function writeFileAtomic(host: Host, path: string, text: string): Promise<void> {
   const temp = `${nodePath.join(nodePath.dirname(path), `.${nodePath.basename(path)}.${host.pid}.${Math.random().toString(36).slice(2)}.tmp`)}`;
   try {
-    await host.fs.writeFile(temp, text, { exclusive: true });
+    await host.fs.writeFile(temp, text, { exclusive: true, temporary: true });
     await host.fs.rename(temp, path);
   } catch (error) {
     await host.fs.remove(temp).catch(() => undefined);

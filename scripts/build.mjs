@@ -35,7 +35,7 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CACHE_FILE, CHUNK_KEY, CORE_FILE, cacheFits, cjsLauncher, launcher, makeCodeCache, toScript } from './start-path.mjs';
+import { CACHE_FILE, CHUNK_KEY, CORE_FILE, cacheFits, cjsLauncher, launcher, makeCodeCaches, toScript } from './start-path.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const bun = join(root, 'node_modules', '.bin', process.platform === 'win32' ? 'bun.exe' : 'bun');
@@ -108,10 +108,8 @@ try {
 
 /**
  * Turn `dir`/acp.mjs (the ESM start bundle) into acp-core.js and its
- * launcher, and give it a code cache. V8's caches differ from run to run, so
- * a cache that still fits the script (same CRC, same V8, accepted) is kept:
- * the skill's committed one first, then dist/'s; only a changed script or
- * another Node makes a new one. That keeps the skill's copy stable in git.
+ * launchers, the small chunks into scripts, and give them code caches.
+ * Returns the names of the files added to chunks/ (scripts and caches).
  */
 async function startPath(dir, chunkNames) {
   const { script, exports, builtins } = await toScript(readFileSync(join(dir, 'acp.mjs'), 'utf8'));
@@ -121,9 +119,26 @@ async function startPath(dir, chunkNames) {
   const scripts = await chunkScripts(dir, chunkNames);
   writeFileSync(join(dir, 'acp.mjs'), launcher({ exports, builtins, chunks }));
   writeFileSync(join(dir, 'acp.cjs'), cjsLauncher({ chunks, scripts: scripts.map((name) => `chunks/${name}`) }));
-  const kept = [join(skillScripts, CACHE_FILE), join(root, 'dist', CACHE_FILE)].filter((file) => existsSync(file)).map((file) => readFileSync(file)).find((cache) => cacheFits(cache, bytes));
-  writeFileSync(join(dir, CACHE_FILE), kept ?? makeCodeCache(dir));
-  return scripts.map((name) => name.replace(/\.mjs$/, '.js'));
+  const scriptFiles = [CORE_FILE, ...scripts.map((name) => `chunks/${name.replace(/\.mjs$/, '.js')}`)];
+  const caches = codeCaches(dir, scripts.map((name) => `chunks/${name}`));
+  for (const [name, bytes] of caches) writeFileSync(join(dir, name), bytes);
+  return [...scriptFiles.slice(1), ...[...caches.keys()].filter((name) => name.startsWith('chunks/'))].map((name) => name.slice('chunks/'.length));
+}
+
+/**
+ * The code caches of the scripts in `dir` (acp-core.js and the chunks/*.js
+ * the warm-up loads). V8's caches differ from run to run, so a cache that
+ * still fits its script (same bytes, same V8, accepted) is kept: the
+ * skill's committed one first, then dist/'s; only a changed script or
+ * another Node makes a new one. That keeps the skill's copies stable in git.
+ */
+function codeCaches(dir, chunkModules) {
+  const made = makeCodeCaches(dir, chunkModules);
+  const fitting = (name) => {
+    const script = readFileSync(join(dir, name.replace(/\.cache$/, '')));
+    return [join(skillScripts, name), join(root, 'dist', name)].filter((file) => existsSync(file)).map((file) => readFileSync(file)).find((cache) => cacheFits(cache, script));
+  };
+  return new Map([...made].map(([name, bytes]) => [name, fitting(name) ?? bytes]));
 }
 
 /**
@@ -144,9 +159,9 @@ async function chunkScripts(dir, chunkNames) {
   return small;
 }
 
-/** Delete the chunk files (.mjs, and .js script forms) of `dir` that are not in `keep`. */
+/** Delete the chunk files (.mjs, the .js script forms and their .js.cache) of `dir` that are not in `keep`. */
 function removeStaleChunks(dir, keep) {
-  for (const name of readdirSync(dir)) if (/\.m?js$/.test(name) && !keep.includes(name)) rmSync(join(dir, name), { force: true });
+  for (const name of readdirSync(dir)) if (/\.(m?js|js\.cache)$/.test(name) && !keep.includes(name)) rmSync(join(dir, name), { force: true });
 }
 
 // The skill carries the runtime: keep its copy of dist/acp.mjs, acp-core.js

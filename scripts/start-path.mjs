@@ -17,6 +17,10 @@
 //                           valid as an ES module, which is how Bun and Deno load it
 //   dist/acp-core.js.cache  one JSON header line (the V8 version, the script's
 //                           length), a copy of the script, and V8's code cache
+//   dist/chunks/x.js        the small chunks as scripts for acp.cjs (a CommonJS
+//   dist/chunks/x.js.cache  program's first import() starts Node's ES module
+//                           loader, ~5 ms), with caches for those the warm-up
+//                           runs (status, log, doctor)
 //
 // The cache is only ever read, never written at run time: it ships with the
 // code it belongs to and is as trusted as that code. V8 rejects a cache made
@@ -301,39 +305,60 @@ export function cacheFits(cache, script) {
 }
 
 /**
- * Make the code cache of `dir`/acp-core.js in a fresh `node` process (so its
- * V8 flags are a plain run's) that runs a small collaboration in-process —
- * init, next, append, validate, wait, --help — and then serialises every
- * function compiled so far. Returns the cache file's bytes.
+ * Make the code caches of `dir`/acp-core.js and of the chunk scripts
+ * (`scripts`, chunks/*.js) in a fresh `node` process (so its V8 flags are a
+ * plain run's) that runs a small collaboration in-process — init, next,
+ * append, validate, wait, --help, then status, log and doctor — and then
+ * serialises every function compiled so far. Returns each cache file's bytes
+ * by its path relative to `dir` (a chunk no command loaded gets none).
  */
-export function makeCodeCache(dir) {
+export function makeCodeCaches(dir, scripts) {
   const work = mkdtempSync(join(tmpdir(), 'acp-code-cache-'));
   try {
-    const r = spawnSync(process.execPath, ['--input-type=module', '-e', WARM_UP, pathToFileURL(join(dir, CORE_FILE)).href, join(dir, 'acp.mjs'), work], { encoding: 'buffer', maxBuffer: 64 * 1024 * 1024 });
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', WARM_UP, pathToFileURL(join(dir, CORE_FILE)).href, JSON.stringify(scripts), work], { encoding: 'buffer', maxBuffer: 64 * 1024 * 1024 });
     if (r.status !== 0) throw new Error(`making the code cache failed (exit ${r.status}): ${r.stderr.toString()}`);
-    const out = join(work, 'cache');
-    if (!existsSync(out)) throw new Error('making the code cache wrote nothing');
-    return readFileSync(out);
+    const made = JSON.parse(readFileSync(join(work, 'made.json'), 'utf8'));
+    if (!made.includes(CORE_FILE)) throw new Error('making the code cache wrote nothing');
+    return new Map(made.map((name) => [`${name}.cache`, readFileSync(join(work, 'caches', `${name}.cache`))]));
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
 }
 
-// Runs in the child. It compiles the script exactly as the launcher does
-// (same source text; V8 keys the cache on it), runs CLI commands through
-// the library's runCli on a temporary folder, then writes header + cache.
+// Runs in the child. It compiles the scripts exactly as acp.cjs does (same
+// source text; V8 keys a cache on it), the chunks through the same kind of
+// loader, runs CLI commands through the library's runCli on a temporary
+// folder, then writes header + cache for each script it compiled.
 const WARM_UP = `
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { Script } from 'node:vm';
-import { fileURLToPath } from 'node:url';
-import { join } from 'node:path';
-const [coreUrl, launcher, work] = process.argv.slice(1);
-const file = fileURLToPath(coreUrl);
-const bytes = readFileSync(file);
-const script = new Script(bytes.toString('latin1'), { filename: file });
-const factory = script.runInThisContext();
-delete globalThis[Symbol.for(${JSON.stringify(CORE_KEY)})];
-const lib = await factory((name) => process.getBuiltinModule(name), { url: coreUrl, main: false }, (s) => import(s.startsWith('.') ? new URL(s, coreUrl).href : s));
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { dirname, join, posix } from 'node:path';
+const [coreUrl, scriptsJson, work] = process.argv.slice(1);
+const base = dirname(fileURLToPath(coreUrl));
+const scripts = new Set(JSON.parse(scriptsJson));
+const compiled = [];
+const compile = (name, key) => {
+  const bytes = readFileSync(join(base, name));
+  const script = new Script(bytes.toString('latin1'), { filename: join(base, name) });
+  compiled.push([name, script, bytes]);
+  const factory = script.runInThisContext();
+  delete globalThis[Symbol.for(key)];
+  return factory;
+};
+const loaded = new Map();
+const load = (specifier) => {
+  const name = posix.normalize(specifier);
+  if (!scripts.has(name)) return import(specifier.startsWith('.') ? new URL(specifier, coreUrl).href : specifier);
+  if (!loaded.has(name)) {
+    const file = join(base, name.replace(/\\.mjs$/, '.js'));
+    const relative = (inner) => (/^\\.\\.?\\//.test(inner) ? './' + posix.join(posix.dirname(name), inner) : inner);
+    loaded.set(name, Promise.resolve().then(() => compile(name.replace(/\\.mjs$/, '.js'), ${JSON.stringify(CHUNK_KEY)})((n) => process.getBuiltinModule(n), { url: pathToFileURL(file).href, main: false }, (inner) => load(relative(inner)))));
+  }
+  return loaded.get(name);
+};
+const factory = compile(${JSON.stringify(CORE_FILE)}, ${JSON.stringify(CORE_KEY)});
+const lib = await factory((name) => process.getBuiltinModule(name), { url: coreUrl, main: false }, load);
 const host = await lib.createNodeHost({ syncFs: true, checkpointKeyFile: join(work, 'checkpoint.key') });
 const folder = join(work, 'collab');
 const run = (...argv) => lib.runCli({ argv, stdout() {}, stderr() {}, color: false, env: () => undefined }, host);
@@ -353,5 +378,15 @@ await run('wait', '--folder', folder, '--participant', 'bob', '--timeout', '1');
 await run('validate', '--folder', folder);
 await run('validate', '--folder', folder, '--json');
 await run('plugins');
-writeFileSync(join(work, 'cache'), Buffer.concat([Buffer.from(JSON.stringify({ v8: process.versions.v8, source: bytes.length }) + '\\n'), bytes, script.createCachedData()]));
+await run('status', '--folder', folder);
+await run('status', '--folder', folder, '--json');
+await run('log', '--folder', folder);
+await run('doctor', '--folder', folder);
+const made = [];
+for (const [name, script, bytes] of compiled) {
+  mkdirSync(dirname(join(work, 'caches', name)), { recursive: true });
+  writeFileSync(join(work, 'caches', name + '.cache'), Buffer.concat([Buffer.from(JSON.stringify({ v8: process.versions.v8, source: bytes.length }) + '\\n'), bytes, script.createCachedData()]));
+  made.push(name);
+}
+writeFileSync(join(work, 'made.json'), JSON.stringify(made));
 `;

@@ -3,7 +3,7 @@
 // launchers, dist/acp.mjs (library and CLI) and dist/acp.cjs (CLI). `npm
 // test` builds dist/ first.
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
@@ -88,6 +88,10 @@ describe('the built start path', () => {
     const core = readFileSync(join(DIST, 'acp-core.js'));
     expect(readCache(cache)?.header.v8).toBe(process.versions.v8);
     expect(cacheFits(cache, core)).toBe(true);
+    // The chunks the warm-up runs have theirs too, and each fits its script.
+    const chunkCaches = readdirSync(join(DIST, 'chunks')).filter((name) => name.endsWith('.js.cache')).sort();
+    expect(chunkCaches).toEqual(expect.arrayContaining(['doctor-diagnose.js.cache', 'humans-log.js.cache', 'humans-status.js.cache']));
+    for (const name of chunkCaches) expect({ name, fits: cacheFits(readFileSync(join(DIST, 'chunks', name)), readFileSync(join(DIST, 'chunks', name.replace(/\.cache$/, '')))) }).toEqual({ name, fits: true });
   });
 
   test('an edited acp-core.js of the same length never runs the stale cached code', () => {
@@ -104,6 +108,12 @@ describe('the built start path', () => {
       const r = run(join(copy, entry), ['validate', '--folder', `${folder}-${entry}`]);
       expect({ entry, out: r.stdout, err: r.stderr, rc: r.status }).toEqual({ entry, out: 'ACP validation PASSED\n', err: '', rc: 0 });
     }
+    // The same for a chunk's script form and its cache (acp.cjs runs it).
+    const status = readFileSync(join(copy, 'chunks', 'humans-status.js'), 'utf8');
+    expect(status).toContain('label("owner")');
+    writeFileSync(join(copy, 'chunks', 'humans-status.js'), status.replace('label("owner")', 'label("OWNER")'));
+    const r = run(join(copy, 'acp.cjs'), ['status', '--folder', `${folder}-acp.cjs`]);
+    expect({ rc: r.status, owner: /^(\w+):/m.exec(r.stdout.split('\n').find((line) => /^owner:/i.test(line)) ?? '')?.[1] }).toEqual({ rc: 0, owner: 'OWNER' });
   });
 
   test('acp.mjs exports what acp.ts exports', async () => {

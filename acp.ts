@@ -1760,7 +1760,7 @@ async function writeEvent(host: Host, folder: string, protocol: Json, participan
     gateSeqs: event.event === 'decision_accepted' ? [...facts.gateSeqs, pyStr(event.seq)] : facts.gateSeqs,
     state: stripErrors(state),
   };
-  await saveCheckpoint(host, folder, participants, stateKeys(), next, line, sizeBefore + new TextEncoder().encode(written).length);
+  await saveCheckpoint(host, folder, participants, next, line, sizeBefore + new TextEncoder().encode(written).length);
   return [];
 }
 

@@ -1760,7 +1760,7 @@ async function writeEvent(host: Host, folder: string, protocol: Json, participan
     gateSeqs: event.event === 'decision_accepted' ? [...facts.gateSeqs, pyStr(event.seq)] : facts.gateSeqs,
     state: stripErrors(state),
   };
-  await saveCheckpoint(host, folder, participants, stateKeys(), next, line, sizeBefore + new TextEncoder().encode(written).length);
+  await saveCheckpoint(host, folder, participants, next, line, sizeBefore + new TextEncoder().encode(written).length);
   return [];
 }
 
@@ -2733,14 +2733,22 @@ export async function openCollaboration(folder: string, options: OpenOptions = {
   };
 }
 
+let sharedApi: AcpApi | undefined;
+
 /**
  * The library as one object, handed to every plugin (its `context.api`) and
  * every command. Plugins cannot import acp.ts's values: a compiled binary's
  * modules are not importable from outside, and a built-in plugin that
  * imported acp.ts would wait for acp.ts, which awaits the CLI (see
- * docs/architecture.md). Everything here is also a named export.
+ * docs/architecture.md). Everything here is also a named export. One
+ * frozen object per process: built once (a command builds a context per
+ * plugin), and no plugin can swap a function another plugin calls.
  */
-export function libraryApi() {
+export function libraryApi(): AcpApi {
+  return (sharedApi ??= Object.freeze(apiObject()));
+}
+
+function apiObject() {
   return {
     VERSION, LOCK_NAME, CHECKPOINT_NAME, LOCK_BREAKER, EVENT_NAMES, PHASES, REQUIRED_FILES, FORBIDDEN_FILES, CONCLUSION_SECTIONS, DEFAULT_WAIT_TIMEOUT_SECONDS, DEFAULT_WAIT_INTERVAL_SECONDS,
     AcpError, AcpTimeoutError, AcpAbortError, AcpPluginError, AcpAppendedError, UsageError,
@@ -2755,7 +2763,7 @@ export function libraryApi() {
 }
 
 /** The type of {@link libraryApi}: what `context.api` holds. */
-export type AcpApi = ReturnType<typeof libraryApi>;
+export type AcpApi = Readonly<ReturnType<typeof apiObject>>;
 
 // ---------------------------------------------------------------------------
 // The CLI edge: argv → command → exit code (never exits; main() does)

@@ -9,8 +9,10 @@
 //                 scripts/start-path.mjs).
 //   dist/chunks/*.mjs  the lazily imported rest (server, doctor, report with
 //                 markdown-it, git, valibot, yaml…), each loaded by the
-//                 command that needs it (see scripts/bundle.ts). acp.mjs and
-//                 the chunks are copied to skills/agent-collaboration/scripts/.
+//                 command that needs it (see scripts/bundle.ts). The small
+//                 ones also as scripts, dist/chunks/*.js, which dist/acp.cjs
+//                 loads without Node's ES module loader. The launchers, the
+//                 core and the chunks are copied to skills/agent-collaboration/scripts/.
 //   dist/acp-mcp.mjs  the MCP server of `acp mcp` with the MCP SDK, loaded
 //                 by that command only.
 //   dist/acp      standalone executable (`bun build --compile`, minified, with
@@ -30,10 +32,10 @@
 // Outputs are written to a temporary name and renamed into place, so a
 // concurrent run of dist/acp or dist/acp.mjs never sees a half-written file.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CACHE_FILE, CORE_FILE, cacheFits, cjsLauncher, launcher, makeCodeCache, toScript } from './start-path.mjs';
+import { CACHE_FILE, CHUNK_KEY, CORE_FILE, cacheFits, cjsLauncher, launcher, makeCodeCaches, toScript } from './start-path.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const bun = join(root, 'node_modules', '.bin', process.platform === 'win32' ? 'bun.exe' : 'bun');
@@ -61,6 +63,14 @@ function run(args) {
   }
 }
 
+/**
+ * Chunks up to this size get a script form for acp.cjs (a CommonJS program's
+ * first import() starts Node's ES module loader, ~5 ms). The larger ones
+ * (the server, the report, yaml, valibot) cost more to compile than that
+ * and stay modules only.
+ */
+const SCRIPT_CHUNK_MAX_BYTES = 64 * 1024;
+
 const tmpSuffix = `.tmp-${process.pid}`;
 /** Build into `final + tmpSuffix` with `build(tmp)`, then rename over `final`. */
 function atomically(final, build) {
@@ -84,8 +94,8 @@ const skillScripts = join(root, 'skills', 'agent-collaboration', 'scripts');
 let chunks = [];
 try {
   run(['scripts/bundle.ts', scratch]);
-  chunks = readdirSync(join(scratch, 'chunks')).filter((name) => name.endsWith('.mjs')).sort();
-  await startPath(scratch, chunks);
+  const modules = readdirSync(join(scratch, 'chunks')).filter((name) => name.endsWith('.mjs')).sort();
+  chunks = [...modules, ...(await startPath(scratch, modules))].sort();
   mkdirSync(join(root, 'dist', 'chunks'), { recursive: true });
   // The launcher last: it must never meet an older core than its own.
   for (const name of ['acp-mcp.mjs', ...chunks.map((chunk) => `chunks/${chunk}`), CORE_FILE, CACHE_FILE, 'acp.cjs', 'acp.mjs']) {
@@ -98,25 +108,60 @@ try {
 
 /**
  * Turn `dir`/acp.mjs (the ESM start bundle) into acp-core.js and its
- * launcher, and give it a code cache. V8's caches differ from run to run, so
- * a cache that still fits the script (same CRC, same V8, accepted) is kept:
- * the skill's committed one first, then dist/'s; only a changed script or
- * another Node makes a new one. That keeps the skill's copy stable in git.
+ * launchers, the small chunks into scripts, and give them code caches.
+ * Returns the names of the files added to chunks/ (scripts and caches).
  */
 async function startPath(dir, chunkNames) {
   const { script, exports, builtins } = await toScript(readFileSync(join(dir, 'acp.mjs'), 'utf8'));
   const bytes = Buffer.from(script);
   writeFileSync(join(dir, CORE_FILE), bytes);
   const chunks = ['acp-mcp.mjs', ...chunkNames.map((chunk) => `chunks/${chunk}`)];
+  const scripts = await chunkScripts(dir, chunkNames);
   writeFileSync(join(dir, 'acp.mjs'), launcher({ exports, builtins, chunks }));
-  writeFileSync(join(dir, 'acp.cjs'), cjsLauncher({ chunks }));
-  const kept = [join(skillScripts, CACHE_FILE), join(root, 'dist', CACHE_FILE)].filter((file) => existsSync(file)).map((file) => readFileSync(file)).find((cache) => cacheFits(cache, bytes));
-  writeFileSync(join(dir, CACHE_FILE), kept ?? makeCodeCache(dir));
+  writeFileSync(join(dir, 'acp.cjs'), cjsLauncher({ chunks, scripts: scripts.map((name) => `chunks/${name}`) }));
+  const scriptFiles = [CORE_FILE, ...scripts.map((name) => `chunks/${name.replace(/\.mjs$/, '.js')}`)];
+  const caches = codeCaches(dir, scripts.map((name) => `chunks/${name}`));
+  for (const [name, bytes] of caches) writeFileSync(join(dir, name), bytes);
+  return [...scriptFiles.slice(1), ...[...caches.keys()].filter((name) => name.startsWith('chunks/'))].map((name) => name.slice('chunks/'.length));
 }
 
-/** Delete the .mjs files of `dir` that are not in `keep`. */
+/**
+ * The code caches of the scripts in `dir` (acp-core.js and the chunks/*.js
+ * the warm-up loads). V8's caches differ from run to run, so a cache that
+ * still fits its script (same bytes, same V8, accepted) is kept: the
+ * skill's committed one first, then dist/'s; only a changed script or
+ * another Node makes a new one. That keeps the skill's copies stable in git.
+ */
+function codeCaches(dir, chunkModules) {
+  const made = makeCodeCaches(dir, chunkModules);
+  const fitting = (name) => {
+    const script = readFileSync(join(dir, name.replace(/\.cache$/, '')));
+    return [join(skillScripts, name), join(root, 'dist', name)].filter((file) => existsSync(file)).map((file) => readFileSync(file)).find((cache) => cacheFits(cache, script));
+  };
+  return new Map([...made].map(([name, bytes]) => [name, fitting(name) ?? bytes]));
+}
+
+/**
+ * Write chunks/x.js, the script form of chunks/x.mjs, for the small chunks;
+ * returns the .mjs names that have one. A script chunk's static imports must
+ * be script chunks too, so a chunk is never loaded twice (once per form).
+ */
+async function chunkScripts(dir, chunkNames) {
+  const small = chunkNames.filter((name) => statSync(join(dir, 'chunks', name)).size <= SCRIPT_CHUNK_MAX_BYTES);
+  for (const name of small) {
+    const code = readFileSync(join(dir, 'chunks', name), 'utf8');
+    const js = name.replace(/\.mjs$/, '.js');
+    const { script, statics } = await toScript(code, { key: CHUNK_KEY, filename: `chunks/${js}`, chunk: true });
+    const outside = statics.filter((specifier) => !small.includes(specifier.replace(/^\.\//, '')));
+    if (outside.length) throw new Error(`chunks/${name} imports ${outside.join(', ')} statically, which has no script form`);
+    writeFileSync(join(dir, 'chunks', js), script);
+  }
+  return small;
+}
+
+/** Delete the chunk files (.mjs, the .js script forms and their .js.cache) of `dir` that are not in `keep`. */
 function removeStaleChunks(dir, keep) {
-  for (const name of readdirSync(dir)) if (name.endsWith('.mjs') && !keep.includes(name)) rmSync(join(dir, name), { force: true });
+  for (const name of readdirSync(dir)) if (/\.(m?js|js\.cache)$/.test(name) && !keep.includes(name)) rmSync(join(dir, name), { force: true });
 }
 
 // The skill carries the runtime: keep its copy of dist/acp.mjs, acp-core.js

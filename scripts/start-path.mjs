@@ -17,6 +17,10 @@
 //                           valid as an ES module, which is how Bun and Deno load it
 //   dist/acp-core.js.cache  one JSON header line (the V8 version, the script's
 //                           length), a copy of the script, and V8's code cache
+//   dist/chunks/x.js        the small chunks as scripts for acp.cjs (a CommonJS
+//   dist/chunks/x.js.cache  program's first import() starts Node's ES module
+//                           loader, ~5 ms), with caches for those the warm-up
+//                           runs (status, log, doctor)
 //
 // The cache is only ever read, never written at run time: it ships with the
 // code it belongs to and is as trusted as that code. V8 rejects a cache made
@@ -35,11 +39,14 @@ import { init as lexerReady, parse as parseModule } from 'es-module-lexer';
 
 /** The global the script assigns its factory to (deleted by the launcher at once). */
 export const CORE_KEY = 'acp.core';
+/** The global a chunk's script form assigns its factory to (deleted at once too). */
+export const CHUNK_KEY = 'acp.chunk';
 export const CORE_FILE = 'acp-core.js';
 export const CACHE_FILE = `${CORE_FILE}.cache`;
 const REQUIRE = '__acpRequire';
 const META = '__acpMeta';
 const LOAD = '__acpLoad';
+const DEFAULT = '__acpDefault';
 
 /**
  * The ESM start bundle as a script: static imports of node: builtins become
@@ -47,18 +54,25 @@ const LOAD = '__acpLoad';
  * becomes `__acpMeta`, and the export list becomes the factory's return value.
  * Anything else a script cannot express is an error, not a silent rewrite.
  */
-export async function toScript(code) {
+export async function toScript(code, { key = CORE_KEY, filename = CORE_FILE, chunk = false } = {}) {
   await lexerReady;
-  for (const name of [REQUIRE, META, LOAD]) if (code.includes(name)) throw new Error(`start bundle already uses ${name}`);
+  const what = chunk ? filename : 'start bundle';
+  for (const name of [REQUIRE, META, LOAD]) if (code.includes(name)) throw new Error(`${what} already uses ${name}`);
   const [imports, exportList] = parseModule(code);
   const edits = [];
   const builtins = new Set();
+  const statics = [];
   for (const item of imports) {
     if (item.d === -2) edits.push([item.s, item.e, META]);
     else if (item.d > -1) edits.push([item.ss, item.ss + 'import'.length, LOAD]);
-    else {
-      if (!item.n?.startsWith('node:')) throw new Error(`start bundle imports ${item.n} statically; only node: builtins can be required`);
-      const statement = requireStatement(code.slice(item.ss, item.se), item.n);
+    else if (chunk && /^\.\.?\//.test(item.n ?? '')) {
+      // A chunk's static import of another chunk: loaded (and awaited) where
+      // the import stood, before the body uses it, as a module's would be.
+      statics.push(item.n);
+      edits.push([item.ss, item.se, importStatement(code.slice(item.ss, item.se), `(await ${LOAD}(${JSON.stringify(item.n)}))`, false).text]);
+    } else {
+      if (!item.n?.startsWith('node:')) throw new Error(`${what} imports ${item.n} statically; only node: builtins${chunk ? ' and other chunks' : ''} can be required`);
+      const statement = importStatement(code.slice(item.ss, item.se), `${REQUIRE}(${JSON.stringify(item.n)})`);
       // Bun's bundle imports node:module for a require() helper even when
       // nothing calls it; loading an unused module costs ~0.6 ms.
       if (statement.names.every((name) => countWord(code, name) === 1)) {
@@ -69,13 +83,7 @@ export async function toScript(code) {
       edits.push([item.ss, item.se, statement.text]);
     }
   }
-  const exportsAt = new Set(exportList.map((item) => item.ss));
-  if (exportsAt.size !== 1) throw new Error(`start bundle has ${exportsAt.size} export statements; expected one export { … } list`);
-  const [start] = exportsAt;
-  const close = code.indexOf('}', Math.max(...exportList.map((item) => item.e)));
-  const end = code[close + 1] === ';' ? close + 2 : close + 1;
-  const returned = exportList.map((item) => (item.n === item.ln ? item.n : `${JSON.stringify(item.n)}: ${item.ln}`)).join(', ');
-  edits.push([start, end, `return { ${returned} };`]);
+  edits.push(...exportEdits(code, exportList, what));
   let body = '';
   let at = 0;
   for (const [from, to, text] of edits.sort((a, b) => a[0] - b[0])) {
@@ -88,27 +96,49 @@ export async function toScript(code) {
   // where \\uXXXX means the same): the launcher then decodes the file as
   // Latin-1, skipping UTF-8 validation, and V8 keeps it as a one-byte string.
   const ascii = body.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-  const script = `globalThis[Symbol.for(${JSON.stringify(CORE_KEY)})] = async function (${REQUIRE}, ${META}, ${LOAD}) {\n"use strict";\n${ascii}\n};\n`;
-  new vm.Script(script, { filename: CORE_FILE }); // a syntax check: throws on anything the rewrite broke
-  return { script, exports: exportList.map((item) => item.n), builtins: [...builtins].sort() };
+  const script = `globalThis[Symbol.for(${JSON.stringify(key)})] = async function (${REQUIRE}, ${META}, ${LOAD}) {\n"use strict";\n${ascii}\n};\n`;
+  new vm.Script(script, { filename }); // a syntax check: throws on anything the rewrite broke
+  return { script, exports: exportList.map((item) => item.n), builtins: [...builtins].sort(), statics };
+}
+
+/**
+ * The export statement as the factory's return value: an `export { … }` list
+ * (Bun puts it last), or `export default <expression>` (a CommonJS package
+ * bundled into a chunk), whose value is kept in a constant and returned at
+ * the end.
+ */
+function exportEdits(code, exportList, what) {
+  const exportsAt = new Set(exportList.map((item) => item.ss));
+  if (exportsAt.size !== 1) throw new Error(`${what} has ${exportsAt.size} export statements; expected one export { … } list or export default`);
+  const [start] = exportsAt;
+  if (exportList.length === 1 && exportList[0].n === 'default' && exportList[0].ln === undefined) {
+    if (code.includes(DEFAULT)) throw new Error(`${what} already uses ${DEFAULT}`);
+    return [[start, exportList[0].e, `const ${DEFAULT} =`], [code.length, code.length, `\nreturn { "default": ${DEFAULT} };`]];
+  }
+  const close = code.indexOf('}', Math.max(...exportList.map((item) => item.e)));
+  const end = code[close + 1] === ';' ? close + 2 : close + 1;
+  const returned = exportList.map((item) => (item.n === item.ln ? item.n : `${JSON.stringify(item.n)}: ${item.ln}`)).join(', ');
+  return [[start, end, `return { ${returned} };`]];
 }
 
 /**
  * `import * as a from "m"`, `import { a, b as c } from "m"` or `import d from
- * "m"` as a require, with the local names it binds.
+ * "m"` as a declaration taking the module from `call` (a require, or an
+ * awaited chunk load), with the local names it binds.
  */
-function requireStatement(statement, name) {
-  const clause = /^import\s+([\s\S]*?)\s+from\s*["'][^"']+["']$/.exec(statement.trim())?.[1];
-  const call = `${REQUIRE}(${JSON.stringify(name)})`;
+function importStatement(statement, call, allowDefault = true) {
+  // Minified or not: `import{a as b}from"m"`, `import*as a from"m"`.
+  const clause = /^import\s*([\s\S]*?)\s*from\s*["'][^"']+["']$/.exec(statement.trim())?.[1];
   if (clause === undefined) throw new Error(`cannot rewrite ${statement}`);
-  const namespace = /^\*\s+as\s+([\w$]+)$/.exec(clause);
+  const namespace = /^\*\s*as\s+([\w$]+)$/.exec(clause);
   if (namespace) return { text: `const ${namespace[1]} = ${call}`, names: [namespace[1]] };
   const named = /^\{([^}]*)\}$/.exec(clause);
   if (named) {
     const parts = named[1].split(',').map((part) => part.trim()).filter(Boolean).map((part) => part.split(/\s+as\s+/));
     return { text: `const { ${parts.map((part) => part.join(': ')).join(', ')} } = ${call}`, names: parts.map((part) => part.at(-1)) };
   }
-  if (/^[\w$]+$/.test(clause)) return { text: `const ${clause} = ${call}`, names: [clause] };
+  // A builtin's default export is the module itself (what getBuiltinModule returns).
+  if (allowDefault && /^[\w$]+$/.test(clause)) return { text: `const ${clause} = ${call}`, names: [clause] };
   throw new Error(`cannot rewrite ${statement}`);
 }
 
@@ -122,8 +152,8 @@ function countWord(code, word) {
  * passed only when its copy of the script equals the file and it comes from
  * this V8 (V8 rejects it anyway on other flags).
  */
-const COMPILE = `/** Compile ${CORE_FILE} with its code cache when the cache was made for exactly this file. */
-function compile(proc, file) {
+const COMPILE = `/** Compile a script (${CORE_FILE}, a chunk's .js) with its code cache when the cache was made for exactly this file; returns the function it assigns to globalThis[key]. */
+function compile(proc, file, key) {
   const fs = proc.getBuiltinModule('node:fs');
   const bytes = fs.readFileSync(file);
   let cachedData;
@@ -138,7 +168,7 @@ function compile(proc, file) {
   }
   const script = new (proc.getBuiltinModule('node:vm').Script)(bytes.toString('latin1'), { filename: file, cachedData });
   const factory = script.runInThisContext();
-  delete globalThis[KEY];
+  delete globalThis[key];
   return factory;
 }`;
 
@@ -185,7 +215,7 @@ async function start() {
   let factory;
   let require;
   if (onNode) {
-    factory = compile(proc, proc.getBuiltinModule('node:url').fileURLToPath(new URL('./${CORE_FILE}', import.meta.url)));
+    factory = compile(proc, proc.getBuiltinModule('node:url').fileURLToPath(new URL('./${CORE_FILE}', import.meta.url)), KEY);
     require = (name) => proc.getBuiltinModule(name);
   } else {
     await import('./${CORE_FILE}');
@@ -205,28 +235,53 @@ export const { ${exports.join(', ')} } = await start();
 /**
  * The CommonJS launcher, dist/acp.cjs: the CLI for Node (the package's bin
  * and the skill's entry). A CommonJS program starts without Node's ES module
- * loader, which costs an .mjs entry ~4 ms before its first line runs; the
- * loader starts only if a command imports a chunk.
+ * loader, which costs an .mjs entry ~4 ms before its first line runs, and
+ * ~5 ms more when a CommonJS program first imports a module. So the chunks
+ * in `scripts` (the small ones commands load: status, log, doctor…) are
+ * loaded from their script forms (chunks/*.js) the way the core is; the
+ * others (the server, the report, yaml, valibot) are imported.
  */
-export function cjsLauncher({ chunks }) {
+export function cjsLauncher({ chunks, scripts = [] }) {
   return `#!/usr/bin/env node
 // Generated by scripts/build.mjs (scripts/start-path.mjs): the CLI launcher
 // of ${CORE_FILE} for Node (see acp.mjs, the library entry, for the rest).
 'use strict';
 const KEY = Symbol.for(${JSON.stringify(CORE_KEY)});
+const CHUNK_KEY = Symbol.for(${JSON.stringify(CHUNK_KEY)});
 ${chunkTable(chunks)}
+/** The chunks that have a script form (chunks/x.js beside chunks/x.mjs). */
+const SCRIPTS = new Set(${JSON.stringify(scripts.map((name) => `./${name}`))});
 
 ${COMPILE}
 
 const proc = process;
-const factory = compile(proc, proc.getBuiltinModule('node:path').join(__dirname, '${CORE_FILE}'));
-const meta = {
-  main: require.main === module,
+const path = proc.getBuiltinModule('node:path');
+const requireBuiltin = (name) => proc.getBuiltinModule(name);
+const fileMeta = (file, main) => ({
+  main,
   get url() {
-    return proc.getBuiltinModule('node:url').pathToFileURL(__filename).href;
+    return proc.getBuiltinModule('node:url').pathToFileURL(file).href;
   },
-};
-module.exports = factory((name) => proc.getBuiltinModule(name), meta, (specifier) => (CHUNKS[specifier] ?? (() => import(specifier)))());
+});
+const loaded = new Map();
+/** A chunk by its specifier relative to this file: run once from its script form, else imported. */
+function load(specifier) {
+  // A builtin without the ES module loader, looking like its namespace.
+  if (specifier.startsWith('node:')) return Promise.resolve(new Proxy(proc.getBuiltinModule(specifier), { get: (mod, name) => (name === 'default' ? mod : mod[name]) }));
+  if (!SCRIPTS.has(specifier)) return (CHUNKS[specifier] ?? (() => import(specifier)))();
+  let chunk = loaded.get(specifier);
+  if (!chunk) {
+    const file = path.join(__dirname, specifier.replace(/\\.mjs$/, '.js'));
+    // A chunk's own imports are relative to the chunk.
+    const relative = (inner) => (/^\\.\\.?\\//.test(inner) ? \`./\${path.posix.join(path.posix.dirname(specifier), inner)}\` : inner);
+    chunk = Promise.resolve().then(() => compile(proc, file, CHUNK_KEY)(requireBuiltin, fileMeta(file, false), (inner) => load(relative(inner))));
+    loaded.set(specifier, chunk);
+  }
+  return chunk;
+}
+
+const factory = compile(proc, path.join(__dirname, '${CORE_FILE}'), KEY);
+module.exports = factory(requireBuiltin, fileMeta(__filename, require.main === module), load);
 `;
 }
 
@@ -250,39 +305,60 @@ export function cacheFits(cache, script) {
 }
 
 /**
- * Make the code cache of `dir`/acp-core.js in a fresh `node` process (so its
- * V8 flags are a plain run's) that runs a small collaboration in-process —
- * init, next, append, validate, wait, --help — and then serialises every
- * function compiled so far. Returns the cache file's bytes.
+ * Make the code caches of `dir`/acp-core.js and of the chunk scripts
+ * (`scripts`, chunks/*.js) in a fresh `node` process (so its V8 flags are a
+ * plain run's) that runs a small collaboration in-process — init, next,
+ * append, validate, wait, --help, then status, log and doctor — and then
+ * serialises every function compiled so far. Returns each cache file's bytes
+ * by its path relative to `dir` (a chunk no command loaded gets none).
  */
-export function makeCodeCache(dir) {
+export function makeCodeCaches(dir, scripts) {
   const work = mkdtempSync(join(tmpdir(), 'acp-code-cache-'));
   try {
-    const r = spawnSync(process.execPath, ['--input-type=module', '-e', WARM_UP, pathToFileURL(join(dir, CORE_FILE)).href, join(dir, 'acp.mjs'), work], { encoding: 'buffer', maxBuffer: 64 * 1024 * 1024 });
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', WARM_UP, pathToFileURL(join(dir, CORE_FILE)).href, JSON.stringify(scripts), work], { encoding: 'buffer', maxBuffer: 64 * 1024 * 1024 });
     if (r.status !== 0) throw new Error(`making the code cache failed (exit ${r.status}): ${r.stderr.toString()}`);
-    const out = join(work, 'cache');
-    if (!existsSync(out)) throw new Error('making the code cache wrote nothing');
-    return readFileSync(out);
+    const made = JSON.parse(readFileSync(join(work, 'made.json'), 'utf8'));
+    if (!made.includes(CORE_FILE)) throw new Error('making the code cache wrote nothing');
+    return new Map(made.map((name) => [`${name}.cache`, readFileSync(join(work, 'caches', `${name}.cache`))]));
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
 }
 
-// Runs in the child. It compiles the script exactly as the launcher does
-// (same source text; V8 keys the cache on it), runs CLI commands through
-// the library's runCli on a temporary folder, then writes header + cache.
+// Runs in the child. It compiles the scripts exactly as acp.cjs does (same
+// source text; V8 keys a cache on it), the chunks through the same kind of
+// loader, runs CLI commands through the library's runCli on a temporary
+// folder, then writes header + cache for each script it compiled.
 const WARM_UP = `
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { Script } from 'node:vm';
-import { fileURLToPath } from 'node:url';
-import { join } from 'node:path';
-const [coreUrl, launcher, work] = process.argv.slice(1);
-const file = fileURLToPath(coreUrl);
-const bytes = readFileSync(file);
-const script = new Script(bytes.toString('latin1'), { filename: file });
-const factory = script.runInThisContext();
-delete globalThis[Symbol.for(${JSON.stringify(CORE_KEY)})];
-const lib = await factory((name) => process.getBuiltinModule(name), { url: coreUrl, main: false }, (s) => import(s.startsWith('.') ? new URL(s, coreUrl).href : s));
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { dirname, join, posix } from 'node:path';
+const [coreUrl, scriptsJson, work] = process.argv.slice(1);
+const base = dirname(fileURLToPath(coreUrl));
+const scripts = new Set(JSON.parse(scriptsJson));
+const compiled = [];
+const compile = (name, key) => {
+  const bytes = readFileSync(join(base, name));
+  const script = new Script(bytes.toString('latin1'), { filename: join(base, name) });
+  compiled.push([name, script, bytes]);
+  const factory = script.runInThisContext();
+  delete globalThis[Symbol.for(key)];
+  return factory;
+};
+const loaded = new Map();
+const load = (specifier) => {
+  const name = posix.normalize(specifier);
+  if (!scripts.has(name)) return import(specifier.startsWith('.') ? new URL(specifier, coreUrl).href : specifier);
+  if (!loaded.has(name)) {
+    const file = join(base, name.replace(/\\.mjs$/, '.js'));
+    const relative = (inner) => (/^\\.\\.?\\//.test(inner) ? './' + posix.join(posix.dirname(name), inner) : inner);
+    loaded.set(name, Promise.resolve().then(() => compile(name.replace(/\\.mjs$/, '.js'), ${JSON.stringify(CHUNK_KEY)})((n) => process.getBuiltinModule(n), { url: pathToFileURL(file).href, main: false }, (inner) => load(relative(inner)))));
+  }
+  return loaded.get(name);
+};
+const factory = compile(${JSON.stringify(CORE_FILE)}, ${JSON.stringify(CORE_KEY)});
+const lib = await factory((name) => process.getBuiltinModule(name), { url: coreUrl, main: false }, load);
 const host = await lib.createNodeHost({ syncFs: true, checkpointKeyFile: join(work, 'checkpoint.key') });
 const folder = join(work, 'collab');
 const run = (...argv) => lib.runCli({ argv, stdout() {}, stderr() {}, color: false, env: () => undefined }, host);
@@ -302,5 +378,15 @@ await run('wait', '--folder', folder, '--participant', 'bob', '--timeout', '1');
 await run('validate', '--folder', folder);
 await run('validate', '--folder', folder, '--json');
 await run('plugins');
-writeFileSync(join(work, 'cache'), Buffer.concat([Buffer.from(JSON.stringify({ v8: process.versions.v8, source: bytes.length }) + '\\n'), bytes, script.createCachedData()]));
+await run('status', '--folder', folder);
+await run('status', '--folder', folder, '--json');
+await run('log', '--folder', folder);
+await run('doctor', '--folder', folder);
+const made = [];
+for (const [name, script, bytes] of compiled) {
+  mkdirSync(dirname(join(work, 'caches', name)), { recursive: true });
+  writeFileSync(join(work, 'caches', name + '.cache'), Buffer.concat([Buffer.from(JSON.stringify({ v8: process.versions.v8, source: bytes.length }) + '\\n'), bytes, script.createCachedData()]));
+  made.push(name);
+}
+writeFileSync(join(work, 'made.json'), JSON.stringify(made));
 `;

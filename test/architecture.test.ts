@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import fc from 'fast-check';
 import { afterAll, describe, expect, test } from 'vitest';
 import * as acp from '../acp.ts';
 import { RpcServer } from '../plugins/rpc/server.ts';
@@ -162,6 +163,15 @@ describe('one argument parser, argparse rules', () => {
     expect(acp.parsePyInt(' 1_0 ', 'reply-to')).toBe(10);
     expect(acp.parsePyInt('١٢', 'reply-to')).toBe(12);
     expect(() => acp.parsePyInt('1__0', 'reply-to')).toThrow("argument --reply-to: invalid int value: '1__0'");
+    expect(acp.parsePyInt('007', 'reply-to')).toBe(7);
+  });
+  test("int()'s fast path for plain ASCII digits agrees with the general one", () => {
+    // A leading space sends the same digits down the general path (str.strip() removes it).
+    fc.assert(
+      fc.property(fc.stringMatching(/^[0-9]{1,17}$/), (digits) => {
+        expect(acp.parsePyInt(digits, 'reply-to')).toBe(acp.parsePyInt(` ${digits}`, 'reply-to'));
+      }),
+    );
   });
 });
 

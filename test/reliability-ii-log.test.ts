@@ -84,6 +84,19 @@ describe('a forged checkpoint is not trusted', () => {
     expect(seqs(f)).toEqual([1, 2, 3, 4]);
   });
 
+  test("a signed checkpoint of another state shape (another acp version's) is not used", async () => {
+    const f = await withCheckpoint();
+    const cp = readCheckpoint(f);
+    const revising = { ...cp.state, phase: 'revising', waitingFor: ['ann'] };
+    const { readinessPassed: _dropped, ...otherShape } = revising;
+    writeCheckpoint(f, { ...cp, state: otherShape, mac: macWithKey(f, { ...cp, state: otherShape }) });
+    const args = ['append', '--folder', f, '--participant', 'ann', '--event', 'proposal_revised', '--summary', 'x', '--reply-to', '3'];
+    expect((await cli(args)).stderr).toBe('error: seq 4: proposal_revised is not allowed from phase drafting\n');
+    // Control: the same claim in this version's shape, signed, is taken at its word.
+    writeCheckpoint(f, { ...cp, state: revising, mac: macWithKey(f, { ...cp, state: revising }) });
+    expect((await cli(args)).stdout).toBe('appended seq 4: proposal_revised\n');
+  });
+
   test('a genuine checkpoint copied next to another log is not used', async () => {
     const a = await withCheckpoint();
     const b = await withCheckpoint();

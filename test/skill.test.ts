@@ -61,7 +61,7 @@ afterAll(() => {
 
 /** The runtime's files in a dist/-shaped directory: the launchers, the core with its cache, the chunks. */
 function runtimeFiles(dir: string): string[] {
-  return ['acp.mjs', 'acp.cjs', 'acp-core.js', 'acp-core.js.cache', ...readdirSync(join(dir, 'chunks')).filter((n) => n.endsWith('.mjs')).map((n) => `chunks/${n}`)].sort();
+  return ['acp.mjs', 'acp.cjs', 'acp-core.js', 'acp-core.js.cache', ...readdirSync(join(dir, 'chunks')).filter((n) => /\.(m?js|js\.cache)$/.test(n)).map((n) => `chunks/${n}`)].sort();
 }
 
 /**

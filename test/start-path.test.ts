@@ -3,7 +3,7 @@
 // launchers, dist/acp.mjs (library and CLI) and dist/acp.cjs (CLI). `npm
 // test` builds dist/ first.
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
@@ -52,6 +52,30 @@ describe('toScript', () => {
     expect(loaded).toEqual(['./chunks/x.mjs']);
   });
 
+  test('a chunk: static imports of other chunks are awaited loads, export default is returned as default', async () => {
+    const esm = [
+      'import { join } from "node:path";',
+      'import * as v from "./valibot.mjs";',
+      'import { a as b, c } from "./other.mjs";',
+      'var __x = 41;',
+      'export default { answer: __x + b + c + v.one, where: join("p", "q") };',
+    ].join('\n');
+    const { script, exports, statics } = await toScript(esm, { key: 'acp.chunk', filename: 'chunks/x.js', chunk: true });
+    expect(exports).toEqual(['default']);
+    expect(statics).toEqual(['./valibot.mjs', './other.mjs']);
+    expect(script).toContain('const v = (await __acpLoad("./valibot.mjs"))');
+    expect(script).toContain('const { a: b, c } = (await __acpLoad("./other.mjs"))');
+    const factory = new Function(`${script}; return globalThis[Symbol.for('acp.chunk')];`)();
+    delete (globalThis as Record<symbol, unknown>)[Symbol.for('acp.chunk')];
+    const modules: Record<string, unknown> = { './valibot.mjs': { one: 1 }, './other.mjs': { a: -1, c: 1 } };
+    const lib = await factory(() => ({ join: (x: string, y: string) => `${x}/${y}` }), { url: 'file:///x' }, async (s: string) => modules[s]);
+    expect(lib.default).toEqual({ answer: 42, where: 'p/q' });
+    // A default import of another chunk would need .default: refused rather than guessed.
+    await expect(toScript('import d from "./y.mjs";\nexport { d };', { chunk: true })).rejects.toThrow(/cannot rewrite/);
+    // The start bundle itself takes no static chunk imports.
+    await expect(toScript('import * as v from "./valibot.mjs";\nexport { v };')).rejects.toThrow(/imports \.\/valibot\.mjs statically/);
+  });
+
   test('refuses what a script cannot express', async () => {
     await expect(toScript('import { x } from "yaml";\nexport { x };')).rejects.toThrow(/imports yaml statically/);
     await expect(toScript('const a = 1;\nexport { a };\nexport const b = 2;')).rejects.toThrow(/export statements/);
@@ -64,6 +88,10 @@ describe('the built start path', () => {
     const core = readFileSync(join(DIST, 'acp-core.js'));
     expect(readCache(cache)?.header.v8).toBe(process.versions.v8);
     expect(cacheFits(cache, core)).toBe(true);
+    // The chunks the warm-up runs have theirs too, and each fits its script.
+    const chunkCaches = readdirSync(join(DIST, 'chunks')).filter((name) => name.endsWith('.js.cache')).sort();
+    expect(chunkCaches).toEqual(expect.arrayContaining(['doctor-diagnose.js.cache', 'humans-log.js.cache', 'humans-status.js.cache']));
+    for (const name of chunkCaches) expect({ name, fits: cacheFits(readFileSync(join(DIST, 'chunks', name)), readFileSync(join(DIST, 'chunks', name.replace(/\.cache$/, '')))) }).toEqual({ name, fits: true });
   });
 
   test('an edited acp-core.js of the same length never runs the stale cached code', () => {
@@ -80,6 +108,12 @@ describe('the built start path', () => {
       const r = run(join(copy, entry), ['validate', '--folder', `${folder}-${entry}`]);
       expect({ entry, out: r.stdout, err: r.stderr, rc: r.status }).toEqual({ entry, out: 'ACP validation PASSED\n', err: '', rc: 0 });
     }
+    // The same for a chunk's script form and its cache (acp.cjs runs it).
+    const status = readFileSync(join(copy, 'chunks', 'humans-status.js'), 'utf8');
+    expect(status).toContain('label("owner")');
+    writeFileSync(join(copy, 'chunks', 'humans-status.js'), status.replace('label("owner")', 'label("OWNER")'));
+    const r = run(join(copy, 'acp.cjs'), ['status', '--folder', `${folder}-acp.cjs`]);
+    expect({ rc: r.status, owner: /^(\w+):/m.exec(r.stdout.split('\n').find((line) => /^owner:/i.test(line)) ?? '')?.[1] }).toEqual({ rc: 0, owner: 'OWNER' });
   });
 
   test('acp.mjs exports what acp.ts exports', async () => {
@@ -100,10 +134,29 @@ describe('the built start path', () => {
       ['validate', '--folder', folder],
       ['validate', '--folder', join(work, 'missing')],
       ['nosuchcommand'],
+      // Commands of chunks: acp.cjs runs their script forms, acp.mjs imports them.
+      ['status', '--folder', folder, '--json'],
+      ['log', '--folder', folder],
+      ['doctor', '--folder', folder],
     ];
     for (const args of cases) {
       const [cjs, mjs] = ['acp.cjs', 'acp.mjs'].map((entry) => run(join(DIST, entry), args));
       expect({ args, out: cjs!.stdout, err: cjs!.stderr, rc: cjs!.status }).toEqual({ args, out: mjs!.stdout, err: mjs!.stderr, rc: mjs!.status });
     }
+  });
+
+  test('acp.cjs runs the small chunks (status, log, doctor) without starting Node\'s ES module loader', () => {
+    const folder = join(work, 'no-esm');
+    expect(run(join(DIST, 'acp.cjs'), ['init', '--folder', folder, '--participant', 'a', '--participant', 'b', '--objective', 'o', '--completion', 'g', '--primary-deliverable-type', 'adr']).status).toBe(0);
+    // Printed at exit by a preload: the ES module loader's modules this process loaded.
+    const probe = join(work, 'esm-probe.cjs');
+    writeFileSync(probe, "process.on('exit', () => process.stderr.write('esm: ' + process.moduleLoadList.filter((m) => m.includes('esm/loader')).join() + '\\n'));\n");
+    for (const args of [['status', '--folder', folder], ['log', '--folder', folder], ['doctor', '--folder', folder]]) {
+      const r = spawnSync(process.execPath, ['-r', probe, join(DIST, 'acp.cjs'), ...args], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+      expect({ args, rc: r.status, esm: /esm: (.*)/.exec(r.stderr)?.[1] }).toEqual({ args, rc: 0, esm: '' });
+    }
+    // The positive control: the report's chunk (too large for a script form) is imported through the loader.
+    const r = spawnSync(process.execPath, ['-r', probe, join(DIST, 'acp.cjs'), 'report', '--folder', folder, '--out', '-'], { encoding: 'utf8' });
+    expect({ rc: r.status, esm: /esm: (.*)/.exec(r.stderr)?.[1] }).toEqual({ rc: 0, esm: 'NativeModule internal/modules/esm/loader' });
   });
 });

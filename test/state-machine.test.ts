@@ -1,7 +1,9 @@
 // Unit tests of the derived state machine (spec §5): transitions, who may act,
 // and how errors accumulate across a replay.
+import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { applyEvent, emptyState, readReadiness, replay } from '../acp.ts';
+import { BOL, EOL, RUN_START, S, escapeRegExp } from '../plugins/core/pytext.ts';
 
 const PARTICIPANTS = ['owner', 'rev-b', 'rev-a'];
 const CLEAN = readReadiness('- [resolved] All questions handled.\n- [x] Ready to implement\n');
@@ -212,5 +214,21 @@ describe('readiness.md', () => {
     expect(facts.readyToImplement).toBe(true);
     expect(facts.isGateChecked('Gate one')).toBe(true);
     expect(facts.isGateChecked('Gate two')).toBe(false);
+  });
+
+  test('isGateChecked answers what its regex alone answers (the cheap checks before it only skip it)', () => {
+    const regexAlone = (text: string, gate: string): boolean => new RegExp(`${BOL}${RUN_START}${S}*-${S}*\\[[xX]\\]${S}*${escapeRegExp(gate)}${S}*${EOL}`, 'u').test(text);
+    const piece = fc.constantFrom('- ', '-', '[x]', '[X]', '[ ]', ' ', '\n', '\u2028', 'Gate', 'Gate one', 'one', '(a+b)', '  ', '\t');
+    const text = fc.array(piece, { maxLength: 14 }).map((parts) => parts.join(''));
+    const gate = fc.constantFrom('Gate', 'Gate one', 'one', '(a+b)', 'x]');
+    fc.assert(
+      fc.property(text, gate, (t, g) => {
+        expect(readReadiness(t).isGateChecked(g)).toBe(regexAlone(t, g));
+      }),
+      { numRuns: 2000 },
+    );
+    // Both outcomes occur: the property is not vacuous.
+    expect(regexAlone('- [x] Gate one', 'Gate one')).toBe(true);
+    expect(readReadiness('- [x]\n\nGate one').isGateChecked('Gate one')).toBe(regexAlone('- [x]\n\nGate one', 'Gate one'));
   });
 });

@@ -125,6 +125,9 @@ function bindPositionals(positionals: string[], extras: string[], own: Record<st
  * `_` between digits and any Unicode decimal digit are accepted.
  */
 export function parsePyInt(text: string, name: string): number {
+  // The usual spelling (`--reply-to 12`) without the Unicode regexes below,
+  // which V8 compiles on first use (~0.2 ms of a small command).
+  if (/^[0-9]{1,15}$/.test(text)) return Number(text);
   const body = pyStrip(text);
   const match = /^([+-]?)(\p{Nd}+(?:_\p{Nd}+)*)$/u.exec(body);
   if (!match) throw new UsageError(`argument --${name}: invalid int value: ${pyRepr(text)}`);

@@ -50,7 +50,11 @@ import { isInt, isObject, type Json, nodeCrypto, sameList } from './util.ts';
 
 /** The append checkpoint's file name (a cache, local to one machine). */
 export const CHECKPOINT_NAME = '.acp.checkpoint.json';
-const CHECKPOINT_VERSION = 2;
+/**
+ * 3: the state's own keys stand for the list of state keys that version 2
+ * carried beside it (the same list, a sixth of the MAC'd bytes).
+ */
+const CHECKPOINT_VERSION = 3;
 /** Up to this size a MAC is computed in TypeScript (see {@link hmacHex}). */
 const SMALL_MAC_BYTES = 4096;
 
@@ -70,10 +74,10 @@ export interface LogFacts {
   state: Omit<DerivedState, 'errors'>;
 }
 
+/** The append checkpoint, as stored in the folder. */
 export interface Checkpoint extends LogFacts {
   version: number;
   participants: string[];
-  stateKeys: string[];
   log: { size: number; mtimeMs: number; ctimeMs: number; ino: number; tail: string };
   /** HMAC-SHA256 (hex) of the other fields and the folder, with the host's checkpoint key. */
   mac: string;
@@ -203,7 +207,8 @@ export async function loadCheckpoint(host: Host, folder: string, participants: s
   if (!isObject(cp) || cp.version !== CHECKPOINT_VERSION || typeof cp.mac !== 'string') return undefined;
   const { mac, ...body } = cp;
   if (!sameText(mac, await checkpointMac(key, folder, body))) return undefined;
-  if (!sameList(cp.participants, participants) || !sameList(cp.stateKeys, keys)) return undefined;
+  // A checkpoint of another state shape (another acp version) is not ours to use.
+  if (!sameList(cp.participants, participants) || !isObject(cp.state) || !sameList(Object.keys(cp.state).sort(), [...keys])) return undefined;
   const validShape =
     isObject(cp.log) &&
     typeof cp.log.tail === 'string' &&
@@ -259,7 +264,7 @@ async function fingerprintMatches(host: Host, folder: string, log: Checkpoint['l
  * otherwise another writer slipped in (or the log is one a checkpoint cannot
  * vouch for), and the stale checkpoint is removed.
  */
-export async function saveCheckpoint(host: Host, folder: string, participants: string[], keys: string[], facts: LogFacts, line: string, expectedSize: number): Promise<void> {
+export async function saveCheckpoint(host: Host, folder: string, participants: string[], facts: LogFacts, line: string, expectedSize: number): Promise<void> {
   const path = nodePath.join(folder, CHECKPOINT_NAME);
   try {
     const key = await host.checkpointKey?.();
@@ -271,7 +276,6 @@ export async function saveCheckpoint(host: Host, folder: string, participants: s
     const body: Omit<Checkpoint, 'mac'> = {
       version: CHECKPOINT_VERSION,
       participants,
-      stateKeys: keys,
       ...facts,
       log: { size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs, ino: stat.ino, tail: line },
     };

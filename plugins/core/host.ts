@@ -45,8 +45,13 @@ export interface FileSystem {
    * `maxBytes` raises `'EFBIG'`.
    */
   readFile(path: string, options?: { maxBytes?: number }): Promise<Uint8Array>;
-  /** Write a whole file; with `exclusive` fail with EEXIST if it exists. */
-  writeFile(path: string, data: Uint8Array | string, options?: { exclusive?: boolean }): Promise<void>;
+  /**
+   * Write a whole file; with `exclusive` fail with EEXIST if it exists, and
+   * the content appears at once (a reader never sees it partly written: a
+   * lock). With `temporary` too, only the EEXIST part: a fresh temporary
+   * file nobody reads before it is renamed into place.
+   */
+  writeFile(path: string, data: Uint8Array | string, options?: { exclusive?: boolean; temporary?: boolean }): Promise<void>;
   /** Append bytes to a file (created if missing) and flush them to storage. */
   appendFile(path: string, data: Uint8Array | string): Promise<void>;
   /** Atomically replace `to` with `from`. */

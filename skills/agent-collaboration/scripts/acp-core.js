@@ -141,19 +141,33 @@ async function createNodeHost(options = {}) {
       throw error;
     }
   };
-  const createExclusive = async (path, bytes) => {
-    const temp = nodePath6.join(nodePath6.dirname(path), `${nodePath6.basename(path)}.${proc?.pid ?? 0}.${Math.random().toString(36).slice(2, 10)}.tmp`);
-    const handle = await fd.open(temp, c.O_WRONLY | c.O_CREAT | c.O_EXCL);
+  const writeNew = async (path, bytes) => {
+    const handle = await fd.open(path, c.O_WRONLY | c.O_CREAT | c.O_EXCL);
     try {
       for (let written = 0;written < bytes.length; ) {
         const n = await fd.write(handle, bytes, written);
         if (n <= 0)
-          throw fsError("EIO", `short write to ${temp}`);
+          throw fsError("EIO", `short write to ${path}`);
         written += n;
       }
     } finally {
       await fd.close(handle);
     }
+  };
+  const removeFile = async (path) => {
+    try {
+      if (sync)
+        fs.unlinkSync(path);
+      else
+        await fsp().unlink(path);
+    } catch (error) {
+      if (errorCode(error) !== "ENOENT")
+        throw error;
+    }
+  };
+  const createExclusive = async (path, bytes) => {
+    const temp = nodePath6.join(nodePath6.dirname(path), `${nodePath6.basename(path)}.${proc?.pid ?? 0}.${Math.random().toString(36).slice(2, 10)}.tmp`);
+    await writeNew(temp, bytes);
     try {
       if (sync)
         fs.linkSync(temp, path);
@@ -162,18 +176,9 @@ async function createNodeHost(options = {}) {
     } catch (error) {
       if (!["EPERM", "ENOTSUP", "EOPNOTSUPP", "ENOSYS"].includes(errorCode(error) ?? ""))
         throw error;
-      const direct = await fd.open(path, c.O_WRONLY | c.O_CREAT | c.O_EXCL);
-      try {
-        for (let written = 0;written < bytes.length; )
-          written += await fd.write(direct, bytes, written);
-      } finally {
-        await fd.close(direct);
-      }
+      await writeNew(path, bytes);
     } finally {
-      if (sync)
-        fs.rmSync(temp, { force: true });
-      else
-        await fsp().rm(temp, { force: true });
+      await removeFile(temp);
     }
   };
   const nodeFs = {
@@ -224,7 +229,7 @@ async function createNodeHost(options = {}) {
     writeFile: async (path, data, options) => {
       const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data;
       if (options?.exclusive)
-        return createExclusive(path, bytes);
+        return options.temporary ? writeNew(path, bytes) : createExclusive(path, bytes);
       const handle = await openRegular(path, c.O_WRONLY | c.O_CREAT);
       try {
         await fd.truncate(handle, 0);
@@ -265,12 +270,7 @@ async function createNodeHost(options = {}) {
       }
     },
     rename: async (from, to) => sync ? fs.renameSync(from, to) : fsp().rename(from, to),
-    remove: async (path) => {
-      if (sync)
-        fs.rmSync(path, { force: true });
-      else
-        await fsp().rm(path, { force: true });
-    },
+    remove: removeFile,
     mkdir: async (path) => {
       if (sync)
         fs.mkdirSync(path, { recursive: true });
@@ -2213,6 +2213,8 @@ function bindPositionals(positionals, extras, own, options, names) {
   return args;
 }
 function parsePyInt(text, name) {
+  if (/^[0-9]{1,15}$/.test(text))
+    return Number(text);
   const body = pyStrip(text);
   const match = /^([+-]?)(\p{Nd}+(?:_\p{Nd}+)*)$/u.exec(body);
   if (!match)
@@ -2570,7 +2572,8 @@ async function holdFolderLock(host, folder, fn, options) {
 function renewLease(host, lockPath, token) {
   let pending = Promise.resolve();
   let stopped = false;
-  const timer = setInterval(() => {
+  let timer;
+  const renew = () => {
     pending = pending.then(async () => {
       if (stopped)
         return;
@@ -2582,10 +2585,17 @@ function renewLease(host, lockPath, token) {
     }).catch(() => {
       return;
     });
-  }, LOCK_LEASE_MS / 4);
+  };
+  const later = globalThis.setImmediate ?? ((fn) => setTimeout(fn, 0));
+  const cancel = globalThis.clearImmediate ?? clearTimeout;
+  const arming = later(() => {
+    if (!stopped)
+      timer = setInterval(renew, LOCK_LEASE_MS / 4);
+  });
   return {
     async stop() {
       stopped = true;
+      cancel(arming);
       clearInterval(timer);
       await pending;
     }
@@ -2637,7 +2647,7 @@ async function removeIfUnchanged(host, path, raw) {
 async function writeFileAtomic(host, path, text) {
   const temp = `${nodePath2.join(nodePath2.dirname(path), `.${nodePath2.basename(path)}.${host.pid}.${Math.random().toString(36).slice(2)}.tmp`)}`;
   try {
-    await host.fs.writeFile(temp, text, { exclusive: true });
+    await host.fs.writeFile(temp, text, { exclusive: true, temporary: true });
     await host.fs.rename(temp, path);
   } catch (error) {
     await host.fs.remove(temp).catch(() => {
@@ -2662,7 +2672,7 @@ function logDecodeError(bytes, error) {
 // plugins/core/checkpoint.ts
 init_util();
 var CHECKPOINT_NAME = ".acp.checkpoint.json";
-var CHECKPOINT_VERSION = 2;
+var CHECKPOINT_VERSION = 3;
 var SMALL_MAC_BYTES = 4096;
 function checkpointMac(key, folder, body) {
   return hmacHex(key, `acp checkpoint
@@ -2770,7 +2780,7 @@ async function loadCheckpoint(host, folder, participants, keys) {
   const { mac, ...body } = cp;
   if (!sameText(mac, await checkpointMac(key, folder, body)))
     return;
-  if (!sameList(cp.participants, participants) || !sameList(cp.stateKeys, keys))
+  if (!sameList(cp.participants, participants) || !isObject(cp.state) || !sameList(Object.keys(cp.state).sort(), [...keys]))
     return;
   const validShape = isObject(cp.log) && typeof cp.log.tail === "string" && isObject(cp.state) && isInt(cp.count) && isInt(cp.maxSeq) && Array.isArray(cp.seqs) && cp.seqs.every((r) => Array.isArray(r) && r.length === 2 && isInt(r[0]) && isInt(r[1])) && Array.isArray(cp.gateSeqs) && cp.gateSeqs.every((g) => typeof g === "string");
   if (!validShape || !seqsAreLineNumbers(cp) || !isLastLineOf(cp.log.tail, cp.maxSeq))
@@ -2809,7 +2819,7 @@ async function fingerprintMatches(host, folder, log) {
   const end = bytes.subarray(want - tail.length);
   return end.every((b, i) => b === tail[i]);
 }
-async function saveCheckpoint(host, folder, participants, keys, facts, line, expectedSize) {
+async function saveCheckpoint(host, folder, participants, facts, line, expectedSize) {
   const path = nodePath3.join(folder, CHECKPOINT_NAME);
   try {
     const key = await host.checkpointKey?.();
@@ -2821,7 +2831,6 @@ async function saveCheckpoint(host, folder, participants, keys, facts, line, exp
     const body = {
       version: CHECKPOINT_VERSION,
       participants,
-      stateKeys: keys,
       ...facts,
       log: { size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs, ino: stat.ino, tail: line }
     };
@@ -3115,12 +3124,13 @@ function readReadiness(text) {
     if (status === "deferred_nonblocking" && !body.toLowerCase().includes("reason:"))
       deferredWithoutReason.push(body);
   }
+  const anyChecked = /\[[xX]\]/.test(text);
   return {
     blocking,
     unresolved,
     deferredWithoutReason,
     readyToImplement: READY_RE.test(text),
-    isGateChecked: (gate) => new RegExp(`${BOL}${RUN_START}${S}*-${S}*\\[[xX]\\]${S}*${escapeRegExp(gate)}${S}*${EOL}`, "u").test(text)
+    isGateChecked: (gate) => anyChecked && text.includes(gate) && new RegExp(`${BOL}${RUN_START}${S}*-${S}*\\[[xX]\\]${S}*${escapeRegExp(gate)}${S}*${EOL}`, "u").test(text)
   };
 }
 function decisionGateErrors(readiness) {
@@ -4540,7 +4550,7 @@ async function writeEvent(host, folder, protocol, participants, view, event, sta
     gateSeqs: event.event === "decision_accepted" ? [...facts.gateSeqs, pyStr(event.seq)] : facts.gateSeqs,
     state: stripErrors(state)
   };
-  await saveCheckpoint(host, folder, participants, stateKeys(), next, line, sizeBefore + new TextEncoder().encode(written).length);
+  await saveCheckpoint(host, folder, participants, next, line, sizeBefore + new TextEncoder().encode(written).length);
   return [];
 }
 function checkDeliverablesDeclaration(protocol, folder, errors, host, dirs, registry) {
@@ -5401,7 +5411,11 @@ async function openCollaboration(folder, options = {}) {
     wait: (participant, options) => waitForTurn(host, absolute, participant, options, registry)
   };
 }
+var sharedApi;
 function libraryApi() {
+  return sharedApi ??= Object.freeze(apiObject());
+}
+function apiObject() {
   return {
     VERSION: VERSION2,
     LOCK_NAME,

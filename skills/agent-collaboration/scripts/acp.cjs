@@ -3,6 +3,7 @@
 // of acp-core.js for Node (see acp.mjs, the library entry, for the rest).
 'use strict';
 const KEY = Symbol.for("acp.core");
+const CHUNK_KEY = Symbol.for("acp.chunk");
 const CHUNKS = {
   "./acp-mcp.mjs": () => import("./acp-mcp.mjs"),
   "./chunks/doctor-diagnose.mjs": () => import("./chunks/doctor-diagnose.mjs"),
@@ -23,9 +24,11 @@ const CHUNKS = {
   "./chunks/valibot.mjs": () => import("./chunks/valibot.mjs"),
   "./chunks/yaml.mjs": () => import("./chunks/yaml.mjs"),
 };
+/** The chunks that have a script form (chunks/x.js beside chunks/x.mjs). */
+const SCRIPTS = new Set(["./chunks/doctor-diagnose.mjs","./chunks/git-append.mjs","./chunks/git-config.mjs","./chunks/git-doctor.mjs","./chunks/git-init.mjs","./chunks/git-serve.mjs","./chunks/git-wait.mjs","./chunks/humans-freeze.mjs","./chunks/humans-log.mjs","./chunks/humans-status.mjs","./chunks/notify-turn.mjs","./chunks/picocolors.mjs","./chunks/rfc.mjs"]);
 
-/** Compile acp-core.js with its code cache when the cache was made for exactly this file. */
-function compile(proc, file) {
+/** Compile a script (acp-core.js, a chunk's .js) with its code cache when the cache was made for exactly this file; returns the function it assigns to globalThis[key]. */
+function compile(proc, file, key) {
   const fs = proc.getBuiltinModule('node:fs');
   const bytes = fs.readFileSync(file);
   let cachedData;
@@ -40,16 +43,35 @@ function compile(proc, file) {
   }
   const script = new (proc.getBuiltinModule('node:vm').Script)(bytes.toString('latin1'), { filename: file, cachedData });
   const factory = script.runInThisContext();
-  delete globalThis[KEY];
+  delete globalThis[key];
   return factory;
 }
 
 const proc = process;
-const factory = compile(proc, proc.getBuiltinModule('node:path').join(__dirname, 'acp-core.js'));
-const meta = {
-  main: require.main === module,
+const path = proc.getBuiltinModule('node:path');
+const requireBuiltin = (name) => proc.getBuiltinModule(name);
+const fileMeta = (file, main) => ({
+  main,
   get url() {
-    return proc.getBuiltinModule('node:url').pathToFileURL(__filename).href;
+    return proc.getBuiltinModule('node:url').pathToFileURL(file).href;
   },
-};
-module.exports = factory((name) => proc.getBuiltinModule(name), meta, (specifier) => (CHUNKS[specifier] ?? (() => import(specifier)))());
+});
+const loaded = new Map();
+/** A chunk by its specifier relative to this file: run once from its script form, else imported. */
+function load(specifier) {
+  // A builtin without the ES module loader, looking like its namespace.
+  if (specifier.startsWith('node:')) return Promise.resolve(new Proxy(proc.getBuiltinModule(specifier), { get: (mod, name) => (name === 'default' ? mod : mod[name]) }));
+  if (!SCRIPTS.has(specifier)) return (CHUNKS[specifier] ?? (() => import(specifier)))();
+  let chunk = loaded.get(specifier);
+  if (!chunk) {
+    const file = path.join(__dirname, specifier.replace(/\.mjs$/, '.js'));
+    // A chunk's own imports are relative to the chunk.
+    const relative = (inner) => (/^\.\.?\//.test(inner) ? `./${path.posix.join(path.posix.dirname(specifier), inner)}` : inner);
+    chunk = Promise.resolve().then(() => compile(proc, file, CHUNK_KEY)(requireBuiltin, fileMeta(file, false), (inner) => load(relative(inner))));
+    loaded.set(specifier, chunk);
+  }
+  return chunk;
+}
+
+const factory = compile(proc, path.join(__dirname, 'acp-core.js'), KEY);
+module.exports = factory(requireBuiltin, fileMeta(__filename, require.main === module), load);

@@ -30,8 +30,8 @@ const g = globalThis;
 const proc = g.process;
 const onNode = !g.Bun && !g.Deno && typeof proc?.getBuiltinModule === 'function';
 
-/** Compile acp-core.js with its code cache when the cache was made for exactly this file. */
-function compile(proc, file) {
+/** Compile a script (acp-core.js, a chunk's .js) with its code cache when the cache was made for exactly this file; returns the function it assigns to globalThis[key]. */
+function compile(proc, file, key) {
   const fs = proc.getBuiltinModule('node:fs');
   const bytes = fs.readFileSync(file);
   let cachedData;
@@ -46,7 +46,7 @@ function compile(proc, file) {
   }
   const script = new (proc.getBuiltinModule('node:vm').Script)(bytes.toString('latin1'), { filename: file, cachedData });
   const factory = script.runInThisContext();
-  delete globalThis[KEY];
+  delete globalThis[key];
   return factory;
 }
 
@@ -67,7 +67,7 @@ async function start() {
   let factory;
   let require;
   if (onNode) {
-    factory = compile(proc, proc.getBuiltinModule('node:url').fileURLToPath(new URL('./acp-core.js', import.meta.url)));
+    factory = compile(proc, proc.getBuiltinModule('node:url').fileURLToPath(new URL('./acp-core.js', import.meta.url)), KEY);
     require = (name) => proc.getBuiltinModule(name);
   } else {
     await import('./acp-core.js');

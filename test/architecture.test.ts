@@ -165,6 +165,20 @@ describe('one argument parser, argparse rules', () => {
     expect(() => acp.parsePyInt('1__0', 'reply-to')).toThrow("argument --reply-to: invalid int value: '1__0'");
     expect(acp.parsePyInt('007', 'reply-to')).toBe(7);
   });
+  test('formatTimestamp writes what toISOString() writes, to the second', () => {
+    const viaIso = (date: Date): string => `${date.toISOString().slice(0, 19)}Z`;
+    fc.assert(
+      fc.property(fc.date({ min: new Date(Date.UTC(-2000, 0, 1)), max: new Date(Date.UTC(12000, 0, 1)), noInvalidDate: true }), (date) => {
+        expect(acp.formatTimestamp(date)).toBe(viaIso(date));
+      }),
+      { numRuns: 2000 },
+    );
+    for (const ms of [Date.UTC(0, 0, 1) - 1, Date.UTC(0, 0, 1), Date.UTC(1, 0, 1), Date.UTC(9999, 11, 31, 23, 59, 59, 999), Date.UTC(10000, 0, 1), 0]) {
+      expect(acp.formatTimestamp(new Date(ms))).toBe(viaIso(new Date(ms)));
+    }
+    expect(acp.formatTimestamp(new Date(Date.UTC(2031, 0, 2, 3, 4, 5)))).toBe('2031-01-02T03:04:05Z');
+    expect(() => acp.formatTimestamp(new Date(Number.NaN))).toThrow(RangeError);
+  });
   test("int()'s fast path for plain ASCII digits agrees with the general one", () => {
     // A leading space sends the same digits down the general path (str.strip() removes it).
     fc.assert(

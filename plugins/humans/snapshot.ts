@@ -118,7 +118,8 @@ export async function loadSnapshot(sources: SnapshotSources, folder: string): Pr
     .map((gate) => ({ text: api.pyStr(gate.text ?? ''), source: api.pyStr(gate.source ?? ''), checked: typeof gate.text === 'string' && readiness.isGateChecked(gate.text) }));
   return {
     folder,
-    now: host.now().toISOString(),
+    // To the second, as the log's times (and without toISOString(), which loads the time zone database).
+    now: api.formatTimestamp(host.now()),
     objective: typeof protocol.objective === 'string' ? protocol.objective : api.pyStr(protocol.objective ?? ''),
     participants: participants.map((id) => ({ id, ...(last.has(id) ? { last: last.get(id) } : {}) })),
     phase: useLog ? replayed.phase : typeof protocol.currentPhase === 'string' ? protocol.currentPhase : null,

@@ -1882,7 +1882,11 @@ function sortedPy(values) {
   return [...values].sort(comparePy);
 }
 function formatTimestamp(date) {
-  return `${date.toISOString().slice(0, 19)}Z`;
+  const year = date.getUTCFullYear();
+  if (!(year >= 0 && year <= 9999))
+    return `${date.toISOString().slice(0, 19)}Z`;
+  const two = (n) => n < 10 ? `0${n}` : `${n}`;
+  return `${`${year}`.padStart(4, "0")}-${two(date.getUTCMonth() + 1)}-${two(date.getUTCDate())}T${two(date.getUTCHours())}:${two(date.getUTCMinutes())}:${two(date.getUTCSeconds())}Z`;
 }
 async function sha256Hex(bytes) {
   if (bytes.length <= SMALL_DIGEST_BYTES)

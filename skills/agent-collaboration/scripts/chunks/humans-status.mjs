@@ -34,7 +34,7 @@ async function loadSnapshot(sources, folder) {
   const gates = (Array.isArray(protocol.completionGates) ? protocol.completionGates : []).filter(isObject).map((gate) => ({ text: api.pyStr(gate.text ?? ""), source: api.pyStr(gate.source ?? ""), checked: typeof gate.text === "string" && readiness.isGateChecked(gate.text) }));
   return {
     folder,
-    now: host.now().toISOString(),
+    now: api.formatTimestamp(host.now()),
     objective: typeof protocol.objective === "string" ? protocol.objective : api.pyStr(protocol.objective ?? ""),
     participants: participants.map((id) => ({ id, ...last.has(id) ? { last: last.get(id) } : {} })),
     phase: useLog ? replayed.phase : typeof protocol.currentPhase === "string" ? protocol.currentPhase : null,

@@ -11,7 +11,7 @@
 // Baselines are interleaved with what they are compared to (round-robin),
 // so a change in the machine's load moves both.
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -99,10 +99,15 @@ async function nodeStart(ctx: TargetsContext, rows: TargetRow[], notes: string[]
   ];
   const rounds = ctx.quick ? 5 : 31;
   const baseline: number[] = [];
+  // What Node's ES module loader alone costs an .mjs entry: the floor under every acp.mjs row.
+  const emptyModule = join(ctx.work, 'empty.mjs');
+  writeFileSync(emptyModule, '');
+  const esmFloor: number[] = [];
   const samples = new Map<string, number[]>();
   for (const [, file] of entries) for (const [, args] of commands) ctx.timed(['node', file, ...args]); // warm the page cache
   for (let round = 0; round < rounds; round++) {
     baseline.push(ctx.timed(['node', '-e', '0']).ms);
+    esmFloor.push(ctx.timed(['node', emptyModule]).ms);
     for (const [entry, file] of entries) {
       for (const [name, args] of commands) {
         const key = `${entry}\0${name}`;
@@ -111,6 +116,9 @@ async function nodeStart(ctx: TargetsContext, rows: TargetRow[], notes: string[]
     }
   }
   const base = median(baseline);
+  const floor = median(esmFloor);
+  rows.push({ what: 'Node start: an empty ES module (the floor of every acp.mjs row)', runtime: 'node empty.mjs', value: ms(floor), baseline: `node -e 0: ${ms(base)}`, ratio: x(floor / base), target: 'reported', met: '' });
+  console.log(`  node empty.mjs ${''.padEnd(34)} ${ms(floor).padStart(9)}  ${x(floor / base)} of node -e 0 (${ms(base)})`);
   for (const [entry] of entries) {
     for (const [name] of commands) {
       const value = median(samples.get(`${entry}\0${name}`)!);
@@ -118,7 +126,7 @@ async function nodeStart(ctx: TargetsContext, rows: TargetRow[], notes: string[]
       console.log(`  ${entry} ${name.padEnd(34)} ${ms(value).padStart(9)}  ${x(value / base)} of node -e 0 (${ms(base)})`);
     }
   }
-  notes.push(`Node start: ${rounds} interleaved rounds of \`node -e 0\` and each command through each launcher; medians. \`acp.cjs\` is the package's bin and the skill's entry, \`acp.mjs\` the library entry (also a CLI on every runtime; Node's ES module loader costs it ~4 ms). Both compile dist/acp-core.js with the V8 code cache made at build time (scripts/start-path.mjs).`);
+  notes.push(`Node start: ${rounds} interleaved rounds of \`node -e 0\` and each command through each launcher; medians. \`acp.cjs\` is the package's bin and the skill's entry, \`acp.mjs\` the library entry (also a CLI on every runtime; Node's ES module loader costs it what \`node empty.mjs\` costs over \`node -e 0\`, before its first line runs). Both compile dist/acp-core.js with the V8 code cache made at build time (scripts/start-path.mjs).`);
   return median(samples.get(`node acp.cjs\0append`)!);
 }
 

@@ -1,7 +1,7 @@
 // `acp doctor [--fix]` (issue 5, part 3): what it diagnoses, what --fix
 // repairs (and how it says so), and what it never touches.
 import { createHash } from 'node:crypto';
-import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
@@ -184,6 +184,26 @@ describe('acp doctor', () => {
     ]);
     expect(report.findings.every((x: Record<string, unknown>) => x.status !== 'problem' || x.fixable === false)).toBe(true);
     expect(files(f)).toEqual(before);
+  });
+
+  test('an events.jsonl that is a directory or a symbolic link loop is a problem for a person, in the words validate uses', async () => {
+    for (const [kind, make] of [
+      ['a directory', (path: string) => mkdirSync(path)],
+      ['a symbolic link loop', (path: string) => symlinkSync(path, path)],
+    ] as const) {
+      const f = await folder();
+      rmSync(join(f, 'events.jsonl'));
+      make(join(f, 'events.jsonl'));
+      const r = await cli(['doctor', '--folder', f, '--fix', '--json']);
+      expect({ kind, rc: r.rc, stderr: r.stderr }).toEqual({ kind, rc: 1, stderr: '' });
+      const report = JSON.parse(r.stdout);
+      expect(report.changes).toEqual([]);
+      expect(report.findings.filter((x: Record<string, unknown>) => x.status === 'problem')).toEqual([
+        { check: 'events.jsonl', status: 'problem', message: `events.jsonl is ${kind}, not the event log (needs a person: put the log back)`, fixable: false },
+      ]);
+      // validate refuses the same folder with the same words.
+      expect((await cli(['validate', '--folder', f])).stdout).toContain(`events.jsonl is ${kind}, not the event log`);
+    }
   });
 
   test('usage: not a collaboration folder is exit 2', async () => {

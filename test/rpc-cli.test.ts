@@ -136,7 +136,7 @@ for (const runtime of SPAWN_RUNTIMES) {
       const direct = await runAcp(['wait', '--folder', folder, '--participant', 'bob', '--timeout', '5']);
       expect(r.stdout).toMatch(/^waiting: waiting for alice after seq 1\n/);
       // The final lines are those of `acp wait` on the folder.
-      expect(r.stdout.endsWith(direct.stdout)).toBe(true);
+      expect(r.stdout.endsWith(direct.stdout), `wait --server printed:\n${r.stdout}\nacp wait printed:\n${direct.stdout}`).toBe(true);
       const json = await same(['wait', '--server', endpoint, '--token', BOB_TOKEN, '--folder', 'handover', '--participant', 'bob', '--json']);
       const directJson = await runAcp(['wait', '--folder', folder, '--participant', 'bob', '--json']);
       expect(JSON.parse(json.stdout)).toEqual(JSON.parse(directJson.stdout));

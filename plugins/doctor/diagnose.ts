@@ -105,6 +105,24 @@ async function readIfExists(host: Acp.Host, path: string): Promise<Uint8Array | 
   }
 }
 
+/**
+ * events.jsonl's bytes; `undefined` when it is missing (the files check says
+ * so) or when its name holds something that is no log, which is a finding
+ * here, in the words validate and append use, not a failure of doctor.
+ */
+async function readLogBytes(host: Acp.Host, folder: string, add: (check: string, level: 'problem', message: string) => void): Promise<Uint8Array | undefined> {
+  try {
+    return await host.fs.readFile(join(folder, 'events.jsonl'));
+  } catch (error) {
+    const code = errorCode(error);
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+    const what = code === 'EISDIR' ? 'a directory' : code === 'ELOOP' ? 'a symbolic link loop' : undefined;
+    if (!what) throw error;
+    add('events.jsonl', 'problem', `events.jsonl is ${what}, not the event log (needs a person: put the log back)`);
+    return undefined;
+  }
+}
+
 function preview(bytes: Uint8Array): string {
   const text = new TextDecoder('utf-8', { fatal: false }).decode(bytes.subarray(0, 60));
   return JSON.stringify(text + (bytes.length > 60 ? '…' : ''));
@@ -217,7 +235,7 @@ async function diagnose(core: DoctorCore, host: Acp.Host, folder: string, underL
   }
 
   // events.jsonl.
-  const bytes = await readIfExists(host, join(folder, 'events.jsonl'));
+  const bytes = await readLogBytes(host, folder, add);
   if (bytes) {
     const log = await readLogFacts(core, bytes);
     diagnosis.log = log;

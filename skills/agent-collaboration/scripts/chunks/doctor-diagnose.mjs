@@ -26,6 +26,20 @@ async function readIfExists(host, path) {
     throw error;
   }
 }
+async function readLogBytes(host, folder, add) {
+  try {
+    return await host.fs.readFile(join2(folder, "events.jsonl"));
+  } catch (error) {
+    const code = errorCode(error);
+    if (code === "ENOENT" || code === "ENOTDIR")
+      return;
+    const what = code === "EISDIR" ? "a directory" : code === "ELOOP" ? "a symbolic link loop" : undefined;
+    if (!what)
+      throw error;
+    add("events.jsonl", "problem", `events.jsonl is ${what}, not the event log (needs a person: put the log back)`);
+    return;
+  }
+}
 function preview(bytes) {
   const text = new TextDecoder("utf-8", { fatal: false }).decode(bytes.subarray(0, 60));
   return JSON.stringify(text + (bytes.length > 60 ? "…" : ""));
@@ -134,7 +148,7 @@ async function diagnose(core, host, folder, underLock) {
       throw error;
     add("protocol.json", "problem", `${error.message} (doctor cannot rebuild the declaration; restore it from a copy)`);
   }
-  const bytes = await readIfExists(host, join2(folder, "events.jsonl"));
+  const bytes = await readLogBytes(host, folder, add);
   if (bytes) {
     const log = await readLogFacts(core, bytes);
     diagnosis.log = log;

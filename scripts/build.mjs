@@ -120,7 +120,7 @@ async function startPath(dir, chunkNames) {
   writeFileSync(join(dir, 'acp.mjs'), launcher({ exports, builtins, chunks }));
   writeFileSync(join(dir, 'acp.cjs'), cjsLauncher({ chunks, scripts: scripts.map((name) => `chunks/${name}`) }));
   const scriptFiles = [CORE_FILE, ...scripts.map((name) => `chunks/${name.replace(/\.mjs$/, '.js')}`)];
-  const caches = codeCaches(dir, scripts.map((name) => `chunks/${name}`));
+  const caches = codeCaches(dir);
   for (const [name, bytes] of caches) writeFileSync(join(dir, name), bytes);
   return [...scriptFiles.slice(1), ...[...caches.keys()].filter((name) => name.startsWith('chunks/'))].map((name) => name.slice('chunks/'.length));
 }
@@ -132,8 +132,8 @@ async function startPath(dir, chunkNames) {
  * skill's committed one first, then dist/'s; only a changed script or
  * another Node makes a new one. That keeps the skill's copies stable in git.
  */
-function codeCaches(dir, chunkModules) {
-  const made = makeCodeCaches(dir, chunkModules);
+function codeCaches(dir) {
+  const made = makeCodeCaches(dir);
   const fitting = (name) => {
     const script = readFileSync(join(dir, name.replace(/\.cache$/, '')));
     return [join(skillScripts, name), join(root, 'dist', name)].filter((file) => existsSync(file)).map((file) => readFileSync(file)).find((cache) => cacheFits(cache, script));

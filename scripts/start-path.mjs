@@ -33,7 +33,6 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import * as vm from 'node:vm';
 import { init as lexerReady, parse as parseModule } from 'es-module-lexer';
 
@@ -306,16 +305,17 @@ export function cacheFits(cache, script) {
 
 /**
  * Make the code caches of `dir`/acp-core.js and of the chunk scripts
- * (`scripts`, chunks/*.js) in a fresh `node` process (so its V8 flags are a
- * plain run's) that runs a small collaboration in-process — init, next,
+ * (chunks/*.js) in a fresh `node` process (so its V8 flags are a plain
+ * run's) that loads the library through `dir`/acp.cjs, exactly as the CLI
+ * loads it, and runs a small collaboration in-process — init, next,
  * append, validate, wait, --help, then status, log and doctor — and then
  * serialises every function compiled so far. Returns each cache file's bytes
  * by its path relative to `dir` (a chunk no command loaded gets none).
  */
-export function makeCodeCaches(dir, scripts) {
+export function makeCodeCaches(dir) {
   const work = mkdtempSync(join(tmpdir(), 'acp-code-cache-'));
   try {
-    const r = spawnSync(process.execPath, ['--input-type=module', '-e', WARM_UP, pathToFileURL(join(dir, CORE_FILE)).href, JSON.stringify(scripts), work], { encoding: 'buffer', maxBuffer: 64 * 1024 * 1024 });
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', WARM_UP, join(dir, 'acp.cjs'), work], { encoding: 'buffer', maxBuffer: 64 * 1024 * 1024 });
     if (r.status !== 0) throw new Error(`making the code cache failed (exit ${r.status}): ${r.stderr.toString()}`);
     const made = JSON.parse(readFileSync(join(work, 'made.json'), 'utf8'));
     if (!made.includes(CORE_FILE)) throw new Error('making the code cache wrote nothing');
@@ -325,40 +325,28 @@ export function makeCodeCaches(dir, scripts) {
   }
 }
 
-// Runs in the child. It compiles the scripts exactly as acp.cjs does (same
-// source text; V8 keys a cache on it), the chunks through the same kind of
-// loader, runs CLI commands through the library's runCli on a temporary
-// folder, then writes header + cache for each script it compiled.
+// Runs in the child. acp.cjs compiles the scripts (same source text: V8 keys
+// a cache on it) and loads the chunks; CLI commands run through the
+// library's runCli on a temporary folder; then header + cache is written for
+// each script compiled.
 const WARM_UP = `
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { Script } from 'node:vm';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { dirname, join, posix } from 'node:path';
-const [coreUrl, scriptsJson, work] = process.argv.slice(1);
-const base = dirname(fileURLToPath(coreUrl));
-const scripts = new Set(JSON.parse(scriptsJson));
+import { createRequire } from 'node:module';
+import { dirname, join, relative } from 'node:path';
+const [launcher, work] = process.argv.slice(1);
+const base = dirname(launcher);
+// acp.cjs compiles the core and each chunk script with a new vm.Script, looked
+// up at each call: a recording subclass keeps them (and what they compiled) to
+// serialise below, with no loader of its own here.
+const vm = process.getBuiltinModule('node:vm');
 const compiled = [];
-const compile = (name, key) => {
-  const bytes = readFileSync(join(base, name));
-  const script = new Script(bytes.toString('latin1'), { filename: join(base, name) });
-  compiled.push([name, script, bytes]);
-  const factory = script.runInThisContext();
-  delete globalThis[Symbol.for(key)];
-  return factory;
-};
-const loaded = new Map();
-const load = (specifier) => {
-  const name = posix.normalize(specifier);
-  if (!scripts.has(name)) return import(specifier.startsWith('.') ? new URL(specifier, coreUrl).href : specifier);
-  if (!loaded.has(name)) {
-    const file = join(base, name.replace(/\\.mjs$/, '.js'));
-    const relative = (inner) => (/^\\.\\.?\\//.test(inner) ? './' + posix.join(posix.dirname(name), inner) : inner);
-    loaded.set(name, Promise.resolve().then(() => compile(name.replace(/\\.mjs$/, '.js'), ${JSON.stringify(CHUNK_KEY)})((n) => process.getBuiltinModule(n), { url: pathToFileURL(file).href, main: false }, (inner) => load(relative(inner)))));
+vm.Script = class extends vm.Script {
+  constructor(source, options) {
+    super(source, options);
+    compiled.push([relative(base, options.filename), this, readFileSync(options.filename)]);
   }
-  return loaded.get(name);
 };
-const factory = compile(${JSON.stringify(CORE_FILE)}, ${JSON.stringify(CORE_KEY)});
-const lib = await factory((name) => process.getBuiltinModule(name), { url: coreUrl, main: false }, load);
+const lib = await createRequire(launcher)(launcher);
 const host = await lib.createNodeHost({ syncFs: true, checkpointKeyFile: join(work, 'checkpoint.key') });
 const folder = join(work, 'collab');
 const run = (...argv) => lib.runCli({ argv, stdout() {}, stderr() {}, color: false, env: () => undefined }, host);

@@ -10,8 +10,8 @@
 //   dist/chunks/*.mjs  the lazily imported rest (server, doctor, report with
 //                 markdown-it, git, valibot, yaml…), each loaded by the
 //                 command that needs it (see scripts/bundle.ts). The small
-//                 ones also as scripts, dist/chunks/*.js, which dist/acp.cjs
-//                 loads without Node's ES module loader. The launchers, the
+//                 ones ship as scripts instead, dist/chunks/*.js, which the
+//                 launchers load without Node's ES module loader. The launchers, the
 //                 core and the chunks are copied to skills/agent-collaboration/scripts/.
 //   dist/acp-mcp.mjs  the MCP server of `acp mcp` with the MCP SDK, loaded
 //                 by that command only.
@@ -35,7 +35,7 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CACHE_FILE, CHUNK_KEY, CORE_FILE, cacheFits, cjsLauncher, launcher, makeCodeCaches, toScript } from './start-path.mjs';
+import { CACHE_FILE, CORE_FILE, cacheFits, chunkKey, cjsLauncher, launcher, makeCodeCaches, toScript } from './start-path.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const bun = join(root, 'node_modules', '.bin', process.platform === 'win32' ? 'bun.exe' : 'bun');
@@ -95,7 +95,7 @@ let chunks = [];
 try {
   run(['scripts/bundle.ts', scratch]);
   const modules = readdirSync(join(scratch, 'chunks')).filter((name) => name.endsWith('.mjs')).sort();
-  chunks = [...modules, ...(await startPath(scratch, modules))].sort();
+  chunks = (await startPath(scratch, modules)).sort();
   mkdirSync(join(root, 'dist', 'chunks'), { recursive: true });
   // The launcher last: it must never meet an older core than its own.
   for (const name of ['acp-mcp.mjs', ...chunks.map((chunk) => `chunks/${chunk}`), CORE_FILE, CACHE_FILE, 'acp.cjs', 'acp.mjs']) {
@@ -108,21 +108,24 @@ try {
 
 /**
  * Turn `dir`/acp.mjs (the ESM start bundle) into acp-core.js and its
- * launchers, the small chunks into scripts, and give them code caches.
- * Returns the names of the files added to chunks/ (scripts and caches).
+ * launchers, the small chunks into scripts (replacing their modules), and
+ * give them code caches. Returns the files of chunks/: the remaining
+ * modules, the scripts and their caches.
  */
 async function startPath(dir, chunkNames) {
-  const { script, exports, builtins } = await toScript(readFileSync(join(dir, 'acp.mjs'), 'utf8'));
-  const bytes = Buffer.from(script);
-  writeFileSync(join(dir, CORE_FILE), bytes);
-  const chunks = ['acp-mcp.mjs', ...chunkNames.map((chunk) => `chunks/${chunk}`)];
-  const scripts = await chunkScripts(dir, chunkNames);
-  writeFileSync(join(dir, 'acp.mjs'), launcher({ exports, builtins, chunks }));
-  writeFileSync(join(dir, 'acp.cjs'), cjsLauncher({ chunks, scripts: scripts.map((name) => `chunks/${name}`) }));
-  const scriptFiles = [CORE_FILE, ...scripts.map((name) => `chunks/${name.replace(/\.mjs$/, '.js')}`)];
+  const core = await toScript(readFileSync(join(dir, 'acp.mjs'), 'utf8'));
+  writeFileSync(join(dir, CORE_FILE), core.script);
+  const { scripts, builtins } = await chunkScripts(dir, chunkNames);
+  const modules = chunkNames.filter((name) => !scripts.includes(name));
+  const chunks = ['acp-mcp.mjs', ...modules.map((chunk) => `chunks/${chunk}`)];
+  const scriptNames = scripts.map((name) => `chunks/${name}`);
+  // Bun and Deno import every builtin a script requires up front (a require is synchronous).
+  writeFileSync(join(dir, 'acp.mjs'), launcher({ exports: core.exports, builtins: [...new Set([...core.builtins, ...builtins])].sort(), chunks, scripts: scriptNames }));
+  writeFileSync(join(dir, 'acp.cjs'), cjsLauncher({ chunks, scripts: scriptNames }));
   const caches = codeCaches(dir);
   for (const [name, bytes] of caches) writeFileSync(join(dir, name), bytes);
-  return [...scriptFiles.slice(1), ...[...caches.keys()].filter((name) => name.startsWith('chunks/'))].map((name) => name.slice('chunks/'.length));
+  const chunkFiles = [...modules, ...scripts.map((name) => name.replace(/\.mjs$/, '.js')), ...[...caches.keys()].filter((name) => name.startsWith('chunks/')).map((name) => name.slice('chunks/'.length))];
+  return chunkFiles;
 }
 
 /**
@@ -142,21 +145,25 @@ function codeCaches(dir) {
 }
 
 /**
- * Write chunks/x.js, the script form of chunks/x.mjs, for the small chunks;
- * returns the .mjs names that have one. A script chunk's static imports must
- * be script chunks too, so a chunk is never loaded twice (once per form).
+ * Replace chunks/x.mjs by its script form chunks/x.js for the small chunks;
+ * returns their .mjs names (the names the bundle imports them by) and the
+ * builtins they require. A script chunk's static imports must be script
+ * chunks too (they are loaded through the launcher).
  */
 async function chunkScripts(dir, chunkNames) {
   const small = chunkNames.filter((name) => statSync(join(dir, 'chunks', name)).size <= SCRIPT_CHUNK_MAX_BYTES);
+  const builtins = new Set();
   for (const name of small) {
     const code = readFileSync(join(dir, 'chunks', name), 'utf8');
     const js = name.replace(/\.mjs$/, '.js');
-    const { script, statics } = await toScript(code, { key: CHUNK_KEY, filename: `chunks/${js}`, chunk: true });
-    const outside = statics.filter((specifier) => !small.includes(specifier.replace(/^\.\//, '')));
+    const made = await toScript(code, { key: chunkKey(`./chunks/${js}`), filename: `chunks/${js}`, chunk: true });
+    const outside = made.statics.filter((specifier) => !small.includes(specifier.replace(/^\.\//, '')));
     if (outside.length) throw new Error(`chunks/${name} imports ${outside.join(', ')} statically, which has no script form`);
-    writeFileSync(join(dir, 'chunks', js), script);
+    for (const builtin of made.builtins) builtins.add(builtin);
+    writeFileSync(join(dir, 'chunks', js), made.script);
+    rmSync(join(dir, 'chunks', name));
   }
-  return small;
+  return { scripts: small, builtins: [...builtins] };
 }
 
 /** Delete the chunk files (.mjs, the .js script forms and their .js.cache) of `dir` that are not in `keep`. */

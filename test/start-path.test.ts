@@ -134,7 +134,7 @@ describe('the built start path', () => {
       ['validate', '--folder', folder],
       ['validate', '--folder', join(work, 'missing')],
       ['nosuchcommand'],
-      // Commands of chunks: acp.cjs runs their script forms, acp.mjs imports them.
+      // Commands of chunk scripts: both launchers load them (with the code cache on Node).
       ['status', '--folder', folder, '--json'],
       ['log', '--folder', folder],
       ['doctor', '--folder', folder],

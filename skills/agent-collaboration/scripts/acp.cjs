@@ -3,29 +3,13 @@
 // of acp-core.js for Node (see acp.mjs, the library entry, for the rest).
 'use strict';
 const KEY = Symbol.for("acp.core");
-const CHUNK_KEY = Symbol.for("acp.chunk");
 const CHUNKS = {
   "./acp-mcp.mjs": () => import("./acp-mcp.mjs"),
-  "./chunks/doctor-diagnose.mjs": () => import("./chunks/doctor-diagnose.mjs"),
-  "./chunks/git-append.mjs": () => import("./chunks/git-append.mjs"),
-  "./chunks/git-config.mjs": () => import("./chunks/git-config.mjs"),
-  "./chunks/git-doctor.mjs": () => import("./chunks/git-doctor.mjs"),
-  "./chunks/git-init.mjs": () => import("./chunks/git-init.mjs"),
-  "./chunks/git-serve.mjs": () => import("./chunks/git-serve.mjs"),
-  "./chunks/git-wait.mjs": () => import("./chunks/git-wait.mjs"),
-  "./chunks/humans-freeze.mjs": () => import("./chunks/humans-freeze.mjs"),
-  "./chunks/humans-log.mjs": () => import("./chunks/humans-log.mjs"),
   "./chunks/humans-report.mjs": () => import("./chunks/humans-report.mjs"),
-  "./chunks/humans-status.mjs": () => import("./chunks/humans-status.mjs"),
-  "./chunks/notify-turn.mjs": () => import("./chunks/notify-turn.mjs"),
-  "./chunks/picocolors.mjs": () => import("./chunks/picocolors.mjs"),
-  "./chunks/rfc.mjs": () => import("./chunks/rfc.mjs"),
   "./chunks/rpc-cli.mjs": () => import("./chunks/rpc-cli.mjs"),
   "./chunks/valibot.mjs": () => import("./chunks/valibot.mjs"),
   "./chunks/yaml.mjs": () => import("./chunks/yaml.mjs"),
 };
-/** The chunks that have a script form (chunks/x.js beside chunks/x.mjs). */
-const SCRIPTS = new Set(["./chunks/doctor-diagnose.mjs","./chunks/git-append.mjs","./chunks/git-config.mjs","./chunks/git-doctor.mjs","./chunks/git-init.mjs","./chunks/git-serve.mjs","./chunks/git-wait.mjs","./chunks/humans-freeze.mjs","./chunks/humans-log.mjs","./chunks/humans-status.mjs","./chunks/notify-turn.mjs","./chunks/picocolors.mjs","./chunks/rfc.mjs"]);
 
 /** Compile a script (acp-core.js, a chunk's .js) with its code cache when the cache was made for exactly this file; returns the function it assigns to globalThis[key]. */
 function compile(proc, file, key) {
@@ -47,31 +31,36 @@ function compile(proc, file, key) {
   return factory;
 }
 
+/** The chunks shipped as scripts, by the name the bundle imports them with. */
+const SCRIPTS = new Set(["./chunks/doctor-diagnose.mjs","./chunks/git-append.mjs","./chunks/git-config.mjs","./chunks/git-doctor.mjs","./chunks/git-init.mjs","./chunks/git-serve.mjs","./chunks/git-wait.mjs","./chunks/humans-freeze.mjs","./chunks/humans-log.mjs","./chunks/humans-status.mjs","./chunks/notify-turn.mjs","./chunks/picocolors.mjs","./chunks/rfc.mjs"]);
+const loaded = new Map();
+/** A chunk (or builtin) by its specifier relative to this file. */
+function load(specifier) {
+  if (specifier.startsWith('node:')) return loadBuiltin(specifier);
+  if (!SCRIPTS.has(specifier)) return (CHUNKS[specifier] ?? (() => import(specifier)))();
+  let chunk = loaded.get(specifier);
+  if (!chunk) {
+    const script = specifier.replace(/\.mjs$/, '.js');
+    // A chunk's own imports are relative to the chunk.
+    const relative = (inner) => (/^\.\.?\//.test(inner) ? '.' + new URL(inner, 'acp:' + script.slice(1)).pathname : inner);
+    chunk = chunkFactory(script, Symbol.for("acp.chunk:" + script)).then((factory) => factory(requireBuiltin, chunkMeta(script), (inner) => load(relative(inner))));
+    loaded.set(specifier, chunk);
+  }
+  return chunk;
+}
 const proc = process;
 const path = proc.getBuiltinModule('node:path');
 const requireBuiltin = (name) => proc.getBuiltinModule(name);
+/** A builtin without the ES module loader, looking like its namespace. */
+const loadBuiltin = (name) => Promise.resolve(new Proxy(proc.getBuiltinModule(name), { get: (mod, key) => (key === 'default' ? mod : mod[key]) }));
 const fileMeta = (file, main) => ({
   main,
   get url() {
     return proc.getBuiltinModule('node:url').pathToFileURL(file).href;
   },
 });
-const loaded = new Map();
-/** A chunk by its specifier relative to this file: run once from its script form, else imported. */
-function load(specifier) {
-  // A builtin without the ES module loader, looking like its namespace.
-  if (specifier.startsWith('node:')) return Promise.resolve(new Proxy(proc.getBuiltinModule(specifier), { get: (mod, name) => (name === 'default' ? mod : mod[name]) }));
-  if (!SCRIPTS.has(specifier)) return (CHUNKS[specifier] ?? (() => import(specifier)))();
-  let chunk = loaded.get(specifier);
-  if (!chunk) {
-    const file = path.join(__dirname, specifier.replace(/\.mjs$/, '.js'));
-    // A chunk's own imports are relative to the chunk.
-    const relative = (inner) => (/^\.\.?\//.test(inner) ? `./${path.posix.join(path.posix.dirname(specifier), inner)}` : inner);
-    chunk = Promise.resolve().then(() => compile(proc, file, CHUNK_KEY)(requireBuiltin, fileMeta(file, false), (inner) => load(relative(inner))));
-    loaded.set(specifier, chunk);
-  }
-  return chunk;
-}
+const chunkMeta = (script) => fileMeta(path.join(__dirname, script), false);
+const chunkFactory = (script, key) => Promise.resolve().then(() => compile(proc, path.join(__dirname, script), key));
 
 const factory = compile(proc, path.join(__dirname, 'acp-core.js'), KEY);
 module.exports = factory(requireBuiltin, fileMeta(__filename, require.main === module), load);

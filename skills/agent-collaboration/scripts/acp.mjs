@@ -8,23 +8,26 @@ const KEY = Symbol.for("acp.core");
 const BUILTINS = ["node:path"];
 const CHUNKS = {
   "./acp-mcp.mjs": () => import("./acp-mcp.mjs"),
-  "./chunks/doctor-diagnose.mjs": () => import("./chunks/doctor-diagnose.mjs"),
-  "./chunks/git-append.mjs": () => import("./chunks/git-append.mjs"),
-  "./chunks/git-config.mjs": () => import("./chunks/git-config.mjs"),
-  "./chunks/git-doctor.mjs": () => import("./chunks/git-doctor.mjs"),
-  "./chunks/git-init.mjs": () => import("./chunks/git-init.mjs"),
-  "./chunks/git-serve.mjs": () => import("./chunks/git-serve.mjs"),
-  "./chunks/git-wait.mjs": () => import("./chunks/git-wait.mjs"),
-  "./chunks/humans-freeze.mjs": () => import("./chunks/humans-freeze.mjs"),
-  "./chunks/humans-log.mjs": () => import("./chunks/humans-log.mjs"),
   "./chunks/humans-report.mjs": () => import("./chunks/humans-report.mjs"),
-  "./chunks/humans-status.mjs": () => import("./chunks/humans-status.mjs"),
-  "./chunks/notify-turn.mjs": () => import("./chunks/notify-turn.mjs"),
-  "./chunks/picocolors.mjs": () => import("./chunks/picocolors.mjs"),
-  "./chunks/rfc.mjs": () => import("./chunks/rfc.mjs"),
   "./chunks/rpc-cli.mjs": () => import("./chunks/rpc-cli.mjs"),
   "./chunks/valibot.mjs": () => import("./chunks/valibot.mjs"),
   "./chunks/yaml.mjs": () => import("./chunks/yaml.mjs"),
+};
+/** Literal imports of the chunk scripts, for Bun and Deno (Deno resolves them without read permission). */
+const SCRIPT_IMPORTS = {
+  "./chunks/doctor-diagnose.js": () => import("./chunks/doctor-diagnose.js"),
+  "./chunks/git-append.js": () => import("./chunks/git-append.js"),
+  "./chunks/git-config.js": () => import("./chunks/git-config.js"),
+  "./chunks/git-doctor.js": () => import("./chunks/git-doctor.js"),
+  "./chunks/git-init.js": () => import("./chunks/git-init.js"),
+  "./chunks/git-serve.js": () => import("./chunks/git-serve.js"),
+  "./chunks/git-wait.js": () => import("./chunks/git-wait.js"),
+  "./chunks/humans-freeze.js": () => import("./chunks/humans-freeze.js"),
+  "./chunks/humans-log.js": () => import("./chunks/humans-log.js"),
+  "./chunks/humans-status.js": () => import("./chunks/humans-status.js"),
+  "./chunks/notify-turn.js": () => import("./chunks/notify-turn.js"),
+  "./chunks/picocolors.js": () => import("./chunks/picocolors.js"),
+  "./chunks/rfc.js": () => import("./chunks/rfc.js"),
 };
 const g = globalThis;
 const proc = g.process;
@@ -50,6 +53,35 @@ function compile(proc, file, key) {
   return factory;
 }
 
+/** The chunks shipped as scripts, by the name the bundle imports them with. */
+const SCRIPTS = new Set(["./chunks/doctor-diagnose.mjs","./chunks/git-append.mjs","./chunks/git-config.mjs","./chunks/git-doctor.mjs","./chunks/git-init.mjs","./chunks/git-serve.mjs","./chunks/git-wait.mjs","./chunks/humans-freeze.mjs","./chunks/humans-log.mjs","./chunks/humans-status.mjs","./chunks/notify-turn.mjs","./chunks/picocolors.mjs","./chunks/rfc.mjs"]);
+const loaded = new Map();
+/** A chunk (or builtin) by its specifier relative to this file. */
+function load(specifier) {
+  if (specifier.startsWith('node:')) return loadBuiltin(specifier);
+  if (!SCRIPTS.has(specifier)) return (CHUNKS[specifier] ?? (() => import(specifier)))();
+  let chunk = loaded.get(specifier);
+  if (!chunk) {
+    const script = specifier.replace(/\.mjs$/, '.js');
+    // A chunk's own imports are relative to the chunk.
+    const relative = (inner) => (/^\.\.?\//.test(inner) ? '.' + new URL(inner, 'acp:' + script.slice(1)).pathname : inner);
+    chunk = chunkFactory(script, Symbol.for("acp.chunk:" + script)).then((factory) => factory(requireBuiltin, chunkMeta(script), (inner) => load(relative(inner))));
+    loaded.set(specifier, chunk);
+  }
+  return chunk;
+}
+const chunkMeta = (script) => ({ url: new URL(script, import.meta.url).href, main: false });
+let requireBuiltin;
+/** A builtin: on Node without the ES module loader's namespace, looking like one. */
+const loadBuiltin = (name) => (onNode ? Promise.resolve(new Proxy(proc.getBuiltinModule(name), { get: (mod, key) => (key === 'default' ? mod : mod[key]) })) : import(name));
+async function chunkFactory(script, key) {
+  if (onNode) return compile(proc, proc.getBuiltinModule('node:url').fileURLToPath(new URL(script, import.meta.url)), key);
+  await SCRIPT_IMPORTS[script]();
+  const factory = g[key];
+  delete g[key];
+  return factory;
+}
+
 /** Whether this file is the program being run (Node runs the main module from its real path). */
 function isMain() {
   if (typeof import.meta.main === 'boolean') return import.meta.main;
@@ -65,19 +97,18 @@ function isMain() {
 
 async function start() {
   let factory;
-  let require;
   if (onNode) {
     factory = compile(proc, proc.getBuiltinModule('node:url').fileURLToPath(new URL('./acp-core.js', import.meta.url)), KEY);
-    require = (name) => proc.getBuiltinModule(name);
+    requireBuiltin = (name) => proc.getBuiltinModule(name);
   } else {
     await import('./acp-core.js');
     factory = g[KEY];
     delete g[KEY];
+    // The builtins the core and the chunk scripts require (imported up front: a require is synchronous).
     const modules = new Map(await Promise.all(BUILTINS.map(async (name) => [name, await import(name)])));
-    require = (name) => modules.get(name);
+    requireBuiltin = (name) => modules.get(name);
   }
-  const load = (specifier) => (CHUNKS[specifier] ?? (() => import(specifier)))();
-  return factory(require, { url: import.meta.url, main: isMain() }, load);
+  return factory(requireBuiltin, { url: import.meta.url, main: isMain() }, load);
 }
 
 export const { AcpAbortError, AcpAppendedError, AcpError, AcpPluginError, AcpTimeoutError, CHECKPOINT_NAME, CONCLUSION_SECTIONS, DEFAULT_HOOK_TIMEOUT_MS, DEFAULT_WAIT_INTERVAL_SECONDS, DEFAULT_WAIT_TIMEOUT_SECONDS, EVENT_NAMES, FORBIDDEN_FILES, HOOK_NAMES, HookRunner, LOCK_BREAKER, LOCK_NAME, PHASES, REQUIRED_FILES, Registry, UsageError, VERSION, append, applyEvent, callType, checkedDocumentPath, comparePy, conclusionErrors, createMemoryFileSystem, createMemoryHost, createNodeHost, createRegistry, decisionGateErrors, decodeText, defaultGates, defaultTemplate, defineDeliverableType, definePlugin, deliverableRef, describeError, documentFiles, emptyState, expandUser, followFolder, formatEventLine, formatNext, formatProtocolJson, formatTimestamp, fsError, init, inspectFolderLock, isUnsafePath, jsonErrorDetail, libraryApi, loadBuiltInTypes, markdown, nextAction, nextSeq, openCollaboration, parseArgv, parseEventLog, parsePyFloat, parsePyInt, parseZonedTimestamp, participantIds, planInit, pluginContext, primaryRef, purePosixPath, pyRepr, pyStr, pyStrip, readCapped, readDeliverable, readEventLog, readProtocol, readReadiness, replay, resolveDeliverablePath, reviewHeadings, runCli, runCommand, scanEventLog, sha256Hex, sortedPy, validate, waitForTurn, withFolderLock, writeFileAtomic } = await start();

@@ -1,4 +1,4 @@
-globalThis[Symbol.for("acp.chunk")] = async function (__acpRequire, __acpMeta, __acpLoad) {
+globalThis[Symbol.for("acp.chunk:./chunks/doctor-diagnose.js")] = async function (__acpRequire, __acpMeta, __acpLoad) {
 "use strict";
 // plugins/core/util.ts
 ;

@@ -1,4 +1,4 @@
-globalThis[Symbol.for("acp.chunk")] = async function (__acpRequire, __acpMeta, __acpLoad) {
+globalThis[Symbol.for("acp.chunk:./chunks/git-append.js")] = async function (__acpRequire, __acpMeta, __acpLoad) {
 "use strict";
 // plugins/git/append.ts
 const { relative: relativePath } = __acpRequire("node:path");

@@ -1,4 +1,4 @@
-globalThis[Symbol.for("acp.chunk")] = async function (__acpRequire, __acpMeta, __acpLoad) {
+globalThis[Symbol.for("acp.chunk:./chunks/git-config.js")] = async function (__acpRequire, __acpMeta, __acpLoad) {
 "use strict";
 // plugins/git/config.ts
 var DEFAULTS = { remote: "origin", intervalSeconds: 3, maxIntervalSeconds: 30, attempts: 60 };

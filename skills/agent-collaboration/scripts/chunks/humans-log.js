@@ -1,4 +1,4 @@
-globalThis[Symbol.for("acp.chunk")] = async function (__acpRequire, __acpMeta, __acpLoad) {
+globalThis[Symbol.for("acp.chunk:./chunks/humans-log.js")] = async function (__acpRequire, __acpMeta, __acpLoad) {
 "use strict";
 // plugins/humans/log.ts
 const { join: join2 } = __acpRequire("node:path");

@@ -1,4 +1,4 @@
-globalThis[Symbol.for("acp.chunk")] = async function (__acpRequire, __acpMeta, __acpLoad) {
+globalThis[Symbol.for("acp.chunk:./chunks/humans-status.js")] = async function (__acpRequire, __acpMeta, __acpLoad) {
 "use strict";
 // plugins/humans/snapshot.ts
 const { join } = __acpRequire("node:path");

@@ -1,4 +1,4 @@
-globalThis[Symbol.for("acp.chunk")] = async function (__acpRequire, __acpMeta, __acpLoad) {
+globalThis[Symbol.for("acp.chunk:./chunks/notify-turn.js")] = async function (__acpRequire, __acpMeta, __acpLoad) {
 "use strict";
 // plugins/notify-turn.ts
 var REASONS = ["turn", "completed", "blocked"];

@@ -1,4 +1,4 @@
-globalThis[Symbol.for("acp.chunk")] = async function (__acpRequire, __acpMeta, __acpLoad) {
+globalThis[Symbol.for("acp.chunk:./chunks/picocolors.js")] = async function (__acpRequire, __acpMeta, __acpLoad) {
 "use strict";
 ;
 var __commonJS = (cb, mod) => () => (mod || cb((mod = { exports: {} }).exports, mod), mod.exports);

@@ -1,4 +1,4 @@
-globalThis[Symbol.for("acp.chunk")] = async function (__acpRequire, __acpMeta, __acpLoad) {
+globalThis[Symbol.for("acp.chunk:./chunks/rfc.js")] = async function (__acpRequire, __acpMeta, __acpLoad) {
 "use strict";
 // plugins/rfc.ts
 var RFC_SECTIONS = ["Summary", "Motivation", "Detailed Design", "Drawbacks", "Alternatives", "Unresolved Questions"];

@@ -21,39 +21,39 @@
  *   8. Init (spec §9)
  *   9. Next action and waiting (spec §10)
  *  10. The library facade (libraryApi, openCollaboration, runCommand)
- *  11. The CLI edge (runCli; the process itself is plugins/core/process.ts)
+ *  11. The CLI edge (runCli; the process itself is runtime/process.ts)
  * Host adapters, Python text semantics, the lock, the checkpoint, the
- * document rules and the argv parser are modules in plugins/core/
+ * document rules and the argv parser are modules in runtime/
  * (docs/architecture.md); the commands beyond the protocol's are plugins.
  *
  * @module
  */
 import * as nodePath from 'node:path';
 import packageJson from './package.json' with { type: 'json' };
-import { checkOptionValues, commandWord, formatHelp, parseArgv, parsePartial, parsePyFloat, parsePyInt } from './plugins/core/argv.ts';
-import { ValidateCheckpoint, type ResumePoint } from './plugins/core/validate-checkpoint.ts';
-import { CHECKPOINT_NAME, addSeq, checkpointState, duplicateSeqError, hasSeq, loadCheckpoint, logFacts, saveCheckpoint, stripErrors, type LogFacts } from './plugins/core/checkpoint.ts';
-import { defineDeliverableType, definePlugin } from './plugins/core/define.ts';
-import { CONCLUSION_SECTIONS, checkDecisions, conclusionErrors, decisionGateErrors, initialDocuments, markdown, readinessGateErrors, readReadiness, type MarkdownHelpers, type ReadinessFacts } from './plugins/core/documents.ts';
-import { AcpAbortError, AcpAppendedError, AcpError, AcpPluginError, AcpTimeoutError, UsageError } from './plugins/core/errors.ts';
-import { LOCK_BREAKER, LOCK_NAME, READ_LIMITS, inspectFolderLock, logDecodeError, openCapped, readCapped, readWholeLines, withFolderLock, writeFileAtomic, type FolderLock } from './plugins/core/files.ts';
-import type { FileReader, Host } from './plugins/core/host.ts';
-import { createMemoryFileSystem, createMemoryHost } from './plugins/core/memory-host.ts';
-import { createNodeHost } from './plugins/core/node-host.ts';
-import { comparePy, decodeText, formatProtocolJson, formatTimestamp, parseZonedTimestamp, purePosixPath, pyRepr, pyStr, pyStrip, reviewHeadings, sha256Hex, sortedPy } from './plugins/core/pytext.ts';
-import { builtinModule, errorCode, fsError, isInside, isInt, isObject, type Json, realpathOfExistingAncestor, sleep } from './plugins/core/util.ts';
+import { checkOptionValues, commandWord, formatHelp, parseArgv, parsePartial, parsePyFloat, parsePyInt } from './runtime/argv.ts';
+import { ValidateCheckpoint, type ResumePoint } from './runtime/validate-checkpoint.ts';
+import { CHECKPOINT_NAME, addSeq, checkpointState, duplicateSeqError, hasSeq, loadCheckpoint, logFacts, saveCheckpoint, stripErrors, type LogFacts } from './runtime/checkpoint.ts';
+import { defineDeliverableType, definePlugin } from './runtime/define.ts';
+import { CONCLUSION_SECTIONS, checkDecisions, conclusionErrors, decisionGateErrors, initialDocuments, markdown, readinessGateErrors, readReadiness, type MarkdownHelpers, type ReadinessFacts } from './runtime/documents.ts';
+import { AcpAbortError, AcpAppendedError, AcpError, AcpPluginError, AcpTimeoutError, UsageError } from './runtime/errors.ts';
+import { LOCK_BREAKER, LOCK_NAME, READ_LIMITS, inspectFolderLock, logDecodeError, openCapped, readCapped, readWholeLines, withFolderLock, writeFileAtomic, type FolderLock } from './runtime/files.ts';
+import type { FileReader, Host } from './runtime/host.ts';
+import { createMemoryFileSystem, createMemoryHost } from './runtime/memory-host.ts';
+import { createNodeHost } from './runtime/node-host.ts';
+import { comparePy, decodeText, formatProtocolJson, formatTimestamp, parseZonedTimestamp, purePosixPath, pyRepr, pyStr, pyStrip, reviewHeadings, sha256Hex, sortedPy } from './runtime/pytext.ts';
+import { builtinModule, errorCode, fsError, isInside, isInt, isObject, type Json, realpathOfExistingAncestor, sleep } from './runtime/util.ts';
 
-export { parseArgv, parsePyFloat, parsePyInt, type ParsedArgv } from './plugins/core/argv.ts';
-export { CHECKPOINT_NAME } from './plugins/core/checkpoint.ts';
-export { defineDeliverableType, definePlugin } from './plugins/core/define.ts';
-export { CONCLUSION_SECTIONS, conclusionErrors, decisionGateErrors, markdown, readReadiness, type MarkdownHelpers, type ReadinessFacts } from './plugins/core/documents.ts';
-export { AcpAbortError, AcpAppendedError, AcpError, AcpPluginError, AcpTimeoutError, UsageError } from './plugins/core/errors.ts';
-export { LOCK_BREAKER, LOCK_NAME, inspectFolderLock, readCapped, withFolderLock, writeFileAtomic, type FolderLock, type FolderLockOptions, type FolderLockState } from './plugins/core/files.ts';
-export type { FileReader, FileStat, FileSystem, Host, ProcessIdentity } from './plugins/core/host.ts';
-export { createMemoryFileSystem, createMemoryHost, type MemoryFileSystem, type MemoryHostOptions } from './plugins/core/memory-host.ts';
-export { createNodeHost, type NodeHostOptions } from './plugins/core/node-host.ts';
-export { comparePy, decodeText, formatProtocolJson, formatTimestamp, parseZonedTimestamp, purePosixPath, pyRepr, pyStr, pyStrip, reviewHeadings, sha256Hex, sortedPy } from './plugins/core/pytext.ts';
-export { fsError } from './plugins/core/util.ts';
+export { parseArgv, parsePyFloat, parsePyInt, type ParsedArgv } from './runtime/argv.ts';
+export { CHECKPOINT_NAME } from './runtime/checkpoint.ts';
+export { defineDeliverableType, definePlugin } from './runtime/define.ts';
+export { CONCLUSION_SECTIONS, conclusionErrors, decisionGateErrors, markdown, readReadiness, type MarkdownHelpers, type ReadinessFacts } from './runtime/documents.ts';
+export { AcpAbortError, AcpAppendedError, AcpError, AcpPluginError, AcpTimeoutError, UsageError } from './runtime/errors.ts';
+export { LOCK_BREAKER, LOCK_NAME, inspectFolderLock, readCapped, withFolderLock, writeFileAtomic, type FolderLock, type FolderLockOptions, type FolderLockState } from './runtime/files.ts';
+export type { FileReader, FileStat, FileSystem, Host, ProcessIdentity } from './runtime/host.ts';
+export { createMemoryFileSystem, createMemoryHost, type MemoryFileSystem, type MemoryHostOptions } from './runtime/memory-host.ts';
+export { createNodeHost, type NodeHostOptions } from './runtime/node-host.ts';
+export { comparePy, decodeText, formatProtocolJson, formatTimestamp, parseZonedTimestamp, purePosixPath, pyRepr, pyStr, pyStrip, reviewHeadings, sha256Hex, sortedPy } from './runtime/pytext.ts';
+export { fsError } from './runtime/util.ts';
 
 // ---------------------------------------------------------------------------
 // Protocol constants
@@ -1486,7 +1486,7 @@ export async function createRegistry(options: RegistryOptions = {}): Promise<Reg
   try {
     if (options.builtIns) await loadBuiltInPlugins(registry, options);
     if (!options.plugins?.length && !options.config) return registry;
-    const { loadPlugins } = await import('./plugins/loader.ts');
+    const { loadPlugins } = await import('./runtime/loader.ts');
     const host = options.host ?? (await createNodeHost());
     await loadPlugins(registry, { ...options, host }, libraryApi(), BUNDLED_PLUGINS);
   } catch (error) {
@@ -2802,7 +2802,7 @@ export async function runCli(io: CliIo, hostOverride?: Host): Promise<number> {
     }
     const globals = parsePartial(argv);
     // In-process callers (tests, embedders) get this process's capabilities, as the entry point does.
-    const runtime = io.runtime ?? (await (await import('./plugins/core/process.ts')).createProcessRuntime());
+    const runtime = io.runtime ?? (await (await import('./runtime/process.ts')).createProcessRuntime());
     registry = await createRegistry({
       host,
       runtime,
@@ -2970,9 +2970,9 @@ export function describeError(error: unknown): { message: string; exitCode: numb
   return undefined;
 }
 
-/** The entry point's work (argv, stdio, exit code) lives in plugins/core/process.ts. */
+/** The entry point's work (argv, stdio, exit code) lives in runtime/process.ts. */
 async function main(): Promise<void> {
-  await (await import('./plugins/core/process.ts')).runProcess((io, host) => runCli(io, host));
+  await (await import('./runtime/process.ts')).runProcess((io, host) => runCli(io, host));
 }
 
 /**

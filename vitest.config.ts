@@ -33,7 +33,7 @@ export default defineConfig({
     maxWorkers: availableParallelism() + 1,
     // describe.concurrent tests inside one file run up to this many at once.
     maxConcurrency: Math.max(2, availableParallelism()),
-    // The append checkpoint's key (plugins/core/node-host.ts) goes to a
+    // The append checkpoint's key (runtime/node-host.ts) goes to a
     // scratch state directory, not the home of whoever runs the tests.
     env: { XDG_STATE_HOME: join(tmpdir(), 'acp-test-state') },
     // expect.poll waits for an event; its default of 1 s is a speed

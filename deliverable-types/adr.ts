@@ -3,7 +3,7 @@
  * Records one architectural decision: its context, the choice, the alternatives weighed and the consequences.
  * @module
  */
-import { defineDeliverableType } from '../plugins/core/define.ts';
+import { defineDeliverableType } from '../runtime/define.ts';
 
 /** Required sections, in order (spec §3). */
 const SECTIONS = [

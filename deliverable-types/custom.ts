@@ -4,7 +4,7 @@
  * file name must be given.
  * @module
  */
-import { defineDeliverableType } from '../plugins/core/define.ts';
+import { defineDeliverableType } from '../runtime/define.ts';
 
 /** The `custom` deliverable type. */
 const custom = defineDeliverableType({

@@ -3,7 +3,7 @@
  * Answers one question: the options and trade-offs, the recommendation and the decision taken.
  * @module
  */
-import { defineDeliverableType } from '../plugins/core/define.ts';
+import { defineDeliverableType } from '../runtime/define.ts';
 
 /** Required sections, in order (spec §3). */
 const SECTIONS = [

@@ -3,7 +3,7 @@
  * Specifies a design: the problem, goals, the proposed design, its contracts, failure modes and how it is validated.
  * @module
  */
-import { defineDeliverableType } from '../plugins/core/define.ts';
+import { defineDeliverableType } from '../runtime/define.ts';
 
 /** Required sections, in order (spec §3). */
 const SECTIONS = [

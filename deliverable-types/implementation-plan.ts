@@ -3,7 +3,7 @@
  * Plans an implementation: phases, tasks, dependencies, rollout, tests, risks and exit criteria.
  * @module
  */
-import { defineDeliverableType } from '../plugins/core/define.ts';
+import { defineDeliverableType } from '../runtime/define.ts';
 
 /** Required sections, in order (spec §3). */
 const SECTIONS = [

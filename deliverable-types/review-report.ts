@@ -3,7 +3,7 @@
  * Reports a review: scope, findings, risks, required changes and a recommendation.
  * @module
  */
-import { defineDeliverableType } from '../plugins/core/define.ts';
+import { defineDeliverableType } from '../runtime/define.ts';
 
 /** Required sections, in order (spec §3). */
 const SECTIONS = [

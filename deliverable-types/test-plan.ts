@@ -3,7 +3,7 @@
  * Plans testing: the matrix, fixtures, automation, manual tests and exit criteria.
  * @module
  */
-import { defineDeliverableType } from '../plugins/core/define.ts';
+import { defineDeliverableType } from '../runtime/define.ts';
 
 /** Required sections, in order (spec §3). */
 const SECTIONS = [

@@ -10,7 +10,7 @@
  * @module
  */
 import type { AcpApi, AcpPlugin, CommandContext, CommandSpec, PluginContext } from '../acp.ts';
-import { errorCode } from './core/util.ts';
+import { errorCode } from '../runtime/util.ts';
 
 /** `--root` (default: the working directory) as a real path; a usage error when it is not a directory. */
 async function resolveRoot(ctx: CommandContext): Promise<string> {

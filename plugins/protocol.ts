@@ -6,7 +6,7 @@
  * @module
  */
 import type { AcpApi, AcpPlugin, AppendRequest, CommandContext, CommandOptionSpec, CommandSpec, Origin, PluginContext, Registry } from '../acp.ts';
-import type { Json } from './core/util.ts';
+import type { Json } from '../runtime/util.ts';
 
 
 const FOLDER: CommandOptionSpec = { type: 'string', required: true, description: 'Collaboration folder' };

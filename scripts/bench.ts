@@ -266,7 +266,7 @@ async function benchRuntimes(): Promise<void> {
   }
 }
 
-/** Where validate keeps the validation checkpoint of `folder` (plugins/core/validate-checkpoint.ts, the node host's default). */
+/** Where validate keeps the validation checkpoint of `folder` (runtime/validate-checkpoint.ts, the node host's default). */
 function validateCache(folder: string): string {
   const state = env.XDG_STATE_HOME && env.XDG_STATE_HOME.startsWith('/') ? env.XDG_STATE_HOME : join(os.homedir(), '.local', 'state');
   return join(state, 'acp', 'validate', `${new Bun.CryptoHasher('sha256').update(folder).digest('hex')}.json`);

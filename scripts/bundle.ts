@@ -18,7 +18,7 @@
 // start path becomes a named file (`./plugins/humans/report.ts` ->
 // `chunks/humans-report.mjs`, `valibot` -> `chunks/valibot.mjs`), built on
 // its own with the same rule; the small helpers it shares with the start
-// (plugins/core/util.ts: pure functions, no state) are copied into it. The
+// (runtime/util.ts: pure functions, no state) are copied into it. The
 // compiled binary (`bun build --compile acp.ts`) bundles everything.
 import { existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -32,7 +32,7 @@ const root = join(import.meta.dir, '..');
 const packageVersion: string = JSON.parse(await Bun.file(join(root, 'package.json')).text()).version;
 
 /** Dynamic imports that stay in acp.mjs: every command runs them at start. */
-const START_PATH = new Set(['plugins/core/process.ts', 'deliverable-types/index.ts', 'plugins/loader.ts', ...['protocol', 'doctor', 'rpc', 'git', 'mcp', 'humans'].map((name) => `plugins/${name}.ts`)]);
+const START_PATH = new Set(['runtime/process.ts', 'deliverable-types/index.ts', 'runtime/loader.ts', ...['protocol', 'doctor', 'rpc', 'git', 'mcp', 'humans'].map((name) => `plugins/${name}.ts`)]);
 /** Packages kept in a chunk of their own even where imported statically (shared by several chunks). */
 const SHARED_PACKAGES = new Set(['valibot', 'yaml']);
 const MCP_SERVER = 'plugins/mcp/server.ts';

@@ -22,7 +22,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 const REPO = join(dirname(fileURLToPath(import.meta.url)), '..');
 const SHELLS = new Set(['sh', 'bash', 'shell']);
 /** What a checkout holds that a shown command may use. */
-const CHECKOUT = ['acp.ts', 'dist', 'node_modules', 'deliverable-types', 'plugins', 'scripts', 'test', 'package.json', 'tsconfig.json'];
+const CHECKOUT = ['acp.ts', 'runtime', 'dist', 'node_modules', 'deliverable-types', 'plugins', 'scripts', 'test', 'package.json', 'tsconfig.json'];
 
 /**
  * Blocks run elsewhere, by the first line of the block. `by` names the files

@@ -1,4 +1,4 @@
-// Writers of one process queue for a folder's lock (plugins/core/files.ts,
+// Writers of one process queue for a folder's lock (runtime/files.ts,
 // localTurn) instead of polling the lock file while a neighbour holds it;
 // the file lock still guards against other processes. Real folders, the
 // Node host.

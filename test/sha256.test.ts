@@ -1,9 +1,9 @@
 // The plain-TypeScript SHA-256 and HMAC-SHA256 of the append checkpoint's
-// MAC (plugins/core/sha256.ts) against RFC 4231's vectors and node:crypto.
+// MAC (runtime/sha256.ts) against RFC 4231's vectors and node:crypto.
 import { createHash, createHmac } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { hmacSha256, sha256, toHex } from '../plugins/core/sha256.ts';
+import { hmacSha256, sha256, toHex } from '../runtime/sha256.ts';
 
 const hex = (text: string): Uint8Array => Uint8Array.from(Buffer.from(text, 'hex'));
 const ascii = (text: string): Uint8Array => new TextEncoder().encode(text);

@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { applyEvent, emptyState, readReadiness, replay } from '../acp.ts';
-import { BOL, EOL, RUN_START, S, escapeRegExp } from '../plugins/core/pytext.ts';
+import { BOL, EOL, RUN_START, S, escapeRegExp } from '../runtime/pytext.ts';
 
 const PARTICIPANTS = ['owner', 'rev-b', 'rev-a'];
 const CLEAN = readReadiness('- [resolved] All questions handled.\n- [x] Ready to implement\n');

@@ -39,8 +39,8 @@ import {
   replay,
   runCli,
 } from '../acp.ts';
-import { hmacHex } from '../plugins/core/checkpoint.ts';
-import { MIN_LOG_BYTES, validateCheckpointPath } from '../plugins/core/validate-checkpoint.ts';
+import { hmacHex } from '../runtime/checkpoint.ts';
+import { MIN_LOG_BYTES, validateCheckpointPath } from '../runtime/validate-checkpoint.ts';
 
 const LONG = process.env.ACP_LONG === '1';
 const SEEDS = LONG ? Array.from({ length: 16 }, (_, i) => 2000 + i) : [11, 12, 13];

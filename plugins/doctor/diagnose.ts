@@ -22,7 +22,7 @@
  * @module
  */
 import type * as Acp from '../../acp.ts';
-import { errorCode, isObject, type Json, sameList } from '../core/util.ts';
+import { errorCode, isObject, type Json, sameList } from '../../runtime/util.ts';
 
 /** The library as plugins receive it. */
 type DoctorCore = Acp.AcpApi;

@@ -9,7 +9,7 @@
  */
 import { relative as relativePath } from 'node:path';
 import type { AppendRequest, AppendResult, CommandContext, CommandResult } from '../../acp.ts';
-import type { Json } from '../core/util.ts';
+import type { Json } from '../../runtime/util.ts';
 import type { GitSettings } from './config.ts';
 import { backOff, folderChanges, openRepo, push, type Repo, RETRY_BUDGET_MS, syncToRemote } from './repo.ts';
 import { recordSlot, waitForTurnInLine } from './order.ts';

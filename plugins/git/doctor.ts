@@ -6,7 +6,7 @@
  * @module
  */
 import type { CommandContext, CommandResult } from '../../acp.ts';
-import type { Json } from '../core/util.ts';
+import type { Json } from '../../runtime/util.ts';
 import type { GitSettings } from './config.ts';
 import { ACP_SUBJECT_RE, divergence, fetch, openRepo, type Repo } from './repo.ts';
 

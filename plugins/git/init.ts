@@ -8,7 +8,7 @@
  * @module
  */
 import type { CommandContext, CommandResult } from '../../acp.ts';
-import type { Json } from '../core/util.ts';
+import type { Json } from '../../runtime/util.ts';
 import type { GitSettings } from './config.ts';
 import { backOff, folderChanges, LOCAL_FILES, openRepo, push, type Repo, RETRY_BUDGET_MS, syncToRemote } from './repo.ts';
 

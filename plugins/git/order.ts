@@ -11,7 +11,7 @@
  * @module
  */
 import type { Repo } from './repo.ts';
-import { sleep } from '../core/util.ts';
+import { sleep } from '../../runtime/util.ts';
 
 /** A participant counts as contending for this long after its last event (a few rounds of a 4-clone race under load; a partner idle longer costs nothing). */
 const ACTIVE_MS = 15_000;

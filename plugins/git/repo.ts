@@ -6,7 +6,7 @@
  */
 import type { CommandContext } from '../../acp.ts';
 import type { GitSettings } from './config.ts';
-import { sleep } from '../core/util.ts';
+import { sleep } from '../../runtime/util.ts';
 
 /** Commit subjects written by this plugin: `acp: seq N event by P`. */
 export const ACP_SUBJECT_RE = /^acp: seq \d+ \S+ by .+$/;

@@ -12,7 +12,8 @@
  * (a plugin's hook, say) the three files are put back as they were.
  * @module
  */
-import type { CommandResult, Host } from '../../acp.ts';
+import type { CommandResult } from '../../acp.ts';
+import type { Host } from '../../runtime/host.ts';
 import type { HumansContext } from './context.ts';
 import { stringOption } from './context.ts';
 import { join } from 'node:path';

@@ -6,7 +6,8 @@
  * @module
  */
 import { join } from 'node:path';
-import type { Host, Registry, ValidationResult } from '../../acp.ts';
+import type { Registry, ValidationResult } from '../../acp.ts';
+import type { Host } from '../../runtime/host.ts';
 import type { HumansApi } from './context.ts';
 
 type Json = Record<string, unknown>;

@@ -5,12 +5,12 @@
  * glue in `server.ts` turns these into tools and resources.
  *
  * Imports only types from acp.ts (the library arrives as {@link McpCore}) and
- * the shared helpers of plugins/core/util.ts.
+ * the shared helpers of runtime/util.ts.
  * @module
  */
 import * as nodePath from 'node:path';
 import type * as Acp from '../../acp.ts';
-import { errorCode, isInside, isObject, realpathOfExistingAncestor, type Json } from '../core/util.ts';
+import { errorCode, isInside, isObject, realpathOfExistingAncestor, type Json } from '../../runtime/util.ts';
 
 /** The library as plugins receive it (`context.api`). */
 export type McpCore = Acp.AcpApi;

@@ -22,7 +22,7 @@
 import type { FrameLimits } from './framing.ts';
 import { RpcCode, RpcError, type CallInfo, type JsonRpcParams } from './jsonrpc.ts';
 import { Peer, RpcConnectionError, RpcResponseError, type ByteStream } from './peer.ts';
-import { sleep } from '../core/util.ts';
+import { sleep } from '../../runtime/util.ts';
 
 export { RpcConnectionError, RpcResponseError } from './peer.ts';
 

@@ -11,7 +11,7 @@ import { Collab, type CollabUpdate, type FolderWatcher, type StateSnapshot, type
 import { ConfigError, isLoopback } from './config.ts';
 import type { AcpCore, Host, JsonObject, Registry } from './core.ts';
 import type { CommandSpec, OptionValues } from '../../acp.ts';
-import { errorCode, isInside, realpathOfExistingAncestor } from '../core/util.ts';
+import { errorCode, isInside, realpathOfExistingAncestor } from '../../runtime/util.ts';
 import type { FrameLimits } from './framing.ts';
 import { RpcCode, RpcError, type CallInfo, type JsonRpcParams } from './jsonrpc.ts';
 import { Peer, RpcCancelledError, RpcConnectionError, RpcResponseError, WorkGate, type ByteStream } from './peer.ts';

@@ -27,7 +27,7 @@ var __esm = (fn, res, err) => () => {
   return res;
 };
 
-// plugins/core/util.ts
+// runtime/util.ts
 const nodePath = __acpRequire("node:path");
 function isObject(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -92,7 +92,7 @@ async function realpathOfExistingAncestor(host, path) {
 }
 var init_util = () => {};
 
-// plugins/core/define.ts
+// runtime/define.ts
 function defineDeliverableType(definition) {
   return definition;
 }
@@ -100,7 +100,7 @@ function definePlugin(definition) {
   return definition;
 }
 
-// plugins/core/node-host.ts
+// runtime/node-host.ts
 const nodePath6 = __acpRequire("node:path");
 async function createNodeHost(options = {}) {
   const fs = await builtinModule("node:fs", () => __acpLoad("node:fs"));
@@ -1148,7 +1148,7 @@ var init_humans = __esm(() => {
   ];
 });
 
-// plugins/loader.ts
+// runtime/loader.ts
 async function loadPlugins(registry, options, api, bundled) {
   const { host } = options;
   const path = await builtinModule("node:path", () => __acpLoad("node:path"));
@@ -1393,7 +1393,7 @@ var init_loader = __esm(() => {
   EXTENSIONS = [".ts", ".mjs", ".js"];
 });
 
-// plugins/core/process.ts
+// runtime/process.ts
 var exports_process = {};
 __export(exports_process, {
   createProcessRuntime: () => createProcessRuntime,
@@ -1566,7 +1566,7 @@ var package_default = {
   version: "0.1.0"
 };
 
-// plugins/core/errors.ts
+// runtime/errors.ts
 class AcpError extends Error {
   exitCode;
   messages;
@@ -1620,7 +1620,7 @@ class UsageError extends AcpError {
   }
 }
 
-// plugins/core/sha256.ts
+// runtime/sha256.ts
 var K = new Int32Array([
   1116352408,
   1899447441,
@@ -1769,7 +1769,7 @@ function toHex(bytes) {
   return hex;
 }
 
-// plugins/core/pytext.ts
+// runtime/pytext.ts
 init_util();
 var PY_SPACE = "\\t\\n\\v\\f\\r \\x1c-\\x1f\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000";
 var S = `[${PY_SPACE}]`;
@@ -2119,7 +2119,7 @@ function decodeText(bytes, name) {
 `) : text;
 }
 
-// plugins/core/argv.ts
+// runtime/argv.ts
 var GLOBAL_OPTIONS = {
   plugin: { type: "string", multiple: true, valueName: "path", description: "Load a plugin: a .ts/.mjs/.js file or a bundled acp:{name} (repeatable)" },
   "no-config": { type: "boolean", description: "Ignore acp.config.yaml (found in the working directory or its ancestors)" },
@@ -2314,13 +2314,13 @@ function checkOptionValues(spec, options) {
     throw new UsageError(`the following arguments are required: ${missing.join(", ")}`);
 }
 
-// plugins/core/validate-checkpoint.ts
+// runtime/validate-checkpoint.ts
 const nodePath4 = __acpRequire("node:path");
 
-// plugins/core/checkpoint.ts
+// runtime/checkpoint.ts
 const nodePath3 = __acpRequire("node:path");
 
-// plugins/core/files.ts
+// runtime/files.ts
 const nodePath2 = __acpRequire("node:path");
 init_util();
 var MiB = 1 << 20;
@@ -2673,7 +2673,7 @@ function logDecodeError(bytes, error) {
   return error;
 }
 
-// plugins/core/checkpoint.ts
+// runtime/checkpoint.ts
 init_util();
 var CHECKPOINT_NAME = ".acp.checkpoint.json";
 var CHECKPOINT_VERSION = 3;
@@ -2867,7 +2867,7 @@ function duplicateSeqError(events) {
   return `${validator} (seq ${twice} occurs more than once: another tool appended without the folder lock; acp appends nothing more to this log until it is repaired)`;
 }
 
-// plugins/core/validate-checkpoint.ts
+// runtime/validate-checkpoint.ts
 init_util();
 var VERSION = 2;
 var MIN_LOG_BYTES = 64 * 1024;
@@ -3075,7 +3075,7 @@ ${json}
     } catch {}
   }
 }
-// plugins/core/documents.ts
+// runtime/documents.ts
 var CONCLUSION_SECTIONS = [
   "Decision Outcome",
   "Rationale",
@@ -3357,7 +3357,7 @@ Finish the collaboration.
   ]);
 }
 
-// plugins/core/memory-host.ts
+// runtime/memory-host.ts
 init_util();
 const nodePath5 = __acpRequire("node:path");
 function createMemoryFileSystem(options = {}) {

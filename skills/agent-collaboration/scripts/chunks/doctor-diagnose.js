@@ -1,6 +1,6 @@
 globalThis[Symbol.for("acp.chunk:./chunks/doctor-diagnose.js")] = async function (__acpRequire, __acpMeta, __acpLoad) {
 "use strict";
-// plugins/core/util.ts
+// runtime/util.ts
 ;
 function isObject(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);

@@ -3,7 +3,7 @@ globalThis[Symbol.for("acp.chunk:./chunks/git-append.js")] = async function (__a
 // plugins/git/append.ts
 const { relative: relativePath } = __acpRequire("node:path");
 
-// plugins/core/util.ts
+// runtime/util.ts
 ;
 function sleep(ms) {
   return new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,6 +1,6 @@
 globalThis[Symbol.for("acp.chunk:./chunks/git-wait.js")] = async function (__acpRequire, __acpMeta, __acpLoad) {
 "use strict";
-// plugins/core/util.ts
+// runtime/util.ts
 ;
 
 // plugins/git/repo.ts

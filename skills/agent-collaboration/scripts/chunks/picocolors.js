@@ -3,7 +3,7 @@ globalThis[Symbol.for("acp.chunk:./chunks/picocolors.js")] = async function (__a
 ;
 var __commonJS = (cb, mod) => () => (mod || cb((mod = { exports: {} }).exports, mod), mod.exports);
 
-// node_modules/picocolors/picocolors.js
+// ../main/node_modules/picocolors/picocolors.js
 var require_picocolors = __commonJS(function(exports, module) {
   var p = process || {};
   var argv = p.argv || [];

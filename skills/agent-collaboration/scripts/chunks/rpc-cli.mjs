@@ -1002,7 +1002,7 @@ class Peer {
   }
 }
 
-// plugins/core/util.ts
+// runtime/util.ts
 import * as nodePath from "node:path";
 function errorCode(error) {
   return typeof error === "object" && error !== null && "code" in error ? String(error.code) : undefined;

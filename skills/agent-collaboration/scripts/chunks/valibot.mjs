@@ -1,4 +1,4 @@
-// node_modules/valibot/dist/index.mjs
+// ../main/node_modules/valibot/dist/index.mjs
 var store$4;
 var DEFAULT_CONFIG = {
   lang: undefined,

@@ -6,7 +6,7 @@
  * @module
  */
 import * as nodePath from 'node:path';
-import type { FileSystem, Host } from '../../acp.ts';
+import type { FileSystem, Host } from './host.ts';
 import { builtinModule, errorCode, fsError, getBuiltin } from './util.ts';
 
 /** Options of {@link createNodeHost}. */

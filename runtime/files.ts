@@ -7,7 +7,7 @@
  * @module
  */
 import * as nodePath from 'node:path';
-import type { FileReader, Host } from '../../acp.ts';
+import type { FileReader, Host } from './host.ts';
 import { AcpError } from './errors.ts';
 import { errorCode, isObject, joinBytes, sleep } from './util.ts';
 

@@ -4,7 +4,7 @@
  * @module
  */
 import * as nodePath from 'node:path';
-import type { FileSystem, Host } from '../../acp.ts';
+import type { FileSystem, Host } from './host.ts';
 import { errorCode, fsError } from './util.ts';
 
 /** An in-memory {@link FileSystem} (see {@link createMemoryFileSystem}). */

@@ -5,7 +5,7 @@
  * @module
  */
 import * as nodePath from 'node:path';
-import type { Host } from '../../acp.ts';
+import type { Host } from './host.ts';
 
 /** A JSON object (as parsed from protocol.json or an event line). */
 export type Json = Record<string, unknown>;

@@ -5,7 +5,7 @@
  * Imports nothing but types from acp.ts.
  * @module
  */
-import type { CliIo, RuntimeFacts } from '../../acp.ts';
+import type { CliIo, RuntimeFacts } from '../acp.ts';
 import { createNodeHost } from './node-host.ts';
 import { builtinModule } from './util.ts';
 

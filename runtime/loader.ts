@@ -23,8 +23,9 @@
  * shared setup.
  * @module
  */
-import type { AcpApi, AcpPlugin, DeliverableType, Host, Origin, PluginContext, PluginEntry, Registry, RegistryOptions, RuntimeFacts } from '../acp.ts';
-import { builtinModule, isInside, realpathOfExistingAncestor } from './core/util.ts';
+import type { AcpApi, AcpPlugin, DeliverableType, Origin, PluginContext, PluginEntry, Registry, RegistryOptions, RuntimeFacts } from '../acp.ts';
+import type { Host } from './host.ts';
+import { builtinModule, isInside, realpathOfExistingAncestor } from './util.ts';
 
 /** The config file name looked for in the working directory and its ancestors. */
 export const CONFIG_FILE = 'acp.config.yaml';

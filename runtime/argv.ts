@@ -5,7 +5,7 @@
  * acp.ts's CLI edge uses it; it imports only types from acp.ts.
  * @module
  */
-import type { CommandOptionSpec, CommandSpec, OptionValues, Registry } from '../../acp.ts';
+import type { CommandOptionSpec, CommandSpec, OptionValues, Registry } from '../acp.ts';
 import { UsageError } from './errors.ts';
 import { pyRepr, pyStrip } from './pytext.ts';
 

@@ -5,7 +5,7 @@
  * Plugins loaded from files get the same functions from their context.
  * @module
  */
-import type { AcpPlugin, DeliverableType } from '../../acp.ts';
+import type { AcpPlugin, DeliverableType } from '../acp.ts';
 
 /** Identity helper that gives a deliverable type definition its type. */
 export function defineDeliverableType<T extends DeliverableType>(definition: T): T {

@@ -7,7 +7,8 @@
  * @module
  */
 import * as nodePath from 'node:path';
-import type { DerivedState, FileStat, Host } from '../../acp.ts';
+import type { DerivedState } from '../acp.ts';
+import type { FileStat, Host } from './host.ts';
 import { READ_LIMITS, readCapped } from './files.ts';
 import { pyStr } from './pytext.ts';
 import { hmacSha256, toHex } from './sha256.ts';

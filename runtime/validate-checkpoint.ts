@@ -10,7 +10,8 @@
  * @module
  */
 import * as nodePath from 'node:path';
-import type { DerivedState, FileReader, Host } from '../../acp.ts';
+import type { DerivedState } from '../acp.ts';
+import type { FileReader, Host } from './host.ts';
 import { hmacHex, sameText } from './checkpoint.ts';
 import { READ_LIMITS } from './files.ts';
 import { reviewHeadings } from './pytext.ts';
@@ -22,7 +23,7 @@ import { isInt, isObject, type Json, type NodeCrypto, nodeCrypto, sameList, type
 // shorter one is validated in full in a few milliseconds, and small folders
 // (tests, conformance runs) leave nothing behind.
 //
-// Threat model: the append checkpoint's (plugins/core/checkpoint.ts). The
+// Threat model: the append checkpoint's (runtime/checkpoint.ts). The
 // file's claims (the errors of the prefix, the replayed state) decide the
 // verdict, so it is authenticated the same way although it lives outside
 // the folder: HMAC-SHA256 with the host's checkpoint key over the label

@@ -5,7 +5,7 @@
  * acp.ts re-exports them; this module imports only types.
  * @module
  */
-import type { AppendResult } from '../../acp.ts';
+import type { AppendResult } from '../acp.ts';
 
 /**
  * A refusal the protocol defines: the message is the exact text other tools

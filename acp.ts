@@ -33,7 +33,7 @@ import packageJson from './package.json' with { type: 'json' };
 import { checkOptionValues, commandWord, formatHelp, parseArgv, parsePartial, parsePyFloat, parsePyInt } from './runtime/argv.ts';
 import { ValidateCheckpoint, type ResumePoint } from './runtime/validate-checkpoint.ts';
 import { CHECKPOINT_NAME, addSeq, checkpointState, duplicateSeqError, hasSeq, loadCheckpoint, logFacts, saveCheckpoint, stripErrors, type LogFacts } from './runtime/checkpoint.ts';
-import { defineDeliverableType, definePlugin } from './runtime/define.ts';
+import { defineCommand, defineDeliverableType, definePlugin } from './runtime/define.ts';
 import { CONCLUSION_SECTIONS, checkDecisions, conclusionErrors, decisionGateErrors, initialDocuments, markdown, readinessGateErrors, readReadiness, type MarkdownHelpers, type ReadinessFacts } from './runtime/documents.ts';
 import { AcpAbortError, AcpAppendedError, AcpError, AcpPluginError, AcpTimeoutError, UsageError } from './runtime/errors.ts';
 import { LOCK_BREAKER, LOCK_NAME, READ_LIMITS, inspectFolderLock, logDecodeError, openCapped, readCapped, readWholeLines, withFolderLock, writeFileAtomic, type FolderLock } from './runtime/files.ts';
@@ -41,11 +41,11 @@ import type { FileReader, Host } from './runtime/host.ts';
 import { createMemoryFileSystem, createMemoryHost } from './runtime/memory-host.ts';
 import { createNodeHost } from './runtime/node-host.ts';
 import { comparePy, decodeText, formatProtocolJson, formatTimestamp, parseZonedTimestamp, purePosixPath, pyRepr, pyStr, pyStrip, reviewHeadings, sha256Hex, sortedPy } from './runtime/pytext.ts';
-import { builtinModule, errorCode, fsError, isInside, isInt, isObject, type Json, realpathOfExistingAncestor, sleep } from './runtime/util.ts';
+import { builtinModule, errorCode, fsError, isInside, isInt, isObject, type Json, realpathOfExistingAncestor, sameList, sleep } from './runtime/util.ts';
 
 export { parseArgv, parsePyFloat, parsePyInt, type ParsedArgv } from './runtime/argv.ts';
 export { CHECKPOINT_NAME } from './runtime/checkpoint.ts';
-export { defineDeliverableType, definePlugin } from './runtime/define.ts';
+export { defineCommand, defineDeliverableType, definePlugin } from './runtime/define.ts';
 export { CONCLUSION_SECTIONS, conclusionErrors, decisionGateErrors, markdown, readReadiness, type MarkdownHelpers, type ReadinessFacts } from './runtime/documents.ts';
 export { AcpAbortError, AcpAppendedError, AcpError, AcpPluginError, AcpTimeoutError, UsageError } from './runtime/errors.ts';
 export { LOCK_BREAKER, LOCK_NAME, inspectFolderLock, readCapped, withFolderLock, writeFileAtomic, type FolderLock, type FolderLockOptions, type FolderLockState } from './runtime/files.ts';
@@ -53,7 +53,7 @@ export type { FileReader, FileStat, FileSystem, Host, ProcessIdentity } from './
 export { createMemoryFileSystem, createMemoryHost, type MemoryFileSystem, type MemoryHostOptions } from './runtime/memory-host.ts';
 export { createNodeHost, type NodeHostOptions } from './runtime/node-host.ts';
 export { comparePy, decodeText, formatProtocolJson, formatTimestamp, parseZonedTimestamp, purePosixPath, pyRepr, pyStr, pyStrip, reviewHeadings, sha256Hex, sortedPy } from './runtime/pytext.ts';
-export { fsError } from './runtime/util.ts';
+export { errorCode, fsError, isInside, isObject, realpathOfExistingAncestor, sameList, sleep } from './runtime/util.ts';
 
 // ---------------------------------------------------------------------------
 // Protocol constants
@@ -294,8 +294,31 @@ export interface DerivedState {
   primaryDrafted: boolean;
   primaryFrozen: boolean;
   readinessPassed: boolean;
-  /** Errors found while replaying, in order. */
+  /** Errors found while replaying, in order (the Python tools' messages). */
   errors: string[];
+  /** The stable code of each error in {@link errors}, index for index. */
+  codes: RefusalCode[];
+}
+
+/**
+ * What kind of rule an event broke: `phase` (nobody may do it now),
+ * `not_your_turn` (someone else may), or `invalid_event` (any other rule).
+ * The state machine records it beside each message, so that other layers
+ * map the code and never parse the text.
+ */
+export type RefusalCode = 'phase' | 'not_your_turn' | 'invalid_event';
+
+/** Record a broken rule: its message (validate prints it) and its code. */
+function breakRule(state: DerivedState, code: RefusalCode, message: string): void {
+  state.errors.push(message);
+  state.codes.push(code);
+}
+
+/** The code of a refused event: a wrong phase outranks a wrong actor (nobody may do it now). */
+export function refusalCodeOf(state: DerivedState): RefusalCode {
+  if (state.codes.includes('phase')) return 'phase';
+  if (state.codes.includes('not_your_turn')) return 'not_your_turn';
+  return 'invalid_event';
 }
 
 /** The initial (empty) derived state. */
@@ -312,6 +335,7 @@ export function emptyState(): DerivedState {
     primaryFrozen: false,
     readinessPassed: false,
     errors: [],
+    codes: [],
   };
 }
 
@@ -337,14 +361,14 @@ function seqText(event: Json): string {
 // The checks of applyEvent, as plain functions: a replay of a long log
 // calls them for every event, and closures per event cost memory.
 function requirePhase(state: DerivedState, event: Json, allowed: Phase[]): void {
-  if (!state.phase || !allowed.includes(state.phase)) state.errors.push(`seq ${seqText(event)}: ${pyStr(event.event)} is not allowed from phase ${state.phase ?? 'None'}`);
+  if (!state.phase || !allowed.includes(state.phase)) breakRule(state, 'phase', `seq ${seqText(event)}: ${pyStr(event.event)} is not allowed from phase ${state.phase ?? 'None'}`);
 }
 
 function requireActor(state: DerivedState, event: Json, allowed: string[], action: string): void {
   const actor = event.from;
   if (typeof actor === 'string' && allowed.includes(actor)) return;
   const who = allowed.length ? sortedPy(allowed).join(', ') : 'no participant';
-  state.errors.push(`seq ${seqText(event)}: ${action} is reserved for ${who}; got ${pyStr(actor)}`);
+  breakRule(state, 'not_your_turn', `seq ${seqText(event)}: ${action} is reserved for ${who}; got ${pyStr(actor)}`);
 }
 
 function requireOwner(state: DerivedState, event: Json, action: string): void {
@@ -398,8 +422,8 @@ export function applyEvent(state: DerivedState, event: Json, participants: strin
 
 function applyInitialized(state: DerivedState, event: Json, participants: string[]): void {
   const actor = event.from;
-  if (event.seq !== 1) state.errors.push('initialized must be seq 1');
-  if (typeof actor !== 'string' || !participants.includes(actor)) state.errors.push(`seq ${seqText(event)}: initialized participant is not listed in protocol.json`);
+  if (event.seq !== 1) breakRule(state, 'invalid_event', 'initialized must be seq 1');
+  if (typeof actor !== 'string' || !participants.includes(actor)) breakRule(state, 'invalid_event', `seq ${seqText(event)}: initialized participant is not listed in protocol.json`);
   state.proposalOwner = typeof actor === 'string' ? actor : pyStr(actor);
   state.phase = 'drafting';
   state.waitingFor = [state.proposalOwner];
@@ -407,8 +431,8 @@ function applyInitialized(state: DerivedState, event: Json, participants: string
 
 function applyPrimaryDeliverable(state: DerivedState, event: Json, name: 'deliverable_drafted' | 'deliverable_revised' | 'deliverable_frozen'): void {
   const rule = PHASE_RULES[name]!;
-  if (name === 'deliverable_revised' && state.primaryFrozen) state.errors.push(`seq ${seqText(event)}: deliverable_revised is not allowed after deliverable_frozen`);
-  if (name === 'deliverable_frozen' && state.primaryFrozen) state.errors.push(`seq ${seqText(event)}: primary deliverable can be frozen only once`);
+  if (name === 'deliverable_revised' && state.primaryFrozen) breakRule(state, 'invalid_event', `seq ${seqText(event)}: deliverable_revised is not allowed after deliverable_frozen`);
+  if (name === 'deliverable_frozen' && state.primaryFrozen) breakRule(state, 'invalid_event', `seq ${seqText(event)}: primary deliverable can be frozen only once`);
   requirePhase(state, event, rule.phases);
   requireOwner(state, event, rule.action);
   if (name === 'deliverable_frozen') state.primaryFrozen = true;
@@ -418,11 +442,11 @@ function applyPrimaryDeliverable(state: DerivedState, event: Json, name: 'delive
 function applyProposalSubmitted(state: DerivedState, event: Json, participants: string[]): void {
   const actor = event.from;
   requirePhase(state, event, PHASE_RULES.proposal_submitted!.phases);
-  if (!state.primaryDrafted) state.errors.push(`seq ${seqText(event)}: proposal_submitted requires prior primary deliverable_drafted`);
+  if (!state.primaryDrafted) breakRule(state, 'invalid_event', `seq ${seqText(event)}: proposal_submitted requires prior primary deliverable_drafted`);
   requireActor(state, event, state.proposalOwner === null ? [pyStr(actor)] : [state.proposalOwner], 'proposal submission');
   state.proposalOwner = pyStr(actor);
   state.reviewersDue = participants.filter((p) => p !== state.proposalOwner);
-  if (!state.reviewersDue.length) state.errors.push(`seq ${seqText(event)}: proposal_submitted requires at least one reviewer`);
+  if (!state.reviewersDue.length) breakRule(state, 'invalid_event', `seq ${seqText(event)}: proposal_submitted requires at least one reviewer`);
   state.phase = 'reviewing';
   state.waitingFor = sortedPy(new Set(state.reviewersDue));
 }
@@ -461,11 +485,11 @@ function applyDecisionAccepted(state: DerivedState, event: Json, readiness: Read
   const actor = event.from;
   requirePhase(state, event, PHASE_RULES.decision_accepted!.phases);
   if (state.latestDecisionInput && state.latestClassification <= state.latestDecisionInput) {
-    state.errors.push(`seq ${seqText(event)}: decision_accepted requires question_classified after the latest proposal or decision`);
+    breakRule(state, 'invalid_event', `seq ${seqText(event)}: decision_accepted requires question_classified after the latest proposal or decision`);
   }
   requireActor(state, event, state.acceptorsDue, 'decision acceptance');
   // The gates read the *current* readiness.md, on every replay (spec §5).
-  for (const message of decisionGateErrors(readiness)) state.errors.push(`seq ${seqText(event)}: ${message}`);
+  for (const message of decisionGateErrors(readiness)) breakRule(state, 'invalid_event', `seq ${seqText(event)}: ${message}`);
   state.acceptorsDue = state.acceptorsDue.filter((p) => p !== actor);
   if (state.acceptorsDue.length) state.waitingFor = sortedPy(new Set(state.acceptorsDue));
   else {
@@ -476,15 +500,15 @@ function applyDecisionAccepted(state: DerivedState, event: Json, readiness: Read
 
 function applyReadinessPassed(state: DerivedState, event: Json): void {
   requirePhase(state, event, PHASE_RULES.readiness_passed!.phases);
-  if (!state.primaryFrozen) state.errors.push(`seq ${seqText(event)}: readiness_passed requires primary deliverable_frozen`);
+  if (!state.primaryFrozen) breakRule(state, 'invalid_event', `seq ${seqText(event)}: readiness_passed requires primary deliverable_frozen`);
   requireOwner(state, event, 'readiness pass');
   state.readinessPassed = true;
   state.waitingFor = ownerList(state);
 }
 
 function applyCompleted(state: DerivedState, event: Json): void {
-  if (state.phase !== 'readiness_check' || !state.readinessPassed) state.errors.push(`seq ${seqText(event)}: completed requires a prior readiness_passed event`);
-  if (event.doc !== 'conclusion.md') state.errors.push(`seq ${seqText(event)}: completed must reference conclusion.md`);
+  if (state.phase !== 'readiness_check' || !state.readinessPassed) breakRule(state, 'invalid_event', `seq ${seqText(event)}: completed requires a prior readiness_passed event`);
+  if (event.doc !== 'conclusion.md') breakRule(state, 'invalid_event', `seq ${seqText(event)}: completed must reference conclusion.md`);
   requireOwner(state, event, 'completion');
   state.phase = 'completed';
   state.waitingFor = [];
@@ -495,6 +519,89 @@ export function replay(events: Json[], participants: string[], readiness: Readin
   const state = emptyState();
   for (const event of events) applyEvent(state, event, participants, readiness);
   return state;
+}
+
+/** Whose turn it is: protocol.json's cached turn, or the log's when the cache is a stale copy of an earlier point of it. */
+export interface Turn {
+  phase: unknown;
+  proposalOwner: unknown;
+  waitingFor: string[];
+  /**
+   * Set when protocol.json's cache is stale: its phase, owner, waitingFor
+   * and `updatedAt` are exactly those after this earlier event (an append of
+   * a later event died between its line and the rename, met a full disk, or
+   * is between the two right now). The turn is then the log's.
+   */
+  staleAt?: Json;
+}
+
+/** The turn after one event. */
+interface TurnSnapshot {
+  event: Json;
+  phase: Phase | null;
+  owner: string | null;
+  waiting: string[];
+}
+
+/** How many of the log's last events a stale cache may describe (every append repairs it, so one in practice). */
+const STALE_DEPTH = 8;
+
+/**
+ * Follows a log event by event (the state machine's turn after each) and
+ * tells whose turn it is against protocol.json's cache. A cache that
+ * matches the end of the log, or no point of it at all (a hand edit, which
+ * the Python tools read as written), is taken as it is; one that matches an
+ * earlier event exactly, its time included, was left behind by an append,
+ * and the log's turn is the answer.
+ */
+export class TurnTracker {
+  readonly state = emptyState();
+  #recent: TurnSnapshot[] = [];
+  readonly #participants: string[];
+
+  constructor(participants: string[]) {
+    this.#participants = participants;
+  }
+
+  /** The next event of the log. */
+  add(event: Json): void {
+    // Phases and turns do not depend on readiness.md (only decision_accepted's errors do).
+    applyEvent(this.state, event, this.#participants, NO_READINESS);
+    if (this.#recent.length === STALE_DEPTH) this.#recent.shift();
+    this.#recent.push({ event, phase: this.state.phase, owner: this.state.proposalOwner, waiting: this.state.waitingFor });
+  }
+
+  /** The turn, given protocol.json as read now. */
+  turn(protocol: Json): Turn {
+    const cached: Turn = { phase: protocol.currentPhase, proposalOwner: protocol.proposalOwner, waitingFor: cachedWaiting(protocol) };
+    const matches = (r: TurnSnapshot): boolean => r.phase === protocol.currentPhase && r.owner === protocol.proposalOwner && sameList(protocol.waitingFor, r.waiting);
+    const last = this.#recent.at(-1);
+    if (!last || matches(last)) return cached;
+    for (let i = this.#recent.length - 2; i >= 0; i--) {
+      const r = this.#recent[i]!;
+      if (r.event.at === protocol.updatedAt && matches(r)) return { phase: last.phase, proposalOwner: last.owner, waitingFor: [...last.waiting], staleAt: r.event };
+    }
+    return cached;
+  }
+}
+
+const NO_READINESS: ReadinessFacts = { blocking: [], unresolved: [], deferredWithoutReason: [], readyToImplement: true, isGateChecked: () => true };
+
+/** The turn of a folder whose log is read whole (see {@link TurnTracker}). */
+export function turnOf(protocol: Json, events: Json[]): Turn {
+  // Only a cache whose time is that of one of the last events but the very
+  // last can be stale: most reads need no replay.
+  if (!events.slice(-STALE_DEPTH - 1, -1).some((e) => e.at === protocol.updatedAt)) return { phase: protocol.currentPhase, proposalOwner: protocol.proposalOwner, waitingFor: cachedWaiting(protocol) };
+  const tracker = new TurnTracker(participantIds(protocol));
+  for (const event of events) tracker.add(event);
+  return tracker.turn(protocol);
+}
+
+/** Words for a stale cache, on stderr of the command that answered from the log. */
+export function staleNote(turn: Turn, events: Json[] | Json | undefined): string | undefined {
+  if (!turn.staleAt) return undefined;
+  const last = Array.isArray(events) ? events.at(-1) : events;
+  return `protocol.json is stale (it describes seq ${pyStr(turn.staleAt.seq)}; the log ends at seq ${pyStr(last?.seq)}): answering from the log; the next append or \`acp doctor --fix\` rewrites it`;
 }
 
 // ---------------------------------------------------------------------------
@@ -1058,8 +1165,12 @@ export class HookRunner {
 
 /** One `--option` of a command. */
 export interface CommandOptionSpec {
-  /** `string` takes a value; `boolean` is a flag. */
-  type: 'string' | 'boolean';
+  /**
+   * `boolean` is a flag; the others take a value: `string` as given, `int`
+   * through Python's `int()`, `seconds` through Python's `float()` and
+   * non-negative. Each type has one parser (runtime/argv.ts), whatever the door.
+   */
+  type: 'string' | 'boolean' | 'int' | 'seconds';
   /** One line for `--help`. */
   description: string;
   /** Repeatable: the value is a `string[]` (argparse's `action='append'`). */
@@ -1077,7 +1188,7 @@ export interface CommandOptionSpec {
  * the core's internal plugin; every other command (doctor, serve, rpc, …) is
  * contributed by a plugin the same way a user plugin contributes one.
  */
-export interface CommandSpec {
+export interface CommandSpec<O extends Record<string, CommandOptionSpec> = Record<string, CommandOptionSpec>> {
   /** The word after `acp`. */
   name: string;
   /** One line for `acp --help`. */
@@ -1085,7 +1196,23 @@ export interface CommandSpec {
   /** Positional arguments in order; a trailing `?` makes one optional (`'params?'`). */
   args?: readonly string[];
   /** Options by the name typed after `--` (`folder`, `reply-to`). */
-  options?: Readonly<Record<string, CommandOptionSpec>>;
+  options?: Readonly<O>;
+  /**
+   * The command writes or waits through the folder's store ({@link Store}):
+   * each store's flag (`--git`) is one of its options, and
+   * {@link CommandContext.store} opens the store they choose.
+   */
+  store?: boolean;
+  /**
+   * An extension's options under which it answers the command itself,
+   * without calling `next()` (`wait --server` waits on a server, not the
+   * folder). Given together with an option another plugin added to the
+   * command (a store's flag included), the command is refused before it
+   * runs, in argparse's words (`argument --git: not allowed with argument
+   * --server`). Without one of them given, an extension must call `next()`:
+   * two extensions never silently drop each other.
+   */
+  answers?: readonly string[];
   /**
    * Extend the command of this name instead of adding one: the options are
    * merged into it and `run` wraps it (call `context.next()` to run the
@@ -1098,8 +1225,24 @@ export interface CommandSpec {
    * RPC server returns as the call's result. Text output goes through
    * `context.out` (commands print no text when `context.json` is set).
    */
-  run(context: CommandContext): Promise<CommandOutcome> | CommandOutcome;
+  run(context: CommandContext<OptionValuesOf<O>>): Promise<CommandOutcome> | CommandOutcome;
 }
+
+/** The value `run` gets for one option (see {@link CommandOptionSpec.type}). */
+export type OptionValue<O extends CommandOptionSpec> = O extends { type: 'boolean' }
+  ? boolean
+  : O extends { type: 'int' | 'seconds' }
+    ? O extends { multiple: true }
+      ? number[]
+      : number
+    : O extends { multiple: true }
+      ? string[]
+      : string;
+
+/** The options `run` gets, typed from their data: a required option is always there. */
+export type OptionValuesOf<O extends Record<string, CommandOptionSpec>> = string extends keyof O
+  ? OptionValues
+  : { [K in keyof O]: O[K] extends { required: true } ? OptionValue<O[K]> : OptionValue<O[K]> | undefined };
 
 /** What a command returns: an exit code, or a typed result. */
 export type CommandOutcome = number | void | CommandResult;
@@ -1111,17 +1254,20 @@ export interface CommandResult {
   json?: Json;
 }
 
-/** Parsed option values: a string, a list (`multiple`), `true` (flags), or undefined when absent. */
-export type OptionValues = Record<string, string | string[] | boolean | undefined>;
+/** Parsed option values: a string or number, a list (`multiple`), `true` (flags), or undefined when absent. */
+export type OptionValues = Record<string, string | string[] | number | number[] | boolean | undefined>;
 
 /** What a command's `run` gets. Output goes through `out`/`err`; only the CLI edge touches the process. */
-export interface CommandContext {
+export interface CommandContext<V = OptionValues> {
   /** The command's name. */
   name: string;
   /** Positional arguments by name. */
   args: Record<string, string | undefined>;
-  /** Options by name (see {@link OptionValues}). */
-  options: OptionValues;
+  /**
+   * Options by name, typed from the command's option data (an extension
+   * also sees the options of the command it wraps, untyped).
+   */
+  options: V & OptionValues;
   /** The library: every function a plugin may call (see {@link libraryApi}). */
   api: AcpApi;
   host: Host;
@@ -1141,6 +1287,8 @@ export interface CommandContext {
   env(name: string): string | undefined;
   /** `--folder`, resolved against the working directory (a usage error when missing). */
   folder(): string;
+  /** The store that serves `folder` in this run: the stores' flags given to the command, else the configuration, else the local folder. */
+  store(folder: string): Promise<Store>;
   /** The wrapped command, inside an `extend` command's `run`. */
   next(): Promise<CommandResult>;
 }
@@ -1184,6 +1332,8 @@ export interface AcpPlugin {
   deliverableTypes?: DeliverableType[];
   /** Commands this plugin adds (or extends, see {@link CommandSpec.extend}). */
   commands?: CommandSpec[];
+  /** Stores this plugin provides: where a folder's writes go and how its waiters hear of others' (see {@link StoreProvider}). */
+  stores?: StoreProvider[];
   /**
    * A valibot schema (built with `context.valibot`) for this plugin's options
    * from acp.config.yaml; options it refuses (an unknown key, a wrong type)
@@ -1205,6 +1355,7 @@ export interface PluginContext {
   /** The library: the same functions acp.ts exports (see {@link libraryApi}). */
   api: AcpApi;
   definePlugin: typeof definePlugin;
+  defineCommand: typeof defineCommand;
   defineDeliverableType: typeof defineDeliverableType;
   markdown: MarkdownHelpers;
   defaultTemplate: typeof defaultTemplate;
@@ -1253,17 +1404,20 @@ export interface Origin {
 }
 
 const TYPE_NAME_RE = /^[a-z0-9][a-z0-9._-]*$/;
+const OPTION_TYPES: readonly unknown[] = ['string', 'boolean', 'int', 'seconds'] satisfies CommandOptionSpec['type'][];
 
 /** Deliverable types and plugins known to a runtime instance. */
 export class Registry {
   readonly types = new Map<string, { definition: DeliverableType; origin: Origin }>();
   readonly plugins: { plugin: AcpPlugin; origin: Origin }[] = [];
   readonly hooks = new HookRunner();
+  /** The plugins' stores, in load order (see {@link openStore}). */
+  readonly stores: StoreProvider[] = [];
   /**
    * Commands by name. `chain` is the command followed by the plugins'
    * `extend` wrappers, innermost first (the CLI runs the last one).
    */
-  readonly commands = new Map<string, { spec: CommandSpec; origin: Origin; chain: CommandSpec[] }>();
+  readonly commands = new Map<string, { spec: CommandSpec; origin: Origin; chain: CommandSpec[]; owners: string[] }>();
   /**
    * The configuration file the loader read (none with `--no-config`): its
    * path and its top-level sections other than `plugins:` (e.g. `git:`),
@@ -1318,6 +1472,8 @@ export class Registry {
     const commands = plugin.commands ?? [];
     if (!Array.isArray(commands)) throw new AcpError(`${where}: commands must be an array`);
     for (const command of commands) this.#checkCommand(command, where);
+    const stores = plugin.stores ?? [];
+    if (!Array.isArray(stores) || !stores.every(isStoreProvider)) throw new AcpError(`${where}: stores must be an array of { name, open(context), flag? }`);
     if (plugin.optionsSchema !== undefined && context) await checkPluginOptions(plugin, context, where);
     const typeOrigin: Origin = { ...origin, plugin: plugin.name };
     types.forEach((type, index) => {
@@ -1334,6 +1490,16 @@ export class Registry {
     const order: HookOrder = plugin.enforce ?? 'normal';
     for (const [name, fn] of hooks) this.hooks.hook(name as keyof AcpHooks, fn as never, { order, owner: plugin.name, timeoutMs: plugin.timeoutMs });
     for (const command of commands) this.#addCommand(command, typeOrigin);
+    for (const store of stores) this.#addStore(store);
+  }
+
+  /** A store's flag becomes an option of every command that writes or waits through the store. */
+  #addStore(provider: StoreProvider): void {
+    this.stores.push(provider);
+    if (!provider.flag) return;
+    for (const [name, entry] of this.commands) {
+      if (entry.spec.store) this.commands.set(name, { ...entry, spec: withStoreFlags(entry.spec, [provider]) });
+    }
   }
 
   #checkCommand(command: CommandSpec, where: string): void {
@@ -1345,19 +1511,19 @@ export class Registry {
     if (existing && !command.extend) throw new AcpError(`${where}: command '${command.name}' is already defined by ${existing.origin.plugin ? `plugin '${existing.origin.plugin}'` : existing.origin.source}`);
     if (!existing && command.extend) throw new AcpError(`${where}: extends command '${command.name}', which no plugin defines`);
     for (const [name, option] of Object.entries(command.options ?? {})) {
-      if (option?.type !== 'string' && option?.type !== 'boolean') throw new AcpError(`${where}: option --${name} of command '${command.name}' needs type 'string' or 'boolean'`);
+      if (!OPTION_TYPES.includes(option?.type)) throw new AcpError(`${where}: option --${name} of command '${command.name}' needs type ${OPTION_TYPES.map((t) => `'${t}'`).join(', ')}`);
     }
   }
 
   #addCommand(command: CommandSpec, origin: Origin): void {
     const existing = this.commands.get(command.name);
     if (!existing) {
-      this.commands.set(command.name, { spec: command, origin, chain: [command] });
+      this.commands.set(command.name, { spec: command.store ? withStoreFlags(command, this.stores) : command, origin, chain: [command], owners: [origin.plugin ?? origin.source] });
       return;
     }
     // An extension adds its options to the command it wraps.
     const spec: CommandSpec = { ...existing.spec, options: { ...existing.spec.options, ...command.options } };
-    this.commands.set(command.name, { spec, origin: existing.origin, chain: [...existing.chain, command] });
+    this.commands.set(command.name, { spec, origin: existing.origin, chain: [...existing.chain, command], owners: [...existing.owners, origin.plugin ?? origin.source] });
   }
 
   /** Run every plugin's cleanup in reverse order; all run even if some throw. */
@@ -1373,6 +1539,18 @@ export class Registry {
     }
     if (failures.length) throw new AcpError(failures);
   }
+}
+
+function isStoreProvider(value: unknown): value is StoreProvider {
+  if (!isObject(value) || typeof value.name !== 'string' || typeof value.open !== 'function') return false;
+  const flag = value.flag;
+  return flag === undefined || (isObject(flag) && typeof flag.name === 'string' && /^[a-z][a-z0-9-]*$/.test(flag.name) && typeof flag.description === 'string');
+}
+
+/** A command that writes or waits through the store, with each store's flag as a boolean option. */
+function withStoreFlags(spec: CommandSpec, providers: readonly StoreProvider[]): CommandSpec {
+  const flags = Object.fromEntries(providers.filter((p) => p.flag).map((p) => [p.flag!.name, { type: 'boolean', description: p.flag!.description } as const]));
+  return { ...spec, options: { ...spec.options, ...flags } };
 }
 
 /** Check a plugin's options against its declared valibot schema. */
@@ -1414,7 +1592,7 @@ export function pluginContext(
   extra: { source?: string; warn?(message: string): void; valibot?: typeof import('valibot') } = {},
 ): PluginContext {
   const warn = extra.warn ?? (() => undefined);
-  return { api: libraryApi(), definePlugin, defineDeliverableType, markdown, defaultTemplate, defaultGates, options, runtime, source: extra.source ?? 'inline', warn, valibot: extra.valibot };
+  return { api: libraryApi(), definePlugin, defineCommand, defineDeliverableType, markdown, defaultTemplate, defaultGates, options, runtime, source: extra.source ?? 'inline', warn, valibot: extra.valibot };
 }
 
 /**
@@ -1508,17 +1686,6 @@ async function loadBuiltInPlugins(registry: Registry, options: RegistryOptions):
 
 // ---------------------------------------------------------------------------
 // Append (spec §6)
-/**
- * The stable code of a refused event: whose turn it is, the phase, or
- * another rule (the messages are the state machine's own, spec §5).
- */
-function refusalCode(messages: readonly string[]): string {
-  // A wrong phase outranks a wrong actor: nobody may do it now.
-  if (messages.some((m) => / is not allowed from phase /.test(m))) return 'phase';
-  if (messages.some((m) => / is reserved for /.test(m))) return 'not_your_turn';
-  return 'invalid_event';
-}
-
 // ---------------------------------------------------------------------------
 
 /** What an append asks for. */
@@ -1545,16 +1712,18 @@ export interface AppendResult {
    * until the next append or `acp doctor --fix`.
    */
   warnings?: string[];
+  /** The store that published it, and how many runs of the transaction that took (git: rejected pushes + 1). */
+  store?: { name: string; attempts: number };
 }
 
-/** Options of {@link append}. */
+/** Options of {@link append} and {@link transact}. */
 export interface AppendOptions {
   /** Told once what a held lock waits for (see {@link FolderLockOptions.onWait}). */
   onLockWait?: (message: string) => void;
   /** Give up waiting for the lock after this long (default 60 s). */
   lockTimeoutMs?: number;
-  /** The caller already holds the folder lock (from {@link withFolderLock}); append runs under it. */
-  lock?: FolderLock;
+  /** The store to write through (default: the one {@link openStore} chooses for the folder). */
+  store?: Store;
 }
 
 /** Declared supporting references per protocol document (validate checks every deliverable event). */
@@ -1598,34 +1767,234 @@ function completionGateTexts(protocol: Json): string[] {
 /** DerivedState keys the checkpoint stores (all but the readiness-dependent errors). */
 function stateKeys(): string[] {
   return Object.keys(emptyState())
-    .filter((key) => key !== 'errors')
+    .filter((key) => key !== 'errors' && key !== 'codes')
     .sort();
 }
 
+// ---------------------------------------------------------------------------
+// The one transaction: every door and every store ([beyond])
+// ---------------------------------------------------------------------------
+
+/** What a write is about, so that a store can publish exactly that. */
+export interface WriteIntent {
+  /** Who writes. */
+  participant: string;
+  /** `append` (one event), `freeze` (a deliverable frozen and its event), `write` (a document written through a server). */
+  kind: 'append' | 'freeze' | 'write';
+  /**
+   * Absolute paths of the documents the write speaks for besides
+   * events.jsonl and protocol.json (what a participant edits before the
+   * event): a store that publishes takes their changes along.
+   */
+  documents: string[];
+}
+
+/** What a store's transaction body gets: the held lock, and a record of what it wrote. */
+export interface StoreSession {
+  /** The folder lock, held for the whole body. */
+  readonly lock: FolderLock;
+  /** The store brought the folder up to date before this run: anything read before the transaction may be stale. */
+  readonly synced: boolean;
+  /** Absolute paths the body wrote (the log and protocol.json included). */
+  readonly written: Set<string>;
+  /** One line per thing done (`seq 3 review_submitted by bob`), for the store's record (a commit message). */
+  readonly done: string[];
+  /** 1 for the first run of the body; more when the store ran it again (git: a rejected push). */
+  readonly attempt: number;
+}
+
 /**
- * Append an event (spec §6), under the folder lock. Raises {@link AcpError}
- * with the spec's message when a check fails; nothing is written then.
+ * Where a folder's writes become durable and reach the other participants:
+ * the local folder (the default), or a plugin's (git). Every door — the CLI,
+ * the library, the JSON-RPC and MCP servers, `freeze` — writes through
+ * {@link transact}, which runs the body inside the folder's store.
+ */
+export interface Store {
+  /** Its name, for messages and `--json` (`local`, `git`). */
+  readonly name: string;
+  /**
+   * Run `body` under the folder lock and resolve once what it wrote is
+   * durable where the others read it. The body may run more than once (git:
+   * another clone pushed first; the folder is brought up to date and every
+   * check runs again), so it keeps no state between runs. A refusal thrown
+   * by the body is passed on and nothing is published.
+   */
+  transact<T>(folder: string, intent: WriteIntent, body: (session: StoreSession) => Promise<T>, options?: Pick<AppendOptions, 'onLockWait' | 'lockTimeoutMs'>): Promise<T>;
+  /**
+   * Keep the local folder up to date while someone waits on it (git: fetch
+   * and fast-forward now, then in the background with back-off). Resolves
+   * once the folder is current; `failed` ends the wait with an error that no
+   * retry can fix. Returns the function that stops following.
+   */
+  follow?(folder: string, options: FollowOptions): Promise<() => void>;
+}
+
+/** Options of {@link Store.follow}. */
+export interface FollowOptions {
+  signal?: AbortSignal;
+  /** The store changed the folder (a waiter reads it again at once). */
+  changed(): void;
+  /** Following cannot go on: the wait fails with this error. */
+  failed(error: AcpError): void;
+  /** A line for a person watching (a transient failure, retried). */
+  note?(line: string): void;
+}
+
+/** A store a plugin provides (see {@link AcpPlugin.stores}). */
+export interface StoreProvider {
+  /** Its name (`git`). */
+  name: string;
+  /**
+   * The flag that turns it on for one run (`git` → `--git`), added to every
+   * command that writes or waits (`append`, `wait`, `freeze`, `serve`…).
+   */
+  flag?: { name: string; description: string };
+  /**
+   * The store for `folder`, or undefined when this provider does not serve
+   * it in this run (its flag absent and its configuration silent). Errors
+   * (not a git work tree, a malformed configuration) are thrown.
+   */
+  open(context: StoreContext): Promise<Store | undefined> | Store | undefined;
+}
+
+/** What a {@link StoreProvider} is asked with. */
+export interface StoreContext {
+  folder: string;
+  host: Host;
+  /** The provider's flag was given. */
+  requested: boolean;
+  /** The configuration file's sections (none with `--no-config`). */
+  config?: Registry['config'];
+}
+
+/** The local folder as a store: the folder lock, and atomic writes inside it. */
+export function localStore(host: Host): Store {
+  return {
+    name: 'local',
+    transact: (folder, _intent, body, options = {}) =>
+      withFolderLock(host, folder, (lock) => body({ lock, synced: false, written: new Set(), done: [], attempt: 1 }), { onWait: options.onLockWait, timeoutMs: options.lockTimeoutMs }),
+  };
+}
+
+/**
+ * The store that serves `folder`: the one a plugin's provider claims (its
+ * flag in `flags`, or its configuration), else the local folder. Two
+ * providers claiming one folder is an error: nothing would say which wins.
+ */
+export async function openStore(host: Host, folder: string, registry?: Registry, flags: Readonly<Record<string, unknown>> = {}): Promise<Store> {
+  const claims: Store[] = [];
+  for (const provider of registry?.stores ?? []) {
+    const requested = provider.flag !== undefined && flags[provider.flag.name] === true;
+    const store = await provider.open({ folder, host, requested, config: registry?.config });
+    if (store) claims.push(store);
+  }
+  if (claims.length > 1) throw new AcpError(`stores ${claims.map((c) => `'${c.name}'`).join(' and ')} both serve ${folder}: configure one`, 2, 'usage');
+  return claims[0] ?? localStore(host);
+}
+
+/** Inside {@link transact}: the session, and the writes a door may make. */
+export interface Transaction {
+  readonly session: StoreSession;
+  /** Append an event with every check of spec §6 and the `append:before` hooks; its `append:after` hooks run once the store published it. */
+  append(request: AppendRequest): Promise<AppendResult>;
+  /** Replace a file atomically (an absolute path the caller checked); the store publishes it with the transaction. */
+  write(path: string, text: string): Promise<void>;
+}
+
+/**
+ * The one write transaction. `body` runs inside the folder's store (under
+ * the lock; for git, fetched first and pushed after, retried when another
+ * clone pushed first); the events it appended get their `append:after` and
+ * `phase:change` hooks once, after the store published them, with the seqs
+ * that landed. Every door writes through here: `append`, `freeze`, a
+ * server's document write.
+ */
+export async function transact<T>(host: Host, folder: string, intent: WriteIntent, body: (tx: Transaction) => Promise<T>, registry?: Registry, options: AppendOptions = {}): Promise<T> {
+  const store = options.store ?? (await openStore(host, folder, registry));
+  let appended: AppendResult[] = [];
+  let attempt = 1;
+  const value = await store.transact(
+    folder,
+    intent,
+    (session) => {
+      // A run that is retried starts over: only the last run's events landed.
+      appended = [];
+      attempt = session.attempt;
+      return body({
+        session,
+        append: async (request) => {
+          const result = await appendUnderLock(host, folder, request, registry, session);
+          appended.push(result);
+          return result;
+        },
+        write: async (path, text) => {
+          await writeFileAtomic(host, path, text);
+          session.written.add(path);
+        },
+      });
+    },
+    options,
+  );
+  for (const result of appended) result.store = { name: store.name, attempts: attempt };
+  await afterAppend(host, folder, appended, registry);
+  return value;
+}
+
+/**
+ * Append an event (spec §6) through the folder's store. Raises
+ * {@link AcpError} with the spec's message when a check fails; nothing is
+ * written then.
  */
 export async function append(host: Host, folder: string, request: AppendRequest, registry?: Registry, options: AppendOptions = {}): Promise<AppendResult> {
   const protocol = await readProtocol(host, folder);
+  checkNames(protocol, request);
+  const intent: WriteIntent = { participant: request.participant, kind: 'append', documents: eventDocuments(folder, protocol, request) };
+  return transact(host, folder, intent, (tx) => tx.append(request), registry, options);
+}
+
+/** The event's name and participant, checked before waiting for any lock. */
+function checkNames(protocol: Json, request: AppendRequest): string[] {
   if (!(EVENT_NAMES as readonly string[]).includes(request.event)) throw new AcpError(`unknown event '${request.event}'`, 2, 'unknown_event');
   const participants = participantIds(protocol);
   if (!participants.includes(request.participant)) throw new AcpError(`participant ${pyRepr(request.participant)} is not listed in protocol.json`, 2, 'unknown_participant');
-  const lockOptions = { onWait: options.onLockWait, timeoutMs: options.lockTimeoutMs, held: options.lock };
-  const result = await withFolderLock(host, folder, () => appendUnderLock(host, folder, protocol, participants, request, registry), lockOptions);
-  if (registry?.hooks.has('append:after') || registry?.hooks.has('phase:change')) {
-    // The event is written: run every reaction, then report the failures
-    // saying so (a caller must not append the event again).
+  return participants;
+}
+
+/** Documents an event speaks for besides its `doc`: what a participant edits before appending it. */
+const EVENT_DOCUMENTS: Record<string, string[]> = {
+  proposal_submitted: ['proposal.md'],
+  proposal_revised: ['proposal.md', 'decisions.md'],
+  review_submitted: ['review.md'],
+  decision_proposed: ['decisions.md'],
+  question_classified: ['decisions.md', 'readiness.md'],
+  decision_accepted: ['decisions.md', 'readiness.md'],
+  readiness_passed: ['readiness.md'],
+  completed: ['conclusion.md', 'readiness.md'],
+  blocked: ['conclusion.md'],
+};
+
+/** Absolute paths of the documents an event speaks for (its `doc`, resolved as a deliverable where it is one). */
+export function eventDocuments(folder: string, protocol: Json, request: Pick<AppendRequest, 'event' | 'doc'>): string[] {
+  const paths = new Set((EVENT_DOCUMENTS[request.event] ?? []).map((ref) => nodePath.join(folder, ref)));
+  if (request.doc !== undefined && request.doc !== '' && !isUnsafePath(request.doc)) paths.add(resolveDeliverablePath(folder, protocol, request.doc) ?? nodePath.join(folder, request.doc));
+  return [...paths];
+}
+
+/** The reactions to appended events, once they are published; failures are reported with the event marked as appended. */
+async function afterAppend(host: Host, folder: string, appended: AppendResult[], registry?: Registry): Promise<void> {
+  if (!appended.length || !(registry?.hooks.has('append:after') || registry?.hooks.has('phase:change'))) return;
+  const protocol = await readProtocol(host, folder);
+  for (const result of appended) {
     const context: AfterAppendContext = { folder, files: documentFiles(host, folder, protocol), protocol, ...result };
     const failures: AcpError[] = [];
     await registry.hooks.call('append:after', context, failures);
     if (result.previousPhase !== result.state.phase) await registry.hooks.call('phase:change', context, failures);
     if (failures.length) {
+      // The event is written: a caller must not append it again.
       const note = `seq ${result.event.seq} ${result.event.event} was appended and stays in the log; do not append it again`;
       throw new AcpAppendedError([...failures.map((f) => f.message), note], result);
     }
   }
-  return result;
 }
 
 /** What an append knows of the log: from the checkpoint when it provably describes it, else from a full read. */
@@ -1636,6 +2005,8 @@ interface LogView {
   count: number;
   seqExists(seq: number): boolean;
   nextSeq: number;
+  /** The last event's `at` (a new event is never earlier). */
+  lastAt: unknown;
 }
 
 async function viewLog(host: Host, folder: string, participants: string[]): Promise<LogView> {
@@ -1654,7 +2025,29 @@ async function viewLog(host: Host, folder: string, participants: string[]): Prom
     count: checkpoint ? checkpoint.count : events.length,
     seqExists: (seq) => (checkpoint ? isInt(seq) && hasSeq(checkpoint.seqs, seq) : events.some((e) => e.seq === seq)),
     nextSeq: checkpoint ? checkpoint.maxSeq + 1 : nextSeq(events),
+    lastAt: checkpoint ? lastLineAt(checkpoint.log.tail) : events.at(-1)?.at,
   };
+}
+
+/** The `at` of the checkpoint's copy of the last line (undefined when it has none). */
+function lastLineAt(tail: string): unknown {
+  try {
+    const event: unknown = JSON.parse(tail);
+    return isObject(event) ? event.at : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The new event's `at`: now, or the previous event's time when the clock
+ * is behind it (another clone's clock, a skewed sandbox). A log whose times
+ * ran backwards fails `validate` for every participant, for good.
+ */
+function eventTime(host: Host, lastAt: unknown): string {
+  const now = host.now();
+  const previous = parseZonedTimestamp(lastAt);
+  return previous !== undefined && previous > now.getTime() ? formatTimestamp(new Date(previous)) : formatTimestamp(now);
 }
 
 /** The request's own checks (spec §6 steps 2–5): reply_to, the deliverable reference, the frozen hash. */
@@ -1670,11 +2063,11 @@ async function checkRequest(host: Host, folder: string, protocol: Json, request:
 }
 
 /** The event line to write, numbered `seq`. */
-function eventOf(host: Host, request: AppendRequest, seq: number): AcpEvent {
+function eventOf(host: Host, request: AppendRequest, seq: number, lastAt: unknown): AcpEvent {
   // Past 2^53 - 1 a JavaScript number no longer counts by one: every later
   // append would get the same seq.
   if (!Number.isSafeInteger(seq)) throw new AcpError(`events.jsonl holds a seq of 2^53 - 1 or more; acp cannot number the next event exactly (seq ${pyStr(seq - 1)})`, 2, 'invalid_log');
-  const event: AcpEvent = { seq, from: request.participant, event: request.event, at: formatTimestamp(host.now()), summary: request.summary };
+  const event: AcpEvent = { seq, from: request.participant, event: request.event, at: eventTime(host, lastAt), summary: request.summary };
   if (request.doc !== undefined) event.doc = request.doc;
   if (request.replyTo !== undefined) event.reply_to = request.replyTo;
   if (request.role !== undefined) event.role = request.role;
@@ -1698,15 +2091,20 @@ async function checkGates(host: Host, folder: string, protocol: Json, request: A
 }
 
 /** Every check, the veto hooks, then the write: the part of an append that holds the folder lock. */
-async function appendUnderLock(host: Host, folder: string, protocol: Json, participants: string[], request: AppendRequest, registry?: Registry): Promise<AppendResult> {
+async function appendUnderLock(host: Host, folder: string, request: AppendRequest, registry: Registry | undefined, session: StoreSession): Promise<AppendResult> {
+  // Read under the lock: the copy read before it may be seconds old under
+  // contention (or, through a store that syncs, from before the fetch).
+  const protocol = await readProtocol(host, folder);
+  const participants = checkNames(protocol, request);
   const view = await viewLog(host, folder, participants);
   await checkRequest(host, folder, protocol, request, view);
-  const event = eventOf(host, request, view.nextSeq);
+  const event = eventOf(host, request, view.nextSeq, view.lastAt);
   const readiness = await readReadinessFile(host, folder);
   const before = view.checkpoint ? checkpointState(view.checkpoint, decisionGateErrors(readiness), emptyState()) : replay(view.events, participants, readiness);
+  if (!view.checkpoint) await repairStaleCache(host, folder, protocol, view.events, session);
   const state = structuredClone(before);
   applyEvent(state, event, participants, readiness);
-  if (state.errors.length) throw new AcpError(state.errors, 2, refusalCode(state.errors));
+  if (state.errors.length) throw new AcpError(state.errors, 2, refusalCodeOf(state));
   await checkGates(host, folder, protocol, request, readiness);
   if (registry?.hooks.has('append:before')) {
     // Copies: a hook must not be able to change what was checked and is written.
@@ -1722,7 +2120,24 @@ async function appendUnderLock(host: Host, folder: string, protocol: Json, parti
     });
   }
   const warnings = await writeEvent(host, folder, protocol, participants, view, event, state, before);
+  session.written.add(nodePath.join(folder, 'events.jsonl')).add(nodePath.join(folder, 'protocol.json'));
+  session.done.push(`seq ${event.seq} ${event.event} by ${event.from}`);
   return { event, state, previousPhase: before.phase, previousWaitingFor: before.waitingFor, ...(warnings.length ? { warnings } : {}) };
+}
+
+/**
+ * protocol.json left behind by an append that died between its line and
+ * the rename (or met a full disk) is rewritten from the log before the new
+ * event is checked, so the folder is whole again even if this event is
+ * refused. A cache that matches no point of the log (a hand edit) is left
+ * as it is: the Python tools read it as written.
+ */
+async function repairStaleCache(host: Host, folder: string, protocol: Json, events: Json[], session: StoreSession): Promise<void> {
+  const turn = turnOf(protocol, events);
+  if (!turn.staleAt) return;
+  const updated = { ...protocol, currentPhase: turn.phase, proposalOwner: turn.proposalOwner, waitingFor: turn.waitingFor, updatedAt: events.at(-1)!.at };
+  await writeFileAtomic(host, nodePath.join(folder, 'protocol.json'), formatProtocolJson(updated));
+  session.written.add(nodePath.join(folder, 'protocol.json'));
 }
 
 /** Write the line, then the caches (protocol.json's state, the checkpoint); returns warnings about the caches. */
@@ -1736,11 +2151,9 @@ async function writeEvent(host: Host, folder: string, protocol: Json, participan
   // failing to write it (a full disk) is a warning, never a failed append
   // (an agent told "failed" would append the event again).
   try {
-    // Re-read protocol.json for the rewrite: the copy read before the lock
-    // may be seconds old under contention, and its other keys (edited by a
-    // person or another tool meanwhile) must not be rolled back.
-    const current = await readProtocol(host, folder).catch(() => protocol);
-    const updated = { ...current, currentPhase: state.phase, proposalOwner: state.proposalOwner, waitingFor: state.waitingFor, updatedAt: event.at };
+    // `protocol` was read under the lock: its other keys (edited by a person
+    // or another tool) are current and must not be rolled back.
+    const updated = { ...protocol, currentPhase: state.phase, proposalOwner: state.proposalOwner, waitingFor: state.waitingFor, updatedAt: event.at };
     await writeFileAtomic(host, nodePath.join(folder, 'protocol.json'), formatProtocolJson(updated));
   } catch (error) {
     await host.fs.remove(nodePath.join(folder, CHECKPOINT_NAME)).catch(() => undefined);
@@ -2449,6 +2862,8 @@ export interface NextResult {
   action: string;
   /** 0, or 1 when the cached phase is invalid. */
   exitCode: number;
+  /** Why the answer comes from the log rather than protocol.json's cache (a stale cache); the CLI prints it on stderr. */
+  note?: string;
 }
 
 function cachedWaiting(protocol: Json): string[] {
@@ -2461,15 +2876,19 @@ export async function nextAction(host: Host, folder: string, participant: string
   if (!participantIds(protocol).includes(participant)) throw new AcpError(`participant ${pyRepr(participant)} is not listed in protocol.json`, 2, 'unknown_participant');
   const log = await readEventLogSettled(host, folder);
   if (log.errors.length) throw new AcpError(log.errors, 2, 'invalid_log');
-  const events = log.events;
-  const phase = pyStr(protocol.currentPhase);
-  const owner = pyStr(protocol.proposalOwner);
-  const waiting = cachedWaiting(protocol);
+  return describeTurn(host, folder, protocol, log.events, participant, turnOf(protocol, log.events), registry);
+}
+
+/** The next action for `participant` on `turn` (spec §10), the `next` hooks' hints included. */
+async function describeTurn(host: Host, folder: string, protocol: Json, events: Json[], participant: string, turn: Turn, registry?: Registry): Promise<NextResult> {
+  const phase = pyStr(turn.phase);
+  const owner = pyStr(turn.proposalOwner);
+  const waiting = turn.waitingFor;
   const isWaiting = waiting.includes(participant);
   const latest = (names: string[]): Json | undefined => [...events].reverse().find((e) => names.includes(e.event as string));
   let action: string;
   let exitCode = 0;
-  switch (protocol.currentPhase) {
+  switch (turn.phase) {
     case 'drafting':
       action = isWaiting
         ? 'draft the primary deliverable, append deliverable_drafted, update proposal.md, then append proposal_submitted.'
@@ -2479,7 +2898,7 @@ export async function nextAction(host: Host, folder: string, participant: string
       const proposal = latest(['proposal_submitted']) ?? latest(['proposal_revised']);
       // No proposal event (a hand-edited phase): the Python tools do not ask for a review then.
       if (isWaiting && proposal !== undefined && proposal.from !== participant) action = 'review proposal.md and the primary deliverable, update review.md with Review Scope, then append review_submitted.';
-      else if (participant === protocol.proposalOwner) action = 'wait for the listed reviewer(s); do not edit proposal.md or deliverables while reviewing unless blocking the collaboration.';
+      else if (participant === turn.proposalOwner) action = 'wait for the listed reviewer(s); do not edit proposal.md or deliverables while reviewing unless blocking the collaboration.';
       else action = 'wait for the listed reviewer(s) to submit review_submitted or blocked.';
       break;
     }
@@ -2524,6 +2943,8 @@ export async function nextAction(host: Host, folder: string, participant: string
   const last = events.at(-1);
   const result: NextResult = { phase, proposalOwner: owner, waitingFor: waiting, action, exitCode };
   if (last) result.lastEvent = { seq: last.seq, event: last.event, from: last.from };
+  const note = staleNote(turn, last);
+  if (note) result.note = note;
   if (registry?.hooks.has('next')) {
     const hints: string[] = [];
     await registry.hooks.call('next', { folder, files: documentFiles(host, folder, protocol), participant, result, hints });
@@ -2551,6 +2972,8 @@ export interface WaitOptions {
   signal?: AbortSignal;
   /** Called with `waiting: …` lines whenever the state changes. */
   onProgress?(line: string): void;
+  /** The store to follow (default: the one {@link openStore} chooses for the folder). */
+  store?: Store;
 }
 
 /** What {@link waitForTurn} returns. */
@@ -2574,6 +2997,8 @@ export interface FolderFollower {
    * abort) ended the wait, `false` when the time ran out.
    */
   next(ms: number): Promise<boolean>;
+  /** Count as a change now (another source, such as a store that fetched, changed the folder). */
+  wake(): void;
   /** Stop watching. */
   close(): void;
 }
@@ -2594,6 +3019,7 @@ export function followFolder(host: Host, folder: string, signal?: AbortSignal): 
   const stopWatching = host.fs.watch?.(folder, notify) ?? (() => undefined);
   signal?.addEventListener('abort', notify);
   return {
+    wake: notify,
     settle: () => void (pending = false),
     next: (ms) =>
       pending || signal?.aborted
@@ -2622,56 +3048,37 @@ const UNREADABLE_GRACE_MS = 2000;
 /**
  * Wait until `participant` is listed in waitingFor or the phase is
  * completed/blocked (spec §10). Woken by file-system notifications, with a
- * poll every `intervalSeconds` as the fallback.
+ * poll every `intervalSeconds` as the fallback; a store that follows others
+ * (git) keeps the folder up to date meanwhile. The turn is the log's when
+ * protocol.json's cache is a stale copy of it (see {@link TurnTracker}).
  */
 export async function waitForTurn(host: Host, folder: string, participant: string, options: WaitOptions = {}, registry?: Registry): Promise<WaitResult> {
   const intervalMs = Math.max(0.01, options.intervalSeconds ?? DEFAULT_WAIT_INTERVAL_SECONDS) * 1000;
   const timeoutSeconds = options.timeoutSeconds ?? DEFAULT_WAIT_TIMEOUT_SECONDS;
   const deadline = timeoutSeconds > 0 ? host.now().getTime() + timeoutSeconds * 1000 : Infinity;
   const follower = followFolder(host, folder, options.signal);
+  let failure: AcpError | undefined;
+  let stopFollowing = (): void => undefined;
   let lastReport = '';
-  let everRead = false;
-  let unreadableSince: number | undefined;
-  // The log is parsed again only when its size, times or inode changed (a
-  // long log would cost an idle waiter CPU on every wake-up), and only its
-  // last event is kept. Hosts that cannot tell (no inode) re-read each time.
-  let logCache: { key: string; errors: string[]; last: Json | undefined } | undefined;
   try {
+    const store = options.store ?? (await openStore(host, folder, registry));
+    if (store.follow) {
+      const following = store.follow(folder, { signal: options.signal, changed: follower.wake, failed: (error) => ((failure = error), follower.wake()), note: options.onProgress });
+      stopFollowing = await untilDeadline(following, deadline - host.now().getTime(), options.signal, `timeout: the ${store.name} store did not bring ${folder} up to date in time`);
+    }
+    const read = folderReader(host, folder, participant);
     for (;;) {
       if (options.signal?.aborted) throw new AcpAbortError();
+      if (failure) throw failure;
       follower.settle();
-      let protocol: Json;
-      let log: { errors: string[]; last: Json | undefined };
-      try {
-        protocol = await readProtocol(host, folder);
-        if (!participantIds(protocol).includes(participant)) throw new AcpError(`participant ${pyRepr(participant)} is not listed in protocol.json`, 2, 'unknown_participant');
-        const st = await host.fs.stat(nodePath.join(folder, 'events.jsonl'));
-        const key = !st ? 'missing' : st.ino !== undefined && st.ctimeMs !== undefined ? `${st.size}:${st.mtimeMs}:${st.ctimeMs}:${st.ino}` : undefined;
-        if (key === undefined || logCache?.key !== key) {
-          let last: Json | undefined;
-          const read = await scanEventLog(host, folder, (event) => void (last = event));
-          logCache = { key: key ?? '', errors: read.errors, last };
-        }
-        log = logCache;
-        if (log.errors.length) throw new AcpError(log.errors, 2, 'invalid_log');
-        unreadableSince = undefined;
-      } catch (error) {
-        // Tools that write in place (not atomically) can be caught mid-write:
-        // once the folder was readable, give a writer a moment before failing.
-        if (!(error instanceof AcpError) || !everRead) throw error;
-        unreadableSince ??= host.now().getTime();
-        if (host.now().getTime() - unreadableSince > UNREADABLE_GRACE_MS) throw error;
-        await sleep(25);
-        continue;
-      }
-      everRead = true;
-      const waiting = cachedWaiting(protocol);
+      const seen = await read();
+      if (!seen) continue;
+      const { turn, last } = seen;
       let reason: string | undefined;
-      if (waiting.includes(participant)) reason = `ready: ${participant} is listed in waitingFor`;
-      else if (protocol.currentPhase === 'completed' || protocol.currentPhase === 'blocked') reason = `ready: phase is ${pyStr(protocol.currentPhase)}`;
+      if (turn.waitingFor.includes(participant)) reason = `ready: ${participant} is listed in waitingFor`;
+      else if (turn.phase === 'completed' || turn.phase === 'blocked') reason = `ready: phase is ${pyStr(turn.phase)}`;
       if (reason) return { reason, next: await nextAction(host, folder, participant, registry) };
-      const last = log.last;
-      const report = `waiting for ${waiting.length ? waiting.join(', ') : 'none'}${last ? ` after seq ${pyStr(last.seq)}` : ''}`;
+      const report = `waiting for ${turn.waitingFor.length ? turn.waitingFor.join(', ') : 'none'}${last ? ` after seq ${pyStr(last.seq)}` : ''}`;
       if (report !== lastReport) {
         options.onProgress?.(`waiting: ${report}`);
         lastReport = report;
@@ -2681,7 +3088,75 @@ export async function waitForTurn(host: Host, folder: string, participant: strin
       await follower.next(Math.min(intervalMs, remaining));
     }
   } finally {
+    stopFollowing();
     follower.close();
+  }
+}
+
+/**
+ * The waiter's reads of a folder: protocol.json and the turn. The log is
+ * parsed again only when its size, times or inode changed (a long log would
+ * cost an idle waiter CPU on every wake-up), following it event by event.
+ * Hosts that cannot tell (no inode) re-read each time. Resolves undefined
+ * when a folder readable before is caught mid-write by a tool that writes
+ * in place (try again), for a grace period.
+ */
+function folderReader(host: Host, folder: string, participant: string): () => Promise<{ turn: Turn; last: Json | undefined } | undefined> {
+  let cache: { key: string; errors: string[]; tracker: TurnTracker; last: Json | undefined } | undefined;
+  let everRead = false;
+  let unreadableSince: number | undefined;
+  return async () => {
+    try {
+      const protocol = await readProtocol(host, folder);
+      const participants = participantIds(protocol);
+      if (!participants.includes(participant)) throw new AcpError(`participant ${pyRepr(participant)} is not listed in protocol.json`, 2, 'unknown_participant');
+      const st = await host.fs.stat(nodePath.join(folder, 'events.jsonl'));
+      const key = !st ? 'missing' : st.ino !== undefined && st.ctimeMs !== undefined ? `${st.size}:${st.mtimeMs}:${st.ctimeMs}:${st.ino}` : undefined;
+      if (key === undefined || cache?.key !== key) {
+        const tracker = new TurnTracker(participants);
+        let last: Json | undefined;
+        const read = await scanEventLog(host, folder, (event) => {
+          tracker.add(event);
+          last = event;
+        });
+        cache = { key: key ?? '', errors: read.errors, tracker, last };
+      }
+      if (cache.errors.length) throw new AcpError(cache.errors, 2, 'invalid_log');
+      everRead = true;
+      unreadableSince = undefined;
+      return { turn: cache.tracker.turn(protocol), last: cache.last };
+    } catch (error) {
+      if (!(error instanceof AcpError) || !everRead) throw error;
+      unreadableSince ??= host.now().getTime();
+      if (host.now().getTime() - unreadableSince > UNREADABLE_GRACE_MS) throw error;
+      await sleep(25);
+      return undefined;
+    }
+  };
+}
+
+/** `promise`, or a timeout error once `ms` ran out (an abort ends it too); a value that arrives late is a stop function, called. */
+async function untilDeadline(promise: Promise<() => void>, ms: number, signal: AbortSignal | undefined, message: string): Promise<() => void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let late = false;
+  let onAbort = (): void => undefined;
+  try {
+    return await Promise.race([
+      promise,
+      new Promise<never>((_, reject) => {
+        if (Number.isFinite(ms)) timer = setTimeout(() => reject(new AcpTimeoutError(message)), Math.max(0, ms));
+        onAbort = () => reject(new AcpAbortError());
+        if (signal?.aborted) onAbort();
+        signal?.addEventListener('abort', onAbort);
+      }),
+    ]);
+  } catch (error) {
+    late = true;
+    throw error;
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', onAbort);
+    if (late) void promise.then((stop) => stop(), () => undefined);
   }
 }
 
@@ -2753,12 +3228,13 @@ function apiObject() {
     VERSION, LOCK_NAME, CHECKPOINT_NAME, LOCK_BREAKER, EVENT_NAMES, PHASES, REQUIRED_FILES, FORBIDDEN_FILES, CONCLUSION_SECTIONS, DEFAULT_WAIT_TIMEOUT_SECONDS, DEFAULT_WAIT_INTERVAL_SECONDS,
     AcpError, AcpTimeoutError, AcpAbortError, AcpPluginError, AcpAppendedError, UsageError,
     createNodeHost, createMemoryHost, createMemoryFileSystem, openCollaboration, createRegistry, pluginContext,
-    init, append, validate, nextAction, formatNext, waitForTurn, followFolder,
+    init, append, transact, openStore, localStore, eventDocuments, turnOf, staleNote, TurnTracker, refusalCodeOf, validate, nextAction, formatNext, waitForTurn, followFolder,
     readProtocol, readEventLog, scanEventLog, parseEventLog, formatEventLine, jsonErrorDetail, nextSeq, emptyState, applyEvent, replay,
     participantIds, isUnsafePath, deliverableRef, primaryRef, resolveDeliverablePath, readDeliverable, documentFiles, checkedDocumentPath,
     markdown, readReadiness, decisionGateErrors, conclusionErrors, defaultTemplate, defaultGates, reviewHeadings, parseZonedTimestamp,
     inspectFolderLock, withFolderLock, writeFileAtomic, decodeText, sha256Hex, formatTimestamp, formatProtocolJson, pyRepr, pyStr, pyStrip, purePosixPath, expandUser,
     comparePy, sortedPy, parseArgv, parsePyInt, parsePyFloat, runCommand, describeError,
+    errorCode, isInside, isObject, realpathOfExistingAncestor, sameList, sleep,
   };
 }
 
@@ -2889,8 +3365,7 @@ export interface RunCommandOptions {
 export async function runCommand(registry: Registry, name: string, input: { options?: OptionValues; args?: Record<string, string | undefined> }, where: RunCommandOptions): Promise<CommandResult> {
   const entry = registry.commands.get(name);
   if (!entry) throw new UsageError(`unknown command '${name}' (commands: ${[...registry.commands.keys()].join(', ')})`);
-  const options = input.options ?? {};
-  checkOptionValues(entry.spec, options);
+  const options = checkOptionValues(entry.spec, input.options ?? {});
   const context: Omit<CommandContext, 'next'> = {
     name,
     args: input.args ?? {},
@@ -2906,15 +3381,39 @@ export async function runCommand(registry: Registry, name: string, input: { opti
     signal: where.signal ?? new AbortController().signal,
     env: (variable) => where.env?.(variable),
     folder: () => folderOption(where.host, options.folder, where.env),
+    store: (folder) => openStore(where.host, folder, registry, options),
   };
-  return runCommandChain(entry.chain, context);
+  checkAnswers(registry, entry, options);
+  return runCommandChain(entry, context);
 }
 
-/** Run a command and the `extend` wrappers around it, outermost first. */
-async function runCommandChain(chain: readonly CommandSpec[], context: Omit<CommandContext, 'next'>, index = chain.length - 1): Promise<CommandResult> {
-  const spec = chain[index]!;
-  const next = (): Promise<CommandResult> => (index > 0 ? runCommandChain(chain, context, index - 1) : Promise.resolve({ exitCode: 0 }));
+/** An extension that answers the command itself excludes the options the rest of the chain would have used (see {@link CommandSpec.answers}). */
+function checkAnswers(registry: Registry, entry: { spec: CommandSpec; chain: CommandSpec[] }, options: OptionValues): void {
+  const given = (name: string): boolean => options[name] !== undefined && options[name] !== false;
+  const base = entry.chain[0]!;
+  entry.chain.forEach((extension, index) => {
+    const answer = extension.answers?.find(given);
+    if (answer === undefined) return;
+    const theirs = [
+      ...entry.chain.filter((_, i) => i > 0 && i !== index).flatMap((other) => Object.keys(other.options ?? {})),
+      ...(base.store ? registry.stores.flatMap((store) => (store.flag ? [store.flag.name] : [])) : []),
+    ].filter((name) => !Object.hasOwn(extension.options ?? {}, name) && !Object.hasOwn(base.options ?? {}, name));
+    const clash = theirs.find(given);
+    if (clash !== undefined) throw new UsageError(`argument --${clash}: not allowed with argument --${answer}`);
+  });
+}
+
+/** Run a command and the `extend` wrappers around it, outermost first; a wrapper that neither answers nor calls `next()` is a plugin error. */
+async function runCommandChain(entry: { chain: readonly CommandSpec[]; owners: readonly string[] }, context: Omit<CommandContext, 'next'>, index = entry.chain.length - 1): Promise<CommandResult> {
+  const spec = entry.chain[index]!;
+  let passedOn = index === 0;
+  const next = (): Promise<CommandResult> => {
+    passedOn = true;
+    return index > 0 ? runCommandChain(entry, context, index - 1) : Promise.resolve({ exitCode: 0 });
+  };
   const outcome = await spec.run({ ...context, next });
+  const answered = spec.answers?.some((name) => context.options[name] !== undefined && context.options[name] !== false);
+  if (!passedOn && !answered) throw new AcpPluginError(entry.owners[index] ?? 'unknown', `command '${spec.name}'`, new Error('it extends the command but neither ran it (ctx.next()) nor declared the options under which it answers it (answers)'));
   return typeof outcome === 'object' ? outcome : { exitCode: outcome ?? 0 };
 }
 

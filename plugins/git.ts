@@ -1,64 +1,60 @@
 /**
  * Built-in plugin `git`: a collaboration folder committed in a git
- * repository and driven from many clones. `append --git` is an optimistic
- * transaction (fetch, fast-forward, append, commit, push; retried on a
- * rejected push), `wait --git` polls the remote with `git fetch`, and
- * `doctor --git` checks the folder's git history, `init --git` commits and
- * pushes a new folder, `serve --git` polls the
- * remote for the server's subscribers. Enabled by `--git` or by a
- * `git:` section in acp.config.yaml; nothing changes for other folders.
- * This module only describes the commands; plugins/git/ loads when one runs.
- * See docs/git.md.
+ * repository and driven from many clones. It provides the `git` store
+ * (plugins/git/store.ts), so every write of the one transaction — `append`
+ * from the CLI, the library, the JSON-RPC and MCP servers, `freeze`, a
+ * document written through a server — is fetched, checked, committed and
+ * pushed, and every waiter (`wait`, the servers' subscribers) follows the
+ * remote. It also extends `init` (commit and push the new folder) and
+ * `doctor` (the folder's git history). Enabled by `--git` or a `git:`
+ * section in acp.config.yaml; nothing changes for other folders. This
+ * module only describes the store and commands; plugins/git/ loads when
+ * one is used. See docs/git.md.
  * @module
  */
-import type { AcpPlugin, CommandContext, CommandSpec, PluginContext } from '../acp.ts';
+import type { AcpPlugin, CommandContext, CommandSpec, PluginContext, StoreProvider } from '../acp.ts';
+import type { RemotePolls } from './git/store.ts';
 
-const GIT_FLAG = { type: 'boolean', description: 'Drive the folder through git (also enabled by a git: section in acp.config.yaml); see docs/git.md' } as const;
+const GIT_FLAG = { name: 'git', description: 'Drive the folder through git (also enabled by a git: section in acp.config.yaml); see docs/git.md' };
 
-/** The settings when git is enabled for this run, else undefined (then the wrapped command runs unchanged). */
-async function enabled(ctx: CommandContext) {
-  // Most runs have neither --git nor a git: section; saying so needs no
-  // chunk (loading one starts Node's ES module loader: ~5 ms of an append).
-  const sections = ctx.options['no-config'] === true ? undefined : ctx.registry.config?.sections;
-  const hasSection = typeof sections === 'object' && sections !== null && Object.hasOwn(sections, 'git');
-  if (ctx.options.git !== true && !hasSection) return undefined;
-  const { gitSettings } = await import('./git/config.ts');
-  return gitSettings(ctx);
+/** Whether a run has git on: its flag, or a `git:` section in the configuration the loader read (none under --no-config). */
+function mentionsGit(requested: boolean, config: CommandContext['registry']['config']): boolean {
+  // Most runs have neither; saying so needs no chunk (loading one costs ~5 ms of an append).
+  return requested || (typeof config?.sections === 'object' && config.sections !== null && Object.hasOwn(config.sections, 'git'));
 }
 
-const appendExtension: CommandSpec = {
-  name: 'append',
-  extend: true,
-  description: 'Append as a git transaction (fetch, append, commit, push)',
-  options: { git: GIT_FLAG },
-  async run(ctx) {
-    const settings = await enabled(ctx);
-    if (!settings) return ctx.next();
-    const { gitAppend } = await import('./git/append.ts');
-    return gitAppend(ctx, settings);
-  },
-};
+/** The git store, for the folders of a run that has git on. */
+function gitStoreProvider(context: PluginContext): StoreProvider {
+  let polls: RemotePolls | undefined;
+  return {
+    name: 'git',
+    flag: GIT_FLAG,
+    async open({ host, requested, config }) {
+      if (!mentionsGit(requested, config)) return undefined;
+      const [{ gitSettings }, { gitStore, RemotePolls }] = await Promise.all([import('./git/config.ts'), import('./git/store.ts')]);
+      const settings = await gitSettings(context.api, config, requested);
+      if (!settings) return undefined;
+      polls ??= new RemotePolls();
+      return gitStore({ api: context.api, host, runtime: context.runtime }, settings, polls);
+    },
+  };
+}
 
-const waitExtension: CommandSpec = {
-  name: 'wait',
-  extend: true,
-  description: 'Wait across clones by polling the remote with git fetch',
-  options: { git: GIT_FLAG },
-  async run(ctx) {
-    const settings = await enabled(ctx);
-    if (!settings) return ctx.next();
-    const { gitWait } = await import('./git/wait.ts');
-    return gitWait(ctx, settings);
-  },
-};
+/** The settings for a command that extends init or doctor, when git is on for this run. */
+async function settingsOf(ctx: CommandContext) {
+  const requested = ctx.options.git === true;
+  if (!mentionsGit(requested, ctx.registry.config)) return undefined;
+  const { gitSettings } = await import('./git/config.ts');
+  return gitSettings(ctx.api, ctx.registry.config, requested);
+}
 
 const doctorExtension: CommandSpec = {
   name: 'doctor',
   extend: true,
   description: "Also check the folder's git state",
-  options: { git: GIT_FLAG },
+  options: { git: { type: 'boolean', description: GIT_FLAG.description } },
   async run(ctx) {
-    const settings = await enabled(ctx);
+    const settings = await settingsOf(ctx);
     const result = await ctx.next();
     if (!settings) return result;
     const { gitDoctor } = await import('./git/doctor.ts');
@@ -70,27 +66,14 @@ const initExtension: CommandSpec = {
   name: 'init',
   extend: true,
   description: 'Also commit and push the new folder',
-  options: { git: GIT_FLAG },
+  options: { git: { type: 'boolean', description: GIT_FLAG.description } },
   async run(ctx) {
-    const settings = await enabled(ctx);
+    const settings = await settingsOf(ctx);
     if (!settings) return ctx.next();
     const { gitInit } = await import('./git/init.ts');
     return gitInit(ctx, settings);
   },
 };
 
-const serveExtension: CommandSpec = {
-  name: 'serve',
-  extend: true,
-  description: "Poll the remote of each watched folder's repository for the subscribers",
-  options: { git: GIT_FLAG },
-  async run(ctx) {
-    const settings = await enabled(ctx);
-    if (!settings) return ctx.next();
-    const { gitServe } = await import('./git/serve.ts');
-    return gitServe(ctx, settings);
-  },
-};
-
 /** The `git` plugin. */
-export default (context: PluginContext): AcpPlugin => context.definePlugin({ name: 'git', commands: [initExtension, appendExtension, waitExtension, doctorExtension, serveExtension] });
+export default (context: PluginContext): AcpPlugin => context.definePlugin({ name: 'git', stores: [gitStoreProvider(context)], commands: [initExtension, doctorExtension] });

@@ -48,6 +48,7 @@ export const humansCommands: CommandSpec[] = [
   {
     name: 'freeze',
     description: 'Freeze a deliverable: Status: Frozen, its SHA-256 in readiness.md, deliverable_frozen appended, under the folder lock',
+    store: true,
     options: {
       folder,
       participant: { type: 'string', required: true, description: 'Who freezes (it must be their turn)', valueName: 'id' },

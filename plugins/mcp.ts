@@ -10,7 +10,6 @@
  * @module
  */
 import type { AcpApi, AcpPlugin, CommandContext, CommandSpec, PluginContext } from '../acp.ts';
-import { errorCode } from '../runtime/util.ts';
 
 /** `--root` (default: the working directory) as a real path; a usage error when it is not a directory. */
 async function resolveRoot(ctx: CommandContext): Promise<string> {
@@ -26,7 +25,7 @@ async function loadServer(api: AcpApi): Promise<typeof import('./mcp/server.ts')
   try {
     return await import('./mcp/server.ts');
   } catch (error) {
-    if (errorCode(error) !== 'ERR_MODULE_NOT_FOUND' && !/Cannot find module|Module not found/.test(String(error))) throw error;
+    if (api.errorCode(error) !== 'ERR_MODULE_NOT_FOUND' && !/Cannot find module|Module not found/.test(String(error))) throw error;
     throw new api.AcpError('the MCP server (acp-mcp.mjs) is not beside this acp.mjs; run `npx -y acp-collab mcp` or a release binary instead');
   }
 }
@@ -34,13 +33,15 @@ async function loadServer(api: AcpApi): Promise<typeof import('./mcp/server.ts')
 const mcpCommand: CommandSpec = {
   name: 'mcp',
   description: 'Serve the protocol as MCP tools (init, status, wait, append, validate, read_document, write_document, freeze) over stdio',
+  // The tools write and wait through the folders' store (`mcp --git`, or the configuration).
+  store: true,
   options: {
     root: { type: 'string', valueName: 'dir', description: 'Folder the collaborations live in; tools refuse folders outside it (default: the working directory)' },
   },
   async run(ctx) {
     const root = await resolveRoot(ctx);
     const { serveMcp } = await loadServer(ctx.api);
-    await serveMcp({ core: ctx.api, host: ctx.host, registry: ctx.registry, root, version: ctx.api.VERSION, signal: ctx.signal });
+    await serveMcp({ core: ctx.api, host: ctx.host, registry: ctx.registry, root, version: ctx.api.VERSION, signal: ctx.signal, storeFlags: ctx.options });
     return 0;
   },
 };

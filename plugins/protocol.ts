@@ -5,137 +5,126 @@
  * library through `context.api`.
  * @module
  */
-import type { AcpApi, AcpPlugin, AppendRequest, CommandContext, CommandOptionSpec, CommandSpec, Origin, PluginContext, Registry } from '../acp.ts';
+import type { AcpPlugin, AppendRequest, CommandSpec, Origin, PluginContext, Registry } from '../acp.ts';
 import type { Json } from '../runtime/util.ts';
 
 
-const FOLDER: CommandOptionSpec = { type: 'string', required: true, description: 'Collaboration folder' };
-const JSON_FLAG: CommandOptionSpec = { type: 'boolean', description: 'Print one JSON object' };
-const text = (description: string, extra: Partial<CommandOptionSpec> = {}): CommandOptionSpec => ({ type: 'string', description, ...extra });
-const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
-const strs = (value: unknown): string[] => (Array.isArray(value) ? value : []);
+const FOLDER = { type: 'string', required: true, description: 'Collaboration folder' } as const;
+const JSON_FLAG = { type: 'boolean', description: 'Print one JSON object' } as const;
 
 /** `acp init` (spec §9). */
-const initCommand: CommandSpec = {
-  name: 'init',
-  description: 'Create a collaboration folder (spec §9)',
-  options: {
-    folder: FOLDER,
-    participant: text('Participant id (repeatable; the first owns the proposal)', { multiple: true, valueName: 'id' }),
-    objective: text('What the collaboration must achieve'),
-    completion: text('Objective completion gate (repeatable)', { multiple: true, valueName: 'gate' }),
-    'primary-deliverable-type': text('Primary deliverable type', { required: true, valueName: 'type' }),
-    'primary-deliverable-file': text('Primary deliverable file name (.md)', { valueName: 'file' }),
-    'primary-deliverable-check': text('Checklist section for custom types (repeatable)', { multiple: true, valueName: 'section' }),
-    'deliverables-mode': text('internal (default) or external', { valueName: 'mode' }),
-    'deliverables-dir': text('Deliverables directory (default deliverables)', { valueName: 'dir' }),
-    'repo-root': text('Repository root, relative to the folder (external mode)', { valueName: 'path' }),
-    resume: { type: 'boolean', description: 'Succeed if the folder already exists' },
-    json: JSON_FLAG,
-  },
-  async run(ctx) {
-    const o = ctx.options;
-    const folder = ctx.folder();
-    const result = await ctx.api.init(ctx.host, folder, {
-      participants: strs(o.participant),
-      objective: str(o.objective) ?? '',
-      completion: strs(o.completion),
-      primaryType: str(o['primary-deliverable-type'])!,
-      primaryFile: str(o['primary-deliverable-file']),
-      primaryChecks: strs(o['primary-deliverable-check']),
-      mode: str(o['deliverables-mode']),
-      dir: str(o['deliverables-dir']),
-      repoRoot: o['repo-root'] === undefined ? undefined : ctx.api.expandUser(str(o['repo-root'])!, ctx.env),
-      resume: o.resume === true,
-    }, ctx.registry);
-    if (!ctx.json) ctx.out(result.created ? `Initialized ACP schema v2 collaboration folder: ${folder}` : `Collaboration folder already exists: ${folder}`);
-    return { exitCode: 0, json: { ok: true, exitCode: 0, created: result.created, folder, files: result.files } };
-  },
-};
+const initCommand = (c: PluginContext): CommandSpec =>
+  c.defineCommand({
+    name: 'init',
+    description: 'Create a collaboration folder (spec §9)',
+    options: {
+      folder: FOLDER,
+      participant: { type: 'string', multiple: true, valueName: 'id', description: 'Participant id (repeatable; the first owns the proposal)' },
+      objective: { type: 'string', description: 'What the collaboration must achieve' },
+      completion: { type: 'string', multiple: true, valueName: 'gate', description: 'Objective completion gate (repeatable)' },
+      'primary-deliverable-type': { type: 'string', required: true, valueName: 'type', description: 'Primary deliverable type' },
+      'primary-deliverable-file': { type: 'string', valueName: 'file', description: 'Primary deliverable file name (.md)' },
+      'primary-deliverable-check': { type: 'string', multiple: true, valueName: 'section', description: 'Checklist section for custom types (repeatable)' },
+      'deliverables-mode': { type: 'string', valueName: 'mode', description: 'internal (default) or external' },
+      'deliverables-dir': { type: 'string', valueName: 'dir', description: 'Deliverables directory (default deliverables)' },
+      'repo-root': { type: 'string', valueName: 'path', description: 'Repository root, relative to the folder (external mode)' },
+      resume: { type: 'boolean', description: 'Succeed if the folder already exists' },
+      json: JSON_FLAG,
+    },
+    async run(ctx) {
+      const o = ctx.options;
+      const folder = ctx.folder();
+      const result = await ctx.api.init(ctx.host, folder, {
+        participants: o.participant ?? [],
+        objective: o.objective ?? '',
+        completion: o.completion ?? [],
+        primaryType: o['primary-deliverable-type'],
+        primaryFile: o['primary-deliverable-file'],
+        primaryChecks: o['primary-deliverable-check'] ?? [],
+        mode: o['deliverables-mode'],
+        dir: o['deliverables-dir'],
+        repoRoot: o['repo-root'] === undefined ? undefined : ctx.api.expandUser(o['repo-root'], ctx.env),
+        resume: o.resume === true,
+      }, ctx.registry);
+      if (!ctx.json) ctx.out(result.created ? `Initialized ACP schema v2 collaboration folder: ${folder}` : `Collaboration folder already exists: ${folder}`);
+      return { exitCode: 0, json: { ok: true, exitCode: 0, created: result.created, folder, files: result.files } };
+    },
+  });
 
-/** The library's append request from `acp append`'s options (also used by the git plugin's transaction). */
-export function appendRequest(ctx: Pick<CommandContext, 'options' | 'api'>): AppendRequest {
-  const o = ctx.options;
-  const replyTo = str(o['reply-to']);
-  return {
-    participant: str(o.participant)!,
-    event: str(o.event)!,
-    summary: str(o.summary)!,
-    doc: str(o.doc),
-    replyTo: replyTo === undefined ? undefined : ctx.api.parsePyInt(replyTo, 'reply-to'),
-    role: str(o.role),
-    sha256: str(o.sha256),
-  };
-}
-
-/** `acp append` (spec §6). */
-const appendCommand = (api: AcpApi): CommandSpec => ({
-  name: 'append',
-  description: 'Append an event (spec §6)',
-  options: {
-    folder: FOLDER,
-    participant: text('Who appends', { required: true, valueName: 'id' }),
-    event: text(`Event name (${api.EVENT_NAMES.join(', ')})`, { required: true, valueName: 'name' }),
-    summary: text('One-line summary', { required: true, valueName: 'text' }),
-    doc: text('Document the event refers to', { valueName: 'ref' }),
-    'reply-to': text('Seq of the event this answers', { valueName: 'seq' }),
-    role: text('primary or supporting (deliverable events)', { choices: ['primary', 'supporting'] }),
-    sha256: text('SHA-256 of the frozen deliverable', { valueName: 'hex' }),
-    json: { type: 'boolean', description: 'Print the appended event as JSON' },
-  },
-  async run(ctx) {
-    const result = await ctx.api.append(ctx.host, ctx.folder(), appendRequest(ctx), ctx.registry, { onLockWait: ctx.err });
-    for (const warning of result.warnings ?? []) ctx.err(`warning: ${warning}`);
-    if (!ctx.json) ctx.out(`appended seq ${result.event.seq}: ${result.event.event}`);
-    return { exitCode: 0, json: { ok: true, exitCode: 0, event: result.event, phase: result.state.phase, waitingFor: result.state.waitingFor } };
-  },
-});
+/** `acp append` (spec §6): through the folder's store (`--git`, or the configuration). */
+const appendCommand = (c: PluginContext): CommandSpec =>
+  c.defineCommand({
+    name: 'append',
+    description: 'Append an event (spec §6)',
+    store: true,
+    options: {
+      folder: FOLDER,
+      participant: { type: 'string', required: true, valueName: 'id', description: 'Who appends' },
+      event: { type: 'string', required: true, valueName: 'name', description: `Event name (${c.api.EVENT_NAMES.join(', ')})` },
+      summary: { type: 'string', required: true, valueName: 'text', description: 'One-line summary' },
+      doc: { type: 'string', valueName: 'ref', description: 'Document the event refers to' },
+      'reply-to': { type: 'int', valueName: 'seq', description: 'Seq of the event this answers' },
+      role: { type: 'string', choices: ['primary', 'supporting'], description: 'primary or supporting (deliverable events)' },
+      sha256: { type: 'string', valueName: 'hex', description: 'SHA-256 of the frozen deliverable' },
+      json: { type: 'boolean', description: 'Print the appended event as JSON' },
+    },
+    async run(ctx) {
+      const o = ctx.options;
+      const folder = ctx.folder();
+      const request: AppendRequest = { participant: o.participant, event: o.event, summary: o.summary, doc: o.doc, replyTo: o['reply-to'], role: o.role, sha256: o.sha256 };
+      const result = await ctx.api.append(ctx.host, folder, request, ctx.registry, { onLockWait: ctx.err, store: await ctx.store(folder) });
+      for (const warning of result.warnings ?? []) ctx.err(`warning: ${warning}`);
+      if (!ctx.json) ctx.out(`appended seq ${result.event.seq}: ${result.event.event}`);
+      // A store that publishes says how (git: `{ git: { attempts } }`); the local folder adds nothing.
+      const store = result.store && result.store.name !== 'local' ? { [result.store.name]: { attempts: result.store.attempts } } : {};
+      return { exitCode: 0, json: { ok: true, exitCode: 0, event: result.event, phase: result.state.phase, waitingFor: result.state.waitingFor, ...store } };
+    },
+  });
 
 /** `acp next` (spec §10). */
-const nextCommand: CommandSpec = {
-  name: 'next',
-  description: 'Print the next action for a participant (spec §10)',
-  options: { folder: FOLDER, participant: text('Participant id', { required: true, valueName: 'id' }), json: JSON_FLAG },
-  async run(ctx) {
-    const result = await ctx.api.nextAction(ctx.host, ctx.folder(), str(ctx.options.participant)!, ctx.registry);
-    if (!ctx.json) ctx.out(ctx.api.formatNext(result));
-    return { exitCode: result.exitCode, json: { ok: result.exitCode === 0, ...result } };
-  },
-};
+const nextCommand = (c: PluginContext): CommandSpec =>
+  c.defineCommand({
+    name: 'next',
+    description: 'Print the next action for a participant (spec §10)',
+    options: { folder: FOLDER, participant: { type: 'string', required: true, valueName: 'id', description: 'Participant id' }, json: JSON_FLAG },
+    async run(ctx) {
+      const result = await ctx.api.nextAction(ctx.host, ctx.folder(), ctx.options.participant, ctx.registry);
+      if (result.note) ctx.err(`note: ${result.note}`);
+      if (!ctx.json) ctx.out(ctx.api.formatNext(result));
+      return { exitCode: result.exitCode, json: { ok: result.exitCode === 0, ...result } };
+    },
+  });
 
-/** `acp wait` (spec §10). */
-const waitCommand = (api: AcpApi): CommandSpec => ({
-  name: 'wait',
-  description: 'Wait until it is a participant’s turn (spec §10)',
-  options: {
-    folder: FOLDER,
-    participant: text('Participant id', { required: true, valueName: 'id' }),
-    interval: text(`Fallback poll period (default ${api.DEFAULT_WAIT_INTERVAL_SECONDS})`, { valueName: 'seconds' }),
-    timeout: text(`Give up after this long; 0 waits forever (default ${api.DEFAULT_WAIT_TIMEOUT_SECONDS})`, { valueName: 'seconds' }),
-    json: JSON_FLAG,
-  },
-  async run(ctx) {
-    const seconds = (name: 'interval' | 'timeout'): number | undefined => {
-      const value = str(ctx.options[name]);
-      if (value === undefined) return undefined;
-      const n = ctx.api.parsePyFloat(value, name);
-      if (!(n >= 0)) throw new ctx.api.UsageError(`argument --${name}: invalid non-negative number: '${value}'`);
-      return n;
-    };
-    const options = { intervalSeconds: seconds('interval'), timeoutSeconds: seconds('timeout'), signal: ctx.signal, onProgress: ctx.json ? undefined : ctx.out };
-    try {
-      const result = await ctx.api.waitForTurn(ctx.host, ctx.folder(), str(ctx.options.participant)!, options, ctx.registry);
-      if (!ctx.json) ctx.out(`${result.reason}\n${ctx.api.formatNext(result.next)}`);
-      // The turn came: exit 0 like the Python tools, even when the next
-      // action reports an invalid cached phase (issue 12 item 9).
-      return { exitCode: 0, json: { ...result.next, ok: true, exitCode: 0, ready: result.reason.slice('ready: '.length) } };
-    } catch (error) {
-      if (!(error instanceof ctx.api.AcpTimeoutError)) throw error;
-      ctx.err(error.message);
-      return { exitCode: 1, json: { ok: false, exitCode: 1, timeout: true, error: error.message } };
-    }
-  },
-});
+/** `acp wait` (spec §10): woken by the folder, and by the folder's store (`--git`) when it follows others. */
+const waitCommand = (c: PluginContext): CommandSpec =>
+  c.defineCommand({
+    name: 'wait',
+    description: 'Wait until it is a participant’s turn (spec §10)',
+    store: true,
+    options: {
+      folder: FOLDER,
+      participant: { type: 'string', required: true, valueName: 'id', description: 'Participant id' },
+      interval: { type: 'seconds', description: `Fallback poll period (default ${c.api.DEFAULT_WAIT_INTERVAL_SECONDS})` },
+      timeout: { type: 'seconds', description: `Give up after this long; 0 waits forever (default ${c.api.DEFAULT_WAIT_TIMEOUT_SECONDS})` },
+      json: JSON_FLAG,
+    },
+    async run(ctx) {
+      const folder = ctx.folder();
+      const options = { intervalSeconds: ctx.options.interval, timeoutSeconds: ctx.options.timeout, signal: ctx.signal, onProgress: ctx.json ? undefined : ctx.out, store: await ctx.store(folder) };
+      try {
+        const result = await ctx.api.waitForTurn(ctx.host, folder, ctx.options.participant, options, ctx.registry);
+        if (result.next.note) ctx.err(`note: ${result.next.note}`);
+        if (!ctx.json) ctx.out(`${result.reason}\n${ctx.api.formatNext(result.next)}`);
+        // The turn came: exit 0 like the Python tools, even when the next
+        // action reports an invalid cached phase (issue 12 item 9).
+        return { exitCode: 0, json: { ...result.next, ok: true, exitCode: 0, ready: result.reason.slice('ready: '.length) } };
+      } catch (error) {
+        if (!(error instanceof ctx.api.AcpTimeoutError)) throw error;
+        ctx.err(error.message);
+        return { exitCode: 1, json: { ok: false, exitCode: 1, timeout: true, error: error.message } };
+      }
+    },
+  });
 
 /** `acp validate` (spec §8). */
 const validateCommand: CommandSpec = {
@@ -218,10 +207,10 @@ export default (context: PluginContext): AcpPlugin =>
   context.definePlugin({
     name: 'protocol',
     commands: [
-      initCommand,
-      appendCommand(context.api),
-      nextCommand,
-      waitCommand(context.api),
+      initCommand(context),
+      appendCommand(context),
+      nextCommand(context),
+      waitCommand(context),
       validateCommand,
       pluginsCommand,
       { ...pluginsCommand, name: 'types', description: 'Same as `acp plugins`' },

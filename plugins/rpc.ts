@@ -13,6 +13,8 @@ const flag = (description: string) => ({ type: 'boolean', description }) as cons
 const serveCommand: CommandSpec = {
   name: 'serve',
   description: 'Serve the collaborations under a folder over JSON-RPC 2.0 (Agent Communication Protocol)',
+  // Its writes and watchers go through the folders' store (`serve --git`).
+  store: true,
   options: {
     root: str("Folder whose sub-folders are the collaborations (default: the config's root, else the working directory)", 'dir'),
     config: str('Server config (YAML): tokens, limits, transports', 'file'),
@@ -37,7 +39,7 @@ const rpcCommand: CommandSpec = {
     token: str('Token the server maps to your participant id (or ACP_TOKEN)'),
     'token-file': str('Read the token from this file', 'file'),
     participant: str('On a Unix socket without a token: the participant this call speaks for', 'id'),
-    timeout: str('Give up waiting for the answer after this long', 'seconds'),
+    timeout: { type: 'seconds', description: 'Give up waiting for the answer after this long', valueName: 'seconds' },
     'param-file': { type: 'string', multiple: true, valueName: 'key=file', description: "Set a param (dotted path, e.g. args.content) to a file's text (repeatable)" },
     json: flag('Print one JSON line even on a terminal'),
   },
@@ -51,6 +53,8 @@ const rpcCommand: CommandSpec = {
 const waitExtension: CommandSpec = {
   name: 'wait',
   extend: true,
+  // With --server it waits on the server's folder, not this one: a store's flag (--git) or another plugin's option is refused with it.
+  answers: ['server'],
   description: 'Wait by subscription to an `acp serve` endpoint',
   options: {
     server: str('Wait by subscription to an `acp serve` endpoint (tcp://host:port or unix:/path); --folder is then the task name', 'endpoint'),

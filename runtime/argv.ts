@@ -38,6 +38,7 @@ export function parseArgv(argv: readonly string[], spec: Pick<CommandSpec, 'opti
   const own = spec.options ?? {};
   const known = { ...globals, ...own };
   const options: OptionValues = {};
+  const rawSeconds = new Map<string, string>();
   const positionals: string[] = [];
   const extras: string[] = [];
   const lookup = (token: string): { name: string; value?: string } | undefined => optionOf(token, own, globals);
@@ -70,9 +71,31 @@ export function parseArgv(argv: readonly string[], spec: Pick<CommandSpec, 'opti
     if (option.choices && !option.choices.includes(value)) {
       throw new UsageError(`argument --${match.name}: invalid choice: ${pyRepr(value)} (choose from ${option.choices.map((c) => pyRepr(c)).join(', ')})`);
     }
-    options[match.name] = option.multiple ? [...((options[match.name] as string[] | undefined) ?? []), value] : value;
+    // argparse converts every occurrence (`--reply-to x --reply-to 1` is refused), the last one wins.
+    const typed = convertOptionValue(match.name, option, value);
+    if (option.type === 'seconds') rawSeconds.set(match.name, value);
+    options[match.name] = (option.multiple ? [...((options[match.name] as unknown[] | undefined) ?? []), typed] : typed) as OptionValues[string];
   }
-  return { options, args: bindPositionals(positionals, extras, own, options, spec.args ?? []) };
+  const args = bindPositionals(positionals, extras, own, options, spec.args ?? []);
+  if (!options.help) for (const [name, raw] of rawSeconds) checkSeconds(name, options[name] as number, raw);
+  return { options, args };
+}
+
+/**
+ * A string option's value as its type wants it, converted the way argparse
+ * converts each occurrence: `int` with Python's `int()`, `seconds` with
+ * Python's `float()`; the words are argparse's. The one parser of each
+ * option type: every command and every door (argv, RPC, embedders) uses it.
+ */
+export function convertOptionValue(name: string, option: CommandOptionSpec, text: string): string | number {
+  if (option.type === 'int') return parsePyInt(text, name);
+  if (option.type === 'seconds') return parsePyFloat(text, name);
+  return text;
+}
+
+/** A `seconds` value must be a non-negative number (checked once every option is parsed, as the tools check it). */
+export function checkSeconds(name: string, value: number, raw: string): void {
+  if (!(value >= 0)) throw new UsageError(`argument --${name}: invalid non-negative number: '${raw}'`);
 }
 
 /** Whether argparse would take `token` for an option string (`_parse_optional` returning non-None). */
@@ -163,7 +186,7 @@ export function formatHelp(registry: Registry, version: string, command?: Comman
   }
   const args = (command.args ?? []).map((a) => (a.endsWith('?') ? `[${a.slice(0, -1)}]` : `<${a}>`)).join(' ');
   const optionRows = Object.entries({ ...(command.options ?? {}), ...GLOBAL_OPTIONS }).map(([name, option]) => {
-    const flag = option.type === 'string' ? `--${name} <${option.valueName ?? name}>` : `--${name}`;
+    const flag = option.type === 'boolean' ? `--${name}` : `--${name} <${option.valueName ?? name}>`;
     return `  ${flag.padEnd(38)} ${option.description}${option.required ? ' (required)' : ''}`;
   });
   return [`acp/${version}`, '', `Usage: acp ${command.name}${args ? ` ${args}` : ''} [options]`, '', command.description, '', 'Options:', ...optionRows, ''].join('\n');
@@ -198,20 +221,40 @@ export function parsePartial(argv: readonly string[]): { plugins: string[]; conf
   return { plugins, config: !argv.includes('--no-config'), folder, root };
 }
 
-/** Check typed option values against a command's spec (what argv parsing guarantees for the CLI). */
-export function checkOptionValues(spec: CommandSpec, options: OptionValues): void {
+/**
+ * Check typed option values against a command's spec (what argv parsing
+ * guarantees for the CLI), converting texts of typed options (`int`,
+ * `seconds`) with the same parser as the command line. Returns the values
+ * as `run` sees them.
+ */
+export function checkOptionValues(spec: CommandSpec, options: OptionValues): OptionValues {
   const known = { ...spec.options, ...GLOBAL_OPTIONS };
-  const missing: string[] = [];
+  const checked: OptionValues = {};
   for (const [name, value] of Object.entries(options)) {
     const option = Object.hasOwn(known, name) ? known[name] : undefined;
     if (!option) throw new UsageError(`unrecognized arguments: --${name}`);
-    if (value === undefined) continue;
-    const ok = option.type === 'boolean' ? typeof value === 'boolean' : option.multiple ? Array.isArray(value) && value.every((v) => typeof v === 'string') : typeof value === 'string';
-    if (!ok) throw new UsageError(`argument --${name}: expected ${option.type === 'boolean' ? 'a flag (true or false)' : option.multiple ? 'a list of strings' : 'one argument'}`);
-    for (const item of typeof value === 'string' ? [value] : Array.isArray(value) ? value : []) {
-      if (option.choices && !option.choices.includes(item)) throw new UsageError(`argument --${name}: invalid choice: ${pyRepr(item)} (choose from ${option.choices.map((c) => pyRepr(c)).join(', ')})`);
-    }
+    checked[name] = value === undefined ? undefined : typedValue(name, option, value);
   }
-  for (const [name, option] of Object.entries(spec.options ?? {})) if (option.required && options[name] === undefined) missing.push(`--${name}`);
+  const missing = Object.entries(spec.options ?? {}).filter(([name, option]) => option.required && checked[name] === undefined).map(([name]) => `--${name}`);
   if (missing.length) throw new UsageError(`the following arguments are required: ${missing.join(', ')}`);
+  return checked;
+}
+
+/** One typed value (or list of them, for a `multiple` option) as `run` sees it. */
+function typedValue(name: string, option: CommandOptionSpec, value: OptionValues[string]): OptionValues[string] {
+  if (option.type === 'boolean') {
+    if (typeof value !== 'boolean') throw new UsageError(`argument --${name}: expected a flag (true or false)`);
+    return value;
+  }
+  const items = option.multiple ? value : [value];
+  if (!Array.isArray(items)) throw new UsageError(`argument --${name}: expected a list of ${option.type === 'string' ? 'strings' : 'numbers'}`);
+  const numeric = option.type === 'int' || option.type === 'seconds';
+  const typed = items.map((item) => {
+    if (numeric && typeof item === 'number' && (option.type === 'seconds' || Number.isSafeInteger(item))) return item;
+    if (typeof item !== 'string') throw new UsageError(`argument --${name}: expected ${option.multiple ? 'a list of strings' : 'one argument'}`);
+    if (option.choices && !option.choices.includes(item)) throw new UsageError(`argument --${name}: invalid choice: ${pyRepr(item)} (choose from ${option.choices.map((c) => pyRepr(c)).join(', ')})`);
+    return convertOptionValue(name, option, item);
+  });
+  if (option.type === 'seconds') typed.forEach((n, i) => checkSeconds(name, n as number, String(items[i])));
+  return (option.multiple ? typed : typed[0]) as OptionValues[string];
 }

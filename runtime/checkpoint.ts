@@ -72,7 +72,7 @@ export interface LogFacts {
    */
   gateSeqs: string[];
   /** The replayed state; a checkpoint is written only after an error-free replay. */
-  state: Omit<DerivedState, 'errors'>;
+  state: Omit<DerivedState, 'errors' | 'codes'>;
 }
 
 /** The append checkpoint, as stored in the folder. */
@@ -176,8 +176,8 @@ function seqsAreIndexes(events: Json[]): boolean {
   return true;
 }
 
-export function stripErrors(state: DerivedState): Omit<DerivedState, 'errors'> {
-  const { errors: _errors, ...rest } = state;
+export function stripErrors(state: DerivedState): Omit<DerivedState, 'errors' | 'codes'> {
+  const { errors: _errors, codes: _codes, ...rest } = state;
   return structuredClone(rest);
 }
 
@@ -188,7 +188,7 @@ export function stripErrors(state: DerivedState): Omit<DerivedState, 'errors'> {
  */
 export function checkpointState(facts: LogFacts, gates: readonly string[], empty: DerivedState): DerivedState {
   const errors = gates.length ? facts.gateSeqs.flatMap((seq) => gates.map((message) => `seq ${seq}: ${message}`)) : [];
-  return { ...empty, ...structuredClone(facts.state), errors };
+  return { ...empty, ...structuredClone(facts.state), errors, codes: errors.map(() => 'invalid_event' as const) };
 }
 
 /**

@@ -5,7 +5,7 @@
  * Plugins loaded from files get the same functions from their context.
  * @module
  */
-import type { AcpPlugin, DeliverableType } from '../acp.ts';
+import type { AcpPlugin, CommandOptionSpec, CommandSpec, DeliverableType } from '../acp.ts';
 
 /** Identity helper that gives a deliverable type definition its type. */
 export function defineDeliverableType<T extends DeliverableType>(definition: T): T {
@@ -19,4 +19,15 @@ export function defineDeliverableType<T extends DeliverableType>(definition: T):
  */
 export function definePlugin(definition: AcpPlugin): AcpPlugin {
   return definition;
+}
+
+/**
+ * Identity helper that types a command from its option data (as citty
+ * does): `run(ctx)` gets `ctx.options.timeout` as a `number | undefined`
+ * for `{ type: 'seconds' }`, a `string` for a required string option, a
+ * `string[]` for a `multiple` one — no casts.
+ */
+export function defineCommand<const O extends Record<string, CommandOptionSpec>>(spec: CommandSpec<O>): CommandSpec {
+  // run's parameter is narrower than the registry's general spec: sound, since the parser produced exactly these values.
+  return spec as unknown as CommandSpec;
 }

@@ -22,7 +22,7 @@
  * @module
  */
 import type * as Acp from '../../acp.ts';
-import { errorCode, isObject, type Json, sameList } from '../../runtime/util.ts';
+import type { Json } from '../../runtime/util.ts';
 
 /** The library as plugins receive it. */
 type DoctorCore = Acp.AcpApi;
@@ -96,11 +96,11 @@ function join(folder: string, name: string): string {
   return folder.endsWith('/') || folder.endsWith('\\') ? folder + name : `${folder}/${name}`;
 }
 
-async function readIfExists(host: Acp.Host, path: string): Promise<Uint8Array | undefined> {
+async function readIfExists(core: DoctorCore, host: Acp.Host, path: string): Promise<Uint8Array | undefined> {
   try {
     return await host.fs.readFile(path);
   } catch (error) {
-    if (['ENOENT', 'ENOTDIR', 'EISDIR'].includes(errorCode(error) ?? '')) return undefined;
+    if (['ENOENT', 'ENOTDIR', 'EISDIR'].includes(core.errorCode(error) ?? '')) return undefined;
     throw error;
   }
 }
@@ -110,11 +110,11 @@ async function readIfExists(host: Acp.Host, path: string): Promise<Uint8Array | 
  * so) or when its name holds something that is no log, which is a finding
  * here, in the words validate and append use, not a failure of doctor.
  */
-async function readLogBytes(host: Acp.Host, folder: string, add: (check: string, level: 'problem', message: string) => void): Promise<Uint8Array | undefined> {
+async function readLogBytes(core: DoctorCore, host: Acp.Host, folder: string, add: (check: string, level: 'problem', message: string) => void): Promise<Uint8Array | undefined> {
   try {
     return await host.fs.readFile(join(folder, 'events.jsonl'));
   } catch (error) {
-    const code = errorCode(error);
+    const code = core.errorCode(error);
     if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
     const what = code === 'EISDIR' ? 'a directory' : code === 'ELOOP' ? 'a symbolic link loop' : undefined;
     if (!what) throw error;
@@ -153,7 +153,7 @@ async function readLogFacts(core: DoctorCore, bytes: Uint8Array): Promise<LogFac
       const text = new TextDecoder('utf-8', { fatal: true }).decode(tail);
       tailBlank = text.trim() === '';
       const value: unknown = tailBlank ? undefined : JSON.parse(text);
-      if (isObject(value)) {
+      if (core.isObject(value)) {
         tailIsEvent = true;
         events = [...events, value];
       }
@@ -235,7 +235,7 @@ async function diagnose(core: DoctorCore, host: Acp.Host, folder: string, underL
   }
 
   // events.jsonl.
-  const bytes = await readLogBytes(host, folder, add);
+  const bytes = await readLogBytes(core, host, folder, add);
   if (bytes) {
     const log = await readLogFacts(core, bytes);
     diagnosis.log = log;
@@ -277,7 +277,7 @@ async function diagnose(core: DoctorCore, host: Acp.Host, folder: string, underL
     if (participants) {
       let readinessText = '';
       try {
-        readinessText = core.decodeText((await readIfExists(host, join(folder, 'readiness.md'))) ?? new Uint8Array(), 'readiness.md');
+        readinessText = core.decodeText((await readIfExists(core, host, join(folder, 'readiness.md'))) ?? new Uint8Array(), 'readiness.md');
       } catch {
         // The readiness gates do not change phase, owner or waitingFor.
         readinessText = '';
@@ -288,7 +288,7 @@ async function diagnose(core: DoctorCore, host: Acp.Host, folder: string, underL
       const cached = `phase ${core.pyRepr(protocol.currentPhase)}, owner ${core.pyRepr(protocol.proposalOwner)}, waitingFor ${core.pyRepr(protocol.waitingFor)}`;
       const derived = `phase ${core.pyRepr(state.phase)}, owner ${core.pyRepr(state.proposalOwner)}, waitingFor ${core.pyRepr(state.waitingFor)}`;
       if (!log.events.length) add('state', 'problem', 'events.jsonl holds no event: there is no state to derive');
-      else if (protocol.currentPhase !== state.phase || protocol.proposalOwner !== state.proposalOwner || !sameList(protocol.waitingFor, state.waitingFor)) {
+      else if (protocol.currentPhase !== state.phase || protocol.proposalOwner !== state.proposalOwner || !core.sameList(protocol.waitingFor, state.waitingFor)) {
         add('state', 'problem', `protocol.json caches ${cached}; the log gives ${derived} (a writer stopped between the log and protocol.json?)`, true);
       } else add('state', 'ok', `protocol.json matches the log (${derived})`);
       if (state.errors.length) add('state', 'note', `replaying the log reports ${state.errors.length} protocol error${state.errors.length > 1 ? 's' : ''}; \`acp validate\` lists them`);

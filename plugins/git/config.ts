@@ -3,7 +3,7 @@
  * section of the nearest acp.config.yaml (see docs/git.md).
  * @module
  */
-import type { CommandContext } from '../../acp.ts';
+import type { AcpApi, Registry } from '../../acp.ts';
 
 /** The git transport's settings. */
 export interface GitSettings {
@@ -22,19 +22,19 @@ export interface GitSettings {
 const DEFAULTS: GitSettings = { remote: 'origin', intervalSeconds: 3, maxIntervalSeconds: 30, attempts: 60 };
 
 /**
- * The settings when git is enabled (`--git`, or a `git:` section in the
- * config file unless `--no-config`), else undefined. A malformed section is
- * an error naming the file and key.
+ * The settings when git is enabled (its flag given, or a `git:` section in
+ * the configuration file, which the loader does not read under
+ * `--no-config`), else undefined. A malformed section is an error naming
+ * the file and key.
  */
-export async function gitSettings(ctx: CommandContext): Promise<GitSettings | undefined> {
-  const section = ctx.options['no-config'] === true ? undefined : await configSection(ctx);
-  if (ctx.options.git !== true && section === undefined) return undefined;
+export async function gitSettings(api: AcpApi, config: Registry['config'], requested: boolean): Promise<GitSettings | undefined> {
+  const section = await configSection(api, config);
+  if (!requested && section === undefined) return undefined;
   return { ...DEFAULTS, ...section?.settings };
 }
 
-async function configSection(ctx: CommandContext): Promise<{ settings: Partial<GitSettings> } | undefined> {
+async function configSection(api: AcpApi, config: Registry['config']): Promise<{ settings: Partial<GitSettings> } | undefined> {
   // The loader found, trusted and read the file (plugins:, and that git: is a mapping).
-  const config = ctx.registry.config;
   if (config === undefined) return undefined;
   const file = config.file;
   const data = config.sections;
@@ -55,7 +55,7 @@ async function configSection(ctx: CommandContext): Promise<{ settings: Partial<G
   if (!result.success) {
     const issue = result.issues[0];
     const key = issue.path?.map((p: { key: unknown }) => String(p.key)).join('.');
-    throw new ctx.api.AcpError(`${file}: git${key ? `.${key}` : ''}: ${issue.message}`);
+    throw new api.AcpError(`${file}: git${key ? `.${key}` : ''}: ${issue.message}`);
   }
   const o = result.output;
   const settings: Partial<GitSettings> = {};

@@ -87,7 +87,7 @@ async function commitAndPush(repo: Repo): Promise<number> {
     if (attempt >= settings.attempts || Date.now() - begun > RETRY_BUDGET_MS) {
       throw new ctx.api.AcpError(`git: the push was rejected ${attempt} times (other clones kept pushing first); the folder is initialized here but not committed; commit and push it by hand`);
     }
-    await backOff(attempt);
+    await backOff(ctx.api, attempt);
     await syncToRemote(repo);
   }
 }

@@ -11,7 +11,6 @@
  * @module
  */
 import type { Repo } from './repo.ts';
-import { sleep } from '../../runtime/util.ts';
 
 /** A participant counts as contending for this long after its last event (a few rounds of a 4-clone race under load; a partner idle longer costs nothing). */
 const ACTIVE_MS = 15_000;
@@ -55,7 +54,7 @@ export async function waitForTurnInLine(repo: Repo, participant: string): Promis
   const slot = await ctx.host.fs.readFile(`${repo.gitDir}/${SLOT_FILE}`).then((b) => Number(new TextDecoder().decode(b)), () => DEFAULT_SLOT_MS);
   const ms = Number.isFinite(slot) ? Math.min(MAX_SLOT_MS, Math.max(MIN_SLOT_MS, slot)) : DEFAULT_SLOT_MS;
   // A little jitter: two clones of one participant share a rank.
-  await sleep(rank * ms + (Math.random() * ms) / 4);
+  await ctx.api.sleep(rank * ms + (Math.random() * ms) / 4);
   return true;
 }
 

@@ -5,8 +5,10 @@
  * @module
  */
 import type { CommandContext } from '../../acp.ts';
+
+/** What the git transport uses of a plugin's or a command's context. */
+export type GitEnv = Pick<CommandContext, 'api' | 'host' | 'runtime'>;
 import type { GitSettings } from './config.ts';
-import { sleep } from '../../runtime/util.ts';
 
 /** Commit subjects written by this plugin: `acp: seq N event by P`. */
 export const ACP_SUBJECT_RE = /^acp: seq \d+ \S+ by .+$/;
@@ -16,7 +18,7 @@ export const LOCAL_FILES = new Set(['.acp.lock', '.acp.lock.break', '.acp.checkp
 
 /** A git repository holding a collaboration folder. */
 export interface Repo {
-  ctx: CommandContext;
+  ctx: GitEnv;
   settings: GitSettings;
   folder: string;
   /** The folder relative to the top of the work tree (`''` or ending in `/`). */
@@ -35,7 +37,7 @@ export interface Repo {
 const GIT_ENV = { GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C', GIT_ASKPASS: '', SSH_ASKPASS: '' };
 
 /** Open the repository holding `folder`; a clear error when it is not one, is detached, or lacks the remote. */
-export async function openRepo(ctx: CommandContext, settings: GitSettings, folder: string): Promise<Repo> {
+export async function openRepo(ctx: GitEnv, settings: GitSettings, folder: string): Promise<Repo> {
   const run = ctx.runtime.run;
   const fail = (message: string): never => {
     throw new ctx.api.AcpError(message);
@@ -76,7 +78,8 @@ export async function fetch(repo: Repo): Promise<void> {
   if (result.code === 0) return;
   const message = gitMessage(result.stderr);
   if (/couldn't find remote ref/i.test(message)) return;
-  throw new repo.ctx.api.AcpError(`git fetch from '${remote}' failed: ${message}`);
+  // Transient (the network, the remote's host): a waiter retries it.
+  throw new repo.ctx.api.AcpError(`git fetch from '${remote}' failed: ${message}`, 2, 'git_unreachable');
 }
 
 /** Commits on one side only: local (unpushed) and remote (not yet merged). */
@@ -98,8 +101,9 @@ export async function syncToRemote(repo: Repo): Promise<{ moved: boolean; unpush
   await fetch(repo);
   const { ahead, behind, remoteExists } = await divergence(repo);
   const foreign = ahead.filter((c) => !ACP_SUBJECT_RE.test(c.subject));
+  // Nothing a retry fixes: a person decides what to do with these commits.
   const fail = (message: string): never => {
-    throw new repo.ctx.api.AcpError(message);
+    throw new repo.ctx.api.AcpError(message, 2, 'git_diverged');
   };
   if (foreign.length) {
     const list = foreign.map((c) => `${c.hash.slice(0, 8)} ${c.subject}`).join(', ');
@@ -150,8 +154,8 @@ const BACKOFF_BASE_MS = 50;
  * spreads clones that contend at the same rank of the ordering hint (see
  * plugins/git/order.ts), such as one participant appending from two clones.
  */
-export function backOff(attempt: number): Promise<void> {
-  return sleep(Math.random() * Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** attempt));
+export function backOff(api: GitEnv['api'], attempt: number): Promise<void> {
+  return api.sleep(Math.random() * Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** attempt));
 }
 
 /** How long a contended transaction keeps retrying, whatever `attempts` says: the bound on an append's time. */

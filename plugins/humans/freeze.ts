@@ -7,12 +7,13 @@
  * readiness.md's snapshot lines (and marks a supporting deliverable
  * `frozen` in protocol.json, which validate requires), and appends
  * `deliverable_frozen` with `--role`, `--doc` and `--sha256` through the
- * library's append under the same lock. A refusal changes nothing: the
- * checks run before any file is touched, and if append still refuses
- * (a plugin's hook, say) the three files are put back as they were.
+ * library's append in the same transaction (the folder's store: under git
+ * the three files and the event are one commit, pushed). A refusal changes
+ * nothing: the checks run before any file is touched, and if append still
+ * refuses (a plugin's hook, say) the three files are put back as they were.
  * @module
  */
-import type { CommandResult } from '../../acp.ts';
+import type { CommandResult, Store, Transaction } from '../../acp.ts';
 import type { Host } from '../../runtime/host.ts';
 import type { HumansContext } from './context.ts';
 import { stringOption } from './context.ts';
@@ -38,7 +39,8 @@ function isObject(value: unknown): value is Json {
 export async function runFreeze(ctx: HumansContext): Promise<CommandResult> {
   const participant = stringOption(ctx, 'participant');
   if (participant === undefined) throw new ctx.api.UsageError('the following arguments are required: --participant');
-  const result = await freeze(ctx, ctx.folder(), { participant, doc: stringOption(ctx, 'doc'), summary: stringOption(ctx, 'summary') });
+  const folder = ctx.folder();
+  const result = await freeze(ctx, folder, { participant, doc: stringOption(ctx, 'doc'), summary: stringOption(ctx, 'summary') }, await ctx.store(folder));
   if (!ctx.json) {
     ctx.out(`frozen ${result.doc} (${result.role}): sha256 ${result.sha256}`);
     ctx.out(`appended seq ${result.seq}: deliverable_frozen`);
@@ -47,55 +49,61 @@ export async function runFreeze(ctx: HumansContext): Promise<CommandResult> {
 }
 
 /** Freeze a deliverable (see the module comment). Raises AcpError, changing nothing, when it is refused. */
-export async function freeze(ctx: Pick<HumansContext, 'api' | 'host' | 'registry'>, folder: string, request: { participant: string; doc?: string; summary?: string }): Promise<FreezeResult> {
+export async function freeze(
+  ctx: Pick<HumansContext, 'api' | 'host' | 'registry'>,
+  folder: string,
+  request: { participant: string; doc?: string; summary?: string },
+  store?: Store,
+): Promise<FreezeResult> {
   const { api, host } = ctx;
   const first = await api.readProtocol(host, folder);
   if (!api.participantIds(first).includes(request.participant)) throw new api.AcpError(`participant '${request.participant}' is not listed in protocol.json`, 2, 'unknown_participant');
-  return api.withFolderLock(host, folder, async (lock) => {
-    const protocol = await api.readProtocol(host, folder);
-    const target = freezeTarget(ctx, protocol, request.doc);
-    const log = await api.readEventLog(host, folder);
-    if (log.errors.length) throw new api.AcpError(log.errors);
-    const last = log.events.at(-1);
-    if (!last) throw new api.AcpError('events.jsonl has no event yet: init the folder first');
-    const readinessPath = join(folder, 'readiness.md');
-    const readinessBytes = await readIfExists(host, readinessPath);
-    const readinessText = readinessBytes ? rawText(ctx, readinessBytes, 'readiness.md') : '';
-    preflight(ctx, protocol, log.events, api.readReadiness(api.decodeText(readinessBytes ?? new Uint8Array(), 'readiness.md')), request.participant, target);
+  const firstTarget = freezeTarget(ctx, first, request.doc);
+  const documents = [api.resolveDeliverablePath(folder, first, firstTarget.ref), join(folder, 'readiness.md')].filter((p): p is string => p !== undefined);
+  const intent = { participant: request.participant, kind: 'freeze' as const, documents };
+  return api.transact(host, folder, intent, (tx) => freezeUnderLock(ctx, folder, request, tx), ctx.registry, { store });
+}
 
-    const path = api.resolveDeliverablePath(folder, protocol, target.ref);
-    const original = path && (await api.readDeliverable(host, folder, protocol, target.ref));
-    if (!path || !original) throw new api.AcpError('deliverable_frozen doc does not exist');
-    const frozenText = withStatusFrozen(ctx, rawText(ctx, original, target.ref), target.ref);
-    const sha256 = await api.sha256Hex(new TextEncoder().encode(frozenText));
-    const protocolPath = join(folder, 'protocol.json');
-    const protocolBytes = await host.fs.readFile(protocolPath);
-    const restore: [string, Uint8Array | undefined][] = [[path, original], [readinessPath, readinessBytes], [protocolPath, protocolBytes]];
-    const changed = [target.ref, 'readiness.md'];
-    try {
-      await api.writeFileAtomic(host, path, frozenText);
-      await api.writeFileAtomic(host, readinessPath, withSnapshot(readinessText, target, sha256));
-      if (target.role === 'supporting') {
-        const declared = structuredClone(protocol);
-        ((declared.deliverables as Json).supporting as Json[])[target.index!]!.frozen = true;
-        await api.writeFileAtomic(host, protocolPath, api.formatProtocolJson(declared));
-        changed.push('protocol.json');
-      }
-      const summary = request.summary ?? `Froze ${target.ref} (sha256 ${sha256.slice(0, 12)}).`;
-      const appended = await api.append(
-        host,
-        folder,
-        { participant: request.participant, event: 'deliverable_frozen', summary, doc: target.ref, role: target.role, sha256, replyTo: last.seq as number },
-        ctx.registry,
-        { lock },
-      );
-      return { seq: appended.event.seq, doc: target.ref, role: target.role, sha256, changed };
-    } catch (error) {
-      // Not appended (a check or a hook refused, or a write failed): put the files back.
-      if (!(error as { appended?: unknown }).appended) await restoreFiles(ctx, restore);
-      throw error;
+/** The freeze itself, inside the store's transaction: checks first, then the files, then the event. */
+async function freezeUnderLock(ctx: Pick<HumansContext, 'api' | 'host' | 'registry'>, folder: string, request: { participant: string; doc?: string; summary?: string }, tx: Transaction): Promise<FreezeResult> {
+  const { api, host } = ctx;
+  const protocol = await api.readProtocol(host, folder);
+  const target = freezeTarget(ctx, protocol, request.doc);
+  const log = await api.readEventLog(host, folder);
+  if (log.errors.length) throw new api.AcpError(log.errors);
+  const last = log.events.at(-1);
+  if (!last) throw new api.AcpError('events.jsonl has no event yet: init the folder first');
+  const readinessPath = join(folder, 'readiness.md');
+  const readinessBytes = await readIfExists(host, readinessPath);
+  const readinessText = readinessBytes ? rawText(ctx, readinessBytes, 'readiness.md') : '';
+  preflight(ctx, protocol, log.events, api.readReadiness(api.decodeText(readinessBytes ?? new Uint8Array(), 'readiness.md')), request.participant, target);
+
+  const path = api.resolveDeliverablePath(folder, protocol, target.ref);
+  const original = path && (await api.readDeliverable(host, folder, protocol, target.ref));
+  if (!path || !original) throw new api.AcpError('deliverable_frozen doc does not exist');
+  const frozenText = withStatusFrozen(ctx, rawText(ctx, original, target.ref), target.ref);
+  const sha256 = await api.sha256Hex(new TextEncoder().encode(frozenText));
+  const protocolPath = join(folder, 'protocol.json');
+  const protocolBytes = await host.fs.readFile(protocolPath);
+  const restore: [string, Uint8Array | undefined][] = [[path, original], [readinessPath, readinessBytes], [protocolPath, protocolBytes]];
+  const changed = [target.ref, 'readiness.md'];
+  try {
+    await tx.write(path, frozenText);
+    await tx.write(readinessPath, withSnapshot(readinessText, target, sha256));
+    if (target.role === 'supporting') {
+      const declared = structuredClone(protocol);
+      ((declared.deliverables as Json).supporting as Json[])[target.index!]!.frozen = true;
+      await tx.write(protocolPath, api.formatProtocolJson(declared));
+      changed.push('protocol.json');
     }
-  });
+    const summary = request.summary ?? `Froze ${target.ref} (sha256 ${sha256.slice(0, 12)}).`;
+    const appended = await tx.append({ participant: request.participant, event: 'deliverable_frozen', summary, doc: target.ref, role: target.role, sha256, replyTo: last.seq as number });
+    return { seq: appended.event.seq, doc: target.ref, role: target.role, sha256, changed };
+  } catch (error) {
+    // Not appended (a check or a hook refused, or a write failed): put the files back.
+    await restoreFiles(ctx, restore);
+    throw error;
+  }
 }
 
 interface Target {

@@ -15,7 +15,7 @@ import type { CallToolResult, ServerNotification, ServerRequest } from '@modelco
 import * as z from 'zod';
 import { TOOL_TEXT } from './text.ts';
 import {
-  checkRepoRoot, collaborationResources, findCollaborations, formatStatus, readDocument, resolveFolder, resolveResource, status, writeDocument, type McpEnv,
+  checkRepoRoot, collaborationResources, findCollaborations, formatStatus, readDocument, resolveFolder, resolveResource, status, storeFlags, storeOf, writeDocument, type McpEnv,
 } from './tools.ts';
 
 /** Options of {@link serveMcp}. */
@@ -135,7 +135,7 @@ function registerProtocolTools(server: McpServer, env: McpEnv): void {
       guarded(env, async () => {
         const folder = await resolveFolder(env, args.folder);
         const request = { participant: args.participant, event: args.event, summary: args.summary, doc: args.doc, replyTo: args.reply_to, role: args.role, sha256: args.sha256 };
-        const result = await core.append(host, folder, request, registry);
+        const result = await core.append(host, folder, request, registry, { store: await storeOf(env, folder) });
         return ok(`appended seq ${result.event.seq}: ${result.event.event}`, { event: result.event, phase: result.state.phase, waitingFor: result.state.waitingFor });
       }),
   );
@@ -164,7 +164,7 @@ function registerWait(server: McpServer, env: McpEnv): void {
             host,
             folder,
             args.participant,
-            { timeoutSeconds: args.timeout_seconds ?? DEFAULT_MCP_WAIT_SECONDS, signal: extra.signal, onProgress: progress.report },
+            { timeoutSeconds: args.timeout_seconds ?? DEFAULT_MCP_WAIT_SECONDS, signal: extra.signal, onProgress: progress.report, store: await storeOf(env, folder) },
             registry,
           );
           return ok(`${result.reason}\n${core.formatNext(result.next)}`, { ready: result.reason.slice('ready: '.length), ...result.next });
@@ -238,7 +238,7 @@ function registerDocumentTools(server: McpServer, env: McpEnv): void {
       guarded(env, async () => {
         const folder = await resolveFolder(env, args.folder);
         // The same freeze as `acp freeze` (plugin humans): one lock, checks first, nothing changed on a refusal.
-        const options = { folder, participant: args.participant, doc: args.doc, summary: args.summary, json: true };
+        const options = { ...storeFlags(env), folder, participant: args.participant, doc: args.doc, summary: args.summary, json: true };
         const { json } = await env.core.runCommand(env.registry, 'freeze', { options }, { host: env.host });
         const result = json as { seq: number; sha256: string; changed: string[] };
         const text = `appended seq ${result.seq}: deliverable_frozen\nsha256: ${result.sha256}\nchanged: ${result.changed.join(', ') || 'nothing else'}`;

@@ -10,7 +10,7 @@
  */
 import * as nodePath from 'node:path';
 import type * as Acp from '../../acp.ts';
-import { errorCode, isInside, isObject, realpathOfExistingAncestor, type Json } from '../../runtime/util.ts';
+import type { Json } from '../../runtime/util.ts';
 
 /** The library as plugins receive it (`context.api`). */
 export type McpCore = Acp.AcpApi;
@@ -22,6 +22,19 @@ export interface McpEnv {
   registry: Acp.Registry;
   /** Absolute real path every collaboration folder (and external repo root) must lie in. */
   root: string;
+  /** The store flags the server was started with (`acp mcp --git`): its writes and waits go through the store they choose. */
+  storeFlags?: Readonly<Record<string, unknown>>;
+}
+
+/** The server's store flags (`--git`) as command options, for the commands it runs (`freeze`). */
+export function storeFlags(env: McpEnv): Record<string, unknown> {
+  const names = new Set(env.registry.stores.map((store) => store.flag?.name));
+  return Object.fromEntries(Object.entries(env.storeFlags ?? {}).filter(([name]) => names.has(name)));
+}
+
+/** The store that serves `folder` for this server (its flags, else the configuration, else the local folder). */
+export function storeOf(env: McpEnv, folder: string): Promise<Acp.Store> {
+  return env.core.openStore(env.host, folder, env.registry, env.storeFlags);
 }
 
 /** The collaboration documents an agent writes (spec §1). */
@@ -40,24 +53,24 @@ export async function resolveFolder(env: McpEnv, folder: string): Promise<string
   if (folder.trim() === '') throw new AcpError('folder must not be blank');
   if (folder.includes('\0')) throw new AcpError('argument --folder: a path cannot contain a NUL character');
   const absolute = nodePath.resolve(env.root, folder);
-  const real = await realpathOfExistingAncestor(env.host, absolute);
-  if (!isInside(real, env.root)) throw new AcpError(`folder ${pyRepr(folder)} is outside the MCP server's root ${env.root}`);
+  const real = await env.core.realpathOfExistingAncestor(env.host, absolute);
+  if (!env.core.isInside(real, env.root)) throw new AcpError(`folder ${pyRepr(folder)} is outside the MCP server's root ${env.root}`);
   return absolute;
 }
 
 /** Refuse an external repo root that leaves the server's root (init would create deliverables there). */
 export async function checkRepoRoot(env: McpEnv, folder: string, repoRoot: string | undefined): Promise<void> {
   if (repoRoot === undefined || nodePath.isAbsolute(repoRoot.trim())) return; // init itself refuses an absolute one
-  const real = await realpathOfExistingAncestor(env.host, nodePath.resolve(folder, repoRoot.trim()));
-  if (!isInside(real, env.root)) throw new env.core.AcpError(`repo_root ${env.core.pyRepr(repoRoot)} is outside the MCP server's root ${env.root}`);
+  const real = await env.core.realpathOfExistingAncestor(env.host, nodePath.resolve(folder, repoRoot.trim()));
+  if (!env.core.isInside(real, env.root)) throw new env.core.AcpError(`repo_root ${env.core.pyRepr(repoRoot)} is outside the MCP server's root ${env.root}`);
 }
 
 /** The references of the declared deliverables: the primary, then the supporting ones. */
 export function declaredRefs(core: McpCore, protocol: Json): string[] {
-  const deliverables = isObject(protocol.deliverables) ? protocol.deliverables : {};
+  const deliverables = core.isObject(protocol.deliverables) ? protocol.deliverables : {};
   const supporting = Array.isArray(deliverables.supporting) ? deliverables.supporting : [];
   const refs = [core.primaryRef(protocol)];
-  for (const entry of supporting) if (isObject(entry) && typeof entry.file === 'string') refs.push(core.deliverableRef(protocol, entry.file));
+  for (const entry of supporting) if (core.isObject(entry) && typeof entry.file === 'string') refs.push(core.deliverableRef(protocol, entry.file));
   return refs.filter((ref): ref is string => ref !== undefined);
 }
 
@@ -98,15 +111,15 @@ export async function documentTarget(env: McpEnv, folder: string, protocol: Json
 }
 
 async function assertContained(env: McpEnv, target: DocumentTarget, doc: string): Promise<void> {
-  const real = await realpathOfExistingAncestor(env.host, target.path);
+  const real = await env.core.realpathOfExistingAncestor(env.host, target.path);
   let boundary: string;
   try {
     boundary = await env.host.fs.realpath(target.boundary);
   } catch {
     boundary = target.boundary;
   }
-  if (!isInside(real, boundary) || !isInside(real, env.root)) {
-    throw new env.core.AcpError(`${env.core.pyRepr(doc)} resolves outside ${isInside(real, boundary) ? env.root : boundary} (symlink refused)`);
+  if (!env.core.isInside(real, boundary) || !env.core.isInside(real, env.root)) {
+    throw new env.core.AcpError(`${env.core.pyRepr(doc)} resolves outside ${env.core.isInside(real, boundary) ? env.root : boundary} (symlink refused)`);
   }
 }
 
@@ -128,20 +141,23 @@ export async function readDocument(env: McpEnv, folder: string, doc: string): Pr
  * Replace (or, with `append`, extend) a document, atomically and under the
  * folder lock, so an append never reads half a document.
  */
-export async function writeDocument(env: McpEnv, folder: string, doc: string, content: string, append = false): Promise<{ doc: string; bytes: number; sha256: string }> {
+export async function writeDocument(env: McpEnv, folder: string, doc: string, content: string, append = false, writer = 'acp mcp'): Promise<{ doc: string; bytes: number; sha256: string }> {
   const { core, host } = env;
   const protocol = await core.readProtocol(host, folder);
   const target = await documentTarget(env, folder, protocol, doc, 'write');
-  return core.withFolderLock(host, folder, async () => {
+  // The one transaction: the folder's store publishes the document (git: committed and pushed).
+  const intent = { participant: writer, kind: 'write' as const, documents: [target.path] };
+  return core.transact(host, folder, intent, async (tx) => {
     const stat = await host.fs.stat(target.path);
     if (stat && !stat.isFile) throw new core.AcpError(`${core.pyRepr(doc)} is not a file`);
     let text = content;
     if (append && stat) text = core.decodeText(await host.fs.readFile(target.path), doc) + content;
     await host.fs.mkdir(nodePath.dirname(target.path));
-    await core.writeFileAtomic(host, target.path, text);
+    await tx.write(target.path, text);
+    tx.session.done.push(`write ${doc} by ${writer}`);
     const bytes = new TextEncoder().encode(text);
     return { doc, bytes: bytes.length, sha256: await core.sha256Hex(bytes) };
-  });
+  }, env.registry, { store: await storeOf(env, folder) });
 }
 
 /** What the status tool reports. */
@@ -171,13 +187,14 @@ export async function status(env: McpEnv, folder: string, participant?: string):
     const log = await core.readEventLog(host, folder);
     if (log.errors.length) throw new core.AcpError(log.errors);
     const last = log.events.at(-1);
-    const waiting = Array.isArray(protocol.waitingFor) ? protocol.waitingFor.map((v) => core.pyStr(v)) : [];
-    head = { phase: core.pyStr(protocol.currentPhase), proposalOwner: core.pyStr(protocol.proposalOwner), waitingFor: waiting };
+    // The log's turn where protocol.json's cache is a stale copy of it (an append between its line and the rename).
+    const turn = core.turnOf(protocol, log.events);
+    head = { phase: core.pyStr(turn.phase), proposalOwner: core.pyStr(turn.proposalOwner), waitingFor: turn.waitingFor };
     if (last) head.lastEvent = { seq: last.seq, event: last.event, from: last.from };
   }
   const readinessText = await readTextOrEmpty(env, nodePath.join(folder, 'readiness.md'), 'readiness.md');
   const facts = core.readReadiness(readinessText);
-  const gates = Array.isArray(protocol.completionGates) ? protocol.completionGates.filter(isObject) : [];
+  const gates = Array.isArray(protocol.completionGates) ? protocol.completionGates.filter(core.isObject) : [];
   const report: StatusReport = {
     ...head,
     completionGates: gates.map((gate) => ({ source: gate.source, text: core.pyStr(gate.text), checked: facts.isGateChecked(core.pyStr(gate.text)) })),
@@ -195,7 +212,7 @@ async function readTextOrEmpty(env: McpEnv, path: string, name: string): Promise
   try {
     return env.core.decodeText(await env.host.fs.readFile(path), name);
   } catch (error) {
-    if (errorCode(error) === 'ENOENT') return '';
+    if (env.core.errorCode(error) === 'ENOENT') return '';
     throw error;
   }
 }

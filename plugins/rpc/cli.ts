@@ -21,8 +21,8 @@ interface CommandContext {
   version: string;
   env(name: string): string | undefined;
   color: boolean;
-  /** `acp serve`: extra change sources for the watched folders (given by the git plugin's `serve --git`). */
-  folderWatchers?: readonly FolderWatcher[];
+  /** `acp serve`: the store flags it was given (`--git`): the server writes and follows through the store they choose. */
+  storeFlags?: Readonly<Record<string, unknown>>;
 }
 
 /** Adapt the CLI edge's command context. */
@@ -35,6 +35,31 @@ export function rpcContext(ctx: AcpCommandContext): CommandContext {
     version: ctx.api.VERSION,
     env: ctx.env,
     color: ctx.color,
+    storeFlags: ctx.options,
+  };
+}
+
+/**
+ * A watched folder's store, followed while the server watches it (git: the
+ * remote polled), so subscribers hear of others' events. A folder the store
+ * cannot follow is served as before (local changes only), said once.
+ */
+function storeWatcher(ctx: CommandContext, log: (line: string) => void): FolderWatcher {
+  return (folder, changed) => {
+    let stop = (): void => undefined;
+    let stopped = false;
+    const failed = (error: unknown): void => log(`${error instanceof Error ? error.message : String(error)}; ${folder} is served with local changes only`);
+    void ctx.core
+      .openStore(ctx.host, folder, ctx.registry, ctx.storeFlags)
+      .then((store) => store.follow?.(folder, { changed, failed, note: log }))
+      .then((following) => {
+        if (following && stopped) following();
+        else if (following) stop = following;
+      }, failed);
+    return () => {
+      stopped = true;
+      stop();
+    };
   };
 }
 
@@ -109,7 +134,8 @@ export async function serveCommand(options: Options, ctx: CommandContext): Promi
       repoRoots: config.repoRoots?.map((dir) => nodePath.resolve(base, dir)),
       crossTask: config.crossTask,
       version: ctx.version,
-      folderWatchers: ctx.folderWatchers,
+      folderWatchers: [storeWatcher(ctx, (line) => io.stderr(`acp serve: ${line}\n`))],
+      storeFlags: ctx.storeFlags,
       log: (line) => io.stderr(`acp serve: ${line}\n`),
     });
     let stop!: () => void;
@@ -211,9 +237,9 @@ export async function rpcCommand(method: string, paramsText: string | undefined,
   try {
     const participant = one(options, 'participant');
     const { endpoint, token, ca } = await clientOptions(options, ctx, participant);
-    const timeout = one(options, 'timeout');
+    const timeout = typeof options.timeout === 'number' ? options.timeout : undefined;
     client = await RpcClient.connect(endpoint, { token, participant, ca, reconnect: false, heartbeatMs: 0 });
-    const result = await client.call(method, params as Record<string, unknown> | undefined, { timeoutMs: timeout === undefined ? undefined : Number(timeout) * 1000 });
+    const result = await client.call(method, params as Record<string, unknown> | undefined, { timeoutMs: timeout === undefined ? undefined : timeout * 1000 });
     io.stdout(`${pretty ? JSON.stringify(result, null, 2) : JSON.stringify(result)}\n`);
     return 0;
   } catch (error) {
@@ -238,49 +264,37 @@ export async function waitViaServer(options: Options, ctx: CommandContext): Prom
   const participant = one(options, 'participant');
   if (task === undefined) throw new core.AcpError('the following arguments are required: --folder');
   if (participant === undefined) throw new core.AcpError('the following arguments are required: --participant');
-  const timeoutText = one(options, 'timeout');
-  const timeoutSeconds = timeoutText === undefined ? 1800 : Number(timeoutText);
-  if (timeoutText !== undefined && (timeoutText.trim() === '' || Number.isNaN(timeoutSeconds) || timeoutSeconds < 0)) {
-    throw new core.AcpError(`argument --timeout: invalid non-negative number: '${timeoutText}'`);
-  }
+  // Parsed once, by the command line's parser (a `seconds` option): a number here.
+  const timeoutSeconds = typeof options.timeout === 'number' ? options.timeout : core.DEFAULT_WAIT_TIMEOUT_SECONDS;
   let client: RpcClient | undefined;
+  let lastReport = '';
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  // The deadline runs from the start: connecting (and its retries) counts against it.
+  const timedOut = new Promise<undefined>((resolve) => {
+    if (timeoutSeconds > 0) timer = setTimeout(() => resolve(undefined), timeoutSeconds * 1000);
+  });
   try {
     const { endpoint, token, ca } = await clientOptions(options, ctx);
-    let lastReport = '';
-    let settle!: (reason: string) => void;
-    const ready = new Promise<string>((resolve) => (settle = resolve));
-    const report = (state: { waitingFor: string[] }, seq: unknown): string => {
+    const report = (state: { waitingFor: string[] }, seq: unknown): void => {
       const line = `waiting for ${state.waitingFor.length ? state.waitingFor.join(', ') : 'none'}${seq === null || seq === undefined ? '' : ` after seq ${core.pyStr(seq)}`}`;
       if (line !== lastReport && !json) out(`waiting: ${line}`);
       lastReport = line;
-      return line;
     };
-    let lastSeq: unknown = null;
-    const onUpdate = (n: SubscriptionNotification): void => {
-      if (n.event) lastSeq = n.event.seq;
-      if (n.ready) settle(n.reason ?? 'ready');
-      else report(n.state, lastSeq);
-    };
-    client = await RpcClient.connect(endpoint, { token, participant: token === undefined ? participant : undefined, ca, heartbeatMs: 15_000, maxAttempts: 10 });
-    const subscription = await client.subscribe({ task, participant }, onUpdate);
-    const initial = subscription.initial as { ready?: boolean; reason?: string; state: { waitingFor: string[] }; seq: unknown };
-    lastSeq = initial.seq;
-    if (initial.ready) settle(initial.reason ?? 'ready');
-    else report(initial.state, initial.seq);
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const timedOut = new Promise<undefined>((resolve) => {
-      if (timeoutSeconds > 0) timer = setTimeout(() => resolve(undefined), timeoutSeconds * 1000);
-    });
-    const reason = await Promise.race([ready, timedOut]);
-    if (timer) clearTimeout(timer);
+    const subscribed = (async (): Promise<string> => {
+      client = await RpcClient.connect(endpoint, { token, participant: token === undefined ? participant : undefined, ca, heartbeatMs: 15_000, maxAttempts: 10 });
+      return turnBySubscription(client, task, participant, report);
+    })();
+    const reason = await Promise.race([subscribed, timedOut]);
     if (reason === undefined) {
-      const message = `timeout: ${lastReport}`;
+      // Still connecting (retries): close whatever it reaches.
+      subscribed.then(() => client?.close(), () => client?.close());
+      const message = `timeout: ${lastReport || `no answer from ${one(options, 'server') ?? ctx.env('ACP_SERVER') ?? 'the server'}`}`;
       // The same object as the local wait's timeout: ok, exitCode and error (issue 12 item 11).
       if (json) out(JSON.stringify({ ok: false, exitCode: 1, timeout: true, error: message }));
       io.stderr(`${message}\n`);
       return 1;
     }
-    const next = (await client.acp('next', { folder: task, participant })) as Record<string, unknown> & { exitCode: number };
+    const next = (await client!.acp('next', { folder: task, participant })) as Record<string, unknown> & { exitCode: number };
     const { ok: _ok, ...rest } = next;
     // The turn came: exit 0 like the local wait (and the Python tools), whatever the phase.
     if (json) out(JSON.stringify({ ...rest, ok: true, exitCode: 0, ready: reason.slice('ready: '.length) }));
@@ -290,6 +304,25 @@ export async function waitViaServer(options: Options, ctx: CommandContext): Prom
     if (error instanceof RpcResponseError) throw new core.AcpError(describe(error));
     return fail(ctx, error);
   } finally {
-    client?.close();
+    clearTimeout(timer);
+    (client as RpcClient | undefined)?.close();
   }
+}
+
+/** Subscribe to the task and resolve with the `ready: …` reason once it is the participant's turn; progress goes to `report`. */
+async function turnBySubscription(client: RpcClient, task: string, participant: string, report: (state: { waitingFor: string[] }, seq: unknown) => void): Promise<string> {
+  let settle!: (reason: string) => void;
+  const ready = new Promise<string>((resolve) => (settle = resolve));
+  let lastSeq: unknown = null;
+  const onUpdate = (n: SubscriptionNotification): void => {
+    if (n.event) lastSeq = n.event.seq;
+    if (n.ready) settle(n.reason ?? 'ready');
+    else report(n.state, lastSeq);
+  };
+  const subscription = await client.subscribe({ task, participant }, onUpdate);
+  const initial = subscription.initial as { ready?: boolean; reason?: string; state: { waitingFor: string[] }; seq: unknown };
+  lastSeq = initial.seq;
+  if (initial.ready) settle(initial.reason ?? 'ready');
+  else report(initial.state, initial.seq);
+  return ready;
 }

@@ -22,7 +22,6 @@
 import type { FrameLimits } from './framing.ts';
 import { RpcCode, RpcError, type CallInfo, type JsonRpcParams } from './jsonrpc.ts';
 import { Peer, RpcConnectionError, RpcResponseError, type ByteStream } from './peer.ts';
-import { sleep } from '../../runtime/util.ts';
 
 export { RpcConnectionError, RpcResponseError } from './peer.ts';
 
@@ -318,7 +317,7 @@ export class RpcClient {
         if (this.options.maxAttempts !== undefined && this.attempts >= this.options.maxAttempts) throw error;
         const delay = Math.min(max, initial * 2 ** (this.attempts - 1));
         this.options.onStatus?.('reconnecting', `${(error as Error).message}; retrying in ${delay} ms`);
-        await sleep(delay / 2 + Math.random() * (delay / 2));
+        await new Promise((resolve) => setTimeout(resolve, delay / 2 + Math.random() * (delay / 2)));
       }
     }
   }

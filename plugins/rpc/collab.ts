@@ -6,7 +6,6 @@
 import * as nodePath from 'node:path';
 import type { AcpCore, DerivedState, Host, JsonObject, Registry } from './core.ts';
 import type { FolderFollower } from '../../acp.ts';
-import { errorCode } from '../../runtime/util.ts';
 import { withJsonText } from './jsonrpc.ts';
 
 /** The state carried by notifications: what `wait` and `next` look at. */
@@ -262,7 +261,7 @@ export class Collab {
     try {
       return { offset: 0, bytes: await host.fs.readFile(path) };
     } catch (error) {
-      if (errorCode(error) !== 'ENOENT') throw error;
+      if (this.core.errorCode(error) !== 'ENOENT') throw error;
       return { offset: 0, bytes: new Uint8Array(0) };
     }
   }

@@ -11,7 +11,6 @@ import { Collab, type CollabUpdate, type FolderWatcher, type StateSnapshot, type
 import { ConfigError, isLoopback } from './config.ts';
 import type { AcpCore, Host, JsonObject, Registry } from './core.ts';
 import type { CommandSpec, OptionValues } from '../../acp.ts';
-import { errorCode, isInside, realpathOfExistingAncestor } from '../../runtime/util.ts';
 import type { FrameLimits } from './framing.ts';
 import { RpcCode, RpcError, type CallInfo, type JsonRpcParams } from './jsonrpc.ts';
 import { Peer, RpcCancelledError, RpcConnectionError, RpcResponseError, WorkGate, type ByteStream } from './peer.ts';
@@ -92,8 +91,13 @@ export interface RpcServerOptions {
    * (calls, messages, `agent/info`). Default false: isolation between tasks.
    */
   crossTask?: boolean;
-  /** Extra change sources for every watched collaboration folder (the git plugin's remote poll); none by default. */
+  /** Extra change sources for every watched collaboration folder (a store that follows others: git's remote poll); none by default. */
   folderWatchers?: readonly FolderWatcher[];
+  /**
+   * The store flags the server was started with (`serve --git`): its own
+   * writes go through the store they choose, like the CLI's.
+   */
+  storeFlags?: Readonly<Record<string, unknown>>;
   /** Reported in discovery documents. */
   version?: string;
   /** Diagnostics (connection errors …). */
@@ -776,7 +780,7 @@ export class RpcServer {
     if (task !== undefined && action !== 'init') await this.openTask(conn, task);
     if (action === 'status') return { task, ...(await this.statusOf(task!)) };
     if (action === 'read' || action === 'write') {
-      const run = (): Promise<unknown> => this.document(action, task!, args);
+      const run = (): Promise<unknown> => this.document(action, task!, args, conn.identity ?? 'acp serve');
       if (action === 'read') return run();
       try {
         return await this.serial(this.taskFolder(task!), run);
@@ -804,7 +808,7 @@ export class RpcServer {
    * folder lock, so an append never sees half a document; `append: true`
    * adds to the end (reviews).
    */
-  private async document(action: 'read' | 'write', task: string, args: JsonObject): Promise<unknown> {
+  private async document(action: 'read' | 'write', task: string, args: JsonObject, writer: string): Promise<unknown> {
     const { core, host } = this;
     const folder = this.taskFolder(task);
     const allowedKeys = action === 'read' ? ['doc'] : ['doc', 'content', 'append'];
@@ -828,7 +832,7 @@ export class RpcServer {
       try {
         bytes = await host.fs.readFile(target);
       } catch (error) {
-        if (errorCode(error) === 'ENOENT') throw new RpcError(RpcCode.InvalidParams, `Invalid params: args.doc: '${doc}' does not exist yet`);
+        if (this.core.errorCode(error) === 'ENOENT') throw new RpcError(RpcCode.InvalidParams, `Invalid params: args.doc: '${doc}' does not exist yet`);
         throw error;
       }
       return { doc, content: core.decodeText(bytes, doc), sha256: await core.sha256Hex(bytes) };
@@ -837,22 +841,26 @@ export class RpcServer {
     if (args.content.length > MAX_DOCUMENT_LENGTH) throw new RpcError(RpcCode.InvalidParams, `Invalid params: args.content: at most ${MAX_DOCUMENT_LENGTH} characters`);
     const content = args.content;
     const append = args.append === true;
-    return core.withFolderLock(host, folder, async () => {
+    // The one transaction: the folder's store publishes the document (git: committed and pushed).
+    const store = await core.openStore(host, folder, this.options.registry, this.options.storeFlags);
+    const intent = { participant: writer, kind: 'write' as const, documents: [target] };
+    return core.transact(host, folder, intent, async (tx) => {
       let text = content;
       if (append) {
         try {
           text = new TextDecoder().decode(await host.fs.readFile(target)) + content;
         } catch (error) {
-          if (errorCode(error) !== 'ENOENT') throw error;
+          if (this.core.errorCode(error) !== 'ENOENT') throw error;
         }
       }
       await host.fs.mkdir(nodePath.dirname(target));
       // Again under the lock, after mkdir: the directory may have been swapped for a symlink meanwhile.
       await this.checkedPath(folder, protocol, doc);
-      await core.writeFileAtomic(host, target, text);
+      await tx.write(target, text);
+      tx.session.done.push(`write ${doc} by ${writer}`);
       const bytes = new TextEncoder().encode(text);
       return { doc, bytes: bytes.length, sha256: await core.sha256Hex(bytes) };
-    });
+    }, this.options.registry, { store });
   }
 
   /** {@link AcpCore.checkedDocumentPath}, its refusal as -32010 with the CLI's text. */
@@ -877,16 +885,16 @@ export class RpcServer {
     if (typeof repoRoot !== 'string') return;
     const dirArg = args.deliverablesDir ?? args['deliverables-dir'];
     const own = this.taskFolder(task);
-    const real = (path: string): Promise<string> => realpathOfExistingAncestor(this.host, path);
+    const real = (path: string): Promise<string> => this.core.realpathOfExistingAncestor(this.host, path);
     const resolvedRoot = nodePath.resolve(own, repoRoot.trim());
     const targets = [resolvedRoot, ...(typeof dirArg === 'string' ? [nodePath.resolve(resolvedRoot, dirArg.trim())] : [])];
     const [realRoot, realOwn] = [await real(this.root), await real(own)];
     const allowed = await Promise.all((this.options.repoRoots ?? []).map(real));
     for (const target of await Promise.all(targets.map(real))) {
-      if (isInside(target, realRoot) && !isInside(target, realOwn)) {
+      if (this.core.isInside(target, realRoot) && !this.core.isInside(target, realOwn)) {
         throw new RpcError(RpcCode.InvalidParams, 'Invalid params: args.repoRoot must not lead into the server root outside this task (another task\'s folder)');
       }
-      if (!allowed.some((dir) => isInside(target, dir))) {
+      if (!allowed.some((dir) => this.core.isInside(target, dir))) {
         const where = allowed.length ? `inside ${allowed.join(', ')} (the server config's repoRoots)` : "inside a directory the server config's repoRoots allows (none configured)";
         throw new RpcError(RpcCode.InvalidParams, `Invalid params: args.repoRoot must resolve ${where}`);
       }
@@ -900,7 +908,11 @@ export class RpcServer {
    */
   private async runJson(action: string, options: OptionValues): Promise<unknown> {
     try {
-      const result = await this.core.runCommand(this.options.registry, action, { options }, { host: this.host });
+      const spec = this.options.registry.commands.get(action)?.spec;
+      // The server's store flags reach every command that writes or waits through the store.
+      const flagNames = new Set(this.options.registry.stores.map((store) => store.flag?.name));
+      const flags = spec?.store ? Object.fromEntries(Object.entries(this.options.storeFlags ?? {}).filter(([name]) => flagNames.has(name))) : {};
+      const result = await this.core.runCommand(this.options.registry, action, { options: { ...flags, ...options } as OptionValues }, { host: this.host });
       return result.json ?? { ok: result.exitCode === 0, exitCode: result.exitCode };
     } catch (error) {
       const described = this.core.describeError(error);
@@ -1104,7 +1116,7 @@ export class RpcServer {
       try {
         return core.decodeText(await host.fs.readFile(nodePath.join(folder, name)), name);
       } catch (error) {
-        if (errorCode(error) === 'ENOENT') return '';
+        if (this.core.errorCode(error) === 'ENOENT') return '';
         throw error;
       }
     };

@@ -3,9 +3,9 @@
 // CLI; hooks that are misused fail loudly, naming their plugin; the argv
 // parser follows argparse; importing acp.ts has no side effects.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, test } from 'vitest';
 import * as acp from '../acp.ts';
@@ -192,4 +192,49 @@ describe('one argument parser, argparse rules', () => {
 test('importing acp.ts has no side effects (nothing printed, no exit code set)', () => {
   const r = spawnSync(join(BIN, 'bun'), ['-e', `await import(${JSON.stringify(join(REPO, 'acp.ts'))}); console.log(process.exitCode ?? 'none')`], { encoding: 'utf8' });
   expect([r.stdout, r.stderr]).toEqual(['none\n', '']);
+});
+
+// The import rule (docs/architecture.md): a plugin imports only types from
+// the core (acp.ts and runtime/), whose values reach it through ctx.api, and
+// nothing from another plugin but types. A compiled binary's modules cannot
+// be imported by a user's plugin, so a built-in one gets no door they lack.
+describe('the import rule', () => {
+  /** Every import and re-export of a module: static (`import type` or not) and dynamic. */
+  function importsOf(text: string): { spec: string; typeOnly: boolean }[] {
+    const found: { spec: string; typeOnly: boolean }[] = [];
+    for (const m of text.matchAll(/^(import|export)\s+(type\s+)?[^'";]*?from\s+'([^']+)'/gm)) found.push({ spec: m[3]!, typeOnly: m[2] !== undefined });
+    for (const m of text.matchAll(/^import\s+'([^']+)'/gm)) found.push({ spec: m[1]!, typeOnly: false });
+    for (const m of text.matchAll(/\bimport\(\s*'([^']+)'\s*\)/g)) found.push({ spec: m[1]!, typeOnly: false });
+    // `import('x').Type` in a type position is a type.
+    for (const m of text.matchAll(/\bimport\(\s*'([^']+)'\s*\)\s*\./g)) found.find((f) => f.spec === m[1] && !f.typeOnly && (f.typeOnly = true));
+    return found;
+  }
+  /** `plugins/git/store.ts` → `git`; `plugins/rpc.ts` → `rpc`. */
+  const pluginOf = (path: string): string => path.slice('plugins/'.length).replace(/\.ts$/, '').split('/')[0]!;
+
+  test('plugins value-import nothing from the core, and no sibling plugin', () => {
+    const files = spawnSync('git', ['ls-files', 'plugins'], { cwd: REPO, encoding: 'utf8' }).stdout.split('\n').filter((f) => f.endsWith('.ts'));
+    expect(files.length).toBeGreaterThan(30);
+    const broken: string[] = [];
+    for (const file of files) {
+      const own = pluginOf(file);
+      for (const { spec, typeOnly } of importsOf(readFileSync(join(REPO, file), 'utf8'))) {
+        if (!spec.startsWith('.')) continue;
+        const target = relative(REPO, resolve(REPO, dirname(file), spec));
+        const core = target === 'acp.ts' || target.startsWith('runtime/') || target === 'package.json';
+        const sibling = target.startsWith('plugins/') && pluginOf(target) !== own;
+        if ((core || sibling) && !typeOnly) broken.push(`${file}: ${spec}`);
+      }
+    }
+    expect(broken).toEqual([]);
+  });
+
+  test('the rule would see a value import (the check itself)', () => {
+    expect(importsOf("import { sleep } from '../runtime/util.ts';\nimport type { Host } from '../runtime/host.ts';\nconst m = await import('../rpc/cli.ts');\ntype T = import('../acp.ts').Registry;\n")).toEqual([
+      { spec: '../runtime/util.ts', typeOnly: false },
+      { spec: '../runtime/host.ts', typeOnly: true },
+      { spec: '../rpc/cli.ts', typeOnly: false },
+      { spec: '../acp.ts', typeOnly: true },
+    ]);
+  });
 });

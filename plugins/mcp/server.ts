@@ -52,7 +52,8 @@ async function guarded(env: McpEnv, body: () => Promise<CallToolResult>): Promis
     if (!described) throw error;
     // The CLI prints a timeout as is (`timeout: …`), everything else as `error: …`.
     const line = error instanceof env.core.AcpTimeoutError ? described.message : `error: ${described.message}`;
-    return { isError: true, content: [{ type: 'text', text: line }] };
+    // The stable code beside the words, as the CLI's --json and the RPC error data carry it.
+    return { isError: true, content: [{ type: 'text', text: line }], structuredContent: { ok: false, error: described.message, code: described.code, exitCode: described.exitCode } };
   }
 }
 
@@ -267,7 +268,7 @@ function registerResources(server: McpServer, env: McpEnv): void {
 /** Build the MCP server with every tool and resource (no transport yet). */
 export function createMcpServer(options: McpEnv & { version: string }): McpServer {
   const server = new McpServer({ name: 'acp', title: 'Agent Collaboration Protocol', version: options.version }, { instructions: TOOL_TEXT.instructions });
-  const env: McpEnv = { core: options.core, host: options.host, registry: options.registry, root: options.root };
+  const env: McpEnv = { core: options.core, host: options.host, registry: options.registry, root: options.root, storeFlags: options.storeFlags };
   registerProtocolTools(server, env);
   registerWait(server, env);
   registerDocumentTools(server, env);

@@ -1,0 +1,379 @@
+// One hallway (issue 24): every door — the CLI, the library, JSON-RPC
+// agent/call, the MCP tools append and write_document, freeze through the CLI
+// and MCP — reaches the log through the one transaction, over every store
+// (the local folder, git with a bare remote). A user plugin refuses one
+// summary in append:before and records the seqs append:after is told about:
+// every cell must give the same refusal (words and code), the same recorded
+// seqs, and under git every accepted write on the remote.
+import { spawnSync } from 'node:child_process';
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, describe, expect, test } from 'vitest';
+import * as acp from '../acp.ts';
+import { createProcessRuntime } from '../runtime/process.ts';
+import { createMcpServer } from '../plugins/mcp/server.ts';
+import { RpcClient, RpcResponseError } from '../plugins/rpc/client.ts';
+import { FROZEN, INIT, OWNER, PRIMARY, STEPS } from './happy-path.ts';
+import { ALICE_TOKEN, startServer } from './rpc/helpers.ts';
+
+const REPO = join(import.meta.dirname, '..');
+const CLI = join(REPO, 'dist', 'acp.mjs');
+const AUDIT = join(REPO, 'test', 'plugins', 'fixtures', 'audit.mjs');
+const GIT_ENV = { GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.invalid', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.invalid', GIT_CONFIG_NOSYSTEM: '1' };
+const roots: string[] = [];
+afterAll(() => roots.forEach((root) => rmSync(root, { recursive: true, force: true })));
+
+type StoreName = 'local' | 'git';
+
+/** A work directory: acp.config.yaml (the audit plugin, and git for the git store), the collaboration folder `collab`, its seq log. */
+interface Cell {
+  work: string;
+  folder: string;
+  log: string;
+  remote?: string;
+}
+
+function git(cwd: string, ...args: string[]): string {
+  const r = spawnSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, ...GIT_ENV } });
+  if (r.status !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr}`);
+  return r.stdout;
+}
+
+function cli(cell: Cell, ...args: string[]): { status: number | null; stdout: string; stderr: string } {
+  return spawnSync(process.execPath, [CLI, ...args], { cwd: cell.work, encoding: 'utf8', env: { ...process.env, ...GIT_ENV, NO_COLOR: '1' }, timeout: 120_000 });
+}
+
+/** A fresh cell: for git, a bare remote and a clone whose `collab` folder `init --git` committed and pushed. */
+function makeCell(store: StoreName): Cell {
+  const root = realpathSync(mkdtempSync(join(tmpdir(), 'acp-hallway-')));
+  roots.push(root);
+  const log = join(root, 'seqs.txt');
+  writeFileSync(log, '');
+  let work = join(root, 'work');
+  let remote: string | undefined;
+  if (store === 'git') {
+    remote = join(root, 'remote.git');
+    git(root, 'init', '--quiet', '--bare', '--initial-branch=main', remote);
+    git(root, 'clone', '--quiet', remote, work);
+    git(work, 'commit', '--quiet', '--allow-empty', '-m', 'start');
+    git(work, 'push', '--quiet', 'origin', 'main');
+  } else mkdirSync(work);
+  work = realpathSync(work);
+  const config = [`plugins:`, `  - path: ${AUDIT}`, `    options: { log: ${JSON.stringify(log)} }`, ...(store === 'git' ? ['git: { interval: 0.2 }'] : [])];
+  writeFileSync(join(work, 'acp.config.yaml'), `${config.join('\n')}\n`);
+  if (store === 'git') {
+    // The config is the clone's own file, not the collaboration's: committed so that the folder's changes are the only ones.
+    git(work, 'add', 'acp.config.yaml');
+    git(work, 'commit', '--quiet', '-m', 'config');
+    git(work, 'push', '--quiet', 'origin', 'main');
+  }
+  const cell: Cell = { work, folder: join(work, 'collab'), log, remote };
+  const init = cli(cell, 'init', '--folder', 'collab', '--participant', OWNER, '--participant', 'bob', '--objective', INIT.objective, '--completion', INIT.completion[0]!, '--primary-deliverable-type', INIT.primaryType);
+  expect(init.status, init.stderr).toBe(0);
+  return cell;
+}
+
+/** The registry an embedder or a server would build in the cell: built-ins, and the config's plugin and store. */
+async function registryOf(cell: Cell): Promise<acp.Registry> {
+  return acp.createRegistry({ builtIns: true, config: true, cwd: cell.work, host: await acp.createNodeHost(), runtime: await createProcessRuntime() });
+}
+
+/** Bring the folder to readiness_check through the library (the same transaction), ready to freeze. */
+async function toReadinessCheck(cell: Cell): Promise<void> {
+  const registry = await registryOf(cell);
+  const collab = await acp.openCollaboration(cell.folder, { registry });
+  for (const step of STEPS.slice(0, 7)) {
+    for (const [name, text] of Object.entries(step.files)) writeFileSync(join(cell.folder, name), text);
+    await collab.append(step.event);
+  }
+  await registry.cleanup();
+  writeFileSync(cell.log, '');
+}
+
+const draft = STEPS[0]!;
+const FORBIDDEN = { ...draft.event, summary: 'forbidden' };
+
+/** What a door answered: the appended seq, or the refusal's words and code. */
+type Outcome = { seq: number } | { refused: string; code: string };
+
+/** Every door, as the operation `valid` (accepted) or `forbidden` (refused by the plugin). */
+const DOORS: Record<string, { freeze?: boolean; run(cell: Cell, forbidden: boolean): Promise<Outcome> }> = {
+  cli: {
+    async run(cell, forbidden) {
+      const e = forbidden ? FORBIDDEN : draft.event;
+      const r = cli(cell, 'append', '--folder', 'collab', '--participant', e.participant, '--event', e.event, '--summary', e.summary, '--doc', e.doc!, '--reply-to', String(e.replyTo), '--role', e.role!, '--json');
+      const json = JSON.parse(r.stdout);
+      return json.ok ? { seq: json.event.seq } : { refused: json.error, code: json.code };
+    },
+  },
+  library: {
+    async run(cell, forbidden) {
+      const registry = await registryOf(cell);
+      try {
+        const collab = await acp.openCollaboration(cell.folder, { registry });
+        return { seq: (await collab.append(forbidden ? FORBIDDEN : draft.event)).event.seq };
+      } catch (error) {
+        if (!(error instanceof acp.AcpError)) throw error;
+        return { refused: error.message, code: error.code };
+      } finally {
+        await registry.cleanup();
+      }
+    },
+  },
+  'rpc agent/call': {
+    async run(cell, forbidden) {
+      const registry = await registryOf(cell);
+      const server = await startServer(cell.work, { registry });
+      const client = await RpcClient.connect(`unix:${server.socket}`, { token: ALICE_TOKEN, reconnect: false, heartbeatMs: 0 });
+      try {
+        const e = forbidden ? FORBIDDEN : draft.event;
+        const result = (await client.acp('append', { folder: 'collab', event: e.event, summary: e.summary, doc: e.doc, replyTo: e.replyTo, role: e.role })) as { event: { seq: number } };
+        return { seq: result.event.seq };
+      } catch (error) {
+        if (!(error instanceof RpcResponseError)) throw error;
+        const data = error.data as { message: string; code: string };
+        return { refused: data.message, code: data.code };
+      } finally {
+        client.close();
+        await server.close();
+        await registry.cleanup();
+      }
+    },
+  },
+  'mcp append': {
+    async run(cell, forbidden) {
+      const e = forbidden ? FORBIDDEN : draft.event;
+      return mcpCall(cell, 'append', { folder: 'collab', participant: e.participant, event: e.event, summary: e.summary, doc: e.doc, reply_to: e.replyTo, role: e.role });
+    },
+  },
+  'freeze (cli)': {
+    freeze: true,
+    async run(cell, forbidden) {
+      const r = cli(cell, 'freeze', '--folder', 'collab', '--participant', OWNER, '--summary', forbidden ? 'forbidden' : 'freeze', '--json');
+      const json = JSON.parse(r.stdout);
+      return json.ok ? { seq: json.seq } : { refused: json.error, code: json.code };
+    },
+  },
+  'freeze (mcp)': {
+    freeze: true,
+    async run(cell, forbidden) {
+      return mcpCall(cell, 'freeze', { folder: 'collab', participant: OWNER, summary: forbidden ? 'forbidden' : 'freeze' });
+    },
+  },
+};
+
+/** One MCP tool call on an in-process server built as `acp mcp` builds it. */
+async function mcpCall(cell: Cell, tool: string, args: Record<string, unknown>): Promise<Outcome> {
+  const registry = await registryOf(cell);
+  const server = createMcpServer({ core: acp, host: await acp.createNodeHost(), registry, root: cell.work, version: 'test' });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  const client = new Client({ name: 'hallway', version: '1' });
+  await client.connect(clientSide);
+  try {
+    const result = (await client.callTool({ name: tool, arguments: args })) as CallToolResult;
+    const structured = result.structuredContent as { event?: { seq: number }; seq?: number; error?: string; code?: string };
+    if (result.isError) return { refused: structured.error!, code: structured.code! };
+    return { seq: structured.event?.seq ?? structured.seq! };
+  } finally {
+    await client.close();
+    await server.close();
+    await registry.cleanup();
+  }
+}
+
+/** The remote's copy of a file of the folder (git show). */
+function onRemote(cell: Cell, name: string): string {
+  return git(cell.remote!, 'show', `main:collab/${name}`);
+}
+
+describe.concurrent('every door reaches the log through the one transaction, on every store', () => {
+  for (const store of ['local', 'git'] as const) {
+    for (const [door, { freeze, run }] of Object.entries(DOORS)) {
+      test(`${door} × ${store}`, async () => {
+        const cell = makeCell(store);
+        const event = freeze ? 'deliverable_frozen' : 'deliverable_drafted';
+        if (freeze) await toReadinessCheck(cell);
+        else writeFileSync(join(cell.folder, PRIMARY), draft.files[PRIMARY]!);
+        const before = readFileSync(join(cell.folder, 'events.jsonl'), 'utf8');
+        const refused = await run(cell, true);
+        expect(refused).toEqual({ refused: `plugin 'audit' refused ${event}: forbidden summaries are refused`, code: 'plugin_refused' });
+        expect(readFileSync(join(cell.folder, 'events.jsonl'), 'utf8')).toBe(before);
+        const expectedSeq = freeze ? 9 : 2;
+        expect(await run(cell, false)).toEqual({ seq: expectedSeq });
+        // append:after ran once, after the store published the event, with the seq that landed.
+        expect(readFileSync(cell.log, 'utf8')).toBe(`${expectedSeq}\n`);
+        if (store === 'git') {
+          const landed = onRemote(cell, 'events.jsonl').trim().split('\n').map((line) => JSON.parse(line));
+          expect(landed.at(-1)).toMatchObject({ seq: expectedSeq, event });
+          if (freeze) expect(onRemote(cell, PRIMARY)).toBe(FROZEN);
+          else expect(onRemote(cell, PRIMARY)).toBe(draft.files[PRIMARY]);
+          expect(git(cell.work, 'status', '--porcelain', '--', 'collab')).toBe('');
+        }
+      });
+    }
+    test(`mcp write_document × ${store}`, async () => {
+      const cell = makeCell(store);
+      const text = '# Proposal\n\nWritten through the MCP tool.\n';
+      const registry = await registryOf(cell);
+      const server = createMcpServer({ core: acp, host: await acp.createNodeHost(), registry, root: cell.work, version: 'test' });
+      const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+      await server.connect(serverSide);
+      const client = new Client({ name: 'hallway', version: '1' });
+      await client.connect(clientSide);
+      try {
+        const result = (await client.callTool({ name: 'write_document', arguments: { folder: 'collab', doc: 'proposal.md', content: text } })) as CallToolResult;
+        expect(result.isError ?? false).toBe(false);
+      } finally {
+        await client.close();
+        await server.close();
+        await registry.cleanup();
+      }
+      expect(readFileSync(join(cell.folder, 'proposal.md'), 'utf8')).toBe(text);
+      // No event, so no hook: nothing recorded.
+      expect(readFileSync(cell.log, 'utf8')).toBe('');
+      if (store === 'git') {
+        expect(onRemote(cell, 'proposal.md')).toBe(text);
+        expect(git(cell.remote!, 'log', '-1', '--format=%s', 'main')).toBe('acp: write proposal.md by acp mcp\n');
+      }
+    });
+  }
+});
+
+describe('wait: extensions compose or are refused, never shadowed', () => {
+  test('wait --git --server is refused before anything runs, in argparse’s words', () => {
+    const cell = makeCell('local');
+    const r = cli(cell, 'wait', '--folder', 'collab', '--participant', 'bob', '--git', '--server', 'unix:/nonexistent.sock', '--timeout', '1');
+    expect([r.status, r.stderr]).toEqual([2, 'error: argument --git: not allowed with argument --server\n']);
+  });
+
+  test('wait --server --timeout counts connecting against the deadline, with the one seconds parser', () => {
+    const cell = makeCell('local');
+    // 1_0e-1 is 1.0 s to Python's float(), on both roads (it was refused by the server road).
+    const r = cli(cell, 'wait', '--folder', 'collab', '--participant', 'bob', '--server', `unix:${join(cell.work, 'nobody.sock')}`, '--timeout', '1_0e-1');
+    expect(r.status, r.stderr).toBe(1);
+    expect(r.stderr).toMatch(/^timeout: no answer from unix:/);
+    const local = cli(cell, 'wait', '--folder', 'collab', '--participant', 'bob', '--timeout', '1_0e-1');
+    expect([local.status, local.stderr]).toEqual([1, 'timeout: waiting for alice after seq 1\n']);
+  });
+
+  test('two user plugins that both extend wait both run; one that drops the command is named', () => {
+    const cell = makeCell('local');
+    const plugin = (name: string, next: boolean): string => {
+      const file = join(cell.work, `${name}.mjs`);
+      writeFileSync(
+        file,
+        `import { appendFileSync } from 'node:fs';
+export default (c) => c.definePlugin({ name: '${name}', commands: [{ name: 'wait', extend: true, description: '${name}', options: { '${name}-note': { type: 'string', description: 'a note' } },
+  async run(ctx) { appendFileSync(${JSON.stringify(join(cell.work, 'ran.txt'))}, '${name}:' + (ctx.options['${name}-note'] ?? '-') + '\\n'); return ${next ? 'ctx.next()' : '0'}; } }] });\n`,
+      );
+      return file;
+    };
+    const first = plugin('first', true);
+    const second = plugin('second', true);
+    const r = cli(cell, '--plugin', first, '--plugin', second, 'wait', '--folder', 'collab', '--participant', OWNER, '--first-note', 'a', '--second-note', 'b', '--timeout', '5');
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^ready: alice is listed in waitingFor\n/);
+    // Outermost first: the plugin loaded last wraps the others.
+    expect(readFileSync(join(cell.work, 'ran.txt'), 'utf8')).toBe('second:b\nfirst:a\n');
+    const dropper = plugin('dropper', false);
+    const dropped = cli(cell, '--plugin', dropper, 'wait', '--folder', 'collab', '--participant', OWNER, '--timeout', '5');
+    expect([dropped.status, dropped.stderr]).toEqual([2, "error: plugin 'dropper' failed in command 'wait': it extends the command but neither ran it (ctx.next()) nor declared the options under which it answers it (answers)\n"]);
+  });
+});
+
+describe('the log is the truth: a stale protocol.json', () => {
+  /** A folder where alice drafted and submitted (bob's turn), then the line of bob's review landed without protocol.json's rewrite. */
+  function staleFolder(): { cell: Cell; events: string } {
+    const cell = makeCell('local');
+    for (const step of STEPS.slice(0, 2)) {
+      for (const [name, text] of Object.entries(step.files)) writeFileSync(join(cell.folder, name), text);
+      const e = step.event;
+      expect(cli(cell, 'append', '--folder', 'collab', '--participant', e.participant, '--event', e.event, '--summary', e.summary, '--doc', e.doc!, '--reply-to', String(e.replyTo), ...(e.role ? ['--role', e.role] : [])).status).toBe(0);
+    }
+    // What a killed append (or a full disk after the line) leaves: the line, and protocol.json of the seq before.
+    const protocol = JSON.parse(readFileSync(join(cell.folder, 'protocol.json'), 'utf8'));
+    const review = { seq: 4, from: 'bob', event: 'review_submitted', at: protocol.updatedAt, summary: 'looks good', doc: 'review.md', reply_to: 3 };
+    writeFileSync(join(cell.folder, 'review.md'), STEPS[2]!.files['review.md']!);
+    appendFileSync(join(cell.folder, 'events.jsonl'), `${JSON.stringify(review)}\n`);
+    return { cell, events: readFileSync(join(cell.folder, 'events.jsonl'), 'utf8') };
+  }
+
+  test('next and wait answer from the log and say so; the participant whose turn it is gets it at once', () => {
+    const { cell } = staleFolder();
+    const next = cli(cell, 'next', '--folder', 'collab', '--participant', OWNER);
+    expect(next.status).toBe(0);
+    expect(next.stdout).toContain('phase: revising\nproposal owner: alice\nwaiting for: alice\nlast event: seq 4 review_submitted from bob\n');
+    expect(next.stderr).toBe("note: protocol.json is stale (it describes seq 3; the log ends at seq 4): answering from the log; the next append or `acp doctor --fix` rewrites it\n");
+    const wait = cli(cell, 'wait', '--folder', 'collab', '--participant', OWNER, '--timeout', '1');
+    expect(wait.status, wait.stderr).toBe(0);
+    expect(wait.stdout).toMatch(/^ready: alice is listed in waitingFor\nphase: revising\n/);
+    const bob = cli(cell, 'wait', '--folder', 'collab', '--participant', 'bob', '--timeout', '0.5');
+    expect([bob.status, bob.stderr]).toEqual([1, 'timeout: waiting for alice after seq 4\n']);
+  });
+
+  test('an append repairs the stale cache under the lock, even when its own event is refused', () => {
+    const { cell, events } = staleFolder();
+    const refused = cli(cell, 'append', '--folder', 'collab', '--participant', 'bob', '--event', 'proposal_revised', '--summary', 'not mine', '--doc', 'proposal.md', '--reply-to', '4');
+    expect(refused.status).toBe(2);
+    expect(readFileSync(join(cell.folder, 'events.jsonl'), 'utf8')).toBe(events);
+    const protocol = JSON.parse(readFileSync(join(cell.folder, 'protocol.json'), 'utf8'));
+    expect(protocol).toMatchObject({ currentPhase: 'revising', waitingFor: ['alice'] });
+    const next = cli(cell, 'next', '--folder', 'collab', '--participant', OWNER);
+    expect(next.stderr).toBe('');
+    expect(cli(cell, 'validate', '--folder', 'collab').stdout).not.toContain('currentPhase');
+  });
+
+  test('a hand-edited phase that matches no point of the log is read as written (the Python tools do)', () => {
+    const cell = makeCell('local');
+    const path = join(cell.folder, 'protocol.json');
+    writeFileSync(path, readFileSync(path, 'utf8').replace('"currentPhase": "drafting"', '"currentPhase": "reviewing"'));
+    const next = cli(cell, 'next', '--folder', 'collab', '--participant', OWNER);
+    expect(next.stdout).toMatch(/^phase: reviewing\n/);
+    expect(next.stderr).toBe('');
+  });
+
+  test('a full disk after the line: the next reader answers from the log at once (in memory)', async () => {
+    const fs = acp.createMemoryFileSystem();
+    let full = false;
+    const writeFile = fs.writeFile.bind(fs);
+    fs.writeFile = async (path, data) => {
+      if (full && path.includes('protocol.json')) throw Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' });
+      return writeFile(path, data);
+    };
+    const host = acp.createMemoryHost({ fs });
+    const collab = await acp.openCollaboration('/c', { host });
+    await collab.init(INIT);
+    await fs.writeFile(`/c/${PRIMARY}`, draft.files[PRIMARY]!);
+    full = true;
+    const result = await collab.append(draft.event);
+    expect(result.warnings?.[0]).toMatch(/protocol\.json could not be rewritten/);
+    expect(JSON.parse(new TextDecoder().decode(await fs.readFile('/c/protocol.json'))).updatedAt).toBe(result.event.at);
+    await fs.writeFile(`/c/proposal.md`, STEPS[1]!.files['proposal.md']!);
+    await expect(collab.append(STEPS[1]!.event)).resolves.toMatchObject({ warnings: [expect.stringContaining('could not be rewritten')] });
+    const next = await collab.next('bob');
+    expect(next).toMatchObject({ phase: 'reviewing', waitingFor: ['bob'], lastEvent: { seq: 3 } });
+    expect(next.note).toContain('protocol.json is stale');
+    await expect(collab.wait('bob', { timeoutSeconds: 1 })).resolves.toMatchObject({ reason: 'ready: bob is listed in waitingFor' });
+  });
+});
+
+describe('structured refusals', () => {
+  test('the state machine gives each message its code; no code is read from the words', async () => {
+    const host = acp.createMemoryHost();
+    const collab = await acp.openCollaboration('/c', { host });
+    await collab.init(INIT);
+    await host.fs.writeFile(`/c/${PRIMARY}`, draft.files[PRIMARY]!);
+    const refusal = (request: acp.AppendRequest): Promise<unknown> => collab.append(request).then(() => 'appended', (error: acp.AcpError) => ({ code: error.code, message: error.message }));
+    expect(await refusal({ ...draft.event, participant: 'bob' })).toEqual({ code: 'not_your_turn', message: 'seq 2: deliverable draft is reserved for alice; got bob' });
+    expect(await refusal({ participant: OWNER, event: 'review_submitted', summary: 's', doc: 'review.md', replyTo: 1 })).toMatchObject({ code: 'phase' });
+    expect(await refusal({ participant: OWNER, event: 'proposal_submitted', summary: 's', doc: 'proposal.md', replyTo: 1 })).toEqual({
+      code: 'invalid_event',
+      message: 'seq 2: proposal_submitted requires prior primary deliverable_drafted',
+    });
+  });
+});

@@ -218,7 +218,8 @@ function deliverables(s: Snapshot, render: (text: string) => string): string {
   return `<section id="deliverable"><h2>Primary deliverable</h2>${primary}${supporting}</section>`;
 }
 
-function verdictBadge(s: Snapshot): string {
+/** The verdict as a badge: what `acp validate` says now. */
+export function verdictBadge(s: Snapshot): string {
   const { errors, warnings } = s.validation;
   if (errors.length) return `<span class="badge bad">validation failed</span> (${errors.length} error${errors.length === 1 ? '' : 's'})`;
   if (warnings.length) return '<span class="badge warn">passed with warnings</span>';

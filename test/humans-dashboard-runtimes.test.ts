@@ -9,7 +9,6 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import * as lib from '../acp.ts';
 import { LOCAL_BIN, REPO_DIR } from './conformance/replay.ts';
-import { configCandidates } from './deno-grants.ts';
 import { cleanup, happyFolder, STEPS, tempRoot } from './humans/folders.ts';
 
 afterAll(cleanup);
@@ -17,8 +16,8 @@ afterAll(cleanup);
 const RUNTIMES: [string, (root: string) => string[]][] = [
   ['node dist/acp.mjs', () => [process.execPath, join(REPO_DIR, 'dist', 'acp.mjs')]],
   ['bun acp.ts', () => [join(LOCAL_BIN, 'bun'), join(REPO_DIR, 'acp.ts')]],
-  // Least privilege: the root (and where the config search looks), and the loopback address.
-  ['deno acp.ts, least privilege', (root) => [join(LOCAL_BIN, 'deno'), 'run', '--no-prompt', '--quiet', `--allow-read=${[root, ...configCandidates(root)].join(',')}`, '--allow-net=127.0.0.1', join(REPO_DIR, 'acp.ts')]],
+  // Least privilege, as docs/humans.md shows it: the root only (--no-config: no config search), and the loopback address.
+  ['deno acp.ts, least privilege', (root) => [join(LOCAL_BIN, 'deno'), 'run', '--no-prompt', '--quiet', `--allow-read=${root}`, '--allow-net=127.0.0.1', join(REPO_DIR, 'acp.ts'), '--no-config']],
   ['the binary dist/acp', () => [join(REPO_DIR, 'dist', 'acp')]],
 ];
 

@@ -4,7 +4,8 @@
  * - `acp status`: the collaboration at a glance (`--json` for tools);
  * - `acp log [--follow] [--since SEQ]`: the timeline, one line per event;
  * - `acp report [--out report.html]`: one self-contained HTML file;
- * - `acp freeze --participant P [--doc REF]`: freeze a deliverable in one step.
+ * - `acp freeze --participant P [--doc REF]`: freeze a deliverable in one step;
+ * - `acp dashboard --root DIR`: every collaboration under a root, live, in a browser.
  *
  * This module only describes the commands, so every run of `acp` lists them
  * cheaply; each `run` imports its implementation (plugins/humans/) when the
@@ -16,7 +17,7 @@ import type { AcpPlugin, CommandOptionSpec, CommandSpec, PluginContext } from '.
 
 const folder: CommandOptionSpec = { type: 'string', required: true, description: 'Collaboration folder' };
 
-/** The four commands. */
+/** The five commands. */
 export const humansCommands: CommandSpec[] = [
   {
     name: 'status',
@@ -44,6 +45,18 @@ export const humansCommands: CommandSpec[] = [
       json: { type: 'boolean', description: 'Print {ok, path, bytes}' },
     },
     run: async (ctx) => (await import('./humans/report.ts')).runReport(ctx),
+  },
+  {
+    name: 'dashboard',
+    description: 'A live, read-only web page of every collaboration under a root (127.0.0.1, a token in the printed URL); Ctrl-C stops',
+    options: {
+      root: { type: 'string', description: 'Directory holding the collaborations (default: the working directory)', valueName: 'dir' },
+      host: { type: 'string', description: 'Address to listen on (default 127.0.0.1; another one is reachable by others: use TLS)', valueName: 'address' },
+      port: { type: 'string', description: 'Port (default 0: a free one)', valueName: 'port' },
+      'tls-cert': { type: 'string', description: 'PEM certificate: serve HTTPS', valueName: 'file' },
+      'tls-key': { type: 'string', description: 'PEM private key of --tls-cert', valueName: 'file' },
+    },
+    run: async (ctx) => (await import('./humans/dashboard/command.ts')).runDashboard(ctx),
   },
   {
     name: 'freeze',

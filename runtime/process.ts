@@ -137,11 +137,13 @@ export async function runProcess(run: (io: CliIo, host: Awaited<ReturnType<typeo
   const env = envReader(proc);
   enableCompileCache(proc, env);
   const controller = new AbortController();
+  let stoppedWith: number | undefined;
   // SIGINT/SIGTERM abort the command (a wait ends, held locks are released
   // by their finally blocks); a command that does not stop by itself within
   // the grace period is ended as the default handler would have ended it.
   for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
     proc.on?.(signal, () => {
+      stoppedWith ??= code;
       controller.abort();
       setTimeout(() => proc.exit(code), SIGNAL_GRACE_MS).unref?.();
     });
@@ -157,7 +159,10 @@ export async function runProcess(run: (io: CliIo, host: Awaited<ReturnType<typeo
     env,
     signal: controller.signal,
   };
-  proc.exitCode = await run(io, await createNodeHost({ syncFs: true }));
+  const exitCode = await run(io, await createNodeHost({ syncFs: true }));
+  // An aborted command exits 130 (AcpAbortError); the process says which
+  // signal stopped it, so SIGTERM gives 143 as the README promises.
+  proc.exitCode = exitCode === 130 && stoppedWith !== undefined ? stoppedWith : exitCode;
   // The command is done and its output was written synchronously: exiting
   // now spares Node's wait for its background compiler and GC threads (~1 ms
   // of a small command). Output that fell back to a stream is left to drain.

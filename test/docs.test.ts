@@ -51,6 +51,8 @@ const COVERED: { page: string; first: string; by: string[]; extracts?: boolean; 
   { page: 'docs/rpc.md', first: 'mkdir -p collabs alice', by: ['test/rpc-session.test.ts'], extracts: true, why: 'runs the block verbatim on a free port' },
   // docs/rpc.md "Runtimes": Deno server and clients need a running server.
   { page: 'docs/rpc.md', first: '# the server: with --config', by: ['test/rpc-cli.test.ts', 'test/rpc-client-runtimes.test.ts'], why: 'serve, rpc and wait --server under Deno with these permissions' },
+  // docs/humans.md "The dashboard": a server that runs until Ctrl-C.
+  { page: 'docs/humans.md', first: 'acp dashboard --root', by: ['test/humans-dashboard.test.ts', 'test/humans-dashboard-runtimes.test.ts'], why: 'started, fetched, driven in a browser and stopped; under Deno with these permissions' },
   // docs/spec-notes.md: the full replays take minutes.
   { page: 'docs/spec-notes.md', first: 'node_modules/.bin/bun test/conformance/replay-cli.ts', by: ['test/conformance.test.ts'], why: 'replays every scenario with the same harness' },
 ];

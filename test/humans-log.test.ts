@@ -1,13 +1,18 @@
 // `acp log` (issue 15): the timeline, --since, --json, and --follow woken by
 // the same follower as `wait` while other writers append.
-import { appendFileSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { appendFileSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import * as lib from '../acp.ts';
+import { REPO_DIR } from './conformance/replay.ts';
 import { acp } from './humans/context.ts';
 import { cleanup, happyFolder, pythonFolder, STEPS } from './humans/folders.ts';
 
 afterAll(cleanup);
+
+/** The built CLI (node scripts/build.mjs). */
+const CLI = join(REPO_DIR, 'dist', 'acp.mjs');
 
 const LINE = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ {2}seq \d+ {2,}\S+ +\S+ +→ \S+ +.*$/;
 
@@ -89,7 +94,7 @@ describe('acp log', () => {
     expect(r.stdout).toMatch(/seq 11 +alice +completed +→ completed/);
   });
 
-  test('--follow ends cleanly when asked to stop (SIGINT aborts the signal)', async () => {
+  test('--follow stops when asked to (SIGINT aborts the signal): exit 130, as every aborted command', async () => {
     const folder = await happyFolder(2);
     const controller = new AbortController();
     const chunks: string[] = [];
@@ -97,9 +102,29 @@ describe('acp log', () => {
     await seen(chunks, '"seq":3', AbortSignal.timeout(30_000));
     controller.abort();
     const r = await following;
-    expect(r.rc).toBe(0);
-    expect(r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l).seq)).toEqual([1, 2, 3]);
+    expect(r.rc).toBe(130);
+    const lines = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
+    expect(lines.map((l) => l.seq)).toEqual([1, 2, 3, undefined]);
+    expect(lines.at(-1)).toEqual({ ok: false, error: 'aborted', exitCode: 130, code: 'aborted' });
   });
+
+  for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+    test(`--follow as a process: ${signal} exits ${code}, as the README promises (issue 29)`, async () => {
+      expect(existsSync(CLI), `${CLI} missing (node scripts/build.mjs)`).toBe(true);
+      const folder = await happyFolder(2);
+      const child = spawn(process.execPath, [CLI, 'log', '--folder', folder, '--follow'], { stdio: ['ignore', 'pipe', 'pipe'] });
+      const chunks: string[] = [];
+      child.stdout.setEncoding('utf8').on('data', (t: string) => void chunks.push(t));
+      const closed = new Promise<number | null>((resolve) => child.on('close', (rc) => resolve(rc)));
+      try {
+        await seen(chunks, 'seq 3 ', AbortSignal.timeout(30_000));
+        child.kill(signal);
+        expect(await closed).toBe(code);
+      } finally {
+        child.kill('SIGKILL');
+      }
+    });
+  }
 
   test('a folder written by the Python tools (recorded scenario 1042, external deliverables)', async () => {
     const { folder, events } = await pythonFolder(1042);

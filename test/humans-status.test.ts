@@ -36,6 +36,17 @@ describe('acp status', () => {
     expect(r.stdout).toMatch(/seq 4 +bob +review_submitted +→ revising +looks good/);
     expect(r.stdout).toMatch(/^validate: +passed$/m);
     expect(r.stdout).not.toMatch(ANSI);
+    // The draft init wrote into conclusion.md says [blocked]: an ongoing collaboration must not read as blocked (issue 29).
+    expect(r.stdout).toMatch(/^outcome: +not concluded yet \(draft in conclusion\.md: blocked: The collaboration has not concluded yet\.\)$/m);
+  });
+
+  test('blocked: the outcome line gives the reason, who blocked and at which seq', async () => {
+    const folder = await happyFolder(2);
+    const blocked = await acp(['append', '--folder', folder, '--participant', REVIEWER, '--event', 'blocked', '--summary', 'Waiting on legal review', '--reply-to', '3']);
+    expect(blocked.rc).toBe(0);
+    const r = await status(folder);
+    expect(r.stdout).toMatch(/^outcome: +blocked: Waiting on legal review \(bob, seq 4\)$/m);
+    expect(r.stdout).toMatch(/^turn: +nobody \(collaboration blocked\)$/m);
   });
 
   test('completed: nobody\'s turn, frozen hash matches, outcome; a later edit shows as a hash mismatch', async () => {

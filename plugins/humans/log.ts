@@ -4,7 +4,8 @@
  * prints the events themselves as JSON lines. `--follow` keeps printing new
  * events as they land, woken by the same follower as `acp wait`
  * (file-system notifications, a poll as fallback), and stops once the
- * collaboration is completed or blocked, or on Ctrl-C.
+ * collaboration is completed or blocked (exit 0), or on Ctrl-C or SIGTERM
+ * (exit 130 or 143).
  * @module
  */
 import { join } from 'node:path';
@@ -58,9 +59,10 @@ export async function runLog(ctx: HumansContext): Promise<number> {
     for (;;) {
       follower.settle();
       const log = await readCompleteLines(ctx, folder);
-      if (show(log.events, log.errors) || ctx.signal.aborted) return errorsSeen ? 1 : 0;
+      if (show(log.events, log.errors)) return errorsSeen ? 1 : 0;
+      // Stopped by Ctrl-C or a kill: the abort's exit code (130; 143 for SIGTERM at the process edge), as the README promises.
+      if (ctx.signal.aborted) throw new api.AcpAbortError();
       await follower.next(POLL_MS);
-      if (ctx.signal.aborted) return errorsSeen ? 1 : 0;
     }
   } finally {
     follower.close();

@@ -25,6 +25,8 @@ ul.inline { list-style: none; padding: 0; margin: 0; display: flex; flex-wrap: w
 .badge.ok, .outcome-proceed, .phase-completed { color: var(--ok); }
 .badge.warn, .outcome-defer { color: var(--warn); }
 .badge.bad, .outcome-blocked, .outcome-do_not_proceed, .phase-blocked { color: var(--bad); }
+.badge.in-progress { color: var(--accent); }
+.reason { font-weight: 600; }
 figure { margin: 0; }
 figcaption { color: var(--muted); font-size: 0.85em; margin-top: 4px; }
 svg.phase-diagram { max-width: 100%; height: auto; display: block; }
@@ -33,6 +35,9 @@ svg.phase-diagram { max-width: 100%; height: auto; display: block; }
 .phase-diagram .phase.visited rect { fill: var(--accent-soft); stroke: var(--accent); }
 .phase-diagram .phase.current rect { fill: var(--accent); stroke: #033d8b; stroke-width: 3; }
 .phase-diagram .phase.current text { fill: #fff; font-weight: 700; }
+/* The end states in their own colours: a blocked box must not look like success. */
+.phase-diagram .phase.current[data-phase="completed"] rect { fill: var(--ok); stroke: #116329; }
+.phase-diagram .phase.current[data-phase="blocked"] rect { fill: var(--bad); stroke: #82071e; }
 .phase-diagram .edge path { fill: none; stroke: #afb8c1; stroke-width: 1.5; }
 .phase-diagram .edge.any path { stroke-dasharray: 4 4; }
 .phase-diagram .edge.taken path { stroke: var(--accent); stroke-width: 2.5; }
@@ -54,10 +59,10 @@ ul.gates .box { font-size: 1.1em; }
 ul.gates .checked .box { color: var(--ok); }
 ul.gates .unchecked .box { color: var(--bad); }
 .doc, article.deliverable { border: 1px solid var(--line); border-radius: 6px; padding: 4px 20px; margin-top: 12px; overflow-wrap: anywhere; }
-/* Headings of rendered documents sit below the report's own. */
-.doc h1 { font-size: 1.35em; margin-top: 0.6em; }
-.doc h2 { font-size: 1.1em; border-bottom: none; margin-top: 1.2em; }
-.doc h3 { font-size: 1em; }
+/* Headings of rendered documents sit below the report's own (their # is an <h3>). */
+.doc h3 { font-size: 1.2em; margin-top: 0.6em; }
+.doc h4 { font-size: 1.05em; margin-top: 1.2em; }
+.doc h5, .doc h6 { font-size: 1em; }
 .image-ref { color: var(--muted); font-style: italic; }
 .verdict .error, .errors li { color: var(--bad); }
 .verdict .warning { color: var(--warn); }

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import type { Registry, ValidationResult } from '../../acp.ts';
 import type { Host } from '../../runtime/host.ts';
 import type { HumansApi } from './context.ts';
+import { formatDuration } from './text.ts';
 
 type Json = Record<string, unknown>;
 
@@ -191,4 +192,15 @@ async function deliverableView(sources: SnapshotSources, folder: string, protoco
   }
   if (view.frozen) view.matches = view.sha256 !== undefined && view.sha256 === view.frozen.sha256;
   return view;
+}
+
+/** How long ago an ISO time was, relative to the snapshot (`5m 3s`; '' when it is not a time). */
+export function elapsed(s: Snapshot, at: unknown): string {
+  const then = typeof at === 'string' ? Date.parse(at) : NaN;
+  return Number.isNaN(then) ? '' : formatDuration(Date.parse(s.now) - then);
+}
+
+/** The event that blocked a blocked collaboration (its summary is the reason). */
+export function blockingEvent(s: Snapshot): Json | undefined {
+  return s.phase === 'blocked' ? s.timeline.findLast((t) => t.event.event === 'blocked')?.event : undefined;
 }

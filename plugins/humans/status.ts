@@ -8,8 +8,8 @@
  */
 import type { CommandResult } from '../../acp.ts';
 import type { HumansContext } from './context.ts';
-import { loadSnapshot, type DeliverableView, type Snapshot } from './snapshot.ts';
-import { formatDuration, paint, terminalSafe, type Paint } from './text.ts';
+import { blockingEvent, elapsed, loadSnapshot, type DeliverableView, type Snapshot } from './snapshot.ts';
+import { paint, terminalSafe, type Paint } from './text.ts';
 
 /** How many recent events `status` shows. */
 export const RECENT_EVENTS = 5;
@@ -51,12 +51,6 @@ export function statusJson(s: Snapshot): NonNullable<CommandResult['json']> {
   }));
 }
 
-/** How long ago an ISO time was, relative to the snapshot. */
-function since(s: Snapshot, at: unknown): string {
-  const then = typeof at === 'string' ? Date.parse(at) : NaN;
-  return Number.isNaN(then) ? '' : formatDuration(Date.parse(s.now) - then);
-}
-
 /** The status as lines of text. */
 export function formatStatus(s: Snapshot, p: Paint): string[] {
   const label = (name: string): string => p.dim(`${name}:`.padEnd(14));
@@ -64,14 +58,14 @@ export function formatStatus(s: Snapshot, p: Paint): string[] {
   const phaseColour = s.phase === 'completed' ? p.green : s.phase === 'blocked' ? p.red : p.cyan;
   const lines = [p.bold(terminalSafe(s.objective))];
   lines.push(`${label('folder')}${terminalSafe(s.folder)}`);
-  lines.push(`${label('phase')}${phaseColour(s.phase ?? 'none')}${s.phaseSince ? p.dim(` (for ${since(s, s.phaseSince)})`) : ''}`);
+  lines.push(`${label('phase')}${phaseColour(s.phase ?? 'none')}${s.phaseSince ? p.dim(` (for ${elapsed(s, s.phaseSince)})`) : ''}`);
   lines.push(`${label('owner')}${terminalSafe(s.owner ?? 'none')}`);
   const turn = s.waitingFor.length ? p.bold(terminalSafe(s.waitingFor.join(', '))) : ended ? `nobody (collaboration ${s.phase})` : 'nobody';
-  lines.push(`${label('turn')}${turn}${s.waitingFor.length && s.turnSince ? p.dim(` (for ${since(s, s.turnSince)})`) : ''}`);
+  lines.push(`${label('turn')}${turn}${s.waitingFor.length && s.turnSince ? p.dim(` (for ${elapsed(s, s.turnSince)})`) : ''}`);
   lines.push(p.dim('participants:'));
   const width = Math.max(...s.participants.map((x) => terminalSafe(x.id).length), 4);
   for (const x of s.participants) {
-    const last = x.last ? `last: seq ${terminalSafe(x.last.seq)} ${terminalSafe(x.last.event)}${since(s, x.last.at) ? `, ${since(s, x.last.at)} ago` : ''}` : 'no event yet';
+    const last = x.last ? `last: seq ${terminalSafe(x.last.seq)} ${terminalSafe(x.last.event)}${elapsed(s, x.last.at) ? `, ${elapsed(s, x.last.at)} ago` : ''}` : 'no event yet';
     const mark = s.waitingFor.includes(x.id) ? p.yellow('*') : ' ';
     lines.push(`  ${mark} ${terminalSafe(x.id).padEnd(width)}  ${p.dim(last)}`);
   }
@@ -86,13 +80,26 @@ export function formatStatus(s: Snapshot, p: Paint): string[] {
   if (open.length) lines.push(`  ${p.yellow(`open items: ${open.join(', ')}`)}`);
   if (s.primary) lines.push(...formatDeliverable(s.primary, p));
   for (const d of s.supporting) lines.push(...formatDeliverable(d, p));
-  // Before completion, conclusion.md holds a draft (init writes `[blocked] … not concluded yet`).
-  if (s.outcome) lines.push(`${label(s.phase === 'completed' ? 'outcome' : 'outcome draft')}${terminalSafe(s.outcome.status)}: ${terminalSafe(s.outcome.text)}`);
+  lines.push(...formatOutcome(s, label, p));
   lines.push(p.dim(`recent events (${s.timeline.length} in all):`));
   for (const entry of s.timeline.slice(-RECENT_EVENTS)) lines.push(`  ${formatEvent(entry.event, entry.phase, p)}`);
   for (const error of s.logErrors) lines.push(`  ${p.red(terminalSafe(error))}`);
   lines.push(...formatVerdict(s, p));
   return lines;
+}
+
+/**
+ * The outcome line. Before completion conclusion.md holds a draft (init
+ * writes `[blocked] … not concluded yet`): shown as a draft, so that an
+ * ongoing collaboration does not read as blocked; a blocked one gives the
+ * reason its `blocked` event stated.
+ */
+function formatOutcome(s: Snapshot, label: (name: string) => string, p: Paint): string[] {
+  const blocked = blockingEvent(s);
+  if (blocked) return [`${label('outcome')}${p.red('blocked')}: ${terminalSafe(blocked.summary)}${p.dim(` (${terminalSafe(blocked.from)}, seq ${terminalSafe(blocked.seq)})`)}`];
+  if (s.phase === 'completed') return s.outcome ? [`${label('outcome')}${terminalSafe(s.outcome.status)}: ${terminalSafe(s.outcome.text)}`] : [];
+  const draft = s.outcome ? p.dim(` (draft in conclusion.md: ${terminalSafe(s.outcome.status)}: ${terminalSafe(s.outcome.text)})`) : '';
+  return [`${label('outcome')}not concluded yet${draft}`];
 }
 
 function formatDeliverable(d: DeliverableView, p: Paint): string[] {

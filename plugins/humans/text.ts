@@ -19,10 +19,25 @@ export function terminalSafe(value: unknown): string {
 
 const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
-/** Escape text for HTML element content and quoted attribute values. */
+/**
+ * The terminal's unsafe set less tab and line breaks, which HTML lays out as
+ * spaces: a browser applies the bidirectional overrides too (a summary
+ * "\u202eevil" displays as "live") and draws other controls as boxes.
+ */
+const UNSAFE_HTML = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * HTML (already escaped, or rendered from Markdown) with each control and
+ * bidirectional override shown as the text `\uXXXX`: visible and inert.
+ */
+export function visibleControls(html: string): string {
+  return html.replace(UNSAFE_HTML, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** Escape text for HTML element content and quoted attribute values (controls shown as `\uXXXX`). */
 export function escapeHtml(value: unknown): string {
   const text = typeof value === 'string' ? value : value === undefined || value === null ? '' : String(value);
-  return text.replace(/[&<>"']/g, (ch) => HTML_ESCAPES[ch]!);
+  return visibleControls(text.replace(/[&<>"']/g, (ch) => HTML_ESCAPES[ch]!));
 }
 
 /** A duration for people: `42s`, `5m 3s`, `2h 5m`, `3d 4h`. */

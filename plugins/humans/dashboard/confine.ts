@@ -1,0 +1,81 @@
+/**
+ * The dashboard's view of the disk: a host that reads only inside its root
+ * and writes nothing. The dashboard serves what it reads to a browser, and
+ * everything in a collaboration folder was written by someone else: a
+ * `decisions.md` that is a symbolic link to `~/.ssh/id_ed25519` must not be
+ * rendered. So a read opens the file first and then checks the file it
+ * opened (its device and inode are those of a path inside the root with no
+ * symbolic link left in it), not the name it was asked for: a link swapped
+ * in between a check and the open cannot lead outside.
+ * @module
+ */
+import type { FileStat, FileSystem, Host } from '../../../runtime/host.ts';
+import { errorCode, fsError, isInside, realpathOfExistingAncestor } from '../../../runtime/util.ts';
+
+type NodeFs = typeof import('node:fs');
+
+/**
+ * A read-only host confined to `root` (a real path): reads outside it fail
+ * with EACCES, stats outside it answer "missing", writes fail with EROFS.
+ * No validation cache or checkpoint key: nothing is written, not even there.
+ */
+export async function confinedHost(base: Host, root: string): Promise<Host> {
+  const fs: NodeFs = await import('node:fs');
+  const inside = async (path: string): Promise<boolean> => isInside(await realpathOfExistingAncestor(base, path), root);
+  const readOnly = (name: string) => async (path: string): Promise<never> => {
+    throw fsError('EROFS', `${name} ${path}: the dashboard is read-only`);
+  };
+  const confined: FileSystem = {
+    readFile: (path, options) => readInside(fs, base, root, path, options?.maxBytes),
+    writeFile: readOnly('write'),
+    appendFile: readOnly('append to'),
+    rename: readOnly('rename'),
+    remove: readOnly('remove'),
+    mkdir: readOnly('create'),
+    truncate: readOnly('truncate'),
+    stat: async (path): Promise<FileStat | null> => ((await inside(path)) ? base.fs.stat(path) : null),
+    realpath: (path) => base.fs.realpath(path),
+    readDir: async (path) => {
+      if (!(await inside(path))) throw fsError('ENOENT', `${path} is outside the dashboard's root`);
+      return base.fs.readDir(path);
+    },
+    ...(base.fs.watch ? { watch: base.fs.watch } : {}),
+  };
+  return { fs: confined, now: () => base.now(), pid: base.pid, isProcessAlive: (pid) => base.isProcessAlive(pid), resolvePath: (path) => base.resolvePath(path) };
+}
+
+/**
+ * Read a regular file inside `root`, checking the opened file: after the
+ * open, the path's real path must lie inside the root and name the same
+ * device and inode as the open handle. O_NONBLOCK: a FIFO put in a
+ * document's place must not hang the reader (it is refused as EFTYPE).
+ */
+async function readInside(fs: NodeFs, base: Host, root: string, path: string, maxBytes = Number.MAX_SAFE_INTEGER): Promise<Uint8Array> {
+  // A NUL names nothing (node:fs would throw a TypeError), as in the host.
+  if (path.includes('\0')) throw fsError('ENOENT', `no file name holds a NUL character: ${JSON.stringify(path)}`);
+  const handle = await fs.promises.open(path, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0) | (fs.constants.O_NOCTTY ?? 0));
+  try {
+    const opened = await handle.stat();
+    if (!opened.isFile()) throw fsError('EFTYPE', `${path} is not a regular file`);
+    let real: string;
+    try {
+      real = await base.fs.realpath(path);
+    } catch (error) {
+      throw errorCode(error) === 'ENOENT' ? fsError('EACCES', `${path} changed while it was read`) : error;
+    }
+    const named = isInside(real, root) ? await fs.promises.stat(real) : undefined;
+    if (!named || named.ino !== opened.ino || named.dev !== opened.dev) throw fsError('EACCES', `${path} resolves outside the dashboard's root (refused)`);
+    if (opened.size > maxBytes) throw fsError('EFBIG', `${path} holds ${opened.size} bytes, more than ${maxBytes}`);
+    // What fstat announced, as the host reads: an append in progress is not half-read.
+    const bytes = new Uint8Array(opened.size);
+    let length = 0;
+    while (length < bytes.length) {
+      const { bytesRead } = await handle.read(bytes, length, bytes.length - length, length);
+      if (bytesRead <= 0) break;
+      length += bytesRead;
+    }
+    return bytes.subarray(0, length);
+  } finally {
+    await handle.close();
+  }
+}

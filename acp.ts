@@ -3234,7 +3234,7 @@ function apiObject() {
     markdown, readReadiness, decisionGateErrors, conclusionErrors, defaultTemplate, defaultGates, reviewHeadings, parseZonedTimestamp,
     inspectFolderLock, withFolderLock, writeFileAtomic, decodeText, sha256Hex, formatTimestamp, formatProtocolJson, pyRepr, pyStr, pyStrip, purePosixPath, expandUser,
     comparePy, sortedPy, parseArgv, parsePyInt, parsePyFloat, runCommand, describeError,
-    errorCode, isInside, isObject, realpathOfExistingAncestor, sameList, sleep,
+    errorCode, fsError, isInside, isObject, realpathOfExistingAncestor, sameList, sleep,
   };
 }
 

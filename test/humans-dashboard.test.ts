@@ -126,7 +126,7 @@ describe('acp dashboard', () => {
       await server.stop();
     }
     // The reader checks the file it opened: a link, or a folder on the way that is one, leads nowhere.
-    const host = await confinedHost(await lib.createNodeHost(), root);
+    const host = await confinedHost(lib.libraryApi(), await lib.createNodeHost(), root);
     await expect(host.fs.readFile(join(inside, 'proposal.md'))).rejects.toMatchObject({ code: 'EACCES' });
     await expect(host.fs.readFile(join(root, 'linked', 'decisions.md'))).rejects.toMatchObject({ code: 'EACCES' });
     await expect(host.fs.writeFile(join(inside, 'x.md'), 'x')).rejects.toMatchObject({ code: 'EROFS' });

@@ -11,7 +11,6 @@
 import { isAbsolute, join, relative } from 'node:path';
 import type { Registry } from '../../../acp.ts';
 import type { Host } from '../../../runtime/host.ts';
-import { sleep } from '../../../runtime/util.ts';
 import type { HumansApi } from '../context.ts';
 import { reportBody } from '../report.ts';
 import { loadSnapshot } from '../snapshot.ts';
@@ -140,7 +139,7 @@ export class Board {
     const follower = api.followFolder(host, this.root, this.signal);
     try {
       while (!this.signal.aborted) {
-        if (await follower.next(RESCAN_MS)) await sleep(DEBOUNCE_MS);
+        if (await follower.next(RESCAN_MS)) await api.sleep(DEBOUNCE_MS);
         follower.settle();
         await this.rescan();
       }
@@ -172,7 +171,7 @@ export class Board {
             ready();
           }
         }
-        if (await follower.next(tries ? RETRY_MS : FALLBACK_MS)) await sleep(DEBOUNCE_MS);
+        if (await follower.next(tries ? RETRY_MS : FALLBACK_MS)) await api.sleep(DEBOUNCE_MS);
       }
     } finally {
       follower.close();

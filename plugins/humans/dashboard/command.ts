@@ -55,7 +55,7 @@ export async function runDashboard(ctx: HumansContext): Promise<number> {
   const address = stringOption(ctx, 'host') ?? '127.0.0.1';
   const tls = await tlsOption(ctx);
   const stop = new AbortController();
-  const board = new Board({ api, host: await confinedHost(ctx.host, root), registry: ctx.registry }, root, AbortSignal.any([ctx.signal, stop.signal]));
+  const board = new Board({ api, host: await confinedHost(api, ctx.host, root), registry: ctx.registry }, root, AbortSignal.any([ctx.signal, stop.signal]));
   try {
     await board.start();
     const rootName = root.split(/[\\/]/).filter(Boolean).at(-1) ?? root;

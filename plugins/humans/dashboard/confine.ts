@@ -9,8 +9,8 @@
  * in between a check and the open cannot lead outside.
  * @module
  */
+import type { AcpApi } from '../../../acp.ts';
 import type { FileStat, FileSystem, Host } from '../../../runtime/host.ts';
-import { errorCode, fsError, isInside, realpathOfExistingAncestor } from '../../../runtime/util.ts';
 
 type NodeFs = typeof import('node:fs');
 
@@ -19,14 +19,15 @@ type NodeFs = typeof import('node:fs');
  * with EACCES, stats outside it answer "missing", writes fail with EROFS.
  * No validation cache or checkpoint key: nothing is written, not even there.
  */
-export async function confinedHost(base: Host, root: string): Promise<Host> {
+export async function confinedHost(api: AcpApi, base: Host, root: string): Promise<Host> {
+  const { fsError, isInside, realpathOfExistingAncestor } = api;
   const fs: NodeFs = await import('node:fs');
   const inside = async (path: string): Promise<boolean> => isInside(await realpathOfExistingAncestor(base, path), root);
   const readOnly = (name: string) => async (path: string): Promise<never> => {
     throw fsError('EROFS', `${name} ${path}: the dashboard is read-only`);
   };
   const confined: FileSystem = {
-    readFile: (path, options) => readInside(fs, base, root, path, options?.maxBytes),
+    readFile: (path, options) => readInside(api, fs, base, root, path, options?.maxBytes),
     writeFile: readOnly('write'),
     appendFile: readOnly('append to'),
     rename: readOnly('rename'),
@@ -50,7 +51,8 @@ export async function confinedHost(base: Host, root: string): Promise<Host> {
  * device and inode as the open handle. O_NONBLOCK: a FIFO put in a
  * document's place must not hang the reader (it is refused as EFTYPE).
  */
-async function readInside(fs: NodeFs, base: Host, root: string, path: string, maxBytes = Number.MAX_SAFE_INTEGER): Promise<Uint8Array> {
+async function readInside(api: AcpApi, fs: NodeFs, base: Host, root: string, path: string, maxBytes = Number.MAX_SAFE_INTEGER): Promise<Uint8Array> {
+  const { errorCode, fsError, isInside } = api;
   // A NUL names nothing (node:fs would throw a TypeError), as in the host.
   if (path.includes('\0')) throw fsError('ENOENT', `no file name holds a NUL character: ${JSON.stringify(path)}`);
   const handle = await fs.promises.open(path, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0) | (fs.constants.O_NOCTTY ?? 0));

@@ -104,9 +104,12 @@ const INT_MAX_STR_DIGITS = 4300;
  * The lines JSON.parse reads exactly as json.loads does: no float, no
  * NaN/Infinity, no int of 16 digits or more, no `-0`, no key that looks like
  * an array index. Tested on the whole text (inside strings too), so a false
- * alarm costs only the slower parser.
+ * alarm costs only the slower parser. A number inside a document follows
+ * `:`, `,` or `[` and JSON white space; only JSON's white space, not `\s`,
+ * and no `^` alternative: this runs on every line of the log, and those
+ * make it several times slower.
  */
-const NEEDS_PYTHON = /(?:^|[:,[])\s*(?:-?\d+[.eE]|-?\d{16}|-0)|NaN|Infinity|"\d+"\s*:/;
+const NEEDS_PYTHON = /[:,[][ \t\n\r]*-?\d+(?:[.eE]|\d{15})|[:,[][ \t\n\r]*-0|NaN|Infinity|"\d+"[ \t\n\r]*:/;
 
 /**
  * How deep containers may nest. json.loads fails with a RecursionError (a
@@ -129,8 +132,9 @@ export function loadsPy(text: string): unknown {
       // Python's words for the error come from the parser below.
       return parsePython(text);
     }
-    // Nesting deeper than MAX_DEPTH takes two characters a level.
-    if (text.length <= 2 * MAX_DEPTH || depthOf(value) <= MAX_DEPTH) return value;
+    // A scalar document (`1.0`) is left to the parser below (the test above looks after separators only);
+    // nesting deeper than MAX_DEPTH takes two characters a level.
+    if (typeof value === 'object' && value !== null && (text.length <= 2 * MAX_DEPTH || depthOf(value) <= MAX_DEPTH)) return value;
   }
   return parsePython(text);
 }

@@ -7,7 +7,7 @@
  */
 import type { CommandOptionSpec, CommandSpec, OptionValues, Registry } from '../acp.ts';
 import { UsageError } from './errors.ts';
-import { pyRepr, pyStrip } from './pytext.ts';
+import { isPySpaceCode, pyRepr, pyStrip } from './pytext.ts';
 
 /** Options every command accepts. */
 export const GLOBAL_OPTIONS: Record<string, CommandOptionSpec> = {
@@ -121,6 +121,26 @@ function bindPositionals(positionals: string[], extras: string[], own: Record<st
 }
 
 /**
+ * What CPython does to a number's text before reading it
+ * (`_PyUnicode_TransformDecimalAndSpaceToASCII`, then stripping ASCII white
+ * space): non-ASCII white space becomes a space and a Unicode decimal digit
+ * its ASCII digit (`٣`, `１`); ASCII passes unchanged, so `\x1c`–`\x1f`
+ * (white space to `str.isspace()`) stay and make the value invalid.
+ * `undefined` when a non-ASCII character is neither.
+ */
+function pyNumberAscii(text: string): string | undefined {
+  let out = '';
+  for (const ch of text) {
+    const code = ch.codePointAt(0)!;
+    if (code < 0x7f) out += ch;
+    else if (isPySpaceCode(code)) out += ' ';
+    else if (/\p{Nd}/u.test(ch)) out += String(unicodeDigitValue(ch));
+    else return undefined;
+  }
+  return out.replace(/^[ \t\n\v\f\r]+|[ \t\n\v\f\r]+$/g, '');
+}
+
+/**
  * Python's `int()` on a command-line value: surrounding white space, a sign,
  * `_` between digits and any Unicode decimal digit are accepted.
  */
@@ -128,11 +148,10 @@ export function parsePyInt(text: string, name: string): number {
   // The usual spelling (`--reply-to 12`) without the Unicode regexes below,
   // which V8 compiles on first use (~0.2 ms of a small command).
   if (/^[0-9]{1,15}$/.test(text)) return Number(text);
-  const body = pyStrip(text);
-  const match = /^([+-]?)(\p{Nd}+(?:_\p{Nd}+)*)$/u.exec(body);
+  const body = pyNumberAscii(text);
+  const match = body === undefined ? null : /^([+-]?)([0-9]+(?:_[0-9]+)*)$/.exec(body);
   if (!match) throw new UsageError(`argument --${name}: invalid int value: ${pyRepr(text)}`);
-  let value = 0;
-  for (const ch of match[2]!.replaceAll('_', '')) value = value * 10 + unicodeDigitValue(ch);
+  const value = Number(match[2]!.replaceAll('_', ''));
   return match[1] === '-' ? -value : value;
 }
 
@@ -146,11 +165,13 @@ function unicodeDigitValue(ch: string): number {
   return code - zero;
 }
 
-/** Python's `float()` on a command-line value (also `inf`, `1e3`, `1_0`). */
+/** Python's `float()` on a command-line value (also `inf`, `1e3`, `1_0`, Unicode digits). */
 export function parsePyFloat(text: string, name: string): number {
-  const body = pyStrip(text).replaceAll(/(?<=\d)_(?=\d)/g, '');
-  const special = /^([+-]?)(inf|infinity|nan)$/i.exec(body);
-  const value = special ? (special[2]!.toLowerCase() === 'nan' ? Number.NaN : special[1] === '-' ? -Infinity : Infinity) : /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(body) ? Number(body) : undefined;
+  const body = pyNumberAscii(text);
+  const special = body === undefined ? null : /^([+-]?)(inf|infinity|nan)$/i.exec(body);
+  const digits = '[0-9]+(?:_[0-9]+)*';
+  const plain = body !== undefined && new RegExp(`^[+-]?(?:${digits}(?:\\.(?:${digits})?)?|\\.${digits})(?:[eE][+-]?${digits})?$`).test(body);
+  const value = special ? (special[2]!.toLowerCase() === 'nan' ? Number.NaN : special[1] === '-' ? -Infinity : Infinity) : plain ? Number(body!.replaceAll('_', '')) : undefined;
   if (value === undefined) throw new UsageError(`argument --${name}: invalid float value: ${pyRepr(text)}`);
   return value;
 }

@@ -6,6 +6,7 @@
  * @module
  */
 import { AcpError } from './errors.ts';
+import { PY_NOT_PRINTABLE_RUNS } from './py-printable.ts';
 import { dumpsPy, isPyNumber, pyKeys, pyNumberRepr } from './pyjson.ts';
 import { sha256, toHex } from './sha256.ts';
 import { nodeCrypto } from './util.ts';
@@ -78,7 +79,7 @@ export function pyRepr(value: unknown): string {
       else if (ch === '\n') out += '\\n';
       else if (ch === '\r') out += '\\r';
       else if (ch === '\t') out += '\\t';
-      else if (ch !== ' ' && NOT_PRINTABLE.test(ch)) out += pyEscape(code);
+      else if ((code < 0x20 || code > 0x7e) && !isPyPrintable(code)) out += pyEscape(code);
       else out += ch;
     }
     return out + quote;
@@ -91,12 +92,34 @@ export function pyRepr(value: unknown): string {
   return String(value);
 }
 
+/** Starts and ends of the runs of {@link PY_NOT_PRINTABLE_RUNS}, decoded on first use. */
+let notPrintable: { starts: Int32Array; ends: Int32Array } | undefined;
+
 /**
- * What Python's `str.isprintable()` refuses, so `repr()` escapes it: the
- * categories Other (Cc, Cf, Cs, Co, Cn) and Separator (Zs, Zl, Zp) but the
- * ASCII space. ZWJ, NBSP, bidi marks and U+3000 are among them.
+ * Python 3.11's `str.isprintable()` for one code point: the categories Other
+ * (Cc, Cf, Cs, Co, Cn) and Separator (Zs, Zl, Zp) but the ASCII space are
+ * refused (ZWJ, NBSP, bidi marks, U+3000), in Unicode 14 (Python's tables,
+ * not the engine's: U+1FAE8 is unassigned there, so escaped).
  */
-const NOT_PRINTABLE = /^[\p{C}\p{Z}]$/u;
+export function isPyPrintable(code: number): boolean {
+  if (code >= 0x20 && code <= 0x7e) return true;
+  if (!notPrintable) {
+    const runs = PY_NOT_PRINTABLE_RUNS.split(' ');
+    const starts = new Int32Array(runs.length);
+    const ends = new Int32Array(runs.length);
+    let next = 0;
+    runs.forEach((run, k) => {
+      const [gap, length] = run.split('.') as [string, string];
+      starts[k] = next + parseInt(gap, 36);
+      ends[k] = starts[k]! + parseInt(length, 36);
+      next = ends[k]! + 1;
+    });
+    notPrintable = { starts, ends };
+  }
+  const { starts, ends } = notPrintable;
+  const k = firstAbove(starts, code) - 1;
+  return k < 0 || code > ends[k]!;
+}
 
 /** `repr()`'s escape of one code point: `\xhh`, `\uhhhh` or `\Uhhhhhhhh`. */
 function pyEscape(code: number): string {

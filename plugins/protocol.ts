@@ -61,10 +61,11 @@ export function appendRequest(ctx: Pick<CommandContext, 'options' | 'api'>): App
     participant: str(o.participant)!,
     event: str(o.event)!,
     summary: str(o.summary)!,
-    doc: str(o.doc),
+    // The Python tools add doc and sha256 when truthy: an empty value is no value.
+    doc: str(o.doc) || undefined,
     replyTo: replyTo === undefined ? undefined : ctx.api.parsePyInt(replyTo, 'reply-to'),
     role: str(o.role),
-    sha256: str(o.sha256),
+    sha256: str(o.sha256) || undefined,
   };
 }
 

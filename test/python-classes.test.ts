@@ -21,7 +21,7 @@ function tempDir(): string {
 async function acp(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';
   let stderr = '';
-  const code = await runCli({ argv: [...argv, '--no-config'], stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), color: false });
+  const code = await runCli({ argv: argv[0] ? [argv[0], '--no-config', ...argv.slice(1)] : argv, stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), color: false });
   return { code, stdout, stderr };
 }
 
@@ -124,5 +124,72 @@ describe('class 12: Python text for non-string values in messages', () => {
     const v = await acp('validate', '--folder', folder);
     expect(v.stdout).toContain("ERROR: seq 2: unknown event {'b': 1, '2': 2}");
     expect(v.stdout).toContain('ERROR: seq 3: unknown event [1.0, 1e+16, -0.0]');
+  });
+});
+
+describe('class 4: argparse converts every occurrence, and its words', () => {
+  const usage = async (...argv: string[]): Promise<string> => {
+    const r = await acp(...argv);
+    expect(r.code).toBe(2);
+    return r.stderr.trim().replace(/^error: /, '');
+  };
+
+  test('--reply-to x --reply-to 1 is refused at the first, as int() refuses it', async () => {
+    const folder = join(tempDir(), 'c');
+    await initFolder(folder);
+    expect(await usage(...draft(folder, '--reply-to', 'x', '--reply-to', '1'))).toBe("argument --reply-to: invalid int value: 'x'");
+    expect(readFileSync(join(folder, 'events.jsonl'), 'utf8').split('\n').length).toBe(2);
+  });
+
+  test('a negative number in Unicode digits is a value, not an option', async () => {
+    const folder = join(tempDir(), 'c');
+    await initFolder(folder);
+    expect(await usage(...draft(folder, '--reply-to', '-١'))).toBe('reply_to must point to an existing event');
+  });
+
+  test('unrecognized arguments in command-line order; -- kept; ambiguous prefixes echo the token; -hx and --help=x', async () => {
+    const folder = join(tempDir(), 'c');
+    await initFolder(folder);
+    expect(await usage('validate', '--folder', folder, 'stray', '--bogus')).toBe('unrecognized arguments: stray --bogus');
+    expect(await usage(...draft(folder, '--', 'y'))).toBe('unrecognized arguments: -- y');
+    expect(await usage('append', '--folder', folder, '--participant', 's', '--event', 'blocked', '--s=b')).toBe('ambiguous option: --s=b could match --summary, --sha256');
+    expect(await usage('next', '--folder', folder, '--participant', 's', '--=x')).toBe('ambiguous option: --=x could match --help, --folder, --participant');
+    expect(await usage('next', '--folder', folder, '-hx')).toBe("argument -h/--help: ignored explicit argument 'x'");
+    expect(await usage('next', '--folder', folder, '--help=x')).toBe("argument -h/--help: ignored explicit argument 'x'");
+  });
+});
+
+describe('class 5: an option acp adds never steals a Python prefix', () => {
+  test('wait --t 5 is --timeout 5 (the Python tools have no --token)', async () => {
+    const folder = join(tempDir(), 'c');
+    await initFolder(folder);
+    const r = await acp('wait', '--folder', folder, '--participant', 's', '--t', '5');
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+  });
+});
+
+describe('class 6: int() and float() as Python reads command-line numbers', () => {
+  test("Unicode digits are numbers; \\x1c-\\x1f are not stripped", async () => {
+    const folder = join(tempDir(), 'c');
+    await initFolder(folder);
+    expect((await acp('wait', '--folder', folder, '--participant', 's', '--timeout', '١.٥')).code).toBe(0);
+    expect((await acp('wait', '--folder', folder, '--participant', 's', '--timeout', '１', '--interval', '٢')).code).toBe(0);
+    const r = await acp('wait', '--folder', folder, '--participant', 's', '--timeout', '1\x1c');
+    expect(r.stderr).toBe("error: argument --timeout: invalid float value: '1\\x1c'\n");
+    const a = await acp(...draft(folder, '--reply-to', '1\x1f'));
+    expect(a.stderr).toBe("error: argument --reply-to: invalid int value: '1\\x1f'\n");
+  });
+});
+
+describe('class 11: empty strings are falsy, as in the Python tools', () => {
+  test("append --doc '' --sha256 '' leaves both out of the event", async () => {
+    const folder = join(tempDir(), 'c');
+    await initFolder(folder);
+    const r = await acp('append', '--folder', folder, '--participant', 's', '--event', 'blocked', '--summary', 'b', '--reply-to', '1', '--doc', '', '--sha256', '');
+    expect(r.stderr).toBe('');
+    const last = readFileSync(join(folder, 'events.jsonl'), 'utf8').trim().split('\n').pop()!;
+    expect(last).not.toContain('"doc"');
+    expect(last).not.toContain('"sha256"');
   });
 });

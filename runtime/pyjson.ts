@@ -101,15 +101,57 @@ function positionText(msg: string, text: string, pos: number): string {
 const INT_MAX_STR_DIGITS = 4300;
 
 /**
- * The lines JSON.parse reads exactly as json.loads does: no float, no
- * NaN/Infinity, no int of 16 digits or more, no `-0`, no key that looks like
- * an array index. Tested on the whole text (inside strings too), so a false
- * alarm costs only the slower parser. A number inside a document follows
- * `:`, `,` or `[` and JSON white space; only JSON's white space, not `\s`,
- * and no `^` alternative: this runs on every line of the log, and those
- * make it several times slower.
+ * Whether JSON.parse might read `text` otherwise than json.loads: a float,
+ * NaN/Infinity, an int of 16 digits or more, `-0`, or a key that looks like
+ * an array index. A scan of the tokens that jumps over strings with
+ * indexOf: exact for valid JSON (invalid JSON fails JSON.parse and takes the
+ * Python-grammar parser anyway). A regex over every character of every line
+ * cost validate as much again as JSON.parse (100k events).
  */
-const NEEDS_PYTHON = /[:,[][ \t\n\r]*-?\d+(?:[.eE]|\d{15})|[:,[][ \t\n\r]*-0|NaN|Infinity|"\d+"[ \t\n\r]*:/;
+function needsPython(text: string): boolean {
+  const n = text.length;
+  let i = 0;
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      let j = text.indexOf('"', i + 1);
+      while (j !== -1 && isEscapedQuote(text, j)) j = text.indexOf('"', j + 1);
+      if (j === -1) return true;
+      if (j > i + 1 && isDigits(text, i + 1, j)) {
+        let k = j + 1;
+        while (k < n && isJsonSpace(text.charCodeAt(k))) k++;
+        if (text.charCodeAt(k) === 0x3a) return true;
+      }
+      i = j + 1;
+    } else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
+      let j = c === 0x2d ? i + 1 : i;
+      if (c === 0x2d && text.charCodeAt(j) === 0x30) return true;
+      const first = j;
+      while (j < n && text.charCodeAt(j) >= 0x30 && text.charCodeAt(j) <= 0x39) j++;
+      const next = text.charCodeAt(j);
+      if (j - first >= 16 || next === 0x2e || next === 0x65 || next === 0x45) return true;
+      i = j;
+    } else if (c === 0x4e || c === 0x49) return true;
+    else i++;
+  }
+  return false;
+}
+
+/** Whether the quote at `at` is escaped (an odd run of backslashes before it). */
+function isEscapedQuote(text: string, at: number): boolean {
+  let k = at - 1;
+  while (text.charCodeAt(k) === 0x5c) k--;
+  return (at - 1 - k) % 2 === 1;
+}
+
+/** Whether text[from, to) is ASCII digits only. */
+function isDigits(text: string, from: number, to: number): boolean {
+  for (let k = from; k < to; k++) {
+    const c = text.charCodeAt(k);
+    if (c < 0x30 || c > 0x39) return false;
+  }
+  return true;
+}
 
 /**
  * How deep containers may nest. json.loads fails with a RecursionError (a
@@ -124,7 +166,7 @@ export const MAX_DEPTH = 1000;
  * {@link MAX_DEPTH} give the words of Python's ValueError and RecursionError.
  */
 export function loadsPy(text: string): unknown {
-  if (!NEEDS_PYTHON.test(text)) {
+  if (!needsPython(text)) {
     let value: unknown;
     try {
       value = JSON.parse(text);

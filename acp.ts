@@ -36,23 +36,25 @@ import { CHECKPOINT_NAME, addSeq, checkpointState, duplicateSeqError, hasSeq, lo
 import { defineCommand, defineDeliverableType, definePlugin } from './runtime/define.ts';
 import { CONCLUSION_SECTIONS, checkDecisions, conclusionErrors, decisionGateErrors, initialDocuments, markdown, readinessGateErrors, readReadiness, type MarkdownHelpers, type ReadinessFacts } from './runtime/documents.ts';
 import { AcpAbortError, AcpAppendedError, AcpError, AcpPluginError, AcpTimeoutError, UsageError } from './runtime/errors.ts';
-import { LOCK_BREAKER, LOCK_NAME, READ_LIMITS, inspectFolderLock, logDecodeError, openCapped, readCapped, readWholeLines, withFolderLock, writeFileAtomic, type FolderLock } from './runtime/files.ts';
+import { LOCK_BREAKER, LOCK_NAME, READ_LIMITS, inspectFolderLock, logDecodeError, openCapped, readCapped, readWholeLines, withFolderLock, writeFileAtomic, type FolderLock, type WriteAtomicOptions } from './runtime/files.ts';
 import type { FileReader, Host } from './runtime/host.ts';
 import { createMemoryFileSystem, createMemoryHost } from './runtime/memory-host.ts';
 import { createNodeHost } from './runtime/node-host.ts';
-import { comparePy, decodeText, formatProtocolJson, formatTimestamp, parseZonedTimestamp, purePosixPath, pyRepr, pyStr, pyStrip, reviewHeadings, sha256Hex, sortedPy } from './runtime/pytext.ts';
-import { builtinModule, errorCode, fsError, isInside, isInt, isObject, type Json, realpathOfExistingAncestor, sameList, sleep } from './runtime/util.ts';
+import { dumpsPy, loadsPy, PyJsonError, pyKeys } from './runtime/pyjson.ts';
+import { comparePy, decodeText, endsWithLineBreak, formatProtocolJson, formatTimestamp, parseZonedTimestamp, purePosixPath, pyRepr, pySplitLines, pyStr, pyStrip, reviewHeadings, sha256Hex, sortedPy } from './runtime/pytext.ts';
+import { builtinModule, errorCode, fsError, isInside, isInt, isObject, isPyIntLike, pySeqKey, type Json, realpathOfExistingAncestor, sameList, sleep } from './runtime/util.ts';
 
 export { parseArgv, parsePyFloat, parsePyInt, type ParsedArgv } from './runtime/argv.ts';
 export { CHECKPOINT_NAME } from './runtime/checkpoint.ts';
 export { defineCommand, defineDeliverableType, definePlugin } from './runtime/define.ts';
 export { CONCLUSION_SECTIONS, conclusionErrors, decisionGateErrors, markdown, readReadiness, type MarkdownHelpers, type ReadinessFacts } from './runtime/documents.ts';
 export { AcpAbortError, AcpAppendedError, AcpError, AcpPluginError, AcpTimeoutError, UsageError } from './runtime/errors.ts';
-export { LOCK_BREAKER, LOCK_NAME, inspectFolderLock, readCapped, withFolderLock, writeFileAtomic, type FolderLock, type FolderLockOptions, type FolderLockState } from './runtime/files.ts';
+export { LOCK_BREAKER, LOCK_NAME, inspectFolderLock, readCapped, withFolderLock, writeFileAtomic, type FolderLock, type FolderLockOptions, type FolderLockState, type WriteAtomicOptions } from './runtime/files.ts';
 export type { FileReader, FileStat, FileSystem, Host, ProcessIdentity } from './runtime/host.ts';
 export { createMemoryFileSystem, createMemoryHost, type MemoryFileSystem, type MemoryHostOptions } from './runtime/memory-host.ts';
 export { createNodeHost, type NodeHostOptions } from './runtime/node-host.ts';
-export { comparePy, decodeText, formatProtocolJson, formatTimestamp, parseZonedTimestamp, purePosixPath, pyRepr, pyStr, pyStrip, reviewHeadings, sha256Hex, sortedPy } from './runtime/pytext.ts';
+export { dumpsPy, isPyFloat, loadsPy, PyFloat, PyInt, PyJsonError, pyFloatRepr, pyKeys, type DumpOptions } from './runtime/pyjson.ts';
+export { comparePy, decodeText, formatProtocolJson, formatTimestamp, parseZonedTimestamp, purePosixPath, pyRepr, pySplitLines, pyStr, pyStrip, reviewHeadings, sha256Hex, sortedPy } from './runtime/pytext.ts';
 export { errorCode, fsError, isInside, isObject, realpathOfExistingAncestor, sameList, sleep } from './runtime/util.ts';
 
 // ---------------------------------------------------------------------------
@@ -146,16 +148,16 @@ export function parseEventLog(text: string): Omit<EventLog, 'size'> {
  * the file. Events go to `onEvent`, bad lines to `errors`.
  */
 function parseEventLines(text: string, before: number, last: boolean, onEvent: (event: Json) => void, errors: string[]): { lines: number; tornTail: boolean } {
-  const lines = text.split('\n');
-  const tornTail = last && text.length > 0 && !text.endsWith('\n');
-  if (!tornTail) lines.pop();
+  // The Python tools split the log with str.splitlines() and read each line with json.loads.
+  const lines = pySplitLines(text);
+  const tornTail = last && text.length > 0 && !endsWithLineBreak(text);
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
     // An event line starts with `{`: skip the (regex) blank test for it.
     if (line.charCodeAt(0) !== 0x7b && pyStrip(line) === '') continue;
     let value: unknown;
     try {
-      value = JSON.parse(line);
+      value = loadsPy(line);
     } catch (error) {
       // An unterminated last line that is not JSON is what an interrupted
       // writer leaves: say so (after the detail, which tools compare loosely).
@@ -245,14 +247,14 @@ export async function scanEventLog(host: Host, folder: string, onEvent: (event: 
   }
 }
 
-/** Serialise an event as one compact line (spec §4), with U+0085/U+2028/U+2029 escaped. */
+/** The fields of an event in the order the tools write them (spec §4); other keys follow in their own order. */
+const EVENT_FIELD_ORDER = ['seq', 'from', 'event', 'at', 'summary', 'doc', 'reply_to', 'role', 'sha256'];
+
+/** Serialise an event as one compact line (spec §4) as json.dumps does, with U+0085/U+2028/U+2029 escaped. */
 export function formatEventLine(event: Json): string {
-  const ordered: Json = {};
-  for (const key of ['seq', 'from', 'event', 'at', 'summary', 'doc', 'reply_to', 'role', 'sha256']) {
-    if (event[key] !== undefined) ordered[key] = event[key];
-  }
-  for (const key of Object.keys(event)) if (!(key in ordered) && event[key] !== undefined) ordered[key] = event[key];
-  return `${JSON.stringify(ordered).replace(/[\u0085\u2028\u2029]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`)}\n`;
+  const keys = [...EVENT_FIELD_ORDER.filter((key) => Object.hasOwn(event, key)), ...pyKeys(event).filter((key) => !EVENT_FIELD_ORDER.includes(key))];
+  const members = keys.flatMap((key) => (event[key] === undefined ? [] : [`${dumpsPy(key)}:${dumpsPy(event[key])}`]));
+  return `{${members.join(',')}}`.replace(/[\u0085\u2028\u2029]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`) + '\n';
 }
 
 /**
@@ -261,6 +263,7 @@ export function formatEventLine(event: Json): string {
  * either would leak file content (or a second `error: `) into our message.
  */
 export function jsonErrorDetail(error: unknown): string {
+  if (error instanceof PyJsonError) return error.message;
   const message = error instanceof Error ? error.message : String(error);
   return (
     message
@@ -274,7 +277,7 @@ export function jsonErrorDetail(error: unknown): string {
 /** Next seq: largest integer seq + 1, or 1 (spec §4). */
 export function nextSeq(events: Json[]): number {
   let max = 0;
-  for (const event of events) if (isInt(event.seq) && event.seq > max) max = event.seq;
+  for (const event of events) if (isPyIntLike(event.seq) && Number(pySeqKey(event.seq)) > max) max = Number(pySeqKey(event.seq));
   return max + 1;
 }
 
@@ -422,7 +425,7 @@ export function applyEvent(state: DerivedState, event: Json, participants: strin
 
 function applyInitialized(state: DerivedState, event: Json, participants: string[]): void {
   const actor = event.from;
-  if (event.seq !== 1) breakRule(state, 'invalid_event', 'initialized must be seq 1');
+  if (pySeqKey(event.seq) !== 1) breakRule(state, 'invalid_event', 'initialized must be seq 1');
   if (typeof actor !== 'string' || !participants.includes(actor)) breakRule(state, 'invalid_event', `seq ${seqText(event)}: initialized participant is not listed in protocol.json`);
   state.proposalOwner = typeof actor === 'string' ? actor : pyStr(actor);
   state.phase = 'drafting';
@@ -467,7 +470,7 @@ function applyDecisionInput(state: DerivedState, event: Json, name: 'proposal_re
   const rule = PHASE_RULES[name]!;
   requirePhase(state, event, rule.phases);
   requireOwner(state, event, rule.action);
-  state.latestDecisionInput = isInt(event.seq) ? event.seq : 0;
+  state.latestDecisionInput = isPyIntLike(event.seq) ? Number(pySeqKey(event.seq)) : 0;
   state.latestClassification = 0;
   state.phase = 'decision_review';
   state.waitingFor = ownerList(state);
@@ -476,7 +479,7 @@ function applyDecisionInput(state: DerivedState, event: Json, name: 'proposal_re
 function applyQuestionClassified(state: DerivedState, event: Json, participants: string[]): void {
   requirePhase(state, event, PHASE_RULES.question_classified!.phases);
   requireOwner(state, event, 'question classification');
-  state.latestClassification = isInt(event.seq) ? event.seq : 0;
+  state.latestClassification = isPyIntLike(event.seq) ? Number(pySeqKey(event.seq)) : 0;
   state.acceptorsDue = [...participants];
   state.waitingFor = sortedPy(new Set(state.acceptorsDue));
 }
@@ -910,7 +913,7 @@ export async function readProtocol(host: Host, folder: string): Promise<Json> {
   if (text.charCodeAt(0) === 0xfeff) throw new AcpError('invalid protocol.json: Unexpected UTF-8 BOM (decode using utf-8-sig): line 1 column 1 (char 0)', 2, 'invalid_folder');
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = loadsPy(text);
   } catch (error) {
     throw new AcpError(`invalid protocol.json: ${jsonErrorDetail(error)}`, 2, 'invalid_folder');
   }
@@ -1898,7 +1901,7 @@ export interface Transaction {
   /** Append an event with every check of spec §6 and the `append:before` hooks; its `append:after` hooks run once the store published it. */
   append(request: AppendRequest): Promise<AppendResult>;
   /** Replace a file atomically (an absolute path the caller checked); the store publishes it with the transaction. */
-  write(path: string, text: string): Promise<void>;
+  write(path: string, text: string, options?: WriteAtomicOptions): Promise<void>;
 }
 
 /**
@@ -1927,8 +1930,8 @@ export async function transact<T>(host: Host, folder: string, intent: WriteInten
           appended.push(result);
           return result;
         },
-        write: async (path, text) => {
-          await writeFileAtomic(host, path, text);
+        write: async (path, text, writeOptions) => {
+          await writeFileAtomic(host, path, text, writeOptions);
           session.written.add(path);
         },
       });
@@ -2023,7 +2026,7 @@ async function viewLog(host: Host, folder: string, participants: string[]): Prom
     log,
     events,
     count: checkpoint ? checkpoint.count : events.length,
-    seqExists: (seq) => (checkpoint ? isInt(seq) && hasSeq(checkpoint.seqs, seq) : events.some((e) => e.seq === seq)),
+    seqExists: (seq) => (checkpoint ? isInt(seq) && hasSeq(checkpoint.seqs, seq) : events.some((e) => pySeqKey(e.seq) === seq)),
     nextSeq: checkpoint ? checkpoint.maxSeq + 1 : nextSeq(events),
     lastAt: checkpoint ? lastLineAt(checkpoint.log.tail) : events.at(-1)?.at,
   };
@@ -2136,7 +2139,7 @@ async function repairStaleCache(host: Host, folder: string, protocol: Json, even
   const turn = turnOf(protocol, events);
   if (!turn.staleAt) return;
   const updated = { ...protocol, currentPhase: turn.phase, proposalOwner: turn.proposalOwner, waitingFor: turn.waitingFor, updatedAt: events.at(-1)!.at };
-  await writeFileAtomic(host, nodePath.join(folder, 'protocol.json'), formatProtocolJson(updated));
+  await writeFileAtomic(host, nodePath.join(folder, 'protocol.json'), formatProtocolJson(updated), { throughLink: true });
   session.written.add(nodePath.join(folder, 'protocol.json'));
 }
 
@@ -2154,7 +2157,7 @@ async function writeEvent(host: Host, folder: string, protocol: Json, participan
     // `protocol` was read under the lock: its other keys (edited by a person
     // or another tool) are current and must not be rolled back.
     const updated = { ...protocol, currentPhase: state.phase, proposalOwner: state.proposalOwner, waitingFor: state.waitingFor, updatedAt: event.at };
-    await writeFileAtomic(host, nodePath.join(folder, 'protocol.json'), formatProtocolJson(updated));
+    await writeFileAtomic(host, nodePath.join(folder, 'protocol.json'), formatProtocolJson(updated), { throughLink: true });
   } catch (error) {
     await host.fs.remove(nodePath.join(folder, CHECKPOINT_NAME)).catch(() => undefined);
     const why = errorCode(error) ?? (error instanceof Error ? error.message : String(error));
@@ -2259,7 +2262,7 @@ function checkReviews(text: string | undefined, pass: LogPass, ref: string | und
   const body = text ?? '';
   const { headings, headingSeqs, reviewEvents, firstBySeq } = pass;
   for (const event of reviewEvents) {
-    if (!headingSeqs.has(event.seq as number)) errors.push(`seq ${pyStr(event.seq)}: review_submitted requires matching review.md heading`);
+    if (!headingSeqs.has(pySeqKey(event.seq) as number)) errors.push(`seq ${pyStr(event.seq)}: review_submitted requires matching review.md heading`);
   }
   for (const heading of headings) {
     const event = firstBySeq.get(heading.seq);
@@ -2411,7 +2414,8 @@ class LogPass {
     this.events?.push(event);
     this.#checkShape(event, index);
     if (event.event === 'review_submitted') this.reviewEvents.push(event);
-    if (this.headingSeqs.has(event.seq as number) && !this.firstBySeq.has(event.seq as number)) this.firstBySeq.set(event.seq as number, event);
+    const seq = pySeqKey(event.seq) as number;
+    if (this.headingSeqs.has(seq) && !this.firstBySeq.has(seq)) this.firstBySeq.set(seq, event);
     this.#noteDeliverable(event);
     applyEvent(this.state, event, this.#participants, this.#readiness);
     this.eventNames.add(event.event);
@@ -2422,7 +2426,8 @@ class LogPass {
   #checkShape(event: Json, index: number): void {
     const errors = this.shapeErrors;
     const expected = index + 1;
-    if (event.seq !== expected) errors.push(`events.jsonl: expected seq ${expected}, found ${seqText(event)}`);
+    // Python's `!=`: seq 1.0 and true equal 1.
+    if (pySeqKey(event.seq) !== expected) errors.push(`events.jsonl: expected seq ${expected}, found ${seqText(event)}`);
     if (!('seq' in event && 'from' in event && 'event' in event && 'at' in event && 'summary' in event)) {
       for (const field of EVENT_FIELDS) if (!(field in event)) errors.push(`seq ${seqText(event)}: missing required field ${field}`);
     }
@@ -2437,7 +2442,7 @@ class LogPass {
     if (event.event !== 'initialized') {
       const replyTo = event.reply_to;
       if (replyTo === undefined || replyTo === null) errors.push(`seq ${seqText(event)}: reply_to is required after initialized`);
-      else if (!isInt(replyTo) || !(this.seenSeqs ? this.seenSeqs.has(replyTo) : replyTo >= 1 && replyTo <= index)) {
+      else if (!isPyIntLike(replyTo) || !(this.seenSeqs ? this.seenSeqs.has(pySeqKey(replyTo)) : Number(replyTo) >= 1 && Number(replyTo) <= index)) {
         errors.push(`seq ${seqText(event)}: reply_to must point to an earlier event`);
       }
     }
@@ -2447,9 +2452,9 @@ class LogPass {
       if (this.lastAt !== undefined && at < this.lastAt) errors.push(`seq ${seqText(event)}: at must not be earlier than the previous event`);
       this.lastAt = at;
     }
-    if (this.seenSeqs) this.seenSeqs.add(event.seq);
-    else if (event.seq !== expected) {
-      this.seenSeqs = new Set<unknown>([event.seq]);
+    if (this.seenSeqs) this.seenSeqs.add(pySeqKey(event.seq));
+    else if (pySeqKey(event.seq) !== expected) {
+      this.seenSeqs = new Set<unknown>([pySeqKey(event.seq)]);
       for (let seq = 1; seq <= index; seq++) this.seenSeqs.add(seq);
     }
   }
@@ -2764,7 +2769,7 @@ export async function init(host: Host, folder: string, request: InitRequest, reg
   if (unfinished) {
     if (!request.resume) throw new AcpError(`an interrupted init left files in ${folder}; run init again with --resume to complete it`);
     await writeInitFiles(host, folder, unfinished.files, true);
-    return { created: true, protocol: JSON.parse(unfinished.files.find(([name]) => name === 'protocol.json')![1]) as ProtocolDocument, files: unfinished.files.map(([name]) => name) };
+    return { created: true, protocol: loadsPy(unfinished.files.find(([name]) => name === 'protocol.json')![1]) as ProtocolDocument, files: unfinished.files.map(([name]) => name) };
   }
   const { protocol, files } = planned;
   if (registry.hooks.has('init:files')) await registry.hooks.call('init:files', { folder, protocol, files });
@@ -2807,7 +2812,7 @@ async function readInitJournal(host: Host, folder: string): Promise<{ files: [st
     const files = value.files;
     const entries = Array.isArray(files) && files.every((f) => Array.isArray(f) && f.length === 2 && typeof f[0] === 'string' && typeof f[1] === 'string') ? (files as [string, string][]) : [];
     const protocolText = entries.find(([name]) => name === 'protocol.json')?.[1];
-    const repoRoot = protocolText === undefined ? undefined : (JSON.parse(protocolText) as { repoRoot?: unknown }).repoRoot;
+    const repoRoot = protocolText === undefined ? undefined : (loadsPy(protocolText) as { repoRoot?: unknown }).repoRoot;
     // The same boundary as a fresh init: inside the folder or under --repo-root.
     const safe = entries.every(([name]) => !isUnsafePath(name) || (typeof repoRoot === 'string' && name.startsWith(repoRoot)));
     if (protocolText !== undefined && safe) return { files: entries };
@@ -3232,7 +3237,7 @@ function apiObject() {
     readProtocol, readEventLog, scanEventLog, parseEventLog, formatEventLine, jsonErrorDetail, nextSeq, emptyState, applyEvent, replay,
     participantIds, isUnsafePath, deliverableRef, primaryRef, resolveDeliverablePath, readDeliverable, documentFiles, checkedDocumentPath,
     markdown, readReadiness, decisionGateErrors, conclusionErrors, defaultTemplate, defaultGates, reviewHeadings, parseZonedTimestamp,
-    inspectFolderLock, withFolderLock, writeFileAtomic, decodeText, sha256Hex, formatTimestamp, formatProtocolJson, pyRepr, pyStr, pyStrip, purePosixPath, expandUser,
+    inspectFolderLock, withFolderLock, writeFileAtomic, decodeText, sha256Hex, formatTimestamp, formatProtocolJson, pyRepr, pyStr, pyStrip, purePosixPath, expandUser, loadsPy, dumpsPy, pySplitLines,
     comparePy, sortedPy, parseArgv, parsePyInt, parsePyFloat, runCommand, describeError,
     errorCode, fsError, isInside, isObject, realpathOfExistingAncestor, sameList, sleep,
   };

@@ -71,7 +71,8 @@ const appendCommand = (c: PluginContext): CommandSpec =>
     async run(ctx) {
       const o = ctx.options;
       const folder = ctx.folder();
-      const request: AppendRequest = { participant: o.participant, event: o.event, summary: o.summary, doc: o.doc, replyTo: o['reply-to'], role: o.role, sha256: o.sha256 };
+      // The Python tools add doc and sha256 when truthy: an empty value is no value.
+      const request: AppendRequest = { participant: o.participant, event: o.event, summary: o.summary, doc: o.doc || undefined, replyTo: o['reply-to'], role: o.role, sha256: o.sha256 || undefined };
       const result = await ctx.api.append(ctx.host, folder, request, ctx.registry, { onLockWait: ctx.err, store: await ctx.store(folder) });
       for (const warning of result.warnings ?? []) ctx.err(`warning: ${warning}`);
       if (!ctx.json) ctx.out(`appended seq ${result.event.seq}: ${result.event.event}`);

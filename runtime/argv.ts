@@ -7,7 +7,7 @@
  */
 import type { CommandOptionSpec, CommandSpec, OptionValues, Registry } from '../acp.ts';
 import { UsageError } from './errors.ts';
-import { pyRepr, pyStrip } from './pytext.ts';
+import { isPySpaceCode, pyRepr } from './pytext.ts';
 
 /** Options every command accepts. */
 export const GLOBAL_OPTIONS: Record<string, CommandOptionSpec> = {
@@ -17,8 +17,25 @@ export const GLOBAL_OPTIONS: Record<string, CommandOptionSpec> = {
   debug: { type: 'boolean', description: 'On an internal error, print the stack trace' },
 };
 
-/** argparse's test for a negative number (`_negative_number_matcher`). */
-const NEGATIVE_NUMBER_RE = /^-\d+$|^-\d*\.\d+$/;
+/** argparse's test for a negative number (`_negative_number_matcher`): Python's `\d` is any Unicode digit, its `$` allows a final newline. */
+const NEGATIVE_NUMBER_RE = /^-\p{Nd}+\n?$|^-\p{Nd}*\.\p{Nd}+\n?$/u;
+
+/**
+ * The options of the Python tools' five commands, in their order (`-h/--help`
+ * first, as argparse lists them). A prefix is resolved against these first,
+ * so an option acp adds (`wait --token`) never changes how a command line
+ * the Python tools accept parses (`wait --t 5` is `--timeout 5`).
+ */
+const PYTHON_OPTIONS: Record<string, readonly string[]> = {
+  init: ['help', 'folder', 'participant', 'objective', 'completion', 'primary-deliverable-type', 'primary-deliverable-file', 'primary-deliverable-check', 'deliverables-mode', 'deliverables-dir', 'repo-root', 'resume'],
+  append: ['help', 'folder', 'participant', 'event', 'summary', 'doc', 'reply-to', 'role', 'sha256'],
+  next: ['help', 'folder', 'participant'],
+  validate: ['help', 'folder'],
+  wait: ['help', 'folder', 'participant', 'interval', 'timeout'],
+};
+
+/** An option as argparse names it in errors: `-h/--help` for help. */
+const optionLabel = (name: string): string => (name === 'help' ? '-h/--help' : `--${name}`);
 
 /** The parsed command line of one command. */
 export interface ParsedArgv {
@@ -28,34 +45,40 @@ export interface ParsedArgv {
 
 /**
  * Parse argv the way Python's argparse parses the other tools' command lines
- * (spec §8b): `--name value` and `--name=value`, unambiguous prefixes, the
- * last of a repeated single-value option wins, a value may start with `-`
- * when it is a negative number or holds a space, `--` ends the options.
- * Errors carry argparse's wording. cac cannot express prefixes or these
- * value rules, so this is the one parser (cac's would be a second).
+ * (spec §8b): `--name value` and `--name=value`, unambiguous prefixes (the
+ * Python tools' options first), the last of a repeated single-value option
+ * wins but every occurrence is converted, a value may start with `-` when it
+ * is a negative number or holds a space, `--` ends the options. Errors carry
+ * argparse's wording. cac cannot express prefixes or these value rules, so
+ * this is the one parser (cac's would be a second).
  */
-export function parseArgv(argv: readonly string[], spec: Pick<CommandSpec, 'options' | 'args'>, globals = GLOBAL_OPTIONS): ParsedArgv {
+export function parseArgv(argv: readonly string[], spec: Pick<CommandSpec, 'options' | 'args'> & { name?: string }, globals = GLOBAL_OPTIONS): ParsedArgv {
   const own = spec.options ?? {};
   const known = { ...globals, ...own };
+  const python = PYTHON_OPTIONS[spec.name ?? ''];
   const options: OptionValues = {};
   const rawSeconds = new Map<string, string>();
   const positionals: string[] = [];
-  const extras: string[] = [];
-  const lookup = (token: string): { name: string; value?: string } | undefined => optionOf(token, own, globals);
+  // Everything argparse would leave unrecognized, in command-line order.
+  const unknown: { token: string; positional: boolean }[] = [];
+  const lookup = (token: string): { name: string; value?: string } | undefined => optionOf(token, own, globals, python);
   for (let i = 0; i < argv.length; i++) {
     const token = argv[i]!;
     if (token === '--') {
-      positionals.push(...argv.slice(i + 1));
+      // argparse drops `--` only when a positional takes what follows.
+      if (spec.args?.length) for (const rest of argv.slice(i + 1)) positionals.push(rest), unknown.push({ token: rest, positional: true });
+      else unknown.push(...argv.slice(i).map((t) => ({ token: t, positional: false })));
       break;
     }
     const match = looksLikeOption(token) ? lookup(token) : undefined;
     if (!match) {
-      (looksLikeOption(token) ? extras : positionals).push(token);
+      if (looksLikeOption(token)) unknown.push({ token, positional: false });
+      else positionals.push(token), unknown.push({ token, positional: true });
       continue;
     }
     const option = known[match.name]!;
     if (option.type === 'boolean') {
-      if (match.value !== undefined) throw new UsageError(`argument --${match.name}: ignored explicit argument ${pyRepr(match.value)}`);
+      if (match.value !== undefined) throw new UsageError(`argument ${optionLabel(match.name)}: ignored explicit argument ${pyRepr(match.value)}`);
       options[match.name] = true;
       continue;
     }
@@ -76,7 +99,7 @@ export function parseArgv(argv: readonly string[], spec: Pick<CommandSpec, 'opti
     if (option.type === 'seconds') rawSeconds.set(match.name, value);
     options[match.name] = (option.multiple ? [...((options[match.name] as unknown[] | undefined) ?? []), typed] : typed) as OptionValues[string];
   }
-  const args = bindPositionals(positionals, extras, own, options, spec.args ?? []);
+  const args = bindPositionals(positionals, unknown, own, options, spec.args ?? []);
   if (!options.help) for (const [name, raw] of rawSeconds) checkSeconds(name, options[name] as number, raw);
   return { options, args };
 }
@@ -108,26 +131,32 @@ function isValueLike(token: string): boolean {
   return NEGATIVE_NUMBER_RE.test(token) || token.includes(' ');
 }
 
-/** Resolve `--name`, `--name=value` or an unambiguous prefix; the command's own options first (as argparse sees them). */
-function optionOf(token: string, own: Record<string, CommandOptionSpec>, globals: Record<string, CommandOptionSpec>): { name: string; value?: string } | undefined {
-  if (token === '-h') return { name: 'help' };
+/**
+ * Resolve `--name`, `--name=value`, `-h` (`-hx` carries `x`, which a flag
+ * refuses) or an unambiguous prefix: exact names first, then prefixes of
+ * the Python tools' options, then of the command's own, then the globals.
+ * An ambiguous prefix is reported with the token as given (`--s=b`).
+ */
+function optionOf(token: string, own: Record<string, CommandOptionSpec>, globals: Record<string, CommandOptionSpec>, python?: readonly string[]): { name: string; value?: string } | undefined {
+  if (token.startsWith('-h') && !token.startsWith('--')) return { name: 'help', value: token.length > 2 ? token.slice(2) : undefined };
   if (!token.startsWith('--')) return undefined;
   const eq = token.indexOf('=');
   const name = token.slice(2, eq === -1 ? undefined : eq);
   const value = eq === -1 ? undefined : token.slice(eq + 1);
   for (const table of [own, globals]) {
-    if (Object.hasOwn(table, name)) return { name, value };
+    if (name !== '' && Object.hasOwn(table, name)) return { name, value };
   }
-  for (const table of [own, globals]) {
-    const matches = Object.keys(table).filter((candidate) => candidate.startsWith(name));
-    if (matches.length > 1 && name !== '') throw new UsageError(`ambiguous option: --${name} could match ${matches.map((m) => `--${m}`).join(', ')}`);
-    if (matches.length === 1 && name !== '') return { name: matches[0]!, value };
+  const tables = python ? [python, Object.keys(own).filter((n) => !python.includes(n)), Object.keys(globals).filter((n) => !python.includes(n))] : [Object.keys(own), Object.keys(globals)];
+  for (const names of tables) {
+    const matches = names.filter((candidate) => candidate.startsWith(name));
+    if (matches.length > 1) throw new UsageError(`ambiguous option: ${token} could match ${matches.map((m) => `--${m}`).join(', ')}`);
+    if (matches.length === 1) return { name: matches[0]!, value };
   }
   return undefined;
 }
 
 /** Bind positionals to their names; report extras and missing required options in argparse's order and words. */
-function bindPositionals(positionals: string[], extras: string[], own: Record<string, CommandOptionSpec>, options: OptionValues, names: readonly string[]): Record<string, string | undefined> {
+function bindPositionals(positionals: string[], unknown: { token: string; positional: boolean }[], own: Record<string, CommandOptionSpec>, options: OptionValues, names: readonly string[]): Record<string, string | undefined> {
   const args: Record<string, string | undefined> = {};
   const missing: string[] = [];
   names.forEach((raw, index) => {
@@ -135,12 +164,34 @@ function bindPositionals(positionals: string[], extras: string[], own: Record<st
     args[name] = positionals[index];
     if (positionals[index] === undefined && !raw.endsWith('?')) missing.push(name);
   });
-  const unused = [...extras, ...positionals.slice(names.length)];
+  // The first positionals are bound; the rest stay unrecognized where they stood.
+  let bound = Math.min(names.length, positionals.length);
+  const unused = unknown.filter((item) => !(item.positional && bound-- > 0)).map((item) => item.token);
   if (options.help) return args;
   for (const [name, option] of Object.entries(own)) if (option.required && options[name] === undefined) missing.push(`--${name}`);
   if (missing.length) throw new UsageError(`the following arguments are required: ${missing.join(', ')}`);
   if (unused.length) throw new UsageError(`unrecognized arguments: ${unused.join(' ')}`);
   return args;
+}
+
+/**
+ * What CPython does to a number's text before reading it
+ * (`_PyUnicode_TransformDecimalAndSpaceToASCII`, then stripping ASCII white
+ * space): non-ASCII white space becomes a space and a Unicode decimal digit
+ * its ASCII digit (`٣`, `１`); ASCII passes unchanged, so `\x1c`–`\x1f`
+ * (white space to `str.isspace()`) stay and make the value invalid.
+ * `undefined` when a non-ASCII character is neither.
+ */
+function pyNumberAscii(text: string): string | undefined {
+  let out = '';
+  for (const ch of text) {
+    const code = ch.codePointAt(0)!;
+    if (code < 0x7f) out += ch;
+    else if (isPySpaceCode(code)) out += ' ';
+    else if (/\p{Nd}/u.test(ch)) out += String(unicodeDigitValue(ch));
+    else return undefined;
+  }
+  return out.replace(/^[ \t\n\v\f\r]+|[ \t\n\v\f\r]+$/g, '');
 }
 
 /**
@@ -151,11 +202,10 @@ export function parsePyInt(text: string, name: string): number {
   // The usual spelling (`--reply-to 12`) without the Unicode regexes below,
   // which V8 compiles on first use (~0.2 ms of a small command).
   if (/^[0-9]{1,15}$/.test(text)) return Number(text);
-  const body = pyStrip(text);
-  const match = /^([+-]?)(\p{Nd}+(?:_\p{Nd}+)*)$/u.exec(body);
+  const body = pyNumberAscii(text);
+  const match = body === undefined ? null : /^([+-]?)([0-9]+(?:_[0-9]+)*)$/.exec(body);
   if (!match) throw new UsageError(`argument --${name}: invalid int value: ${pyRepr(text)}`);
-  let value = 0;
-  for (const ch of match[2]!.replaceAll('_', '')) value = value * 10 + unicodeDigitValue(ch);
+  const value = Number(match[2]!.replaceAll('_', ''));
   return match[1] === '-' ? -value : value;
 }
 
@@ -169,11 +219,13 @@ function unicodeDigitValue(ch: string): number {
   return code - zero;
 }
 
-/** Python's `float()` on a command-line value (also `inf`, `1e3`, `1_0`). */
+/** Python's `float()` on a command-line value (also `inf`, `1e3`, `1_0`, Unicode digits). */
 export function parsePyFloat(text: string, name: string): number {
-  const body = pyStrip(text).replaceAll(/(?<=\d)_(?=\d)/g, '');
-  const special = /^([+-]?)(inf|infinity|nan)$/i.exec(body);
-  const value = special ? (special[2]!.toLowerCase() === 'nan' ? Number.NaN : special[1] === '-' ? -Infinity : Infinity) : /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(body) ? Number(body) : undefined;
+  const body = pyNumberAscii(text);
+  const special = body === undefined ? null : /^([+-]?)(inf|infinity|nan)$/i.exec(body);
+  const digits = '[0-9]+(?:_[0-9]+)*';
+  const plain = body !== undefined && new RegExp(`^[+-]?(?:${digits}(?:\\.(?:${digits})?)?|\\.${digits})(?:[eE][+-]?${digits})?$`).test(body);
+  const value = special ? (special[2]!.toLowerCase() === 'nan' ? Number.NaN : special[1] === '-' ? -Infinity : Infinity) : plain ? Number(body!.replaceAll('_', '')) : undefined;
   if (value === undefined) throw new UsageError(`argument --${name}: invalid float value: ${pyRepr(text)}`);
   return value;
 }

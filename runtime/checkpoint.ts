@@ -10,7 +10,8 @@ import * as nodePath from 'node:path';
 import type { DerivedState } from '../acp.ts';
 import type { FileStat, Host } from './host.ts';
 import { READ_LIMITS, readCapped } from './files.ts';
-import { pyStr } from './pytext.ts';
+import { loadsPy } from './pyjson.ts';
+import { pySplitLines, pyStr } from './pytext.ts';
 import { hmacSha256, toHex } from './sha256.ts';
 import { isInt, isObject, type Json, nodeCrypto, sameList } from './util.ts';
 
@@ -116,8 +117,9 @@ function seqsAreLineNumbers(facts: LogFacts): boolean {
 /** Whether `tail` is one event line numbered `seq` (the log's last line, as read from the file). */
 function isLastLineOf(tail: string, seq: number): boolean {
   try {
-    const event: unknown = JSON.parse(tail);
-    return tail.endsWith('\n') && tail.indexOf('\n') === tail.length - 1 && isObject(event) && event.seq === seq;
+    // One line as the Python tools split the log (str.splitlines), read as json.loads reads it (`1.0` is no seq).
+    const event: unknown = loadsPy(tail);
+    return tail.endsWith('\n') && pySplitLines(tail).length === 1 && isObject(event) && event.seq === seq;
   } catch {
     return false;
   }

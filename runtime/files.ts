@@ -455,8 +455,20 @@ async function removeIfUnchanged(host: Host, path: string, raw: string): Promise
   await host.fs.remove(aside);
 }
 
-/** Replace a file atomically: write a temporary sibling, then rename it over. */
-export async function writeFileAtomic(host: Host, path: string, text: string): Promise<void> {
+/** Options of {@link writeFileAtomic}. */
+export interface WriteAtomicOptions {
+  /** Replace what a symbolic link resolves to and keep the link (protocol.json, as the Python tools write it). */
+  throughLink?: boolean;
+}
+
+/**
+ * Replace a file atomically: write a temporary sibling, then rename it over.
+ * `throughLink`: when `path` is a symbolic link, replace what it resolves to
+ * and keep the link, as Python's `write_text` (which the other tools rewrite
+ * protocol.json with) writes through it.
+ */
+export async function writeFileAtomic(host: Host, path: string, text: string, options: WriteAtomicOptions = {}): Promise<void> {
+  if (options.throughLink && (await host.fs.stat(path))?.isSymlink) path = await host.fs.realpath(path);
   const temp = `${nodePath.join(nodePath.dirname(path), `.${nodePath.basename(path)}.${host.pid}.${Math.random().toString(36).slice(2)}.tmp`)}`;
   try {
     await host.fs.writeFile(temp, text, { exclusive: true, temporary: true });

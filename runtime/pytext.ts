@@ -6,6 +6,8 @@
  * @module
  */
 import { AcpError } from './errors.ts';
+import { PY_NOT_PRINTABLE_RUNS } from './py-printable.ts';
+import { dumpsPy, isPyNumber, pyKeys, pyNumberRepr } from './pyjson.ts';
 import { sha256, toHex } from './sha256.ts';
 import { nodeCrypto } from './util.ts';
 
@@ -66,7 +68,7 @@ export function pyRepr(value: unknown): string {
   if (value === null || value === undefined) return 'None';
   if (value === true) return 'True';
   if (value === false) return 'False';
-  if (typeof value === 'number') return pyNumber(value);
+  if (typeof value === 'number' || isPyNumber(value)) return pyNumberRepr(value)!;
   if (typeof value === 'string') {
     const quote = value.includes("'") && !value.includes('"') ? '"' : "'";
     let out = quote;
@@ -77,24 +79,47 @@ export function pyRepr(value: unknown): string {
       else if (ch === '\n') out += '\\n';
       else if (ch === '\r') out += '\\r';
       else if (ch === '\t') out += '\\t';
-      else if (ch !== ' ' && NOT_PRINTABLE.test(ch)) out += pyEscape(code);
+      else if ((code < 0x20 || code > 0x7e) && !isPyPrintable(code)) out += pyEscape(code);
       else out += ch;
     }
     return out + quote;
   }
   if (Array.isArray(value)) return `[${value.map(pyRepr).join(', ')}]`;
   if (typeof value === 'object') {
-    return `{${Object.entries(value as Record<string, unknown>).map(([k, v]) => `${pyRepr(k)}: ${pyRepr(v)}`).join(', ')}}`;
+    // Python's order: a parsed `{"b": 1, "2": 2}` stays in that order.
+    return `{${pyKeys(value).map((k) => `${pyRepr(k)}: ${pyRepr((value as Record<string, unknown>)[k])}`).join(', ')}}`;
   }
   return String(value);
 }
 
+/** Starts and ends of the runs of {@link PY_NOT_PRINTABLE_RUNS}, decoded on first use. */
+let notPrintable: { starts: Int32Array; ends: Int32Array } | undefined;
+
 /**
- * What Python's `str.isprintable()` refuses, so `repr()` escapes it: the
- * categories Other (Cc, Cf, Cs, Co, Cn) and Separator (Zs, Zl, Zp) but the
- * ASCII space. ZWJ, NBSP, bidi marks and U+3000 are among them.
+ * Python 3.11's `str.isprintable()` for one code point: the categories Other
+ * (Cc, Cf, Cs, Co, Cn) and Separator (Zs, Zl, Zp) but the ASCII space are
+ * refused (ZWJ, NBSP, bidi marks, U+3000), in Unicode 14 (Python's tables,
+ * not the engine's: U+1FAE8 is unassigned there, so escaped).
  */
-const NOT_PRINTABLE = /^[\p{C}\p{Z}]$/u;
+export function isPyPrintable(code: number): boolean {
+  if (code >= 0x20 && code <= 0x7e) return true;
+  if (!notPrintable) {
+    const runs = PY_NOT_PRINTABLE_RUNS.split(' ');
+    const starts = new Int32Array(runs.length);
+    const ends = new Int32Array(runs.length);
+    let next = 0;
+    runs.forEach((run, k) => {
+      const [gap, length] = run.split('.') as [string, string];
+      starts[k] = next + parseInt(gap, 36);
+      ends[k] = starts[k]! + parseInt(length, 36);
+      next = ends[k]! + 1;
+    });
+    notPrintable = { starts, ends };
+  }
+  const { starts, ends } = notPrintable;
+  const k = firstAbove(starts, code) - 1;
+  return k < 0 || code > ends[k]!;
+}
 
 /** `repr()`'s escape of one code point: `\xhh`, `\uhhhh` or `\Uhhhhhhhh`. */
 function pyEscape(code: number): string {
@@ -108,25 +133,13 @@ export function pyStr(value: unknown): string {
   return typeof value === 'string' ? value : pyRepr(value);
 }
 
-function pyNumber(value: number): string {
-  if (Number.isNaN(value)) return 'nan';
-  if (!Number.isFinite(value)) return value > 0 ? 'inf' : '-inf';
-  return String(value);
-}
-
-/** Key-sorted, 2-space, non-ASCII-preserving JSON with a trailing newline (spec §2). */
+/**
+ * Key-sorted, 2-space, non-ASCII-preserving JSON with a trailing newline
+ * (spec §2): `json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False)`,
+ * so every value read from protocol.json is written back as Python would.
+ */
 export function formatProtocolJson(value: unknown): string {
-  return `${JSON.stringify(sortKeys(value), null, 2)}\n`;
-}
-
-function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (value && typeof value === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const key of Object.keys(value).sort(comparePy)) out[key] = sortKeys((value as Record<string, unknown>)[key]);
-    return out;
-  }
-  return value;
+  return `${dumpsPy(value, { indent: 2, sortKeys: true })}\n`;
 }
 
 /** Compare strings by code point, as Python's `sorted()` does. */
@@ -396,6 +409,25 @@ export function purePosixPath(...parts: string[]): string {
   }
   const path = root + segments.join('/');
   return path === '' ? '.' : path;
+}
+
+/** The line breaks of Python's `str.splitlines()` but `\n` (and `\r`, which decodeText has made `\n`). */
+const OTHER_LINE_BREAKS = /[\r\v\f\x1c-\x1e\x85\u2028\u2029]/;
+
+/**
+ * Python's `str.splitlines()`: lines end at `\n`, `\r\n`, `\r`, VT, FF,
+ * `\x1c`–`\x1e`, NEL, U+2028 and U+2029; a final break adds no empty line.
+ * The Python tools split events.jsonl so: a raw U+2028 ends a line there.
+ */
+export function pySplitLines(text: string): string[] {
+  const lines = OTHER_LINE_BREAKS.test(text) ? text.split(/\r\n|[\n\r\v\f\x1c-\x1e\x85\u2028\u2029]/) : text.split('\n');
+  if (lines[lines.length - 1] === '') lines.pop();
+  return lines;
+}
+
+/** Whether `text` ends with a line break of {@link pySplitLines} (its last line is complete). */
+export function endsWithLineBreak(text: string): boolean {
+  return text.endsWith('\n') || OTHER_LINE_BREAKS.test(text.slice(-1));
 }
 
 /** Python's strict UTF-8 decoding with universal newlines (spec §8a); raises AcpError on invalid UTF-8. */

@@ -6,18 +6,34 @@
  */
 import * as nodePath from 'node:path';
 import type { Host } from './host.ts';
+import { isPyNumber, PyFloat, PyInt } from './pyjson.ts';
 
 /** A JSON object (as parsed from protocol.json or an event line). */
 export type Json = Record<string, unknown>;
 
-/** Whether a value is a JSON object (not an array, not null). */
+/** Whether a value is a JSON object (not an array, not null, not a number kept as a PyFloat or PyInt). */
 export function isObject(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && !isPyNumber(value);
 }
 
 /** Whether a value is an integer number (a JSON seq). */
 export function isInt(value: unknown): value is number {
   return typeof value === 'number' && Number.isInteger(value);
+}
+
+/** Whether a JSON value is a Python int (`isinstance(value, int)`): booleans and big ints are, `1.0` is not. */
+export function isPyIntLike(value: unknown): boolean {
+  return isInt(value) || typeof value === 'boolean' || value instanceof PyInt;
+}
+
+/**
+ * The value Python's `==` and hashing see for a number-like JSON value, so
+ * `seq` `1.0` and `true` equal 1 as they do for the Python tools (and in
+ * their sets); other values come back unchanged.
+ */
+export function pySeqKey(value: unknown): unknown {
+  if (typeof value === 'boolean') return Number(value);
+  return value instanceof PyFloat ? value.value : value;
 }
 
 /** The errno-like `code` of a thrown value (`'ENOENT'`…), if it has one. */

@@ -14,6 +14,7 @@ import type { DerivedState } from '../acp.ts';
 import type { FileReader, Host } from './host.ts';
 import { hmacHex, sameText } from './checkpoint.ts';
 import { READ_LIMITS } from './files.ts';
+import { isPyNumber } from './pyjson.ts';
 import { reviewHeadings } from './pytext.ts';
 import { isInt, isObject, type Json, type NodeCrypto, nodeCrypto, sameList, type StreamingHash } from './util.ts';
 
@@ -175,6 +176,8 @@ function savePass(pass: LogPassState): SavedPass | undefined {
 function survivesJson(value: unknown): boolean {
   if (value === undefined) return false;
   if (typeof value === 'number') return Number.isFinite(value) && !Object.is(value, -0);
+  // A PyFloat or PyInt would come back as a plain number.
+  if (isPyNumber(value)) return false;
   if (Array.isArray(value)) return value.every(survivesJson);
   return isObject(value) ? Object.values(value).every(survivesJson) : true;
 }

@@ -82,16 +82,18 @@ async function registryOf(cell: Cell): Promise<acp.Registry> {
   return acp.createRegistry({ builtIns: true, config: true, cwd: cell.work, host: await acp.createNodeHost(), runtime: await createProcessRuntime() });
 }
 
-/** Bring the folder to readiness_check through the library (the same transaction), ready to freeze. */
+/** Bring the folder to readiness_check, ready to freeze: appended locally (no plugin), then committed and pushed as one commit. */
 async function toReadinessCheck(cell: Cell): Promise<void> {
-  const registry = await registryOf(cell);
-  const collab = await acp.openCollaboration(cell.folder, { registry });
+  const collab = await acp.openCollaboration(cell.folder, { registry: await acp.createRegistry() });
   for (const step of STEPS.slice(0, 7)) {
     for (const [name, text] of Object.entries(step.files)) writeFileSync(join(cell.folder, name), text);
     await collab.append(step.event);
   }
-  await registry.cleanup();
-  writeFileSync(cell.log, '');
+  if (cell.remote) {
+    git(cell.work, 'add', '-A', 'collab');
+    git(cell.work, 'commit', '--quiet', '-m', 'acp: seq 2..8 (set-up)');
+    git(cell.work, 'push', '--quiet', 'origin', 'main');
+  }
 }
 
 const draft = STEPS[0]!;

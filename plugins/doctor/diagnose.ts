@@ -151,8 +151,8 @@ async function readLogFacts(core: DoctorCore, bytes: Uint8Array): Promise<LogFac
   if (tail.length) {
     try {
       const text = new TextDecoder('utf-8', { fatal: true }).decode(tail);
-      tailBlank = text.trim() === '';
-      const value: unknown = tailBlank ? undefined : JSON.parse(text);
+      tailBlank = core.pyStrip(text) === '';
+      const value: unknown = tailBlank ? undefined : core.loadsPy(text);
       if (core.isObject(value)) {
         tailIsEvent = true;
         events = [...events, value];
@@ -366,7 +366,7 @@ async function repair(core: DoctorCore, host: Acp.Host, folder: string, before: 
     const { phase, proposalOwner, waitingFor, lastAt } = after.derived;
     const updated: Json = { ...after.protocol, currentPhase: phase, proposalOwner, waitingFor };
     if (lastAt !== undefined) updated.updatedAt = lastAt;
-    await core.writeFileAtomic(host, join(folder, 'protocol.json'), core.formatProtocolJson(updated));
+    await core.writeFileAtomic(host, join(folder, 'protocol.json'), core.formatProtocolJson(updated), { throughLink: true });
     changes.push(
       `rewrote protocol.json's cached state from the log: currentPhase ${core.pyRepr(phase)}, proposalOwner ${core.pyRepr(proposalOwner)}, waitingFor ${core.pyRepr(waitingFor)}${lastAt !== undefined ? `, updatedAt ${lastAt}` : ''}`,
     );

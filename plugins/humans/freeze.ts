@@ -93,7 +93,7 @@ async function freezeUnderLock(ctx: Pick<HumansContext, 'api' | 'host' | 'regist
     if (target.role === 'supporting') {
       const declared = structuredClone(protocol);
       ((declared.deliverables as Json).supporting as Json[])[target.index!]!.frozen = true;
-      await tx.write(protocolPath, api.formatProtocolJson(declared));
+      await tx.write(protocolPath, api.formatProtocolJson(declared), { throughLink: true });
       changed.push('protocol.json');
     }
     const summary = request.summary ?? `Froze ${target.ref} (sha256 ${sha256.slice(0, 12)}).`;

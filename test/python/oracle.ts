@@ -1,0 +1,55 @@
+// Python 3.11 as the oracle of the property tests (issue 28): one python3
+// process per batch reads one JSON value a line on stdin, runs `body` on it
+// (bound to `x`; it sets `out`) and writes one JSON line back. Transport is
+// ASCII JSON both ways, so lone surrogates and every code point survive.
+import { spawnSync } from 'node:child_process';
+
+/** The seeded generator of every property test here (mulberry32): the same seed gives the same cases. */
+export function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Cases per property: 10,000 by default (issue 28's floor), ACP_FULL=1 multiplies them by five. */
+export const CASES = process.env.ACP_FULL === '1' ? 50_000 : 10_000;
+
+/** The python3 3.11 the tests need; they fail (not skip) without it. */
+export function pythonVersion(): string {
+  return spawnSync('python3', ['-c', 'import sys; print("%d.%d" % sys.version_info[:2])'], { encoding: 'utf8' }).stdout.trim();
+}
+
+/**
+ * Run `body` (Python statements over `x`, setting `out`; an exception gives
+ * `{"exc": type name, "msg": str(exc)}`) on every input, in one process.
+ */
+export function runPython(body: string, inputs: readonly unknown[], prelude = ''): unknown[] {
+  const script = [
+    'import sys, json',
+    prelude,
+    'def case(x):',
+    ...body.split('\n').map((line) => `    ${line}`),
+    '    return out',
+    'res = []',
+    'for line in sys.stdin.buffer.read().decode("ascii").split("\\n")[:-1]:',
+    '    x = json.loads(line)',
+    '    try: r = {"ok": case(x)}',
+    '    except Exception as e: r = {"exc": type(e).__name__, "msg": str(e)}',
+    '    res.append(json.dumps(r))',
+    'sys.stdout.write("\\n".join(res) + "\\n")',
+  ].join('\n');
+  const input = inputs.map((x) => `${asciiJson(x)}\n`).join('');
+  const run = spawnSync('python3', ['-c', script], { input, encoding: 'utf8', maxBuffer: 1 << 30 });
+  if (run.status !== 0) throw new Error(`python3 failed: ${run.stderr}`);
+  return run.stdout.split('\n').slice(0, -1).map((line) => JSON.parse(line) as unknown);
+}
+
+/** JSON with every non-ASCII code unit escaped (lone surrogates included). */
+export function asciiJson(value: unknown): string {
+  return JSON.stringify(value).replace(/[\u007f-\uffff]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}

@@ -600,6 +600,18 @@ export function turnOf(protocol: Json, events: Json[]): Turn {
   return tracker.turn(protocol);
 }
 
+/**
+ * Whether a stale-looking cache is an append caught between its line and
+ * its rename (the folder lock held, or protocol.json caught up since): the
+ * answer from the log is right either way, but only a cache left behind is
+ * worth a note.
+ */
+async function appendInFlight(host: Host, folder: string, turn: Turn): Promise<boolean> {
+  if ((await inspectFolderLock(host, folder).catch(() => undefined))?.status === 'held') return true;
+  const now = await readProtocol(host, folder).catch(() => undefined);
+  return now !== undefined && now.currentPhase === turn.phase && now.proposalOwner === turn.proposalOwner && sameList(now.waitingFor, turn.waitingFor);
+}
+
 /** Words for a stale cache, on stderr of the command that answered from the log. */
 export function staleNote(turn: Turn, events: Json[] | Json | undefined): string | undefined {
   if (!turn.staleAt) return undefined;
@@ -2949,7 +2961,7 @@ async function describeTurn(host: Host, folder: string, protocol: Json, events: 
   const result: NextResult = { phase, proposalOwner: owner, waitingFor: waiting, action, exitCode };
   if (last) result.lastEvent = { seq: last.seq, event: last.event, from: last.from };
   const note = staleNote(turn, last);
-  if (note) result.note = note;
+  if (note && !(await appendInFlight(host, folder, turn))) result.note = note;
   if (registry?.hooks.has('next')) {
     const hints: string[] = [];
     await registry.hooks.call('next', { folder, files: documentFiles(host, folder, protocol), participant, result, hints });

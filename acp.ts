@@ -2567,7 +2567,7 @@ async function passSignatures(protocol: Json, options: ValidateOptions): Promise
 }
 
 /** The signature checks' verdict, after every spec step (so that the spec's messages keep their order). */
-function signatureFindings(pass: LogPass, signatures: PassSignatures, findings: Findings): SigningSummary | undefined {
+function signatureFindings(pass: Pick<LogPass, 'signing' | 'firstSignature'>, signatures: PassSignatures, findings: Findings): SigningSummary | undefined {
   if (signatures.problem) findings.errors.push(signatures.problem);
   if (pass.firstSignature !== undefined) {
     findings.errors.push(`seq ${pass.firstSignature}: carries a signature, but protocol.json declares no signed collaboration (its signing declaration was removed?)`);
@@ -2577,6 +2577,49 @@ function signatureFindings(pass: LogPass, signatures: PassSignatures, findings: 
   findings.errors.push(...verdict.errors);
   findings.warnings.push(...verdict.warnings);
   return verdict.summary;
+}
+
+/** What {@link verifySignatures} found. */
+export interface SignatureReport {
+  errors: string[];
+  warnings: string[];
+  /** Absent when the folder declares no signing. */
+  signing?: SigningSummary;
+}
+
+/**
+ * Verify a folder's chain and signatures alone, without the rest of
+ * validate (doctor; a quick check after a sync): the same messages as
+ * validate's signature checks, and the log's unreadable lines. A folder
+ * that declares no signing and whose events carry none reports nothing.
+ */
+export async function verifySignatures(host: Host, folder: string): Promise<SignatureReport> {
+  const protocol = await readProtocol(host, folder);
+  const signatures = await passSignatures(protocol, {});
+  const verifier = signatures.verifier?.();
+  let position = 0;
+  let firstSignature: number | undefined;
+  const errors: string[] = [];
+  try {
+    const log = await scanEventLog(
+      host,
+      folder,
+      (event, line) => {
+        position++;
+        if (verifier) verifier.add(event, line);
+        else if (firstSignature === undefined && event.sig !== undefined) firstSignature = position;
+      },
+      undefined,
+      verifier && (() => verifier.flush()),
+    );
+    errors.push(...log.errors);
+  } catch (error) {
+    if (!(error instanceof AcpError)) throw error;
+    errors.push(error.message);
+  }
+  const findings: Findings = { errors, warnings: [] };
+  const signing = signatureFindings({ signing: verifier, firstSignature }, signatures, findings);
+  return { ...findings, ...(signing ? { signing } : {}) };
 }
 
 /**
@@ -3389,7 +3432,7 @@ function apiObject() {
     VERSION, LOCK_NAME, CHECKPOINT_NAME, LOCK_BREAKER, EVENT_NAMES, PHASES, REQUIRED_FILES, FORBIDDEN_FILES, CONCLUSION_SECTIONS, DEFAULT_WAIT_TIMEOUT_SECONDS, DEFAULT_WAIT_INTERVAL_SECONDS,
     AcpError, AcpTimeoutError, AcpAbortError, AcpPluginError, AcpAppendedError, UsageError,
     createNodeHost, createMemoryHost, createMemoryFileSystem, openCollaboration, createRegistry, pluginContext,
-    init, append, transact, openStore, signingKey, localStore, eventDocuments, turnOf, staleNote, TurnTracker, refusalCodeOf, validate, nextAction, formatNext, waitForTurn, followFolder,
+    init, append, transact, openStore, signingKey, verifySignatures, localStore, eventDocuments, turnOf, staleNote, TurnTracker, refusalCodeOf, validate, nextAction, formatNext, waitForTurn, followFolder,
     readProtocol, readEventLog, scanEventLog, parseEventLog, formatEventLine, jsonErrorDetail, nextSeq, emptyState, applyEvent, replay,
     participantIds, isUnsafePath, deliverableRef, primaryRef, resolveDeliverablePath, readDeliverable, documentFiles, checkedDocumentPath,
     markdown, readReadiness, decisionGateErrors, conclusionErrors, defaultTemplate, defaultGates, reviewHeadings, parseZonedTimestamp,

@@ -240,11 +240,14 @@ export class SignatureVerifier {
     const hash = this.#hash(line);
     s.lastHash = hash;
     if (event.sig === undefined) {
-      pushRange(s.unsigned, position);
+      // A tool that does not sign writes neither key: a line with the
+      // chain's keys and no signature had it removed.
+      if (event.prev !== undefined || event.pubkey !== undefined) this.#problem(position, 'carries prev or pubkey but no sig: its signature was removed');
+      else pushRange(s.unsigned, position);
       return;
     }
     const split = splitSignedLine(line);
-    if (!split) return this.#problem(position, 'sig must be the line\'s last key and an Ed25519 signature (86 base64url characters)');
+    if (!split) this.#problem(position, 'sig must be the line\'s last key and an Ed25519 signature (86 base64url characters)');
     if (event.prev !== prev) {
       this.#problem(position, position === 1 ? 'prev must be 64 zeros on the first line' : `prev does not match the line before it: seq ${position - 1} was changed, or a line was removed, inserted or moved before seq ${position}`);
     }
@@ -280,8 +283,8 @@ export class SignatureVerifier {
     const s = this.state;
     const problems: [number, string][] = [...s.problems];
     const warnings: string[] = [];
-    this.#checkHead(problems, warnings);
-    this.#checkRegistry(problems);
+    // A log that falls short of the head lacks key announcements too: only a whole log is compared with the registry.
+    if (this.#checkHead(problems, warnings)) this.#checkRegistry(problems);
     problems.sort((a, b) => a[0] - b[0]);
     const errors = problems.slice(0, LISTED_PROBLEMS).map(([p, m]) => `seq ${p}: ${m}`);
     if (problems.length > LISTED_PROBLEMS) errors.push(`signatures: ${problems.length - LISTED_PROBLEMS} more problems after seq ${problems[LISTED_PROBLEMS - 1]![0]}`);
@@ -318,7 +321,7 @@ export class SignatureVerifier {
   }
 
   /** Which key must have signed this line, and the key it announces. */
-  #queue(event: Json, position: number, split: { body: string; sig: string }): void {
+  #queue(event: Json, position: number, split: { body: string; sig: string } | undefined): void {
     const s = this.state;
     const from = typeof event.from === 'string' ? event.from : String(event.from);
     const announced = event.pubkey;
@@ -327,20 +330,23 @@ export class SignatureVerifier {
     // A first key signs its own announcement; a new one is announced under the old.
     const key = current ?? (isPublicKey(announced) ? announced : undefined);
     if (key === undefined) this.#problem(position, `${from} has no registered signing key (a participant's first signed event must announce its pubkey)`);
-    else this.#pending.push({ position, from, key, message: signedMessage(s.id ?? '', split.body), sig: split.sig });
+    else if (split) this.#pending.push({ position, from, key, message: signedMessage(s.id ?? '', split.body), sig: split.sig });
     if (isPublicKey(announced)) [s.keys[from], s.keySeqs[from]] = [announced, position];
   }
 
-  /** protocol.json's head: a tail cut off, or the last signed line replaced, shows here. */
-  #checkHead(problems: [number, string][], warnings: string[]): void {
+  /** protocol.json's head: a tail cut off, or the last signed line replaced, shows here. Returns whether the log reaches it. */
+  #checkHead(problems: [number, string][], warnings: string[]): boolean {
     const head = this.#declared?.head;
     const last = this.state.lastSigned;
-    if (!head) return;
+    if (!head) return true;
     const count = this.state.position;
-    if (head.seq > count) problems.push([count + 1, `missing: events.jsonl ends at seq ${count}, but protocol.json's signed head is seq ${head.seq} (events ${count + 1}–${head.seq} were removed)`]);
+    const range = head.seq === count + 1 ? `seq ${head.seq} was` : `events ${count + 1}–${head.seq} were`;
+    if (head.seq > count) problems.push([count + 1, `missing: events.jsonl ends at seq ${count}, but protocol.json's signed head is seq ${head.seq} (${range} removed)`]);
     else if (last && head.seq < last.seq) warnings.push(`protocol.json's signed head is seq ${head.seq}, but the log's last signed event is seq ${last.seq}: protocol.json is stale (\`acp doctor --fix\` rewrites it)`);
     else if (!last || head.seq > last.seq) problems.push([head.seq, `protocol.json's signed head names seq ${head.seq}, which is not signed (its signature was removed, or the line replaced)`]);
     else if (head.sha256 !== last.sha256) problems.push([head.seq, `is not the line protocol.json's signed head records (sha256 ${head.sha256.slice(0, 12)}…)`]);
+    else return true;
+    return false;
   }
 
   /** protocol.json's copy of the keys against the log's. */

@@ -157,6 +157,8 @@ export function newDeclaration(policy: UnsignedPolicy, keys: Record<string, stri
 
 /** What a signed folder's verification found, besides its messages (status and the report show it). */
 export interface SigningSummary {
+  /** Events in the log. */
+  events: number;
   /** What an unsigned event is in this collaboration (seq 1's declaration). */
   policy: UnsignedPolicy;
   /** Signed events whose signature verified. */
@@ -293,7 +295,7 @@ export class SignatureVerifier {
       if (s.policy === 'refuse') errors.push(`${text}, and this collaboration's signing policy refuses unsigned events`);
       else warnings.push(text);
     }
-    const summary: SigningSummary = { policy: s.policy, verified: s.verified, unsigned: s.unsigned, head: s.lastSigned, problems: problems.length + (s.policy === 'refuse' && s.unsigned.length ? 1 : 0) };
+    const summary: SigningSummary = { events: s.position, policy: s.policy, verified: s.verified, unsigned: s.unsigned, head: s.lastSigned, problems: problems.length + (s.policy === 'refuse' && s.unsigned.length ? 1 : 0) };
     return { errors, warnings, summary };
   }
 
@@ -342,7 +344,7 @@ export class SignatureVerifier {
     const count = this.state.position;
     const range = head.seq === count + 1 ? `seq ${head.seq} was` : `events ${count + 1}–${head.seq} were`;
     if (head.seq > count) problems.push([count + 1, `missing: events.jsonl ends at seq ${count}, but protocol.json's signed head is seq ${head.seq} (${range} removed)`]);
-    else if (last && head.seq < last.seq) warnings.push(`protocol.json's signed head is seq ${head.seq}, but the log's last signed event is seq ${last.seq}: protocol.json is stale (\`acp doctor --fix\` rewrites it)`);
+    else if (last && head.seq < last.seq) warnings.push(`protocol.json's signed head is seq ${head.seq}, but the log's last signed event is seq ${last.seq}: protocol.json is stale (the next signed append rewrites it)`);
     else if (!last || head.seq > last.seq) problems.push([head.seq, `protocol.json's signed head names seq ${head.seq}, which is not signed (its signature was removed, or the line replaced)`]);
     else if (head.sha256 !== last.sha256) problems.push([head.seq, `is not the line protocol.json's signed head records (sha256 ${head.sha256.slice(0, 12)}…)`]);
     else return true;

@@ -2934,7 +2934,7 @@ export async function init(host: Host, folder: string, request: InitRequest, reg
   if (registry.hooks.has('init:files')) await registry.hooks.call('init:files', { folder, protocol, files });
   const event: AcpEvent = { seq: 1, from: protocol.proposalOwner!, event: 'initialized', at: protocol.createdAt, summary: INIT_SUMMARY, doc: 'protocol.json' };
   if (request.sign) await signInit(host, protocol, event, request);
-  else if (request.signingPolicy !== undefined || request.participantKeys !== undefined) throw new AcpError('--signing-policy and --participant-key need --sign');
+  else if (request.signingPolicy !== undefined || request.participantKeys !== undefined) throw new AcpError('--signing-policy and --register-key need --sign');
   const all = new Map<string, string>([['protocol.json', formatProtocolJson(protocol)], ...files, ['events.jsonl', formatEventLine(event)]]);
   const existing: string[] = [];
   for (const relative of all.keys()) {
@@ -2966,8 +2966,8 @@ async function signInit(host: Host, protocol: ProtocolDocument, event: AcpEvent,
   const given = request.participantKeys ?? {};
   const participants = participantIds(protocol);
   for (const [who, key] of Object.entries(given)) {
-    if (!participants.includes(who)) throw new AcpError(`--participant-key: ${pyRepr(who)} is not a participant`);
-    if (!signing.isPublicKey(key)) throw new AcpError(`--participant-key ${who}: not an Ed25519 public key (43 base64url characters, as \`acp key\` prints it)`);
+    if (!participants.includes(who)) throw new AcpError(`--register-key: ${pyRepr(who)} is not a participant`);
+    if (!signing.isPublicKey(key)) throw new AcpError(`--register-key ${who}: not an Ed25519 public key (43 base64url characters, as \`acp key\` prints it)`);
   }
   const owner = event.from;
   const { key } = await signing.keyForAppend(host.keyring, owner, Object.hasOwn(given, owner) ? given[owner] : undefined, false);
@@ -2981,7 +2981,7 @@ async function signInit(host: Host, protocol: ProtocolDocument, event: AcpEvent,
 /**
  * `participant`'s public signing key on this host (made on first use), and
  * where its private key lives: what a participant hands the initializer of
- * a signed collaboration (`init --participant-key`) to be registered from
+ * a signed collaboration (`init --register-key`) to be registered from
  * the start (docs/signing.md).
  */
 export async function signingKey(host: Host, participant: string): Promise<{ participant: string; publicKey: string; where: string }> {

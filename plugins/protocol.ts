@@ -31,15 +31,15 @@ const initCommand = (c: PluginContext): CommandSpec =>
       resume: { type: 'boolean', description: 'Succeed if the folder already exists' },
       sign: { type: 'boolean', description: 'Sign every event with its participant’s Ed25519 key (docs/signing.md)' },
       'signing-policy': { type: 'string', choices: ['warn', 'refuse'], description: 'What validate makes of an unsigned event: warn (default) or refuse' },
-      'participant-key': { type: 'string', multiple: true, valueName: 'id=key', description: 'Register a participant’s public key (as `acp key` prints it) at init (repeatable)' },
+      'register-key': { type: 'string', multiple: true, valueName: 'id=key', description: 'Register a participant’s public key (as `acp key` prints it) at init (repeatable)' },
       json: JSON_FLAG,
     },
     async run(ctx) {
       const o = ctx.options;
       const folder = ctx.folder();
-      const keys = o['participant-key']?.map((entry) => {
+      const keys = o['register-key']?.map((entry) => {
         const at = entry.lastIndexOf('=');
-        if (at <= 0) throw new ctx.api.AcpError(`argument --participant-key: expected id=key, got ${ctx.api.pyRepr(entry)}`);
+        if (at <= 0) throw new ctx.api.AcpError(`argument --register-key: expected id=key, got ${ctx.api.pyRepr(entry)}`);
         return [entry.slice(0, at), entry.slice(at + 1)] as const;
       });
       const result = await ctx.api.init(ctx.host, folder, {
@@ -77,14 +77,14 @@ const appendCommand = (c: PluginContext): CommandSpec =>
       'reply-to': { type: 'int', valueName: 'seq', description: 'Seq of the event this answers' },
       role: { type: 'string', choices: ['primary', 'supporting'], description: 'primary or supporting (deliverable events)' },
       sha256: { type: 'string', valueName: 'hex', description: 'SHA-256 of the frozen deliverable' },
-      'rotate-key': { type: 'boolean', description: 'Signed collaborations: announce a new key, signed by the current one (docs/signing.md)' },
+      'new-key': { type: 'boolean', description: 'Signed collaborations: announce a new key, signed by the current one (docs/signing.md)' },
       json: { type: 'boolean', description: 'Print the appended event as JSON' },
     },
     async run(ctx) {
       const o = ctx.options;
       const folder = ctx.folder();
       const request: AppendRequest = { participant: o.participant, event: o.event, summary: o.summary, doc: o.doc, replyTo: o['reply-to'], role: o.role, sha256: o.sha256 };
-      if (o['rotate-key'] === true) request.rotateKey = true;
+      if (o['new-key'] === true) request.rotateKey = true;
       const result = await ctx.api.append(ctx.host, folder, request, ctx.registry, { onLockWait: ctx.err, store: await ctx.store(folder) });
       for (const warning of result.warnings ?? []) ctx.err(`warning: ${warning}`);
       if (!ctx.json) ctx.out(`appended seq ${result.event.seq}: ${result.event.event}`);
@@ -163,7 +163,7 @@ const validateCommand: CommandSpec = {
   },
 };
 
-/** `acp key`: a participant's public signing key on this machine, for `init --participant-key`. */
+/** `acp key`: a participant's public signing key on this machine, for `init --register-key`. */
 const keyCommand: CommandSpec = {
   name: 'key',
   description: 'Print a participant’s public signing key, made on first use (docs/signing.md)',

@@ -18,7 +18,7 @@ const EVENTS = Number(process.env.SIGNING_BENCH_EVENTS ?? 100_000);
 const APPENDS = Number(process.env.SIGNING_BENCH_APPENDS ?? 21);
 const VALIDATES = Number(process.env.SIGNING_BENCH_VALIDATES ?? 3);
 const root = mkdtempSync(join(tmpdir(), 'acp-bench-sign-'));
-const env = { ...process.env, XDG_STATE_HOME: join(root, 'state'), HOME: root };
+const env: Record<string, string | undefined> = { ...process.env, XDG_STATE_HOME: join(root, 'state'), HOME: root };
 for (const key of Object.keys(env)) if (key.startsWith('ACP_')) delete env[key];
 
 const RUNTIMES: Record<string, string[]> = {

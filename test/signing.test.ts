@@ -316,7 +316,7 @@ describe('signed collaborations: keys', () => {
     expect(await acp.verifySignatures(bob, FOLDER)).toMatchObject({ errors: [], warnings: [], signing: { verified: 6 } });
   });
 
-  test('init --participant-key registers another participant from the start: no first-use trust', async () => {
+  test('init --register-key registers another participant from the start: no first-use trust', async () => {
     const registry = await registryPromise;
     const fs = acp.createMemoryFileSystem();
     const alice = acp.createMemoryHost({ fs, keyring: memoryKeyring() });
@@ -330,8 +330,8 @@ describe('signed collaborations: keys', () => {
     const line = JSON.parse((await read(bob, 'events.jsonl')).split('\n')[1]!);
     expect(line.pubkey).toBeUndefined();
     expect(await acp.verifySignatures(alice, FOLDER)).toMatchObject({ errors: [], signing: { verified: 2 } });
-    await expect(acp.init(alice, '/d', { participants: ['alice', 'bob'], objective: 'o', completion: ['g'], primaryType: 'adr', sign: true, participantKeys: { carol: bobKey } }, registry)).rejects.toThrow("--participant-key: 'carol' is not a participant");
-    await expect(acp.init(alice, '/d', { participants: ['alice', 'bob'], objective: 'o', completion: ['g'], primaryType: 'adr', signingPolicy: 'refuse' }, registry)).rejects.toThrow('--signing-policy and --participant-key need --sign');
+    await expect(acp.init(alice, '/d', { participants: ['alice', 'bob'], objective: 'o', completion: ['g'], primaryType: 'adr', sign: true, participantKeys: { carol: bobKey } }, registry)).rejects.toThrow("--register-key: 'carol' is not a participant");
+    await expect(acp.init(alice, '/d', { participants: ['alice', 'bob'], objective: 'o', completion: ['g'], primaryType: 'adr', signingPolicy: 'refuse' }, registry)).rejects.toThrow('--signing-policy and --register-key need --sign');
     expect(await alice.fs.stat('/d/protocol.json')).toBeNull();
   });
 });

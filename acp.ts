@@ -31,6 +31,7 @@
 import * as nodePath from 'node:path';
 import packageJson from './package.json' with { type: 'json' };
 import { checkOptionValues, commandWord, formatHelp, parseArgv, parsePartial, parsePyFloat, parsePyInt } from './runtime/argv.ts';
+import type { SignatureVerifier, SigningDeclaration, SigningSummary, UnsignedPolicy } from './runtime/signing.ts';
 import { ValidateCheckpoint, type ResumePoint } from './runtime/validate-checkpoint.ts';
 import { CHECKPOINT_NAME, addSeq, checkpointState, duplicateSeqError, hasSeq, loadCheckpoint, logFacts, saveCheckpoint, stripErrors, type LogFacts } from './runtime/checkpoint.ts';
 import { defineCommand, defineDeliverableType, definePlugin } from './runtime/define.ts';
@@ -39,10 +40,11 @@ import { AcpAbortError, AcpAppendedError, AcpError, AcpPluginError, AcpTimeoutEr
 import { LOCK_BREAKER, LOCK_NAME, READ_LIMITS, inspectFolderLock, logDecodeError, openCapped, readCapped, readWholeLines, withFolderLock, writeFileAtomic, type FolderLock, type WriteAtomicOptions } from './runtime/files.ts';
 import type { FileReader, Host } from './runtime/host.ts';
 import { createMemoryFileSystem, createMemoryHost } from './runtime/memory-host.ts';
+import { lineHash } from './runtime/keyring.ts';
 import { createNodeHost } from './runtime/node-host.ts';
 import { dumpsPy, loadsPy, PyJsonError, pyKeys } from './runtime/pyjson.ts';
 import { comparePy, decodeText, endsWithLineBreak, formatProtocolJson, formatTimestamp, parseZonedTimestamp, purePosixPath, pyRepr, pySplitLines, pyStr, pyStrip, reviewHeadings, sha256Hex, sortedPy } from './runtime/pytext.ts';
-import { builtinModule, errorCode, fsError, isInside, isInt, isObject, isPyIntLike, pySeqKey, type Json, realpathOfExistingAncestor, sameList, sleep } from './runtime/util.ts';
+import { builtinModule, errorCode, fsError, isInside, isInt, isObject, isPyIntLike, pySeqKey, type Json, nodeCrypto, realpathOfExistingAncestor, sameList, sleep } from './runtime/util.ts';
 
 export { parseArgv, parsePyFloat, parsePyInt, type ParsedArgv } from './runtime/argv.ts';
 export { CHECKPOINT_NAME } from './runtime/checkpoint.ts';
@@ -132,6 +134,8 @@ export interface EventLog {
   size: number;
   /** Whether the file ends in the middle of a line (no final newline). */
   tornTail: boolean;
+  /** The last event line's text (after universal newlines, without its newline): a signed append hashes it. */
+  lastLine?: string;
 }
 
 /** Parse events.jsonl text (spec §4). */
@@ -147,7 +151,7 @@ export function parseEventLog(text: string): Omit<EventLog, 'size'> {
  * newlines) whose first line is line `before + 1`; `last` when the run ends
  * the file. Events go to `onEvent`, bad lines to `errors`.
  */
-function parseEventLines(text: string, before: number, last: boolean, onEvent: (event: Json) => void, errors: string[]): { lines: number; tornTail: boolean } {
+function parseEventLines(text: string, before: number, last: boolean, onEvent: (event: Json, line: string) => void, errors: string[]): { lines: number; tornTail: boolean } {
   // The Python tools split the log with str.splitlines() and read each line with json.loads.
   const lines = pySplitLines(text);
   const tornTail = last && text.length > 0 && !endsWithLineBreak(text);
@@ -169,7 +173,7 @@ function parseEventLines(text: string, before: number, last: boolean, onEvent: (
       errors.push(`events.jsonl line ${before + i + 1}: event must be an object`);
       continue;
     }
-    onEvent(value);
+    onEvent(value, line);
   }
   return { lines: lines.length, tornTail };
 }
@@ -194,8 +198,12 @@ async function readEventLogSettled(host: Host, folder: string): Promise<EventLog
 /** Read and parse events.jsonl; a missing file is `error: missing events.jsonl`. */
 export async function readEventLog(host: Host, folder: string): Promise<EventLog> {
   const events: Json[] = [];
-  const rest = await scanEventLog(host, folder, (event) => void events.push(event));
-  return { events, ...rest };
+  let lastLine: string | undefined;
+  const rest = await scanEventLog(host, folder, (event, line) => {
+    events.push(event);
+    lastLine = line;
+  });
+  return { events, ...rest, lastLine };
 }
 
 /**
@@ -209,9 +217,16 @@ const LOG_CHUNK_BYTES = 1 << 20;
  * whole lines at a time (never the whole log at once); returns the errors of
  * bad lines (as {@link readEventLog}). Throws what readEventLog throws, maybe
  * after some events: the consumer then starts afresh. `resume` (the
- * validation checkpoint) may vouch for a prefix.
+ * validation checkpoint) may vouch for a prefix; `afterChunk` runs after
+ * each piece's events (validate checks their signatures there).
  */
-export async function scanEventLog(host: Host, folder: string, onEvent: (event: Json) => void, resume?: (file: FileReader) => Promise<ResumePoint | undefined>): Promise<Omit<EventLog, 'events'> & { lines: number }> {
+export async function scanEventLog(
+  host: Host,
+  folder: string,
+  onEvent: (event: Json, line: string) => void,
+  resume?: (file: FileReader) => Promise<ResumePoint | undefined>,
+  afterChunk?: () => Promise<void>,
+): Promise<Omit<EventLog, 'events'> & { lines: number }> {
   const path = nodePath.join(folder, 'events.jsonl');
   let file: FileReader;
   try {
@@ -239,6 +254,7 @@ export async function scanEventLog(host: Host, folder: string, onEvent: (event: 
       const run = parseEventLines(text, before, end, onEvent, errors);
       before += run.lines;
       tornTail = run.tornTail;
+      await afterChunk?.();
     };
     const position = await readWholeLines(file, from?.offset ?? 0, LOG_CHUNK_BYTES, scan, from?.seen);
     return { errors, size: position, tornTail, lines: before };
@@ -1712,6 +1728,12 @@ export interface AppendRequest {
   replyTo?: number;
   role?: string;
   sha256?: string;
+  /**
+   * In a signed collaboration: announce a new signing key in this event,
+   * signed by the current one, and sign with the new key from then on
+   * (docs/signing.md).
+   */
+  rotateKey?: boolean;
 }
 
 /** What an append did. */
@@ -2134,10 +2156,38 @@ async function appendUnderLock(host: Host, folder: string, request: AppendReques
       },
     });
   }
+  const afterWrite = protocol.signing === undefined ? undefined : await signEvent(host, protocol, request, event, view);
   const warnings = await writeEvent(host, folder, protocol, participants, view, event, state, before);
+  await afterWrite?.();
   session.written.add(nodePath.join(folder, 'events.jsonl')).add(nodePath.join(folder, 'protocol.json'));
   session.done.push(`seq ${event.seq} ${event.event} by ${event.from}`);
   return { event, state, previousPhase: before.phase, previousWaitingFor: before.waitingFor, ...(warnings.length ? { warnings } : {}) };
+}
+
+/**
+ * Sign the event of a signed collaboration (docs/signing.md), after every
+ * check and right before its line is written, so that every door and store
+ * signs alike: `prev` (the SHA-256 of the log's last line), `pubkey` when the
+ * participant announces a key (its first, or a rotation signed by the old
+ * one), and `sig` last. Returns what to do once the line is durable.
+ */
+async function signEvent(host: Host, protocol: Json, request: AppendRequest, event: AcpEvent, view: LogView): Promise<(() => Promise<void>) | undefined> {
+  const signing = await import('./runtime/signing.ts');
+  const declaration = signing.signingDeclaration(protocol)!;
+  const registered = Object.hasOwn(declaration.keys, request.participant) ? declaration.keys[request.participant] : undefined;
+  const { key, announce, afterWrite } = await signing.keyForAppend(host.keyring, request.participant, registered, request.rotateKey === true);
+  const previous = view.checkpoint ? view.checkpoint.log.tail.slice(0, -1) : view.log?.lastLine;
+  event.prev = previous === undefined ? signing.GENESIS_PREV : lineHash(previous);
+  if (announce) event.pubkey = announce.x;
+  event.sig = await signing.signBody(key, declaration.id, formatEventLine(event).slice(0, -1));
+  return afterWrite;
+}
+
+/** protocol.json's `signing` after a signed line: the head moves to it, and a key it announces is recorded. */
+function signedHead(protocol: Json, event: AcpEvent, line: string): Json {
+  const signing = protocol.signing as Json;
+  const keys = { ...(signing.keys as Json), ...(typeof event.pubkey === 'string' ? { [event.from]: event.pubkey } : {}) };
+  return { ...signing, keys, head: { seq: event.seq, sha256: lineHash(line.slice(0, -1)) } };
 }
 
 /**
@@ -2168,7 +2218,8 @@ async function writeEvent(host: Host, folder: string, protocol: Json, participan
   try {
     // `protocol` was read under the lock: its other keys (edited by a person
     // or another tool) are current and must not be rolled back.
-    const updated = { ...protocol, currentPhase: state.phase, proposalOwner: state.proposalOwner, waitingFor: state.waitingFor, updatedAt: event.at };
+    const updated: Json = { ...protocol, currentPhase: state.phase, proposalOwner: state.proposalOwner, waitingFor: state.waitingFor, updatedAt: event.at };
+    if (event.sig !== undefined) updated.signing = signedHead(protocol, event, line);
     await writeFileAtomic(host, nodePath.join(folder, 'protocol.json'), formatProtocolJson(updated), { throughLink: true });
   } catch (error) {
     await host.fs.remove(nodePath.join(folder, CHECKPOINT_NAME)).catch(() => undefined);
@@ -2201,6 +2252,8 @@ export interface ValidationResult {
   ok: boolean;
   errors: string[];
   warnings: string[];
+  /** A signed folder's verification (docs/signing.md): absent for an unsigned folder or `signatures: false`. */
+  signing?: SigningSummary;
 }
 
 function checkDeliverablesDeclaration(protocol: Json, folder: string, errors: string[], host: Host, dirs: Set<string>, registry?: Registry): boolean {
@@ -2405,6 +2458,11 @@ class LogPass {
   readonly events: Json[] | undefined;
   count = 0;
   lastAt: number | undefined;
+  /** A signed folder's signature verifier (docs/signing.md); undefined when none is declared or signatures are not checked. */
+  readonly signing: SignatureVerifier | undefined;
+  /** Signatures checked but none declared: the first event that carries one anyway. */
+  firstSignature: number | undefined;
+  readonly #watchSignatures: boolean;
   // The seqs seen so far: while each seq equals its position (the normal
   // case) they are 1..count and need no set.
   seenSeqs: Set<unknown> | undefined;
@@ -2412,7 +2470,9 @@ class LogPass {
   readonly #participants: string[];
   readonly #readiness: ReadinessFacts;
 
-  constructor(protocol: Json, participants: string[], readiness: ReadinessFacts, headings: { participant: string; seq: number }[], keepEvents: boolean) {
+  constructor(protocol: Json, participants: string[], readiness: ReadinessFacts, headings: { participant: string; seq: number }[], keepEvents: boolean, signatures: PassSignatures) {
+    this.signing = signatures.verifier?.();
+    this.#watchSignatures = signatures.check;
     this.#protocol = protocol;
     this.#participants = participants;
     this.#readiness = readiness;
@@ -2421,9 +2481,11 @@ class LogPass {
     this.events = keepEvents ? [] : undefined;
   }
 
-  add(event: Json): void {
+  add(event: Json, line: string): void {
     const index = this.count++;
     this.events?.push(event);
+    if (this.signing) this.signing.add(event, line);
+    else if (this.#watchSignatures && this.firstSignature === undefined && event.sig !== undefined) this.firstSignature = index + 1;
     this.#checkShape(event, index);
     if (event.event === 'review_submitted') this.reviewEvents.push(event);
     const seq = pySeqKey(event.seq) as number;
@@ -2485,11 +2547,104 @@ class LogPass {
   }
 }
 
+/** How validate's pass checks signatures: whether at all, and the verifier of a signed folder. */
+interface PassSignatures {
+  check: boolean;
+  verifier?: () => SignatureVerifier;
+  /** What the validation checkpoint keys on (see PassInputs.signing). */
+  key: string;
+  /** A malformed `signing` declaration in protocol.json. */
+  problem?: string;
+}
+
+/** Options of {@link validate}. */
+export interface ValidateOptions {
+  /**
+   * Verify a signed folder's chain and signatures (default `true`); `false`
+   * validates exactly as the spec's tools do, which ignore the extra keys
+   * signing adds (spec §2: "unknown extra keys are tolerated everywhere").
+   */
+  signatures?: boolean;
+}
+
+/** The signature checks of validate's pass: signing.ts is loaded only for a folder that declares signing. */
+async function passSignatures(protocol: Json, options: ValidateOptions): Promise<PassSignatures> {
+  if (options.signatures === false) return { check: false, key: 'off' };
+  if (protocol.signing === undefined) return { check: true, key: 'none' };
+  const signing = await import('./runtime/signing.ts');
+  const hash = signing.fastLineHasher(await nodeCrypto());
+  let declared: SigningDeclaration | undefined;
+  try {
+    declared = signing.signingDeclaration(protocol);
+  } catch (error) {
+    if (!(error instanceof AcpError)) throw error;
+    return { check: true, key: 'malformed', problem: error.message, verifier: () => new signing.SignatureVerifier(undefined, hash) };
+  }
+  return { check: true, key: `${declared!.id} ${declared!.policy}`, verifier: () => new signing.SignatureVerifier(declared, hash) };
+}
+
+/** The signature checks' verdict, after every spec step (so that the spec's messages keep their order). */
+function signatureFindings(pass: Pick<LogPass, 'signing' | 'firstSignature'>, signatures: PassSignatures, findings: Findings): SigningSummary | undefined {
+  if (signatures.problem) findings.errors.push(signatures.problem);
+  if (pass.firstSignature !== undefined) {
+    findings.errors.push(`seq ${pass.firstSignature}: carries a signature, but protocol.json declares no signed collaboration (its signing declaration was removed?)`);
+  }
+  if (!pass.signing) return undefined;
+  const verdict = pass.signing.finish();
+  findings.errors.push(...verdict.errors);
+  findings.warnings.push(...verdict.warnings);
+  return verdict.summary;
+}
+
+/** What {@link verifySignatures} found. */
+export interface SignatureReport {
+  errors: string[];
+  warnings: string[];
+  /** Absent when the folder declares no signing. */
+  signing?: SigningSummary;
+}
+
+/**
+ * Verify a folder's chain and signatures alone, without the rest of
+ * validate (doctor; a quick check after a sync): the same messages as
+ * validate's signature checks, and the log's unreadable lines. A folder
+ * that declares no signing and whose events carry none reports nothing.
+ */
+export async function verifySignatures(host: Host, folder: string): Promise<SignatureReport> {
+  const protocol = await readProtocol(host, folder);
+  const signatures = await passSignatures(protocol, {});
+  const verifier = signatures.verifier?.();
+  let position = 0;
+  let firstSignature: number | undefined;
+  const errors: string[] = [];
+  try {
+    const log = await scanEventLog(
+      host,
+      folder,
+      (event, line) => {
+        position++;
+        if (verifier) verifier.add(event, line);
+        else if (firstSignature === undefined && event.sig !== undefined) firstSignature = position;
+      },
+      undefined,
+      verifier && (() => verifier.flush()),
+    );
+    errors.push(...log.errors);
+  } catch (error) {
+    if (!(error instanceof AcpError)) throw error;
+    errors.push(error.message);
+  }
+  const findings: Findings = { errors, warnings: [] };
+  const signing = signatureFindings({ signing: verifier, firstSignature }, signatures, findings);
+  return { ...findings, ...(signing ? { signing } : {}) };
+}
+
 /**
  * Validate a collaboration folder (spec §8). Never throws for folder content
- * problems: they are reported as errors, in the order of the spec's steps.
+ * problems: they are reported as errors, in the order of the spec's steps;
+ * a signed folder's chain and signatures after them (docs/signing.md).
  */
-export async function validate(host: Host, folder: string, registry: Registry): Promise<ValidationResult> {
+export async function validate(host: Host, folder: string, registry: Registry, options: ValidateOptions = {}): Promise<ValidationResult> {
   const errors: string[] = [];
   const warnings: string[] = [];
   const fileErrors = await folderFileErrors(host, folder);
@@ -2515,17 +2670,20 @@ export async function validate(host: Host, folder: string, registry: Registry): 
   const reviewText = await readTextIfExists(host, nodePath.join(folder, 'review.md'), 'review.md', true);
   const readiness = readReadiness((await readTextIfExists(host, nodePath.join(folder, 'readiness.md'), 'readiness.md', true)) ?? '');
   const hooked = registry.hooks.has('validate'); // a hook is handed every event: then the whole log is parsed
-  const checkpoint = hooked ? undefined : await ValidateCheckpoint.open(host, folder, { acp: VERSION, participants, primary: primaryRef(protocol) ?? null, supporting: supportingRefs(protocol), gates: decisionGateErrors(readiness) });
+  const signatures = await passSignatures(protocol, options);
+  const inputs = { acp: VERSION, participants, primary: primaryRef(protocol) ?? null, supporting: supportingRefs(protocol), gates: decisionGateErrors(readiness), signing: signatures.key };
+  const checkpoint = hooked ? undefined : await ValidateCheckpoint.open(host, folder, inputs);
   const headings = checkpoint ? await checkpoint.reviewHeadings(reviewText ?? '') : reviewHeadings(reviewText ?? '');
-  const pass = await scanLog(host, folder, () => new LogPass(protocol, participants, readiness, headings, hooked), errors, checkpoint);
+  const pass = await scanLog(host, folder, () => new LogPass(protocol, participants, readiness, headings, hooked, signatures), errors, checkpoint);
   errors.push(...pass.shapeErrors);
   checkReviews(reviewText, pass, ref, errors);
   await checkDeliverableEvents(host, folder, protocol, pass, errors);
   checkCachedState(protocol, pass.state, errors);
   if (declarationOk) await checkContent(host, folder, protocol, registry, pass, ref!, { errors, warnings });
   await checkClosing(host, folder, protocol, pass, readiness, ref, { errors, warnings });
+  const signing = signatureFindings(pass, signatures, { errors, warnings });
   if (hooked) await registry.hooks.call('validate', { folder, files: documentFiles(host, folder, protocol), protocol, events: pass.events ?? [], errors, warnings });
-  return { ok: errors.length === 0, errors, warnings };
+  return { ok: errors.length === 0, errors, warnings, ...(signing ? { signing } : {}) };
 }
 
 /** Steps 1–2: the required files (not directories) and the forbidden ones. */
@@ -2582,7 +2740,7 @@ function checkDeclaration(protocol: Json, errors: string[]): string[] {
 async function scanLog(host: Host, folder: string, newPass: () => LogPass, errors: string[], checkpoint?: ValidateCheckpoint): Promise<LogPass> {
   let pass = newPass();
   try {
-    const log = await scanEventLog(host, folder, (event) => pass.add(event), checkpoint && ((file) => checkpoint.resume(file, pass)));
+    const log = await scanEventLog(host, folder, (event, line) => pass.add(event, line), checkpoint && ((file) => checkpoint.resume(file, pass)), pass.signing && (() => pass.signing!.flush()));
     if (!log.tornTail) await checkpoint?.save(log.lines, log.errors, pass);
     errors.push(...log.errors);
   } catch (error) {
@@ -2684,6 +2842,12 @@ export interface InitRequest {
   dir?: string;
   repoRoot?: string;
   resume?: boolean;
+  /** Start a signed collaboration (docs/signing.md): the first participant's key signs seq 1. */
+  sign?: boolean;
+  /** What validate makes of an unsigned event in it: `warn` (default) or `refuse`. */
+  signingPolicy?: UnsignedPolicy;
+  /** Public keys of participants registered at init (participant → key, as `acp key` prints it), instead of at their first append. */
+  participantKeys?: Record<string, string>;
 }
 
 /** What `init` did. */
@@ -2786,6 +2950,8 @@ export async function init(host: Host, folder: string, request: InitRequest, reg
   const { protocol, files } = planned;
   if (registry.hooks.has('init:files')) await registry.hooks.call('init:files', { folder, protocol, files });
   const event: AcpEvent = { seq: 1, from: protocol.proposalOwner!, event: 'initialized', at: protocol.createdAt, summary: INIT_SUMMARY, doc: 'protocol.json' };
+  if (request.sign) await signInit(host, protocol, event, request);
+  else if (request.signingPolicy !== undefined || request.participantKeys !== undefined) throw new AcpError('--signing-policy and --register-key need --sign');
   const all = new Map<string, string>([['protocol.json', formatProtocolJson(protocol)], ...files, ['events.jsonl', formatEventLine(event)]]);
   const existing: string[] = [];
   for (const relative of all.keys()) {
@@ -2802,6 +2968,44 @@ export async function init(host: Host, folder: string, request: InitRequest, reg
   await host.fs.mkdir(folder);
   await writeInitFiles(host, folder, [...all], false);
   return { created: true, protocol, files: [...all.keys()] };
+}
+
+/**
+ * Declare a signed collaboration (docs/signing.md): seq 1 carries the
+ * declaration (a fresh id, the policy, the keys known now: the initializer's
+ * and those given) and is signed by the first participant's key, made on
+ * first use; protocol.json records the declaration and its head.
+ */
+async function signInit(host: Host, protocol: ProtocolDocument, event: AcpEvent, request: InitRequest): Promise<void> {
+  const signing = await import('./runtime/signing.ts');
+  const policy = request.signingPolicy ?? 'warn';
+  if (!signing.UNSIGNED_POLICIES.includes(policy)) throw new AcpError(`--signing-policy must be 'warn' or 'refuse', not ${pyRepr(policy)}`);
+  const given = request.participantKeys ?? {};
+  const participants = participantIds(protocol);
+  for (const [who, key] of Object.entries(given)) {
+    if (!participants.includes(who)) throw new AcpError(`--register-key: ${pyRepr(who)} is not a participant`);
+    if (!signing.isPublicKey(key)) throw new AcpError(`--register-key ${who}: not an Ed25519 public key (43 base64url characters, as \`acp key\` prints it)`);
+  }
+  const owner = event.from;
+  const { key } = await signing.keyForAppend(host.keyring, owner, Object.hasOwn(given, owner) ? given[owner] : undefined, false);
+  const declaration = signing.newDeclaration(policy, { ...given, [owner]: key.x });
+  event.signing = { version: declaration.version, id: declaration.id, policy, keys: declaration.keys };
+  event.prev = signing.GENESIS_PREV;
+  event.sig = await signing.signBody(key, declaration.id, formatEventLine(event).slice(0, -1));
+  protocol.signing = { ...declaration, head: { seq: 1, sha256: lineHash(formatEventLine(event).slice(0, -1)) } };
+}
+
+/**
+ * `participant`'s public signing key on this host (made on first use), and
+ * where its private key lives: what a participant hands the initializer of
+ * a signed collaboration (`init --register-key`) to be registered from
+ * the start (docs/signing.md).
+ */
+export async function signingKey(host: Host, participant: string): Promise<{ participant: string; publicKey: string; where: string }> {
+  const signing = await import('./runtime/signing.ts');
+  if (pyStrip(participant) === '') throw new AcpError('--participant must not be blank');
+  const { key } = await signing.keyForAppend(host.keyring, participant, undefined, false);
+  return { participant, publicKey: key.x, where: host.keyring!.where(participant) };
 }
 
 /**
@@ -3245,7 +3449,7 @@ function apiObject() {
     VERSION, LOCK_NAME, CHECKPOINT_NAME, LOCK_BREAKER, EVENT_NAMES, PHASES, REQUIRED_FILES, FORBIDDEN_FILES, CONCLUSION_SECTIONS, DEFAULT_WAIT_TIMEOUT_SECONDS, DEFAULT_WAIT_INTERVAL_SECONDS,
     AcpError, AcpTimeoutError, AcpAbortError, AcpPluginError, AcpAppendedError, UsageError,
     createNodeHost, createMemoryHost, createMemoryFileSystem, openCollaboration, createRegistry, pluginContext,
-    init, append, transact, openStore, localStore, eventDocuments, turnOf, staleNote, TurnTracker, refusalCodeOf, validate, nextAction, formatNext, waitForTurn, followFolder,
+    init, append, transact, openStore, signingKey, verifySignatures, localStore, eventDocuments, turnOf, staleNote, TurnTracker, refusalCodeOf, validate, nextAction, formatNext, waitForTurn, followFolder,
     readProtocol, readEventLog, scanEventLog, parseEventLog, formatEventLine, jsonErrorDetail, nextSeq, emptyState, applyEvent, replay,
     participantIds, isUnsafePath, deliverableRef, primaryRef, resolveDeliverablePath, readDeliverable, documentFiles, checkedDocumentPath,
     markdown, readReadiness, decisionGateErrors, conclusionErrors, defaultTemplate, defaultGates, reviewHeadings, parseZonedTimestamp,

@@ -29,11 +29,19 @@ const initCommand = (c: PluginContext): CommandSpec =>
       'deliverables-dir': { type: 'string', valueName: 'dir', description: 'Deliverables directory (default deliverables)' },
       'repo-root': { type: 'string', valueName: 'path', description: 'Repository root, relative to the folder (external mode)' },
       resume: { type: 'boolean', description: 'Succeed if the folder already exists' },
+      sign: { type: 'boolean', description: 'Sign every event with its participant’s Ed25519 key (docs/signing.md)' },
+      'signing-policy': { type: 'string', choices: ['warn', 'refuse'], description: 'What validate makes of an unsigned event: warn (default) or refuse' },
+      'register-key': { type: 'string', multiple: true, valueName: 'id=key', description: 'Register a participant’s public key (as `acp key` prints it) at init (repeatable)' },
       json: JSON_FLAG,
     },
     async run(ctx) {
       const o = ctx.options;
       const folder = ctx.folder();
+      const keys = o['register-key']?.map((entry) => {
+        const at = entry.lastIndexOf('=');
+        if (at <= 0) throw new ctx.api.AcpError(`argument --register-key: expected id=key, got ${ctx.api.pyRepr(entry)}`);
+        return [entry.slice(0, at), entry.slice(at + 1)] as const;
+      });
       const result = await ctx.api.init(ctx.host, folder, {
         participants: o.participant ?? [],
         objective: o.objective ?? '',
@@ -45,6 +53,9 @@ const initCommand = (c: PluginContext): CommandSpec =>
         dir: o['deliverables-dir'],
         repoRoot: o['repo-root'] === undefined ? undefined : ctx.api.expandUser(o['repo-root'], ctx.env),
         resume: o.resume === true,
+        sign: o.sign === true,
+        signingPolicy: o['signing-policy'] as 'warn' | 'refuse' | undefined,
+        participantKeys: keys && Object.fromEntries(keys),
       }, ctx.registry);
       if (!ctx.json) ctx.out(result.created ? `Initialized ACP schema v2 collaboration folder: ${folder}` : `Collaboration folder already exists: ${folder}`);
       return { exitCode: 0, json: { ok: true, exitCode: 0, created: result.created, folder, files: result.files } };
@@ -66,6 +77,7 @@ const appendCommand = (c: PluginContext): CommandSpec =>
       'reply-to': { type: 'int', valueName: 'seq', description: 'Seq of the event this answers' },
       role: { type: 'string', choices: ['primary', 'supporting'], description: 'primary or supporting (deliverable events)' },
       sha256: { type: 'string', valueName: 'hex', description: 'SHA-256 of the frozen deliverable' },
+      'new-key': { type: 'boolean', description: 'Signed collaborations: announce a new key, signed by the current one (docs/signing.md)' },
       json: { type: 'boolean', description: 'Print the appended event as JSON' },
     },
     async run(ctx) {
@@ -73,6 +85,7 @@ const appendCommand = (c: PluginContext): CommandSpec =>
       const folder = ctx.folder();
       // The Python tools add doc and sha256 when truthy: an empty value is no value.
       const request: AppendRequest = { participant: o.participant, event: o.event, summary: o.summary, doc: o.doc || undefined, replyTo: o['reply-to'], role: o.role, sha256: o.sha256 || undefined };
+      if (o['new-key'] === true) request.rotateKey = true;
       const result = await ctx.api.append(ctx.host, folder, request, ctx.registry, { onLockWait: ctx.err, store: await ctx.store(folder) });
       for (const warning of result.warnings ?? []) ctx.err(`warning: ${warning}`);
       if (!ctx.json) ctx.out(`appended seq ${result.event.seq}: ${result.event.event}`);
@@ -131,9 +144,13 @@ const waitCommand = (c: PluginContext): CommandSpec =>
 const validateCommand: CommandSpec = {
   name: 'validate',
   description: 'Validate a collaboration folder (spec §8)',
-  options: { folder: FOLDER, json: { type: 'boolean', description: 'Print {ok, errors, warnings}' } },
+  options: {
+    folder: FOLDER,
+    'ignore-signatures': { type: 'boolean', description: 'Do not verify a signed folder’s signatures (validate as the Python tools do)' },
+    json: { type: 'boolean', description: 'Print {ok, errors, warnings}' },
+  },
   async run(ctx) {
-    const result = await ctx.api.validate(ctx.host, ctx.folder(), ctx.registry);
+    const result = await ctx.api.validate(ctx.host, ctx.folder(), ctx.registry, { signatures: ctx.options['ignore-signatures'] !== true });
     const exitCode = result.errors.length ? 2 : result.warnings.length ? 1 : 0;
     if (!ctx.json) {
       if (result.errors.length) {
@@ -144,6 +161,18 @@ const validateCommand: CommandSpec = {
     }
     // ok mirrors the exit code: warnings exit 1, so they are not ok (issue 12 item 11).
     return { exitCode, json: { ...result, ok: exitCode === 0, exitCode } };
+  },
+};
+
+/** `acp key`: a participant's public signing key on this machine, for `init --register-key`. */
+const keyCommand: CommandSpec = {
+  name: 'key',
+  description: 'Print a participant’s public signing key, made on first use (docs/signing.md)',
+  options: { participant: { type: 'string', required: true, valueName: 'id', description: 'Participant id' }, json: JSON_FLAG },
+  async run(ctx) {
+    const key = await ctx.api.signingKey(ctx.host, ctx.options.participant as string);
+    if (!ctx.json) ctx.out(`${key.participant}=${key.publicKey}\n(private key: ${key.where})`);
+    return { exitCode: 0, json: { ok: true, exitCode: 0, ...key } };
   },
 };
 
@@ -213,6 +242,7 @@ export default (context: PluginContext): AcpPlugin =>
       nextCommand(context),
       waitCommand(context),
       validateCommand,
+      keyCommand,
       pluginsCommand,
       { ...pluginsCommand, name: 'types', description: 'Same as `acp plugins`' },
     ],

@@ -130,6 +130,31 @@ export interface Host {
    * Optional: without it every validate reads and checks the whole log.
    */
   cacheDir?(): Promise<string | undefined>;
+  /**
+   * Where this account keeps its participants' private signing keys, outside
+   * every collaboration folder (docs/signing.md). Optional: without it a
+   * signed collaboration cannot be appended to (its events are refused, not
+   * written unsigned).
+   */
+  keyring?: Keyring;
   /** Resolve a possibly relative path against the working directory. */
   resolvePath(path: string): string;
+}
+
+/**
+ * Private signing keys (Ed25519 JWKs), one per participant id, kept where a
+ * writer of the folder cannot read them (docs/signing.md). Keys are opaque
+ * JSON here: runtime/signing.ts makes and checks them.
+ */
+export interface Keyring {
+  /** Where `participant`'s key lives, for messages (a path). */
+  where(participant: string): string;
+  /** The participant's key; made by `create` (and stored) when there is none and `create` is given. */
+  load(participant: string, create?: () => Promise<object>): Promise<object | undefined>;
+  /** Keep `key` as the participant's next key (a rotation), until {@link promote}. */
+  stage(participant: string, key: object): Promise<void>;
+  /** The staged next key, if any. */
+  staged(participant: string): Promise<object | undefined>;
+  /** Make the staged key the current one (the old one is kept beside it). */
+  promote(participant: string): Promise<void>;
 }

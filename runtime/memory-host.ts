@@ -4,7 +4,8 @@
  * @module
  */
 import * as nodePath from 'node:path';
-import type { FileSystem, Host } from './host.ts';
+import type { FileSystem, Host, Keyring } from './host.ts';
+import { memoryKeyring } from './keyring.ts';
 import { errorCode, fsError } from './util.ts';
 
 /** An in-memory {@link FileSystem} (see {@link createMemoryFileSystem}). */
@@ -210,6 +211,8 @@ export interface MemoryHostOptions {
   pid?: number;
   /** The append checkpoint's key (default: 32 random bytes, this host's own). */
   checkpointKey?: Uint8Array;
+  /** The signing keys (default: an empty keyring of this host's own, in memory). */
+  keyring?: Keyring;
 }
 
 /**
@@ -228,6 +231,7 @@ export function createMemoryHost(options: MemoryHostOptions = {}): Host & { fs: 
     now,
     pid: options.pid ?? 1,
     checkpointKey: async () => key,
+    keyring: options.keyring ?? memoryKeyring(),
     // Every "process" sharing this file system lives in this one: a lock
     // left behind is abandoned by age (lock holders release in `finally`).
     isProcessAlive: () => undefined,

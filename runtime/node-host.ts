@@ -7,6 +7,7 @@
  */
 import * as nodePath from 'node:path';
 import type { FileSystem, Host } from './host.ts';
+import { fileKeyring } from './keyring.ts';
 import { builtinModule, errorCode, fsError, getBuiltin } from './util.ts';
 
 /** Options of {@link createNodeHost}. */
@@ -27,6 +28,14 @@ export interface NodeHostOptions {
    * so a writer of the folder alone cannot forge a checkpoint.
    */
   checkpointKeyFile?: string | null;
+  /**
+   * Where the participants' private signing keys live (docs/signing.md):
+   * `{ dir }` (one key file per participant), `{ file }` (one key for
+   * whoever appends), or `null` for none. Default: the file named by
+   * `$ACP_SIGNING_KEY_FILE`, else the directory `$ACP_SIGNING_KEY_DIR`, else
+   * `$XDG_STATE_HOME/acp/keys/` (`~/.local/state/acp/keys/`).
+   */
+  signingKeys?: { dir: string } | { file: string } | null;
 }
 
 /**
@@ -412,6 +421,11 @@ export async function createNodeHost(options: NodeHostOptions = {}): Promise<Hos
     processStartTime: (pid) => (Number.isSafeInteger(pid) && pid > 0 ? startTime(pid) : undefined),
     checkpointKey,
     cacheDir,
+    get keyring() {
+      const where = options.signingKeys === undefined ? defaultKeyring(proc?.env, granted) : options.signingKeys;
+      const path = where && ('file' in where ? where.file : where.dir);
+      return where && path && mayUse(path) ? fileKeyring(fs, where, !('Deno' in globalThis) && (proc as { platform?: string } | undefined)?.platform !== 'win32') : undefined;
+    },
     resolvePath: (path) => nodePath.resolve(path),
   };
 }
@@ -422,6 +436,17 @@ function defaultKeyFile(env: Record<string, string | undefined> | undefined, gra
   const state = env.XDG_STATE_HOME;
   if (state && nodePath.isAbsolute(state)) return nodePath.join(state, 'acp', 'checkpoint.key');
   return env.HOME && nodePath.isAbsolute(env.HOME) ? nodePath.join(env.HOME, '.local', 'state', 'acp', 'checkpoint.key') : undefined;
+}
+
+/** The signing keys' default place (see {@link NodeHostOptions.signingKeys}), when readable without a prompt. */
+function defaultKeyring(env: Record<string, string | undefined> | undefined, granted: (d: { name: string; variable?: string }) => boolean): { dir: string } | { file: string } | undefined {
+  const read = (variable: string): string | undefined => (env && granted({ name: 'env', variable }) ? env[variable] : undefined);
+  const file = read('ACP_SIGNING_KEY_FILE');
+  if (file && nodePath.isAbsolute(file)) return { file };
+  const dir = read('ACP_SIGNING_KEY_DIR');
+  if (dir && nodePath.isAbsolute(dir)) return { dir };
+  const checkpointKey = defaultKeyFile(env, granted);
+  return checkpointKey ? { dir: nodePath.join(nodePath.dirname(checkpointKey), 'keys') } : undefined;
 }
 
 /**

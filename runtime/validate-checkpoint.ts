@@ -16,6 +16,7 @@ import { hmacHex, sameText } from './checkpoint.ts';
 import { READ_LIMITS } from './files.ts';
 import { isPyNumber } from './pyjson.ts';
 import { reviewHeadings } from './pytext.ts';
+import type { VerifierState } from './signing.ts';
 import { isInt, isObject, type Json, type NodeCrypto, nodeCrypto, sameList, type StreamingHash } from './util.ts';
 
 // Where: `Host.cacheDir()` (by default ~/.local/state/acp/validate/, next to
@@ -41,7 +42,7 @@ import { isInt, isObject, type Json, type NodeCrypto, nodeCrypto, sameList, type
 // for the append checkpoint: a process that can read the key can forge the
 // verdict, as it can replace acp itself.
 
-const VERSION = 2;
+const VERSION = 3;
 /** Logs shorter than this are validated in full and leave no checkpoint. */
 export const MIN_LOG_BYTES = 64 * 1024;
 
@@ -74,6 +75,10 @@ export interface LogPassState {
   count: number;
   lastAt: number | undefined;
   seenSeqs: Set<unknown> | undefined;
+  /** A signed folder's verifier (runtime/signing.ts), flushed: its state is JSON. */
+  readonly signing: { readonly state: VerifierState } | undefined;
+  /** The first signed event of a folder that declares no signing. */
+  firstSignature: number | undefined;
 }
 
 /** What the log pass reads besides the log: a checkpoint made with other inputs is not used. */
@@ -86,6 +91,8 @@ export interface PassInputs {
   supporting: string[];
   /** readiness.md's decision gate errors, which the replay adds at every decision_accepted. */
   gates: string[];
+  /** How signatures are checked: `off`, `none` (no declaration) or the declaration's `{id} {policy}`. */
+  signing: string;
 }
 
 /** The pass after the prefix, in a form that survives JSON exactly. */
@@ -102,6 +109,9 @@ interface SavedPass {
   frozenSupporting: string[];
   eventNames: string[];
   anyPrimaryFreeze: boolean;
+  /** The signature verifier's state (`null`: none ran). */
+  signing: VerifierState | null;
+  firstSignature: number | null;
 }
 
 /** review.md's headings, as {@link reviewHeadings} finds them. */
@@ -169,7 +179,14 @@ function savePass(pass: LogPassState): SavedPass | undefined {
     // Later steps ask only for event names (strings).
     eventNames: [...pass.eventNames].filter((name): name is string => typeof name === 'string'),
     anyPrimaryFreeze: pass.anyPrimaryFreeze,
+    signing: pass.signing ? structuredClone(pass.signing.state) : null,
+    firstSignature: pass.firstSignature ?? null,
   };
+}
+
+/** Whether a saved verifier state has the shape {@link SignatureVerifier} keeps (the validation checkpoint reads it back). */
+function isVerifierState(value: unknown): value is VerifierState {
+  return isObject(value) && isInt(value.position) && typeof value.lastHash === 'string' && isObject(value.keys) && isObject(value.keySeqs) && Array.isArray(value.unsigned) && Array.isArray(value.problems) && isInt(value.verified);
 }
 
 /** Whether JSON gives `value` back exactly (no -0, no undefined, no number beyond JSON's, which JSON.parse reads as ±Infinity). */
@@ -192,6 +209,7 @@ function restorePass(pass: LogPassState, saved: SavedPass): boolean {
   const { seqs, from } = saved.reviews;
   const reviewSeqs = new Set(seqs);
   for (const seq of pass.headingSeqs) if (seq >= 1 && seq <= saved.count && !reviewSeqs.has(seq)) return false;
+  if ((saved.signing === null) !== (pass.signing === undefined) || (saved.signing !== null && !isVerifierState(saved.signing))) return false;
   for (let i = 0; i < seqs.length; i++) {
     const event = { seq: seqs[i], from: from[i], event: 'review_submitted' };
     pass.reviewEvents.push(event);
@@ -206,6 +224,8 @@ function restorePass(pass: LogPassState, saved: SavedPass): boolean {
   pass.anyPrimaryFreeze = saved.anyPrimaryFreeze;
   pass.count = saved.count;
   pass.lastAt = saved.lastAt ?? undefined;
+  if (pass.signing && saved.signing) Object.assign(pass.signing.state, structuredClone(saved.signing));
+  pass.firstSignature = saved.firstSignature ?? undefined;
   return true;
 }
 
@@ -296,6 +316,7 @@ export class ValidateCheckpoint {
       sameList(stored.inputs.participants, inputs.participants) &&
       stored.inputs.primary === inputs.primary &&
       sameList(stored.inputs.supporting, inputs.supporting) &&
+      stored.inputs.signing === inputs.signing &&
       (stored.inputs.gates === null || sameList(stored.inputs.gates, inputs.gates));
     return same ? stored : undefined;
   }

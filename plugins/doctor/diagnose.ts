@@ -320,7 +320,17 @@ async function diagnose(core: DoctorCore, host: Acp.Host, folder: string, underL
       }
     }
   }
+  if (protocol?.signing !== undefined) await checkSignatures(core, host, folder, add);
   return diagnosis;
+}
+
+/** A signed folder (docs/signing.md): its chain and every signature, in validate's words; nothing here is for `--fix` to repair. */
+async function checkSignatures(core: DoctorCore, host: Acp.Host, folder: string, add: (check: string, status: DoctorFinding['status'], message: string) => void): Promise<void> {
+  const report = await core.verifySignatures(host, folder);
+  for (const error of report.errors) add('signatures', 'problem', error);
+  for (const warning of report.warnings) add('signatures', 'note', warning);
+  const summary = report.signing;
+  if (summary && !report.errors.length) add('signatures', 'ok', `${summary.verified} signed event${summary.verified === 1 ? '' : 's'} verified, chain whole up to seq ${summary.head?.seq ?? 0}`);
 }
 
 async function backupName(host: Acp.Host, folder: string, stamp: string): Promise<string> {

@@ -19,7 +19,7 @@ import type { HumansContext } from './context.ts';
 import { stringOption } from './context.ts';
 import { phaseDiagramSvg, phaseGraph } from './diagram.ts';
 import { blockingEvent, elapsed, loadSnapshot, type DeliverableView, type Snapshot } from './snapshot.ts';
-import { escapeHtml as h, visibleControls } from './text.ts';
+import { describeSigning, escapeHtml as h, visibleControls } from './text.ts';
 import { REPORT_CSS } from './report-css.ts';
 
 /** Run `acp report`: write the file (or stdout with `--out -`) and print its path and size. */
@@ -152,7 +152,7 @@ function header(s: Snapshot): string {
 <dt>Participants</dt><dd><ul class="inline">${people}</ul></dd>
 <dt>Started</dt><dd>${h(s.createdAt ?? first ?? '—')}</dd>
 <dt>Last event</dt><dd>${h(last ?? '—')} (${s.timeline.length} events)</dd>
-<dt>Verdict</dt><dd>${verdictBadge(s)}</dd>
+<dt>Verdict</dt><dd>${verdictBadge(s)}</dd>${s.validation.signing ? `\n<dt>Signing</dt><dd>${h(describeSigning(s.validation.signing))}</dd>` : ''}
 </dl>
 </header>`;
 }

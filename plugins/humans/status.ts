@@ -9,7 +9,7 @@
 import type { CommandResult } from '../../acp.ts';
 import type { HumansContext } from './context.ts';
 import { blockingEvent, elapsed, loadSnapshot, type DeliverableView, type Snapshot } from './snapshot.ts';
-import { paint, terminalSafe, type Paint } from './text.ts';
+import { describeSigning, paint, terminalSafe, type Paint } from './text.ts';
 
 /** How many recent events `status` shows. */
 export const RECENT_EVENTS = 5;
@@ -128,7 +128,8 @@ export function formatEvent(event: Record<string, unknown>, phase: string | null
 function formatVerdict(s: Snapshot, p: Paint): string[] {
   const { errors, warnings } = s.validation;
   const head = p.dim('validate:'.padEnd(14));
-  if (errors.length) return [`${head}${p.red(`failed (${errors.length} error${errors.length === 1 ? '' : 's'})`)}`, ...errors.map((e) => `  ERROR: ${terminalSafe(e)}`), ...warnings.map((w) => `  WARNING: ${terminalSafe(w)}`)];
-  if (warnings.length) return [`${head}${p.yellow('passed with warnings')}`, ...warnings.map((w) => `  WARNING: ${terminalSafe(w)}`)];
-  return [`${head}${p.green('passed')}`];
+  const signing = s.validation.signing ? [`${p.dim('signing:'.padEnd(14))}${describeSigning(s.validation.signing)}`] : [];
+  if (errors.length) return [...signing, `${head}${p.red(`failed (${errors.length} error${errors.length === 1 ? '' : 's'})`)}`, ...errors.map((e) => `  ERROR: ${terminalSafe(e)}`), ...warnings.map((w) => `  WARNING: ${terminalSafe(w)}`)];
+  if (warnings.length) return [...signing, `${head}${p.yellow('passed with warnings')}`, ...warnings.map((w) => `  WARNING: ${terminalSafe(w)}`)];
+  return [...signing, `${head}${p.green('passed')}`];
 }

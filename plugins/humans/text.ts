@@ -75,3 +75,11 @@ export async function paint(color: boolean): Promise<Paint> {
   const pc = (await import('picocolors')).default.createColors(true);
   return { bold: pc.bold, dim: pc.dim, red: pc.red, green: pc.green, yellow: pc.yellow, cyan: pc.cyan, magenta: pc.magenta };
 }
+
+/** A signed folder's verification in one line (status and the report; docs/signing.md). */
+export function describeSigning(signing: { events: number; verified: number; unsigned: [number, number][]; policy: string; head: { seq: number; sha256: string } | null; problems: number }): string {
+  const unsigned = signing.unsigned.reduce((n, [a, b]) => n + b - a + 1, 0);
+  const head = signing.head ? `head seq ${signing.head.seq} ${signing.head.sha256.slice(0, 12)}` : 'no signed head';
+  const problems = signing.problems ? `, ${signing.problems} problem${signing.problems === 1 ? '' : 's'}` : '';
+  return `${signing.verified} of ${signing.events} events verified${unsigned ? ` (${unsigned} unsigned)` : ''}, policy ${signing.policy}, ${head}${problems}`;
+}

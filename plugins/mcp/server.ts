@@ -79,6 +79,8 @@ function registerProtocolTools(server: McpServer, env: McpEnv): void {
         deliverables_dir: z.string().optional().describe(TOOL_TEXT.args.dir),
         repo_root: z.string().optional().describe(TOOL_TEXT.args.repoRoot),
         resume: z.boolean().optional().describe(TOOL_TEXT.args.resume),
+        sign: z.boolean().optional().describe(TOOL_TEXT.args.sign),
+        signing_policy: z.enum(['warn', 'refuse']).optional().describe(TOOL_TEXT.args.signingPolicy),
       },
     },
     (args) =>
@@ -91,7 +93,7 @@ function registerProtocolTools(server: McpServer, env: McpEnv): void {
           {
             participants: args.participants, objective: args.objective, completion: args.completion, primaryType: args.primary_deliverable_type,
             primaryFile: args.primary_deliverable_file, primaryChecks: args.primary_deliverable_checks, mode: args.deliverables_mode, dir: args.deliverables_dir,
-            repoRoot: args.repo_root, resume: args.resume,
+            repoRoot: args.repo_root, resume: args.resume, sign: args.sign, signingPolicy: args.signing_policy,
           },
           registry,
         );

@@ -50,6 +50,8 @@ export const TOOL_TEXT = {
     dir: 'Deliverables directory (default deliverables).',
     repoRoot: 'External mode: the repository root, relative to the folder.',
     resume: 'Accept an existing folder instead of refusing.',
+    sign: 'Start a signed collaboration: every event carries its participant’s Ed25519 signature and the hash of the line before it (docs/signing.md).',
+    signingPolicy: 'What validate makes of an event without a signature (a tool that does not sign): warn (default) or refuse.',
     event:
       'Event name: deliverable_drafted, deliverable_revised, deliverable_frozen, proposal_submitted, review_submitted, proposal_revised, question_classified, ' +
       'decision_proposed, decision_accepted, readiness_passed, completed, blocked.',

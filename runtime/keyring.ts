@@ -1,0 +1,153 @@
+/**
+ * The participants' private signing keys on this machine (docs/signing.md):
+ * one Ed25519 JWK file per participant outside every folder, or one file
+ * given by path, or a keyring in memory. Small on purpose: the hosts build
+ * it on every start; the signing itself is runtime/signing.ts, loaded only
+ * for a signed folder.
+ * @module
+ */
+import * as nodePath from 'node:path';
+import { AcpError } from './errors.ts';
+import type { Keyring } from './host.ts';
+import { sha256, toHex } from './sha256.ts';
+import { errorCode, isObject } from './util.ts';
+
+const PUBLIC_KEY = /^[A-Za-z0-9_-]{43}$/;
+
+/** base64url without padding. */
+export function toBase64Url(bytes: Uint8Array): string {
+  let binary = '';
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+/** base64url (no padding) → bytes; `undefined` unless `text` is the canonical encoding of them (no second spelling of a signature). */
+export function fromBase64Url(text: string): Uint8Array | undefined {
+  let bytes: Uint8Array;
+  try {
+    const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/'));
+    bytes = Uint8Array.from(binary, (ch) => ch.charCodeAt(0));
+  } catch {
+    return undefined;
+  }
+  return toBase64Url(bytes) === text ? bytes : undefined;
+}
+
+/** SHA-256 (hex) of a line's UTF-8 text, in TypeScript: one line per append (loading node:crypto costs more). */
+export function lineHash(line: string): string {
+  return toHex(sha256(new TextEncoder().encode(line)));
+}
+
+/** An Ed25519 private key as a JWK (the key file's content). */
+export interface PrivateJwk {
+  kty: 'OKP';
+  crv: 'Ed25519';
+  d: string;
+  x: string;
+}
+
+/** Whether `value` is an Ed25519 private JWK (the shape; WebCrypto checks the rest on import). */
+export function isPrivateJwk(value: unknown): value is PrivateJwk {
+  return isObject(value) && value.kty === 'OKP' && value.crv === 'Ed25519' && typeof value.d === 'string' && typeof value.x === 'string' && PUBLIC_KEY.test(value.x) && PUBLIC_KEY.test(value.d);
+}
+
+// ---------------------------------------------------------------------------
+// Key files (the default keyring: outside every folder, 0600)
+// ---------------------------------------------------------------------------
+
+/** The key file name of `participant` in a keyring directory: readable, and unique per id. */
+export function keyFileName(participant: string): string {
+  const readable = participant.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 40);
+  return `${readable}-${lineHash(participant).slice(0, 12)}.jwk`;
+}
+
+/**
+ * A keyring of files: one JWK file per participant in `dir`, or every
+ * participant's key in one `file` (a key given by path: one agent, one
+ * identity). Keys are created 0600 (their directory 0700) and, where the
+ * file system has POSIX modes (`posixModes`), a key file that others may
+ * read or write is refused, as ssh refuses one.
+ */
+export function fileKeyring(fs: typeof import('node:fs'), where: { dir: string } | { file: string }, posixModes = true): Keyring {
+  const pathOf = (participant: string): string => ('file' in where ? where.file : nodePath.join(where.dir, keyFileName(participant)));
+  const read = (path: string): PrivateJwk | undefined => {
+    let text: string;
+    try {
+      const stat = fs.statSync(path);
+      if (posixModes && (stat.mode & 0o077) !== 0) throw new AcpError(`signing key ${path} is readable or writable by others (mode ${(stat.mode & 0o777).toString(8)}); chmod 600 it`, 2, 'usage');
+      text = fs.readFileSync(path, 'utf8');
+    } catch (error) {
+      if (errorCode(error) === 'ENOENT') return undefined;
+      throw error;
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      value = undefined;
+    }
+    if (!isPrivateJwk(value)) throw new AcpError(`signing key ${path} is not an Ed25519 private key (a JWK with kty OKP, crv Ed25519, d and x)`, 2, 'usage');
+    return value;
+  };
+  const write = (path: string, key: PrivateJwk, exclusive: boolean): void => {
+    fs.mkdirSync(nodePath.dirname(path), { recursive: true, mode: 0o700 });
+    const temp = `${path}.${toBase64Url(crypto.getRandomValues(new Uint8Array(6)))}.tmp`;
+    fs.writeFileSync(temp, `${JSON.stringify(key)}\n`, { mode: 0o600, flag: 'wx' });
+    try {
+      // Linked into place: a racing process reads no key or a whole one, and two racers keep the same key.
+      if (exclusive) fs.linkSync(temp, path);
+      else fs.renameSync(temp, path);
+    } catch (error) {
+      if (errorCode(error) !== 'EEXIST') throw error;
+    } finally {
+      fs.rmSync(temp, { force: true });
+    }
+  };
+  return {
+    where: pathOf,
+    async load(participant, create) {
+      const path = pathOf(participant);
+      const key = read(path);
+      if (key || !create) return key;
+      write(path, (await create()) as PrivateJwk, true);
+      return read(path);
+    },
+    async stage(participant, key) {
+      write(`${pathOf(participant)}.next`, key as PrivateJwk, false);
+    },
+    async staged(participant) {
+      return read(`${pathOf(participant)}.next`);
+    },
+    async promote(participant) {
+      const path = pathOf(participant);
+      if (fs.existsSync(path)) fs.copyFileSync(path, `${path}.old`);
+      fs.chmodSync(`${path}.next`, 0o600);
+      fs.renameSync(`${path}.next`, path);
+    },
+  };
+}
+
+/** A keyring in memory (the memory host's; tests give each participant a keyring of its own). */
+export function memoryKeyring(initial: Record<string, PrivateJwk> = {}): Keyring {
+  const keys = new Map(Object.entries(initial));
+  const next = new Map<string, PrivateJwk>();
+  return {
+    where: (participant) => `memory:${participant}`,
+    async load(participant, create) {
+      if (!keys.has(participant) && create) keys.set(participant, (await create()) as PrivateJwk);
+      return keys.get(participant);
+    },
+    async stage(participant, key) {
+      next.set(participant, key as PrivateJwk);
+    },
+    async staged(participant) {
+      return next.get(participant);
+    },
+    async promote(participant) {
+      const key = next.get(participant);
+      if (key) keys.set(participant, key);
+      next.delete(participant);
+    },
+  };
+}
+

@@ -1,0 +1,415 @@
+// Signed collaborations (issue 30, docs/signing.md): every event provably
+// from its participant, and a log no one can rewrite unseen.
+//
+// The tamper suite makes random signed sessions (seeded: SIGNING_SEED
+// replays a run) and mutates their logs the six ways the issue names; each
+// mutation must be reported with the seq where the log stops being what its
+// signers wrote, and no untouched log may raise anything. 200 of each by
+// default, 1,000 under ACP_FULL=1 (`npm run test:all`).
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import * as acp from '../acp.ts';
+import type { Keyring } from '../runtime/host.ts';
+import { lineHash, memoryKeyring, type PrivateJwk } from '../runtime/keyring.ts';
+import { signBody, splitSignedLine } from '../runtime/signing.ts';
+import { validateCheckpointPath } from '../runtime/validate-checkpoint.ts';
+
+const FULL = process.env.ACP_FULL === '1';
+const COUNT = FULL ? 1000 : 200;
+const SEED = Number(process.env.SIGNING_SEED ?? 30);
+const FOLDER = '/c';
+const PRIMARY = 'deliverables/adr.md';
+const NAMES = ['alice', 'bob', 'carol'];
+const decoder = new TextDecoder();
+
+/** mulberry32: a small seeded generator, so that a failing run can be replayed. */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const pick = <T>(r: () => number, list: readonly T[]): T => list[Math.floor(r() * list.length)]!;
+const words = (r: () => number): string => Array.from({ length: 1 + Math.floor(r() * 12) }, () => pick(r, ['risk', 'queue', 'log', 'plan', 'fix', 'ok', '"quoted"', 'a\\b', 'naïve', '✓'])).join(' ');
+
+/** A signed session: a random walk through the phases by 2–3 participants (some rotating their key), on a memory host. */
+interface Session {
+  host: acp.Host & { fs: acp.MemoryFileSystem };
+  registry: acp.Registry;
+  lines: string[];
+  participants: string[];
+}
+
+const registryPromise = acp.createRegistry();
+
+async function randomSession(seed: number, keyring: Keyring): Promise<Session> {
+  const r = random(seed);
+  const registry = await registryPromise;
+  let clock = Date.UTC(2026, 0, 1) + seed * 1000;
+  const host = acp.createMemoryHost({ keyring, now: () => new Date((clock += 1000)) });
+  const participants = NAMES.slice(0, r() < 0.5 ? 2 : 3);
+  const [owner, ...reviewers] = participants as [string, ...string[]];
+  await acp.init(host, FOLDER, { participants, objective: 'Pick a queue', completion: ['Risks listed'], primaryType: 'adr', sign: true, signingPolicy: r() < 0.5 ? 'warn' : 'refuse' }, registry);
+  const plan: acp.AppendRequest[] = [];
+  const say = (participant: string, event: string, extra: Partial<acp.AppendRequest> = {}): void => void plan.push({ participant, event, summary: words(r), ...extra });
+  for (let i = Math.floor(r() * 3); i >= 0; i--) say(owner, 'deliverable_drafted', { doc: PRIMARY, role: 'primary' });
+  say(owner, 'proposal_submitted', { doc: 'proposal.md' });
+  for (const reviewer of reviewers) say(reviewer, 'review_submitted', { doc: 'review.md' });
+  for (let i = Math.floor(r() * 3); i > 0; i--) say(owner, 'deliverable_revised', { doc: PRIMARY, role: 'primary' });
+  say(owner, r() < 0.5 ? 'proposal_revised' : 'decision_proposed', { doc: 'decisions.md' });
+  for (let i = Math.floor(r() * 6); i > 0; i--) {
+    if (r() < 0.5) say(owner, 'decision_proposed', { doc: 'decisions.md' });
+    else say(owner, 'deliverable_revised', { doc: PRIMARY, role: 'primary' });
+  }
+  const length = 1 + Math.floor(r() * plan.length);
+  for (const [i, request] of plan.slice(0, length).entries()) {
+    if (r() < 0.08) request.rotateKey = true;
+    await acp.append(host, FOLDER, { ...request, replyTo: i + 1 }, registry);
+  }
+  if (r() < 0.2) await acp.append(host, FOLDER, { participant: pick(r, participants), event: 'blocked', summary: words(r), doc: 'conclusion.md', replyTo: length + 1 }, registry);
+  return { host, registry, lines: logLines(host), participants };
+}
+
+function logLines(host: acp.Host & { fs: acp.MemoryFileSystem }): string[] {
+  const text = decoder.decode(host.fs.snapshot().get(join(FOLDER, 'events.jsonl'))!);
+  return text.split('\n').slice(0, -1);
+}
+
+/** The lowest seq the verification names (`seq N: …`, `events.jsonl line N: …`), or undefined when it found nothing. */
+function reportedSeq(report: acp.SignatureReport): number | undefined {
+  const seqs = [...report.errors, ...report.warnings].map((m) => /^(?:seq |events\.jsonl line )(\d+)/.exec(m)?.[1]).filter((s) => s !== undefined).map(Number);
+  return seqs.length ? Math.min(...seqs) : undefined;
+}
+
+type Mutation = 'edit a byte' | 'swap two lines' | 'drop a line' | 're-sign with another key' | 'replay from another collaboration' | 'truncate';
+const MUTATIONS: Mutation[] = ['edit a byte', 'swap two lines', 'drop a line', 're-sign with another key', 'replay from another collaboration', 'truncate'];
+
+/** Mutate `lines` (a signed log); returns the new text and the seq the verification must name. */
+async function mutate(kind: Mutation, r: () => number, session: Session, other: Session, keyring: Keyring): Promise<{ text: string; seq: number }> {
+  const lines = [...session.lines];
+  const n = lines.length;
+  const join_ = (list: string[]): string => list.map((l) => `${l}\n`).join('');
+  switch (kind) {
+    case 'edit a byte': {
+      const k = Math.floor(r() * n);
+      const line = lines[k]!;
+      const at = Math.floor(r() * line.length);
+      let byte: string;
+      do byte = String.fromCharCode(0x20 + Math.floor(r() * 95));
+      while (byte === line[at]);
+      lines[k] = line.slice(0, at) + byte + line.slice(at + 1);
+      return { text: join_(lines), seq: k + 1 };
+    }
+    case 'swap two lines': {
+      const i = Math.floor(r() * (n - 1));
+      const j = i + 1 + Math.floor(r() * (n - i - 1));
+      [lines[i], lines[j]] = [lines[j]!, lines[i]!];
+      return { text: join_(lines), seq: i + 1 };
+    }
+    case 'drop a line': {
+      const k = Math.floor(r() * n);
+      lines.splice(k, 1);
+      return { text: join_(lines), seq: k + 1 };
+    }
+    case 're-sign with another key': {
+      // Another participant (a real one, with its own key) rewrites an event
+      // of someone else, or appends one in their name, and signs it.
+      const forgeNew = r() < 0.3;
+      const k = forgeNew ? n : Math.floor(r() * n);
+      const base = JSON.parse(lines[forgeNew ? n - 1 : k]!) as Record<string, unknown>;
+      const author = base.from as string;
+      const forger = pick(r, session.participants.filter((p) => p !== author));
+      const key = (await keyring.load(forger, async () => (await import('../runtime/signing.ts')).generateSigningKey())) as PrivateJwk;
+      const { sig: _sig, ...event } = base;
+      if (forgeNew) Object.assign(event, { seq: n + 1, reply_to: n, prev: lineHash(lines[n - 1]!), summary: 'forged' });
+      else if (r() < 0.5) event.summary = `${String(event.summary)} (edited)`;
+      const declared = (JSON.parse(lines[0]!) as { signing: { id: string } }).signing.id;
+      const body = acp.formatEventLine(event).slice(0, -1);
+      const forged = `${body.slice(0, -1)},"sig":"${await signBody(key, declared, body)}"}`;
+      lines.splice(k, forgeNew ? 0 : 1, forged);
+      return { text: join_(lines), seq: k + 1 };
+    }
+    case 'replay from another collaboration': {
+      const replayed = other.lines[Math.floor(r() * other.lines.length)]!;
+      const k = Math.floor(r() * (n + 1));
+      lines.splice(k, 0, replayed);
+      return { text: join_(lines), seq: k + 1 };
+    }
+    case 'truncate': {
+      // Anywhere before the last newline: a cut line, or whole lines gone.
+      const text = join_(lines);
+      const cut = Math.floor(r() * (text.length - 1));
+      const kept = text.slice(0, cut);
+      const whole = kept.split('\n').length - 1;
+      // A cut right before a newline leaves a whole last line (no newline): the next one is the first missing.
+      const lastComplete = !kept.endsWith('\n') && lines[whole] === kept.slice(kept.lastIndexOf('\n') + 1);
+      return { text: kept, seq: whole + 1 + (lastComplete ? 1 : 0) };
+    }
+  }
+}
+
+describe('signed collaborations: the tamper suite', () => {
+  const keyring = memoryKeyring();
+  const sessions: Session[] = [];
+  const session = async (i: number): Promise<Session> => (sessions[i] ??= await randomSession(SEED * 100_000 + i, keyring));
+
+  test(`${COUNT} untouched signed logs from random sessions: no false alarm`, { timeout: 600_000 }, async () => {
+    let alarms = 0;
+    let events = 0;
+    for (let i = 0; i < COUNT; i++) {
+      const s = await session(i);
+      const report = await acp.verifySignatures(s.host, FOLDER);
+      events += s.lines.length;
+      if (report.errors.length || report.warnings.length || report.signing?.verified !== s.lines.length) {
+        alarms++;
+        console.error(`seed ${SEED * 100_000 + i}:`, report);
+      }
+    }
+    console.log(`signing: ${COUNT - alarms}/${COUNT} untouched signed logs verified clean (${events} events, seed ${SEED})`);
+    expect(alarms).toBe(0);
+  });
+
+  test(`${COUNT} random mutations (edit, swap, drop, re-sign, replay, truncate): each detected at its seq`, { timeout: 600_000 }, async () => {
+    const r = random(SEED);
+    const pool = Math.min(COUNT, 100);
+    const byKind = new Map<Mutation, [number, number]>(MUTATIONS.map((m) => [m, [0, 0]]));
+    const misses: string[] = [];
+    for (let i = 0; i < COUNT; i++) {
+      const kind = MUTATIONS[i % MUTATIONS.length]!;
+      let s = await session(Math.floor(r() * pool));
+      // Swapping needs two lines; the others any log.
+      while (kind === 'swap two lines' && s.lines.length < 2) s = await session(Math.floor(r() * pool));
+      const other = await session((sessions.indexOf(s) + 1 + Math.floor(r() * (pool - 1))) % pool);
+      const { text, seq } = await mutate(kind, r, s, other, keyring);
+      const host = acp.createMemoryHost({ fs: acp.createMemoryFileSystem({ files: Object.fromEntries(s.host.fs.snapshot()) }) });
+      await host.fs.writeFile(join(FOLDER, 'events.jsonl'), text);
+      const report = await acp.verifySignatures(host, FOLDER);
+      const found = reportedSeq(report);
+      const tally = byKind.get(kind)!;
+      tally[1]++;
+      if (found === seq && report.errors.length > 0) tally[0]++;
+      else misses.push(`${kind} #${i}: expected seq ${seq}, reported ${found ?? 'nothing'}: ${JSON.stringify(report.errors.slice(0, 3))}`);
+    }
+    const detected = [...byKind.values()].reduce((n, [d]) => n + d, 0);
+    console.log(`signing: ${detected}/${COUNT} mutations detected at the right seq (seed ${SEED}): ${[...byKind].map(([k, [d, t]]) => `${k} ${d}/${t}`).join(', ')}`);
+    expect(misses).toEqual([]);
+  });
+});
+
+/** A signed collaboration of two participants on a memory host, each with a keyring of its own (they share no key storage). */
+async function signedFolder(policy: 'warn' | 'refuse' = 'warn'): Promise<{ alice: acp.Host; bob: acp.Host; registry: acp.Registry; fs: acp.MemoryFileSystem }> {
+  const registry = await registryPromise;
+  const fs = acp.createMemoryFileSystem();
+  const alice = acp.createMemoryHost({ fs, keyring: memoryKeyring() });
+  const bob = acp.createMemoryHost({ fs, keyring: memoryKeyring() });
+  await acp.init(alice, FOLDER, { participants: ['alice', 'bob'], objective: 'Pick a queue', completion: ['Risks listed'], primaryType: 'adr', sign: true, signingPolicy: policy }, registry);
+  await acp.append(alice, FOLDER, { participant: 'alice', event: 'deliverable_drafted', summary: 'draft', doc: PRIMARY, role: 'primary', replyTo: 1 }, registry);
+  await acp.append(alice, FOLDER, { participant: 'alice', event: 'proposal_submitted', summary: 'review please', doc: 'proposal.md', replyTo: 2 }, registry);
+  return { alice, bob, registry, fs };
+}
+
+const read = async (host: acp.Host, path: string): Promise<string> => decoder.decode(await host.fs.readFile(join(FOLDER, path)));
+
+/** What the Python tools (and validate's non-signing mode) see of a signed folder, with every trace of signing removed. */
+async function stripped(host: acp.Host): Promise<acp.Host> {
+  const files = Object.fromEntries((host.fs as acp.MemoryFileSystem).snapshot());
+  const copy = acp.createMemoryHost({ files, keyring: memoryKeyring() });
+  const lines = (await read(copy, 'events.jsonl')).split('\n').slice(0, -1);
+  const plain = lines.map((line) => {
+    const { prev: _p, pubkey: _k, sig: _s, signing: _d, ...event } = JSON.parse(line) as Record<string, unknown>;
+    return acp.formatEventLine(event);
+  });
+  await copy.fs.writeFile(join(FOLDER, 'events.jsonl'), plain.join(''));
+  const { signing: _signing, ...protocol } = JSON.parse(await read(copy, 'protocol.json')) as Record<string, unknown>;
+  await copy.fs.writeFile(join(FOLDER, 'protocol.json'), acp.formatProtocolJson(protocol));
+  return copy;
+}
+
+describe('signed collaborations: interop with tools that do not sign', () => {
+  test('validate --ignore-signatures gives a signed folder exactly the verdict of the same folder unsigned; verifying adds nothing to an untouched one', async () => {
+    const keyring = memoryKeyring();
+    for (let i = 0; i < 40; i++) {
+      const s = await randomSession(7_000 + i, keyring);
+      const plain = await stripped(s.host);
+      const unsigned = await acp.validate(plain, FOLDER, s.registry);
+      expect(unsigned.signing).toBeUndefined();
+      expect(await acp.validate(s.host, FOLDER, s.registry, { signatures: false })).toEqual(unsigned);
+      const verified = await acp.validate(s.host, FOLDER, s.registry);
+      expect({ ...verified, signing: undefined }).toEqual({ ...unsigned, signing: undefined });
+      expect(verified.signing).toMatchObject({ verified: s.lines.length, unsigned: [], problems: 0 });
+    }
+  });
+
+  test('an event appended by a tool that does not sign is reported as unsigned (warn, or an error under refuse), and the chain goes on over it', async () => {
+    for (const policy of ['warn', 'refuse'] as const) {
+      const { alice, bob, registry } = await signedFolder(policy);
+      // What the Python scripts write: the spec's line, protocol.json's state rewritten, its other keys kept.
+      const python = acp.formatEventLine({ seq: 4, from: 'bob', event: 'review_submitted', at: '2027-01-01T00:00:00Z', summary: 'looks fine', doc: 'review.md', reply_to: 3 });
+      await bob.fs.appendFile(join(FOLDER, 'events.jsonl'), python);
+      const protocol = JSON.parse(await read(bob, 'protocol.json')) as Record<string, unknown>;
+      await bob.fs.writeFile(join(FOLDER, 'protocol.json'), acp.formatProtocolJson({ ...protocol, currentPhase: 'revising', waitingFor: ['alice'] }));
+      const report = await acp.verifySignatures(alice, FOLDER);
+      const message = 'seq 4: unsigned (appended by a tool that does not sign, such as the Python scripts): who wrote it is not verified';
+      if (policy === 'warn') expect(report).toMatchObject({ errors: [], warnings: [message] });
+      else expect(report.errors).toEqual([`${message}, and this collaboration's signing policy refuses unsigned events`]);
+      await acp.append(alice, FOLDER, { participant: 'alice', event: 'proposal_revised', summary: 'revised', doc: 'proposal.md', replyTo: 4 }, registry);
+      const after = await acp.verifySignatures(alice, FOLDER);
+      expect(after.signing).toMatchObject({ verified: 4, unsigned: [[4, 4]], head: { seq: 5 } });
+      expect(after.errors.length + after.warnings.length).toBe(1);
+    }
+  });
+});
+
+describe('signed collaborations: keys', () => {
+  test('a participant appending with a key that is not the registered one is refused, and nothing is written', async () => {
+    const { bob, registry, fs } = await signedFolder();
+    await acp.append(bob, FOLDER, { participant: 'bob', event: 'review_submitted', summary: 'ok', doc: 'review.md', replyTo: 3 }, registry);
+    const before = await read(bob, 'events.jsonl');
+    // mallory writes the folder too, and appends as bob with her own key storage.
+    const stop = { participant: 'bob', event: 'blocked', summary: 'stop', doc: 'conclusion.md', replyTo: 4 };
+    const mallory = acp.createMemoryHost({ fs, keyring: memoryKeyring() });
+    await expect(acp.append(mallory, FOLDER, stop, registry)).rejects.toMatchObject({ code: 'refused', message: expect.stringContaining('no signing key for bob in memory:bob') });
+    const { generateSigningKey } = await import('../runtime/signing.ts');
+    const withKey = acp.createMemoryHost({ fs, keyring: memoryKeyring({ bob: await generateSigningKey() }) });
+    await expect(acp.append(withKey, FOLDER, stop, registry)).rejects.toMatchObject({ code: 'refused', message: expect.stringContaining('is not the one this collaboration registered for bob') });
+    expect(await read(bob, 'events.jsonl')).toBe(before);
+  });
+
+  test('key rotation: the new key is announced in an event signed by the old one; later events verify under the new key only', async () => {
+    const { alice, bob, registry } = await signedFolder();
+    const old = (await alice.keyring!.load('alice')) as PrivateJwk;
+    await acp.append(bob, FOLDER, { participant: 'bob', event: 'review_submitted', summary: 'ok', doc: 'review.md', replyTo: 3 }, registry);
+    const rotated = await acp.append(alice, FOLDER, { participant: 'alice', event: 'proposal_revised', summary: 'revised', doc: 'proposal.md', replyTo: 4, rotateKey: true }, registry);
+    const fresh = (await alice.keyring!.load('alice')) as PrivateJwk;
+    expect(fresh.x).not.toBe(old.x);
+    expect(rotated.event.pubkey).toBe(fresh.x);
+    await acp.append(alice, FOLDER, { participant: 'alice', event: 'decision_proposed', summary: 'decide', doc: 'decisions.md', replyTo: 5 }, registry);
+    expect(JSON.parse(await read(alice, 'protocol.json')).signing.keys.alice).toBe(fresh.x);
+    expect(await acp.verifySignatures(bob, FOLDER)).toMatchObject({ errors: [], warnings: [], signing: { verified: 6 } });
+    // The old key can no longer speak for alice: an event it signs after the rotation is impersonation.
+    const lines = (await read(alice, 'events.jsonl')).split('\n').slice(0, -1);
+    const { body } = splitSignedLine(lines[5]!)!;
+    const id = (JSON.parse(lines[0]!) as { signing: { id: string } }).signing.id;
+    lines[5] = `${body.slice(0, -1)},"sig":"${await signBody(old, id, body)}"}`;
+    await alice.fs.writeFile(join(FOLDER, 'events.jsonl'), lines.map((l) => `${l}\n`).join(''));
+    expect((await acp.verifySignatures(bob, FOLDER)).errors[0]).toMatch(/^seq 6: the signature of alice does not verify/);
+  });
+
+  test('a rotation whose line was written but whose new key was not made current is completed at the next append', async () => {
+    const { alice, bob, registry } = await signedFolder();
+    await acp.append(bob, FOLDER, { participant: 'bob', event: 'review_submitted', summary: 'ok', doc: 'review.md', replyTo: 3 }, registry);
+    const ring = alice.keyring!;
+    const promote = ring.promote.bind(ring);
+    ring.promote = async () => {
+      throw new Error('killed before the new key was made current');
+    };
+    await expect(acp.append(alice, FOLDER, { participant: 'alice', event: 'proposal_revised', summary: 'r', doc: 'proposal.md', replyTo: 4, rotateKey: true }, registry)).rejects.toThrow('killed');
+    ring.promote = promote;
+    await acp.append(alice, FOLDER, { participant: 'alice', event: 'decision_proposed', summary: 'd', doc: 'decisions.md', replyTo: 5 }, registry);
+    expect(await acp.verifySignatures(bob, FOLDER)).toMatchObject({ errors: [], warnings: [], signing: { verified: 6 } });
+  });
+
+  test('init --register-key registers another participant from the start: no first-use trust', async () => {
+    const registry = await registryPromise;
+    const fs = acp.createMemoryFileSystem();
+    const alice = acp.createMemoryHost({ fs, keyring: memoryKeyring() });
+    const bob = acp.createMemoryHost({ fs, keyring: memoryKeyring() });
+    const bobKey = (await acp.signingKey(bob, 'bob')).publicKey;
+    await acp.init(alice, FOLDER, { participants: ['alice', 'bob'], objective: 'o', completion: ['g'], primaryType: 'adr', sign: true, participantKeys: { bob: bobKey } }, registry);
+    expect(JSON.parse((await read(alice, 'events.jsonl')).split('\n')[0]!).signing.keys).toEqual({ alice: expect.any(String), bob: bobKey });
+    const mallory = acp.createMemoryHost({ fs, keyring: memoryKeyring() });
+    await expect(acp.append(mallory, FOLDER, { participant: 'bob', event: 'blocked', summary: 'x', doc: 'conclusion.md', replyTo: 1 }, registry)).rejects.toMatchObject({ code: 'refused' });
+    await acp.append(bob, FOLDER, { participant: 'bob', event: 'blocked', summary: 'x', doc: 'conclusion.md', replyTo: 1 }, registry);
+    const line = JSON.parse((await read(bob, 'events.jsonl')).split('\n')[1]!);
+    expect(line.pubkey).toBeUndefined();
+    expect(await acp.verifySignatures(alice, FOLDER)).toMatchObject({ errors: [], signing: { verified: 2 } });
+    await expect(acp.init(alice, '/d', { participants: ['alice', 'bob'], objective: 'o', completion: ['g'], primaryType: 'adr', sign: true, participantKeys: { carol: bobKey } }, registry)).rejects.toThrow("--register-key: 'carol' is not a participant");
+    await expect(acp.init(alice, '/d', { participants: ['alice', 'bob'], objective: 'o', completion: ['g'], primaryType: 'adr', signingPolicy: 'refuse' }, registry)).rejects.toThrow('--signing-policy and --register-key need --sign');
+    expect(await alice.fs.stat('/d/protocol.json')).toBeNull();
+  });
+});
+
+describe('signed collaborations: every door signs', () => {
+  test('acp freeze records the deliverable’s SHA-256 in a signed event; a changed hash in the line is detected', async () => {
+    const { alice, bob } = await signedFolder();
+    const registry = await acp.createRegistry({ builtIns: true });
+    await acp.append(bob, FOLDER, { participant: 'bob', event: 'review_submitted', summary: 'ok', doc: 'review.md', replyTo: 3 }, registry);
+    await acp.append(alice, FOLDER, { participant: 'alice', event: 'proposal_revised', summary: 'r', doc: 'proposal.md', replyTo: 4 }, registry);
+    await alice.fs.writeFile(join(FOLDER, 'readiness.md'), '# Readiness\n\n- [resolved] Scope is clear.\n\n- [x] Ready to implement\n');
+    await acp.append(alice, FOLDER, { participant: 'alice', event: 'question_classified', summary: 'c', doc: 'readiness.md', replyTo: 5 }, registry);
+    await acp.append(alice, FOLDER, { participant: 'alice', event: 'decision_accepted', summary: 'a', doc: 'decisions.md', replyTo: 6 }, registry);
+    await acp.append(bob, FOLDER, { participant: 'bob', event: 'decision_accepted', summary: 'a', doc: 'decisions.md', replyTo: 7 }, registry);
+    const result = await acp.runCommand(registry, 'freeze', { options: { folder: FOLDER, participant: 'alice', json: true } }, { host: alice });
+    expect(result.exitCode).toBe(0);
+    const lines = (await read(alice, 'events.jsonl')).split('\n').slice(0, -1);
+    const frozen = JSON.parse(lines.at(-1)!) as Record<string, string>;
+    expect(frozen).toMatchObject({ event: 'deliverable_frozen', sha256: expect.stringMatching(/^[0-9a-f]{64}$/), sig: expect.any(String) });
+    expect(await acp.verifySignatures(bob, FOLDER)).toMatchObject({ errors: [], signing: { verified: 9, head: { seq: 9 } } });
+    lines[8] = lines[8]!.replace(frozen.sha256!, 'f'.repeat(64));
+    await alice.fs.writeFile(join(FOLDER, 'events.jsonl'), lines.map((l) => `${l}\n`).join(''));
+    expect((await acp.verifySignatures(bob, FOLDER)).errors[0]).toMatch(/^seq 9: the signature of alice does not verify/);
+  });
+
+  test('the CLI: init --sign keeps keys 0600 outside the folder, validate, doctor and status report the verification, acp key prints the public key', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'acp-sign-'));
+    afterAll(() => rmSync(dir, { recursive: true, force: true }));
+    const host = await acp.createNodeHost({ checkpointKeyFile: null, signingKeys: { dir: join(dir, 'keys') } });
+    const cli = async (...argv: string[]): Promise<{ rc: number; out: string; err: string }> => {
+      let out = '';
+      let err = '';
+      const rc = await acp.runCli({ argv, stdout: (t) => void (out += t), stderr: (t) => void (err += t), color: false }, host);
+      return { rc, out, err };
+    };
+    const folder = join(dir, 'collab');
+    const init = await cli('init', '--folder', folder, '--participant', 'alice', '--participant', 'bob', '--objective', 'o', '--completion', 'g', '--primary-deliverable-type', 'adr', '--sign', '--signing-policy', 'refuse');
+    expect(init).toMatchObject({ rc: 0, err: '' });
+    const keyFile = readdirSync(join(dir, 'keys'))[0]!;
+    expect(keyFile).toMatch(/^alice-[0-9a-f]{12}\.jwk$/);
+    expect(statSync(join(dir, 'keys', keyFile)).mode & 0o777).toBe(0o600);
+    expect(readdirSync(folder).some((name) => name.includes('jwk'))).toBe(false);
+    const key = await cli('key', '--participant', 'bob', '--json');
+    expect(JSON.parse(key.out)).toMatchObject({ participant: 'bob', publicKey: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) });
+    expect((await cli('validate', '--folder', folder)).out).toBe('ACP validation passed\n');
+    // An edited line: validate and doctor name its seq.
+    const log = readFileSync(join(folder, 'events.jsonl'), 'utf8');
+    writeFileSync(join(folder, 'events.jsonl'), log.replace('Initialized', 'Initialised'));
+    const validate = await cli('validate', '--folder', folder);
+    expect(validate.rc).toBe(2);
+    expect(validate.out).toContain('ERROR: seq 1: the signature of alice does not verify');
+    const doctor = await cli('doctor', '--folder', folder);
+    expect(doctor.out).toContain('signatures: seq 1: the signature of alice does not verify');
+    const status = await cli('status', '--folder', folder);
+    expect(status.out).toMatch(/signing: +0 of 1 events verified/);
+    expect((await cli('validate', '--folder', folder, '--ignore-signatures')).rc).toBe(0);
+    writeFileSync(join(folder, 'events.jsonl'), log);
+    expect((await cli('status', '--folder', folder)).out).toMatch(/signing: +1 of 1 events verified, policy refuse, head seq 1 [0-9a-f]{12}/);
+  });
+});
+
+describe('signed collaborations: the validation checkpoint', () => {
+  test('a long signed log re-validated from the checkpoint gives the full verdict, and an edit of its prefix is still found', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'acp-sign-cp-'));
+    afterAll(() => rmSync(dir, { recursive: true, force: true }));
+    const registry = await registryPromise;
+    const host = await acp.createNodeHost({ checkpointKeyFile: join(dir, 'checkpoint.key'), signingKeys: { dir: join(dir, 'keys') } });
+    const folder = join(dir, 'collab');
+    await acp.init(host, folder, { participants: ['alice', 'bob'], objective: 'o', completion: ['g'], primaryType: 'adr', sign: true }, registry);
+    const long = 'x'.repeat(400);
+    for (let seq = 2; seq <= 200; seq++) await acp.append(host, folder, { participant: 'alice', event: 'deliverable_drafted', summary: long, doc: PRIMARY, role: 'primary', replyTo: seq - 1 }, registry);
+    const first = await acp.validate(host, folder, registry);
+    expect(first.signing).toMatchObject({ verified: 200, problems: 0 });
+    expect(existsSync((await validateCheckpointPath(host, folder))!)).toBe(true);
+    await acp.append(host, folder, { participant: 'alice', event: 'deliverable_drafted', summary: 'one more', doc: PRIMARY, role: 'primary', replyTo: 200 }, registry);
+    expect(await acp.validate(host, folder, registry)).toEqual({ ...first, signing: { ...first.signing, events: 201, verified: 201, head: expect.objectContaining({ seq: 201 }) } });
+    const log = readFileSync(join(folder, 'events.jsonl'), 'utf8');
+    writeFileSync(join(folder, 'events.jsonl'), log.replace('"seq":17,"from":"alice"', '"seq":17,"from":"bob"'));
+    expect((await acp.validate(host, folder, registry)).errors).toContain('seq 17: bob has no registered signing key (a participant\'s first signed event must announce its pubkey)');
+  });
+});

@@ -43,7 +43,7 @@ const initCommand = (c: PluginContext): CommandSpec =>
         primaryChecks: o['primary-deliverable-check'] ?? [],
         mode: o['deliverables-mode'],
         dir: o['deliverables-dir'],
-        repoRoot: o['repo-root'] === undefined ? undefined : ctx.api.expandUser(o['repo-root'], ctx.env),
+        repoRoot: o['repo-root'] === undefined ? undefined : ctx.api.expandUser(o['repo-root'], ctx.env, ctx.host),
         resume: o.resume === true,
       }, ctx.registry);
       if (!ctx.json) ctx.out(result.created ? `Initialized ACP schema v2 collaboration folder: ${folder}` : `Collaboration folder already exists: ${folder}`);

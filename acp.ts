@@ -43,7 +43,8 @@ import { createMemoryFileSystem, createMemoryHost } from './runtime/memory-host.
 import { lineHash } from './runtime/keyring.ts';
 import { createNodeHost } from './runtime/node-host.ts';
 import { dumpsPy, loadsPy, PyJsonError, pyKeys } from './runtime/pyjson.ts';
-import { comparePy, decodeText, endsWithLineBreak, formatProtocolJson, formatTimestamp, parseZonedTimestamp, purePosixPath, pyRepr, pySplitLines, pyStr, pyStrip, reviewHeadings, sha256Hex, sortedPy } from './runtime/pytext.ts';
+import { compareInstants, comparePy, decodeText, endsWithLineBreak, formatProtocolJson, formatTimestamp, hasLoneSurrogate, parseZonedTimestamp, purePosixPath, pyRepr, pySplitLines, pyStr, pyStrip, reviewHeadings, sha256Hex, sortedPy, zonedInstant } from './runtime/pytext.ts';
+import type { PyInstant } from './runtime/pytext.ts';
 import { builtinModule, errorCode, fsError, isInside, isInt, isObject, isPyIntLike, pySeqKey, type Json, nodeCrypto, realpathOfExistingAncestor, sameList, sleep } from './runtime/util.ts';
 
 export { parseArgv, parsePyFloat, parsePyInt, type ParsedArgv } from './runtime/argv.ts';
@@ -56,7 +57,8 @@ export type { FileReader, FileStat, FileSystem, Host, ProcessIdentity } from './
 export { createMemoryFileSystem, createMemoryHost, type MemoryFileSystem, type MemoryHostOptions } from './runtime/memory-host.ts';
 export { createNodeHost, type NodeHostOptions } from './runtime/node-host.ts';
 export { dumpsPy, isPyFloat, loadsPy, PyFloat, PyInt, PyJsonError, pyFloatRepr, pyKeys, type DumpOptions } from './runtime/pyjson.ts';
-export { comparePy, decodeText, formatProtocolJson, formatTimestamp, parseZonedTimestamp, purePosixPath, pyRepr, pySplitLines, pyStr, pyStrip, reviewHeadings, sha256Hex, sortedPy } from './runtime/pytext.ts';
+export { compareInstants, comparePy, decodeText, formatProtocolJson, formatTimestamp, parseZonedTimestamp, purePosixPath, pyFromIsoFormat, pyRepr, pySplitLines, pyStr, pyStrip, reviewHeadings, sha256Hex, sortedPy, zonedInstant } from './runtime/pytext.ts';
+export type { PyDateTime, PyInstant } from './runtime/pytext.ts';
 export { errorCode, fsError, isInside, isObject, realpathOfExistingAncestor, sameList, sleep } from './runtime/util.ts';
 
 // ---------------------------------------------------------------------------
@@ -271,6 +273,34 @@ export function formatEventLine(event: Json): string {
   const keys = [...EVENT_FIELD_ORDER.filter((key) => Object.hasOwn(event, key)), ...pyKeys(event).filter((key) => !EVENT_FIELD_ORDER.includes(key))];
   const members = keys.flatMap((key) => (event[key] === undefined ? [] : [`${dumpsPy(key)}:${dumpsPy(event[key])}`]));
   return `{${members.join(',')}}`.replace(/[\u0085\u2028\u2029]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`) + '\n';
+}
+
+/**
+ * Refuse to write text that UTF-8 cannot encode: a lone surrogate, which is
+ * what a command-line byte that is not UTF-8 becomes (`$'x\xffy'` is
+ * `'x\udcffy'`, as Python decodes argv). The Python tools fail to write
+ * such an event or folder (UnicodeEncodeError); acp says so before writing
+ * anything. `what` names the file; `values` are the strings going into it.
+ */
+function refuseUnencodable(what: string, values: unknown): void {
+  const bad = firstLoneSurrogateText(values);
+  if (bad === undefined) return;
+  const char = [...bad].find((ch) => hasLoneSurrogate(ch))!;
+  throw new AcpError(`cannot write ${what}: ${pyRepr(bad)} holds ${pyRepr(char)}, which UTF-8 cannot encode (a byte that is not UTF-8 in the command line, or a lone surrogate); nothing was written`, 2, 'invalid_event');
+}
+
+/** The first string (or key) in a JSON value that holds a lone surrogate. */
+function firstLoneSurrogateText(value: unknown): string | undefined {
+  if (typeof value === 'string') return hasLoneSurrogate(value) ? value : undefined;
+  if (Array.isArray(value) || value instanceof Map) {
+    for (const item of value instanceof Map ? [...value].flat() : value) {
+      const found = firstLoneSurrogateText(item);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  }
+  if (value && typeof value === 'object') return firstLoneSurrogateText(Object.entries(value).flat());
+  return undefined;
 }
 
 /**
@@ -2079,12 +2109,15 @@ function lastLineAt(tail: string): unknown {
 /**
  * The new event's `at`: now, or the previous event's time when the clock
  * is behind it (another clone's clock, a skewed sandbox). A log whose times
- * ran backwards fails `validate` for every participant, for good.
+ * ran backwards fails `validate` for every participant, for good. `at` has
+ * whole seconds, so a previous time with a fraction (`…:05.5Z`, written by
+ * another tool) is rounded up to the next second, never down below it.
  */
 function eventTime(host: Host, lastAt: unknown): string {
-  const now = host.now();
-  const previous = parseZonedTimestamp(lastAt);
-  return previous !== undefined && previous > now.getTime() ? formatTimestamp(new Date(previous)) : formatTimestamp(now);
+  const now = Math.floor(host.now().getTime() / 1000);
+  const previous = zonedInstant(lastAt);
+  const floor = previous ? previous[0] + (previous[1] > 0 ? 1 : 0) : now;
+  return formatTimestamp(new Date(Math.max(now, floor) * 1000));
 }
 
 /** The request's own checks (spec §6 steps 2–5): reply_to, the deliverable reference, the frozen hash. */
@@ -2143,6 +2176,7 @@ async function appendUnderLock(host: Host, folder: string, request: AppendReques
   applyEvent(state, event, participants, readiness);
   if (state.errors.length) throw new AcpError(state.errors, 2, refusalCodeOf(state));
   await checkGates(host, folder, protocol, request, readiness);
+  refuseUnencodable('the event', event);
   if (registry?.hooks.has('append:before')) {
     // Copies: a hook must not be able to change what was checked and is written.
     await registry.hooks.call('append:before', {
@@ -2457,7 +2491,8 @@ class LogPass {
   /** Every event, only when a `validate` hook wants them. */
   readonly events: Json[] | undefined;
   count = 0;
-  lastAt: number | undefined;
+  /** The last valid `at` (exact to the microsecond, as Python compares them). */
+  lastAt: PyInstant | undefined;
   /** A signed folder's signature verifier (docs/signing.md); undefined when none is declared or signatures are not checked. */
   readonly signing: SignatureVerifier | undefined;
   /** Signatures checked but none declared: the first event that carries one anyway. */
@@ -2520,10 +2555,10 @@ class LogPass {
         errors.push(`seq ${seqText(event)}: reply_to must point to an earlier event`);
       }
     }
-    const at = parseZonedTimestamp(event.at);
+    const at = zonedInstant(event.at);
     if (at === undefined) errors.push(`seq ${seqText(event)}: at must be an ISO-8601 timestamp`);
     else {
-      if (this.lastAt !== undefined && at < this.lastAt) errors.push(`seq ${seqText(event)}: at must not be earlier than the previous event`);
+      if (this.lastAt !== undefined && compareInstants(at, this.lastAt) < 0) errors.push(`seq ${seqText(event)}: at must not be earlier than the previous event`);
       this.lastAt = at;
     }
     if (this.seenSeqs) this.seenSeqs.add(pySeqKey(event.seq));
@@ -2885,11 +2920,15 @@ export function planInit(folder: string, request: InitRequest, registry: Registr
   if (custom && !checks.length) throw new AcpError('custom deliverables require at least one --primary-deliverable-check');
   if (!file.endsWith('.md')) throw new AcpError('primary deliverable file must end with .md');
   if (isUnsafePath(file)) throw new AcpError('primary deliverable file must be relative and must not contain ..');
-  const dir = pyStrip(request.dir ?? 'deliverables') || 'deliverables';
+  // An empty --deliverables-dir: the Python tools write `"dir": ""`, which
+  // their own validate rejects (`deliverables.dir is required`); refused here.
+  const dir = pyStrip(request.dir ?? 'deliverables');
+  if (!dir) throw new AcpError('--deliverables-dir must not be blank (a folder without deliverables.dir does not validate: deliverables.dir is required)');
   if (isUnsafePath(dir)) throw new AcpError('--deliverables-dir must be relative and must not contain ..');
   const mode = pyStrip(request.mode ?? 'internal') || 'internal';
   if (mode !== 'internal' && mode !== 'external') throw new AcpError("--deliverables-mode must be 'internal' or 'external'");
-  const repoRoot = request.repoRoot === undefined ? undefined : pyStrip(request.repoRoot);
+  // `--repo-root ''` is no --repo-root, as the Python tools' truthiness test reads it.
+  const repoRoot = request.repoRoot === undefined || request.repoRoot === '' ? undefined : pyStrip(request.repoRoot);
   if (mode === 'external' && !repoRoot) throw new AcpError('--repo-root is required when --deliverables-mode external');
   if (mode === 'external' && nodePath.isAbsolute(repoRoot!)) throw new AcpError('--repo-root must be relative to the collaboration folder');
   if (mode === 'internal' && repoRoot !== undefined) throw new AcpError('--repo-root is only allowed when --deliverables-mode external');
@@ -2950,6 +2989,7 @@ export async function init(host: Host, folder: string, request: InitRequest, reg
   const { protocol, files } = planned;
   if (registry.hooks.has('init:files')) await registry.hooks.call('init:files', { folder, protocol, files });
   const event: AcpEvent = { seq: 1, from: protocol.proposalOwner!, event: 'initialized', at: protocol.createdAt, summary: INIT_SUMMARY, doc: 'protocol.json' };
+  refuseUnencodable('the new folder', [protocol, files]);
   if (request.sign) await signInit(host, protocol, event, request);
   else if (request.signingPolicy !== undefined || request.participantKeys !== undefined) throw new AcpError('--signing-policy and --register-key need --sign');
   const all = new Map<string, string>([['protocol.json', formatProtocolJson(protocol)], ...files, ['events.jsonl', formatEventLine(event)]]);
@@ -3642,20 +3682,27 @@ async function runCommandChain(entry: { chain: readonly CommandSpec[]; owners: r
 function folderOption(host: Host, value: unknown, env?: (name: string) => string | undefined): string {
   if (typeof value !== 'string') throw new UsageError('the following arguments are required: --folder');
   if (value.includes('\0')) throw new UsageError('argument --folder: a path cannot contain a NUL character');
-  return host.resolvePath(expandUser(value, env));
+  return host.resolvePath(expandUser(value, env, host));
 }
 
 /**
- * `Path.expanduser()`: a leading `~` or `~/` is the home folder (`HOME`), so
- * `--folder=~/G` (no shell to expand it) means what it means to the Python
- * tools rather than a directory named `~` (issue 12 item 2). `~user` is left
- * as written: looking users up is not something every runtime may do.
+ * `Path.expanduser()` (Python 3.11): a first component `~` is HOME (`/`
+ * when HOME is empty; without HOME, the current user's home from the
+ * password database), `~name` is that user's home, so `--folder=~/G` (no
+ * shell to expand it) means what it means to the Python tools rather than
+ * a directory named `~` (issue 12 item 2). Users are looked up through
+ * `host.userHome` (/etc/passwd); an unknown one is Python's RuntimeError,
+ * here a clean error.
  */
-export function expandUser(path: string, env?: (name: string) => string | undefined): string {
-  if (path !== '~' && !path.startsWith('~/')) return path;
-  const home = env?.('HOME');
-  if (!home) throw new AcpError('Could not determine home directory.');
-  return path === '~' ? home : `${home.replace(/\/+$/, '')}${path.slice(1)}`;
+export function expandUser(path: string, env?: (name: string) => string | undefined, host?: Pick<Host, 'userHome'>): string {
+  if (!path.startsWith('~')) return path;
+  const cut = path.indexOf('/');
+  const first = cut < 0 ? path : path.slice(0, cut);
+  const rest = cut < 0 ? '' : path.slice(cut);
+  const home = first === '~' ? (env?.('HOME') ?? host?.userHome?.()) : host?.userHome?.(first.slice(1));
+  const dir = home === undefined ? undefined : home.replace(/\/+$/, '') || '/';
+  if (dir === undefined || dir.startsWith('~')) throw new AcpError('Could not determine home directory.');
+  return purePosixPath(dir, rest.replace(/^\/+/, ''));
 }
 
 /** Print a failure as `error: …` (and the JSON object under `--json`); returns the exit code (70: a bug). */

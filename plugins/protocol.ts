@@ -51,7 +51,7 @@ const initCommand = (c: PluginContext): CommandSpec =>
         primaryChecks: o['primary-deliverable-check'] ?? [],
         mode: o['deliverables-mode'],
         dir: o['deliverables-dir'],
-        repoRoot: o['repo-root'] === undefined ? undefined : ctx.api.expandUser(o['repo-root'], ctx.env),
+        repoRoot: o['repo-root'] === undefined ? undefined : ctx.api.expandUser(o['repo-root'], ctx.env, ctx.host),
         resume: o.resume === true,
         sign: o.sign === true,
         signingPolicy: o['signing-policy'] as 'warn' | 'refuse' | undefined,

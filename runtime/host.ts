@@ -137,8 +137,17 @@ export interface Host {
    * written unsigned).
    */
   keyring?: Keyring;
-  /** Resolve a possibly relative path against the working directory. */
+  /**
+   * Resolve a possibly relative path against the working directory, as
+   * Python's `Path.resolve()` does where the host has symbolic links.
+   */
   resolvePath(path: string): string;
+  /**
+   * The home folder of user `name` (`~name`), or of this process's user
+   * when `name` is undefined (`~` without HOME); `undefined` when unknown.
+   * Optional: without it only `~` with HOME expands.
+   */
+  userHome?(name?: string): string | undefined;
 }
 
 /**

@@ -8,6 +8,7 @@
 import * as nodePath from 'node:path';
 import type { FileSystem, Host } from './host.ts';
 import { fileKeyring } from './keyring.ts';
+import { decodeSurrogateEscape, encodeSurrogateEscape, hasLoneSurrogate, type LinkReader, purePosixPath, pyRealpath, pyRepr } from './pytext.ts';
 import { builtinModule, errorCode, fsError, getBuiltin } from './util.ts';
 
 /** Options of {@link createNodeHost}. */
@@ -48,13 +49,13 @@ export async function createNodeHost(options: NodeHostOptions = {}): Promise<Hos
   // fs.promises loads ~20 internal modules; a synchronous host never needs it.
   const fsp = (): typeof fs.promises => fs.promises;
   const sync = options.syncFs === true;
-  const proc = (globalThis as { process?: { pid?: number; cwd?(): string; kill?(pid: number, signal: number): void; env?: Record<string, string | undefined> } }).process;
+  const proc = (globalThis as { process?: { pid?: number; cwd?(): string; getuid?(): number; kill?(pid: number, signal: number): void; env?: Record<string, string | undefined> } }).process;
   // Descriptor-level calls, synchronous or through callbacks (see NodeHostOptions.syncFs).
   const callback = <T>(run: (done: (error: Error | null, value?: T) => void) => void): Promise<T> =>
     new Promise((resolve, reject) => run((error, value) => (error ? reject(error) : resolve(value as T))));
   const fd = sync
     ? {
-        open: async (path: string, flags: number) => fs.openSync(path, flags, 0o666),
+        open: async (path: string, flags: number) => fs.openSync(osPath(path), flags, 0o666),
         fstat: async (fd: number) => fs.fstatSync(fd),
         write: async (fd: number, bytes: Uint8Array, offset: number) => fs.writeSync(fd, bytes, offset),
         read: async (fd: number, bytes: Uint8Array, length: number, position: number) => fs.readSync(fd, bytes, 0, length, position),
@@ -63,7 +64,7 @@ export async function createNodeHost(options: NodeHostOptions = {}): Promise<Hos
         close: async (fd: number) => fs.closeSync(fd),
       }
     : {
-        open: (path: string, flags: number) => callback<number>((done) => fs.open(path, flags, 0o666, done)),
+        open: (path: string, flags: number) => callback<number>((done) => fs.open(osPath(path), flags, 0o666, done)),
         fstat: (fd: number) => callback<import('node:fs').Stats>((done) => fs.fstat(fd, done)),
         write: (fd: number, bytes: Uint8Array, offset: number) => callback<number>((done) => fs.write(fd, bytes, offset, bytes.length - offset, null, done)),
         read: (fd: number, bytes: Uint8Array, length: number, position: number) => callback<number>((done) => fs.read(fd, bytes, 0, length, position, done)),
@@ -71,6 +72,54 @@ export async function createNodeHost(options: NodeHostOptions = {}): Promise<Hos
         truncate: (fd: number, size: number) => callback<void>((done) => fs.ftruncate(fd, size, done)),
         close: (fd: number) => callback<void>((done) => fs.close(fd, done)),
       };
+  // A name given with surrogate escapes (from argv bytes that are not UTF-8,
+  // as Python decodes them) is addressed by its bytes, as Python's os
+  // functions do; names read back are decoded the same way. Node takes
+  // Buffer paths exactly. Deno's node:fs turns a Buffer path into text with
+  // U+FFFD, and Bun's node:path functions (native, UTF-8 only) do the same
+  // to every path they join or resolve: either would create another name,
+  // so there such a name is refused (see docs/spec-notes.md).
+  const Bytes = (globalThis as { Buffer?: { from(bytes: Uint8Array): Uint8Array } }).Buffer;
+  const g = globalThis as { Deno?: unknown; Bun?: unknown };
+  const lossy = g.Deno !== undefined ? 'Deno' : g.Bun !== undefined ? 'Bun' : Bytes ? undefined : 'this runtime';
+  const refuseLossy = (path: string): Error => fsError('EILSEQ', `${lossy} cannot address a file name that is not UTF-8 (acp on Node can): ${pyRepr(path)}`);
+  const osPath = (path: string): string => {
+    if (!hasLoneSurrogate(path)) return path;
+    const bytes = encodeSurrogateEscape(path);
+    if (!bytes) throw fsError('EILSEQ', `no file name can hold a lone surrogate: ${pyRepr(path)}`);
+    if (lossy || !Bytes) throw refuseLossy(path);
+    // node:fs takes the Buffer for a path; typed as the string it stands for.
+    return Bytes.from(bytes) as unknown as string;
+  };
+  const osName = (bytes: Uint8Array): string => decodeSurrogateEscape(bytes);
+  /**
+   * `Path(path).resolve()`: symbolic links resolved as Python does (messages
+   * name the resolved folder; `L/../X` is where the OS puts it). A symlink
+   * loop is Python's RuntimeError, here an error (ELOOP). Under Deno, a
+   * component it may not read counts as no link (as an lstat Python cannot
+   * make does), so nothing prompts.
+   */
+  const resolveLikePython = (path: string): string => {
+    const links: LinkReader = {
+      isLink: (p) => {
+        if (!granted({ name: 'read', path: p } as { name: string })) return false;
+        try {
+          return fs.lstatSync(osPath(p), { throwIfNoEntry: false })?.isSymbolicLink() === true;
+        } catch {
+          return false;
+        }
+      },
+      readlink: (p) => osName(fs.readlinkSync(osPath(p), { encoding: 'buffer' })),
+    };
+    // pathlib first normalises the text (`a//b/.` is `a/b`), then realpath walks it.
+    const resolved = pyRealpath(purePosixPath(path), nodePath.resolve('.'), links);
+    try {
+      if (granted({ name: 'read', path: resolved } as { name: string })) fs.statSync(osPath(resolved), { throwIfNoEntry: false });
+    } catch (error) {
+      if (errorCode(error) === 'ELOOP') throw fsError('ELOOP', `Symlink loop from ${pyRepr(resolved)}`);
+    }
+    return resolved;
+  };
   // Every file is opened without blocking (a FIFO with no writer, or no
   // reader, must not hang the command) and checked to be a regular file
   // before a byte moves: a FIFO, a device (/dev/zero) or a socket is refused.
@@ -108,8 +157,8 @@ export async function createNodeHost(options: NodeHostOptions = {}): Promise<Hos
    */
   const removeFile = async (path: string): Promise<void> => {
     try {
-      if (sync) fs.unlinkSync(path);
-      else await fsp().unlink(path);
+      if (sync) fs.unlinkSync(osPath(path));
+      else await fsp().unlink(osPath(path));
     } catch (error) {
       if (errorCode(error) !== 'ENOENT') throw error;
     }
@@ -125,8 +174,8 @@ export async function createNodeHost(options: NodeHostOptions = {}): Promise<Hos
     const temp = nodePath.join(nodePath.dirname(path), `${nodePath.basename(path)}.${proc?.pid ?? 0}.${Math.random().toString(36).slice(2, 10)}.tmp`);
     await writeNew(temp, bytes);
     try {
-      if (sync) fs.linkSync(temp, path);
-      else await fsp().link(temp, path);
+      if (sync) fs.linkSync(osPath(temp), osPath(path));
+      else await fsp().link(osPath(temp), osPath(path));
     } catch (error) {
       // A file system without hard links: the plain exclusive create.
       if (!['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS'].includes(errorCode(error) ?? '')) throw error;
@@ -228,23 +277,23 @@ export async function createNodeHost(options: NodeHostOptions = {}): Promise<Hos
         await fd.close(handle);
       }
     },
-    rename: async (from, to) => (sync ? fs.renameSync(from, to) : fsp().rename(from, to)),
+    rename: async (from, to) => (sync ? fs.renameSync(osPath(from), osPath(to)) : fsp().rename(osPath(from), osPath(to))),
     remove: removeFile,
     mkdir: async (path) => {
-      if (sync) fs.mkdirSync(path, { recursive: true });
-      else await fsp().mkdir(path, { recursive: true });
+      if (sync) fs.mkdirSync(osPath(path), { recursive: true });
+      else await fsp().mkdir(osPath(path), { recursive: true });
     },
     stat: async (path) => {
       try {
         // Synchronously, a missing name is answered without an exception:
         // building one costs ~0.1 ms, and the config search stats ~4 names
         // per ancestor directory.
-        const link = sync ? fs.lstatSync(path, { throwIfNoEntry: false }) : await fsp().lstat(path);
+        const link = sync ? fs.lstatSync(osPath(path), { throwIfNoEntry: false }) : await fsp().lstat(osPath(path));
         if (link === undefined) return null;
         let target: typeof link | null = link;
         if (link.isSymbolicLink()) {
           try {
-            target = sync ? (fs.statSync(path, { throwIfNoEntry: false }) ?? null) : await fsp().stat(path);
+            target = sync ? (fs.statSync(osPath(path), { throwIfNoEntry: false }) ?? null) : await fsp().stat(osPath(path));
           } catch {
             target = null;
           }
@@ -290,12 +339,12 @@ export async function createNodeHost(options: NodeHostOptions = {}): Promise<Hos
       }
     },
     // The native realpath(3), as fs.promises.realpath uses (realpathSync alone is a JS re-implementation).
-    realpath: async (path) => (sync ? (fs.realpathSync.native ?? fs.realpathSync)(path) : fsp().realpath(path)),
-    readDir: async (path) => (sync ? fs.readdirSync(path) : fsp().readdir(path)),
-    truncate: async (path, size) => (sync ? fs.truncateSync(path, size) : fsp().truncate(path, size)),
+    realpath: async (path) => osName(sync ? (fs.realpathSync.native ?? fs.realpathSync)(osPath(path), { encoding: 'buffer' }) : await fsp().realpath(osPath(path), { encoding: 'buffer' })),
+    readDir: async (path) => (sync ? fs.readdirSync(osPath(path), { encoding: 'buffer' }) : await fsp().readdir(osPath(path), { encoding: 'buffer' })).map(osName),
+    truncate: async (path, size) => (sync ? fs.truncateSync(osPath(path), size) : fsp().truncate(osPath(path), size)),
     watch: (path, onChange) => {
       try {
-        const watcher = fs.watch(path, { persistent: true }, () => onChange());
+        const watcher = fs.watch(osPath(path), { persistent: true }, () => onChange());
         watcher.on('error', () => undefined);
         return () => watcher.close();
       } catch {
@@ -426,7 +475,11 @@ export async function createNodeHost(options: NodeHostOptions = {}): Promise<Hos
       const path = where && ('file' in where ? where.file : where.dir);
       return where && path && mayUse(path) ? fileKeyring(fs, where, !('Deno' in globalThis) && (proc as { platform?: string } | undefined)?.platform !== 'win32') : undefined;
     },
-    resolvePath: (path) => nodePath.resolve(path),
+    resolvePath: (path) => {
+      if (lossy && hasLoneSurrogate(path)) throw refuseLossy(path);
+      return resolveLikePython(path);
+    },
+    userHome: (name) => userHome(fs, name, granted({ name: 'read', path: '/etc/passwd' } as { name: string }), name === undefined && !granted({ name: 'sys', kind: 'uid' }) ? undefined : proc),
   };
 }
 
@@ -478,4 +531,28 @@ async function loadOrCreateKey(fs: typeof import('node:fs'), path: string): Prom
     fs.rmSync(temp, { force: true });
   }
   return parse(fs.readFileSync(path, 'utf8'));
+}
+
+/**
+ * A user's home folder from /etc/passwd (`name`), or the current user's
+ * (by uid) when `name` is undefined: what Python's `pwd` module answers
+ * for `~user` and for `~` without HOME, as far as /etc/passwd holds it
+ * (other NSS sources, such as LDAP, are not asked). `undefined` when the
+ * user is unknown or the file is not readable (Deno: without the grant).
+ */
+function userHome(fs: typeof import('node:fs'), name: string | undefined, mayRead: boolean, proc: { getuid?(): number } | undefined): string | undefined {
+  const uid = name === undefined ? proc?.getuid?.() : undefined;
+  if (!mayRead || (name === undefined && uid === undefined)) return undefined;
+  let text: string;
+  try {
+    text = decodeSurrogateEscape(fs.readFileSync('/etc/passwd'));
+  } catch {
+    return undefined;
+  }
+  for (const line of text.split('\n')) {
+    const fields = line.split(':');
+    if (fields.length < 7) continue;
+    if (name !== undefined ? fields[0] === name : fields[2] === String(uid)) return fields[5];
+  }
+  return undefined;
 }

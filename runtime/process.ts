@@ -7,6 +7,7 @@
  */
 import type { CliIo, RuntimeFacts } from '../acp.ts';
 import { createNodeHost } from './node-host.ts';
+import { decodeSurrogateEscape, encodeForStream } from './pytext.ts';
 import { builtinModule } from './util.ts';
 
 type Proc = {
@@ -75,11 +76,12 @@ function mayBeTerminal(fd: number): boolean {
  * stream is the fallback for a non-blocking descriptor that is full (EAGAIN);
  * a reader that went away (`acp types | head -1`) is not our error.
  */
-async function fdWriter(fd: number, stream: () => Stream): Promise<((text: string) => void) & { streamed?: boolean }> {
+async function fdWriter(fd: 1 | 2, stream: () => Stream): Promise<((text: string) => void) & { streamed?: boolean }> {
   const { writeSync } = await builtinModule('node:fs', () => import('node:fs'));
   let fallback: ((bytes: Uint8Array) => void) | undefined;
   const write: ((text: string) => void) & { streamed?: boolean } = (text: string): void => {
-    let bytes = new TextEncoder().encode(text);
+    // A name that came in as bytes that are not UTF-8 goes out as those bytes (Python's stdout) or as \udcff (its stderr).
+    let bytes = encodeForStream(text, fd === 1 ? 'stdout' : 'stderr');
     if (fallback) return fallback(bytes);
     while (bytes.length) {
       try {
@@ -131,6 +133,38 @@ function enableCompileCache(proc: Proc, env: (name: string) => string | undefine
   }
 }
 
+/**
+ * The arguments as Python sees them: decoded from UTF-8 with
+ * `surrogateescape`, so a byte that is not UTF-8 (`$'s\xff'`) is U+DCFF,
+ * printed as `'s\udcff'` and written back as the same byte in a file name.
+ * The runtimes hand argv already decoded with U+FFFD in its place: an
+ * argument holding U+FFFD is read again, as bytes, from /proc/self/cmdline
+ * (whose last entries are the arguments, on Node, Bun, the compiled binary
+ * and Deno alike), checked to decode to what the runtime gave. `undefined`
+ * when that is impossible (no /proc, Deno without the read grant): the
+ * caller refuses rather than guess.
+ */
+async function commandLine(proc: Proc): Promise<string[] | undefined> {
+  const given = proc.argv.slice(2);
+  // Valid UTF-8 decodes exactly; only a U+FFFD may stand for other bytes.
+  if (!given.some((arg) => arg.includes('\ufffd'))) return given;
+  const deno = (globalThis as { Deno?: { permissions: { querySync(d: { name: 'read'; path: string }): { state: string } } } }).Deno;
+  if (deno && deno.permissions.querySync({ name: 'read', path: '/proc/self/cmdline' }).state !== 'granted') return undefined;
+  let raw: Uint8Array;
+  try {
+    const { readFileSync } = await builtinModule('node:fs', () => import('node:fs'));
+    raw = readFileSync('/proc/self/cmdline');
+  } catch {
+    return undefined;
+  }
+  const entries: Uint8Array[] = [];
+  for (let start = 0, end = raw.indexOf(0); end !== -1; start = end + 1, end = raw.indexOf(0, start)) entries.push(raw.subarray(start, end));
+  const tail = entries.slice(-given.length);
+  const decoder = new TextDecoder();
+  if (tail.length !== given.length || tail.some((bytes, k) => decoder.decode(bytes) !== given[k])) return undefined;
+  return tail.map(decodeSurrogateEscape);
+}
+
 /** Run the CLI for this process and set its exit code. */
 export async function runProcess(run: (io: CliIo, host: Awaited<ReturnType<typeof createNodeHost>>) => Promise<number>): Promise<void> {
   const proc = (globalThis as unknown as { process: Proc }).process;
@@ -150,8 +184,13 @@ export async function runProcess(run: (io: CliIo, host: Awaited<ReturnType<typeo
   }
   const stdout = await fdWriter(1, () => proc.stdout);
   const stderr = await fdWriter(2, () => proc.stderr);
+  const argv = await commandLine(proc);
+  if (!argv) {
+    stderr("error: an argument holds U+FFFD, and this runtime cannot read the command line's bytes (Linux's /proc/self/cmdline; Deno needs --allow-read=/proc/self/cmdline): acp cannot tell U+FFFD from a byte that is not UTF-8, and would otherwise write a different name or text than the one given\n");
+    return proc.exit(2);
+  }
   const io: CliIo = {
-    argv: proc.argv.slice(2),
+    argv,
     stdout,
     stderr,
     color: colorAllowed(proc, env),

@@ -189,11 +189,257 @@ export async function sha256Hex(bytes: Uint8Array): Promise<string> {
 /** Where the native digest starts to pay for its loading (measured: ~0.6 µs per byte cold here, ~4 ms to load). */
 const SMALL_DIGEST_BYTES = 4096;
 
-// datetime.fromisoformat (Python 3.11), for `at` values (spec §4).
+// datetime.fromisoformat, as Python 3.11's C implementation (the one python3
+// runs) reads a string: over its UTF-8 bytes with a NUL after the end, which
+// its parsers stop at (`…Z\0x` is a time), a single character of any kind
+// between the date and the time, up to six fraction digits kept and the rest
+// skipped, ISO week dates. Then the datetime constructor's range checks.
 
-const ISO_RE = /^(\d{4})-?(\d{2})-?(\d{2})(?:[^\d](\d{2})(?::?(\d{2})(?::?(\d{2})(?:[.,](\d{1,9}))?)?)?)?(Z|z|[+-]\d{2}(?::?\d{2}(?::?\d{2}(?:[.,]\d{1,6})?)?)?)?$/u;
+/** What `datetime.fromisoformat` returns: the fields, the UTC offset in microseconds (`null`: a naive time) and the instant. */
+export interface PyDateTime {
+  year: number;
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+  second: number;
+  microsecond: number;
+  offset: number | null;
+}
 
-const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+/** A UTC instant as Python's datetime holds it, exactly: whole seconds since 1970-01-01 and microseconds (0–999999). */
+export type PyInstant = readonly [seconds: number, micros: number];
+
+const DAYS_IN_MONTH = [0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+const DAYS_BEFORE_MONTH = [0, 0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334];
+/** `ymd_to_ord(1970, 1, 1)`. */
+const EPOCH_ORDINAL = 719163;
+const isLeap = (year: number): boolean => year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+const daysInMonth = (year: number, month: number): number => (month === 2 && isLeap(year) ? 29 : (DAYS_IN_MONTH[month] ?? 0));
+/** C's integer division (truncating): the week-date arithmetic runs unchecked on year 0 in CPython, and its result must be the same. */
+const cdiv = (a: number, b: number): number => Math.trunc(a / b);
+
+/** CPython's `ymd_to_ord` (1 = 0001-01-01). */
+function ymdToOrd(year: number, month: number, day: number): number {
+  const y = year - 1;
+  return y * 365 + cdiv(y, 4) - cdiv(y, 100) + cdiv(y, 400) + (DAYS_BEFORE_MONTH[month] ?? 0) + (month > 2 && isLeap(year) ? 1 : 0) + day;
+}
+
+/** CPython's `ord_to_ymd`, with C's arithmetic (it is reached with ordinals below 1 for year 0000). */
+function ordToYmd(ordinal: number): [number, number, number] {
+  let n = ordinal - 1;
+  const n400 = cdiv(n, 146097);
+  n %= 146097;
+  let year = n400 * 400 + 1;
+  const n100 = cdiv(n, 36524);
+  n %= 36524;
+  const n4 = cdiv(n, 1461);
+  n %= 1461;
+  const n1 = cdiv(n, 365);
+  n %= 365;
+  year += n100 * 100 + n4 * 4 + n1;
+  if (n1 === 4 || n100 === 4) return [year - 1, 12, 31];
+  const leap = n1 === 3 && (n4 !== 24 || n100 === 3);
+  let month = (n + 50) >> 5;
+  let preceding = (DAYS_BEFORE_MONTH[month] ?? 0) + (month > 2 && leap ? 1 : 0);
+  if (preceding > n) {
+    month -= 1;
+    preceding -= daysInMonth(year, month);
+  }
+  return [year, month, n - preceding + 1];
+}
+
+/** CPython's `iso_to_ymd`: a week date to a calendar date, or `undefined` for a bad week or weekday. */
+function isoToYmd(year: number, week: number, weekday: number): [number, number, number] | undefined {
+  const firstWeekday = (ymdToOrd(year, 1, 1) + 6) % 7;
+  if ((week <= 0 || week >= 53) && !(week === 53 && (firstWeekday === 3 || (firstWeekday === 2 && isLeap(year))))) return undefined;
+  if (weekday <= 0 || weekday >= 8) return undefined;
+  const firstDay = ymdToOrd(year, 1, 1);
+  const dayOfWeek = (firstDay + 6) % 7;
+  const week1Monday = firstDay - dayOfWeek + (dayOfWeek > 3 ? 7 : 0);
+  return ordToYmd(week1Monday + (week - 1) * 7 + weekday - 1);
+}
+
+/** A cursor over the UTF-8 bytes of the string, 0 past the end (CPython reads its NUL terminator). */
+type Bytes = { at(i: number): number };
+const isDigitByte = (b: number): boolean => b >= 0x30 && b <= 0x39;
+
+/** `parse_digits`: `count` ASCII digits at `p`, or `undefined`. */
+function digits(b: Bytes, p: number, count: number): number | undefined {
+  let value = 0;
+  for (let k = 0; k < count; k++) {
+    const d = b.at(p + k) - 0x30;
+    if (d < 0 || d > 9) return undefined;
+    value = value * 10 + d;
+  }
+  return value;
+}
+
+/** `_find_isoformat_datetime_separator`: where the date ends (-1: nowhere). */
+function dateEnd(b: Bytes, len: number): number {
+  if (len === 7) return 7;
+  if (b.at(4) === 0x2d) {
+    if (b.at(5) !== 0x57) return 10;
+    if (len > 8 && b.at(8) === 0x2d) return len === 9 ? -1 : len > 10 && isDigitByte(b.at(10)) ? 8 : 10;
+    return 8;
+  }
+  if (b.at(4) !== 0x57) return 8;
+  let idx = 7;
+  while (idx < len && isDigitByte(b.at(idx))) idx++;
+  return idx < 9 ? idx : idx % 2 === 0 ? 7 : 8;
+}
+
+/** `parse_isoformat_date`: [year, month, day] or `undefined`. */
+function parseDate(b: Bytes, len: number): [number, number, number] | undefined {
+  const year = digits(b, 0, 4);
+  if (year === undefined) return undefined;
+  const dash = b.at(4) === 0x2d;
+  let p = dash ? 5 : 4;
+  if (b.at(p) === 0x57) {
+    const week = digits(b, p + 1, 2);
+    if (week === undefined) return undefined;
+    p += 3;
+    let weekday = 1;
+    if (p < len) {
+      if (dash && b.at(p++) !== 0x2d) return undefined;
+      const d = digits(b, p, 1);
+      if (d === undefined) return undefined;
+      weekday = d;
+    }
+    return isoToYmd(year, week, weekday);
+  }
+  const month = digits(b, p, 2);
+  if (month === undefined) return undefined;
+  p += 2;
+  if (dash && b.at(p++) !== 0x2d) return undefined;
+  const day = digits(b, p, 2);
+  return day === undefined ? undefined : [year, month, day];
+}
+
+/** `parse_hh_mm_ss_ff` over [p, end): the fields and whether text is left (`more`), or `undefined`. */
+function parseClock(b: Bytes, p: number, end: number): { fields: [number, number, number, number]; more: boolean } | undefined {
+  const fields: [number, number, number, number] = [0, 0, 0, 0];
+  let colons = true;
+  for (let i = 0; i < 3; i++) {
+    const value = digits(b, p, 2);
+    if (value === undefined) return undefined;
+    fields[i] = value;
+    p += 2;
+    const c = b.at(p++);
+    if (i === 0) colons = c === 0x3a;
+    if (p >= end) return { fields, more: c !== 0 };
+    if (colons && c === 0x3a) continue;
+    if (c === 0x2e || c === 0x2c) break;
+    if (colons) return undefined;
+    p--;
+  }
+  const count = Math.min(6, end - p);
+  const fraction = digits(b, p, count);
+  if (fraction === undefined) return undefined;
+  fields[3] = count > 0 ? fraction * 10 ** (6 - count) : 0;
+  p += count;
+  while (isDigitByte(b.at(p))) p++;
+  return { fields, more: b.at(p) !== 0 };
+}
+
+/** `parse_isoformat_time` of [p, end): the clock and the offset (µs, `null` for none), or `undefined`. */
+function parseTime(b: Bytes, p: number, end: number): { clock: [number, number, number, number]; offset: [number, number] | null } | undefined {
+  let zone = p;
+  do {
+    const c = b.at(zone);
+    if (c === 0x5a || c === 0x2b || c === 0x2d) break;
+  } while (++zone < end);
+  const clock = parseClock(b, p, zone);
+  if (!clock) return undefined;
+  if (zone === end) return clock.more ? undefined : { clock: clock.fields, offset: null };
+  if (b.at(zone) === 0x5a) return b.at(zone + 1) !== 0 ? undefined : { clock: clock.fields, offset: [0, 0] };
+  const sign = b.at(zone) === 0x2d ? -1 : 1;
+  const tz = parseClock(b, zone + 1, end);
+  if (!tz || tz.more) return undefined;
+  const [h, m, s, us] = tz.fields;
+  return { clock: clock.fields, offset: [sign * (h * 3600 + m * 60 + s), sign * us] };
+}
+
+/** Python's `repr()` of `timedelta(seconds=s, microseconds=us)`, normalised as timedelta does. */
+function timedeltaRepr(seconds: number, micros: number): string {
+  const total = seconds * 1_000_000 + micros;
+  const us = ((total % 1_000_000) + 1_000_000) % 1_000_000;
+  const wholeSeconds = (total - us) / 1_000_000;
+  const days = Math.floor(wholeSeconds / 86400);
+  const secs = wholeSeconds - days * 86400;
+  const parts = [days ? `days=${days}` : '', secs ? `seconds=${secs}` : '', us ? `microseconds=${us}` : ''].filter(Boolean);
+  return `datetime.timedelta(${parts.length ? parts.join(', ') : '0'})`;
+}
+
+/** The datetime constructor's checks, in its order: the ValueError text, or `undefined`. */
+function rangeError(year: number, month: number, day: number, hour: number, minute: number, second: number): string | undefined {
+  if (year < 1 || year > 9999) return `year ${year} is out of range`;
+  if (month < 1 || month > 12) return 'month must be in 1..12';
+  if (day < 1 || day > daysInMonth(year, month)) return 'day is out of range for month';
+  if (hour > 23) return 'hour must be in 0..23';
+  if (minute > 59) return 'minute must be in 0..59';
+  if (second > 59) return 'second must be in 0..59';
+  return undefined;
+}
+
+/**
+ * Python 3.11's `datetime.fromisoformat(value)`: the datetime, or the
+ * ValueError's text. Property-tested against python3 (test/pytext.test.ts).
+ */
+export function pyFromIsoFormat(value: string): PyDateTime | { error: string } {
+  const invalid = { error: `Invalid isoformat string: ${pyRepr(value)}` };
+  const points = Array.from(value);
+  if (points.length < 7) return invalid;
+  // A lone surrogate is allowed as the separator only (the first at 7, 8 or 10 becomes `T`).
+  const at = [7, 8, 10].find((k) => k < points.length && /^[\ud800-\udfff]$/.test(points[k]!));
+  if (at !== undefined) points[at] = 'T';
+  const text = points.join('');
+  if (/[\ud800-\udfff]/.test(text.replace(/[\ud800-\udbff][\udc00-\udfff]/g, ''))) return invalid;
+  const utf8 = new TextEncoder().encode(text);
+  const len = utf8.length;
+  const b: Bytes = { at: (i) => (i >= 0 && i < len ? utf8[i]! : 0) };
+  const end = dateEnd(b, len);
+  if (end < 0) return invalid;
+  const date = parseDate(b, end);
+  if (!date) return invalid;
+  let time: ReturnType<typeof parseTime> = { clock: [0, 0, 0, 0], offset: null };
+  if (len > end) {
+    const lead = b.at(end);
+    const start = end + ((lead & 0x80) === 0 ? 1 : (lead & 0xf0) === 0xe0 ? 3 : (lead & 0xf0) === 0xf0 ? 4 : 2);
+    time = parseTime(b, start, len);
+    if (!time) return invalid;
+  }
+  const [year, month, day] = date;
+  const [hour, minute, second, microsecond] = time.clock;
+  let offset: number | null = null;
+  if (time.offset) {
+    const [seconds, micros] = time.offset;
+    // CPython makes an offset of 0 seconds UTC whatever its microseconds.
+    offset = seconds === 0 ? 0 : seconds * 1_000_000 + micros;
+    if (offset <= -86_400_000_000 || offset >= 86_400_000_000) {
+      return { error: `offset must be a timedelta strictly between -timedelta(hours=24) and timedelta(hours=24), not ${timedeltaRepr(seconds, micros)}.` };
+    }
+  }
+  const error = rangeError(year, month, day, hour, minute, second);
+  return error ? { error } : { year, month, day, hour, minute, second, microsecond, offset };
+}
+
+/** The first and last UTC second a Python datetime holds (years 1–9999). */
+const MIN_SECONDS = (1 - EPOCH_ORDINAL) * 86400;
+const MAX_SECONDS = (ymdToOrd(9999, 12, 31) + 1 - EPOCH_ORDINAL) * 86400 - 1;
+
+/** The UTC instant of a datetime with a zone, or `undefined` when it leaves years 1–9999 (where Python's conversion to UTC raises OverflowError). */
+function utcInstant(d: PyDateTime & { offset: number }): PyInstant | undefined {
+  const local = (ymdToOrd(d.year, d.month, d.day) - EPOCH_ORDINAL) * 86400 + d.hour * 3600 + d.minute * 60 + d.second;
+  const offsetSeconds = Math.floor(d.offset / 1_000_000);
+  let micros = d.microsecond - (d.offset - offsetSeconds * 1_000_000);
+  let seconds = local - offsetSeconds;
+  if (micros < 0) {
+    micros += 1_000_000;
+    seconds -= 1;
+  }
+  return seconds < MIN_SECONDS || seconds > MAX_SECONDS ? undefined : [seconds, micros];
+}
 
 /** The number of `width` ASCII digits at `at`, or -1 if one is not a digit. */
 function digitsAt(value: string, at: number, width: number): number {
@@ -208,10 +454,10 @@ function digitsAt(value: string, at: number, width: number): number {
 
 /**
  * The form every tool writes, `YYYY-MM-DDTHH:MM:SSZ`, read without the
- * general pattern (validate reads one per event); `null` when `value` has
- * another form. Same results as the general path below.
+ * general parser (validate reads one per event); `null` when `value` has
+ * another form. Same results as the general path.
  */
-function parseCanonicalTimestamp(value: string): number | undefined | null {
+function canonicalInstant(value: string): PyInstant | undefined | null {
   if (value.length !== 20) return null;
   if (value[4] !== '-' || value[7] !== '-' || value[10] !== 'T' || value[13] !== ':' || value[16] !== ':' || value[19] !== 'Z') return null;
   const year = digitsAt(value, 0, 4);
@@ -220,36 +466,33 @@ function parseCanonicalTimestamp(value: string): number | undefined | null {
   const hour = digitsAt(value, 11, 2);
   const minute = digitsAt(value, 14, 2);
   const second = digitsAt(value, 17, 2);
-  // Date.UTC maps years 0-99 to 1900-1999: leave them to the general path.
-  if (year < 100 || month < 0 || day < 0 || hour < 0 || minute < 0 || second < 0) return null;
-  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
-  if (month < 1 || month > 12 || day < 1 || day > (month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1]!)) return undefined;
-  if (hour > 23 || minute > 59 || second > 59) return undefined;
-  return Date.UTC(year, month - 1, day, hour, minute, second);
+  if (year < 0 || month < 0 || day < 0 || hour < 0 || minute < 0 || second < 0) return null;
+  if (rangeError(year, month, day, hour, minute, second)) return undefined;
+  return [(ymdToOrd(year, month, day) - EPOCH_ORDINAL) * 86400 + hour * 3600 + minute * 60 + second, 0];
 }
 
-/** Parse an ISO-8601 time like Python's `datetime.fromisoformat`; `undefined` if invalid or without zone. */
-export function parseZonedTimestamp(value: unknown): number | undefined {
+/**
+ * The instant of an `at` value as the Python tools read it: a string that
+ * `datetime.fromisoformat` accepts, with a zone, within years 1–9999 in UTC;
+ * else `undefined` (validate: `at must be an ISO-8601 timestamp`).
+ */
+export function zonedInstant(value: unknown): PyInstant | undefined {
   if (typeof value !== 'string') return undefined;
-  const canonical = parseCanonicalTimestamp(value);
+  const canonical = canonicalInstant(value);
   if (canonical !== null) return canonical;
-  const match = ISO_RE.exec(value);
-  if (!match) return undefined;
-  const [, y, mo, d, h = '0', mi = '0', s = '0', frac = '0', zone] = match;
-  if (!zone) return undefined;
-  const year = Number(y);
-  const month = Number(mo);
-  const day = Number(d);
-  if (month < 1 || month > 12 || day < 1 || day > new Date(Date.UTC(year, month, 0)).getUTCDate()) return undefined;
-  if (Number(h) > 23 || Number(mi) > 59 || Number(s) > 59) return undefined;
-  let offset = 0;
-  if (zone !== 'Z' && zone !== 'z') {
-    const sign = zone[0] === '-' ? -1 : 1;
-    const digits = zone.slice(1).replace(/:/g, '');
-    offset = sign * (Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2, 4) || '0')) * 60_000;
-    if (Number(digits.slice(0, 2)) > 23) return undefined;
-  }
-  return Date.UTC(year, month - 1, day, Number(h), Number(mi), Number(s)) + Number(`0.${frac}`) * 1000 - offset;
+  const parsed = pyFromIsoFormat(value);
+  return 'error' in parsed || parsed.offset === null ? undefined : utcInstant(parsed as PyDateTime & { offset: number });
+}
+
+/** Compare two instants: negative when `a` is earlier, as Python compares aware datetimes. */
+export function compareInstants(a: PyInstant, b: PyInstant): number {
+  return a[0] - b[0] || a[1] - b[1];
+}
+
+/** {@link zonedInstant} in epoch milliseconds (the microseconds below a millisecond dropped), for a JavaScript Date. */
+export function parseZonedTimestamp(value: unknown): number | undefined {
+  const instant = zonedInstant(value);
+  return instant && instant[0] * 1000 + Math.floor(instant[1] / 1000);
 }
 
 // A review heading (spec §7.1) is the pattern
@@ -439,4 +682,179 @@ export function decodeText(bytes: Uint8Array, name: string): string {
     throw new AcpError(`${name} is not valid UTF-8`);
   }
   return text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text;
+}
+
+// Bytes that are not UTF-8: Python decodes argv and file names with the
+// file system encoding's `surrogateescape` handler (each undecodable byte b
+// becomes U+DC00 + b) and encodes them back to the same bytes.
+
+/** Whether `text` holds a lone surrogate (a code unit of a pair alone). */
+export function hasLoneSurrogate(text: string): boolean {
+  return /[\ud800-\udfff]/.test(text) && /(?:[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff])/.test(text);
+}
+
+/** The length of the well-formed UTF-8 sequence at `i`, or 0 (Python's strict decoder: no overlongs, no surrogates, nothing past U+10FFFF). */
+function utf8Sequence(bytes: Uint8Array, i: number): number {
+  const b0 = bytes[i]!;
+  if (b0 < 0x80) return 1;
+  const cont = (k: number, lo = 0x80, hi = 0xbf): boolean => i + k < bytes.length && bytes[i + k]! >= lo && bytes[i + k]! <= hi;
+  if (b0 >= 0xc2 && b0 <= 0xdf) return cont(1) ? 2 : 0;
+  if (b0 >= 0xe0 && b0 <= 0xef) {
+    const [lo, hi] = b0 === 0xe0 ? [0xa0, 0xbf] : b0 === 0xed ? [0x80, 0x9f] : [0x80, 0xbf];
+    return cont(1, lo, hi) && cont(2) ? 3 : 0;
+  }
+  if (b0 >= 0xf0 && b0 <= 0xf4) {
+    const [lo, hi] = b0 === 0xf0 ? [0x90, 0xbf] : b0 === 0xf4 ? [0x80, 0x8f] : [0x80, 0xbf];
+    return cont(1, lo, hi) && cont(2) && cont(3) ? 4 : 0;
+  }
+  return 0;
+}
+
+/** `bytes.decode('utf-8', 'surrogateescape')`: as Python reads argv and file names. */
+export function decodeSurrogateEscape(bytes: Uint8Array): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    // not UTF-8: byte by byte below
+  }
+  const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+  let out = '';
+  let start = 0;
+  for (let i = 0; i < bytes.length; ) {
+    const n = utf8Sequence(bytes, i);
+    if (n) {
+      i += n;
+      continue;
+    }
+    out += decoder.decode(bytes.subarray(start, i)) + String.fromCharCode(0xdc00 + bytes[i]!);
+    start = ++i;
+  }
+  return out + decoder.decode(bytes.subarray(start));
+}
+
+/**
+ * `text.encode('utf-8', 'surrogateescape')`: U+DC80–U+DCFF become the bytes
+ * they stand for; `undefined` when another lone surrogate makes the text
+ * unencodable (Python raises UnicodeEncodeError).
+ */
+export function encodeSurrogateEscape(text: string): Uint8Array | undefined {
+  if (!hasLoneSurrogate(text)) return new TextEncoder().encode(text);
+  const parts: number[] = [];
+  const encoder = new TextEncoder();
+  for (const ch of text) {
+    const code = ch.charCodeAt(0);
+    if (ch.length === 1 && code >= 0xd800 && code <= 0xdfff) {
+      if (code < 0xdc80 || code > 0xdcff) return undefined;
+      parts.push(code - 0xdc00);
+    } else for (const b of encoder.encode(ch)) parts.push(b);
+  }
+  return Uint8Array.from(parts);
+}
+
+/**
+ * Text for a stream the way Python's `sys.stdout` (`surrogateescape`: the
+ * bytes a name came in as) or `sys.stderr` (`backslashreplace`: `\udcff`)
+ * writes it. A lone surrogate that surrogateescape cannot encode is written
+ * as the backslash escape (Python would fail).
+ */
+export function encodeForStream(text: string, stream: 'stdout' | 'stderr'): Uint8Array {
+  if (!hasLoneSurrogate(text)) return new TextEncoder().encode(text);
+  const parts: Uint8Array[] = [];
+  for (const ch of text) {
+    const code = ch.charCodeAt(0);
+    const lone = ch.length === 1 && code >= 0xd800 && code <= 0xdfff;
+    if (!lone) parts.push(new TextEncoder().encode(ch));
+    else if (stream === 'stdout' && code >= 0xdc80 && code <= 0xdcff) parts.push(Uint8Array.of(code - 0xdc00));
+    else parts.push(new TextEncoder().encode(`\\u${code.toString(16)}`));
+  }
+  const out = new Uint8Array(parts.reduce((n, part) => n + part.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
+}
+
+// Paths as pathlib resolves them: `Path(p).resolve()` is
+// `os.path.realpath(p)` (Python 3.11, not strict): symbolic links resolved
+// one component at a time, so `L/../X` with a link `L` -> `sub/in` is
+// `sub/X` (the OS's reading), a missing component kept as written, and a
+// loop left unresolved (pathlib then reports it).
+
+/** `posixpath.join`. */
+function posixJoin(base: string, ...parts: string[]): string {
+  let path = base;
+  for (const part of parts) path = part.startsWith('/') ? part : !path || path.endsWith('/') ? path + part : `${path}/${part}`;
+  return path;
+}
+
+/** `posixpath.normpath`. */
+export function posixNormpath(path: string): string {
+  if (path === '') return '.';
+  const slashes = path.startsWith('//') && !path.startsWith('///') ? '//' : path.startsWith('/') ? '/' : '';
+  const out: string[] = [];
+  for (const part of path.split('/')) {
+    if (part === '' || part === '.') continue;
+    if (part !== '..' || (!slashes && !out.length) || out.at(-1) === '..') out.push(part);
+    else if (out.length) out.pop();
+  }
+  return slashes + out.join('/') || '.';
+}
+
+/** What {@link pyRealpath} asks of the file system: whether a path is a symbolic link (false when it cannot be read), and its target. */
+export interface LinkReader {
+  isLink(path: string): boolean;
+  readlink(path: string): string;
+}
+
+/** `posixpath._joinrealpath`: `[path, true]`, or `[path, false]` at a loop. */
+function joinRealpath(start: string, rest: string, fs: LinkReader, seen: Map<string, string | null>): [string, boolean] {
+  let path = start;
+  if (rest.startsWith('/')) {
+    rest = rest.slice(1);
+    path = '/';
+  }
+  while (rest) {
+    const cut = rest.indexOf('/');
+    const name = cut < 0 ? rest : rest.slice(0, cut);
+    rest = cut < 0 ? '' : rest.slice(cut + 1);
+    if (!name || name === '.') continue;
+    if (name === '..') {
+      if (!path) path = '..';
+      else {
+        // posixpath.split: the head without its trailing slashes (unless all slashes).
+        const i = path.lastIndexOf('/') + 1;
+        let head = path.slice(0, i);
+        if (head && !/^\/+$/.test(head)) head = head.replace(/\/+$/, '');
+        path = path.slice(i) === '..' ? posixJoin(head, '..', '..') : head;
+      }
+      continue;
+    }
+    const next = posixJoin(path, name);
+    if (!fs.isLink(next)) {
+      path = next;
+      continue;
+    }
+    if (seen.has(next)) {
+      const known = seen.get(next);
+      if (known != null) {
+        path = known;
+        continue;
+      }
+      return [posixJoin(next, rest), false];
+    }
+    seen.set(next, null);
+    const [resolved, ok] = joinRealpath(path, fs.readlink(next), fs, seen);
+    if (!ok) return [posixJoin(resolved, rest), false];
+    path = resolved;
+    seen.set(next, path);
+  }
+  return [path, true];
+}
+
+/** Python 3.11's `os.path.realpath(path)` (not strict) against `cwd`: absolute and normalised. */
+export function pyRealpath(path: string, cwd: string, fs: LinkReader): string {
+  const [resolved] = joinRealpath('', path, fs, new Map());
+  return posixNormpath(resolved.startsWith('/') ? resolved : posixJoin(cwd, resolved));
 }

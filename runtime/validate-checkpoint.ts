@@ -15,7 +15,7 @@ import type { FileReader, Host } from './host.ts';
 import { hmacHex, sameText } from './checkpoint.ts';
 import { READ_LIMITS } from './files.ts';
 import { isPyNumber } from './pyjson.ts';
-import { reviewHeadings } from './pytext.ts';
+import { type PyInstant, reviewHeadings } from './pytext.ts';
 import type { VerifierState } from './signing.ts';
 import { isInt, isObject, type Json, type NodeCrypto, nodeCrypto, sameList, type StreamingHash } from './util.ts';
 
@@ -42,7 +42,7 @@ import { isInt, isObject, type Json, type NodeCrypto, nodeCrypto, sameList, type
 // for the append checkpoint: a process that can read the key can forge the
 // verdict, as it can replace acp itself.
 
-const VERSION = 3;
+const VERSION = 4;
 /** Logs shorter than this are validated in full and leave no checkpoint. */
 export const MIN_LOG_BYTES = 64 * 1024;
 
@@ -73,7 +73,7 @@ export interface LogPassState {
   readonly eventNames: Set<unknown>;
   anyPrimaryFreeze: boolean;
   count: number;
-  lastAt: number | undefined;
+  lastAt: PyInstant | undefined;
   seenSeqs: Set<unknown> | undefined;
   /** A signed folder's verifier (runtime/signing.ts), flushed: its state is JSON. */
   readonly signing: { readonly state: VerifierState } | undefined;
@@ -98,7 +98,7 @@ export interface PassInputs {
 /** The pass after the prefix, in a form that survives JSON exactly. */
 interface SavedPass {
   count: number;
-  lastAt: number | null;
+  lastAt: [number, number] | null;
   shapeErrors: string[];
   stateErrors: string[];
   state: Omit<DerivedState, 'errors'>;
@@ -145,14 +145,14 @@ function wellFormed(stored: Stored): boolean {
   const { inputs, log, pass, review } = stored;
   if (review !== undefined && !(isObject(review) && Array.isArray(review.seqs) && Array.isArray(review.participants))) return false;
   const lists = [stored.scanErrors, pass?.shapeErrors, pass?.stateErrors, pass?.reviews?.seqs, pass?.reviews?.from, pass?.items, pass?.frozenSupporting, pass?.eventNames];
-  return isObject(inputs) && isObject(log) && isInt(log.lines) && typeof log.sha256 === 'string' && isObject(pass) && isObject(pass.state) && isInt(pass.count) && lists.every(Array.isArray);
+  return isObject(inputs) && isObject(log) && isInt(log.lines) && typeof log.sha256 === 'string' && isObject(pass) && isObject(pass.state) && isInt(pass.count) && (pass.lastAt === null || (Array.isArray(pass.lastAt) && pass.lastAt.length === 2 && pass.lastAt.every(isInt))) && lists.every(Array.isArray);
 }
 
 /** The pass as JSON, or `undefined` when a checkpoint could not restore it exactly. */
 function savePass(pass: LogPassState): SavedPass | undefined {
   // Only a prefix whose seqs are its event numbers: then the first event of
   // any seq in it is known from its position, and every seq is an integer.
-  if (pass.seenSeqs || (pass.lastAt !== undefined && !Number.isFinite(pass.lastAt))) return undefined;
+  if (pass.seenSeqs) return undefined;
   const reviews: SavedPass['reviews'] = { seqs: [], from: [] };
   for (const event of pass.reviewEvents) {
     if (!isInt(event.seq) || typeof event.from !== 'string') return undefined;
@@ -168,7 +168,7 @@ function savePass(pass: LogPassState): SavedPass | undefined {
   if (!survivesJson(state)) return undefined;
   return {
     count: pass.count,
-    lastAt: pass.lastAt ?? null,
+    lastAt: pass.lastAt ? [pass.lastAt[0], pass.lastAt[1]] : null,
     shapeErrors: pass.shapeErrors,
     stateErrors: errors,
     state,
@@ -223,7 +223,7 @@ function restorePass(pass: LogPassState, saved: SavedPass): boolean {
   for (const name of saved.eventNames) pass.eventNames.add(name);
   pass.anyPrimaryFreeze = saved.anyPrimaryFreeze;
   pass.count = saved.count;
-  pass.lastAt = saved.lastAt ?? undefined;
+  pass.lastAt = saved.lastAt ? [saved.lastAt[0], saved.lastAt[1]] : undefined;
   if (pass.signing && saved.signing) Object.assign(pass.signing.state, structuredClone(saved.signing));
   pass.firstSignature = saved.firstSignature ?? undefined;
   return true;

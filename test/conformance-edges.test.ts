@@ -110,12 +110,13 @@ describe('2. ~ in --folder and --repo-root', () => {
     expect(r.stderr).toBe('error: --repo-root must be relative to the collaboration folder\n');
   });
 
-  test('expandUser leaves other tildes alone', () => {
+  test('expandUser leaves other tildes alone; ~user is looked up (Path.expanduser, issue 28 class 10)', () => {
     const env = (n: string) => (n === 'HOME' ? '/h/' : undefined);
-    expect(expandUser('~', env)).toBe('/h/');
+    expect(expandUser('~', env)).toBe('/h');
     expect(expandUser('~/x', env)).toBe('/h/x');
     expect(expandUser('a/~', env)).toBe('a/~');
-    expect(expandUser('~user/x', env)).toBe('~user/x');
+    expect(expandUser('~user/x', env, { userHome: (name) => (name === 'user' ? '/u' : undefined) })).toBe('/u/x');
+    expect(() => expandUser('~user/x', env)).toThrow('Could not determine home directory.');
   });
 });
 

@@ -1,7 +1,7 @@
 // Issue 28's examples, class by class: what the Python tools do on the same
 // folder and command line, run through the CLI in-process. The property
 // tests against python3 itself are test/pyjson.test.ts and test/pytext.test.ts.
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
@@ -191,5 +191,129 @@ describe('class 11: empty strings are falsy, as in the Python tools', () => {
     const last = readFileSync(join(folder, 'events.jsonl'), 'utf8').trim().split('\n').pop()!;
     expect(last).not.toContain('"doc"');
     expect(last).not.toContain('"sha256"');
+  });
+});
+
+describe("class 11, init's half: empty --repo-root and --deliverables-dir", () => {
+  const I = ['--participant', 's', '--participant', 'r', '--objective', 'o', '--completion', 'g', '--primary-deliverable-type', 'adr'];
+  test("--repo-root '' is no --repo-root (internal: accepted, nothing recorded; external: required)", async () => {
+    const folder = join(tempDir(), 'c');
+    const r = await acp('init', '--folder', folder, ...I, '--repo-root', '');
+    expect(r.stderr).toBe('');
+    expect(readFileSync(join(folder, 'protocol.json'), 'utf8')).not.toContain('repoRoot');
+    expect((await acp('validate', '--folder', folder)).code).toBe(0);
+    const external = await acp('init', '--folder', join(tempDir(), 'e'), ...I, '--deliverables-mode', 'external', '--repo-root', '');
+    expect(external.stderr).toBe('error: --repo-root is required when --deliverables-mode external\n');
+  });
+
+  test("--deliverables-dir '' is refused (Python writes a dir its own validate rejects), nothing written", async () => {
+    const root = tempDir();
+    const r = await acp('init', '--folder', join(root, 'c'), ...I, '--deliverables-dir', '');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('error: --deliverables-dir must not be blank (a folder without deliverables.dir does not validate: deliverables.dir is required)\n');
+    expect(readdirSync(root)).toEqual([]);
+  });
+});
+
+describe('class 9: at is read with datetime.fromisoformat (3.11)', () => {
+  /** Replace the `at` of the log's events, in order. */
+  function setTimes(folder: string, ...times: string[]): void {
+    const path = join(folder, 'events.jsonl');
+    const lines = readFileSync(path, 'utf8').trim().split('\n');
+    writeFileSync(path, lines.map((line, k) => (times[k] === undefined ? line : line.replace(/"at":"[^"]*"/, `"at":${JSON.stringify(times[k])}`))).join('\n') + '\n');
+  }
+
+  test('week dates, a space before the offset, long fractions; years below 100 are before 1949', async () => {
+    const folder = join(tempDir(), 'c');
+    await initFolder(folder);
+    expect((await acp(...draft(folder))).code).toBe(0);
+    for (const [first, second] of [['0050-01-01T00:00:00Z', '1949-01-01T00:00:00Z'], ['2026-W01-1T00:00:00Z', '2025-12-29T00:00:00.0000001+00:00'], ['2026-01-01T05:00:00 +05:00', '2026-01-01T00:00:00.1234567Z']]) {
+      setTimes(folder, first!, second!);
+      const r = await acp('validate', '--folder', folder);
+      expect(r.stdout, `${first} then ${second}`).not.toMatch(/at must/);
+    }
+    setTimes(folder, '1949-01-01T00:00:00Z', '0050-01-01T00:00:00Z');
+    expect((await acp('validate', '--folder', folder)).stdout).toContain('ERROR: seq 2: at must not be earlier than the previous event');
+  });
+
+  test('2026-0101, a lowercase z and year 0000 are no timestamps; nor is a time whose UTC leaves years 1-9999 (Python: OverflowError)', async () => {
+    const folder = join(tempDir(), 'c');
+    await initFolder(folder);
+    for (const at of ['2026-0101T00:00:00Z', '2026-01-01T00:00:00z', '0000-01-01T00:00:00Z', '0001-01-01T00:00:00+05:00']) {
+      setTimes(folder, at);
+      const r = await acp('validate', '--folder', folder);
+      expect(r.stdout, at).toContain('ERROR: seq 1: at must be an ISO-8601 timestamp');
+      expect(r.code).not.toBe(0);
+    }
+  });
+
+  test("a new event's at is never before the previous one, even with a fraction (rounded up to the second)", async () => {
+    const folder = join(tempDir(), 'c');
+    await initFolder(folder);
+    setTimes(folder, '2999-01-01T00:00:00.5Z');
+    expect((await acp(...draft(folder))).code).toBe(0);
+    const last = JSON.parse(readFileSync(join(folder, 'events.jsonl'), 'utf8').trim().split('\n').pop()!) as { at: string };
+    expect(last.at).toBe('2999-01-01T00:00:01Z');
+    expect((await acp('validate', '--folder', folder)).stdout).not.toMatch(/at must/);
+  });
+});
+
+describe('class 10: paths resolve as pathlib resolves them', () => {
+  test('through a symlinked folder, messages name the resolved path', async () => {
+    const root = tempDir();
+    mkdirSync(join(root, 'E'));
+    symlinkSync(join(root, 'E'), join(root, 'link'));
+    const r = await acp('next', '--folder', join(root, 'link'), '--participant', 's');
+    expect(r.stderr).toBe(`error: missing protocol.json in ${join(root, 'E')}\n`);
+  });
+
+  test('init --folder L/../X with a symlink L -> sub/in creates sub/X, as the OS resolves it', async () => {
+    const root = tempDir();
+    mkdirSync(join(root, 'sub', 'in'), { recursive: true });
+    symlinkSync('sub/in', join(root, 'L'));
+    const r = await acp('init', '--folder', `${root}/L/../X`, '--participant', 's', '--participant', 'r', '--objective', 'o', '--completion', 'g', '--primary-deliverable-type', 'adr');
+    expect(r.stdout).toBe(`Initialized ACP schema v2 collaboration folder: ${join(root, 'sub', 'X')}\n`);
+    expect(readdirSync(join(root, 'sub')).sort()).toEqual(['X', 'in']);
+  });
+
+  test('~root/x is that user\'s home; ~nosuchuser is a clean error', async () => {
+    const rootHome = readFileSync('/etc/passwd', 'utf8').split('\n').find((line) => line.startsWith('root:'))!.split(':')[5]!;
+    const missing = `acp-py28-missing-${process.pid}`;
+    const r = await acp('next', '--folder', `~root/${missing}`, '--participant', 's');
+    expect(r.stderr).toBe(`error: missing protocol.json in ${join(realpathSync(rootHome), missing)}\n`);
+    const unknown = await acp('next', '--folder', '~nosuchuser-acp/x', '--participant', 's');
+    expect(unknown.stderr).toBe('error: Could not determine home directory.\n');
+    expect(unknown.code).toBe(2);
+  });
+
+  test('init through a dangling protocol.json symlink is refused (Python writes through it): kept, documented', async () => {
+    const folder = join(tempDir(), 'c');
+    mkdirSync(folder);
+    symlinkSync('/nonexistent/acp-target.json', join(folder, 'protocol.json'));
+    const r = await acp('init', '--folder', folder, '--participant', 's', '--participant', 'r', '--objective', 'o', '--completion', 'g', '--primary-deliverable-type', 'adr');
+    expect(r.stderr).toBe('error: collaboration folder already contains protocol.json; use --resume to acknowledge it\n');
+    expect(readdirSync(folder)).toEqual(['protocol.json']);
+  });
+});
+
+describe('class 7: arguments that were bytes not UTF-8 (surrogate escapes, as Python decodes argv)', () => {
+  test("next names 's\\udcff'; append --summary 'x\\udcffy' writes nothing; init --folder 'F\\udcff' creates the byte name F\\xff", async () => {
+    const root = tempDir();
+    const folder = join(root, 'F\udcff');
+    const made = await acp('init', '--folder', folder, '--participant', 's', '--participant', 'r', '--objective', 'o', '--completion', 'g', '--primary-deliverable-type', 'adr');
+    expect(made.stderr).toBe('');
+    expect(readdirSync(root, { encoding: 'buffer' }).map((name) => [...name])).toEqual([[0x46, 0xff]]);
+    const next = await acp('next', '--folder', folder, '--participant', 's\udcff');
+    expect(next.stderr).toBe("error: participant 's\\udcff' is not listed in protocol.json\n");
+    const log = () => readFileSync(Buffer.concat([Buffer.from(`${root}/F`), Buffer.of(0xff), Buffer.from('/events.jsonl')]), 'utf8');
+    const before = log();
+    const append = await acp('append', '--folder', folder, '--participant', 's', '--event', 'deliverable_drafted', '--summary', 'x\udcffy', '--reply-to', '1', '--role', 'primary', '--doc', 'deliverables/adr.md');
+    expect(append.code).toBe(2);
+    expect(append.stderr).toContain("error: cannot write the event: 'x\\udcffy' holds '\\udcff'");
+    expect(log()).toBe(before);
+    const objective = await acp('init', '--folder', join(root, 'G'), '--participant', 's', '--participant', 'r', '--objective', 'o\udcff', '--completion', 'g', '--primary-deliverable-type', 'adr');
+    expect(objective.code).toBe(2);
+    expect(objective.stderr).toContain("error: cannot write the new folder: 'o\\udcff' holds '\\udcff'");
+    expect(readdirSync(root)).toHaveLength(1);
   });
 });

@@ -45,7 +45,7 @@ import { createNodeHost } from './runtime/node-host.ts';
 import { dumpsPy, loadsPy, PyJsonError, pyKeys } from './runtime/pyjson.ts';
 import { compareInstants, comparePy, decodeText, endsWithLineBreak, formatProtocolJson, formatTimestamp, hasLoneSurrogate, parseZonedTimestamp, purePosixPath, pyRepr, pySplitLines, pyStr, pyStrip, reviewHeadings, sha256Hex, sortedPy, zonedInstant } from './runtime/pytext.ts';
 import type { PyInstant } from './runtime/pytext.ts';
-import { builtinModule, errorCode, fsError, isInside, isInt, isObject, isPyIntLike, pySeqKey, type Json, nodeCrypto, realpathOfExistingAncestor, sameList, sleep } from './runtime/util.ts';
+import { errorCode, fsError, isInside, isInt, isObject, isPyIntLike, pySeqKey, type Json, nodeCrypto, realpathOfExistingAncestor, sameList, sleep } from './runtime/util.ts';
 
 export { parseArgv, parsePyFloat, parsePyInt, type ParsedArgv } from './runtime/argv.ts';
 export { CHECKPOINT_NAME } from './runtime/checkpoint.ts';
@@ -3737,27 +3737,23 @@ export function describeError(error: unknown): { message: string; exitCode: numb
   return undefined;
 }
 
-/** The entry point's work (argv, stdio, exit code) lives in runtime/process.ts. */
-async function main(): Promise<void> {
-  await (await import('./runtime/process.ts')).runProcess((io, host) => runCli(io, host));
-}
-
 /**
- * Whether this module is the program being run: `import.meta.main` on Bun and
- * Deno; on Node, the script path in argv names this file.
+ * Run the CLI as this process: argv, stdio, signals and the exit code
+ * (runtime/process.ts). The bin (runtime/bin.ts, dist/acp.mjs) calls it;
+ * embedders call {@link runCli} instead.
  */
-async function isEntryPoint(): Promise<boolean> {
-  const meta = import.meta as ImportMeta & { main?: boolean };
-  if (typeof meta.main === 'boolean') return meta.main;
-  const script = (globalThis as { process?: { argv?: string[] } }).process?.argv?.[1];
-  if (!script || !import.meta.url.startsWith('file:')) return false;
-  const { fileURLToPath } = await builtinModule('node:url', () => import('node:url'));
-  const { realpathSync } = await builtinModule('node:fs', () => import('node:fs'));
-  try {
-    return realpathSync(script) === realpathSync(fileURLToPath(import.meta.url));
-  } catch {
-    return false;
-  }
+export function main(): Promise<void> {
+  // Once per process: in the skill's one-file runtime this module is the
+  // program itself as well as the bin's library, and both would start it.
+  running ??= import('./runtime/process.ts').then((process) => process.runProcess((io, host) => runCli(io, host)));
+  return running;
 }
+let running: Promise<void> | undefined;
 
-if (await isEntryPoint()) await main();
+// Bun and Deno run the source as a program (`bun acp.ts …`), and say so in
+// `import.meta.main`, a plain boolean: no await, so this module can also be
+// required from CommonJS. Node runs the bin. (`import.meta` goes through a
+// variable: Bun's bundler rewrites a literal `import.meta.main` for Node into
+// a check that is true in any ES module.)
+const meta = import.meta as ImportMeta & { main?: boolean };
+if (meta.main === true) void main();

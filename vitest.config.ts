@@ -1,6 +1,9 @@
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
+import type { Reporter } from 'vitest/reporters';
+import { chromiumRequired, findChromium, noChromiumReason } from './test/chromium.ts';
+import { nodeRuntimes } from './test/conformance/select.ts';
 
 // One configuration; environment switches choose how much runs (issue 13):
 //
@@ -9,8 +12,14 @@ import { defineConfig } from 'vitest/config';
 //                     sample of them spawned under each runtime
 //                     (conformance.test.ts). Under 5 minutes on 2 cores
 //                     (4 min 48 s measured at load average 6-7).
+//                     The CLI and library tests run on the machine's Node
+//                     and one other (test/node-versions.ts installs them
+//                     in test/global-setup.ts); without a Chromium the
+//                     browser test is skipped, as the end of the run says.
 //   npm run test:all  the same with ACP_FULL=1: every scenario spawned under
-//                     every runtime (node, bun, deno, binary). CI runs both.
+//                     every runtime (node, bun, deno, binary), the CLI and
+//                     library on Node 20, 22, 24 and 26, and a Chromium
+//                     required. CI runs both.
 //   npm run test:long ACP_LONG=1: the long race and crash modes.
 //
 // Other switches: test/conformance/select.ts (ACP_RUNTIMES,
@@ -19,9 +28,20 @@ import { defineConfig } from 'vitest/config';
 // No test may depend on the machine's speed: spawned conformance scenarios
 // get budgets scaled by a measured start cost (test/timing.ts), other waits
 // wait for events, and the timeouts below only bound a hang.
+/** After the summary: what this run left out and why (so a green `npm test` does not hide it). */
+const leftOut: Reporter = {
+  onTestRunEnd() {
+    const lines = [`Node versions: the CLI and library tests ran on ${nodeRuntimes().join(', ')} (node: this machine's ${process.version})`];
+    if (!findChromium() && !chromiumRequired()) lines.push(`skipped: the browser test of test/humans-report.test.ts: ${noChromiumReason()}`);
+    process.stdout.write(`${lines.map((line) => ` ${line}`).join('\n')}\n`);
+  },
+};
+
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    globalSetup: ['test/global-setup.ts'],
+    reporters: ['default', leftOut],
     pool: 'forks',
     // A bound on a hang, not an expected duration (conformance tests set
     // their own, from the measured start cost of their runtime).

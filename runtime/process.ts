@@ -106,34 +106,6 @@ async function fdWriter(fd: 1 | 2, stream: () => Stream): Promise<((text: string
 }
 
 /**
- * Node >= 22.1 keeps the compiled code of the modules loaded from here on (the
- * lazily loaded chunks of dist/) in its on-disk compile cache, so a command
- * that loads the server or the report does not compile them again on the
- * next run. The directory is the user's own cache directory, never Node's
- * default under the shared temporary directory: compiled code read from a
- * place another user can write would be their code running as us. Node 20
- * has no compile cache (the start bundle has its own, see
- * scripts/start-path.mjs), and node:module is not even loaded there (~0.6
- * ms); Bun and Deno have none either. NODE_DISABLE_COMPILE_CACHE=1 turns it
- * off, as Node documents.
- */
-function enableCompileCache(proc: Proc, env: (name: string) => string | undefined): void {
-  const versions = (proc as { versions?: { node?: string } }).versions;
-  const [major = 0, minor = 0] = (versions?.node ?? '').split('.').map(Number);
-  const g = globalThis as { Deno?: unknown; Bun?: unknown };
-  if (g.Deno || g.Bun || major < 22 || (major === 22 && minor < 1)) return;
-  const get = (proc as { getBuiltinModule?(id: string): unknown }).getBuiltinModule;
-  const cacheHome = env('XDG_CACHE_HOME') || (env('HOME') ? `${env('HOME')}/.cache` : undefined);
-  if (typeof get !== 'function' || !cacheHome?.startsWith('/')) return;
-  const module = get('node:module') as { enableCompileCache?(directory: string): unknown } | undefined;
-  try {
-    module?.enableCompileCache?.(`${cacheHome}/acp/node-compile-cache`);
-  } catch {
-    // A cache directory that cannot be created only costs the cache.
-  }
-}
-
-/**
  * The arguments as Python sees them: decoded from UTF-8 with
  * `surrogateescape`, so a byte that is not UTF-8 (`$'s\xff'`) is U+DCFF,
  * printed as `'s\udcff'` and written back as the same byte in a file name.
@@ -169,7 +141,6 @@ async function commandLine(proc: Proc): Promise<string[] | undefined> {
 export async function runProcess(run: (io: CliIo, host: Awaited<ReturnType<typeof createNodeHost>>) => Promise<number>): Promise<void> {
   const proc = (globalThis as unknown as { process: Proc }).process;
   const env = envReader(proc);
-  enableCompileCache(proc, env);
   const controller = new AbortController();
   let stoppedWith: number | undefined;
   // SIGINT/SIGTERM abort the command (a wait ends, held locks are released

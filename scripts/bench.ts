@@ -3,7 +3,8 @@
 // and writes it to BENCHMARKS.md with a description of the machine.
 //
 //   BENCH_QUICK=1          fast smoke mode (fewer runs, 1k/10k logs, 3 s idle wait)
-//   BENCH_ONLY=a,b         only these sections: targets, runtimes, logs, handoff, idle, concurrent, memory, rpc
+//   BENCH_ONLY=a,b         only these sections: targets, runtimes, logs, handoff, idle, concurrent, memory, rpc;
+//                          `start`: only the Node start rows of targets (each Node version, and the binary)
 //   BENCH_RPC_RUNTIMES=a,b the server runtimes of the rpc section (default node,bun,deno,binary)
 //   BENCH_IDLE_SECONDS=N   length of the idle-wait measurement (default 30; quick 3)
 //   BENCH_NO_WRITE=1       print the table but do not write BENCHMARKS.md
@@ -36,9 +37,8 @@ import { benchTargets, copyFolder, type TargetRow } from './bench-targets.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = join(ROOT, 'dist', 'acp');
+/** The package's bin: the CLI on Node (it turns on the compile cache, then imports dist/lib.mjs). */
 const MJS = join(ROOT, 'dist', 'acp.mjs');
-/** The package's bin and the skill's entry: the CLI launcher without Node's ES module loader. */
-const CJS = join(ROOT, 'dist', 'acp.cjs');
 const ACP_TS = join(ROOT, 'acp.ts');
 const LOCAL_BIN = join(ROOT, 'node_modules', '.bin');
 const env = process.env;
@@ -102,7 +102,7 @@ interface Cli {
 function runtimes(): Cli[] {
   const list: Cli[] = [];
   if (existsSync(BIN)) list.push({ name: 'binary', prefix: () => [BIN] });
-  if (existsSync(CJS)) list.push({ name: 'node', prefix: () => ['node', CJS] });
+  if (existsSync(MJS)) list.push({ name: 'node', prefix: () => ['node', MJS] });
   list.push({ name: 'bun', prefix: () => [join(LOCAL_BIN, 'bun'), ACP_TS] });
   if (existsSync(join(LOCAL_BIN, 'deno'))) {
     list.push({
@@ -229,6 +229,7 @@ async function benchTargetsSection(): Promise<void> {
   console.log('\nissue 19 targets');
   const result = await benchTargets({
     quick: QUICK,
+    startOnly: !want('targets'),
     work,
     root: ROOT,
     timed: (argv, allowed) => timed(argv, undefined, allowed),
@@ -535,7 +536,7 @@ function table(): string[] {
 }
 
 async function main(): Promise<void> {
-  if (!existsSync(BIN)) throw new Error(`${BIN} is missing: run \`node scripts/build.mjs --compile\` first (npm run bench does)`);
+  if (!existsSync(BIN)) throw new Error(`${BIN} is missing: run \`node scripts/build.mjs\` first (npm run bench does)`);
   host = await createNodeHost();
   registry = await createRegistry();
   if (NODE_EXTRA_CA_CERTS !== undefined) {
@@ -544,7 +545,7 @@ async function main(): Promise<void> {
   const loadBefore = os.loadavg();
   console.log(`acp benchmarks${QUICK ? ' (quick)' : ''}; work folder ${work}; load average ${loadBefore.map((v) => v.toFixed(2)).join(' ')}`);
   try {
-    if (want('targets')) await benchTargetsSection();
+    if (want('targets') || want('start')) await benchTargetsSection();
     if (want('runtimes')) await benchRuntimes();
     if (want('logs')) await benchLogs();
     if (want('handoff')) await benchHandoff();

@@ -1,25 +1,22 @@
 #!/usr/bin/env node
-// Builds the two distributables with the bun binary that the `bun`
+// Builds the distributables with the bun binary that the `bun`
 // devDependency installs into node_modules (no global install):
 //
-//   dist/acp.mjs  the launcher (ESM; runs unchanged on Node >= 20.19, Bun and
-//                 Deno) of dist/acp-core.js: acp.ts plus what every command
-//                 needs at start, as a script, so that Node can compile it
-//                 with the V8 code cache dist/acp-core.js.cache (see
-//                 scripts/start-path.mjs).
+//   dist/lib.mjs       the library (the package's main export): acp.ts and
+//                      what every command needs at start
+//   dist/acp.mjs       the bin: turns on Node's compile cache (Node >= 22.1),
+//                      then imports lib.mjs and runs the CLI; runs unchanged on
+//                      Node >= 20.19, Bun and Deno
 //   dist/chunks/*.mjs  the lazily imported rest (server, doctor, report with
-//                 markdown-it, git, valibot, yaml…), each loaded by the
-//                 command that needs it (see scripts/bundle.ts). The small
-//                 ones ship as scripts instead, dist/chunks/*.js, which the
-//                 launchers load without Node's ES module loader. The launchers, the
-//                 core and the chunks are copied to skills/agent-collaboration/scripts/.
-//   dist/acp-mcp.mjs  the MCP server of `acp mcp` with the MCP SDK, loaded
-//                 by that command only.
-//   dist/acp      standalone executable (`bun build --compile`, minified, with
-//                 bytecode for a faster start); needs no runtime installed.
+//                      markdown-it, git, valibot, yaml…), each loaded by the
+//                      command that needs it (see scripts/bundle.ts)
+//   dist/acp-mcp.mjs   the MCP server of `acp mcp` with the MCP SDK, loaded by
+//                      that command only
+//   dist/acp           standalone executable (`bun build --compile`, minified,
+//                      with bytecode for a faster start); needs no runtime
 //
-//   node scripts/build.mjs                 -> dist/acp.mjs and dist/acp
-//   node scripts/build.mjs --no-compile    -> dist/acp.mjs only (~0.3 s)
+//   node scripts/build.mjs                 -> all of the above
+//   node scripts/build.mjs --no-compile    -> without dist/acp (~0.3 s)
 //   node scripts/build.mjs --types         -> also dist/types/*.d.ts (tsc, for
 //     library users of the npm package; `npm pack` runs it via prepack)
 //   node scripts/build.mjs --target=T      -> also dist/acp-T for another platform
@@ -27,15 +24,17 @@
 //     bun-linux-x64-musl, bun-linux-arm64-musl, bun-linux-x64-baseline,
 //     bun-darwin-x64, bun-darwin-arm64, bun-windows-x64 (writes dist/acp-T.exe).
 //     Cross-compiling downloads that target's bun runtime from npm once.
+//   node scripts/build.mjs --skill         -> only skills/agent-collaboration/scripts/acp.mjs,
+//     the skill's runtime in one file (`npm run build:skill`; committed, so
+//     rebuilt when the version changes, not on every change)
 //
-// `--compile` is accepted for compatibility (compiling is the default).
-// Outputs are written to a temporary name and renamed into place, so a
-// concurrent run of dist/acp or dist/acp.mjs never sees a half-written file.
+// Each output is made in a scratch directory under the name it will have
+// (a compiled binary embeds its file name) and renamed into place, so a
+// concurrent run of dist/ never sees a half-written file.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CACHE_FILE, CORE_FILE, cacheFits, chunkKey, cjsLauncher, launcher, makeCodeCaches, toScript } from './start-path.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const bun = join(root, 'node_modules', '.bin', process.platform === 'win32' ? 'bun.exe' : 'bun');
@@ -45,7 +44,7 @@ if (!existsSync(bun)) {
 }
 
 const args = process.argv.slice(2);
-const known = (a) => a === '--compile' || a === '--no-compile' || a === '--types' || a.startsWith('--target=');
+const known = (a) => ['--no-compile', '--types', '--skill'].includes(a) || a.startsWith('--target=');
 const unknown = args.filter((a) => !known(a));
 if (unknown.length) {
   console.error(`build: unknown argument(s) ${unknown.join(' ')} (see the header of scripts/build.mjs)`);
@@ -63,149 +62,69 @@ function run(args) {
   }
 }
 
-/**
- * Chunks up to this size get a script form for acp.cjs (a CommonJS program's
- * first import() starts Node's ES module loader, ~5 ms). The larger ones
- * (the server, the report, yaml, valibot) cost more to compile than that
- * and stay modules only.
- */
-const SCRIPT_CHUNK_MAX_BYTES = 64 * 1024;
-
-const tmpSuffix = `.tmp-${process.pid}`;
-/** Build into `final + tmpSuffix` with `build(tmp)`, then rename over `final`. */
-function atomically(final, build) {
-  const tmp = final + tmpSuffix;
-  try {
-    build(tmp);
-    chmodSync(tmp, 0o755);
-    renameSync(tmp, final);
-  } finally {
-    rmSync(tmp, { force: true });
-  }
-}
-
-mkdirSync(join(root, 'dist'), { recursive: true });
-// The bundles are built into a scratch directory (scripts/bundle.ts), then
-// renamed into place: acp-mcp.mjs and the chunks first, so a new acp.mjs never
-// meets an old or missing file it imports. Chunks the new build no longer has
-// are removed last.
-const scratch = join(root, 'dist', `.bundle${tmpSuffix}`);
-const skillScripts = join(root, 'skills', 'agent-collaboration', 'scripts');
-let chunks = [];
-try {
-  run(['scripts/bundle.ts', scratch]);
-  const modules = readdirSync(join(scratch, 'chunks')).filter((name) => name.endsWith('.mjs')).sort();
-  chunks = (await startPath(scratch, modules)).sort();
-  mkdirSync(join(root, 'dist', 'chunks'), { recursive: true });
-  // The launcher last: it must never meet an older core than its own.
-  for (const name of ['acp-mcp.mjs', ...chunks.map((chunk) => `chunks/${chunk}`), CORE_FILE, CACHE_FILE, 'acp.cjs', 'acp.mjs']) {
-    atomically(join(root, 'dist', name), (tmp) => writeFileSync(tmp, readFileSync(join(scratch, name))));
-  }
-  removeStaleChunks(join(root, 'dist', 'chunks'), chunks);
-} finally {
+/** A scratch directory beside `dir` for `use(scratch)`, removed afterwards. */
+function withScratch(dir, use) {
+  const scratch = join(dir, `.build-${process.pid}`);
   rmSync(scratch, { recursive: true, force: true });
-}
-
-/**
- * Turn `dir`/acp.mjs (the ESM start bundle) into acp-core.js and its
- * launchers, the small chunks into scripts (replacing their modules), and
- * give them code caches. Returns the files of chunks/: the remaining
- * modules, the scripts and their caches.
- */
-async function startPath(dir, chunkNames) {
-  const core = await toScript(readFileSync(join(dir, 'acp.mjs'), 'utf8'));
-  writeFileSync(join(dir, CORE_FILE), core.script);
-  const { scripts, builtins } = await chunkScripts(dir, chunkNames);
-  const modules = chunkNames.filter((name) => !scripts.includes(name));
-  const chunks = ['acp-mcp.mjs', ...modules.map((chunk) => `chunks/${chunk}`)];
-  const scriptNames = scripts.map((name) => `chunks/${name}`);
-  // Bun and Deno import every builtin a script requires up front (a require is synchronous).
-  writeFileSync(join(dir, 'acp.mjs'), launcher({ exports: core.exports, builtins: [...new Set([...core.builtins, ...builtins])].sort(), chunks, scripts: scriptNames }));
-  writeFileSync(join(dir, 'acp.cjs'), cjsLauncher({ chunks, scripts: scriptNames }));
-  const caches = codeCaches(dir);
-  for (const [name, bytes] of caches) writeFileSync(join(dir, name), bytes);
-  const chunkFiles = [...modules, ...scripts.map((name) => name.replace(/\.mjs$/, '.js')), ...[...caches.keys()].filter((name) => name.startsWith('chunks/')).map((name) => name.slice('chunks/'.length))];
-  return chunkFiles;
-}
-
-/**
- * The code caches of the scripts in `dir` (acp-core.js and the chunks/*.js
- * the warm-up loads). V8's caches differ from run to run, so a cache that
- * still fits its script (same bytes, same V8, accepted) is kept: the
- * skill's committed one first, then dist/'s; only a changed script or
- * another Node makes a new one. That keeps the skill's copies stable in git.
- */
-function codeCaches(dir) {
-  const made = makeCodeCaches(dir);
-  const fitting = (name) => {
-    const script = readFileSync(join(dir, name.replace(/\.cache$/, '')));
-    return [join(skillScripts, name), join(root, 'dist', name)].filter((file) => existsSync(file)).map((file) => readFileSync(file)).find((cache) => cacheFits(cache, script));
-  };
-  return new Map([...made].map(([name, bytes]) => [name, fitting(name) ?? bytes]));
-}
-
-/**
- * Replace chunks/x.mjs by its script form chunks/x.js for the small chunks;
- * returns their .mjs names (the names the bundle imports them by) and the
- * builtins they require. A script chunk's static imports must be script
- * chunks too (they are loaded through the launcher).
- */
-async function chunkScripts(dir, chunkNames) {
-  const small = chunkNames.filter((name) => statSync(join(dir, 'chunks', name)).size <= SCRIPT_CHUNK_MAX_BYTES);
-  const builtins = new Set();
-  for (const name of small) {
-    const code = readFileSync(join(dir, 'chunks', name), 'utf8');
-    const js = name.replace(/\.mjs$/, '.js');
-    const made = await toScript(code, { key: chunkKey(`./chunks/${js}`), filename: `chunks/${js}`, chunk: true });
-    const outside = made.statics.filter((specifier) => !small.includes(specifier.replace(/^\.\//, '')));
-    if (outside.length) throw new Error(`chunks/${name} imports ${outside.join(', ')} statically, which has no script form`);
-    for (const builtin of made.builtins) builtins.add(builtin);
-    writeFileSync(join(dir, 'chunks', js), made.script);
-    rmSync(join(dir, 'chunks', name));
+  mkdirSync(scratch, { recursive: true });
+  try {
+    return use(scratch);
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
   }
-  return { scripts: small, builtins: [...builtins] };
 }
 
-/** Delete the chunk files (.mjs, the .js script forms and their .js.cache) of `dir` that are not in `keep`. */
-function removeStaleChunks(dir, keep) {
-  for (const name of readdirSync(dir)) if (/\.(m?js|js\.cache)$/.test(name) && !keep.includes(name)) rmSync(join(dir, name), { force: true });
+/** Move `name` from `scratch` into `dir`, replacing the old one in one step. */
+function place(scratch, dir, name, mode = 0o644) {
+  mkdirSync(dirname(join(dir, name)), { recursive: true });
+  chmodSync(join(scratch, name), mode);
+  renameSync(join(scratch, name), join(dir, name));
 }
 
-// The skill carries the runtime: keep its copy of dist/acp.mjs, acp-core.js
-// with its cache, and the chunks identical to dist/ (test/skill.test.ts fails when a committed copy is stale).
-// acp-mcp.mjs stays out of the skill (`acp mcp` says so when it is missing).
-if (existsSync(skillScripts)) {
-  mkdirSync(join(skillScripts, 'chunks'), { recursive: true });
-  for (const name of [...chunks.map((chunk) => `chunks/${chunk}`), CORE_FILE, CACHE_FILE, 'acp.cjs', 'acp.mjs']) {
-    const fresh = readFileSync(join(root, 'dist', name));
-    const copy = join(skillScripts, name);
-    if (!existsSync(copy) || !readFileSync(copy).equals(fresh)) atomically(copy, (tmp) => writeFileSync(tmp, fresh));
-  }
-  removeStaleChunks(join(skillScripts, 'chunks'), chunks);
+const dist = join(root, 'dist');
+mkdirSync(dist, { recursive: true });
+
+if (args.includes('--skill')) {
+  const scripts = join(root, 'skills', 'agent-collaboration', 'scripts');
+  withScratch(scripts, (scratch) => {
+    run(['scripts/bundle.ts', '--single', join(scratch, 'acp.mjs')]);
+    place(scratch, scripts, 'acp.mjs', 0o755);
+  });
+  process.exit(0);
 }
+
+// The chunks and the MCP server first, the library next, the bin last: a new
+// file never meets an older or missing one that it imports. Chunks the new
+// build no longer has are removed at the end.
+withScratch(dist, (scratch) => {
+  run(['scripts/bundle.ts', scratch]);
+  const chunks = readdirSync(join(scratch, 'chunks')).sort();
+  for (const name of [...chunks.map((chunk) => `chunks/${chunk}`), 'acp-mcp.mjs', 'lib.mjs']) place(scratch, dist, name);
+  place(scratch, dist, 'acp.mjs', 0o755);
+  for (const name of readdirSync(join(dist, 'chunks'))) if (!chunks.includes(name)) rmSync(join(dist, 'chunks', name), { force: true });
+});
 
 // --bytecode precompiles the bundle (ESM bytecode needs --format=esm): start-up
 // of `dist/acp validate` drops by about half compared with plain --compile.
 // --compile-jit-policy=4 raises the JIT's tier-up thresholds: a command runs
 // for ~20 ms, too short for compiling its code to pay off (-4 ms CPU for an
 // append; loops over long logs still get compiled). See BENCHMARKS.md.
-const compile = (outfile, target) =>
-  run(['build', 'acp.ts', '--compile', '--minify', '--bytecode', '--format=esm', '--compile-jit-policy=4', ...(target ? [`--target=${target}`] : []), '--outfile', outfile]);
-
-if (!args.includes('--no-compile')) atomically(join(root, 'dist', 'acp'), (tmp) => compile(tmp));
-for (const target of targets) {
-  const exe = target.startsWith('bun-windows') ? '.exe' : '';
-  // bun appends .exe itself for Windows targets.
-  atomically(join(root, 'dist', `acp-${target}${exe}`), (tmp) => {
-    compile(tmp, target);
-    if (exe && existsSync(tmp + exe)) renameSync(tmp + exe, tmp);
+function compile(name, target) {
+  const flags = ['--compile', '--minify', '--bytecode', '--format=esm', '--compile-jit-policy=4', ...(target ? [`--target=${target}`] : [])];
+  withScratch(dist, (scratch) => {
+    // bun appends .exe itself for Windows targets.
+    run(['build', 'runtime/bin.ts', ...flags, '--outfile', join(scratch, name.replace(/\.exe$/, ''))]);
+    place(scratch, dist, name, 0o755);
   });
 }
+
+if (!args.includes('--no-compile')) compile('acp');
+for (const target of targets) compile(`acp-${target}${target.startsWith('bun-windows') ? '.exe' : ''}`, target);
 
 // Declarations for the package's users: plain .d.ts beside the JS, so a
 // consumer needs neither allowImportingTsExtensions nor our sources.
 if (args.includes('--types')) {
-  rmSync(join(root, 'dist', 'types'), { recursive: true, force: true });
+  rmSync(join(dist, 'types'), { recursive: true, force: true });
   const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
   const r = spawnSync(process.execPath, [tsc, '-p', join('scripts', 'tsconfig.types.json')], { cwd: root, stdio: 'inherit' });
   if (r.status !== 0) {
@@ -216,6 +135,6 @@ if (args.includes('--types')) {
   // bundled, not a dependency: a consumer type-checking our declarations
   // (skipLibCheck off) would fail to resolve it. The module is loosely typed
   // there instead; a plugin author who wants valibot's types imports valibot.
-  const types = join(root, 'dist', 'types', 'acp.d.ts');
+  const types = join(dist, 'types', 'acp.d.ts');
   writeFileSync(types, readFileSync(types, 'utf8').replaceAll("typeof import('valibot')", '{ readonly [name: string]: any }'));
 }

@@ -18,7 +18,7 @@ import pc from 'picocolors';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 // The CLI as the `acp` command runs it (the package's bin).
-const cli = join(root, 'dist', 'acp.cjs');
+const cli = join(root, 'dist', 'acp.mjs');
 const args = process.argv.slice(2);
 const folderArg = args.includes('--folder') ? args[args.indexOf('--folder') + 1] : undefined;
 const keep = args.includes('--keep') || folderArg !== undefined;

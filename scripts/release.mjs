@@ -6,7 +6,8 @@
 //   dist/release/acp-windows-x64.exe  dist/release/SHA256SUMS
 //
 // Each target is `node scripts/build.mjs --no-compile --target=bun-…` (the
-// same flags as dist/acp). Cross-compiling makes bun fetch that target's
+// same flags as dist/acp). Two builds of a target are byte-identical (the
+// build embeds no temporary path); each run empties dist/release/ first. Cross-compiling makes bun fetch that target's
 // runtime package from the npm registry once (then it is cached); a target
 // whose runtime cannot be had is reported and skipped, and the run fails
 // only when none was built. Only the binary for this machine's platform can
@@ -29,6 +30,10 @@ if (unknown.length) {
 }
 const targets = asked.length ? asked : ALL;
 const out = join(root, 'dist', 'release');
+// The folder holds this run's binaries and nothing else, so SHA256SUMS lists
+// exactly its files (an older run's binary of another target would be an
+// unlisted file, or listed under a hash nobody rebuilt).
+rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
 
 const built = [];

@@ -8,6 +8,7 @@ import { pathToFileURL } from 'node:url';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, describe, expect, test } from 'vitest';
 import * as lib from '../acp.ts';
+import { chromiumRequired, findChromium, noChromiumReason } from './chromium.ts';
 import { REPO_DIR } from './conformance/replay.ts';
 import { browserTestName, launchBrowser, SKIP_BROWSER } from './humans/browser.ts';
 import { acp } from './humans/context.ts';

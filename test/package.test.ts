@@ -1,9 +1,10 @@
 // The npm package as a user gets it: `npm pack` (prepack builds dist/ and the
 // declarations), then an install of the tarball into an empty directory with
 // no network and an empty npm cache, then the CLI through npx, the library
-// from Node, from TypeScript without our compiler options, and from Deno
-// (by path and by npm: specifier) without any permission.
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+// from Node, from TypeScript without our compiler options, from Deno (by
+// path and by npm: specifier) without any permission, and from a CommonJS
+// project with require() on Node and Bun.
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -51,14 +52,14 @@ afterAll(() => {
 describe('the npm package', () => {
   test('is small, ships only dist/, the declarations, README and LICENSE, and has no runtime dependencies', () => {
     expect(packed.size).toBeLessThanOrEqual(MAX_TARBALL_BYTES);
-    const allowed = /^(dist\/acp\.mjs|dist\/acp\.cjs|dist\/acp-core\.js|dist\/acp-core\.js\.cache|dist\/acp-mcp\.mjs|dist\/chunks\/[a-z0-9-]+\.(mjs|js|js\.cache)|dist\/types\/.+\.d\.ts|LICENSE|README\.md|package\.json)$/;
+    const allowed = /^(dist\/acp\.mjs|dist\/lib\.mjs|dist\/acp-mcp\.mjs|dist\/chunks\/[a-z0-9-]+\.mjs|dist\/types\/.+\.d\.ts|LICENSE|README\.md|package\.json)$/;
     expect(packed.files.map((f) => f.path).filter((path) => !allowed.test(path))).toEqual([]);
     const manifest = JSON.parse(readFileSync(join(consumer, 'node_modules', NAME, 'package.json'), 'utf8'));
     expect({ name: manifest.name, license: manifest.license, dependencies: manifest.dependencies, bin: manifest.bin }).toEqual({
       name: NAME,
       license: 'MIT',
       dependencies: undefined,
-      bin: { [NAME]: 'dist/acp.cjs', acp: 'dist/acp.cjs' },
+      bin: { [NAME]: 'dist/acp.mjs', acp: 'dist/acp.mjs' },
     });
     // Nothing else was installed.
     expect(readdirSync(join(consumer, 'node_modules')).filter((n) => !n.startsWith('.'))).toEqual([NAME]);
@@ -98,10 +99,34 @@ describe('the npm package', () => {
     writeFileSync(join(consumer, 'deno.json'), JSON.stringify({ nodeModulesDir: 'manual' }));
     const deno = join(LOCAL_BIN, 'deno');
     writeFileSync(join(consumer, 'npm.ts'), example.replace("from 'acp-collab'", "from 'npm:acp-collab'"));
-    writeFileSync(join(consumer, 'path.mjs'), readFileSync(join(consumer, 'main.mjs'), 'utf8').replace("'acp-collab'", "'./node_modules/acp-collab/dist/acp.mjs'"));
+    writeFileSync(join(consumer, 'path.mjs'), readFileSync(join(consumer, 'main.mjs'), 'utf8').replace("'acp-collab'", "'./node_modules/acp-collab/dist/lib.mjs'"));
     for (const file of ['npm.ts', 'path.mjs']) {
       expect((await ok([deno, 'run', '--no-prompt', '--quiet', file], consumer)).stdout, file).toBe('true\n');
     }
     await ok([deno, 'check', '--quiet', 'npm.ts'], consumer);
+  });
+
+  test('a CommonJS project requires it, on Node and Bun', async () => {
+    const project = join(dir, 'commonjs');
+    mkdirSync(join(project, 'node_modules'), { recursive: true });
+    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'cjs-consumer', private: true, type: 'commonjs' }));
+    symlinkSync(join(consumer, 'node_modules', NAME), join(project, 'node_modules', NAME));
+    writeFileSync(
+      join(project, 'main.js'),
+      [
+        "const { createMemoryHost, openCollaboration, VERSION } = require('acp-collab');",
+        '(async () => {',
+        "  const collab = await openCollaboration('/c', { host: createMemoryHost() });",
+        "  await collab.init({ participants: ['a', 'b'], objective: 'o', completion: ['g'], primaryType: 'adr' });",
+        '  console.log(VERSION, (await collab.validate()).ok);',
+        '})();',
+        '',
+      ].join('\n'),
+    );
+    const version = JSON.parse(readFileSync(join(REPO_DIR, 'package.json'), 'utf8')).version;
+    for (const runtime of [process.execPath, join(LOCAL_BIN, 'bun')]) {
+      const r = await ok([runtime, 'main.js'], project);
+      expect({ runtime, stdout: r.stdout, stderr: r.stderr }).toEqual({ runtime, stdout: `${version} true\n`, stderr: '' });
+    }
   });
 });

@@ -1,21 +1,34 @@
 // `npm run build:release` for this machine's platform (the one binary that
-// can run here): built, listed in SHA256SUMS with its real hash, and working.
-// The other targets cross-compile the same way (bun fetches their runtime
-// from npm), too heavy for every test run: README says which were built.
+// can run here): built, listed in SHA256SUMS with its real hash, working,
+// and reproducible: a second build is byte-identical, and SHA256SUMS lists
+// exactly the files of dist/release/ (a file left by an earlier run is
+// gone). The other targets cross-compile the same way (bun fetches their
+// runtime from npm), too heavy for every test run: README says which were built.
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { REPO_DIR, runCommand } from './conformance/replay.ts';
 
-test('build:release writes the binary for this platform and its SHA-256', async () => {
+const RELEASE = join(REPO_DIR, 'dist', 'release');
+const sha256 = (file: string): string => createHash('sha256').update(readFileSync(join(RELEASE, file))).digest('hex');
+
+test('build:release writes the binary for this platform and its SHA-256, the same bytes each time', async () => {
   const target = `${process.platform === 'win32' ? 'windows' : process.platform}-${process.arch}`;
   const file = `acp-${target}${process.platform === 'win32' ? '.exe' : ''}`;
-  const built = await runCommand([process.execPath, join(REPO_DIR, 'scripts', 'release.mjs'), `--target=${target}`], REPO_DIR, process.env, 300_000);
-  expect(built.rc, built.stderr + built.stdout).toBe(0);
-  const binary = join(REPO_DIR, 'dist', 'release', file);
-  const sums = readFileSync(join(REPO_DIR, 'dist', 'release', 'SHA256SUMS'), 'utf8');
-  expect(sums).toBe(`${createHash('sha256').update(readFileSync(binary)).digest('hex')}  ${file}\n`);
+  const release = async (): Promise<string> => {
+    const built = await runCommand([process.execPath, join(REPO_DIR, 'scripts', 'release.mjs'), `--target=${target}`], REPO_DIR, process.env, 300_000);
+    expect(built.rc, built.stderr + built.stdout).toBe(0);
+    // Exactly the folder's files, each with its hash.
+    const listed = readdirSync(RELEASE).filter((name) => name !== 'SHA256SUMS').sort();
+    expect(readFileSync(join(RELEASE, 'SHA256SUMS'), 'utf8')).toBe(listed.map((name) => `${sha256(name)}  ${name}\n`).join(''));
+    expect(listed).toEqual([file]);
+    return sha256(file);
+  };
+  const first = await release();
+  writeFileSync(join(RELEASE, 'acp-left-over'), 'an earlier run of another target');
+  expect(await release(), 'a second build of the same sources differs').toBe(first);
+  const binary = join(RELEASE, file);
   const version = await runCommand([binary, '--version'], REPO_DIR, process.env, 60_000);
   expect(version).toEqual({ rc: 0, stdout: `acp/${JSON.parse(readFileSync(join(REPO_DIR, 'package.json'), 'utf8')).version}\n`, stderr: '' });
   const refused = await runCommand([binary, 'release-check'], REPO_DIR, process.env, 60_000);

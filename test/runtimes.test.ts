@@ -1,5 +1,6 @@
 // Happy-path smoke test of the CLI under every runtime in ACP_RUNTIMES
-// (comma list; default node,bun,deno,binary): node runs dist/acp.mjs, bun
+// (comma list; default: the Node versions of conformance/select.ts, bun,
+// deno, binary): node and node<major> run dist/acp.mjs, bun
 // and deno run acp.ts (deno with only the scenario folder's read/write
 // permissions and --no-prompt), binary is dist/acp. Every command, a whole
 // collaboration from init to completed, and `wait` woken by an append.
@@ -10,14 +11,11 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { runCommand, runtimeSpec, spawnUntil, type RunResult } from './conformance/replay.ts';
+import { spawnedRuntimes } from './conformance/select.ts';
 import { appendArgs, initArgs, OWNER, REVIEWER, STEPS } from './happy-path.ts';
 import { type SpawnedRuntime, budgetMs, startCostOrFloor } from './timing.ts';
 
-export const ALL_RUNTIMES = ['node', 'bun', 'deno', 'binary'];
-const names = (process.env.ACP_RUNTIMES ?? ALL_RUNTIMES.join(','))
-  .split(',')
-  .map((s) => s.trim())
-  .filter(Boolean);
+const names = spawnedRuntimes();
 
 const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: '1', DENO_NO_UPDATE_CHECK: '1' };
 delete env.FORCE_COLOR;

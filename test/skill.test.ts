@@ -3,7 +3,7 @@
 // two-participant collaboration run with nothing but the commands and the
 // document templates printed in the installed SKILL.md, placeholders filled
 // in the way the skill tells an agent to fill them.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -59,49 +59,43 @@ afterAll(() => {
   rmSync(work, { recursive: true, force: true });
 });
 
-/** The runtime's files in a dist/-shaped directory: the launchers, the core with its cache, the chunks. */
-function runtimeFiles(dir: string): string[] {
-  return ['acp.mjs', 'acp.cjs', 'acp-core.js', 'acp-core.js.cache', ...readdirSync(join(dir, 'chunks')).filter((n) => /\.(m?js|js\.cache)$/.test(n)).map((n) => `chunks/${n}`)].sort();
-}
+const VERSION: string = JSON.parse(readFileSync(join(REPO_DIR, 'package.json'), 'utf8')).version;
 
-/**
- * Whether two copies of a runtime file are the same. V8 code caches differ
- * from build to build, so the build keeps a committed cache that still fits;
- * a cache made by another V8 (a build on another Node) is the same when its
- * copy of acp-core.js is (see scripts/start-path.mjs).
- */
-function sameRuntimeFile(name: string, a: Buffer, b: Buffer): boolean {
-  if (a.equals(b)) return true;
-  if (!name.endsWith('.cache')) return false;
-  const parts = (bytes: Buffer) => {
-    const start = bytes.indexOf(10) + 1;
-    const header = JSON.parse(bytes.subarray(0, start).toString()) as { v8: string; source: number };
-    return { v8: header.v8, script: bytes.subarray(start, start + header.source) };
-  };
-  const [x, y] = [parts(a), parts(b)];
-  return x.v8 !== y.v8 && x.script.equals(y.script);
-}
+/** `node <file> --version` */
+const versionOf = (file: string): string => spawnSync(process.execPath, [file, '--version'], { encoding: 'utf8' }).stdout;
 
 describe('the agent-collaboration skill', () => {
-  test('scripts/ as staged in git is dist/: the launchers, acp-core.js with its code cache, and the chunks (run `npm run build` and commit the copies when this fails)', () => {
-    // Every file the launchers may read or import: the same names on both sides, each identical.
-    const distFiles = runtimeFiles(join(REPO_DIR, 'dist'));
+  test('scripts/ is one self-contained file, acp.mjs, of this version (npm run build:skill when the version changes)', () => {
+    // The one generated file in git: nothing beside it (no chunks, no caches).
     const listed = spawnSync('git', ['ls-files', '--cached', `${SKILL}/scripts/`], { cwd: REPO_DIR, encoding: 'utf8' });
     // Outside a git checkout (an unpacked tarball) the files on disk are what ships.
-    const inGit = listed.status === 0 && listed.stdout.trim() !== '';
-    const skillFiles = inGit ? listed.stdout.trim().split('\n').map((path) => path.slice(`${SKILL}/scripts/`.length)).sort() : runtimeFiles(join(REPO_DIR, SKILL, 'scripts'));
-    expect(skillFiles, `${SKILL}/scripts/ does not hold the files of dist/: npm run build, then git add -A ${SKILL}/scripts`).toEqual(distFiles);
-    for (const name of distFiles) {
-      const staged = inGit ? spawnSync('git', ['show', `:${SKILL}/scripts/${name}`], { cwd: REPO_DIR, maxBuffer: 64 * 1024 * 1024 }).stdout : readFileSync(join(REPO_DIR, SKILL, 'scripts', name));
-      expect(sameRuntimeFile(name, staged, readFileSync(join(REPO_DIR, 'dist', name))), `${SKILL}/scripts/${name} is stale: npm run build, then git add it`).toBe(true);
-    }
+    const files = listed.status === 0 && listed.stdout.trim() !== '' ? listed.stdout.trim().split('\n').map((path) => path.slice(`${SKILL}/scripts/`.length)) : readdirSync(join(REPO_DIR, SKILL, 'scripts'));
+    expect(files).toEqual(['acp.mjs']);
+    expect(versionOf(join(REPO_DIR, SKILL, 'scripts', 'acp.mjs')), `${SKILL}/scripts/acp.mjs is not version ${VERSION}: npm run build:skill`).toBe(`acp/${VERSION}\n`);
+  });
+
+  test('its MCP server is inside it: `acp.mjs mcp` answers initialize', async () => {
+    const server = spawn(process.execPath, [join(REPO_DIR, SKILL, 'scripts', 'acp.mjs'), 'mcp', '--root', work], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'skill-test', version: '1' } } };
+    server.stdin.write(`${JSON.stringify(initialize)}\n`);
+    let stderr = '';
+    server.stderr.setEncoding('utf8').on('data', (text: string) => void (stderr += text));
+    const line = await new Promise<string>((resolve) => {
+      let out = '';
+      server.stdout.setEncoding('utf8').on('data', (text: string) => {
+        out += text;
+        if (out.includes('\n')) resolve(out.slice(0, out.indexOf('\n')));
+      });
+      server.on('close', () => resolve(out));
+    });
+    server.kill();
+    expect(JSON.parse(line || '{}'), stderr).toMatchObject({ id: 1, result: { serverInfo: { name: 'acp', version: VERSION } } });
   });
 
   test('the skills CLI installs it with its front matter and runtime', () => {
     expect(install.rc, install.stderr + install.stdout).toBe(0);
-    for (const name of runtimeFiles(join(REPO_DIR, 'dist'))) {
-      expect(sameRuntimeFile(name, readFileSync(join(skillDir, 'scripts', name)), readFileSync(join(REPO_DIR, 'dist', name))), name).toBe(true);
-    }
+    expect(readdirSync(join(skillDir, 'scripts'))).toEqual(['acp.mjs']);
+    expect(versionOf(join(skillDir, 'scripts', 'acp.mjs'))).toBe(`acp/${VERSION}\n`);
     const front = /^---\n([\s\S]*?)\n---\n/.exec(skill)?.[1] ?? '';
     expect(front).toMatch(/^name: agent-collaboration$/m);
     expect(front).toMatch(/^description: /m);
@@ -116,7 +110,7 @@ describe('the agent-collaboration skill', () => {
     const templates = fenced(skill, 'markdown');
     /** The one documented command line for a subcommand (and event). */
     const command = (sub: string, event?: string): string => {
-      const matches = commands.filter((line) => (sub === 'sha256sum' ? line.startsWith('sha256sum ') : line.includes(`/scripts/acp.cjs ${sub} `)) && (event === undefined || line.includes(`--event ${event} `)));
+      const matches = commands.filter((line) => (sub === 'sha256sum' ? line.startsWith('sha256sum ') : line.includes(`/scripts/acp.mjs ${sub} `)) && (event === undefined || line.includes(`--event ${event} `)));
       const found = [...new Set(matches)];
       expect(found, `SKILL.md documents exactly one ${sub} ${event ?? ''} command`).toHaveLength(1);
       return found[0]!;

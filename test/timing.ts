@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { runCommand, runtimeSpec } from './conformance/replay.ts';
 
 /** The runtimes the CLI is spawned on (see runtimeSpec in conformance/replay.ts). */
-export type SpawnedRuntime = 'node' | 'bun' | 'deno' | 'binary';
+export type SpawnedRuntime = 'node' | `node${number}` | 'bun' | 'deno' | 'binary';
 
 /**
  * How many times the measured start a spawned command may take before it

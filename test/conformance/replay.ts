@@ -12,6 +12,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
+import { nodeBinary } from '../node-versions.ts';
 
 export const HERE = dirname(fileURLToPath(import.meta.url));
 export const REPO_DIR = resolve(HERE, '..', '..');
@@ -421,7 +422,7 @@ export interface RuntimeSpec {
   needs: string[];
 }
 
-/** node | bun | deno | binary, as used by the test suite and scripts/replay.mjs. */
+/** node | node<major> | bun | deno | binary | inproc, as used by the test suite and scripts/replay.mjs. */
 export function runtimeSpec(name: string, dir: string = REPO_DIR): RuntimeSpec {
   const acpTs = join(dir, 'acp.ts');
   switch (name) {
@@ -467,8 +468,14 @@ export function runtimeSpec(name: string, dir: string = REPO_DIR): RuntimeSpec {
       const bin = join(dir, 'dist', 'acp');
       return { runtime: { name, prefix: [bin] }, needs: [bin] };
     }
-    default:
-      throw new Error(`unknown runtime '${name}' (expected node, bun, deno or binary)`);
+    default: {
+      // node22, node24…: a pinned Node version (test/node-versions.ts) running the bin.
+      const major = /^node(\d+)$/.exec(name)?.[1];
+      if (major === undefined) throw new Error(`unknown runtime '${name}' (expected node, node<major>, bun, deno or binary)`);
+      const mjs = join(dir, 'dist', 'acp.mjs');
+      const node = nodeBinary(Number(major));
+      return { runtime: { name, prefix: [node, mjs] }, needs: [node, mjs] };
+    }
   }
 }
 

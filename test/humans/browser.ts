@@ -2,32 +2,21 @@
 // named by CHROME_PATH or found on PATH) driven by playwright-core, headless,
 // offline, with a fresh profile. Where none is installed the browser tests
 // skip and say why, unless ACP_FULL=1 (CI), where they fail.
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
 import type { BrowserContext } from 'playwright-core';
+import { chromiumRequired, findChromium, noChromiumReason } from '../chromium.ts';
 
-/** The Chromium to drive: CHROME_PATH, else `chromium`, `chromium-browser` or `google-chrome` on PATH. */
-export function findChromium(): string | undefined {
-  const named = process.env.CHROME_PATH;
-  if (named) return existsSync(named) ? named : undefined;
-  for (const name of ['chromium', 'chromium-browser', 'google-chrome']) {
-    for (const dir of (process.env.PATH ?? '').split(delimiter)) {
-      if (dir && existsSync(join(dir, name))) return join(dir, name);
-    }
-  }
-  return undefined;
-}
-
-/** The browser found, if any. */
+/** The browser found, if any (test/chromium.ts: CHROME_PATH, else chromium, chromium-browser or google-chrome on PATH). */
 export const CHROMIUM = findChromium();
 
 /** Skip the browser tests: no Chromium, and not a full run (ACP_FULL=1 makes a missing browser a failure). */
-export const SKIP_BROWSER = CHROMIUM === undefined && process.env.ACP_FULL !== '1';
+export const SKIP_BROWSER = CHROMIUM === undefined && !chromiumRequired();
 
 /** A test name that carries the reason when the test is skipped. */
 export function browserTestName(name: string): string {
-  return SKIP_BROWSER ? `${name} [skipped: no Chromium (chromium, chromium-browser, google-chrome or CHROME_PATH); apt-get install -y chromium]` : name;
+  return SKIP_BROWSER ? `${name} [skipped: ${noChromiumReason()}]` : name;
 }
 
 /** No network beyond loopback, no first-run or background traffic, no GPU. */
@@ -35,7 +24,7 @@ const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-ru
 
 /** A headless Chromium with a fresh profile; `close()` ends it and removes the profile. */
 export async function launchBrowser(): Promise<{ context: BrowserContext; close(): Promise<void> }> {
-  if (!CHROMIUM) throw new Error('no Chromium found (chromium, chromium-browser, google-chrome or CHROME_PATH): apt-get install -y chromium');
+  if (!CHROMIUM) throw new Error(noChromiumReason());
   const { chromium } = await import('playwright-core');
   const profile = mkdtempSync(join(tmpdir(), 'acp-chromium-'));
   // launchPersistentContext passes --user-data-dir itself: the profile is this fresh directory.

@@ -83,7 +83,7 @@ export function racerAppend(folder: string, participant: string, summary: string
 }
 
 /**
- * A worker script: one process that runs the CLI (`runCli` of dist/acp.mjs,
+ * A worker script: one process that runs the CLI (`runCli` of dist/lib.mjs,
  * exactly what `node dist/acp.mjs` runs) `count` times and prints
  * `{ok: [{summary, seq}], failed: [{summary, rc, stderr}]}`.
  */
@@ -111,8 +111,8 @@ process.stdout.write(JSON.stringify({ ok, failed }));
   return path;
 }
 
-/** `file:` URL of the bundle, for worker scripts. */
-export const DIST_URL = pathToFileURL(DIST).href;
+/** `file:` URL of the built library (dist/lib.mjs, which the bin runs), for worker scripts. */
+export const DIST_URL = pathToFileURL(join(REPO, 'dist', 'lib.mjs')).href;
 
 /** Parse events.jsonl strictly: every line complete and JSON. */
 export function readLines(folder: string): Record<string, unknown>[] {

@@ -2,7 +2,7 @@
 // a case that hangs (a runaway regular expression blocks the event loop) can
 // be killed by the parent's watchdog instead of freezing the test runner.
 //
-//   node hostile-executor.mjs <dist/acp.mjs file URL> <scratch dir>
+//   node hostile-executor.mjs <dist/lib.mjs file URL> <scratch dir>
 //
 // Messages on the IPC channel: {id, files, argv} in, {id, rc, stdout, stderr,
 // changed, ms} out. `files` maps paths relative to a fresh ROOT to

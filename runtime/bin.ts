@@ -1,0 +1,45 @@
+#!/usr/bin/env node
+/**
+ * The `acp` command (built to dist/acp.mjs, the package's bin, and into the
+ * skill's one-file runtime): turns on Node's compile cache, then loads the
+ * library and runs the CLI as this process. The library (acp.ts, dist/lib.mjs)
+ * has no entry-point code of its own for Node, so importing it never runs
+ * anything.
+ * @module
+ */
+
+/**
+ * Node >= 22.1 keeps the code it compiles (the library, and the chunks a
+ * command loads) in its on-disk compile cache, so the next command starts
+ * without compiling them again; it must be on before the library is
+ * imported, which is why this file imports nothing else first. The
+ * directory is the user's own cache directory, never Node's default under the
+ * shared temporary directory: compiled code read from a place another user
+ * can write would be their code running as us. Node 20 has no compile cache
+ * (`enableCompileCache` is simply not there); Bun and Deno have their own
+ * mechanisms. NODE_DISABLE_COMPILE_CACHE=1 turns it off, as Node documents.
+ */
+function enableCompileCache(): void {
+  const g = globalThis as { Deno?: unknown; Bun?: unknown; process?: { env: Record<string, string | undefined>; getBuiltinModule?(id: string): unknown } };
+  const proc = g.process;
+  if (g.Deno || g.Bun || typeof proc?.getBuiltinModule !== 'function') return;
+  const module = proc.getBuiltinModule('node:module') as { enableCompileCache?(directory: string): unknown } | undefined;
+  if (typeof module?.enableCompileCache !== 'function') return;
+  const home = proc.env.HOME;
+  const cacheHome = proc.env.XDG_CACHE_HOME || (home ? `${home}/.cache` : undefined);
+  if (!cacheHome?.startsWith('/')) return;
+  try {
+    module.enableCompileCache(`${cacheHome}/acp/node-compile-cache`);
+  } catch {
+    // A cache directory that cannot be created only costs the cache.
+  }
+}
+
+/** Run the CLI for this process (argv, stdio, signals, exit code: runtime/process.ts). */
+async function start(): Promise<void> {
+  enableCompileCache();
+  const { main } = await import('../acp.ts');
+  await main();
+}
+
+await start();

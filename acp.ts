@@ -3674,7 +3674,9 @@ function reportError(io: CliIo, error: unknown, wantsJson: boolean): number {
   const appended = error instanceof AcpAppendedError ? error.appended : undefined;
   if (wantsJson) io.stdout(`${JSON.stringify({ ok: false, error: message, exitCode, code, ...(appended ? { appended: appended.event } : {}) })}\n`);
   else if (appended) io.stdout(`appended seq ${appended.event.seq}: ${appended.event.event}\n`);
-  io.stderr(`error: ${message}\n`);
+  // A strict refusal lists validate's errors, one line each as validate prints them (the Python tools' own refusals keep their one line).
+  const lines = error instanceof AcpError && code === 'strict' ? error.messages : [message];
+  io.stderr(lines.map((line) => `error: ${line}\n`).join(''));
   return exitCode;
 }
 

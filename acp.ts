@@ -35,10 +35,10 @@ import type { SignatureVerifier, SigningDeclaration, SigningSummary, UnsignedPol
 import { ValidateCheckpoint, type ResumePoint } from './runtime/validate-checkpoint.ts';
 import { CHECKPOINT_NAME, addSeq, checkpointState, duplicateSeqError, hasSeq, loadCheckpoint, logFacts, saveCheckpoint, stripErrors, type LogFacts } from './runtime/checkpoint.ts';
 import { defineCommand, defineDeliverableType, definePlugin } from './runtime/define.ts';
-import { CONCLUSION_SECTIONS, checkDecisions, conclusionErrors, decisionGateErrors, initialDocuments, markdown, readinessGateErrors, readReadiness, type MarkdownHelpers, type ReadinessFacts } from './runtime/documents.ts';
+import { CONCLUSION_SECTIONS, checkDecisions, conclusionErrors, decisionGateErrors, initialDocuments, markdown, readinessGateErrors, readReadiness, strictProposalErrors, strictReviewErrors, type MarkdownHelpers, type ReadinessFacts } from './runtime/documents.ts';
 import { AcpAbortError, AcpAppendedError, AcpError, AcpPluginError, AcpTimeoutError, UsageError } from './runtime/errors.ts';
 import { LOCK_BREAKER, LOCK_NAME, READ_LIMITS, inspectFolderLock, logDecodeError, openCapped, readCapped, readWholeLines, withFolderLock, writeFileAtomic, type FolderLock, type WriteAtomicOptions } from './runtime/files.ts';
-import type { FileReader, Host } from './runtime/host.ts';
+import type { FileReader, FileSystem, Host } from './runtime/host.ts';
 import { createMemoryFileSystem, createMemoryHost } from './runtime/memory-host.ts';
 import { lineHash } from './runtime/keyring.ts';
 import { createNodeHost } from './runtime/node-host.ts';
@@ -1791,6 +1791,23 @@ export interface AppendOptions {
   lockTimeoutMs?: number;
   /** The store to write through (default: the one {@link openStore} chooses for the folder). */
   store?: Store;
+  /**
+   * [beyond] Strict mode: refuse, in validate's words, an event after which
+   * the folder would fail `validate --strict` (see {@link strictSetting}).
+   * Default: the configuration's `strict:` key, else off (the Python tools'
+   * behaviour).
+   */
+  strict?: boolean;
+}
+
+/**
+ * Whether appends are strict: `strict: true|false` in acp.config.yaml,
+ * else the door's default (`false` for the CLI and the library, `true` for
+ * the MCP and JSON-RPC servers, whose callers are agents).
+ */
+export function strictSetting(registry: Registry | undefined, doorDefault: boolean): boolean {
+  const configured = registry?.config?.sections.strict;
+  return typeof configured === 'boolean' ? configured : doorDefault;
 }
 
 /** Declared supporting references per protocol document (validate checks every deliverable event). */
@@ -1990,7 +2007,7 @@ export async function transact<T>(host: Host, folder: string, intent: WriteInten
       return body({
         session,
         append: async (request) => {
-          const result = await appendUnderLock(host, folder, request, registry, session);
+          const result = await appendUnderLock(host, folder, request, registry, session, options.strict ?? strictSetting(registry, false));
           appended.push(result);
           return result;
         },
@@ -2161,7 +2178,7 @@ async function checkGates(host: Host, folder: string, protocol: Json, request: A
 }
 
 /** Every check, the veto hooks, then the write: the part of an append that holds the folder lock. */
-async function appendUnderLock(host: Host, folder: string, request: AppendRequest, registry: Registry | undefined, session: StoreSession): Promise<AppendResult> {
+async function appendUnderLock(host: Host, folder: string, request: AppendRequest, registry: Registry | undefined, session: StoreSession, strict: boolean): Promise<AppendResult> {
   // Read under the lock: the copy read before it may be seconds old under
   // contention (or, through a store that syncs, from before the fetch).
   const protocol = await readProtocol(host, folder);
@@ -2191,6 +2208,8 @@ async function appendUnderLock(host: Host, folder: string, request: AppendReques
     });
   }
   const afterWrite = protocol.signing === undefined ? undefined : await signEvent(host, protocol, request, event, view);
+  // Signed first: the strict check validates the very line that will be written.
+  if (strict) await refuseInvalidOutcome(host, folder, pendingFiles(folder, protocol, view, event, state), registry);
   const warnings = await writeEvent(host, folder, protocol, participants, view, event, state, before);
   await afterWrite?.();
   session.written.add(nodePath.join(folder, 'events.jsonl')).add(nodePath.join(folder, 'protocol.json'));
@@ -2239,12 +2258,135 @@ async function repairStaleCache(host: Host, folder: string, protocol: Json, even
   session.written.add(nodePath.join(folder, 'protocol.json'));
 }
 
-/** Write the line, then the caches (protocol.json's state, the checkpoint); returns warnings about the caches. */
-async function writeEvent(host: Host, folder: string, protocol: Json, participants: string[], view: LogView, event: AcpEvent, state: DerivedState, before: DerivedState): Promise<string[]> {
+/** The bytes an append adds to events.jsonl: the line, after a newline that ends a torn last line. */
+function appendedText(view: LogView, event: AcpEvent): string {
   // A last line without its newline but with a complete event (a hand edit,
   // another tool) must not be glued to ours: end it first.
+  return (view.log?.tornTail ? '\n' : '') + formatEventLine(event);
+}
+
+/** protocol.json with the state after `event` (other keys as read under the lock: a person's or another tool's edits stay). */
+function updatedProtocol(protocol: Json, state: DerivedState, event: AcpEvent, line: string): Json {
+  const updated: Json = { ...protocol, currentPhase: state.phase, proposalOwner: state.proposalOwner, waitingFor: state.waitingFor, updatedAt: event.at };
+  // A signed collaboration's protocol.json records the last signed line (docs/signing.md).
+  if (event.sig !== undefined) updated.signing = signedHead(protocol, event, line);
+  return updated;
+}
+
+/** What an append is about to write: the log's new tail and protocol.json's new text. */
+interface PendingFiles {
+  log: { path: string; tail: Uint8Array };
+  protocol: { path: string; bytes: Uint8Array };
+}
+
+function pendingFiles(folder: string, protocol: Json, view: LogView, event: AcpEvent, state: DerivedState): PendingFiles {
+  const encoder = new TextEncoder();
+  return {
+    log: { path: nodePath.join(folder, 'events.jsonl'), tail: encoder.encode(appendedText(view, event)) },
+    protocol: { path: nodePath.join(folder, 'protocol.json'), bytes: encoder.encode(formatProtocolJson(updatedProtocol(protocol, state, event, formatEventLine(event)))) },
+  };
+}
+
+/**
+ * Strict mode: validate the folder as it would be after the append —
+ * validate itself, run over a view of the folder in which events.jsonl
+ * already ends with the new line and protocol.json holds the new state —
+ * and refuse with its errors. Nothing is written before this passes.
+ */
+async function refuseInvalidOutcome(host: Host, folder: string, pending: PendingFiles, registry: Registry | undefined): Promise<void> {
+  const own = registry ?? (await createRegistry());
+  try {
+    const result = await validate(pendingHost(host, pending), folder, own, { strict: true });
+    if (!result.ok) throw new AcpError(result.errors, 2, 'strict');
+  } finally {
+    if (!registry) await own.cleanup();
+  }
+}
+
+/**
+ * `host` as it will be once `pending` is written: reads of the log see its
+ * new tail, reads of protocol.json its new text. Read-only for those two
+ * files (validate never writes to a folder); everything else is `host`.
+ */
+function pendingHost(host: Host, pending: PendingFiles): Host {
+  const { log, protocol } = pending;
+  const fs = host.fs;
+  const concat = (head: Uint8Array, tail: Uint8Array): Uint8Array => {
+    const out = new Uint8Array(head.length + tail.length);
+    out.set(head);
+    out.set(tail, head.length);
+    return out;
+  };
+  const refuseWrite = (path: string): void => {
+    if (path === log.path || path === protocol.path) throw new AcpError(`internal error: a strict check tried to write ${nodePath.basename(path)}`, 70, 'internal');
+  };
+  const readLog = async (options?: { maxBytes?: number }): Promise<Uint8Array> => {
+    const bytes = concat(await fs.readFile(log.path, options), log.tail);
+    if (options?.maxBytes !== undefined && bytes.length > options.maxBytes) throw fsError('EFBIG', log.path);
+    return bytes;
+  };
+  const view: FileSystem = {
+    ...fs,
+    readTail: undefined,
+    async readFile(path, options) {
+      if (path === protocol.path) return protocol.bytes;
+      return path === log.path ? readLog(options) : fs.readFile(path, options);
+    },
+    async openRead(path, options) {
+      if (path === protocol.path) return memoryReader(protocol.bytes);
+      if (path !== log.path) return fs.openRead ? fs.openRead(path, options) : memoryReader(await fs.readFile(path, options));
+      return fs.openRead ? withTail(await fs.openRead(log.path, options), log.tail) : memoryReader(await readLog(options));
+    },
+    async stat(path) {
+      const stat = await fs.stat(path);
+      if (stat && path === protocol.path) return { ...stat, size: protocol.bytes.length };
+      return stat && path === log.path ? { ...stat, size: stat.size + log.tail.length } : stat;
+    },
+    async writeFile(path, data, options) {
+      refuseWrite(path);
+      return fs.writeFile(path, data, options);
+    },
+    async appendFile(path, data) {
+      refuseWrite(path);
+      return fs.appendFile(path, data);
+    },
+    async rename(from, to) {
+      refuseWrite(to);
+      return fs.rename(from, to);
+    },
+  };
+  return { ...host, fs: view };
+}
+
+/** A reader over bytes in memory. */
+function memoryReader(bytes: Uint8Array): FileReader {
+  return { size: bytes.length, read: async (position, length) => bytes.subarray(position, position + length), close: async () => undefined };
+}
+
+/** `file` followed by `tail`, as one reader. */
+function withTail(file: FileReader, tail: Uint8Array): FileReader {
+  return {
+    size: file.size + tail.length,
+    async read(position, length) {
+      const fromFile = Math.max(0, Math.min(length, file.size - position));
+      const head = fromFile > 0 ? (await file.read(position, fromFile)).slice() : new Uint8Array(0);
+      if (head.length < fromFile) return head; // the file was shorter than its size said
+      const start = Math.max(0, position - file.size);
+      const rest = tail.subarray(start, start + length - head.length);
+      if (!head.length) return rest;
+      const out = new Uint8Array(head.length + rest.length);
+      out.set(head);
+      out.set(rest, head.length);
+      return out;
+    },
+    close: () => file.close(),
+  };
+}
+
+/** Write the line, then the caches (protocol.json's state, the checkpoint); returns warnings about the caches. */
+async function writeEvent(host: Host, folder: string, protocol: Json, participants: string[], view: LogView, event: AcpEvent, state: DerivedState, before: DerivedState): Promise<string[]> {
   const line = formatEventLine(event);
-  const written = (view.log?.tornTail ? '\n' : '') + line;
+  const written = appendedText(view, event);
   await host.fs.appendFile(nodePath.join(folder, 'events.jsonl'), written);
   // The line is durable: the append has happened. What follows is a cache;
   // failing to write it (a full disk) is a warning, never a failed append
@@ -2252,9 +2394,7 @@ async function writeEvent(host: Host, folder: string, protocol: Json, participan
   try {
     // `protocol` was read under the lock: its other keys (edited by a person
     // or another tool) are current and must not be rolled back.
-    const updated: Json = { ...protocol, currentPhase: state.phase, proposalOwner: state.proposalOwner, waitingFor: state.waitingFor, updatedAt: event.at };
-    if (event.sig !== undefined) updated.signing = signedHead(protocol, event, line);
-    await writeFileAtomic(host, nodePath.join(folder, 'protocol.json'), formatProtocolJson(updated), { throughLink: true });
+    await writeFileAtomic(host, nodePath.join(folder, 'protocol.json'), formatProtocolJson(updatedProtocol(protocol, state, event, line)), { throughLink: true });
   } catch (error) {
     await host.fs.remove(nodePath.join(folder, CHECKPOINT_NAME)).catch(() => undefined);
     const why = errorCode(error) ?? (error instanceof Error ? error.message : String(error));
@@ -2280,6 +2420,16 @@ async function writeEvent(host: Host, folder: string, protocol: Json, participan
 // ---------------------------------------------------------------------------
 // Validation (spec §8)
 // ---------------------------------------------------------------------------
+
+/** Options of {@link validate}. */
+export interface ValidateOptions {
+  /**
+   * [beyond] Also what strict mode asks (see {@link checkStrict}): no step
+   * recorded over an empty or template document. A strict append refuses an
+   * event after which this validation would fail.
+   */
+  strict?: boolean;
+}
 
 /** The outcome of validation. */
 export interface ValidationResult {
@@ -2417,10 +2567,7 @@ async function checkDeliverableContent(
   // Not `else`: the Python tools report a missing Status line and, where
   // frozen content is required, the missing Frozen too (issue 12 item 8).
   if (frozenRequired && status !== 'Frozen') errors.push(primary ? 'primary deliverable status must be Frozen' : `supporting deliverable ${ref} status must be Frozen`);
-  const type = typeof entry.type === 'string' ? entry.type : '';
-  const checklist = Array.isArray(entry.checklist) ? entry.checklist.filter((c): c is string => typeof c === 'string').map(pyStrip).filter(Boolean) : [];
-  const definition = registry.type(type);
-  const sections = definition ? callType(registry, type, 'sections()', () => definition.sections(checklist), isStringList) : checklist;
+  const sections = requiredSections(registry, entry);
   for (const section of sections) {
     if (!markdown.hasSection(text, section)) {
       errors.push(primary ? `primary deliverable missing required section: ${section}` : `supporting deliverable ${ref} missing required section: ${section}`);
@@ -2429,6 +2576,14 @@ async function checkDeliverableContent(
     }
   }
   await checkPluginType(registry, entry, { text, ref, sections, frozenRequired, markdown }, findings);
+}
+
+/** The `## ` sections a declared deliverable must have: its type's, or its recorded checklist. */
+function requiredSections(registry: Registry, entry: Json): string[] {
+  const type = typeof entry.type === 'string' ? entry.type : '';
+  const checklist = Array.isArray(entry.checklist) ? entry.checklist.filter((c): c is string => typeof c === 'string').map(pyStrip).filter(Boolean) : [];
+  const definition = registry.type(type);
+  return definition ? callType(registry, type, 'sections()', () => definition.sections(checklist), isStringList) : checklist;
 }
 
 /**
@@ -2717,6 +2872,7 @@ export async function validate(host: Host, folder: string, registry: Registry, o
   if (declarationOk) await checkContent(host, folder, protocol, registry, pass, ref!, { errors, warnings });
   await checkClosing(host, folder, protocol, pass, readiness, ref, { errors, warnings });
   const signing = signatureFindings(pass, signatures, { errors, warnings });
+  if (options.strict) await checkStrict(host, folder, protocol, registry, { pass, reviewText, readiness, ref: declarationOk ? ref : undefined }, errors);
   if (hooked) await registry.hooks.call('validate', { folder, files: documentFiles(host, folder, protocol), protocol, events: pass.events ?? [], errors, warnings });
   return { ok: errors.length === 0, errors, warnings, ...(signing ? { signing } : {}) };
 }
@@ -2859,6 +3015,73 @@ async function checkClosing(host: Host, folder: string, protocol: Json, pass: Lo
   } else if (readiness.deferredWithoutReason.length) {
     warnings.push('deferred_nonblocking readiness items should include a reason');
   }
+}
+
+/** What {@link checkStrict} reads besides the folder: validate's log pass and the documents it read. */
+interface StrictInputs {
+  pass: LogPass;
+  reviewText: string | undefined;
+  readiness: ReadinessFacts;
+  /** The primary deliverable's reference when its declaration is sound. */
+  ref: string | undefined;
+}
+
+/**
+ * [beyond] What strict mode asks of a folder beyond the Python tools'
+ * validation: nothing the log says was done still reads as init left it.
+ * The primary deliverable, once drafted, has every required section filled
+ * in and none left as its template wrote it; proposal.md, once submitted,
+ * lost init's placeholder and has no empty section; each review carries
+ * its own declarations; once questions are classified, none is unresolved.
+ */
+async function checkStrict(host: Host, folder: string, protocol: Json, registry: Registry, inputs: StrictInputs, errors: string[]): Promise<void> {
+  const { pass, ref } = inputs;
+  const has = (name: string): boolean => pass.eventNames.has(name);
+  if (ref !== undefined && pass.state.primaryDrafted) errors.push(...(await draftedDeliverableErrors(host, folder, protocol, registry, ref, pass.primaryFreezes > 0 || has('readiness_passed') || has('completed'))));
+  if (has('proposal_submitted')) {
+    const proposal = await readTextIfExists(host, nodePath.join(folder, 'proposal.md'), 'proposal.md', true);
+    if (proposal !== undefined) errors.push(...strictProposalErrors(proposal));
+  }
+  if (pass.reviewEvents.length && inputs.reviewText !== undefined) {
+    errors.push(...strictReviewErrors(inputs.reviewText, new Set(pass.reviewEvents.map((event) => pySeqKey(event.seq) as number)), reviewHeadings));
+  }
+  if (has('question_classified') && inputs.readiness.unresolved.length) errors.push('unresolved readiness questions must be classified once question_classified');
+}
+
+/** A drafted primary deliverable: each required section filled in (validate asks it of a frozen one) and none as its template wrote it. */
+async function draftedDeliverableErrors(host: Host, folder: string, protocol: Json, registry: Registry, ref: string, frozenRequired: boolean): Promise<string[]> {
+  let text: string;
+  try {
+    const bytes = await readDeliverable(host, folder, protocol, ref);
+    if (!bytes) return []; // validate says it is missing
+    text = decodeText(bytes, ref);
+  } catch (error) {
+    if (error instanceof AcpError) return []; // validate says why it cannot be read
+    throw error;
+  }
+  const entry = (protocol.deliverables as Json).primary as Json;
+  const sections = requiredSections(registry, entry);
+  const template = typeTemplate(registry, entry, sections);
+  const errors: string[] = [];
+  for (const section of sections) {
+    const body = markdown.sectionBody(text, section);
+    if (body === undefined) continue; // validate names the missing section
+    if (pyStrip(body) === '') {
+      if (!frozenRequired) errors.push(`primary deliverable section must not be empty once drafted: ${section}`);
+    } else if (template !== undefined && pyStrip(body) === pyStrip(markdown.sectionBody(template, section) ?? '')) {
+      errors.push(`primary deliverable section still holds its template text: ${section}`);
+    }
+  }
+  return errors;
+}
+
+/** The template `init` wrote for a deliverable of this declaration (its plugin type's when loaded), or undefined. */
+function typeTemplate(registry: Registry, entry: Json, sections: string[]): string | undefined {
+  const name = entry.type === 'custom' && typeof entry.pluginType === 'string' ? entry.pluginType : typeof entry.type === 'string' ? entry.type : '';
+  const definition = registry.type(name);
+  if (!definition) return undefined;
+  const render = definition.template?.bind(definition) ?? defaultTemplate;
+  return callType(registry, name, 'template()', () => render({ title: definition.title, type: name, sections: [...sections] }), (t) => typeof t === 'string');
 }
 
 // ---------------------------------------------------------------------------
@@ -3489,7 +3712,7 @@ function apiObject() {
     VERSION, LOCK_NAME, CHECKPOINT_NAME, LOCK_BREAKER, EVENT_NAMES, PHASES, REQUIRED_FILES, FORBIDDEN_FILES, CONCLUSION_SECTIONS, DEFAULT_WAIT_TIMEOUT_SECONDS, DEFAULT_WAIT_INTERVAL_SECONDS,
     AcpError, AcpTimeoutError, AcpAbortError, AcpPluginError, AcpAppendedError, UsageError,
     createNodeHost, createMemoryHost, createMemoryFileSystem, openCollaboration, createRegistry, pluginContext,
-    init, append, transact, openStore, signingKey, verifySignatures, localStore, eventDocuments, turnOf, staleNote, TurnTracker, refusalCodeOf, validate, nextAction, formatNext, waitForTurn, followFolder,
+    init, append, transact, strictSetting, openStore, signingKey, verifySignatures, localStore, eventDocuments, turnOf, staleNote, TurnTracker, refusalCodeOf, validate, nextAction, formatNext, waitForTurn, followFolder,
     readProtocol, readEventLog, scanEventLog, parseEventLog, formatEventLine, jsonErrorDetail, nextSeq, emptyState, applyEvent, replay,
     participantIds, isUnsafePath, deliverableRef, primaryRef, resolveDeliverablePath, readDeliverable, documentFiles, checkedDocumentPath,
     markdown, readReadiness, decisionGateErrors, conclusionErrors, defaultTemplate, defaultGates, reviewHeadings, parseZonedTimestamp,
@@ -3717,7 +3940,9 @@ function reportError(io: CliIo, error: unknown, wantsJson: boolean): number {
   const appended = error instanceof AcpAppendedError ? error.appended : undefined;
   if (wantsJson) io.stdout(`${JSON.stringify({ ok: false, error: message, exitCode, code, ...(appended ? { appended: appended.event } : {}) })}\n`);
   else if (appended) io.stdout(`appended seq ${appended.event.seq}: ${appended.event.event}\n`);
-  io.stderr(`error: ${message}\n`);
+  // A strict refusal lists validate's errors, one line each as validate prints them (the Python tools' own refusals keep their one line).
+  const lines = error instanceof AcpError && code === 'strict' ? error.messages : [message];
+  io.stderr(lines.map((line) => `error: ${line}\n`).join(''));
   return exitCode;
 }
 

@@ -67,6 +67,7 @@ export const humansCommands: CommandSpec[] = [
       participant: { type: 'string', required: true, description: 'Who freezes (it must be their turn)', valueName: 'id' },
       doc: { type: 'string', description: 'A declared supporting deliverable (default: the primary one)', valueName: 'ref' },
       summary: { type: 'string', description: 'Summary of the event (default: names the file and hash)', valueName: 'text' },
+      strict: { type: 'boolean', description: 'Refuse, changing nothing, when the folder would then fail `validate --strict` (default: the strict: key of acp.config.yaml)' },
       json: { type: 'boolean', description: 'Print one JSON object' },
     },
     run: async (ctx) => (await import('./humans/freeze.ts')).runFreeze(ctx),

@@ -78,6 +78,7 @@ const appendCommand = (c: PluginContext): CommandSpec =>
       role: { type: 'string', choices: ['primary', 'supporting'], description: 'primary or supporting (deliverable events)' },
       sha256: { type: 'string', valueName: 'hex', description: 'SHA-256 of the frozen deliverable' },
       'new-key': { type: 'boolean', description: 'Signed collaborations: announce a new key, signed by the current one (docs/signing.md)' },
+      strict: { type: 'boolean', description: 'Refuse, in validate’s words, an event after which the folder would fail `validate --strict` (default: the strict: key of acp.config.yaml, else off)' },
       json: { type: 'boolean', description: 'Print the appended event as JSON' },
     },
     async run(ctx) {
@@ -86,7 +87,7 @@ const appendCommand = (c: PluginContext): CommandSpec =>
       // The Python tools add doc and sha256 when truthy: an empty value is no value.
       const request: AppendRequest = { participant: o.participant, event: o.event, summary: o.summary, doc: o.doc || undefined, replyTo: o['reply-to'], role: o.role, sha256: o.sha256 || undefined };
       if (o['new-key'] === true) request.rotateKey = true;
-      const result = await ctx.api.append(ctx.host, folder, request, ctx.registry, { onLockWait: ctx.err, store: await ctx.store(folder) });
+      const result = await ctx.api.append(ctx.host, folder, request, ctx.registry, { onLockWait: ctx.err, store: await ctx.store(folder), strict: o.strict ? true : undefined });
       for (const warning of result.warnings ?? []) ctx.err(`warning: ${warning}`);
       if (!ctx.json) ctx.out(`appended seq ${result.event.seq}: ${result.event.event}`);
       // A store that publishes says how (git: `{ git: { attempts } }`); the local folder adds nothing.
@@ -147,10 +148,12 @@ const validateCommand: CommandSpec = {
   options: {
     folder: FOLDER,
     'ignore-signatures': { type: 'boolean', description: 'Do not verify a signed folder’s signatures (validate as the Python tools do)' },
+    strict: { type: 'boolean', description: 'Also what strict appends ask: no step recorded over an empty or template document (default: the strict: key of acp.config.yaml)' },
     json: { type: 'boolean', description: 'Print {ok, errors, warnings}' },
   },
   async run(ctx) {
-    const result = await ctx.api.validate(ctx.host, ctx.folder(), ctx.registry, { signatures: ctx.options['ignore-signatures'] !== true });
+    const strict = ctx.options.strict === true || ctx.api.strictSetting(ctx.registry, false);
+    const result = await ctx.api.validate(ctx.host, ctx.folder(), ctx.registry, { strict, signatures: ctx.options['ignore-signatures'] !== true });
     const exitCode = result.errors.length ? 2 : result.warnings.length ? 1 : 0;
     if (!ctx.json) {
       if (result.errors.length) {

@@ -172,6 +172,56 @@ export function checkDecisions(text: string | undefined, refs: string[], errors:
   });
 }
 
+/** The line init writes as proposal.md's summary: a proposal submitted with it still there was never written. */
+export const PROPOSAL_PLACEHOLDER = 'Describe the proposal here, then append `proposal_submitted`.';
+
+/** The `## ` sections of a Markdown text, in order, each with its body (up to the next `## ` heading). */
+function h2Sections(text: string): { name: string; body: string }[] {
+  const parts = text.split(/^## /m);
+  parts.shift();
+  return parts.map((part) => {
+    const end = part.indexOf('\n');
+    return { name: pyStrip(end < 0 ? part : part.slice(0, end)), body: end < 0 ? '' : part.slice(end + 1) };
+  });
+}
+
+/** Markdown without its HTML comments (a template kept in a comment is not content). */
+function withoutComments(text: string): string {
+  return text.replace(/<!--[\s\S]*?(?:-->|$)/g, '');
+}
+
+/**
+ * [beyond] proposal.md once `proposal_submitted` is in the log, as strict
+ * mode reads it: init's placeholder replaced, and no empty `## ` section.
+ */
+export function strictProposalErrors(text: string): string[] {
+  const errors: string[] = [];
+  if (text.includes(PROPOSAL_PLACEHOLDER)) errors.push("proposal.md still holds init's placeholder (Describe the proposal here…): write the proposal before proposal_submitted");
+  for (const section of h2Sections(withoutComments(text))) {
+    if (pyStrip(section.body) === '') errors.push(`proposal.md section must not be empty once submitted: ${section.name}`);
+  }
+  return errors;
+}
+
+/**
+ * [beyond] Each review of review.md as strict mode reads it: the section
+ * under the heading of a review_submitted (to the next `## ` heading,
+ * comments left out) declares, itself, what validate looks for anywhere in
+ * the file (init's template comment declares it too).
+ */
+export function strictReviewErrors(text: string, reviewSeqs: ReadonlySet<number>, findHeadings: (line: string) => { seq: number }[]): string[] {
+  const errors: string[] = [];
+  for (const section of h2Sections(withoutComments(text))) {
+    const heading = findHeadings(`## ${section.name}`)[0];
+    if (!heading || !reviewSeqs.has(heading.seq)) continue;
+    const where = `review.md review of seq ${heading.seq}`;
+    if (!section.body.includes('Reviewed primary deliverable:')) errors.push(`${where} must declare Reviewed primary deliverable`);
+    if (!section.body.includes('Review Scope:')) errors.push(`${where} must declare Review Scope`);
+    if (!section.body.includes('Primary deliverable completeness')) errors.push(`${where} Review Scope must include Primary deliverable completeness`);
+  }
+  return errors;
+}
+
 /** What {@link initialDocuments} writes into. */
 export interface InitialDocumentFacts {
   objective: string;
@@ -196,7 +246,7 @@ export function initialDocuments(facts: InitialDocumentFacts): Record<string, st
   const readme = `# ACP collaboration\n\nObjective: ${objective}\n\nParticipants: ${participants.join(', ')} (proposal owner: ${owner}).\n\nPrimary deliverable: \`${ref}\`.\n\nThis folder follows the Agent Collaboration Protocol, schema v2. State lives in\n\`protocol.json\`; \`events.jsonl\` is the append-only event log. Check whose turn it is\nwith \`acp next --folder . --participant <id>\`, append events with \`acp append\`, and\nvalidate with \`acp validate --folder .\`.\n`;
   return Object.fromEntries([
     ['README.md', readme],
-    ['proposal.md', `# Proposal\n\nObjective: ${objective}\n\nOwner: ${owner}\n\nPrimary deliverable: \`${ref}\`\n\n## Summary\n\nDescribe the proposal here, then append \`proposal_submitted\`.\n`],
+    ['proposal.md', `# Proposal\n\nObjective: ${objective}\n\nOwner: ${owner}\n\nPrimary deliverable: \`${ref}\`\n\n## Summary\n\n${PROPOSAL_PLACEHOLDER}\n`],
     [
       'review.md',
       `# Review\n\nEach review starts with a heading \`## <UTC time> - <participant> - seq <event seq>\` naming the review_submitted event it belongs to.\n\n<!--\nTemplate:\n\n## 2026-01-01T00:00:00Z - participant - seq N\n\nContext:\n- Read \`proposal.md\` after event seq \`N\`.\n- Reviewed primary deliverable: \`${ref}\`\n- Reviewed supporting deliverables: none.\n\nReview Scope:\n- Proposal coherence\n- Primary deliverable completeness\n- Accepted decision traceability\n- Implementation readiness\n\nPosition:\n- Accept.\n\nConcerns:\n- None.\n\nRequired Changes:\n- None.\n\nQuestions:\n- None.\n-->\n`,

@@ -20,7 +20,8 @@ export class AcpError extends Error {
    * What kind of refusal this is, stable across versions and wording (the
    * RPC server and MCP tools map it): `usage`, `invalid_folder`,
    * `invalid_log`, `unknown_event`, `unknown_participant`, `not_your_turn`,
-   * `phase`, `invalid_event`, `plugin_refused`, `plugin_failed`,
+   * `phase`, `invalid_event`, `strict` (strict mode: the folder would fail
+   * validation after the event), `plugin_refused`, `plugin_failed`,
    * `plugin_timeout`, `after_append`, `timeout`, `aborted`, `lock_timeout`,
    * or `refused` (and `file_system` from `describeError`).
    */

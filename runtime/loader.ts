@@ -283,6 +283,7 @@ async function userName(host: Host, runtime: RuntimeFacts, uid: number): Promise
  *     options: { participant: bob, command: [notify-send, "ACP: your turn"] }
  * git:                            # optional: drive folders through git (plugin git, docs/git.md);
  *   remote: origin                # its keys are checked by that plugin when it runs
+ * strict: true                    # optional: every append is strict (docs/agents.md); false turns it off for the servers too
  * ```
  */
 export async function readConfigFile(host: Host, file: string, fail: (message: string) => never): Promise<{ entries: PluginEntry[]; sections: Record<string, unknown> }> {
@@ -307,13 +308,16 @@ export async function readConfigFile(host: Host, file: string, fail: (message: s
     [Path, v.strictObject({ path: Path, options: v.optional(Mapping) }, unknownKey)],
     'must be a plugin path (a string) or a mapping { path, options }',
   );
-  const Config = v.strictObject({ plugins: v.optional(v.nullable(v.array(Entry, 'must be a list'))), git: v.optional(v.nullable(Mapping)) }, unknownKey);
+  const Config = v.strictObject(
+    { plugins: v.optional(v.nullable(v.array(Entry, 'must be a list'))), git: v.optional(v.nullable(Mapping)), strict: v.optional(v.boolean('must be true or false')) },
+    unknownKey,
+  );
   if (typeof data !== 'object' || Array.isArray(data) || data === null) return fail(`${file}: the top level must be a mapping with a plugins: list`);
   const result = v.safeParse(Config, data);
   if (!result.success) {
     const issue = deepestIssue(result.issues[0]);
     const key = formatKey(issue.path);
-    const message = issue.message.startsWith('unknown key') ? `unknown key (allowed: ${key.includes('[') ? 'path, options' : 'plugins, git'})` : issue.message;
+    const message = issue.message.startsWith('unknown key') ? `unknown key (allowed: ${key.includes('[') ? 'path, options' : 'plugins, git, strict'})` : issue.message;
     return fail(`${file}: ${key || '(top level)'}: ${message}`);
   }
   const entries = (result.output.plugins ?? []).map((entry) => (typeof entry === 'string' ? entry.trim() : { path: entry.path.trim(), options: entry.options ?? {} }));

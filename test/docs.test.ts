@@ -30,10 +30,11 @@ const CHECKOUT = ['acp.ts', 'runtime', 'dist', 'node_modules', 'deliverable-type
  * mention the page (checked below).
  */
 const COVERED: { page: string; first: string; by: string[]; extracts?: boolean; why: string }[] = [
-  // README "Install": a global install changes the machine; the package test
-  // packs the tarball, installs it offline into an empty directory and runs
-  // npx acp-collab and the acp bin.
-  { page: 'README.md', first: 'npm install -g acp-collab', by: ['test/package.test.ts'], why: 'installs the packed package offline and runs both bins' },
+  // README "Install": npm ci and a global install change the machine; CI
+  // runs npm ci and the build on a clean checkout, the package test packs
+  // the tarball, installs it offline into an empty directory and runs both
+  // bins, and every other test runs node dist/acp.mjs.
+  { page: 'README.md', first: '# from a checkout (Node >= 20.19)', by: ['test/package.test.ts', 'test/cli.test.ts'], why: 'builds dist/acp.mjs, packs and installs the tarball offline, runs both bins' },
   // docs/agents.md: the skills CLI installs into a HOME.
   { page: 'docs/agents.md', first: 'npx skills add', by: ['test/skill.test.ts'], why: 'runs skills add into a fresh HOME, then a collaboration from SKILL.md' },
   // README "Quick start": exactly what CI runs on a clean checkout.

@@ -6,13 +6,13 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import * as acp from '../acp.ts';
 import { createMcpServer } from '../plugins/mcp/server.ts';
-import { LOCAL_BIN, REPO_DIR, runCommand } from './conformance/replay.ts';
+import { LOCAL_BIN, REPO_DIR, runCommand, spawnUntil } from './conformance/replay.ts';
 import { FROZEN, FROZEN_SHA256, INIT, OWNER, PRIMARY, REVIEWER, STEPS } from './happy-path.ts';
 
 const ACP = join(REPO_DIR, 'dist', 'acp.mjs');
@@ -88,7 +88,8 @@ describe('acp mcp over stdio', () => {
   test('two agents complete a collaboration with tools only (wait, freeze, documents)', async () => {
     const folder = 'storage';
     expect(await succeed(alice, 'init', { folder, participants: INIT.participants, objective: INIT.objective, completion: INIT.completion, primary_deliverable_type: INIT.primaryType })).toBe(
-      `Initialized ACP schema v2 collaboration folder: ${join(root, folder)}`,
+      // The folder as the client named it: the server's absolute root stays with the server.
+      `Initialized ACP schema v2 collaboration folder: ${folder}`,
     );
     const agents: Record<string, Client> = { [OWNER]: alice, [REVIEWER]: bob };
     const progress: string[] = [];
@@ -135,17 +136,17 @@ describe('acp mcp over stdio', () => {
       [{ participant: 'mallory', event: 'blocked', summary: 's', reply_to: 1 }, ['--participant', 'mallory', '--event', 'blocked', '--summary', 's', '--reply-to', '1']],
       [{ participant: 'alice', event: 'proposal_submitted', summary: 's' }, ['--participant', 'alice', '--event', 'proposal_submitted', '--summary', 's']],
       [{ participant: 'alice', event: 'deliverable_drafted', summary: 's', reply_to: 1, role: 'primary', doc: 'deliverables/other.md' }, ['--participant', 'alice', '--event', 'deliverable_drafted', '--summary', 's', '--reply-to', '1', '--role', 'primary', '--doc', 'deliverables/other.md']],
-      [{ participant: 'alice', event: 'nonsense', summary: 's', reply_to: 1 }, ['--participant', 'alice', '--event', 'nonsense', '--summary', 's', '--reply-to', '1']],
     ];
     for (const [args, argv] of cases) {
       const r = await call(bob, 'append', { folder, ...args });
-      expect({ isError: r.isError, text: r.text }).toEqual({ isError: true, text: await cliError(['append', '--folder', abs, ...argv]) });
+      // The CLI's line, with the folder named as the client named it.
+      expect({ isError: r.isError, text: r.text }).toEqual({ isError: true, text: (await cliError(['append', '--folder', abs, ...argv])).split(`${root}/`).join('') });
     }
     const next = await call(bob, 'status', { folder, participant: 'mallory' });
     expect({ isError: next.isError, text: next.text }).toEqual({ isError: true, text: await cliError(['next', '--folder', abs, '--participant', 'mallory']) });
     const init = await call(bob, 'init', { folder, participants: ['alice', 'bob'], objective: 'o', completion: ['g'], primary_deliverable_type: 'adr' });
     const cliInit = await cliError(['init', '--folder', abs, '--participant', 'alice', '--participant', 'bob', '--objective', 'o', '--completion', 'g', '--primary-deliverable-type', 'adr']);
-    expect({ isError: init.isError, text: init.text }).toEqual({ isError: true, text: cliInit });
+    expect({ isError: init.isError, text: init.text }).toEqual({ isError: true, text: cliInit.split(`${root}/`).join('') });
     // freeze out of phase is refused by the append rules and leaves the deliverable as it was.
     const before = readFileSync(join(abs, 'deliverables', 'adr.md'), 'utf8');
     const frozen = await call(alice, 'freeze', { folder, participant: 'alice' });
@@ -166,7 +167,7 @@ describe('acp mcp over stdio', () => {
     };
     await refused('read_document', { doc: '../../etc/passwd' }, /^error: '\.\.\/\.\.\/etc\/passwd' is not a document of this collaboration you may read/);
     await refused('read_document', { doc: join(outside, 'secret.md') }, /is not a document of this collaboration you may read/);
-    await refused('read_document', { doc: 'notes.md' }, /^error: 'notes\.md' resolves outside .* \(symlink refused\)$/);
+    await refused('read_document', { doc: 'notes.md' }, /^error: 'notes\.md' resolves outside the MCP server's root \(symlink refused\)$/);
     await refused('read_document', { doc: 'linked/secret.md' }, /\(symlink refused\)$/);
     await refused('write_document', { doc: 'events.jsonl', content: '' }, /^error: events\.jsonl is written by the runtime only/);
     await refused('write_document', { doc: 'protocol.json', content: '{}' }, /^error: protocol\.json is written by the runtime only/);
@@ -184,6 +185,46 @@ describe('acp mcp over stdio', () => {
     expect(readFileSync(join(outside, 'secret.md'), 'utf8')).toBe('secret\n');
     expect(existsSync(join(root, '..', 'escapes'))).toBe(false);
     expect(await succeed(alice, 'read_document', { folder, doc: 'proposal.md' })).toMatch(/^# Proposal\n/);
+  });
+
+  test('issue 26 item 8: event is an enum, reply_to a non-negative safe int, an unknown tool -32602, resource refusals not -32603, no root path', async () => {
+    const folder = 'item8';
+    await succeed(alice, 'init', { folder, participants: ['alice', 'bob'], objective: 'o', completion: ['g'], primary_deliverable_type: 'adr' });
+    const { tools } = await alice.listTools();
+    const schema = tools.find((t) => t.name === 'append')!.inputSchema as { properties: Record<string, { enum?: string[]; minimum?: number; maximum?: number }> };
+    expect(schema.properties.event!.enum).toEqual([...acp.EVENT_NAMES]);
+    expect(schema.properties.reply_to).toMatchObject({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER });
+    const log = readFileSync(join(root, folder, 'events.jsonl'), 'utf8');
+    for (const args of [{ event: 'nonsense', reply_to: 1 }, { event: 'blocked', reply_to: -1 }, { event: 'blocked', reply_to: -(2 ** 53) }, { event: 'blocked', reply_to: 2 ** 53 }, { event: 'blocked', reply_to: 1.5 }]) {
+      const r = await call(alice, 'append', { folder, participant: 'alice', summary: 's', ...args });
+      expect({ args, isError: r.isError, text: r.text }).toEqual({ args, isError: true, text: expect.stringMatching(/Input validation error: Invalid arguments for tool append/) });
+    }
+    expect(readFileSync(join(root, folder, 'events.jsonl'), 'utf8')).toBe(log);
+    // An unknown tool is a JSON-RPC error, not a tool result.
+    await expect(alice.callTool({ name: 'rm_rf', arguments: {} })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('Unknown tool: rm_rf') });
+    // resources/read: a refusal is the client's mistake (-32602), a missing document -32002; never -32603, never the root's path.
+    const refusal = await bob.readResource({ uri: 'acp://collab/item8/../../etc/passwd' }).catch((e: { code: number; message: string }) => e);
+    expect(refusal).toMatchObject({ code: -32602 });
+    const missing = await bob.readResource({ uri: 'acp://collab/item8/nothing.md' }).catch((e: { code: number; message: string }) => e);
+    expect(missing).toMatchObject({ code: -32002, message: expect.stringContaining("'nothing.md' does not exist") });
+    for (const error of [refusal, missing] as { message: string }[]) expect(error.message).not.toContain(root);
+    // A path that leaves the root without any symlink is not said to be a refused symlink.
+    const outsideAbs = join(outside, 'x.md');
+    const notLink = await call(alice, 'read_document', { folder, doc: outsideAbs });
+    expect(notLink.text).not.toContain('symlink');
+    writeFileSync(join(root, folder, 'protocol.json'), readFileSync(join(root, folder, 'protocol.json'), 'utf8').replace('"mode": "internal"', '"mode": "external"').replace('"dir": "deliverables"', '"dir": "deliverables",\n  "repoRoot": "../.."'));
+    const external = await call(alice, 'read_document', { folder, doc: 'external:deliverables/adr.md' });
+    expect(external).toMatchObject({ isError: true });
+    expect(external.text).not.toContain('symlink refused');
+    // Results and errors never carry the root's absolute path.
+    const texts = [
+      await call(alice, 'init', { folder: 'item8b', participants: ['alice', 'bob'], objective: 'o', completion: ['g'], primary_deliverable_type: 'adr' }),
+      await call(alice, 'init', { folder: 'item8b', participants: ['alice', 'bob'], objective: 'o', completion: ['g'], primary_deliverable_type: 'adr' }),
+      await call(alice, 'status', { folder: '..' }),
+      await call(alice, 'validate', { folder: 'item8' }),
+      await call(alice, 'append', { folder: 'nowhere', participant: 'alice', event: 'blocked', summary: 's', reply_to: 1 }),
+    ];
+    for (const r of texts) expect(JSON.stringify(r)).not.toContain(root);
   });
 
   test('resources: protocol.json, the event log and each document of the collaborations under the root', async () => {
@@ -257,6 +298,46 @@ describe('acp mcp in process', () => {
       controller.abort('the agent moved on');
       await expect(waiting).rejects.toThrow();
       await expect.poll(() => watching, { timeout: 30_000 }).toBe(0);
+    } finally {
+      await client.close();
+      await server.close();
+    }
+  });
+
+  test('issue 26 item 7: wait progress names the log\'s turn, CLI and MCP, when protocol.json is stale (an append killed before its rename)', async () => {
+    const server = createMcpServer({ core: acp, host: await acp.createNodeHost(), registry: await acp.createRegistry(), root, version: 'test' });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    const client = new Client({ name: 'progress', version: '1.0.0' });
+    await client.connect(clientSide);
+    const folder = 'progress';
+    const abs = join(root, folder);
+    try {
+      await succeed(client, 'init', { folder, participants: ['alice', 'bob', 'carol'], objective: 'o', completion: ['g'], primary_deliverable_type: 'design-spec' });
+      for (const step of STEPS.slice(0, 2)) {
+        for (const [doc, content] of Object.entries(step.files)) await succeed(client, 'write_document', { folder, doc, content });
+        await succeed(client, 'append', appendArgs(folder, step));
+      }
+      // alice waits through the MCP tool and through the CLI while bob and carol review.
+      const progress: string[] = [];
+      const viaMcp = client.callTool({ name: 'wait', arguments: { folder, participant: OWNER, timeout_seconds: 120 } }, undefined, { onprogress: (p) => void progress.push(p.message ?? ''), resetTimeoutOnProgress: true });
+      const viaCli = spawnUntil({ ...process.env, NO_COLOR: '1' }, [process.execPath, ACP, 'wait', '--folder', abs, '--participant', OWNER, '--timeout', '120', '--interval', '0.05'], root, 'waiting: ');
+      await viaCli.started;
+      await expect.poll(() => progress, { timeout: 30_000 }).toEqual(['waiting: waiting for bob, carol after seq 3']);
+      // bob's review lands in the log, but protocol.json still says [bob, carol] (the append died before its rename).
+      const stale = readFileSync(join(abs, 'protocol.json'), 'utf8');
+      const line = (seq: number, from: string) => `${JSON.stringify({ seq, from, event: 'review_submitted', at: new Date().toISOString().replace(/\.\d+Z$/, 'Z'), summary: 'ok', doc: 'review.md', reply_to: seq - 1 })}\n`;
+      appendFileSync(join(abs, 'events.jsonl'), line(4, 'bob'));
+      expect(readFileSync(join(abs, 'protocol.json'), 'utf8')).toBe(stale);
+      await expect.poll(() => progress, { timeout: 30_000 }).toEqual(['waiting: waiting for bob, carol after seq 3', 'waiting: waiting for carol after seq 4']);
+      appendFileSync(join(abs, 'events.jsonl'), line(5, 'carol'));
+      const mcp = (await viaMcp) as CallToolResult;
+      expect((mcp.content[0] as { text: string }).text).toMatch(/^ready: alice is listed in waitingFor\nphase: revising\n/);
+      const cli = await viaCli.done;
+      expect(cli.rc).toBe(0);
+      // Never "waiting for bob" once bob's review is in the log.
+      expect(cli.stdout.split('\n').filter((l) => l.startsWith('waiting: '))).toEqual(['waiting: waiting for bob, carol after seq 3', 'waiting: waiting for carol after seq 4']);
+      expect(cli.stdout).toContain('ready: alice is listed in waitingFor\nphase: revising\n');
     } finally {
       await client.close();
       await server.close();

@@ -126,7 +126,7 @@ describe('loading plugins', () => {
 
   const configCases: [string, string, string][] = [
     ['invalid YAML', 'plugins: [a\n', ':2:1: invalid YAML: '],
-    ['an unknown top-level key', 'plugin:\n  - a.mjs\n', ': plugin: unknown key (allowed: plugins, git)'],
+    ['an unknown top-level key', 'plugin:\n  - a.mjs\n', ': plugin: unknown key (allowed: plugins, git, strict)'],
     ['an unknown entry key', 'plugins:\n  - path: a.mjs\n    opts: {}\n', ': plugins[0].opts: unknown key (allowed: path, options)'],
     ['an entry of the wrong type', 'plugins:\n  - a.mjs\n  - 5\n', ': plugins[1]: must be a plugin path (a string) or a mapping { path, options }'],
     ['plugins not a list', 'plugins: a.mjs\n', ': plugins: must be a list'],

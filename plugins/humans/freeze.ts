@@ -40,7 +40,8 @@ export async function runFreeze(ctx: HumansContext): Promise<CommandResult> {
   const participant = stringOption(ctx, 'participant');
   if (participant === undefined) throw new ctx.api.UsageError('the following arguments are required: --participant');
   const folder = ctx.folder();
-  const result = await freeze(ctx, folder, { participant, doc: stringOption(ctx, 'doc'), summary: stringOption(ctx, 'summary') }, await ctx.store(folder));
+  const strict = ctx.options.strict === true ? true : undefined;
+  const result = await freeze(ctx, folder, { participant, doc: stringOption(ctx, 'doc'), summary: stringOption(ctx, 'summary') }, await ctx.store(folder), strict);
   if (!ctx.json) {
     ctx.out(`frozen ${result.doc} (${result.role}): sha256 ${result.sha256}`);
     ctx.out(`appended seq ${result.seq}: deliverable_frozen`);
@@ -54,6 +55,7 @@ export async function freeze(
   folder: string,
   request: { participant: string; doc?: string; summary?: string },
   store?: Store,
+  strict?: boolean,
 ): Promise<FreezeResult> {
   const { api, host } = ctx;
   const first = await api.readProtocol(host, folder);
@@ -61,7 +63,7 @@ export async function freeze(
   const firstTarget = freezeTarget(ctx, first, request.doc);
   const documents = [api.resolveDeliverablePath(folder, first, firstTarget.ref), join(folder, 'readiness.md')].filter((p): p is string => p !== undefined);
   const intent = { participant: request.participant, kind: 'freeze' as const, documents };
-  return api.transact(host, folder, intent, (tx) => freezeUnderLock(ctx, folder, request, tx), ctx.registry, { store });
+  return api.transact(host, folder, intent, (tx) => freezeUnderLock(ctx, folder, request, tx), ctx.registry, { store, strict });
 }
 
 /** The freeze itself, inside the store's transaction: checks first, then the files, then the event. */

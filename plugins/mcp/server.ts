@@ -11,11 +11,11 @@
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError, type CallToolResult, type ServerNotification, type ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
 import { TOOL_TEXT } from './text.ts';
 import {
-  checkRepoRoot, collaborationResources, findCollaborations, formatStatus, readDocument, resolveFolder, resolveResource, status, storeFlags, storeOf, writeDocument, type McpEnv,
+  checkRepoRoot, clientPath, collaborationResources, findCollaborations, formatStatus, readDocument, resolveFolder, resolveResource, status, storeFlags, storeOf, withoutRoot, writeDocument, type McpEnv,
 } from './tools.ts';
 
 /** Options of {@link serveMcp}. */
@@ -50,10 +50,11 @@ async function guarded(env: McpEnv, body: () => Promise<CallToolResult>): Promis
   } catch (error) {
     const described = env.core.describeError(error);
     if (!described) throw error;
+    const message = withoutRoot(env, described.message);
     // The CLI prints a timeout as is (`timeout: …`), everything else as `error: …`.
-    const line = error instanceof env.core.AcpTimeoutError ? described.message : `error: ${described.message}`;
+    const line = error instanceof env.core.AcpTimeoutError ? message : `error: ${message}`;
     // The stable code beside the words, as the CLI's --json and the RPC error data carry it.
-    return { isError: true, content: [{ type: 'text', text: line }], structuredContent: { ok: false, error: described.message, code: described.code, exitCode: described.exitCode } };
+    return { isError: true, content: [{ type: 'text', text: line }], structuredContent: { ok: false, error: message, code: described.code, exitCode: described.exitCode } };
   }
 }
 
@@ -97,8 +98,10 @@ function registerProtocolTools(server: McpServer, env: McpEnv): void {
           },
           registry,
         );
-        const text = result.created ? `Initialized ACP schema v2 collaboration folder: ${folder}` : `Collaboration folder already exists: ${folder}`;
-        return ok(text, { created: result.created, folder, files: result.files });
+        // The folder as the client named it (relative to the root): the server's absolute paths stay with the server.
+        const named = clientPath(env, folder);
+        const text = result.created ? `Initialized ACP schema v2 collaboration folder: ${named}` : `Collaboration folder already exists: ${named}`;
+        return ok(text, { created: result.created, folder: named, files: result.files });
       }),
   );
   server.registerTool(
@@ -112,7 +115,8 @@ function registerProtocolTools(server: McpServer, env: McpEnv): void {
   );
   server.registerTool('validate', { description: TOOL_TEXT.validate, inputSchema: { folder: folderArg }, annotations: { readOnlyHint: true } }, (args) =>
     guarded(env, async () => {
-      const result = await core.validate(host, await resolveFolder(env, args.folder), registry);
+      const checked = await core.validate(host, await resolveFolder(env, args.folder), registry, { strict: core.strictSetting(registry, true) });
+      const result = { ...checked, errors: checked.errors.map((e) => withoutRoot(env, e)), warnings: checked.warnings.map((w) => withoutRoot(env, w)) };
       const lines = [result.errors.length ? 'ACP validation failed' : result.warnings.length ? 'ACP validation passed with warnings' : 'ACP validation passed'];
       for (const error of result.errors) lines.push(`ERROR: ${error}`);
       for (const warning of result.warnings) lines.push(`WARNING: ${warning}`);
@@ -126,10 +130,10 @@ function registerProtocolTools(server: McpServer, env: McpEnv): void {
       inputSchema: {
         folder: folderArg,
         participant: participantArg,
-        event: z.string().describe(TOOL_TEXT.args.event),
+        event: z.enum(core.EVENT_NAMES).describe(TOOL_TEXT.args.event),
         summary: z.string().describe(TOOL_TEXT.args.summary),
         doc: z.string().optional().describe(TOOL_TEXT.args.doc),
-        reply_to: z.number().int().optional().describe(TOOL_TEXT.args.replyTo),
+        reply_to: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional().describe(TOOL_TEXT.args.replyTo),
         role: z.enum(['primary', 'supporting']).optional().describe(TOOL_TEXT.args.role),
         sha256: z.string().optional().describe(TOOL_TEXT.args.sha256),
       },
@@ -138,7 +142,8 @@ function registerProtocolTools(server: McpServer, env: McpEnv): void {
       guarded(env, async () => {
         const folder = await resolveFolder(env, args.folder);
         const request = { participant: args.participant, event: args.event, summary: args.summary, doc: args.doc, replyTo: args.reply_to, role: args.role, sha256: args.sha256 };
-        const result = await core.append(host, folder, request, registry, { store: await storeOf(env, folder) });
+        // Strict: an agent's append never leaves the folder failing validate (acp.config.yaml's strict: false turns it off).
+        const result = await core.append(host, folder, request, registry, { store: await storeOf(env, folder), strict: core.strictSetting(registry, true) });
         return ok(`appended seq ${result.event.seq}: ${result.event.event}`, { event: result.event, phase: result.state.phase, waitingFor: result.state.waitingFor });
       }),
   );
@@ -241,7 +246,7 @@ function registerDocumentTools(server: McpServer, env: McpEnv): void {
       guarded(env, async () => {
         const folder = await resolveFolder(env, args.folder);
         // The same freeze as `acp freeze` (plugin humans): one lock, checks first, nothing changed on a refusal.
-        const options = { ...storeFlags(env), folder, participant: args.participant, doc: args.doc, summary: args.summary, json: true };
+        const options = { ...storeFlags(env), folder, participant: args.participant, doc: args.doc, summary: args.summary, strict: env.core.strictSetting(env.registry, true), json: true };
         const { json } = await env.core.runCommand(env.registry, 'freeze', { options }, { host: env.host });
         const result = json as { seq: number; sha256: string; changed: string[] };
         const text = `appended seq ${result.seq}: deliverable_frozen\nsha256: ${result.sha256}\nchanged: ${result.changed.join(', ') || 'nothing else'}`;
@@ -260,10 +265,43 @@ function registerResources(server: McpServer, env: McpEnv): void {
     },
   });
   server.registerResource('collaboration-document', template, { description: TOOL_TEXT.resources, mimeType: 'text/markdown' }, async (uri) => {
-    const { folder, doc } = await resolveResource(env, uri.href);
-    const result = await readDocument(env, folder, doc);
+    let result: { content: string };
+    let doc: string;
+    try {
+      const resolved = await resolveResource(env, uri.href);
+      doc = resolved.doc;
+      result = await readDocument(env, resolved.folder, doc);
+    } catch (error) {
+      // A refusal is the client's mistake, not the server's (-32603): -32002 for a document that is not there (MCP's "resource not found"), else invalid params.
+      const described = env.core.describeError(error);
+      if (!described) throw error;
+      throw new McpError(described.code === 'not_found' ? RESOURCE_NOT_FOUND : ErrorCode.InvalidParams, withoutRoot(env, described.message), { code: described.code });
+    }
     const mimeType = doc.endsWith('.json') ? 'application/json' : doc.endsWith('.jsonl') ? 'application/jsonl' : 'text/markdown';
     return { contents: [{ uri: uri.href, mimeType, text: result.content }] };
+  });
+}
+
+/** The tools the server registers. */
+const TOOL_NAMES = ['init', 'status', 'validate', 'append', 'wait', 'read_document', 'write_document', 'freeze'] as const;
+
+/** MCP's error code for a resource that does not exist. */
+const RESOURCE_NOT_FOUND = -32002;
+
+/**
+ * A call of a tool the server does not have is a JSON-RPC error (-32602,
+ * invalid params), as the MCP specification says, not a tool result with
+ * isError (what the SDK answers). The SDK keeps its handler private: it is
+ * wrapped, and the server refuses to start if it cannot be.
+ */
+function refuseUnknownTools(server: McpServer, names: ReadonlySet<string>): void {
+  const handlers = (server.server as unknown as { _requestHandlers?: Map<string, (request: { params?: { name?: unknown } }, extra: unknown) => Promise<unknown>> })._requestHandlers;
+  const sdkHandler = handlers?.get('tools/call');
+  if (!handlers || !sdkHandler) throw new Error('the MCP SDK no longer keeps its tools/call handler where acp wraps it');
+  handlers.set('tools/call', (request, extra) => {
+    const name = request.params?.name;
+    if (typeof name !== 'string' || !names.has(name)) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${String(name)} (tools: ${[...names].sort().join(', ')})`);
+    return sdkHandler(request, extra);
   });
 }
 
@@ -275,6 +313,7 @@ export function createMcpServer(options: McpEnv & { version: string }): McpServe
   registerWait(server, env);
   registerDocumentTools(server, env);
   registerResources(server, env);
+  refuseUnknownTools(server, new Set(TOOL_NAMES));
   return server;
 }
 

@@ -54,15 +54,34 @@ export async function resolveFolder(env: McpEnv, folder: string): Promise<string
   if (folder.includes('\0')) throw new AcpError('argument --folder: a path cannot contain a NUL character');
   const absolute = nodePath.resolve(env.root, folder);
   const real = await env.core.realpathOfExistingAncestor(env.host, absolute);
-  if (!env.core.isInside(real, env.root)) throw new AcpError(`folder ${pyRepr(folder)} is outside the MCP server's root ${env.root}`);
+  // The root's absolute path is the server's business: a client names folders relative to it.
+  if (!env.core.isInside(real, env.root)) throw new AcpError(`folder ${pyRepr(folder)} is outside the MCP server's root`);
   return absolute;
+}
+
+/** A folder as the client names it: relative to the server's root (`.` for the root itself). */
+export function clientPath(env: McpEnv, folder: string): string {
+  const relative = nodePath.relative(env.root, folder).split(nodePath.sep).join('/');
+  return relative === '' ? '.' : relative;
+}
+
+/**
+ * Text for a client with the server's absolute root taken out: a path
+ * under it becomes relative to it, the root itself `.`. For errors and the
+ * results that name paths (init, validate), never for document content.
+ */
+export function withoutRoot(env: McpEnv, text: string): string {
+  if (env.root === '/') return text; // every absolute path starts with it; it says nothing
+  const root = env.root.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  // The root followed by a separator, or by the end of the path (not by more of a longer name).
+  return text.replace(new RegExp(`${root}(?:/|(?![^\\s'"\`),;:]))`, 'g'), (match) => (match.endsWith('/') ? '' : '.'));
 }
 
 /** Refuse an external repo root that leaves the server's root (init would create deliverables there). */
 export async function checkRepoRoot(env: McpEnv, folder: string, repoRoot: string | undefined): Promise<void> {
   if (repoRoot === undefined || nodePath.isAbsolute(repoRoot.trim())) return; // init itself refuses an absolute one
   const real = await env.core.realpathOfExistingAncestor(env.host, nodePath.resolve(folder, repoRoot.trim()));
-  if (!env.core.isInside(real, env.root)) throw new env.core.AcpError(`repo_root ${env.core.pyRepr(repoRoot)} is outside the MCP server's root ${env.root}`);
+  if (!env.core.isInside(real, env.root)) throw new env.core.AcpError(`repo_root ${env.core.pyRepr(repoRoot)} is outside the MCP server's root`);
 }
 
 /** The references of the declared deliverables: the primary, then the supporting ones. */
@@ -78,6 +97,8 @@ export function declaredRefs(core: McpCore, protocol: Json): string[] {
 interface DocumentTarget {
   path: string;
   boundary: string;
+  /** The boundary is an external deliverable's repo root. */
+  external?: boolean;
 }
 
 /**
@@ -98,7 +119,7 @@ export async function documentTarget(env: McpEnv, folder: string, protocol: Json
   } else if (refs.includes(doc)) {
     const path = env.core.resolveDeliverablePath(folder, protocol, doc);
     const external = doc.startsWith('external:') && typeof protocol.repoRoot === 'string';
-    if (path) target = { path, boundary: external ? nodePath.resolve(folder, protocol.repoRoot as string) : folder };
+    if (path) target = { path, boundary: external ? nodePath.resolve(folder, protocol.repoRoot as string) : folder, external };
   } else if (mode === 'read' && !nodePath.isAbsolute(doc) && !doc.split(/[\\/]/).includes('..') && !doc.includes('\0') && doc !== '') {
     target = { path: nodePath.join(folder, doc), boundary: folder };
   }
@@ -111,16 +132,20 @@ export async function documentTarget(env: McpEnv, folder: string, protocol: Json
 }
 
 async function assertContained(env: McpEnv, target: DocumentTarget, doc: string): Promise<void> {
-  const real = await env.core.realpathOfExistingAncestor(env.host, target.path);
+  const { core } = env;
+  const real = await core.realpathOfExistingAncestor(env.host, target.path);
   let boundary: string;
   try {
     boundary = await env.host.fs.realpath(target.boundary);
   } catch {
     boundary = target.boundary;
   }
-  if (!env.core.isInside(real, boundary) || !env.core.isInside(real, env.root)) {
-    throw new env.core.AcpError(`${env.core.pyRepr(doc)} resolves outside ${env.core.isInside(real, boundary) ? env.root : boundary} (symlink refused)`);
-  }
+  if (core.isInside(real, boundary) && core.isInside(real, env.root)) return;
+  // Named, never by its absolute path (the server's root is not the client's business).
+  const where = !core.isInside(real, env.root) ? "the MCP server's root" : target.external ? "the collaboration's repo root" : 'the collaboration folder';
+  // "symlink refused" only where a link is what leads outside: the path itself lies inside, its real path does not.
+  const lexicallyInside = core.isInside(target.path, target.boundary) && core.isInside(target.path, env.root);
+  throw new core.AcpError(`${core.pyRepr(doc)} resolves outside ${where}${lexicallyInside ? ' (symlink refused)' : ''}`);
 }
 
 /**
@@ -133,7 +158,7 @@ export async function readDocument(env: McpEnv, folder: string, doc: string): Pr
   const stat = await env.host.fs.stat(target.path);
   if (stat && !stat.isFile) throw new env.core.AcpError(`${env.core.pyRepr(doc)} is not a file`);
   const content = await env.core.documentFiles(env.host, folder, protocol).read(doc);
-  if (content === undefined) throw new env.core.AcpError(`${env.core.pyRepr(doc)} does not exist`);
+  if (content === undefined) throw new env.core.AcpError(`${env.core.pyRepr(doc)} does not exist`, 2, 'not_found');
   return { doc, content };
 }
 

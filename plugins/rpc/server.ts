@@ -790,7 +790,10 @@ export class RpcServer {
     }
     if (action === 'init') await this.checkInitPaths(task!, args);
     const folder = task === undefined ? undefined : this.taskFolder(task);
-    const options = { ...argsToOptions(args, this.options.registry.commands.get(action)?.spec), ...(folder === undefined ? {} : { folder }), json: true };
+    const command = this.options.registry.commands.get(action)?.spec;
+    const options: OptionValues = { ...argsToOptions(args, command), ...(folder === undefined ? {} : { folder }), json: true };
+    // The server's writes are strict unless acp.config.yaml says `strict: false`: a caller cannot turn it off per call.
+    if (command?.options?.strict && (action === 'append' || action === 'freeze')) options.strict = this.core.strictSetting(this.options.registry, true);
     const run = (): Promise<unknown> => this.runJson(action, options);
     if (!spec.mutates(args) || folder === undefined) return run();
     try {

@@ -100,6 +100,9 @@ export async function makeRoot(names: string[] = ['demo']): Promise<string> {
   const registry = await acp.createRegistry({ builtIns: true });
   for (const name of names) {
     await acp.init(host, join(root, name), { participants: ['alice', 'bob'], objective: `Objective of ${name}`, completion: ['The design is agreed'], primaryType: 'adr' }, registry);
+    // The ADR written, as the tests' deliverable_drafted says: the server's appends are strict.
+    const adr = join(root, name, 'deliverables', 'adr.md');
+    writeFileSync(adr, readFileSync(adr, 'utf8').replace(/^(## .+)\n(\s*\n)*/gm, (_, heading: string) => `${heading}\n\nThe ${heading.slice(3)} of this ADR.\n\n`));
   }
   return root;
 }

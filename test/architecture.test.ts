@@ -12,6 +12,7 @@ import * as acp from '../acp.ts';
 import { RpcServer } from '../plugins/rpc/server.ts';
 import { RpcClient } from '../plugins/rpc/client.ts';
 import { configCandidates } from './deno-grants.ts';
+import { makeRoot } from './rpc/helpers.ts';
 
 const REPO = resolve(import.meta.dirname, '..');
 const BIN = join(REPO, 'node_modules', '.bin');
@@ -61,10 +62,11 @@ describe.concurrent('a user plugin adds a command', () => {
 
 describe('the RPC server calls the library', () => {
   test('agent/call append reaches the library with no CLI parsing in between', async () => {
-    const root = tempRoot();
+    // A collaboration whose ADR is written (the server's appends are strict).
+    const root = await makeRoot(['demo']);
+    roots.push(root);
     const host = await acp.createNodeHost();
     const registry = await acp.createRegistry({ builtIns: true });
-    await acp.init(host, join(root, 'demo'), { participants: ['alice', 'bob'], objective: 'x', completion: ['y'], primaryType: 'adr' }, registry);
     const forbidden = () => {
       throw new Error('the CLI was used');
     };

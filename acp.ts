@@ -1722,6 +1722,8 @@ export interface AppendOptions {
   onLockWait?: (message: string) => void;
   /** Give up waiting for the lock after this long (default 60 s). */
   lockTimeoutMs?: number;
+  /** Told what a store found and settled on the way (git: an earlier run's event that did or did not land). */
+  onNote?: (line: string) => void;
   /** The store to write through (default: the one {@link openStore} chooses for the folder). */
   store?: Store;
 }
@@ -1819,7 +1821,7 @@ export interface Store {
    * check runs again), so it keeps no state between runs. A refusal thrown
    * by the body is passed on and nothing is published.
    */
-  transact<T>(folder: string, intent: WriteIntent, body: (session: StoreSession) => Promise<T>, options?: Pick<AppendOptions, 'onLockWait' | 'lockTimeoutMs'>): Promise<T>;
+  transact<T>(folder: string, intent: WriteIntent, body: (session: StoreSession) => Promise<T>, options?: Pick<AppendOptions, 'onLockWait' | 'lockTimeoutMs' | 'onNote'>): Promise<T>;
   /**
    * Keep the local folder up to date while someone waits on it (git: fetch
    * and fast-forward now, then in the background with back-off). Resolves

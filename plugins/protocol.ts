@@ -72,7 +72,7 @@ const appendCommand = (c: PluginContext): CommandSpec =>
       const o = ctx.options;
       const folder = ctx.folder();
       const request: AppendRequest = { participant: o.participant, event: o.event, summary: o.summary, doc: o.doc, replyTo: o['reply-to'], role: o.role, sha256: o.sha256 };
-      const result = await ctx.api.append(ctx.host, folder, request, ctx.registry, { onLockWait: ctx.err, store: await ctx.store(folder) });
+      const result = await ctx.api.append(ctx.host, folder, request, ctx.registry, { onLockWait: ctx.err, onNote: (line) => ctx.err(`note: ${line}`), store: await ctx.store(folder) });
       for (const warning of result.warnings ?? []) ctx.err(`warning: ${warning}`);
       if (!ctx.json) ctx.out(`appended seq ${result.event.seq}: ${result.event.event}`);
       // A store that publishes says how (git: `{ git: { attempts } }`); the local folder adds nothing.

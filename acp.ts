@@ -1379,12 +1379,13 @@ export interface RuntimeFacts {
    * Run a command: an argv array, no shell. Resolves with its exit code
    * (`null` when killed, e.g. on timeout) and output; rejects when it cannot
    * start (not found, or Deno without `--allow-run`). With `detached` it
-   * resolves as soon as the command started and does not wait for it.
+   * resolves as soon as the command started and does not wait for it;
+   * `input` is written to its standard input (else it has none).
    * Undefined where the host cannot run commands.
    */
   run?(
     command: string[],
-    options?: { cwd?: string; env?: Record<string, string>; timeoutMs?: number; detached?: boolean },
+    options?: { cwd?: string; env?: Record<string, string>; timeoutMs?: number; detached?: boolean; input?: string },
   ): Promise<{ code: number | null; stdout: string; stderr: string }>;
   /** Whether a path may be read without asking (Deno permissions); undefined = yes. */
   mayRead?(path: string): boolean;

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { acp, git, GIT_ENV, gitSandbox } from './git-harness.ts';
 import { RpcClient, type SubscriptionNotification } from '../plugins/rpc/client.ts';
-import { rankOf } from '../plugins/git/order.ts';
+import { lineOrder } from '../plugins/git/order.ts';
 import { appendArgs, initArgs, OWNER, REVIEWER, STEPS } from './happy-path.ts';
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -72,15 +72,12 @@ describe('append --git races through push', () => {
   });
 });
 
-describe('the ordering hint of racing clones', () => {
-  it('puts the participants that appended least recently (by seq) first, and ignores idle ones; no clock is read', () => {
-    // old appended long ago; then p0, p1, p2, and p3 has just won.
-    const events = [{ seq: 1, from: 'old' }, ...Array.from({ length: 20 }, (_, i) => ({ seq: i + 2, from: 'x' })), { seq: 22, from: 'p0' }, { seq: 23, from: 'p1' }, { seq: 24, from: 'p2' }, { seq: 25, from: 'p3' }];
-    expect(['p0', 'p1', 'p2', 'p3', 'old', 'newcomer'].map((p) => rankOf(events, p))).toEqual([1, 2, 3, 4, 0, 0]);
-    expect(rankOf(events, 'p3', 4)).toBe(3);
-    // A participant that appended twice in a row after its partner waits for the partner only while the partner is recent.
-    expect(rankOf([{ seq: 1, from: 'a' }, { seq: 2, from: 'b' }, { seq: 3, from: 'b' }], 'b')).toBe(1);
-    expect(rankOf([{ seq: 1, from: 'a' }, ...Array.from({ length: 8 }, (_, i) => ({ seq: i + 2, from: 'b' }))], 'b')).toBe(0);
+describe('the line of waiting writers', () => {
+  it('puts the writers whose participant appended least recently (by seq) first, newcomers before all; no clock is read', () => {
+    const events = [{ seq: 1, from: 'p3' }, { seq: 2, from: 'p0' }, { seq: 3, from: 'p1' }, { seq: 4, from: 'p2' }, { seq: 5, from: 'p3' }];
+    const ticket = (participant: string, id = 'x') => ({ ref: `refs/acp/queue/main/${participant}.${id}`, participant });
+    const line = lineOrder([ticket('p3'), ticket('p2'), ticket('new'), ticket('p0', 'b'), ticket('p0', 'a'), ticket('p1')], events);
+    expect(line.map((t) => t.ref.slice('refs/acp/queue/main/'.length))).toEqual(['new.x', 'p0.a', 'p0.b', 'p1.x', 'p2.x', 'p3.x']);
   });
 });
 

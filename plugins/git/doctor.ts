@@ -13,7 +13,7 @@
 import type { CommandContext, CommandResult } from '../../acp.ts';
 import type { Json } from '../../runtime/util.ts';
 import type { GitSettings } from './config.ts';
-import { bringFolderTo, folderBase, folderDiff, worktreeState, writeFromCommit } from './folder.ts';
+import { bringFolderTo, folderBase, folderDiff, recordSynced, worktreeState, writeFromCommit } from './folder.ts';
 import { ACP_SUBJECT_RE, fetch, isAncestor, openRepo, readRefs, type Refs, type Repo, resolveRef } from './repo.ts';
 import { logFiles, settlePending } from './store.ts';
 
@@ -166,6 +166,7 @@ async function repair(repo: Repo, changes: string[]): Promise<void> {
   const stillDiffers = new Set((await folderDiff(repo, after.tree, remote)).map((d) => d.path));
   if (base !== remote) {
     await bringFolderTo(repo, base, remote, { tree: after.tree, edits: after.edits.filter((p) => stillDiffers.has(p)) });
+    await recordSynced(repo, remote, (await readRefs(repo)).head);
     changes.push(`brought the folder to ${repo.settings.remote}/${repo.branch}`);
   }
 }

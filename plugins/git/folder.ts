@@ -11,7 +11,7 @@
  * @module
  */
 import type { GitRun, Refs, Repo } from './repo.ts';
-import { isAncestor, LOCAL_FILES, resolveRef } from './repo.ts';
+import { isAncestor, LOCAL_FILES, resolveRef, updateRefs } from './repo.ts';
 
 /** A top-relative literal pathspec, so git reads it the same whatever the working directory. */
 export const top = (path: string): string => `:(top,literal)${path}`;
@@ -81,9 +81,9 @@ export async function worktreeState(repo: Repo, base: string | undefined): Promi
 
 /**
  * Bring the folder's files from `from` to the remote commit `to`, keeping
- * the clone's edits (`edits`: files that differ from both). An edit of a
- * file the remote changed too is a conflict: nothing is changed and the
- * error says what to do.
+ * the clone's edits (`edits`: files that differ from both); the caller then
+ * records `to` ({@link recordSynced}). An edit of a file the remote changed
+ * too is a conflict: nothing is changed and the error says what to do.
  */
 export async function bringFolderTo(repo: Repo, from: string | undefined, to: string, state: { tree: string; edits: string[] }): Promise<boolean> {
   const remoteChanged = await folderDiff(repo, from, to);
@@ -101,7 +101,6 @@ export async function bringFolderTo(repo: Repo, from: string | undefined, to: st
   await writeFromCommit(repo, to, take.filter((d) => d.status !== 'D').map((d) => d.path));
   for (const d of take.filter((d) => d.status === 'D')) await repo.ctx.host.fs.remove(`${repo.top}/${d.path}`).catch(() => undefined);
   await followInIndex(repo, to, remoteChanged.map((d) => d.path));
-  await repo.git(['update-ref', repo.syncedRef, to]);
   return remoteChanged.length > 0;
 }
 
@@ -124,35 +123,52 @@ export async function followInIndex(repo: Repo, commit: string, paths: string[])
 /**
  * The remote commit `commit` is now the folder's synced commit (its files
  * are already in the folder; `changed` are the paths that differ from the
- * previous one). With HEAD on the branch and nothing but the folder between
- * HEAD and `commit`, HEAD fast-forwards (a branch with the user's own
- * commits, or other files changed remotely, is left as it is: `git pull`
- * brings it along).
+ * previous one): the index follows, then {@link recordSynced}.
  */
-export async function settleOn(repo: Repo, commit: string, changed: string[], head: string | undefined, onlyFolderSince?: string): Promise<void> {
+export async function settleOn(repo: Repo, commit: string, changed: string[], head: string | undefined, knownBase?: string, extra: string[] = []): Promise<string | undefined> {
   await followInIndex(repo, commit, changed);
-  await repo.git(['update-ref', repo.syncedRef, commit]);
-  await advanceHead(repo, commit, head, onlyFolderSince);
+  return recordSynced(repo, commit, head, knownBase, extra);
 }
 
 /**
- * Fast-forward HEAD's branch (at `head`) to `commit` when only the folder
- * lies between them. `onlyFolderSince`: a commit known to differ from
- * `commit` in the folder only, its index entries already `commit`'s (the
- * parent of a commit acp just built): when HEAD is there, nothing needs checking.
+ * Record `commit` as the folder's synced commit, with `extra` ref updates,
+ * in one ref transaction; with HEAD on the branch and nothing but the
+ * folder between HEAD and `commit`, HEAD fast-forwards in the same
+ * transaction (a branch with the user's own commits, or other files changed
+ * remotely, is left as it is: `git pull` brings it along). Returns HEAD's
+ * branch commit afterwards.
  */
-export async function advanceHead(repo: Repo, commit: string, head: string | undefined, onlyFolderSince?: string): Promise<void> {
-  if (!repo.attached || !head || head === commit) return;
-  if (head !== onlyFolderSince) {
-    if (!(await isAncestor(repo, head, commit))) return;
-    if (repo.prefix !== '') {
-      // Files outside the folder changed too (someone's own commit): the user's tree would not match the moved HEAD.
-      const outside = await repo.git(['diff', '--name-only', '-z', head, commit, '--', ':/', `:(top,exclude,literal)${repo.prefix.replace(/\/$/, '')}`]);
-      if (outside.stdout !== '') return;
-    }
-    // The index's folder entries must already be the target's (they follow every sync).
-    const stale = await repo.git(['diff', '--cached', '--name-only', '-z', commit, '--', ...folderSpecs(repo)]);
-    if (stale.stdout !== '') return;
+export async function recordSynced(repo: Repo, commit: string, head: string | undefined, knownBase?: string, extra: string[] = []): Promise<string | undefined> {
+  const lines = [`update ${repo.syncedRef} ${commit}`, ...extra];
+  if (await mayAdvanceHead(repo, commit, head, knownBase)) {
+    // HEAD's branch may have moved meanwhile (the user committed): then only the rest applies.
+    if (await updateRefs(repo, [...lines, `update refs/heads/${repo.branch} ${commit} ${head}`])) return commit;
   }
-  await repo.git(['update-ref', '-m', 'acp: fast-forward to the collaboration', `refs/heads/${repo.branch}`, commit, head], { allowFail: true });
+  if (!(await updateRefs(repo, lines))) throw new repo.ctx.api.AcpError(`git: cannot update ${repo.syncedRef}`);
+  return head;
+}
+
+/**
+ * Whether HEAD's branch (at `head`) may fast-forward to `commit`: only the
+ * folder lies between them and the index's folder entries already are
+ * `commit`'s. `knownBase`: HEAD's commit when it is known to be an ancestor
+ * of `commit` whose folder entries were followed in the index (the folder's
+ * synced commit, or the parent of a commit acp just built): one diff decides.
+ */
+async function mayAdvanceHead(repo: Repo, commit: string, head: string | undefined, knownBase?: string): Promise<boolean> {
+  if (!repo.attached || !head || head === commit) return false;
+  const folder = repo.prefix.replace(/\/$/, '');
+  if (head === knownBase) {
+    if (folder === '') return true;
+    const changed = await repo.git(['diff', '--name-only', '-z', '--no-renames', head, commit]);
+    return !changed.stdout.split('\0').some((p) => p !== '' && !p.startsWith(repo.prefix));
+  }
+  if (!(await isAncestor(repo, head, commit))) return false;
+  if (folder !== '') {
+    // Files outside the folder changed too (someone's own commit): the user's tree would not match the moved HEAD.
+    const outside = await repo.git(['diff', '--name-only', '-z', head, commit, '--', ':/', `:(top,exclude,literal)${folder}`]);
+    if (outside.stdout !== '') return false;
+  }
+  const stale = await repo.git(['diff', '--cached', '--name-only', '-z', commit, '--', ...folderSpecs(repo)]);
+  return stale.stdout === '';
 }

@@ -24,6 +24,8 @@ export interface GitRun {
   allowFail?: boolean;
   /** Extra environment (a temporary index, a fallback identity). */
   env?: Record<string, string>;
+  /** Standard input (`update-ref --stdin`). */
+  input?: string;
 }
 
 /** A git repository holding a collaboration folder. */
@@ -71,18 +73,24 @@ export async function openRepo(ctx: GitEnv, settings: GitSettings, folder: strin
   const git: Repo['git'] = async (args, options = {}) => {
     let result;
     try {
-      result = await run(['git', ...args], { cwd: folder, env: { ...GIT_ENV, ...options.env }, timeoutMs: 120_000 });
+      result = await run(['git', ...args], { cwd: folder, env: { ...GIT_ENV, ...options.env }, timeoutMs: 120_000, ...(options.input === undefined ? {} : { input: options.input }) });
     } catch (error) {
       return fail(`git: ${(error as Error).message}`);
     }
     if (result.code !== 0 && !options.allowFail) fail(`git ${args[0]} failed: ${gitMessage(result.stderr || result.stdout)}`);
     return result;
   };
-  const where = await git(['rev-parse', '--show-toplevel', '--show-prefix', '--absolute-git-dir'], { allowFail: true });
-  if (where.code !== 0) fail(`git: ${folder} is not inside a git work tree (${gitMessage(where.stderr)})`);
+  // One run for where we are and which branch HEAD is on; a HEAD with no commit yet needs a second.
+  let where = await git(['rev-parse', '--show-toplevel', '--show-prefix', '--absolute-git-dir', '--symbolic-full-name', 'HEAD'], { allowFail: true });
+  let symbolic: string | undefined;
+  if (where.code === 0) symbolic = where.stdout.split('\n')[3];
+  else {
+    where = await git(['rev-parse', '--show-toplevel', '--show-prefix', '--absolute-git-dir'], { allowFail: true });
+    if (where.code !== 0) fail(`git: ${folder} is not inside a git work tree (${gitMessage(where.stderr)})`);
+    symbolic = (await git(['symbolic-ref', '--quiet', 'HEAD'], { allowFail: true })).stdout.trim();
+  }
   const [top = '', prefix = '', gitDir = ''] = where.stdout.split('\n');
-  const head = await git(['symbolic-ref', '--quiet', '--short', 'HEAD'], { allowFail: true });
-  const headBranch = head.code === 0 ? head.stdout.trim() : undefined;
+  const headBranch = symbolic?.startsWith('refs/heads/') ? symbolic.slice('refs/heads/'.length) : undefined;
   const branch = settings.branch ?? headBranch ?? fail('git: HEAD is detached; check out the collaboration branch, or name it (git: branch: … in acp.config.yaml)');
   const remotes = (await git(['remote'])).stdout.split('\n').filter(Boolean);
   if (!remotes.includes(settings.remote)) fail(`git: no remote '${settings.remote}' in this repository (remotes: ${remotes.join(', ') || 'none'})`);
@@ -103,6 +111,13 @@ export function gitMessage(text: string): string {
 export async function resolveRef(repo: Repo, ref: string): Promise<string | undefined> {
   const result = await repo.git(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`], { allowFail: true });
   return result.code === 0 ? result.stdout.trim() : undefined;
+}
+
+/** Update refs in one transaction (`git update-ref --stdin` lines: `update <ref> <new> [<old>]`, `delete <ref>`); all or none. Returns whether it applied. */
+export async function updateRefs(repo: Repo, lines: string[]): Promise<boolean> {
+  if (!lines.length) return true;
+  const result = await repo.git(['update-ref', '-m', 'acp', '--stdin'], { allowFail: true, input: `${lines.join('\n')}\n` });
+  return result.code === 0;
 }
 
 /** Whether commit `a` is `b` or one of its ancestors. */
@@ -173,10 +188,9 @@ export async function push(repo: Repo, commit: string): Promise<'ok' | 'rejected
 export async function commitIdentity(repo: Repo, participant: string): Promise<Record<string, string>> {
   let known = hasIdentity.get(repo);
   if (known === undefined) {
-    // git var is as strict as commit: it fails exactly when a commit would ask "who are you".
-    const author = await repo.git(['var', 'GIT_AUTHOR_IDENT'], { allowFail: true });
+    // git var is as strict as commit: it fails exactly when a commit would ask "who are you" (author and committer come from the same settings).
     const committer = await repo.git(['var', 'GIT_COMMITTER_IDENT'], { allowFail: true });
-    hasIdentity.set(repo, (known = author.code === 0 && committer.code === 0));
+    hasIdentity.set(repo, (known = committer.code === 0));
   }
   if (known) return {};
   const name = participant.replace(/[<>\n]/g, '') || 'acp';

@@ -18,9 +18,9 @@
 import { relative as relativePath } from 'node:path';
 import type { AcpError, FollowOptions, Store, StoreSession, WriteIntent } from '../../acp.ts';
 import type { GitSettings } from './config.ts';
-import { advanceHead, bringFolderTo, folderBase, folderDiff, settleOn, top, withTempIndex, worktreeState, writeFromCommit } from './folder.ts';
+import { bringFolderTo, folderBase, folderDiff, recordSynced, settleOn, top, withTempIndex, worktreeState, writeFromCommit } from './folder.ts';
 import { ACP_SUBJECT_RE, backOff, commitIdentity, fetch, type GitEnv, isAncestor, lsRemote, openRepo, push, readRefs, type Refs, type Repo, RETRY_BUDGET_MS } from './repo.ts';
-import { recordSlot, waitForTurnInLine } from './order.ts';
+import { recordSlot, Turn } from './order.ts';
 
 /** The git store for `settings` (one per provider: its remote polls are shared by every folder it follows). */
 export function gitStore(env: GitEnv, settings: GitSettings, polls: RemotePolls): Store {
@@ -52,35 +52,43 @@ function topRelative(repo: Repo, absolute: string): string {
 const where = (repo: Repo): string => `${repo.settings.remote}/${repo.branch}`;
 
 /** What one attempt came to. */
-type Attempt<T> = { kind: 'landed'; value: T } | { kind: 'rejected' } | { kind: 'waited' };
+type Attempt<T> = { kind: 'landed'; value: T } | { kind: 'rejected' };
 
 async function transaction<T>(repo: Repo, intent: WriteIntent, named: Set<string>, body: (s: StoreSession) => Promise<T>, underLock: UnderLock, note: (line: string) => void): Promise<T> {
   const { ctx, settings } = repo;
   const begun = Date.now();
-  let hinted: string | undefined;
-  for (let attempt = 1; ; ) {
-    const started = Date.now();
-    const refs = await fetchForWrite(repo, underLock, note);
-    const remote = refs.remote;
-    // The ordering hint (order.ts), once per remote state: then fetch again, fresh.
-    const hint = remote !== hinted && Date.now() - begun < RETRY_BUDGET_MS;
-    hinted = remote;
-    if (hint && (await waitForTurnInLine(repo, remote, intent.participant))) continue;
-    const outcome: Attempt<T> = await underLock((lock) => attemptOnce(repo, { ...refs, remote }, intent, named, (session) => body({ ...session, lock }), attempt));
-    await recordSlot(repo, Date.now() - started, outcome.kind === 'rejected');
-    if (outcome.kind === 'landed') return outcome.value;
-    if (attempt >= settings.attempts || Date.now() - begun > RETRY_BUDGET_MS) {
-      const seconds = Math.round((Date.now() - begun) / 1000);
-      throw new ctx.api.AcpError(
-        `git: the push was rejected ${attempt} times in ${seconds} s (other clones kept pushing first; see "Scaling" in docs/git.md for the tested ceiling); nothing was appended, your document edits are kept; try again`,
-        2,
-        'git_contended',
-      );
+  const turn = new Turn(repo, intent.participant);
+  let lost = 0;
+  let seen: string | undefined;
+  try {
+    for (let attempt = 1; ; attempt++) {
+      // The line of waiting writers (order.ts): at once when nobody waits.
+      await turn.wait(attempt > 1);
+      const started = Date.now();
+      const refs = await fetchForWrite(repo, underLock, note);
+      // A rejection with the remote unmoved was a lock collision on the remote, not a lost race: it does not count.
+      if (attempt > 1 && refs.remote !== seen) lost++;
+      if (refs.remote !== seen) [seen, turn.movedAt] = [refs.remote, Date.now()];
+      if (lost >= settings.attempts || Date.now() - turn.movedAt > RETRY_BUDGET_MS || Date.now() - begun > MAX_APPEND_MS) {
+        const seconds = Math.round((Date.now() - begun) / 1000);
+        throw new ctx.api.AcpError(
+          `git: the push was rejected ${attempt - 1} times in ${seconds} s (other clones kept pushing first; see "Scaling" in docs/git.md for the tested ceiling); nothing was appended, your document edits are kept; try again`,
+          2,
+          'git_contended',
+        );
+      }
+      const outcome: Attempt<T> = await underLock((lock) => attemptOnce(repo, refs, intent, named, (session) => body({ ...session, lock }), attempt));
+      await recordSlot(repo, Date.now() - started);
+      if (outcome.kind === 'landed') return outcome.value;
+      await backOff(ctx.api, Math.min(attempt, lost + 1));
     }
-    attempt++;
-    await backOff(ctx.api, attempt);
+  } finally {
+    await turn.leave();
   }
 }
+
+/** The longest a contended append keeps trying while the line moves. */
+const MAX_APPEND_MS = 600_000;
 
 /** Fetch, for a write: the refs, a pending push settled first; a missing branch is refused. */
 async function fetchForWrite(repo: Repo, underLock: UnderLock, note: (line: string) => void): Promise<Refs & { remote: string }> {
@@ -123,8 +131,7 @@ async function attemptOnce<T>(repo: Repo, refs: Refs & { remote: string }, inten
   const pushed = await pushSettled(repo, commit);
   if (pushed === 'ok') {
     const inFolder = paths.filter((p) => p.startsWith(repo.prefix));
-    await settleOn(repo, commit, inFolder, state.head, inFolder.length === paths.length ? remote : undefined);
-    await repo.git(['update-ref', '-d', repo.pendingRef]);
+    await settleOn(repo, commit, inFolder, state.head, inFolder.length === paths.length ? remote : undefined, [`delete ${repo.pendingRef}`]);
     return { kind: 'landed', value };
   }
   await undo();
@@ -150,11 +157,9 @@ async function syncFolder(repo: Repo, refs: Refs & { remote: string }, named?: S
   checkEdits(repo, edits, named);
   let moved = false;
   if (base !== remote) moved = await bringFolderTo(repo, base, remote, { tree: state.tree, edits });
-  else if (!refs.synced) await repo.git(['update-ref', repo.syncedRef, remote]);
   let head = refs.head;
-  if (head !== remote) {
-    await advanceHead(repo, remote, head);
-    head = (await readRefs(repo)).head;
+  if (base !== remote || !refs.synced || (head !== undefined && head !== remote)) {
+    head = await recordSynced(repo, remote, head, base === head && refs.synced === base ? base : undefined);
   }
   return { tree: state.tree, edits, moved, head };
 }
@@ -288,6 +293,9 @@ export async function settlePending(repo: Repo, note: (line: string) => void, kn
   await repo.git(['update-ref', '-d', repo.pendingRef]);
 }
 
+/** How long after the remote last moved the poll stays at its first interval. */
+const BRISK_MS = 30_000;
+
 /** One folder followed in a polled repository. */
 interface FolderWatch {
   repo: Repo;
@@ -301,6 +309,8 @@ interface RepoPoll {
   key: string;
   folders: Map<string, FolderWatch>;
   intervalSeconds: number;
+  /** When the remote last moved (this process's clock): the poll stays at the first interval for {@link BRISK_MS} after it. */
+  movedAt: number;
   timer: ReturnType<typeof setTimeout> | undefined;
   /** The remote's commit as last seen (by ls-remote or fetch). */
   seen: string | undefined;
@@ -326,7 +336,7 @@ export class RemotePolls {
     const key = `${repo.gitDir}\0${repo.settings.remote}\0${repo.branch}`;
     let poll = this.#polls.get(key);
     const fresh = !poll;
-    poll ??= { key, folders: new Map(), intervalSeconds: repo.settings.intervalSeconds, timer: undefined, seen: undefined, failure: undefined };
+    poll ??= { key, folders: new Map(), intervalSeconds: repo.settings.intervalSeconds, movedAt: Date.now(), timer: undefined, seen: undefined, failure: undefined };
     let watch = poll.folders.get(repo.folder);
     if (!watch) poll.folders.set(repo.folder, (watch = { repo, followers: new Set(), due: true }));
     watch.followers.add(options);
@@ -396,9 +406,13 @@ export class RemotePolls {
       }
       if (poll.failure !== undefined) for (const w of poll.folders.values()) for (const f of w.followers) f.note?.(`git: following ${settings.remote}/${first.repo.branch} again`);
       poll.failure = undefined;
-      poll.intervalSeconds = moved ? settings.intervalSeconds : Math.min(settings.maxIntervalSeconds, poll.intervalSeconds * 1.5);
+      if (moved) poll.movedAt = Date.now();
+      // Brisk while the collaboration is active (a reply often follows within seconds), then slower while idle.
+      poll.intervalSeconds = Date.now() - poll.movedAt < BRISK_MS ? settings.intervalSeconds : Math.min(settings.maxIntervalSeconds, poll.intervalSeconds * 1.5);
     } catch (error) {
       if (isPermanent(error)) {
+        // This poll ends: a follower that comes later starts a fresh one (and meets the error itself, or finds it repaired).
+        if (this.#polls.get(poll.key) === poll) this.#polls.delete(poll.key);
         for (const w of poll.folders.values()) for (const f of w.followers) f.failed(error as AcpError);
         return;
       }

@@ -1440,12 +1440,13 @@ export interface RuntimeFacts {
    * Run a command: an argv array, no shell. Resolves with its exit code
    * (`null` when killed, e.g. on timeout) and output; rejects when it cannot
    * start (not found, or Deno without `--allow-run`). With `detached` it
-   * resolves as soon as the command started and does not wait for it.
+   * resolves as soon as the command started and does not wait for it;
+   * `input` is written to its standard input (else it has none).
    * Undefined where the host cannot run commands.
    */
   run?(
     command: string[],
-    options?: { cwd?: string; env?: Record<string, string>; timeoutMs?: number; detached?: boolean },
+    options?: { cwd?: string; env?: Record<string, string>; timeoutMs?: number; detached?: boolean; input?: string },
   ): Promise<{ code: number | null; stdout: string; stderr: string }>;
   /** Whether a path may be read without asking (Deno permissions); undefined = yes. */
   mayRead?(path: string): boolean;
@@ -1789,6 +1790,8 @@ export interface AppendOptions {
   onLockWait?: (message: string) => void;
   /** Give up waiting for the lock after this long (default 60 s). */
   lockTimeoutMs?: number;
+  /** Told what a store found and settled on the way (git: an earlier run's event that did or did not land). */
+  onNote?: (line: string) => void;
   /** The store to write through (default: the one {@link openStore} chooses for the folder). */
   store?: Store;
   /**
@@ -1903,7 +1906,7 @@ export interface Store {
    * check runs again), so it keeps no state between runs. A refusal thrown
    * by the body is passed on and nothing is published.
    */
-  transact<T>(folder: string, intent: WriteIntent, body: (session: StoreSession) => Promise<T>, options?: Pick<AppendOptions, 'onLockWait' | 'lockTimeoutMs'>): Promise<T>;
+  transact<T>(folder: string, intent: WriteIntent, body: (session: StoreSession) => Promise<T>, options?: Pick<AppendOptions, 'onLockWait' | 'lockTimeoutMs' | 'onNote'>): Promise<T>;
   /**
    * Keep the local folder up to date while someone waits on it (git: fetch
    * and fast-forward now, then in the background with back-off). Resolves

@@ -201,7 +201,8 @@ export async function createProcessRuntime(): Promise<RuntimeFacts> {
     return new Promise((resolve, reject) => {
       let child: ReturnType<typeof spawn>;
       try {
-        child = spawn(file, args, { cwd: options.cwd, env, shell: false, detached: options.detached, stdio: options.detached ? 'ignore' : ['ignore', 'pipe', 'pipe'] });
+        child = spawn(file, args, { cwd: options.cwd, env, shell: false, detached: options.detached, stdio: options.detached ? 'ignore' : [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+        if (options.input !== undefined && !options.detached) child.stdin?.end(options.input);
       } catch (error) {
         reject(new Error(`cannot run ${file}: ${(error as Error).message}${name === 'deno' ? ' (Deno needs --allow-run)' : ''}`));
         return;

@@ -2,76 +2,20 @@
 // on this machine, driven in-process through the CLI entry (runCli).
 // ACP_GIT_RACE_FULL=1 runs the issue's full race (4 writers × 25 appends);
 // by default 4 writers × 3 (the file stays fast).
-import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../acp.ts';
+import { describe, expect, it } from 'vitest';
+import { acp, git, GIT_ENV, gitSandbox } from './git-harness.ts';
 import { RpcClient, type SubscriptionNotification } from '../plugins/rpc/client.ts';
-import { rankOf } from '../plugins/git/order.ts';
+import { lineOrder } from '../plugins/git/order.ts';
 import { appendArgs, initArgs, OWNER, REVIEWER, STEPS } from './happy-path.ts';
 
-const IDENTITY = { GIT_AUTHOR_NAME: 'acp test', GIT_AUTHOR_EMAIL: 'acp@example.invalid', GIT_COMMITTER_NAME: 'acp test', GIT_COMMITTER_EMAIL: 'acp@example.invalid' };
 const REPO = join(dirname(fileURLToPath(import.meta.url)), '..');
-const GIT_ENV = { ...IDENTITY, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' };
-
-let root: string;
-let previousCwd: string;
-const savedEnv: Record<string, string | undefined> = {};
-
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, ...GIT_ENV }, stdio: ['ignore', 'pipe', 'pipe'] });
-}
-
-async function acp(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli({ argv, stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), color: false });
-  return { code, stdout, stderr };
-}
-
-/** A bare remote holding an initialized folder `collab`, and `n` clones of it. */
-async function setup(name: string, initArgv: (folder: string) => string[], n: number): Promise<{ remote: string; clones: string[] }> {
-  const base = join(root, name);
-  mkdirSync(base);
-  const remote = join(base, 'remote.git');
-  git(base, 'init', '--quiet', '--bare', '-b', 'main', remote);
-  const seed = join(base, 'seed');
-  git(base, 'clone', '--quiet', remote, seed);
-  // init --git commits and pushes the new folder (with a .gitignore for acp's clone-local files).
-  const init = await acp(...initArgv(join(seed, 'collab')), '--git');
-  expect(init.stderr).toBe('');
-  expect(init.stdout).toContain('committed and pushed to origin/main');
-  const clones = Array.from({ length: n }, (_, i) => {
-    const clone = join(base, `clone${i}`);
-    git(base, 'clone', '--quiet', remote, clone);
-    return clone;
-  });
-  return { remote, clones };
-}
-
-beforeAll(() => {
-  root = mkdtempSync(join(tmpdir(), 'acp-git-'));
-  for (const [key, value] of Object.entries(GIT_ENV)) {
-    savedEnv[key] = process.env[key];
-    process.env[key] = value;
-  }
-  // The config file enables git for every folder under root and sets a short poll interval.
-  writeFileSync(join(root, 'acp.config.yaml'), 'git:\n  remote: origin\n  interval: 0.3\n  max-interval: 1\n');
-  previousCwd = process.cwd();
-  process.chdir(root);
-});
-
-afterAll(() => {
-  process.chdir(previousCwd);
-  for (const [key, value] of Object.entries(savedEnv)) {
-    if (value === undefined) delete process.env[key];
-    else process.env[key] = value;
-  }
-  rmSync(root, { recursive: true, force: true });
-});
+const sandbox = gitSandbox();
+const root = (): string => sandbox.root();
+const setup = sandbox.setup;
 
 describe('append --git races through push', () => {
   it('every successful append reaches the remote exactly once, seqs continuous, every clone validates', async () => {
@@ -80,6 +24,13 @@ describe('append --git races through push', () => {
     const ids = Array.from({ length: writers }, (_, i) => `p${i}`);
     const initArgv = (folder: string) => ['init', '--folder', folder, ...ids.flatMap((id) => ['--participant', id]), '--objective', 'race', '--completion', 'done', '--primary-deliverable-type', 'design-spec'];
     const { remote, clones } = await setup('race', initArgv, writers);
+    // The user's own work outside the folder: a tracked file edited, a new file staged. acp must never touch them.
+    const userWork = clones.map((clone, i) => {
+      writeFileSync(join(clone, 'project.txt'), `clone ${i}: edited, not committed\n`);
+      writeFileSync(join(clone, 'staged.txt'), `clone ${i}: staged\n`);
+      git(clone, 'add', 'staged.txt');
+      return [readFileSync(join(clone, 'project.txt')), readFileSync(join(clone, 'staged.txt')), git(clone, 'status', '--porcelain', '--', ':!collab')];
+    });
     const attempts: number[] = [];
     const failures: string[] = [];
     const durations: number[] = [];
@@ -106,30 +57,27 @@ describe('append --git races through push', () => {
     expect(git(remote, 'log', '--format=%s', 'main').split('\n').filter((s) => s.startsWith('acp: seq ')).length).toBe(ok + 1);
     // No append gives up: the retries are fair and bounded (see backOff and yieldAfterPush in plugins/git/repo.ts).
     expect(failures).toEqual([]);
-    for (const clone of clones) {
+    for (const [i, clone] of clones.entries()) {
+      // The user's own pull still fast-forwards: the folder's index entries already are the remote's.
       git(clone, 'pull', '--quiet', '--ff-only');
+      // Byte for byte: the edited file, the staged file, and git's view of everything outside the folder.
+      expect([readFileSync(join(clone, 'project.txt')), readFileSync(join(clone, 'staged.txt')), git(clone, 'status', '--porcelain', '--', ':!collab')]).toEqual(userWork[i]);
+      expect(git(clone, 'show', ':staged.txt')).toBe(`clone ${i}: staged\n`);
+      // The folder is the remote's, and HEAD followed it (only the folder changed on the remote).
+      expect(git(clone, 'rev-parse', 'HEAD')).toBe(git(remote, 'rev-parse', 'main'));
+      expect(git(clone, 'status', '--porcelain', '--', 'collab')).toBe('');
       const v = await acp('validate', '--folder', join(clone, 'collab'));
       expect(v.stdout).toContain('ACP validation passed');
-      expect(git(clone, 'status', '--porcelain')).toBe('');
     }
   });
 });
 
-describe('the ordering hint of racing clones', () => {
-  it('puts the participants that appended least recently first, and ignores idle ones', () => {
-    const now = Date.parse('2026-01-01T00:01:00Z');
-    const at = (s: number) => new Date(now - s * 1000).toISOString().replace(/\.\d+Z$/, 'Z');
-    // p0 has not appended for 10 s, p1 for 6, p2 for 3, p3 has just won; old is idle for a minute.
-    const events = [
-      { seq: 1, from: 'old', at: at(60) },
-      { seq: 2, from: 'p0', at: at(10) },
-      { seq: 3, from: 'p1', at: at(6) },
-      { seq: 4, from: 'p2', at: at(3) },
-      { seq: 5, from: 'p3', at: at(0) },
-    ];
-    expect(['p0', 'p1', 'p2', 'p3', 'old', 'newcomer'].map((p) => rankOf(events, p, now))).toEqual([0, 1, 2, 3, 0, 0]);
-    // A participant that appended twice in a row while its partner was idle waits for nobody.
-    expect(rankOf([{ seq: 1, from: 'a', at: at(60) }, { seq: 2, from: 'b', at: at(2) }, { seq: 3, from: 'b', at: at(1) }], 'b', now)).toBe(0);
+describe('the line of waiting writers', () => {
+  it('puts the writers whose participant appended least recently (by seq) first, newcomers before all; no clock is read', () => {
+    const events = [{ seq: 1, from: 'p3' }, { seq: 2, from: 'p0' }, { seq: 3, from: 'p1' }, { seq: 4, from: 'p2' }, { seq: 5, from: 'p3' }];
+    const ticket = (participant: string, id = 'x') => ({ ref: `refs/acp/queue/main/${participant}.${id}`, participant });
+    const line = lineOrder([ticket('p3'), ticket('p2'), ticket('new'), ticket('p0', 'b'), ticket('p0', 'a'), ticket('p1')], events);
+    expect(line.map((t) => t.ref.slice('refs/acp/queue/main/'.length))).toEqual(['new.x', 'p0.a', 'p0.b', 'p1.x', 'p2.x', 'p3.x']);
   });
 });
 
@@ -207,20 +155,6 @@ function snapshot(clone: string, remote: string): string[] {
 const blocked = (folder: string, participant = OWNER): string[] => ['append', '--git', '--folder', folder, '--participant', participant, '--event', 'blocked', '--summary', 'stop', '--reply-to', '1'];
 
 describe('append --git: clear errors that change nothing', () => {
-  it('a diverged branch with unpushed commits that are not acp events', async () => {
-    const { remote, clones } = await setup('diverged', initArgs, 2);
-    const [mine, theirs] = [clones[0]!, clones[1]!];
-    writeFileSync(join(mine, 'NOTES.md'), 'my own notes\n');
-    git(mine, 'add', 'NOTES.md');
-    git(mine, 'commit', '--quiet', '-m', 'my notes');
-    expect((await acp(...blocked(join(theirs, 'collab'), REVIEWER))).code).toBe(0);
-    const before = snapshot(mine, remote);
-    const r = await acp(...blocked(join(mine, 'collab')));
-    expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/^error: git: the local branch 'main' has diverged from origin\/main: 1 unpushed commit\(s\) that are not acp events \([0-9a-f]{8} my notes\) and 1 remote commit\(s\); merge or rebase them yourself, then run the command again\n$/);
-    expect(snapshot(mine, remote)).toEqual(before);
-  });
-
   it('a change in the folder that the event does not name (untracked, then a tracked document)', async () => {
     const { remote, clones } = await setup('dirty', initArgs, 1);
     const folder = join(clones[0]!, 'collab');
@@ -244,7 +178,7 @@ describe('append --git: clear errors that change nothing', () => {
     const clone = clones[0]!;
     const folder = join(clone, 'collab');
     // A transport that fails the way a refused credential does (git's ext:: helper, exit 128).
-    const helper = join(root, 'auth', 'refuse.sh');
+    const helper = join(root(), 'auth', 'refuse.sh');
     writeFileSync(helper, "#!/bin/sh\necho \"fatal: Authentication failed for 'https://git.example.invalid/team/collab.git/'\" >&2\nexit 128\n", { mode: 0o755 });
     git(clone, 'config', 'protocol.ext.allow', 'always');
     const url = git(clone, 'remote', 'get-url', 'origin').trim();
@@ -267,23 +201,36 @@ describe('append --git: clear errors that change nothing', () => {
 });
 
 describe('doctor --git', () => {
-  it('names unpushed events, a diverged branch, a line changed in the remote, and a force-pushed remote', async () => {
+  it('names log lines on no remote (and --fix puts them aside), a force-pushed remote, and a line changed in the remote', async () => {
     const { remote, clones } = await setup('doctor', initArgs, 3);
     const [a, b, c] = clones as [string, string, string];
-    const doctor = (clone: string) => acp('doctor', '--git', '--folder', join(clone, 'collab'));
+    const doctor = (clone: string, ...more: string[]) => acp('doctor', '--git', '--folder', join(clone, 'collab'), ...more);
     const clean = await doctor(a);
-    expect(clean.stdout).toContain('ok: git: in step with origin/main');
+    expect(clean.stdout).toContain('ok: git: the folder is in step with origin/main');
     expect(clean.stdout).toContain('ok: git: events.jsonl history is append-only');
-    // An event appended without git and committed by hand, not pushed.
+    // An event appended without git and committed by hand, not pushed: never appended for the others.
     expect((await acp('append', '--no-config', '--folder', join(a, 'collab'), '--participant', OWNER, '--event', 'blocked', '--summary', 'local', '--reply-to', '1')).code).toBe(0);
     git(a, 'commit', '--quiet', '-am', `acp: seq 2 blocked by ${OWNER}`);
-    const unpushed = await doctor(a);
-    expect(unpushed.code).toBe(1);
-    expect(unpushed.stdout).toContain(`PROBLEM: git: 1 event commit(s) not pushed to origin/main (seq 2 blocked by ${OWNER}); the next append --git pushes them`);
     expect((await acp(...blocked(join(b, 'collab'), REVIEWER))).code).toBe(0);
-    const diverged = await doctor(a);
-    expect(diverged.stdout).toContain('PROBLEM: git: diverged from origin/main: 1 local commit(s) (1 acp event(s)) and 1 remote commit(s)');
+    const refused = await acp(...blocked(join(a, 'collab')));
+    expect(refused.code).toBe(2);
+    // protocol.json may or may not equal the remote's (both say blocked; updatedAt has one-second resolution).
+    expect(refused.stderr).toMatch(/^error: git: collab\/events\.jsonl (and collab\/protocol\.json hold|holds) changes that are on no remote and no push is pending/);
+    expect(refused.stderr).toContain(`acp doctor --git --folder ${join(a, 'collab')} shows them`);
+    const unpublished = await doctor(a);
+    expect(unpublished.code).toBe(1);
+    expect(unpublished.stdout).toMatch(/PROBLEM: git: collab\/events\.jsonl (and collab\/protocol\.json hold|holds) changes on no remote, with no push pending/);
+    expect(unpublished.stdout).toContain(`note: git: 1 acp commit(s) on main are not on the remote (seq 2 blocked by ${OWNER}): they were never appended and acp will not push them; to drop them: git reset --keep origin/main`);
+    expect(unpublished.stdout).toContain('acp doctor --git --fix repairs 1 of them');
+    const local = readFileSync(join(a, 'collab', 'events.jsonl'), 'utf8');
+    const fixed = await doctor(a, '--fix');
+    expect(fixed.stdout).toMatch(/fixed: git: put collab\/events\.jsonl( and collab\/protocol\.json)? back as the folder's synced commit has (them|it) \(the changes on no remote are kept in .*acp-backup/);
+    expect(fixed.stdout).toContain('ok: git: the folder is in step with origin/main');
+    const backup = /kept in (\S+)\)/.exec(fixed.stdout)![1]!;
+    expect(readFileSync(join(backup, 'events.jsonl'), 'utf8')).toBe(local);
+    expect(readFileSync(join(a, 'collab', 'events.jsonl'), 'utf8')).toBe(git(remote, 'show', 'main:collab/events.jsonl'));
     // c has seen seq 2 by bob; then b rewrites that line and force-pushes.
+    expect((await acp('wait', '--git', '--folder', join(c, 'collab'), '--participant', OWNER, '--timeout', '60')).code).toBe(0);
     expect((await doctor(c)).stdout).toContain('ok: git: events.jsonl history is append-only');
     const log = join(b, 'collab', 'events.jsonl');
     writeFileSync(log, readFileSync(log, 'utf8').replace('"summary":"stop"', '"summary":"never mind"'));
@@ -291,6 +238,7 @@ describe('doctor --git', () => {
     git(b, 'push', '--quiet', '--force', 'origin', 'main');
     const forced = await doctor(c);
     expect(forced.code).toBe(1);
+    expect(forced.stdout).toContain(`PROBLEM: git: origin/main was rewritten (force-pushed) under the folder: 1 commit(s) the folder had are gone from it (seq 2 blocked by ${REVIEWER}); acp neither re-pushes nor drops them.`);
     expect(forced.stdout).toContain(`PROBLEM: git: origin/main was rewritten (force-pushed): 1 commit(s) it had are gone from it, with the events seq 2 blocked by ${REVIEWER}; events.jsonl history is not append-only`);
     // A commit that edits a pushed line is named by its hash, even before this clone merges it.
     writeFileSync(log, readFileSync(log, 'utf8').replace('"summary":"never mind"', '"summary":"edited"'));
@@ -306,11 +254,11 @@ describe('doctor --git', () => {
 describe('init --git', () => {
   it('commits and pushes the new folder; a repository without the remote is refused before anything is written', async () => {
     const { remote, clones } = await setup('init', initArgs, 1);
-    expect(git(remote, 'log', '--format=%s', 'main').trim()).toBe(`acp: seq 1 initialized by ${OWNER}`);
+    expect(git(remote, 'log', '--format=%s', 'main').trim()).toBe(`acp: seq 1 initialized by ${OWNER}\nthe project`);
     expect(git(remote, 'ls-tree', '-r', '--name-only', 'main', 'collab').split('\n')).toEqual(expect.arrayContaining(['collab/.gitignore', 'collab/events.jsonl', 'collab/protocol.json']));
     expect(git(clones[0]!, 'status', '--porcelain')).toBe('');
-    const lonely = join(root, 'init', 'lonely');
-    git(join(root, 'init'), 'init', '--quiet', '-b', 'main', lonely);
+    const lonely = join(root(), 'init', 'lonely');
+    git(join(root(), 'init'), 'init', '--quiet', '-b', 'main', lonely);
     const r = await acp(...initArgs(join(lonely, 'collab')), '--git');
     expect(r.code).toBe(2);
     expect(r.stderr).toBe("error: git: no remote 'origin' in this repository (remotes: none)\n");
@@ -321,9 +269,9 @@ describe('init --git', () => {
 describe('serve --git', () => {
   it("tells a subscriber about an event pushed from another clone", async () => {
     const { clones } = await setup('serve', initArgs, 2);
-    const socket = join(root, 'serve', 'acp.sock');
+    const socket = join(root(), 'serve', 'acp.sock');
     // A separate process (serve runs until a signal); cwd = root, whose acp.config.yaml enables git (interval 0.3 s).
-    const server = spawn(join(REPO, 'node_modules', '.bin', 'bun'), [join(REPO, 'acp.ts'), 'serve', '--unix', socket, '--root', clones[0]!], { cwd: root, env: { ...process.env, ...GIT_ENV }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const server = spawn(join(REPO, 'node_modules', '.bin', 'bun'), [join(REPO, 'acp.ts'), 'serve', '--unix', socket, '--root', clones[0]!], { cwd: root(), env: { ...process.env, ...GIT_ENV }, stdio: ['ignore', 'ignore', 'pipe'] });
     let log = '';
     const checks: Array<() => void> = [];
     server.stderr.on('data', (chunk: Buffer) => {

@@ -88,6 +88,8 @@ interface Diagnosis {
   /** The state replayed from the log, when both files are readable. */
   derived?: { phase: string | null; proposalOwner: string | null; waitingFor: string[]; lastAt?: string };
   staleTemps: string[];
+  /** Events whose `at` is earlier than an earlier event's (a clock behind the others'), and the time that repairs each. */
+  backwardsAt: { seq: unknown; at: string; repaired: string; after: string }[];
   lockAbandoned: boolean;
   breakerAbandoned: boolean;
 }
@@ -169,7 +171,7 @@ async function diagnose(core: DoctorCore, host: Acp.Host, folder: string, underL
   const add = (check: string, status: DoctorFinding['status'], message: string, fixable = false): void => {
     findings.push({ check, status, message, fixable });
   };
-  const diagnosis: Diagnosis = { findings, staleTemps: [], lockAbandoned: false, breakerAbandoned: false };
+  const diagnosis: Diagnosis = { findings, staleTemps: [], backwardsAt: [], lockAbandoned: false, breakerAbandoned: false };
   const now = host.now().getTime();
 
   // The lock.
@@ -260,6 +262,10 @@ async function diagnose(core: DoctorCore, host: Acp.Host, folder: string, underL
       }
       expected++;
     }
+    diagnosis.backwardsAt = backwardsTimes(core, log.events);
+    for (const b of diagnosis.backwardsAt) {
+      add('events.jsonl', 'problem', `seq ${core.pyRepr(b.seq)}: at ${b.at} is earlier than ${b.after}'s ${b.repaired} (written by a clock behind the others'); validate fails for everyone until it is moved to ${b.repaired}`, true);
+    }
     if (!findings.some((f) => f.check === 'events.jsonl')) add('events.jsonl', 'ok', `${log.events.length} event${log.events.length === 1 ? '' : 's'}, every line complete`);
   }
 
@@ -333,9 +339,51 @@ async function checkSignatures(core: DoctorCore, host: Acp.Host, folder: string,
   if (summary && !report.errors.length) add('signatures', 'ok', `${summary.verified} signed event${summary.verified === 1 ? '' : 's'} verified, chain whole up to seq ${summary.head?.seq ?? 0}`);
 }
 
-async function backupName(host: Acp.Host, folder: string, stamp: string): Promise<string> {
+/**
+ * Events whose `at` is earlier than the latest valid `at` before them, as
+ * validate counts them (spec §8 step 6), and the repair it accepts: that
+ * latest time, so the log's times never run backwards.
+ */
+function backwardsTimes(core: DoctorCore, events: Json[]): { seq: unknown; at: string; repaired: string; after: string }[] {
+  const found: { seq: unknown; at: string; repaired: string; after: string }[] = [];
+  let latest: { time: number; text: string; seq: unknown } | undefined;
+  for (const event of events) {
+    const time = core.parseZonedTimestamp(event.at);
+    if (time === undefined) continue;
+    if (latest && time < latest.time) found.push({ seq: event.seq, at: event.at as string, repaired: latest.text, after: `seq ${core.pyRepr(latest.seq)}` });
+    else latest = { time, text: event.at as string, seq: event.seq };
+  }
+  return found;
+}
+
+/** `--fix` for times that run backwards: a copy of the log kept, then each such `at` set to the time validate accepts (the rest of each line unchanged). */
+async function repairTimes(core: DoctorCore, host: Acp.Host, folder: string, backwards: Diagnosis['backwardsAt'], changes: string[]): Promise<void> {
+  if (!backwards.length) return;
+  const path = join(folder, 'events.jsonl');
+  const bytes = await host.fs.readFile(path);
+  const stamp = core.formatTimestamp(host.now()).replace(/[-:]/g, '');
+  const backup = await backupName(host, folder, stamp, 'at');
+  await host.fs.writeFile(join(folder, backup), bytes, { exclusive: true });
+  changes.push(`kept a copy of events.jsonl (${bytes.length} bytes) as ${backup}`);
+  const bySeq = new Map(backwards.map((b) => [JSON.stringify(b.seq), b]));
+  const lines = core.decodeText(bytes, 'events.jsonl').split('\n').map((line) => {
+    let event: unknown;
+    try {
+      event = JSON.parse(line);
+    } catch {
+      return line;
+    }
+    const fix = core.isObject(event) ? bySeq.get(JSON.stringify(event.seq)) : undefined;
+    if (!fix || (event as Json).at !== fix.at) return line;
+    changes.push(`set seq ${core.pyRepr(fix.seq)}'s at to ${fix.repaired} (was ${fix.at}), the time validate accepts`);
+    return line.replace(/("at"\s*:\s*)"[^"]*"/, (_, key: string) => `${key}${JSON.stringify(fix.repaired)}`);
+  });
+  await core.writeFileAtomic(host, path, lines.join('\n'));
+}
+
+async function backupName(host: Acp.Host, folder: string, stamp: string, kind = 'torn'): Promise<string> {
   for (let n = 1; ; n++) {
-    const name = `events.jsonl.torn-${stamp}${n > 1 ? `-${n}` : ''}.bak`;
+    const name = `events.jsonl.${kind}-${stamp}${n > 1 ? `-${n}` : ''}.bak`;
     if (!(await host.fs.stat(join(folder, name)))) return name;
   }
 }
@@ -370,6 +418,7 @@ async function repair(core: DoctorCore, host: Acp.Host, folder: string, before: 
       changes.push(`cut the incomplete last line from events.jsonl (${log.tail.length} bytes: ${preview(log.tail)}); it now ends after its last complete line`);
     }
   }
+  await repairTimes(core, host, folder, (await diagnose(core, host, folder, true)).backwardsAt, changes);
   // Derive the state again from what the log now holds.
   const after = await diagnose(core, host, folder, true);
   if (after.protocol && after.derived && after.log?.events.length && after.findings.some((f) => f.check === 'state' && f.fixable)) {

@@ -9,17 +9,17 @@ import type { AcpApi, Registry } from '../../acp.ts';
 export interface GitSettings {
   /** Remote name (default `origin`). */
   remote: string;
-  /** Branch the folder lives on (default: the checked-out branch). */
+  /** Branch the folder lives on (default: the checked-out branch); another branch works beside it (the folder's files follow it, HEAD is left alone). */
   branch?: string;
-  /** `wait`: first poll interval, seconds (default 3). */
+  /** `wait`: first poll interval, seconds (default 1). */
   intervalSeconds: number;
-  /** `wait`: longest poll interval when idle, seconds (default 30). */
+  /** `wait`: longest poll interval when idle, seconds (default 2). */
   maxIntervalSeconds: number;
   /** `append`: attempts before giving up on a contended push (default 60; retrying also stops after {@link RETRY_BUDGET_MS}). */
   attempts: number;
 }
 
-const DEFAULTS: GitSettings = { remote: 'origin', intervalSeconds: 3, maxIntervalSeconds: 30, attempts: 60 };
+const DEFAULTS: GitSettings = { remote: 'origin', intervalSeconds: 1, maxIntervalSeconds: 2, attempts: 60 };
 
 /**
  * The settings when git is enabled (its flag given, or a `git:` section in

@@ -1,60 +1,123 @@
 /**
  * `doctor --git`: the git state of a git-backed folder — the remote
- * reachable, unpushed event commits, a diverged branch, and an events.jsonl
- * whose history is not append-only (a commit that changed or removed lines).
- * Read-only: `--fix` never touches git.
+ * reachable, a push whose outcome an earlier run could not confirm, log
+ * lines on no remote (an append cut short before its push), a remote that
+ * was force-pushed under the folder, the clone's own commits, and an
+ * events.jsonl whose history is not append-only. Each problem names the
+ * command that repairs it; `--fix` repairs what loses nothing (a pending
+ * push settled by asking the remote; unpublished log lines or a rewritten
+ * remote's old history kept under .git before the folder follows the
+ * remote). It never rewrites a branch or pushes.
  * @module
  */
 import type { CommandContext, CommandResult } from '../../acp.ts';
 import type { Json } from '../../runtime/util.ts';
 import type { GitSettings } from './config.ts';
-import { ACP_SUBJECT_RE, divergence, fetch, openRepo, type Repo } from './repo.ts';
+import { bringFolderTo, folderBase, folderDiff, recordSynced, worktreeState, writeFromCommit } from './folder.ts';
+import { ACP_SUBJECT_RE, fetch, isAncestor, openRepo, readRefs, type Refs, type Repo, resolveRef } from './repo.ts';
+import { logFiles, settlePending } from './store.ts';
 
 interface Finding {
   check: 'git';
   status: 'ok' | 'problem' | 'note';
   message: string;
-  fixable: false;
+  fixable: boolean;
 }
 
-/** Add the git findings to doctor's result (printed after its report, same line format). */
+type Add = (status: Finding['status'], message: string, fixable?: boolean) => void;
+
+/** Add the git findings to doctor's result (printed after its report, same line format); with `--fix`, repair first. */
 export async function gitDoctor(ctx: CommandContext, settings: GitSettings, result: CommandResult): Promise<CommandResult> {
+  const fix = ctx.options.fix === true;
   const findings: Finding[] = [];
-  const add = (status: Finding['status'], message: string): void => void findings.push({ check: 'git', status, message, fixable: false });
+  const changes: string[] = [];
+  const add: Add = (status, message, fixable = false) => void findings.push({ check: 'git', status, message, fixable });
   try {
     const repo = await openRepo(ctx, settings, ctx.folder());
+    if (fix) await ctx.api.withFolderLock(ctx.host, repo.gitDir, () => ctx.api.withFolderLock(ctx.host, repo.folder, () => repair(repo, changes)), { timeoutMs: 60_000 });
     await gitFindings(repo, add);
   } catch (error) {
     if (!(error instanceof ctx.api.AcpError)) throw error;
     add('problem', error.message.replace(/^git: /, ''));
   }
   if (!ctx.json) {
-    for (const f of findings) ctx.out(`${f.status === 'ok' ? 'ok' : f.status === 'note' ? 'note' : 'PROBLEM'}: git: ${f.message}`);
+    for (const f of findings) ctx.out(`${f.status === 'ok' ? 'ok' : f.status === 'note' ? 'note' : 'PROBLEM'}: git: ${f.message}${f.fixable && !fix && f.status === 'problem' ? ' [--fix repairs this]' : ''}`);
+    for (const c of changes) ctx.out(`fixed: git: ${c}`);
   }
-  const problems = findings.filter((f) => f.status === 'problem').length;
-  if (!problems) return result;
-  if (!ctx.json) ctx.out(`doctor: git: ${problems} problem${problems > 1 ? 's' : ''} need${problems > 1 ? '' : 's'} a person (doctor never rewrites git history)`);
+  const problems = findings.filter((f) => f.status === 'problem');
   const json = (result.json ?? {}) as Record<string, Json>;
   const previous = Array.isArray(json.findings) ? json.findings : [];
+  const previousChanges = Array.isArray(json.changes) ? json.changes : [];
+  if (!problems.length) return changes.length ? { ...result, json: { ...json, changes: [...previousChanges, ...changes.map((c) => `git: ${c}`)] } } : result;
+  if (!ctx.json) {
+    const fixable = problems.filter((f) => f.fixable).length;
+    ctx.out(`doctor: git: ${problems.length} problem${problems.length > 1 ? 's' : ''}${!fix && fixable ? `; acp doctor --git --fix repairs ${fixable} of them` : '; each names its repair'}`);
+  }
   const exitCode = Math.max(result.exitCode, 1);
-  return { exitCode, json: { ...json, ok: false, healthy: false, exitCode, findings: [...previous, ...(findings as unknown as Json[])] } };
+  return { exitCode, json: { ...json, ok: false, healthy: false, exitCode, findings: [...previous, ...(findings as unknown as Json[])], changes: [...previousChanges, ...changes.map((c) => `git: ${c}`)] } };
 }
 
-async function gitFindings(repo: Repo, add: (status: Finding['status'], message: string) => void): Promise<void> {
+async function gitFindings(repo: Repo, add: Add): Promise<void> {
   await fetch(repo);
-  const { ahead, behind, remoteExists } = await divergence(repo);
+  const refs = await readRefs(repo);
+  const { remote } = refs;
   const where = `${repo.settings.remote}/${repo.branch}`;
-  if (!remoteExists) add('problem', `the remote has no branch '${repo.branch}' yet (push the folder first)`);
+  if (!remote) {
+    add('problem', `the remote has no branch '${repo.branch}' yet (push the folder first: acp init --git)`);
+    return;
+  }
+  const pending = await resolveRef(repo, repo.pendingRef);
+  if (pending) {
+    const subject = (await repo.git(['log', '-1', '--format=%s', pending])).stdout.trim().slice(5);
+    const landed = await isAncestor(repo, pending, remote);
+    add('problem', `the push of ${subject} was never confirmed (an interrupted run, or the network failed twice): it ${landed ? `is on ${where}, so it was appended` : `is not on ${where}, so it was not appended`}; the next append or wait settles it, acp doctor --git --fix does it now`, true);
+  }
+  const synced = await resolveRef(repo, repo.syncedRef);
+  const rewritten = synced !== undefined && !(await isAncestor(repo, synced, remote));
+  if (rewritten) add('problem', `${where} was rewritten (force-pushed) under the folder: ${await goneEvents(repo, synced, remote)}; acp neither re-pushes nor drops them. If the rewrite was meant, acp doctor --git --fix makes the folder follow ${where} (the old history is kept as ${backupRef(repo)}); if not, push it back with git push --force-with-lease ${repo.settings.remote} ${synced}:refs/heads/${repo.branch}`, true);
+  if (!rewritten && !pending) await folderFindings(repo, { ...refs, remote }, add);
+  await headFindings(repo, remote, add);
+  await historyFindings(repo, remote, add);
+}
+
+/** The folder against its synced commit and the remote: unpublished log lines, edits, how far behind. */
+async function folderFindings(repo: Repo, refs: Refs & { remote: string }, add: Add): Promise<void> {
+  const where = `${repo.settings.remote}/${repo.branch}`;
+  const { remote } = refs;
+  const base = await folderBase(repo, refs);
+  const state = await worktreeState(repo, base);
+  const differs = new Set((await folderDiff(repo, state.tree, remote)).map((d) => d.path));
+  const edits = state.edits.filter((p) => differs.has(p));
+  const log = logFiles(repo).filter((p) => edits.includes(p));
+  if (log.length) add('problem', `${log.join(' and ')} ${log.length > 1 ? 'hold' : 'holds'} changes on no remote, with no push pending (an append cut short before its push, or one made without --git): they were never appended; acp doctor --git --fix puts the folder back as ${where} has it (a copy goes to .git/acp-backup/)`, true);
+  const documents = edits.filter((p) => !log.includes(p));
+  if (documents.length) add('note', `edited in the folder, not published yet: ${documents.join(', ')} (the next append that names them publishes them)`);
+  const behind = base === remote ? 0 : Number((await repo.git(['rev-list', '--count', `${base ?? remote}..${remote}`])).stdout.trim());
+  if (behind) add('note', `the folder is ${behind} commit(s) behind ${where} (the next append or wait brings it up)`);
+  if (!log.length && !behind) add('ok', `the folder is in step with ${where}`);
+}
+
+/** The clone's own branch: commits on no remote are the user's; acp commits among them were never appended. */
+async function headFindings(repo: Repo, remote: string, add: Add): Promise<void> {
+  if (!repo.attached) {
+    add('note', `HEAD is not on '${repo.branch}': the folder's files follow ${repo.settings.remote}/${repo.branch}, the rest of the work tree is left alone`);
+    return;
+  }
+  const log = await repo.git(['log', '--format=%H %s', remote ? `${remote}..HEAD` : 'HEAD', '--'], { allowFail: true });
+  const ahead = log.stdout.split('\n').filter(Boolean).map((line) => ({ hash: line.slice(0, 40), subject: line.slice(41) }));
   const events = ahead.filter((c) => ACP_SUBJECT_RE.test(c.subject));
-  const foreign = ahead.length - events.length;
-  if (ahead.length && behind) add('problem', `diverged from ${where}: ${ahead.length} local commit(s) (${events.length} acp event(s)) and ${behind} remote commit(s)`);
-  else if (events.length) add('problem', `${events.length} event commit(s) not pushed to ${where} (${events.map((c) => c.subject.slice(5)).join(', ')}); the next append --git pushes them`);
-  if (foreign && !behind) add('note', `${foreign} unpushed commit(s) that are not acp events; append --git refuses until they are pushed or removed`);
-  if (remoteExists && !ahead.length && behind) add('note', `${behind} remote commit(s) not merged yet (the next append or wait --git fast-forwards)`);
-  if (remoteExists && !ahead.length && !behind) add('ok', `in step with ${where}`);
-  const rewrites = await logRewrites(repo, remoteExists);
-  const dropped = await droppedFromRemote(repo);
-  if (rewrites.length) add('problem', `events.jsonl history is not append-only: ${rewrites.join(', ')} changed or removed lines`);
+  if (events.length) {
+    add('note', `${events.length} acp commit(s) on ${repo.branch} are not on the remote (${events.map((c) => c.subject.slice(5)).join(', ')}): they were never appended and acp will not push them; to drop them: git reset --keep ${repo.settings.remote}/${repo.branch}`);
+  }
+  if (ahead.length > events.length) add('note', `${ahead.length - events.length} commit(s) of your own on ${repo.branch}, not pushed: acp leaves them alone`);
+}
+
+/** Whether events.jsonl's history, local and remote, is append-only, and whether the remote was force-pushed. */
+async function historyFindings(repo: Repo, remote: string, add: Add): Promise<void> {
+  const where = `${repo.settings.remote}/${repo.branch}`;
+  const rewrites = await logRewrites(repo);
+  const dropped = await droppedFromRemote(repo, remote);
+  if (rewrites.length) add('problem', `events.jsonl history is not append-only: ${rewrites.join(', ')} changed or removed lines (needs a person: events are never edited)`);
   if (dropped.length) {
     const events = dropped.filter((c) => ACP_SUBJECT_RE.test(c.subject)).map((c) => c.subject.slice(5));
     add('problem', `${where} was rewritten (force-pushed): ${dropped.length} commit(s) it had are gone from it${events.length ? `, with the events ${events.join(', ')}` : ''}; events.jsonl history is not append-only`);
@@ -62,22 +125,69 @@ async function gitFindings(repo: Repo, add: (status: Finding['status'], message:
   if (!rewrites.length && !dropped.length) add('ok', 'events.jsonl history is append-only');
 }
 
+async function goneEvents(repo: Repo, synced: string, remote: string): Promise<string> {
+  const gone = (await repo.git(['log', '--format=%s', synced, '--not', remote, '--'])).stdout.split('\n').filter(Boolean);
+  const events = gone.filter((s) => ACP_SUBJECT_RE.test(s)).map((s) => s.slice(5));
+  return `${gone.length} commit(s) the folder had are gone from it${events.length ? ` (${events.join(', ')})` : ''}`;
+}
+
+const backupRef = (repo: Repo): string => repo.syncedRef.replace('/synced/', '/backup/');
+
+/**
+ * `--fix`: settle a pending push; follow a rewritten remote, keeping the
+ * old history as a ref; put unpublished log lines aside (a copy under
+ * .git/acp-backup/) and the log back as the remote has it. Edits of
+ * documents stay; a conflict with the remote is left for a person.
+ */
+async function repair(repo: Repo, changes: string[]): Promise<void> {
+  await fetch(repo);
+  const { remote } = await readRefs(repo);
+  if (!remote) return;
+  await settlePending(repo, (line) => changes.push(line.replace(/^git: /, '')));
+  let base = await folderBase(repo, await readRefs(repo));
+  if (base && !(await isAncestor(repo, base, remote))) {
+    await repo.git(['update-ref', backupRef(repo), base]);
+    changes.push(`kept the folder's history that ${repo.settings.remote}/${repo.branch} no longer has as ${backupRef(repo)} (${base.slice(0, 12)})`);
+  }
+  const state = await worktreeState(repo, base);
+  const differs = new Set((await folderDiff(repo, state.tree, remote)).map((d) => d.path));
+  const log = logFiles(repo).filter((p) => state.edits.includes(p) && differs.has(p));
+  if (log.length) {
+    const stamp = repo.ctx.api.formatTimestamp(repo.ctx.host.now()).replace(/[-:]/g, '');
+    const dir = `${repo.gitDir}/acp-backup/${stamp}`;
+    await repo.ctx.host.fs.mkdir(dir);
+    for (const path of log) await repo.ctx.host.fs.writeFile(`${dir}/${path.slice(path.lastIndexOf('/') + 1)}`, await repo.ctx.host.fs.readFile(`${repo.top}/${path}`));
+    // Take the log back to the base: bringFolderTo then brings it to the remote.
+    base = base ?? remote;
+    await writeFromCommit(repo, base, log);
+    changes.push(`put ${log.join(' and ')} back as ${base === remote ? 'the remote' : 'the folder\'s synced commit'} has ${log.length > 1 ? 'them' : 'it'} (the changes on no remote are kept in ${dir})`);
+  }
+  const after = await worktreeState(repo, base);
+  const stillDiffers = new Set((await folderDiff(repo, after.tree, remote)).map((d) => d.path));
+  if (base !== remote) {
+    await bringFolderTo(repo, base, remote, { tree: after.tree, edits: after.edits.filter((p) => stillDiffers.has(p)) });
+    await recordSynced(repo, remote, (await readRefs(repo)).head);
+    changes.push(`brought the folder to ${repo.settings.remote}/${repo.branch}`);
+  }
+}
+
 /**
  * Commits the remote branch had (as this clone fetched it, in the
- * remote-tracking ref's reflog) that it no longer has: a force-push rewrote
- * its history. Only the last 100 fetches are looked at.
+ * remote-tracking ref's reflog) that it no
+ * longer has: a force-push rewrote its history. Only the last 100 fetches
+ * are looked at.
  */
-async function droppedFromRemote(repo: Repo): Promise<{ hash: string; subject: string }[]> {
-  const reflog = await repo.git(['reflog', 'show', '--format=%H', '-n', '100', repo.remoteRef, '--'], true);
-  const previous = [...new Set(reflog.stdout.split('\n').filter(Boolean))];
-  if (reflog.code !== 0 || previous.length < 2) return [];
-  const gone = await repo.git(['log', '--format=%H %s', ...previous, '--not', repo.remoteRef, '--']);
+async function droppedFromRemote(repo: Repo, remote: string): Promise<{ hash: string; subject: string }[]> {
+  const reflog = await repo.git(['reflog', 'show', '--format=%H', '-n', '100', repo.remoteRef, '--'], { allowFail: true });
+  const previous = [...new Set(reflog.code === 0 ? reflog.stdout.split('\n').filter(Boolean) : [])];
+  if (!previous.length) return [];
+  const gone = await repo.git(['log', '--format=%H %s', ...previous, '--not', remote, '--']);
   return gone.stdout.split('\n').filter(Boolean).map((line) => ({ hash: line.slice(0, 40), subject: line.slice(41) }));
 }
 
 /** Commits (short hash) whose change to events.jsonl deleted lines, on the local branch's history and the remote's. */
-async function logRewrites(repo: Repo, remoteExists: boolean): Promise<string[]> {
-  const heads = ['HEAD', ...(remoteExists ? [repo.remoteRef] : [])];
+async function logRewrites(repo: Repo): Promise<string[]> {
+  const heads = [...(repo.attached ? ['HEAD'] : []), repo.remoteRef];
   const log = await repo.git(['log', '--format=@%h', '--numstat', '--no-renames', ...heads, '--', `:(top,literal)${repo.prefix}events.jsonl`]);
   const bad: string[] = [];
   let commit = '';

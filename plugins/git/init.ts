@@ -1,16 +1,17 @@
 /**
  * `init --git`: create the folder, commit it (message `acp: seq 1
- * initialized by P`, so an unpushed one is pushed by the next `append
- * --git`) and push it. Everything that can be refused is checked before
- * init writes a file: not a git work tree, a detached HEAD, no remote, a
- * fetch that fails (authentication …), unpushed commits that are not acp
- * events, a diverged branch, changes already in an existing folder.
+ * initialized by P`) on top of the remote's branch in a temporary index,
+ * and push that commit; the user's index and other files are untouched.
+ * Everything that can be refused is checked before init writes a file: not
+ * a git work tree, no branch to follow, no remote, a fetch that fails
+ * (authentication …), changes already in an existing folder.
  * @module
  */
 import type { CommandContext, CommandResult } from '../../acp.ts';
 import type { Json } from '../../runtime/util.ts';
 import type { GitSettings } from './config.ts';
-import { backOff, folderChanges, LOCAL_FILES, openRepo, push, type Repo, RETRY_BUDGET_MS, syncToRemote } from './repo.ts';
+import { folderDiff, settleOn, top, withTempIndex, worktreeState } from './folder.ts';
+import { backOff, commitIdentity, fetch, LOCAL_FILES, openRepo, push, readRefs, type Repo, resolveRef, RETRY_BUDGET_MS } from './repo.ts';
 
 /** Run `init`, then commit and push the new folder (see the module comment and docs/git.md). */
 export async function gitInit(ctx: CommandContext, settings: GitSettings): Promise<CommandResult> {
@@ -35,19 +36,20 @@ async function existingAncestor(ctx: CommandContext, folder: string): Promise<st
   return dir;
 }
 
-/** Up to date with the remote, and nothing in the folder that init would commit without having made it. */
+/** The remote answers, and nothing in the folder that init would commit without having made it. */
 async function precheck(repo: Repo, folder: string): Promise<void> {
-  await syncToRemote(repo);
+  await fetch(repo);
   if (repo.folder !== folder) return;
-  const changes = await folderChanges(repo);
-  if (changes.length) throw new repo.ctx.api.AcpError(`git: the folder already has uncommitted changes: ${changes.join(', ')} (commit, stash or discard them first)`);
+  const { remote } = await readRefs(repo);
+  const { edits } = await worktreeState(repo, remote);
+  if (edits.length) throw new repo.ctx.api.AcpError(`git: the folder already has changes that are not on ${repo.settings.remote}/${repo.branch}: ${edits.join(', ')} (commit, stash or discard them first)`);
 }
 
 /** A `.gitignore` in the folder for acp's clone-local files, unless the repository already ignores them. */
 async function ignoreLocalFiles(repo: Repo): Promise<void> {
   const names = [...LOCAL_FILES];
-  const check = await repo.git(['check-ignore', '--quiet', '--no-index', '--', ...names], true);
-  const ignored = check.code === 0 ? (await repo.git(['check-ignore', '--no-index', '--', ...names], true)).stdout.split('\n').filter(Boolean) : [];
+  const check = await repo.git(['check-ignore', '--quiet', '--no-index', '--', ...names], { allowFail: true });
+  const ignored = check.code === 0 ? (await repo.git(['check-ignore', '--no-index', '--', ...names], { allowFail: true })).stdout.split('\n').filter(Boolean) : [];
   const missing = names.filter((n) => !ignored.includes(n));
   if (!missing.length) return;
   const path = `${repo.folder}/.gitignore`;
@@ -57,37 +59,49 @@ async function ignoreLocalFiles(repo: Repo): Promise<void> {
 }
 
 /**
- * Commit the folder and push, retrying a rejected push against the new
- * remote (the new files stay in the work tree while the commit is redone).
- * A push that fails otherwise keeps the commit: the next `append --git`
- * pushes it.
+ * Commit the folder on top of the remote's branch and push, retrying a
+ * rejected push against the new remote. A push that fails otherwise keeps
+ * the commit under `refs/acp/init/…` and says how to push it.
  */
 async function commitAndPush(repo: Repo): Promise<number> {
   const { ctx, settings } = repo;
   const first = (await ctx.api.readEventLog(ctx.host, repo.folder)).events[0];
-  const subject = `acp: seq 1 ${first?.event ?? 'initialized'} by ${first?.from ?? 'acp'}`;
+  const participant = typeof first?.from === 'string' ? first.from : 'acp';
+  const subject = `acp: seq 1 ${first?.event ?? 'initialized'} by ${participant}`;
+  const identity = await commitIdentity(repo, participant);
   const begun = Date.now();
   for (let attempt = 1; ; attempt++) {
-    const head = await repo.git(['rev-parse', '--verify', '--quiet', 'HEAD'], true);
-    const base = head.code === 0 ? head.stdout.trim() : undefined;
-    await repo.git(['add', '-A', '--', '.']);
-    await repo.git(['commit', '--quiet', '--no-verify', '-m', subject, '--', '.']);
+    await fetch(repo);
+    const { remote } = await readRefs(repo);
+    const tree = await withTempIndex(repo, async (git) => {
+      await git(remote ? ['read-tree', remote] : ['read-tree', '--empty']);
+      await git(['add', '-A', '--', top(repo.prefix.replace(/\/$/, '') || '.'), ...[...LOCAL_FILES].map((n) => `:(top,exclude,glob)${repo.prefix}**/${n}`)]);
+      return (await git(['write-tree'])).stdout.trim();
+    });
+    const commit = (await repo.git(['commit-tree', tree, ...(remote ? ['-p', remote] : []), '-m', subject], { env: identity })).stdout.trim();
     let pushed: 'ok' | 'rejected';
     try {
-      pushed = await push(repo);
+      pushed = await push(repo, commit);
     } catch (error) {
       if (!(error instanceof ctx.api.AcpError)) throw error;
-      throw new ctx.api.AcpError(`${error.message.replace(' (nothing was appended)', '')}; the folder is initialized and committed here, not pushed (the next append --git or git push sends it)`);
+      const keep = repo.pendingRef.replace('/pending/', '/init/');
+      await repo.git(['update-ref', keep, commit]);
+      throw new ctx.api.AcpError(`git push to '${settings.remote}' failed: ${error.message}; the folder is initialized and committed here (${keep}), not pushed: once the remote answers, run git push ${settings.remote} ${keep}:refs/heads/${repo.branch}`);
     }
-    if (pushed === 'ok') return attempt;
-    // Drop the commit, keep the files, catch up with the remote and commit again.
-    if (base === undefined) await repo.git(['update-ref', '-d', 'HEAD']);
-    else await repo.git(['reset', '--soft', '--quiet', base]);
-    await repo.git(['reset', '--quiet', '--', '.'], true);
+    if (pushed === 'ok') {
+      await adoptInit(repo, remote, commit);
+      return attempt;
+    }
     if (attempt >= settings.attempts || Date.now() - begun > RETRY_BUDGET_MS) {
-      throw new ctx.api.AcpError(`git: the push was rejected ${attempt} times (other clones kept pushing first); the folder is initialized here but not committed; commit and push it by hand`);
+      throw new ctx.api.AcpError(`git: the push was rejected ${attempt} times (other clones kept pushing first); the folder is initialized here but not committed; run the command again in a while`);
     }
     await backOff(ctx.api, attempt);
-    await syncToRemote(repo);
   }
+}
+
+/** The pushed folder is the clone's synced state; a HEAD with no commit yet (a fresh clone of an empty remote) starts at it. */
+async function adoptInit(repo: Repo, remote: string | undefined, commit: string): Promise<void> {
+  const changed = (await folderDiff(repo, remote, commit)).map((d) => d.path);
+  if (repo.attached && !(await resolveRef(repo, 'HEAD'))) await repo.git(['update-ref', `refs/heads/${repo.branch}`, commit, '0'.repeat(40)]);
+  await settleOn(repo, commit, changed, (await readRefs(repo)).head, remote);
 }

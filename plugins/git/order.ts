@@ -1,61 +1,177 @@
 /**
- * The ordering hint that keeps racing clones fair: the participants that
- * appended least recently go first. Every clone reads the same log, so each
- * can tell, without talking to the others, how many recently active
- * participants have waited longer than it has (their last event is older
- * than its own) and hold back that many "slots" before its transaction —
- * one slot being how long this clone's last transaction took. The clone
- * that just won is then last in line, and one that lost several rounds is
- * first. Without it the winner, starting from a fresh fetch, tends to win
- * again: in the 4 × 25 race one append lost 20 rounds in a row.
+ * Fair turns for racing clones, without reading any other machine's clock:
+ * a queue of tickets on the remote. A writer that finds other writers
+ * queued, or whose push was rejected, takes a ticket — a ref
+ * `refs/acp/queue/<branch>/<participant in hex>.<random>` pushed to the
+ * remote, pointing at the branch's commit (no new objects) — and pushes its
+ * event only when it is first in line. The line is ordered by the log every
+ * clone reads alike: the writer whose participant appended least recently
+ * (lowest last seq) goes first, ties by ticket name; so the writer that has
+ * just landed is last, and one that lost rounds is first. One `git
+ * ls-remote` lists the branch and the queue; a waiting writer polls it, more
+ * often the nearer it is to the front. A ticket whose writer died is not
+ * waited for: when the line has not moved for a while (this machine's clock
+ * measures the while: a duration, never compared with another machine's),
+ * its head is deleted and the next goes; a live writer that finds its ticket
+ * gone takes a new one and keeps its place (the place is by seq, not by
+ * ticket age). Without contention no ticket is taken: the cost is the one
+ * ls-remote. A remote that refuses the queue's refs leaves the writers to
+ * "full jitter" back-off alone.
  * @module
  */
 import type { Repo } from './repo.ts';
+import { fetch, resolveRef } from './repo.ts';
 
-/** A participant counts as contending for this long after its last event (a few rounds of a 4-clone race under load; a partner idle longer costs nothing). */
-const ACTIVE_MS = 15_000;
-/** The slot before this clone has measured a transaction, and its bounds (ms). */
-const DEFAULT_SLOT_MS = 300;
-const MIN_SLOT_MS = 20;
-const MAX_SLOT_MS = 3000;
+/** The slot before this clone has measured a transaction, and its bounds (ms): how long one writer's turn takes. */
+const DEFAULT_SLOT_MS = 1000;
+const MIN_SLOT_MS = 100;
+const MAX_SLOT_MS = 10_000;
+/** A head of the line that has not moved for this long (and six of this clone's turns) is a writer that died. */
+const STALE_MS = 30_000;
 /** In the `.git` directory: this clone's last transaction time (ms). */
 const SLOT_FILE = 'acp-slot';
 
 interface LoggedEvent {
   seq: unknown;
   from: unknown;
-  at: unknown;
 }
 
-/**
- * How many participants go before `me`: those other than `me` whose last
- * event is older than `me`'s and no older than {@link ACTIVE_MS} before `now`.
- * A participant with no event yet (or none recent) is first.
- */
-export function rankOf(events: readonly LoggedEvent[], me: string, now: number): number {
-  const last = new Map<string, { seq: number; at: number }>();
-  for (const e of events) {
-    if (typeof e.from === 'string' && typeof e.seq === 'number') last.set(e.from, { seq: e.seq, at: typeof e.at === 'string' ? Date.parse(e.at) : NaN });
+/** A writer in line: its ticket's ref and participant. */
+export interface Ticket {
+  ref: string;
+  participant: string;
+}
+
+/** The line as every clone sees it: tickets first by their participant's last seq in `events` (none yet: first), then by ref. */
+export function lineOrder(tickets: readonly Ticket[], events: readonly LoggedEvent[]): Ticket[] {
+  const last = new Map<string, number>();
+  for (const e of events) if (typeof e.from === 'string' && typeof e.seq === 'number') last.set(e.from, e.seq);
+  return [...tickets].sort((a, b) => (last.get(a.participant) ?? 0) - (last.get(b.participant) ?? 0) || (a.ref < b.ref ? -1 : a.ref > b.ref ? 1 : 0));
+}
+
+const hex = (text: string): string => [...new TextEncoder().encode(text)].map((b) => b.toString(16).padStart(2, '0')).join('');
+const unhex = (text: string): string => new TextDecoder().decode(new Uint8Array((text.match(/../g) ?? []).map((h) => parseInt(h, 16))));
+
+/** One writer's place in the line, for one transaction. */
+export class Turn {
+  readonly #repo: Repo;
+  readonly #participant: string;
+  readonly #queue: string;
+  #ref: string | undefined;
+  /** The remote refused the queue's refs: back-off alone. */
+  #off = false;
+  /** The branch's commit as last seen, and when (this machine's clock) it or the head of the line last changed. */
+  #tip: string | undefined;
+  #head: string | undefined;
+  #since = Date.now();
+  /** When the branch last moved, as this writer saw it: progress, for the bound on a contended append. */
+  movedAt = Date.now();
+
+  constructor(repo: Repo, participant: string) {
+    this.#repo = repo;
+    this.#participant = participant;
+    this.#queue = `refs/acp/queue/${repo.branch}`;
   }
-  const mine = last.get(me);
-  if (!mine || !(now - mine.at < ACTIVE_MS)) return 0;
-  let rank = 0;
-  for (const [who, e] of last) if (who !== me && e.seq < mine.seq && now - e.at < ACTIVE_MS) rank++;
-  return rank;
+
+  /**
+   * Wait until this writer may push: at once when nobody is queued and it
+   * was not rejected; else when it is first in line. Returns whether it
+   * waited (then the caller fetches again).
+   */
+  async wait(rejected: boolean): Promise<boolean> {
+    if (this.#off) return false;
+    const slot = await slotMs(this.#repo);
+    let waited = false;
+    for (;;) {
+      const listed = await this.#list();
+      // Unreachable: the fetch that follows says so in its own words.
+      if (!listed) return waited;
+      const { tip, tickets } = listed;
+      if (tip !== this.#tip) [this.#tip, this.movedAt, this.#since] = [tip, Date.now(), Date.now()];
+      const mine = this.#ref !== undefined && tickets.some((t) => t.ref === this.#ref);
+      if (!mine && !rejected && !tickets.length) return waited;
+      if (!mine && !(await this.#take(tip))) return waited;
+      const line = lineOrder(mine ? tickets : [...tickets, { ref: this.#ref!, participant: this.#participant }], await this.#events(tip));
+      const place = line.findIndex((t) => t.ref === this.#ref);
+      if (place <= 0) return waited;
+      if (line[0]!.ref !== this.#head) [this.#head, this.#since] = [line[0]!.ref, Date.now()];
+      // A head that holds the line longer than a few turns is a writer that died: its ticket goes.
+      if (Date.now() - this.#since > Math.max(STALE_MS, 6 * slot)) {
+        await this.#repo.git(['push', '--quiet', this.#repo.settings.remote, `:${line[0]!.ref}`], { allowFail: true });
+        this.#since = Date.now();
+        continue;
+      }
+      waited = true;
+      // The next in line polls briskly (its turn comes when the head lands); those further back, less.
+      await this.#repo.ctx.api.sleep(Math.min(2000, 150 + ((place - 1) * slot) / 4) * (0.75 + Math.random() / 2));
+    }
+  }
+
+  /** Leave the line (the event landed, or the append gave up). */
+  async leave(): Promise<void> {
+    if (this.#ref === undefined) return;
+    // A ticket left behind would hold the line once its participant's turn comes again: a few tries (the remote's ref locks can collide).
+    for (let tries = 1; tries <= 3; tries++) {
+      const deleted = await this.#repo.git(['push', '--quiet', this.#repo.settings.remote, `:${this.#ref}`], { allowFail: true });
+      if (deleted.code === 0 || /remote ref does not exist|unable to delete .*: remote ref does not exist/i.test(deleted.stderr)) break;
+      await this.#repo.ctx.api.sleep(50 + Math.random() * 200);
+    }
+    this.#ref = undefined;
+  }
+
+  /** The branch's commit and the queued tickets, in one `git ls-remote`. */
+  async #list(): Promise<{ tip: string | undefined; tickets: Ticket[] } | undefined> {
+    const repo = this.#repo;
+    const branch = `refs/heads/${repo.branch}`;
+    const result = await repo.git(['ls-remote', repo.settings.remote, branch, `${this.#queue}/*`], { allowFail: true });
+    if (result.code !== 0) return undefined;
+    let tip: string | undefined;
+    const tickets: Ticket[] = [];
+    for (const line of result.stdout.split('\n')) {
+      const [hash, ref] = line.split('\t');
+      if (!hash || !ref) continue;
+      if (ref === branch) tip = hash;
+      else if (ref.startsWith(`${this.#queue}/`)) tickets.push({ ref, participant: unhex(ref.slice(this.#queue.length + 1).split('.')[0]!) });
+    }
+    return { tip, tickets };
+  }
+
+  /** Take a ticket (a ref at the branch's commit); false when the remote refuses the queue's refs. */
+  async #take(tip: string | undefined): Promise<boolean> {
+    const repo = this.#repo;
+    // Any commit the remote has will do, and the push must not send objects: the last one this clone fetched.
+    const at = (await resolveRef(repo, repo.remoteRef)) ?? tip;
+    if (!at) return false;
+    this.#ref = `${this.#queue}/${hex(this.#participant)}.${Math.random().toString(36).slice(2, 10)}`;
+    // Ref updates on one remote can collide on its locks (tried again); a refusal (a hook, a host that keeps refs/ to itself) turns the line off.
+    for (let tries = 1; tries <= 5; tries++) {
+      const pushed = await repo.git(['push', '--quiet', '--porcelain', repo.settings.remote, `${at}:${this.#ref}`], { allowFail: true });
+      if (pushed.code === 0) return true;
+      if (!/cannot lock ref|failed to update ref|unable to create .*\.lock|incorrect old value/i.test(`${pushed.stdout}\n${pushed.stderr}`)) break;
+      await repo.ctx.api.sleep(50 + Math.random() * 200);
+    }
+    this.#off = true;
+    this.#ref = undefined;
+    return false;
+  }
+
+  /** The log at the branch's commit (fetched when this clone does not have it yet). */
+  async #events(tip: string | undefined): Promise<LoggedEvent[]> {
+    const repo = this.#repo;
+    if (!tip) return [];
+    let shown = await repo.git(['cat-file', 'blob', `${tip}:${repo.prefix}events.jsonl`], { allowFail: true });
+    if (shown.code !== 0) {
+      await fetch(repo);
+      shown = await repo.git(['cat-file', 'blob', `${tip}:${repo.prefix}events.jsonl`], { allowFail: true });
+    }
+    // An unreadable log is the append's to report, word for word: the line just uses what it can read.
+    return shown.code === 0 ? (repo.ctx.api.parseEventLog(shown.stdout).events as unknown as LoggedEvent[]) : [];
+  }
 }
 
-/** Hold back for this clone's rank in the log as it is now (no wait at rank 0). Returns whether it waited. */
-export async function waitForTurnInLine(repo: Repo, participant: string): Promise<boolean> {
-  const { ctx } = repo;
-  // An unreadable log is the append's to report, word for word: the hint just steps aside.
-  const events = await ctx.api.readEventLog(ctx.host, repo.folder).then((log) => log.events, () => []);
-  const rank = rankOf(events as unknown as LoggedEvent[], participant, Date.now());
-  if (rank === 0) return false;
-  const slot = await ctx.host.fs.readFile(`${repo.gitDir}/${SLOT_FILE}`).then((b) => Number(new TextDecoder().decode(b)), () => DEFAULT_SLOT_MS);
-  const ms = Number.isFinite(slot) ? Math.min(MAX_SLOT_MS, Math.max(MIN_SLOT_MS, slot)) : DEFAULT_SLOT_MS;
-  // A little jitter: two clones of one participant share a rank.
-  await ctx.api.sleep(rank * ms + (Math.random() * ms) / 4);
-  return true;
+async function slotMs(repo: Repo): Promise<number> {
+  const value = await repo.ctx.host.fs.readFile(`${repo.gitDir}/${SLOT_FILE}`).then((b) => Number(new TextDecoder().decode(b)), () => NaN);
+  return Number.isFinite(value) ? Math.min(MAX_SLOT_MS, Math.max(MIN_SLOT_MS, value)) : DEFAULT_SLOT_MS;
 }
 
 /** Remember how long a transaction (fetch to push) took in this clone: the next slot. */

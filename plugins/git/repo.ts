@@ -1,7 +1,9 @@
 /**
  * The git CLI as the folder's transport: one runner (argv arrays through
- * `runtime.run`, no shell) and the steps shared by append, wait and doctor —
- * locate the repository, fetch, fast-forward, check the working tree.
+ * `runtime.run`, no shell) and the steps shared by the store, init and
+ * doctor — locate the repository, check the remote cheaply, fetch, push a
+ * commit by hash. Nothing here reads, stages or checks out anything in the
+ * user's work tree: that is plugins/git/folder.ts's, and only in the folder.
  * @module
  */
 import type { CommandContext } from '../../acp.ts';
@@ -13,8 +15,18 @@ import type { GitSettings } from './config.ts';
 /** Commit subjects written by this plugin: `acp: seq N event by P`. */
 export const ACP_SUBJECT_RE = /^acp: seq \d+ \S+ by .+$/;
 
-/** Files acp keeps next to the log that are local to a clone (never committed, ignored by the dirty check). */
+/** Files acp keeps next to the log that are local to a clone (never committed, ignored by the change check). */
 export const LOCAL_FILES = new Set(['.acp.lock', '.acp.lock.break', '.acp.checkpoint.json']);
+
+/** Options of one git run. */
+export interface GitRun {
+  /** A non-zero exit is returned, not thrown. */
+  allowFail?: boolean;
+  /** Extra environment (a temporary index, a fallback identity). */
+  env?: Record<string, string>;
+  /** Standard input (`update-ref --stdin`). */
+  input?: string;
+}
 
 /** A git repository holding a collaboration folder. */
 export interface Repo {
@@ -27,42 +39,66 @@ export interface Repo {
   top: string;
   /** The `.git` directory (absolute): the clone's git transactions lock there. */
   gitDir: string;
+  /** The branch the collaboration lives on (`git.branch`, else the checked-out one). */
   branch: string;
+  /** HEAD is on {@link branch}: the folder's index entries follow the remote, and HEAD fast-forwards when only the folder changed. */
+  attached: boolean;
   /** `refs/remotes/{remote}/{branch}`. */
   remoteRef: string;
-  git(args: string[], allowFail?: boolean): Promise<{ code: number | null; stdout: string; stderr: string }>;
+  /** The remote commit the folder's files were last brought to (what the clone's edits are measured against). */
+  syncedRef: string;
+  /** A commit pushed (or about to be) whose landing is not known yet: a run was interrupted or lost the answer. */
+  pendingRef: string;
+  git(args: string[], options?: GitRun): Promise<{ code: number | null; stdout: string; stderr: string }>;
 }
 
 /** Where git talks: no prompts (an agent cannot answer one), stable English messages. */
 const GIT_ENV = { GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C', GIT_ASKPASS: '', SSH_ASKPASS: '' };
 
-/** Open the repository holding `folder`; a clear error when it is not one, is detached, or lacks the remote. */
+/** A ref-name part for the folder: its path where git accepts it (`collab`, `docs/acp`), else a stable hash. */
+async function folderKey(ctx: GitEnv, prefix: string): Promise<string> {
+  const path = prefix.replace(/\/$/, '');
+  if (path === '') return '_top';
+  if (/^[A-Za-z0-9_][A-Za-z0-9_-]*(\/[A-Za-z0-9_][A-Za-z0-9_-]*)*$/.test(path)) return path;
+  return `_${(await ctx.api.sha256Hex(new TextEncoder().encode(path))).slice(0, 16)}`;
+}
+
+/** Open the repository holding `folder`; a clear error when it is not one, has no branch to follow, or lacks the remote. */
 export async function openRepo(ctx: GitEnv, settings: GitSettings, folder: string): Promise<Repo> {
   const run = ctx.runtime.run;
   const fail = (message: string): never => {
     throw new ctx.api.AcpError(message);
   };
   if (!run) return fail('git: this runtime cannot run commands (Deno needs --allow-run=git)');
-  const git: Repo['git'] = async (args, allowFail = false) => {
+  const git: Repo['git'] = async (args, options = {}) => {
     let result;
     try {
-      result = await run(['git', ...args], { cwd: folder, env: GIT_ENV, timeoutMs: 120_000 });
+      result = await run(['git', ...args], { cwd: folder, env: { ...GIT_ENV, ...options.env }, timeoutMs: 120_000, ...(options.input === undefined ? {} : { input: options.input }) });
     } catch (error) {
       return fail(`git: ${(error as Error).message}`);
     }
-    if (result.code !== 0 && !allowFail) fail(`git ${args[0]} failed: ${gitMessage(result.stderr || result.stdout)}`);
+    if (result.code !== 0 && !options.allowFail) fail(`git ${args[0]} failed: ${gitMessage(result.stderr || result.stdout)}`);
     return result;
   };
-  const where = await git(['rev-parse', '--show-toplevel', '--show-prefix', '--absolute-git-dir'], true);
-  if (where.code !== 0) fail(`git: ${folder} is not inside a git work tree (${gitMessage(where.stderr)})`);
+  // One run for where we are and which branch HEAD is on; a HEAD with no commit yet needs a second.
+  let where = await git(['rev-parse', '--show-toplevel', '--show-prefix', '--absolute-git-dir', '--symbolic-full-name', 'HEAD'], { allowFail: true });
+  let symbolic: string | undefined;
+  if (where.code === 0) symbolic = where.stdout.split('\n')[3];
+  else {
+    where = await git(['rev-parse', '--show-toplevel', '--show-prefix', '--absolute-git-dir'], { allowFail: true });
+    if (where.code !== 0) fail(`git: ${folder} is not inside a git work tree (${gitMessage(where.stderr)})`);
+    symbolic = (await git(['symbolic-ref', '--quiet', 'HEAD'], { allowFail: true })).stdout.trim();
+  }
   const [top = '', prefix = '', gitDir = ''] = where.stdout.split('\n');
-  const head = await git(['symbolic-ref', '--quiet', '--short', 'HEAD'], true);
-  if (head.code !== 0) fail('git: HEAD is detached; check out the collaboration branch first');
-  const branch = head.stdout.trim();
-  if (settings.branch !== undefined && settings.branch !== branch) fail(`git: the folder is on branch '${branch}', but the config says '${settings.branch}'`);
+  const headBranch = symbolic?.startsWith('refs/heads/') ? symbolic.slice('refs/heads/'.length) : undefined;
+  const branch = settings.branch ?? headBranch ?? fail('git: HEAD is detached; check out the collaboration branch, or name it (git: branch: … in acp.config.yaml)');
   const remotes = (await git(['remote'])).stdout.split('\n').filter(Boolean);
   if (!remotes.includes(settings.remote)) fail(`git: no remote '${settings.remote}' in this repository (remotes: ${remotes.join(', ') || 'none'})`);
-  return { ctx, settings, folder, top, prefix, gitDir, branch, remoteRef: `refs/remotes/${settings.remote}/${branch}`, git };
+  const key = await folderKey(ctx, prefix);
+  return {
+    ctx, settings, folder, top, prefix, gitDir, branch, attached: headBranch === branch,
+    remoteRef: `refs/remotes/${settings.remote}/${branch}`, syncedRef: `refs/acp/synced/${key}`, pendingRef: `refs/acp/pending/${key}`, git,
+  };
 }
 
 /** git's own message, trimmed to its meaningful lines (an authentication failure is passed on as git says it). */
@@ -71,81 +107,102 @@ export function gitMessage(text: string): string {
   return lines.join('; ') || 'no message';
 }
 
-/** `git fetch` the branch; the remote's branch may not exist yet (a first push). */
-export async function fetch(repo: Repo): Promise<void> {
-  const { remote } = repo.settings;
-  const result = await repo.git(['fetch', '--quiet', '--no-tags', remote, `+refs/heads/${repo.branch}:${repo.remoteRef}`], true);
-  if (result.code === 0) return;
-  const message = gitMessage(result.stderr);
-  if (/couldn't find remote ref/i.test(message)) return;
-  // Transient (the network, the remote's host): a waiter retries it.
-  throw new repo.ctx.api.AcpError(`git fetch from '${remote}' failed: ${message}`, 2, 'git_unreachable');
+/** A ref's commit, or undefined when it does not exist. */
+export async function resolveRef(repo: Repo, ref: string): Promise<string | undefined> {
+  const result = await repo.git(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`], { allowFail: true });
+  return result.code === 0 ? result.stdout.trim() : undefined;
 }
 
-/** Commits on one side only: local (unpushed) and remote (not yet merged). */
-export async function divergence(repo: Repo): Promise<{ ahead: { hash: string; subject: string }[]; behind: number; remoteExists: boolean }> {
-  const exists = (await repo.git(['rev-parse', '--verify', '--quiet', repo.remoteRef], true)).code === 0;
-  if (!exists) return { ahead: [], behind: 0, remoteExists: false };
-  const log = await repo.git(['log', '--format=%H %s', `${repo.remoteRef}..HEAD`]);
-  const ahead = log.stdout.split('\n').filter(Boolean).map((line) => ({ hash: line.slice(0, 40), subject: line.slice(41) }));
-  const behind = Number((await repo.git(['rev-list', '--count', `HEAD..${repo.remoteRef}`])).stdout.trim());
-  return { ahead, behind, remoteExists: true };
+/** Update refs in one transaction (`git update-ref --stdin` lines: `update <ref> <new> [<old>]`, `delete <ref>`); all or none. Returns whether it applied. */
+export async function updateRefs(repo: Repo, lines: string[]): Promise<boolean> {
+  if (!lines.length) return true;
+  const result = await repo.git(['update-ref', '-m', 'acp', '--stdin'], { allowFail: true, input: `${lines.join('\n')}\n` });
+  return result.code === 0;
+}
+
+/** Whether commit `a` is `b` or one of its ancestors. */
+export async function isAncestor(repo: Repo, a: string, b: string): Promise<boolean> {
+  return (await repo.git(['merge-base', '--is-ancestor', a, b], { allowFail: true })).code === 0;
+}
+
+/** An unreachable remote (the network, the remote's host): transient, a waiter retries it. */
+function unreachable(repo: Repo, what: string, stderr: string): Error {
+  return new repo.ctx.api.AcpError(`git ${what} '${repo.settings.remote}' failed: ${gitMessage(stderr)}`, 2, 'git_unreachable');
+}
+
+/** `git fetch` the branch into its remote-tracking ref (the remote's branch may not exist yet: a first push). A failure is transient. */
+export async function fetch(repo: Repo): Promise<void> {
+  const result = await repo.git(['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', repo.settings.remote, `+refs/heads/${repo.branch}:${repo.remoteRef}`], { allowFail: true });
+  if (result.code !== 0 && !/couldn't find remote ref/i.test(result.stderr)) throw unreachable(repo, 'fetch from', result.stderr);
+  // A branch deleted on the remote: the stale tracking ref must not stand for it.
+  if (result.code !== 0) await repo.git(['update-ref', '-d', repo.remoteRef], { allowFail: true });
+}
+
+/** The refs a transaction reads, in one git run: the remote-tracking commit, the folder's synced and pending commits, the branch's local head. */
+export interface Refs {
+  remote?: string;
+  synced?: string;
+  pending?: string;
+  /** The local branch's commit, when HEAD is on it. */
+  head?: string;
+}
+
+/** Read {@link Refs} (one `git for-each-ref`). */
+export async function readRefs(repo: Repo): Promise<Refs> {
+  const names = { remote: repo.remoteRef, synced: repo.syncedRef, pending: repo.pendingRef, head: `refs/heads/${repo.branch}` };
+  const out = await repo.git(['for-each-ref', '--format=%(refname) %(objectname)', ...Object.values(names)]);
+  const found = new Map(out.stdout.split('\n').filter(Boolean).map((line) => [line.slice(0, line.lastIndexOf(' ')), line.slice(line.lastIndexOf(' ') + 1)]));
+  return { remote: found.get(names.remote), synced: found.get(names.synced), pending: found.get(names.pending), head: repo.attached ? found.get(names.head) : undefined };
+}
+
+/** The remote's commit for the branch by `git ls-remote` of that one ref, no objects (undefined: no such branch); a failure is transient. */
+export async function lsRemote(repo: Repo): Promise<string | undefined> {
+  const ref = `refs/heads/${repo.branch}`;
+  const result = await repo.git(['ls-remote', repo.settings.remote, ref], { allowFail: true });
+  if (result.code !== 0) throw unreachable(repo, 'ls-remote of', result.stderr);
+  const line = result.stdout.split('\n').find((l) => l.endsWith(`\t${ref}`));
+  return line?.slice(0, line.indexOf('\t'));
 }
 
 /**
- * Fetch and fast-forward the branch. Unpushed commits that are not acp
- * events, or a local branch that diverged from the remote, are an error that
- * changes nothing. Returns whether HEAD moved and the unpushed acp commits.
+ * Push `commit` as the branch (never forced). `rejected` when another clone
+ * pushed first; any other failure is an AcpError with code
+ * `git_push_failed` and git's message: the push may or may not have landed
+ * (a dropped connection after the remote accepted it), which the caller
+ * settles by fetching.
  */
-export async function syncToRemote(repo: Repo): Promise<{ moved: boolean; unpushed: number }> {
-  await fetch(repo);
-  const { ahead, behind, remoteExists } = await divergence(repo);
-  const foreign = ahead.filter((c) => !ACP_SUBJECT_RE.test(c.subject));
-  // Nothing a retry fixes: a person decides what to do with these commits.
-  const fail = (message: string): never => {
-    throw new repo.ctx.api.AcpError(message, 2, 'git_diverged');
-  };
-  if (foreign.length) {
-    const list = foreign.map((c) => `${c.hash.slice(0, 8)} ${c.subject}`).join(', ');
-    // acp never merges or rebases: what to do with someone's own commits is theirs to decide.
-    if (behind) fail(`git: the local branch '${repo.branch}' has diverged from ${repo.settings.remote}/${repo.branch}: ${foreign.length} unpushed commit(s) that are not acp events (${list}) and ${behind} remote commit(s); merge or rebase them yourself, then run the command again`);
-    fail(`git: the local branch '${repo.branch}' has ${foreign.length} unpushed commit(s) that are not acp events (${list}); push or remove them first`);
-  }
-  if (ahead.length && behind) {
-    fail(`git: the local branch '${repo.branch}' has diverged from ${repo.settings.remote}: ${ahead.length} unpushed acp event commit(s) and ${behind} remote commit(s); run acp doctor --git`);
-  }
-  if (!remoteExists || !behind) return { moved: false, unpushed: ahead.length };
-  const merge = await repo.git(['merge', '--ff-only', '--quiet', repo.remoteRef], true);
-  if (merge.code !== 0) fail(`git: cannot fast-forward to ${repo.settings.remote}/${repo.branch}: ${gitMessage(merge.stderr || merge.stdout)}`);
-  return { moved: true, unpushed: 0 };
-}
-
-/** Paths (relative to the work tree's top) changed, staged or untracked in the folder, without acp's local files. */
-export async function folderChanges(repo: Repo): Promise<string[]> {
-  const status = await repo.git(['status', '--porcelain=v1', '-z', '--untracked-files=all', '--', '.']);
-  const paths: string[] = [];
-  const fields = status.stdout.split('\0');
-  for (let i = 0; i < fields.length; i++) {
-    const field = fields[i]!;
-    if (field.length < 4) continue;
-    paths.push(field.slice(3));
-    // A rename or copy is followed by its source path.
-    if (field[0] === 'R' || field[0] === 'C') paths.push(fields[++i]!);
-  }
-  return paths.filter((p) => !LOCAL_FILES.has(p.slice(p.lastIndexOf('/') + 1)));
-}
-
-/** Push the branch; `rejected` when another clone pushed first (any other failure is an error naming git's message). */
-export async function push(repo: Repo): Promise<'ok' | 'rejected'> {
-  const result = await repo.git(['push', '--quiet', '--porcelain', repo.settings.remote, `HEAD:refs/heads/${repo.branch}`], true);
+export async function push(repo: Repo, commit: string): Promise<'ok' | 'rejected'> {
+  const result = await repo.git(['push', '--quiet', '--porcelain', repo.settings.remote, `${commit}:refs/heads/${repo.branch}`], { allowFail: true });
   if (result.code === 0) return 'ok';
   const text = `${result.stdout}\n${result.stderr}`;
   if (/\[rejected\]|non-fast-forward|fetch first|\[remote rejected\].*(cannot lock ref|failed to update ref)|incorrect old value/i.test(text)) return 'rejected';
-  throw new repo.ctx.api.AcpError(`git push to '${repo.settings.remote}' failed (nothing was appended): ${gitMessage(result.stderr || result.stdout)}`);
+  throw new repo.ctx.api.AcpError(gitMessage(result.stderr || result.stdout), 2, 'git_push_failed');
 }
 
+/**
+ * The identity for acp's commits: the repository's own (user.name,
+ * user.email or GIT_* variables) when git has one, else the participant's
+ * (`bob <bob@acp.invalid>`), so that a fresh sandbox without a git identity
+ * still records who wrote each event.
+ */
+export async function commitIdentity(repo: Repo, participant: string): Promise<Record<string, string>> {
+  let known = hasIdentity.get(repo);
+  if (known === undefined) {
+    // git var is as strict as commit: it fails exactly when a commit would ask "who are you" (author and committer come from the same settings).
+    const committer = await repo.git(['var', 'GIT_COMMITTER_IDENT'], { allowFail: true });
+    hasIdentity.set(repo, (known = committer.code === 0));
+  }
+  if (known) return {};
+  const name = participant.replace(/[<>\n]/g, '') || 'acp';
+  const email = `${name.replace(/[^A-Za-z0-9._-]/g, '_')}@acp.invalid`;
+  return { GIT_AUTHOR_NAME: name, GIT_AUTHOR_EMAIL: email, GIT_COMMITTER_NAME: name, GIT_COMMITTER_EMAIL: email };
+}
+
+/** Whether git has an identity of its own, per opened repository (asked once: a retried transaction does not ask again). */
+const hasIdentity = new WeakMap<Repo, boolean>();
+
 /** Back-off ceiling and first step (ms) between attempts on a contended push. */
-const BACKOFF_CAP_MS = 1000;
+const BACKOFF_CAP_MS = 2000;
 const BACKOFF_BASE_MS = 50;
 
 /**

@@ -2,21 +2,25 @@
  * The git store: a collaboration folder committed in a git repository and
  * driven from many clones. Every write of the one transaction (an append
  * from any door, a freeze, a document written through a server) is an
- * optimistic git transaction: fetch and fast-forward, run the body (every
- * check, under the folder lock), commit exactly what it wrote and the
- * documents its event speaks for, push. A rejected push (another clone
- * pushed first) drops the unpushed commit, keeps the document edits, and
- * runs the body again against the new log, so a turn that moved is refused
- * exactly as a local append would refuse it. Never a force-push. Waiters
- * follow the remote: one poll per repository, however many of its folders
- * are watched, growing while nothing arrives.
+ * optimistic git transaction built outside the user's work: fetch the
+ * branch, bring the folder (only the folder) to the remote commit, run the
+ * body (every check, under the folder lock), build the commit in a
+ * temporary index from the remote commit plus what the body wrote and the
+ * documents its event speaks for, and push that commit by hash. Nothing
+ * outside the folder is read, staged, reset or checked out; the user's own
+ * commits and edits are left alone. A rejected push (another clone pushed
+ * first) puts the body's writes back and runs it again against the new
+ * log; a push that failed without a verdict is settled by asking the remote
+ * whether it has the commit. Never a force-push. Waiters follow the remote:
+ * a cheap `ls-remote` of one ref per round, a fetch only when it moved.
  * @module
  */
 import { relative as relativePath } from 'node:path';
 import type { AcpError, FollowOptions, Store, StoreSession, WriteIntent } from '../../acp.ts';
 import type { GitSettings } from './config.ts';
-import { backOff, folderChanges, type GitEnv, openRepo, push, type Repo, RETRY_BUDGET_MS, syncToRemote } from './repo.ts';
-import { recordSlot, waitForTurnInLine } from './order.ts';
+import { bringFolderTo, folderBase, folderDiff, recordSynced, settleOn, top, withTempIndex, worktreeState, writeFromCommit } from './folder.ts';
+import { ACP_SUBJECT_RE, backOff, commitIdentity, fetch, type GitEnv, isAncestor, lsRemote, openRepo, push, readRefs, type Refs, type Repo, RETRY_BUDGET_MS } from './repo.ts';
+import { recordSlot, Turn } from './order.ts';
 
 /** The git store for `settings` (one per provider: its remote polls are shared by every folder it follows). */
 export function gitStore(env: GitEnv, settings: GitSettings, polls: RemotePolls): Store {
@@ -25,10 +29,10 @@ export function gitStore(env: GitEnv, settings: GitSettings, polls: RemotePolls)
     async transact(folder, intent, body, options = {}) {
       const repo = await openRepo(env, settings, folder);
       const named = new Set(intent.documents.map((path) => topRelative(repo, path)));
-      // One git transaction at a time per clone: git's index is not shared safely.
-      return env.api.withFolderLock(env.host, repo.gitDir, () => transaction(repo, intent, named, (session) => env.api.withFolderLock(env.host, folder, (lock) => body({ ...session, lock }), { onWait: options.onLockWait, timeoutMs: options.lockTimeoutMs })), {
-        timeoutMs: 300_000,
-      });
+      const underLock: UnderLock = (fn) => env.api.withFolderLock(env.host, folder, fn, { onWait: options.onLockWait, timeoutMs: options.lockTimeoutMs });
+      const note = options.onNote ?? (() => undefined);
+      // One git transaction at a time per clone: the refs acp keeps are the clone's.
+      return env.api.withFolderLock(env.host, repo.gitDir, () => transaction(repo, intent, named, body, underLock, note), { timeoutMs: 300_000 });
     },
     async follow(folder, options) {
       const repo = await openRepo(env, settings, folder);
@@ -37,159 +41,398 @@ export function gitStore(env: GitEnv, settings: GitSettings, polls: RemotePolls)
   };
 }
 
+type UnderLock = <T>(fn: (lock: StoreSession['lock']) => Promise<T>) => Promise<T>;
+
 /** A path relative to the work tree's top (a deliverable outside the folder, in external mode, too). */
 function topRelative(repo: Repo, absolute: string): string {
   if (absolute.startsWith(`${repo.folder}/`)) return repo.prefix + absolute.slice(repo.folder.length + 1);
   return relativePath(repo.top, absolute);
 }
 
-/** A top-relative pathspec, so git reads it the same whatever the working directory. */
-const top = (path: string): string => `:(top,literal)${path}`;
+const where = (repo: Repo): string => `${repo.settings.remote}/${repo.branch}`;
 
-type Body<T> = (session: Omit<StoreSession, 'lock'>) => Promise<T>;
+/** What one attempt came to. */
+type Attempt<T> = { kind: 'landed'; value: T } | { kind: 'rejected' };
 
-async function transaction<T>(repo: Repo, intent: WriteIntent, named: Set<string>, body: Body<T>): Promise<T> {
+async function transaction<T>(repo: Repo, intent: WriteIntent, named: Set<string>, body: (s: StoreSession) => Promise<T>, underLock: UnderLock, note: (line: string) => void): Promise<T> {
   const { ctx, settings } = repo;
   const begun = Date.now();
-  let waitedAt: string | undefined;
-  for (let attempt = 1; ; ) {
-    const started = Date.now();
-    const { unpushed } = await syncToRemote(repo);
-    // acp commits left unpushed by an interrupted run go out first: they are events others have not seen.
-    if (unpushed && (await push(repo)) === 'rejected') continue;
-    const base = (await repo.git(['rev-parse', 'HEAD'])).stdout.trim();
-    // The ordering hint (order.ts), once per remote state: then fetch again, fresh.
-    if (base !== waitedAt && Date.now() - begun < RETRY_BUDGET_MS) {
-      waitedAt = base;
-      if (await waitForTurnInLine(repo, intent.participant)) continue;
+  const turn = new Turn(repo, intent.participant);
+  let lost = 0;
+  let seen: string | undefined;
+  try {
+    for (let attempt = 1; ; attempt++) {
+      // The line of waiting writers (order.ts): at once when nobody waits.
+      await turn.wait(attempt > 1);
+      const started = Date.now();
+      const refs = await fetchForWrite(repo, underLock, note);
+      // A rejection with the remote unmoved was a lock collision on the remote, not a lost race: it does not count.
+      if (attempt > 1 && refs.remote !== seen) lost++;
+      if (refs.remote !== seen) [seen, turn.movedAt] = [refs.remote, Date.now()];
+      if (lost >= settings.attempts || Date.now() - turn.movedAt > RETRY_BUDGET_MS || Date.now() - begun > MAX_APPEND_MS) {
+        const seconds = Math.round((Date.now() - begun) / 1000);
+        throw new ctx.api.AcpError(
+          `git: the push was rejected ${attempt - 1} times in ${seconds} s (other clones kept pushing first; see "Scaling" in docs/git.md for the tested ceiling); nothing was appended, your document edits are kept; try again`,
+          2,
+          'git_contended',
+        );
+      }
+      const outcome: Attempt<T> = await underLock((lock) => attemptOnce(repo, refs, intent, named, (session) => body({ ...session, lock }), attempt));
+      await recordSlot(repo, Date.now() - started);
+      if (outcome.kind === 'landed') return outcome.value;
+      await backOff(ctx.api, Math.min(attempt, lost + 1));
     }
-    const changes = await folderChanges(repo);
-    const stray = changes.filter((p) => !named.has(p));
-    if (stray.length) throw new ctx.api.AcpError(`git: the folder has changes this event does not name: ${stray.join(', ')} (commit, stash or discard them first)`);
-    const edits = await saveEdits(repo, changes);
-    const session = { synced: true, written: new Set<string>(), done: [] as string[], attempt };
-    const value = await body(session).catch(async (error: unknown) => {
-      // Refused: the body wrote nothing that stays (a refusal writes nothing; a failed write is undone).
-      await undo(repo, base, edits);
-      throw error;
-    });
-    await commit(repo, session, changes, intent);
-    const pushed = await push(repo).catch(async (error: unknown) => {
-      await undo(repo, base, edits);
-      throw error;
-    });
-    await recordSlot(repo, Date.now() - started);
-    if (pushed === 'ok') return value;
-    await undo(repo, base, edits);
-    if (attempt >= settings.attempts || Date.now() - begun > RETRY_BUDGET_MS) {
-      const seconds = Math.round((Date.now() - begun) / 1000);
-      throw new ctx.api.AcpError(`git: the push was rejected ${attempt} times in ${seconds} s (other clones kept pushing first); nothing was appended, your document edits are kept; try again`);
-    }
-    attempt++;
-    await backOff(ctx.api, attempt);
+  } finally {
+    await turn.leave();
   }
 }
 
-/** Commit what the body wrote and the changed named documents, named after what it did. */
-async function commit(repo: Repo, session: Omit<StoreSession, 'lock'>, changes: string[], intent: WriteIntent): Promise<void> {
-  const paths = [...new Set([...[...session.written].map((p) => topRelative(repo, p)), ...changes])];
-  if (!paths.length) return;
+/** The longest a contended append keeps trying while the line moves. */
+const MAX_APPEND_MS = 600_000;
+
+/** Fetch, for a write: the refs, a pending push settled first; a missing branch is refused. */
+async function fetchForWrite(repo: Repo, underLock: UnderLock, note: (line: string) => void): Promise<Refs & { remote: string }> {
+  await fetch(repo);
+  let refs = await readRefs(repo);
+  if (refs.pending) {
+    await underLock(() => settlePending(repo, note, refs));
+    refs = await readRefs(repo);
+  }
+  const { remote } = refs;
+  if (!remote) throw new repo.ctx.api.AcpError(`git: ${where(repo)} does not exist yet (run acp init --git, or push the branch, first)`);
+  return { ...refs, remote };
+}
+
+/**
+ * One optimistic attempt, under the folder lock: the folder brought to
+ * the remote, the body, the commit, the push. The folder is left as the
+ * remote has it plus the clone's edits whatever happens, except when the
+ * push's outcome cannot be told (then the event stays, recorded as pending).
+ */
+async function attemptOnce<T>(repo: Repo, refs: Refs & { remote: string }, intent: WriteIntent, named: Set<string>, body: (s: Omit<StoreSession, 'lock'>) => Promise<T>, attempt: number): Promise<Attempt<T>> {
+  const { remote } = refs;
+  const state = await syncFolder(repo, refs, named);
+  const saved = await saveFiles(repo, state.edits);
+  const session = { synced: true, written: new Set<string>(), done: [] as string[], attempt };
+  const undo = (): Promise<void> => restore(repo, remote, saved, session.written);
+  let value: T;
+  let built: Awaited<ReturnType<typeof buildCommit>>;
+  try {
+    value = await body(session);
+    built = await buildCommit(repo, remote, session, [...state.edits, ...outsideFolder(repo, named)], intent);
+  } catch (error) {
+    // Refused (a refusal writes nothing) or the commit could not be made: nothing stays.
+    await undo();
+    throw error;
+  }
+  if (!built) return { kind: 'landed', value };
+  const { commit, paths } = built;
+  await repo.git(['update-ref', repo.pendingRef, commit]);
+  const pushed = await pushSettled(repo, commit);
+  if (pushed === 'ok') {
+    const inFolder = paths.filter((p) => p.startsWith(repo.prefix));
+    await settleOn(repo, commit, inFolder, state.head, inFolder.length === paths.length ? remote : undefined, [`delete ${repo.pendingRef}`]);
+    return { kind: 'landed', value };
+  }
+  await undo();
+  await repo.git(['update-ref', '-d', repo.pendingRef]);
+  if (pushed === 'rejected') return { kind: 'rejected' };
+  throw new repo.ctx.api.AcpError(`git push to '${repo.settings.remote}' failed (nothing was appended): ${pushed.failed}`, 2, 'git_push_failed');
+}
+
+/**
+ * Bring the folder to the remote commit, keeping the clone's edits; refuses
+ * log lines that are on no remote, changes the write does not name and a
+ * remote that was rewritten under the folder. Returns the folder's state,
+ * whether files changed, and where HEAD's branch is now.
+ */
+async function syncFolder(repo: Repo, refs: Refs & { remote: string }, named?: Set<string>): Promise<{ tree: string; edits: string[]; moved: boolean; head: string | undefined }> {
+  const { remote } = refs;
+  const base = await folderBase(repo, refs);
+  if (refs.synced && refs.synced !== remote) await checkNotRewritten(repo, refs.synced, remote);
+  const state = await worktreeState(repo, base);
+  // A file that already is as the remote has it (a sync or a git pull cut short) is no edit.
+  const differs = state.edits.length && base !== remote ? new Set((await folderDiff(repo, state.tree, remote)).map((d) => d.path)) : new Set(state.edits);
+  const edits = state.edits.filter((p) => differs.has(p));
+  checkEdits(repo, edits, named);
+  let moved = false;
+  if (base !== remote) moved = await bringFolderTo(repo, base, remote, { tree: state.tree, edits });
+  let head = refs.head;
+  if (base !== remote || !refs.synced || (head !== undefined && head !== remote)) {
+    head = await recordSynced(repo, remote, head, base === head && refs.synced === base ? base : undefined);
+  }
+  return { tree: state.tree, edits, moved, head };
+}
+
+/** The files an append writes, changed with no push pending: an append cut short before its push, or one made without git. */
+export const logFiles = (repo: Repo): string[] => [`${repo.prefix}events.jsonl`, `${repo.prefix}protocol.json`];
+
+function checkEdits(repo: Repo, edits: string[], named: Set<string> | undefined): void {
+  const log = logFiles(repo).filter((p) => edits.includes(p));
+  if (log.length) {
+    throw new repo.ctx.api.AcpError(
+      `git: ${log.join(' and ')} ${log.length > 1 ? 'hold' : 'holds'} changes that are on no remote and no push is pending (an append cut short before its push, or one made without --git); nothing was done: acp doctor --git --folder ${repo.folder} shows them, and --fix puts the folder back as ${where(repo)} has it (keeping a copy in .git/acp-backup/)`,
+      2,
+      'git_unpublished',
+    );
+  }
+  const stray = named ? edits.filter((p) => !named.has(p)) : [];
+  if (stray.length) throw new repo.ctx.api.AcpError(`git: the folder has changes this event does not name: ${stray.join(', ')} (commit, stash or discard them first)`);
+}
+
+/** A remote whose history no longer holds the folder's synced commit was force-pushed: reported, never silently undone or re-pushed. */
+async function checkNotRewritten(repo: Repo, synced: string, remote: string): Promise<void> {
+  if (await isAncestor(repo, synced, remote)) return;
+  const gone = (await repo.git(['log', '--format=%s', synced, '--not', remote, '--'])).stdout.split('\n').filter(Boolean);
+  const events = gone.filter((s) => ACP_SUBJECT_RE.test(s)).map((s) => s.slice(5));
+  throw new repo.ctx.api.AcpError(
+    `git: ${where(repo)} was rewritten (force-pushed): it no longer has ${gone.length} commit(s) this folder had${events.length ? `, with the events ${events.join(', ')}` : ''}; acp neither re-pushes nor drops them (run acp doctor --git --folder ${repo.folder})`,
+    2,
+    'git_rewritten',
+  );
+}
+
+/** Named documents outside the folder (an external deliverable): published with the event when they exist. */
+function outsideFolder(repo: Repo, named: Set<string>): string[] {
+  return [...named].filter((p) => repo.prefix !== '' && !p.startsWith(repo.prefix) && !p.startsWith('../'));
+}
+
+/** The commit of this write: the remote's tree plus what the body wrote and the named documents changed (undefined: nothing written), and those paths. */
+async function buildCommit(repo: Repo, remote: string, session: Omit<StoreSession, 'lock'>, edits: string[], intent: WriteIntent): Promise<{ commit: string; paths: string[] } | undefined> {
+  const paths = [...new Set([...[...session.written].map((p) => topRelative(repo, p)), ...edits])];
+  const present: string[] = [];
+  for (const p of paths) if (p.startsWith(repo.prefix) || (await repo.ctx.host.fs.stat(`${repo.top}/${p}`))) present.push(p);
+  if (!session.written.size || !present.length) return undefined;
+  const tree = await withTempIndex(repo, async (git) => {
+    await git(['read-tree', remote]);
+    await git(['add', '-A', '--', ...present.map(top)]);
+    return (await git(['write-tree'])).stdout.trim();
+  });
   const what = session.done.length ? session.done.join(', ') : `${intent.kind} by ${intent.participant}`;
-  await repo.git(['add', '-A', '--', ...paths.map(top)]);
-  await repo.git(['commit', '--quiet', '--no-verify', '--allow-empty', '-m', `acp: ${what}`, '--', ...paths.map(top)]);
+  const identity = await commitIdentity(repo, intent.participant);
+  const made = await repo.git(['commit-tree', tree, '-p', remote, '-m', `acp: ${what}`], { env: identity, allowFail: true });
+  if (made.code !== 0) throw new repo.ctx.api.AcpError(`git: cannot make the commit (nothing was appended): ${made.stderr.trim().split('\n').at(-1)}`);
+  return { commit: made.stdout.trim(), paths: present };
 }
 
-/** The named documents' current contents (null: deleted), to restore after dropping an unpushed commit. */
-async function saveEdits(repo: Repo, changes: string[]): Promise<Map<string, Uint8Array | null>> {
-  const { host } = repo.ctx;
-  const edits = new Map<string, Uint8Array | null>();
-  for (const path of changes) edits.set(`${repo.top}/${path}`, await host.fs.readFile(`${repo.top}/${path}`).catch(() => null));
-  return edits;
-}
-
-/** Drop the unpushed commit (back to `base`) and put the document edits back in the working tree. */
-async function undo(repo: Repo, base: string, edits: Map<string, Uint8Array | null>): Promise<void> {
-  await repo.git(['reset', '--hard', '--quiet', base]);
-  for (const [path, bytes] of edits) {
-    if (bytes === null) await repo.ctx.host.fs.remove(path).catch(() => undefined);
-    else await repo.ctx.host.fs.writeFile(path, bytes);
+/**
+ * Push, and settle a failure without a verdict: fetch and look for the
+ * commit by its hash on the remote. `failed` when it is certainly not there;
+ * an error (the commit kept as pending) when even that cannot be told.
+ */
+async function pushSettled(repo: Repo, commit: string): Promise<'ok' | 'rejected' | { failed: string }> {
+  try {
+    return await push(repo, commit);
+  } catch (error) {
+    if ((error as AcpError).code !== 'git_push_failed') throw error;
+    const message = (error as Error).message;
+    let landed: boolean;
+    try {
+      await fetch(repo);
+      const { remote } = await readRefs(repo);
+      landed = remote !== undefined && (await isAncestor(repo, commit, remote));
+    } catch (checkError) {
+      const subject = (await repo.git(['log', '-1', '--format=%s', commit])).stdout.trim().slice(5);
+      throw new repo.ctx.api.AcpError(
+        `git push to '${repo.settings.remote}' failed (${message}), and asking whether it landed failed too (${(checkError as Error).message}): ${subject} may or may not be on ${where(repo)}. Do not append it again: once the remote answers, acp doctor --git --folder ${repo.folder} tells, and the next append or --fix settles it`,
+        2,
+        'git_undecided',
+      );
+    }
+    return landed ? 'ok' : { failed: message };
   }
 }
 
-/** One repository polled for the folders followed in it. */
-interface RepoPoll {
+/** The named documents' current contents (null: deleted), to put back after the body's writes are undone. */
+async function saveFiles(repo: Repo, paths: string[]): Promise<Map<string, Uint8Array | null>> {
+  const saved = new Map<string, Uint8Array | null>();
+  for (const path of paths) saved.set(path, await repo.ctx.host.fs.readFile(`${repo.top}/${path}`).catch(() => null));
+  return saved;
+}
+
+/** Undo the body's writes: the folder as `remote` has it, the clone's saved edits put back. */
+async function restore(repo: Repo, remote: string, saved: Map<string, Uint8Array | null>, written: Set<string>): Promise<void> {
+  const { fs } = repo.ctx.host;
+  const fromRemote: string[] = [];
+  for (const absolute of written) {
+    const path = topRelative(repo, absolute);
+    if (saved.has(path)) continue;
+    const inRemote = (await repo.git(['cat-file', '-e', `${remote}:${path}`], { allowFail: true })).code === 0;
+    if (inRemote && path.startsWith(repo.prefix)) fromRemote.push(path);
+    else if (!inRemote) await fs.remove(absolute).catch(() => undefined);
+  }
+  await writeFromCommit(repo, remote, fromRemote);
+  for (const [path, bytes] of saved) {
+    if (bytes === null) await fs.remove(`${repo.top}/${path}`).catch(() => undefined);
+    else await fs.writeFile(`${repo.top}/${path}`, bytes);
+  }
+}
+
+/**
+ * A commit left pending by a run that was interrupted between building it
+ * and hearing the push's answer (killed, or the network failed twice):
+ * asked of the remote by hash. On the remote, it landed: the folder, which
+ * holds its files, stands on it. Not there: it never was appended, and its
+ * log lines are taken back out of the folder (the clone's document edits
+ * stay). Either way it is said in `note`, and it is never pushed later: a
+ * retry of the same command would append the event twice.
+ */
+export async function settlePending(repo: Repo, note: (line: string) => void, known?: Refs): Promise<void> {
+  const refs = known ?? (await readRefs(repo));
+  const { pending, remote } = refs;
+  if (!pending) return;
+  const subject = (await repo.git(['log', '-1', '--format=%s', pending])).stdout.trim().slice(5);
+  const parent = (await repo.git(['rev-parse', `${pending}^`])).stdout.trim();
+  if (remote && (await isAncestor(repo, pending, remote))) {
+    if (refs.synced === parent) await repo.git(['update-ref', repo.syncedRef, pending]);
+    note(`git: ${subject}, whose push an earlier run could not confirm, is on ${where(repo)}: it was appended`);
+  } else {
+    await writeFromCommit(repo, parent, logFiles(repo));
+    note(`git: ${subject}, from a run that was interrupted before its push was confirmed, is not on ${where(repo)}: it was not appended (append it again if it is still meant)`);
+  }
+  await repo.git(['update-ref', '-d', repo.pendingRef]);
+}
+
+/** How long after the remote last moved the poll stays at its first interval. */
+const BRISK_MS = 30_000;
+
+/** One folder followed in a polled repository. */
+interface FolderWatch {
   repo: Repo;
   followers: Set<FollowOptions>;
+  /** Bring it to the remote-tracking commit in the next round even if the remote did not move (a failed round, a first sync that failed). */
+  due: boolean;
+}
+
+/** One repository (and branch) polled for the folders followed in it. */
+interface RepoPoll {
+  key: string;
+  folders: Map<string, FolderWatch>;
   intervalSeconds: number;
+  /** When the remote last moved (this process's clock): the poll stays at the first interval for {@link BRISK_MS} after it. */
+  movedAt: number;
   timer: ReturnType<typeof setTimeout> | undefined;
+  /** The remote's commit as last seen (by ls-remote or fetch). */
+  seen: string | undefined;
   /** The last failure reported (reported again only when it changes). */
   failure: string | undefined;
 }
 
 /**
  * The remote polls of the folders being followed (a waiter's, a server's),
- * one per repository: fetch and fast-forward under the clone's git lock,
- * at the configured interval, growing while nothing arrives and falling
- * back when a fetch brings commits. A transient failure (the network) is
- * noted and retried with back-off; one no retry can fix (a diverged branch,
- * someone's unpushed commits) ends each follower's wait.
+ * one per repository and branch: each round asks the remote for its one
+ * ref (`git ls-remote`, no objects) and fetches only when it moved, then
+ * brings each followed folder to it. The interval starts at the configured
+ * one, grows while nothing arrives and falls back when something does. A
+ * transient failure (the network) is noted and retried with back-off, the
+ * first sync included; one no retry can fix (an edit that conflicts with
+ * the remote, a rewritten remote) ends each follower's wait.
  */
 export class RemotePolls {
   readonly #polls = new Map<string, RepoPoll>();
 
-  /** Follow `repo` for one waiter: brought up to date now, then polled; returns the function that stops. */
+  /** Follow `repo`'s folder for one waiter: brought up to date now (or noted and retried), then polled; returns the function that stops. */
   async follow(repo: Repo, options: FollowOptions): Promise<() => void> {
-    const { ctx } = repo;
-    await ctx.api.withFolderLock(ctx.host, repo.gitDir, () => syncToRemote(repo), { timeoutMs: 300_000 });
-    let poll = this.#polls.get(repo.gitDir);
-    if (!poll) {
-      poll = { repo, followers: new Set(), intervalSeconds: repo.settings.intervalSeconds, timer: undefined, failure: undefined };
-      this.#polls.set(repo.gitDir, poll);
-      this.#schedule(poll);
+    const key = `${repo.gitDir}\0${repo.settings.remote}\0${repo.branch}`;
+    let poll = this.#polls.get(key);
+    const fresh = !poll;
+    poll ??= { key, folders: new Map(), intervalSeconds: repo.settings.intervalSeconds, movedAt: Date.now(), timer: undefined, seen: undefined, failure: undefined };
+    let watch = poll.folders.get(repo.folder);
+    if (!watch) poll.folders.set(repo.folder, (watch = { repo, followers: new Set(), due: true }));
+    watch.followers.add(options);
+    if (fresh) this.#polls.set(key, poll);
+    try {
+      await this.#bringUp(poll, watch, true);
+    } catch (error) {
+      if (isPermanent(error)) {
+        this.#stop(poll, watch, options);
+        throw error;
+      }
+      this.#failed(poll, error as Error);
     }
-    poll.followers.add(options);
-    const owner = poll;
-    return () => {
-      owner.followers.delete(options);
-      if (owner.followers.size) return;
-      clearTimeout(owner.timer);
-      if (this.#polls.get(owner.repo.gitDir) === owner) this.#polls.delete(owner.repo.gitDir);
-    };
+    if (fresh) this.#schedule(poll);
+    return () => this.#stop(poll, watch, options);
+  }
+
+  #stop(poll: RepoPoll, watch: FolderWatch, options: FollowOptions): void {
+    watch.followers.delete(options);
+    if (!watch.followers.size) poll.folders.delete(watch.repo.folder);
+    if (poll.folders.size) return;
+    clearTimeout(poll.timer);
+    if (this.#polls.get(poll.key) === poll) this.#polls.delete(poll.key);
   }
 
   #schedule(poll: RepoPoll): void {
-    if (this.#polls.get(poll.repo.gitDir) !== poll) return;
+    if (this.#polls.get(poll.key) !== poll) return;
     poll.timer = setTimeout(() => void this.#round(poll), poll.intervalSeconds * 1000);
     // A poll alone does not keep a process alive: its followers' waits do.
     (poll.timer as { unref?: () => void }).unref?.();
   }
 
+  /** Fetch (when `fetchNow`) and bring `watch`'s folder to the remote-tracking commit; tells its followers when files changed. */
+  async #bringUp(poll: RepoPoll, watch: FolderWatch, fetchNow: boolean): Promise<void> {
+    const { repo } = watch;
+    const { api, host } = repo.ctx;
+    const notes = (line: string): void => void [...watch.followers].forEach((f) => f.note?.(line));
+    const moved = await api.withFolderLock(host, repo.gitDir, async () => {
+      if (fetchNow) await fetch(repo);
+      let refs = await readRefs(repo);
+      poll.seen = refs.remote;
+      return api.withFolderLock(host, repo.folder, async () => {
+        if (refs.pending) {
+          await settlePending(repo, notes, refs);
+          refs = await readRefs(repo);
+        }
+        const { remote } = refs;
+        return remote !== undefined && (await syncFolder(repo, { ...refs, remote })).moved;
+      }, { timeoutMs: 60_000 });
+    }, { timeoutMs: 300_000 });
+    watch.due = false;
+    if (moved) for (const f of watch.followers) f.changed();
+  }
+
   async #round(poll: RepoPoll): Promise<void> {
-    const { repo } = poll;
-    const { settings } = repo;
+    const first = poll.folders.values().next().value;
+    if (!first) return;
+    const { settings } = first.repo;
     try {
-      const { moved } = await repo.ctx.api.withFolderLock(repo.ctx.host, repo.gitDir, () => syncToRemote(repo), { timeoutMs: 300_000 });
-      if (poll.failure !== undefined) for (const f of poll.followers) f.note?.(`git: following ${settings.remote}/${repo.branch} again`);
+      const remote = await lsRemote(first.repo);
+      const moved = remote !== poll.seen;
+      let fetched = false;
+      for (const watch of poll.folders.values()) {
+        if (!moved && !watch.due) continue;
+        await this.#bringUp(poll, watch, moved && !fetched);
+        fetched = true;
+      }
+      if (poll.failure !== undefined) for (const w of poll.folders.values()) for (const f of w.followers) f.note?.(`git: following ${settings.remote}/${first.repo.branch} again`);
       poll.failure = undefined;
-      if (moved) {
-        poll.intervalSeconds = settings.intervalSeconds;
-        for (const f of poll.followers) f.changed();
-      } else poll.intervalSeconds = Math.min(settings.maxIntervalSeconds, poll.intervalSeconds * 1.5);
+      if (moved) poll.movedAt = Date.now();
+      // Brisk while the collaboration is active (a reply often follows within seconds), then slower while idle.
+      poll.intervalSeconds = Date.now() - poll.movedAt < BRISK_MS ? settings.intervalSeconds : Math.min(settings.maxIntervalSeconds, poll.intervalSeconds * 1.5);
     } catch (error) {
-      const failure = error as AcpError;
-      if (isPermanent(failure)) {
-        for (const f of poll.followers) f.failed(failure);
+      if (isPermanent(error)) {
+        // This poll ends: a follower that comes later starts a fresh one (and meets the error itself, or finds it repaired).
+        if (this.#polls.get(poll.key) === poll) this.#polls.delete(poll.key);
+        for (const w of poll.folders.values()) for (const f of w.followers) f.failed(error as AcpError);
         return;
       }
-      if (failure.message !== poll.failure) for (const f of poll.followers) f.note?.(`${failure.message} (retrying; local changes are seen meanwhile)`);
-      poll.failure = failure.message;
-      poll.intervalSeconds = Math.min(settings.maxIntervalSeconds, poll.intervalSeconds * 1.5);
+      this.#failed(poll, error as Error);
     }
     this.#schedule(poll);
   }
+
+  /** A transient failure: noted once (until it changes), every folder brought up next round, the interval grown. */
+  #failed(poll: RepoPoll, error: Error): void {
+    for (const w of poll.folders.values()) w.due = true;
+    const first = poll.folders.values().next().value;
+    if (error.message !== poll.failure) for (const w of poll.folders.values()) for (const f of w.followers) f.note?.(`${error.message} (retrying; local changes are seen meanwhile)`);
+    poll.failure = error.message;
+    if (first) poll.intervalSeconds = Math.min(first.repo.settings.maxIntervalSeconds, poll.intervalSeconds * 1.5);
+  }
 }
 
-/** Failures no retry fixes: someone's own commits, a diverged branch (a person must decide). A fetch that failed (the network) is transient. */
-function isPermanent(error: AcpError): boolean {
-  return error.code === 'git_diverged';
+/** Failures no retry fixes: an edit that conflicts with the remote, a rewritten remote, log lines on no remote (a person must decide). Anything else (the network) is transient. */
+function isPermanent(error: unknown): boolean {
+  const code = (error as AcpError).code;
+  return code === 'git_conflict' || code === 'git_rewritten' || code === 'git_unpublished';
 }

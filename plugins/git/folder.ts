@@ -1,0 +1,174 @@
+/**
+ * The collaboration folder against the remote, without touching anything
+ * else in the user's clone. The folder's files were last brought to one
+ * remote commit (the *synced* commit, kept in `refs/acp/synced/<folder>`);
+ * what differs from it in the folder are the clone's own edits. Trees are
+ * built in a temporary index (`GIT_INDEX_FILE`), so the user's index, HEAD
+ * and every file outside the folder are never read, staged, reset or
+ * checked out. Only when HEAD is on the collaboration branch are the
+ * folder's own index entries kept in step, and HEAD fast-forwarded when
+ * nothing but the folder changed.
+ * @module
+ */
+import type { GitRun, Refs, Repo } from './repo.ts';
+import { isAncestor, LOCAL_FILES, resolveRef, updateRefs } from './repo.ts';
+
+/** A top-relative literal pathspec, so git reads it the same whatever the working directory. */
+export const top = (path: string): string => `:(top,literal)${path}`;
+
+/** The folder as pathspecs: itself, without acp's clone-local files. */
+export function folderSpecs(repo: Repo): string[] {
+  const dir = repo.prefix.replace(/\/$/, '');
+  return [dir ? top(dir) : ':/', ...[...LOCAL_FILES].map((name) => `:(top,exclude,glob)${repo.prefix}**/${name}`)];
+}
+
+type GitWithIndex = (args: string[], options?: GitRun) => ReturnType<Repo['git']>;
+
+/** Run `fn` with git on a fresh temporary index (removed afterwards): the user's index is never used. */
+export async function withTempIndex<T>(repo: Repo, fn: (git: GitWithIndex) => Promise<T>): Promise<T> {
+  const { tmpdir } = await import('node:os');
+  const path = `${tmpdir()}/acp-index-${repo.ctx.host.pid}-${Math.random().toString(36).slice(2)}`;
+  try {
+    return await fn((args, options = {}) => repo.git(args, { ...options, env: { ...options.env, GIT_INDEX_FILE: path } }));
+  } finally {
+    await repo.ctx.host.fs.remove(path).catch(() => undefined);
+  }
+}
+
+/** Paths (top-relative) that differ between two trees or commits within the folder, with git's status letter. */
+export async function folderDiff(repo: Repo, from: string | undefined, to: string): Promise<{ status: string; path: string }[]> {
+  const left = from ?? (await emptyTree(repo));
+  const out = await repo.git(['diff-tree', '-r', '--no-renames', '--name-status', '-z', left, to, '--', ...folderSpecs(repo)]);
+  const fields = out.stdout.split('\0');
+  const diff: { status: string; path: string }[] = [];
+  for (let i = 0; i + 1 < fields.length; i += 2) if (fields[i]) diff.push({ status: fields[i]!, path: fields[i + 1]! });
+  return diff;
+}
+
+async function emptyTree(repo: Repo): Promise<string> {
+  return withTempIndex(repo, async (git) => {
+    await git(['read-tree', '--empty']);
+    return (await git(['write-tree'])).stdout.trim();
+  });
+}
+
+/**
+ * The commit the folder's files stand on: the synced ref; for a clone that
+ * never synced, HEAD's common ancestor with the remote (when HEAD holds the
+ * folder), else the remote's commit.
+ */
+export async function folderBase(repo: Repo, refs: Refs): Promise<string | undefined> {
+  if (refs.synced) return refs.synced;
+  const { remote } = refs;
+  const head = await resolveRef(repo, 'HEAD');
+  const hasFolder = head !== undefined && (await repo.git(['cat-file', '-e', `${head}:${repo.prefix}`], { allowFail: true })).code === 0;
+  if (!hasFolder || !head) return remote;
+  if (!remote) return head;
+  const base = await repo.git(['merge-base', head, remote], { allowFail: true });
+  return base.code === 0 ? base.stdout.trim() : remote;
+}
+
+/** The folder as it is in the work tree, over `base`: its tree and the paths that differ (the clone's edits). */
+export async function worktreeState(repo: Repo, base: string | undefined): Promise<{ tree: string; edits: string[] }> {
+  const tree = await withTempIndex(repo, async (git) => {
+    await git(base ? ['read-tree', base] : ['read-tree', '--empty']);
+    await git(['add', '-A', '--', ...folderSpecs(repo)]);
+    return (await git(['write-tree'])).stdout.trim();
+  });
+  const edits = (await folderDiff(repo, base, tree)).map((d) => d.path);
+  return { tree, edits };
+}
+
+/**
+ * Bring the folder's files from `from` to the remote commit `to`, keeping
+ * the clone's edits (`edits`: files that differ from both); the caller then
+ * records `to` ({@link recordSynced}). An edit of a file the remote changed
+ * too is a conflict: nothing is changed and the error says what to do.
+ */
+export async function bringFolderTo(repo: Repo, from: string | undefined, to: string, state: { tree: string; edits: string[] }): Promise<boolean> {
+  const remoteChanged = await folderDiff(repo, from, to);
+  const edited = new Set(state.edits);
+  const conflicts = remoteChanged.filter((d) => edited.has(d.path)).map((d) => d.path);
+  if (conflicts.length) {
+    const where = `${repo.settings.remote}/${repo.branch}`;
+    throw new repo.ctx.api.AcpError(
+      `git: your edit of ${conflicts.join(', ')} conflicts with ${where}, which changed ${conflicts.length > 1 ? 'them' : 'it'} too; nothing was changed (compare with git show ${where}:${conflicts[0]}, merge the two into your file or discard yours, then run the command again)`,
+      2,
+      'git_conflict',
+    );
+  }
+  const take = remoteChanged.filter((d) => !edited.has(d.path));
+  await writeFromCommit(repo, to, take.filter((d) => d.status !== 'D').map((d) => d.path));
+  for (const d of take.filter((d) => d.status === 'D')) await repo.ctx.host.fs.remove(`${repo.top}/${d.path}`).catch(() => undefined);
+  await followInIndex(repo, to, remoteChanged.map((d) => d.path));
+  return remoteChanged.length > 0;
+}
+
+/** Write `paths` (top-relative, in the folder) as `commit` has them, through a temporary index. */
+export async function writeFromCommit(repo: Repo, commit: string, paths: string[]): Promise<void> {
+  if (!paths.length) return;
+  await withTempIndex(repo, async (git) => {
+    await git(['read-tree', commit]);
+    // checkout-index takes paths relative to git's working directory: the folder.
+    await git(['checkout-index', '-f', '-q', '--', ...paths.map((p) => p.slice(repo.prefix.length))]);
+  });
+}
+
+/** With HEAD on the collaboration branch, the folder's index entries follow `commit` (the user's other entries are untouched). */
+export async function followInIndex(repo: Repo, commit: string, paths: string[]): Promise<void> {
+  if (!repo.attached || !paths.length) return;
+  await repo.git(['reset', '--quiet', commit, '--', ...paths.map(top)]);
+}
+
+/**
+ * The remote commit `commit` is now the folder's synced commit (its files
+ * are already in the folder; `changed` are the paths that differ from the
+ * previous one): the index follows, then {@link recordSynced}.
+ */
+export async function settleOn(repo: Repo, commit: string, changed: string[], head: string | undefined, knownBase?: string, extra: string[] = []): Promise<string | undefined> {
+  await followInIndex(repo, commit, changed);
+  return recordSynced(repo, commit, head, knownBase, extra);
+}
+
+/**
+ * Record `commit` as the folder's synced commit, with `extra` ref updates,
+ * in one ref transaction; with HEAD on the branch and nothing but the
+ * folder between HEAD and `commit`, HEAD fast-forwards in the same
+ * transaction (a branch with the user's own commits, or other files changed
+ * remotely, is left as it is: `git pull` brings it along). Returns HEAD's
+ * branch commit afterwards.
+ */
+export async function recordSynced(repo: Repo, commit: string, head: string | undefined, knownBase?: string, extra: string[] = []): Promise<string | undefined> {
+  const lines = [`update ${repo.syncedRef} ${commit}`, ...extra];
+  if (await mayAdvanceHead(repo, commit, head, knownBase)) {
+    // HEAD's branch may have moved meanwhile (the user committed): then only the rest applies.
+    if (await updateRefs(repo, [...lines, `update refs/heads/${repo.branch} ${commit} ${head}`])) return commit;
+  }
+  if (!(await updateRefs(repo, lines))) throw new repo.ctx.api.AcpError(`git: cannot update ${repo.syncedRef}`);
+  return head;
+}
+
+/**
+ * Whether HEAD's branch (at `head`) may fast-forward to `commit`: only the
+ * folder lies between them and the index's folder entries already are
+ * `commit`'s. `knownBase`: HEAD's commit when it is known to be an ancestor
+ * of `commit` whose folder entries were followed in the index (the folder's
+ * synced commit, or the parent of a commit acp just built): one diff decides.
+ */
+async function mayAdvanceHead(repo: Repo, commit: string, head: string | undefined, knownBase?: string): Promise<boolean> {
+  if (!repo.attached || !head || head === commit) return false;
+  const folder = repo.prefix.replace(/\/$/, '');
+  if (head === knownBase) {
+    if (folder === '') return true;
+    const changed = await repo.git(['diff', '--name-only', '-z', '--no-renames', head, commit]);
+    return !changed.stdout.split('\0').some((p) => p !== '' && !p.startsWith(repo.prefix));
+  }
+  if (!(await isAncestor(repo, head, commit))) return false;
+  if (folder !== '') {
+    // Files outside the folder changed too (someone's own commit): the user's tree would not match the moved HEAD.
+    const outside = await repo.git(['diff', '--name-only', '-z', head, commit, '--', ':/', `:(top,exclude,literal)${folder}`]);
+    if (outside.stdout !== '') return false;
+  }
+  const stale = await repo.git(['diff', '--cached', '--name-only', '-z', commit, '--', ...folderSpecs(repo)]);
+  return stale.stdout === '';
+}

@@ -6,6 +6,7 @@
  * @module
  */
 import * as nodePath from 'node:path';
+import { AcpError } from './errors.ts';
 import type { FileSystem, Host } from './host.ts';
 import { fileKeyring } from './keyring.ts';
 import { decodeSurrogateEscape, encodeSurrogateEscape, hasLoneSurrogate, type LinkReader, purePosixPath, pyRealpath, pyRepr } from './pytext.ts';
@@ -82,11 +83,12 @@ export async function createNodeHost(options: NodeHostOptions = {}): Promise<Hos
   const Bytes = (globalThis as { Buffer?: { from(bytes: Uint8Array): Uint8Array } }).Buffer;
   const g = globalThis as { Deno?: unknown; Bun?: unknown };
   const lossy = g.Deno !== undefined ? 'Deno' : g.Bun !== undefined ? 'Bun' : Bytes ? undefined : 'this runtime';
-  const refuseLossy = (path: string): Error => fsError('EILSEQ', `${lossy} cannot address a file name that is not UTF-8 (acp on Node can): ${pyRepr(path)}`);
+  // A name no file can have is the caller's mistake, refused as such (exit 2), not a file system failure.
+  const refuseLossy = (path: string): Error => new AcpError(`${lossy} cannot address a file name that is not UTF-8 (acp on Node can): ${pyRepr(path)}`, 2, 'usage');
   const osPath = (path: string): string => {
     if (!hasLoneSurrogate(path)) return path;
     const bytes = encodeSurrogateEscape(path);
-    if (!bytes) throw fsError('EILSEQ', `no file name can hold a lone surrogate: ${pyRepr(path)}`);
+    if (!bytes) throw new AcpError(`no file name can hold a lone surrogate: ${pyRepr(path)}`, 2, 'usage');
     if (lossy || !Bytes) throw refuseLossy(path);
     // node:fs takes the Buffer for a path; typed as the string it stands for.
     return Bytes.from(bytes) as unknown as string;

@@ -19,6 +19,8 @@
  *   and the line as written without its `,"sig":"…"`.
  * @module
  */
+// The WebCrypto types as @types/node names them (the declaration build has no DOM lib).
+import type { webcrypto } from 'node:crypto';
 import { AcpError } from './errors.ts';
 import type { Keyring } from './host.ts';
 import { fromBase64Url, isPrivateJwk, lineHash, toBase64Url, type PrivateJwk } from './keyring.ts';
@@ -67,15 +69,15 @@ export function fastLineHasher(crypto: unknown): LineHasher {
 // Keys (WebCrypto Ed25519: Node ≥ 20, Bun, Deno)
 // ---------------------------------------------------------------------------
 
-function subtle(): SubtleCrypto {
-  const s = globalThis.crypto?.subtle;
+function subtle(): webcrypto.SubtleCrypto {
+  const s = (globalThis as { crypto?: { subtle?: webcrypto.SubtleCrypto } }).crypto?.subtle;
   if (!s) throw new AcpError('this runtime has no WebCrypto (crypto.subtle): signed collaborations need it', 2, 'usage');
   return s;
 }
 
 /** A new Ed25519 key pair, as the private JWK (which holds the public key `x`). */
 export async function generateSigningKey(): Promise<PrivateJwk> {
-  const pair = (await subtle().generateKey({ name: 'Ed25519' }, true, ['sign', 'verify'])) as CryptoKeyPair;
+  const pair = (await subtle().generateKey({ name: 'Ed25519' }, true, ['sign', 'verify'])) as webcrypto.CryptoKeyPair;
   const jwk = await subtle().exportKey('jwk', pair.privateKey);
   return { kty: 'OKP', crv: 'Ed25519', d: jwk.d!, x: jwk.x! };
 }
@@ -112,7 +114,7 @@ export async function signBody(key: PrivateJwk, id: string, body: string): Promi
       // A runtime whose node:crypto lacks Ed25519 JWKs: WebCrypto below.
     }
   }
-  let privateKey: CryptoKey;
+  let privateKey: webcrypto.CryptoKey;
   try {
     privateKey = await subtle().importKey('jwk', { ...key, key_ops: ['sign'], ext: false }, { name: 'Ed25519' }, false, ['sign']);
   } catch (error) {
@@ -129,8 +131,8 @@ export function splitSignedLine(line: string): { body: string; sig: string } | u
 
 /** Public keys imported once per verifier run. */
 class PublicKeys {
-  readonly #keys = new Map<string, Promise<CryptoKey | undefined>>();
-  get(key: string): Promise<CryptoKey | undefined> {
+  readonly #keys = new Map<string, Promise<webcrypto.CryptoKey | undefined>>();
+  get(key: string): Promise<webcrypto.CryptoKey | undefined> {
     let imported = this.#keys.get(key);
     if (!imported) {
       const raw = fromBase64Url(key) as Uint8Array<ArrayBuffer> | undefined;

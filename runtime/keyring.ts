@@ -62,13 +62,30 @@ export function keyFileName(participant: string): string {
 }
 
 /**
+ * The synchronous file calls a keyring of files makes (node:fs provides
+ * them; spelled out so that the library's declarations need no Node types).
+ */
+export interface KeyringFs {
+  statSync(path: string): { mode: number };
+  readFileSync(path: string, encoding: 'utf8'): string;
+  mkdirSync(path: string, options: { recursive: true; mode: number }): unknown;
+  writeFileSync(path: string, data: string, options: { mode: number; flag: string }): void;
+  linkSync(existing: string, path: string): void;
+  renameSync(from: string, to: string): void;
+  rmSync(path: string, options: { force: true }): void;
+  existsSync(path: string): boolean;
+  copyFileSync(from: string, to: string): void;
+  chmodSync(path: string, mode: number): void;
+}
+
+/**
  * A keyring of files: one JWK file per participant in `dir`, or every
  * participant's key in one `file` (a key given by path: one agent, one
  * identity). Keys are created 0600 (their directory 0700) and, where the
  * file system has POSIX modes (`posixModes`), a key file that others may
  * read or write is refused, as ssh refuses one.
  */
-export function fileKeyring(fs: typeof import('node:fs'), where: { dir: string } | { file: string }, posixModes = true): Keyring {
+export function fileKeyring(fs: KeyringFs, where: { dir: string } | { file: string }, posixModes = true): Keyring {
   const pathOf = (participant: string): string => ('file' in where ? where.file : nodePath.join(where.dir, keyFileName(participant)));
   const read = (path: string): PrivateJwk | undefined => {
     let text: string;

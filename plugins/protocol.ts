@@ -31,7 +31,7 @@ const initCommand = (c: PluginContext): CommandSpec =>
       resume: { type: 'boolean', description: 'Succeed if the folder already exists' },
       sign: { type: 'boolean', description: 'Sign every event with its participant’s Ed25519 key (docs/signing.md)' },
       'signing-policy': { type: 'string', choices: ['warn', 'refuse'], description: 'What validate makes of an unsigned event: warn (default) or refuse' },
-      'register-key': { type: 'string', multiple: true, valueName: 'id=key', description: 'Register a participant’s public key (as `acp key` prints it) at init (repeatable)' },
+      'register-key': { type: 'string', multiple: true, valueName: 'id=key', description: 'Register a participant’s public key, as `acp key` prints it (repeatable)' },
       json: JSON_FLAG,
     },
     async run(ctx) {

@@ -168,8 +168,8 @@ const DOORS: Record<string, { freeze?: boolean; run(cell: Cell, forbidden: boole
   },
 };
 
-/** One MCP tool call on an in-process server built as `acp mcp` builds it. */
-async function mcpCall(cell: Cell, tool: string, args: Record<string, unknown>): Promise<Outcome> {
+/** One MCP tool call's raw result, on an in-process server built as `acp mcp` builds it. */
+async function mcpTool(cell: Cell, tool: string, args: Record<string, unknown>): Promise<CallToolResult> {
   const registry = await registryOf(cell);
   const server = createMcpServer({ core: acp, host: await acp.createNodeHost(), registry, root: cell.work, version: 'test' });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
@@ -177,15 +177,20 @@ async function mcpCall(cell: Cell, tool: string, args: Record<string, unknown>):
   const client = new Client({ name: 'hallway', version: '1' });
   await client.connect(clientSide);
   try {
-    const result = (await client.callTool({ name: tool, arguments: args })) as CallToolResult;
-    const structured = result.structuredContent as { event?: { seq: number }; seq?: number; error?: string; code?: string };
-    if (result.isError) return { refused: structured.error!, code: structured.code! };
-    return { seq: structured.event?.seq ?? structured.seq! };
+    return (await client.callTool({ name: tool, arguments: args })) as CallToolResult;
   } finally {
     await client.close();
     await server.close();
     await registry.cleanup();
   }
+}
+
+/** One MCP tool call, as the appended seq or the refusal. */
+async function mcpCall(cell: Cell, tool: string, args: Record<string, unknown>): Promise<Outcome> {
+  const result = await mcpTool(cell, tool, args);
+  const structured = result.structuredContent as { event?: { seq: number }; seq?: number; error?: string; code?: string };
+  if (result.isError) return { refused: structured.error!, code: structured.code! };
+  return { seq: structured.event?.seq ?? structured.seq! };
 }
 
 /** The remote's copy of a file of the folder (git show). */
@@ -221,20 +226,8 @@ describe.concurrent('every door reaches the log through the one transaction, on 
     test(`mcp write_document × ${store}`, async () => {
       const cell = makeCell(store);
       const text = '# Proposal\n\nWritten through the MCP tool.\n';
-      const registry = await registryOf(cell);
-      const server = createMcpServer({ core: acp, host: await acp.createNodeHost(), registry, root: cell.work, version: 'test' });
-      const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-      await server.connect(serverSide);
-      const client = new Client({ name: 'hallway', version: '1' });
-      await client.connect(clientSide);
-      try {
-        const result = (await client.callTool({ name: 'write_document', arguments: { folder: 'collab', doc: 'proposal.md', content: text } })) as CallToolResult;
-        expect(result.isError ?? false).toBe(false);
-      } finally {
-        await client.close();
-        await server.close();
-        await registry.cleanup();
-      }
+      const result = await mcpTool(cell, 'write_document', { folder: 'collab', doc: 'proposal.md', content: text });
+      expect(result.isError ?? false).toBe(false);
       expect(readFileSync(join(cell.folder, 'proposal.md'), 'utf8')).toBe(text);
       // No event, so no hook: nothing recorded.
       expect(readFileSync(cell.log, 'utf8')).toBe('');

@@ -15,6 +15,7 @@ import type { Keyring } from '../runtime/host.ts';
 import { lineHash, memoryKeyring, type PrivateJwk } from '../runtime/keyring.ts';
 import { signBody, splitSignedLine } from '../runtime/signing.ts';
 import { validateCheckpointPath } from '../runtime/validate-checkpoint.ts';
+import { rng as random } from './seeded.ts';
 
 const FULL = process.env.ACP_FULL === '1';
 const COUNT = FULL ? 1000 : 200;
@@ -24,17 +25,6 @@ const PRIMARY = 'deliverables/adr.md';
 const NAMES = ['alice', 'bob', 'carol'];
 const decoder = new TextDecoder();
 
-/** mulberry32: a small seeded generator, so that a failing run can be replayed. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const pick = <T>(r: () => number, list: readonly T[]): T => list[Math.floor(r() * list.length)]!;
 const words = (r: () => number): string => Array.from({ length: 1 + Math.floor(r() * 12) }, () => pick(r, ['risk', 'queue', 'log', 'plan', 'fix', 'ok', '"quoted"', 'a\\b', 'naïve', '✓'])).join(' ');

@@ -12,6 +12,7 @@
 import * as nodePath from 'node:path';
 import { expect, test } from 'vitest';
 import { AcpError, append, createMemoryHost, createRegistry, init, type Host, type Registry, sha256Hex, validate } from '../acp.ts';
+import { rng as generator } from './seeded.ts';
 
 const FOLDER = '/collab';
 const SEED = Number(process.env.ACP_FUZZ_SEED ?? 26026);
@@ -21,17 +22,6 @@ const STEPS_PER_SESSION = 60;
 const EVENTS = ['deliverable_drafted', 'deliverable_revised', 'deliverable_frozen', 'proposal_submitted', 'review_submitted', 'proposal_revised', 'question_classified', 'decision_proposed', 'decision_accepted', 'readiness_passed', 'completed', 'blocked'];
 const TYPES: { type: string; file?: string; checks?: string[] }[] = [{ type: 'design-spec' }, { type: 'adr' }, { type: 'test-plan' }, { type: 'custom', file: 'notes.md', checks: ['Context', 'Outcome'] }];
 
-/** mulberry32: small, fast, and the same numbers on every runtime. */
-function generator(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Session {
   host: Host;

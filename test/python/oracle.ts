@@ -4,17 +4,8 @@
 // ASCII JSON both ways, so lone surrogates and every code point survive.
 import { spawnSync } from 'node:child_process';
 
-/** The seeded generator of every property test here (mulberry32): the same seed gives the same cases. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { rng } from '../seeded.ts';
+
 
 /** Cases per property: 10,000 by default (issue 28's floor), ACP_FULL=1 multiplies them by five. */
 export const CASES = process.env.ACP_FULL === '1' ? 50_000 : 10_000;

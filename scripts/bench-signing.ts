@@ -1,5 +1,5 @@
 // The cost of signing (issue 30, docs/signing.md), measured, never assumed:
-//   - a signed append against an unsigned one, spawned, on Node (dist/acp.cjs)
+//   - a signed append against an unsigned one, spawned, on Node (dist/acp.mjs)
 //     and the binary (dist/acp), small folder, median of APPENDS runs each;
 //   - validate of a 100k-event log, signed against unsigned, first run (no
 //     validation checkpoint) and re-validate (from the checkpoint).
@@ -23,7 +23,7 @@ const env: Record<string, string | undefined> = { ...process.env, XDG_STATE_HOME
 for (const key of Object.keys(env)) if (key.startsWith('ACP_')) delete env[key];
 
 const RUNTIMES: Record<string, string[]> = {
-  node: [process.env.NODE ?? 'node', join(REPO, 'dist', 'acp.cjs')],
+  node: [process.env.NODE ?? 'node', join(REPO, 'dist', 'acp.mjs')],
   binary: [join(REPO, 'dist', 'acp')],
 };
 

@@ -102,6 +102,8 @@ withScratch(dist, (scratch) => {
   for (const name of [...chunks.map((chunk) => `chunks/${chunk}`), 'acp-mcp.mjs', 'lib.mjs']) place(scratch, dist, name);
   place(scratch, dist, 'acp.mjs', 0o755);
   for (const name of readdirSync(join(dist, 'chunks'))) if (!chunks.includes(name)) rmSync(join(dist, 'chunks', name), { force: true });
+  // What a 0.1 build left (the script start path and its launcher): a checkout that builds again must not ship it.
+  for (const name of ['acp-core.js', 'acp-core.js.cache', 'acp.cjs']) rmSync(join(dist, name), { force: true });
 });
 
 // --bytecode precompiles the bundle (ESM bytecode needs --format=esm): start-up

@@ -36,7 +36,7 @@ import { CHECKPOINT_NAME, addSeq, checkpointState, duplicateSeqError, hasSeq, lo
 import { defineCommand, defineDeliverableType, definePlugin } from './runtime/define.ts';
 import { CONCLUSION_SECTIONS, checkDecisions, conclusionErrors, decisionGateErrors, initialDocuments, markdown, readinessGateErrors, readReadiness, type MarkdownHelpers, type ReadinessFacts } from './runtime/documents.ts';
 import { AcpAbortError, AcpAppendedError, AcpError, AcpPluginError, AcpTimeoutError, UsageError } from './runtime/errors.ts';
-import { LOCK_BREAKER, LOCK_NAME, READ_LIMITS, inspectFolderLock, logDecodeError, openCapped, readCapped, readWholeLines, withFolderLock, writeFileAtomic, type FolderLock } from './runtime/files.ts';
+import { LOCK_BREAKER, LOCK_NAME, READ_LIMITS, confineHost, inspectFolderLock, logDecodeError, openCapped, readCapped, readWholeLines, withFolderLock, writeFileAtomic, type FolderLock } from './runtime/files.ts';
 import type { FileReader, Host } from './runtime/host.ts';
 import { createMemoryFileSystem, createMemoryHost } from './runtime/memory-host.ts';
 import { createNodeHost } from './runtime/node-host.ts';
@@ -48,7 +48,7 @@ export { CHECKPOINT_NAME } from './runtime/checkpoint.ts';
 export { defineCommand, defineDeliverableType, definePlugin } from './runtime/define.ts';
 export { CONCLUSION_SECTIONS, conclusionErrors, decisionGateErrors, markdown, readReadiness, type MarkdownHelpers, type ReadinessFacts } from './runtime/documents.ts';
 export { AcpAbortError, AcpAppendedError, AcpError, AcpPluginError, AcpTimeoutError, UsageError } from './runtime/errors.ts';
-export { LOCK_BREAKER, LOCK_NAME, inspectFolderLock, readCapped, withFolderLock, writeFileAtomic, type FolderLock, type FolderLockOptions, type FolderLockState } from './runtime/files.ts';
+export { LOCK_BREAKER, LOCK_NAME, confineHost, inspectFolderLock, readCapped, withFolderLock, writeFileAtomic, type FolderLock, type FolderLockOptions, type FolderLockState } from './runtime/files.ts';
 export type { FileReader, FileStat, FileSystem, Host, ProcessIdentity } from './runtime/host.ts';
 export { createMemoryFileSystem, createMemoryHost, type MemoryFileSystem, type MemoryHostOptions } from './runtime/memory-host.ts';
 export { createNodeHost, type NodeHostOptions } from './runtime/node-host.ts';
@@ -725,7 +725,11 @@ function attachmentPath(folder: string, protocol: Json, file: string): string {
   return nodePath.resolve(folder, dir, file);
 }
 
-function deliverableBoundary(folder: string, protocol: Json, ref: string): string {
+/**
+ * The directory a deliverable must stay in: its repoRoot for an
+ * `external:` reference, else the collaboration folder.
+ */
+export function deliverableBoundary(folder: string, protocol: Json, ref: string): string {
   if (ref.startsWith('external:') && typeof protocol.repoRoot === 'string') return nodePath.resolve(folder, protocol.repoRoot);
   return folder;
 }
@@ -788,6 +792,16 @@ export function documentFiles(host: Host, folder: string, protocol: Json): Docum
       return decodeText(await readCapped(host, path, READ_LIMITS.document, ref), ref);
     },
   };
+}
+
+/**
+ * A confined file system's refusal (a symlink, or a file, where a
+ * directory was expected beneath the folder) as an {@link AcpError} (exit
+ * 2, the folder unchanged); `undefined` for any other error.
+ */
+export function symlinkRefusal(error: unknown): AcpError | undefined {
+  if (errorCode(error) !== 'ELOOP' && errorCode(error) !== 'ENOTDIR') return undefined;
+  return new AcpError(`refused: ${(error as Error).message} (acp never reads or writes through a symlink there)`, 2, 'invalid_folder');
 }
 
 async function assertInsideBoundary(host: Host, path: string, boundary: string, ref: string): Promise<void> {
@@ -1897,8 +1911,15 @@ export interface Transaction {
   readonly session: StoreSession;
   /** Append an event with every check of spec §6 and the `append:before` hooks; its `append:after` hooks run once the store published it. */
   append(request: AppendRequest): Promise<AppendResult>;
-  /** Replace a file atomically (an absolute path the caller checked); the store publishes it with the transaction. */
-  write(path: string, text: string): Promise<void>;
+  /**
+   * Replace a file atomically; the store publishes it with the transaction.
+   * `path` (absolute) must lie beneath `base` (default: the folder; an
+   * external deliverable's is its repoRoot, see {@link deliverableBoundary}),
+   * and is written without following any symlink below `base`: a directory
+   * swapped for a symlink after the caller's checks is refused, never
+   * written through.
+   */
+  write(path: string, text: string, base?: string): Promise<void>;
 }
 
 /**
@@ -1927,8 +1948,13 @@ export async function transact<T>(host: Host, folder: string, intent: WriteInten
           appended.push(result);
           return result;
         },
-        write: async (path, text) => {
-          await writeFileAtomic(host, path, text);
+        write: async (path, text, base = folder) => {
+          if (path === base || !isInside(path, base)) throw new AcpError(`${path} is not inside ${base}: not written`);
+          try {
+            await writeFileAtomic(confineHost(host, [base]), path, text);
+          } catch (error) {
+            throw symlinkRefusal(error) ?? error;
+          }
           session.written.add(path);
         },
       });
@@ -2753,9 +2779,24 @@ export function planInit(folder: string, request: InitRequest, registry: Registr
  * overwrites an existing file: if any target exists, nothing is written.
  */
 export async function init(host: Host, folder: string, request: InitRequest, registry: Registry): Promise<InitResult> {
+  try {
+    return await initFolder(host, folder, request, registry);
+  } catch (error) {
+    throw symlinkRefusal(error) ?? error;
+  }
+}
+
+/**
+ * {@link init}, its files written beneath the folder (and an external
+ * repoRoot) without following a symlink: a `deliverables` planted as a
+ * symlink out of the folder is refused, never written through.
+ */
+async function initFolder(plainHost: Host, folder: string, request: InitRequest, registry: Registry): Promise<InitResult> {
   const protocolPath = nodePath.join(folder, 'protocol.json');
   // Usage errors come first, as in the common tools.
-  const planned = planInit(folder, request, registry, host.now());
+  const planned = planInit(folder, request, registry, plainHost.now());
+  const repoRoot = planned.protocol.repoRoot;
+  const host = confineHost(plainHost, [folder, ...(repoRoot === undefined ? [] : [nodePath.resolve(folder, repoRoot)])]);
   if (await host.fs.stat(protocolPath)) {
     if (request.resume) return { created: false, files: [] };
     throw new AcpError('collaboration folder already contains protocol.json; use --resume to acknowledge it');
@@ -3230,9 +3271,9 @@ function apiObject() {
     createNodeHost, createMemoryHost, createMemoryFileSystem, openCollaboration, createRegistry, pluginContext,
     init, append, transact, openStore, localStore, eventDocuments, turnOf, staleNote, TurnTracker, refusalCodeOf, validate, nextAction, formatNext, waitForTurn, followFolder,
     readProtocol, readEventLog, scanEventLog, parseEventLog, formatEventLine, jsonErrorDetail, nextSeq, emptyState, applyEvent, replay,
-    participantIds, isUnsafePath, deliverableRef, primaryRef, resolveDeliverablePath, readDeliverable, documentFiles, checkedDocumentPath,
+    participantIds, isUnsafePath, deliverableRef, primaryRef, resolveDeliverablePath, deliverableBoundary, symlinkRefusal, readDeliverable, documentFiles, checkedDocumentPath,
     markdown, readReadiness, decisionGateErrors, conclusionErrors, defaultTemplate, defaultGates, reviewHeadings, parseZonedTimestamp,
-    inspectFolderLock, withFolderLock, writeFileAtomic, decodeText, sha256Hex, formatTimestamp, formatProtocolJson, pyRepr, pyStr, pyStrip, purePosixPath, expandUser,
+    inspectFolderLock, withFolderLock, writeFileAtomic, confineHost, decodeText, sha256Hex, formatTimestamp, formatProtocolJson, pyRepr, pyStr, pyStrip, purePosixPath, expandUser,
     comparePy, sortedPy, parseArgv, parsePyInt, parsePyFloat, runCommand, describeError,
     errorCode, isInside, isObject, realpathOfExistingAncestor, sameList, sleep,
   };

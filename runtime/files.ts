@@ -7,7 +7,7 @@
  * @module
  */
 import * as nodePath from 'node:path';
-import type { FileReader, Host } from './host.ts';
+import type { FileReader, FileSystem, Host } from './host.ts';
 import { AcpError } from './errors.ts';
 import { errorCode, isObject, joinBytes, sleep } from './util.ts';
 
@@ -85,10 +85,41 @@ export async function readWholeLines(
 }
 
 function cappedReadError(error: unknown, maxBytes: number, name: string): unknown {
+  // A confined file system's refusal (FileSystem.beneath): a symlink on the way.
+  if (errorCode(error) === 'ELOOP') return new AcpError(`${name}: refused: ${(error as Error).message} (acp never reads through a symlink there)`, 2, 'invalid_folder');
   if (errorCode(error) === 'EFTYPE') return new AcpError(`${name} is not a regular file (a FIFO, device or socket); acp reads only regular files`, 2, 'invalid_folder');
   if (errorCode(error) === 'EFBIG') return new AcpError(`${name} is larger than ${maxBytes / MiB >= 1 ? `${maxBytes / MiB} MiB` : `${maxBytes / 1024} KiB`}, more than it can legitimately hold; refusing to read it`, 2, 'invalid_folder');
   return error;
 }
+
+
+/**
+ * The host with its file system confined beneath `bases` (see
+ * {@link FileSystem.beneath}): below them no symlink is followed, so a path
+ * checked there cannot be redirected out between the check and the use.
+ * The same host object for the same host and bases (the in-process lock
+ * queue is kept per host). A host without `beneath` is returned as it is:
+ * its callers' checks are all it has.
+ */
+export function confineHost(host: Host, bases: readonly string[]): Host {
+  if (!host.fs.beneath) return host;
+  const key = bases.map((base) => nodePath.resolve(base)).join('\0');
+  let byBases = confinedHosts.get(host);
+  if (!byBases) confinedHosts.set(host, (byBases = new Map()));
+  let confined = byBases.get(key);
+  if (!confined) {
+    // The prototype keeps the host's lazy getters (hostname, identity) lazy.
+    // realpath and watch only look: the host's own (perhaps wrapped) ones.
+    const fs: FileSystem = { ...host.fs.beneath(bases), realpath: (path) => host.fs.realpath(path) };
+    if (host.fs.watch) fs.watch = (path, onChange) => host.fs.watch!(path, onChange);
+    else delete fs.watch;
+    confined = Object.create(host, { fs: { value: fs, enumerable: true } }) as Host;
+    byBases.set(key, confined);
+  }
+  return confined;
+}
+
+const confinedHosts = new WeakMap<Host, Map<string, Host>>();
 
 
 /** The folder lock's file name; other readers (the RPC server) wait while it exists. */

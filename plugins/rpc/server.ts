@@ -318,7 +318,11 @@ export class RpcServer {
     this.gate = new WorkGate(options.maxRequests ?? 64);
     this.options = options;
     this.core = options.core;
-    this.host = options.host;
+    // Beneath the root (and the repoRoots init may use) no symlink is
+    // followed: every path the server checked, and every command it runs,
+    // opens what was checked (a task folder or deliverables/ swapped for a
+    // symlink out of the root is refused, never followed).
+    this.host = options.core.confineHost(options.host, [options.root, ...(options.repoRoots ?? [])]);
     this.root = options.root;
     this.tokensReady = this.setTokens(options.tokens ?? {});
     this.methods = {
@@ -780,7 +784,7 @@ export class RpcServer {
     if (task !== undefined && action !== 'init') await this.openTask(conn, task);
     if (action === 'status') return { task, ...(await this.statusOf(task!)) };
     if (action === 'read' || action === 'write') {
-      const run = (): Promise<unknown> => this.document(action, task!, args, conn.identity ?? 'acp serve');
+      const run = (): Promise<unknown> => this.document(action, task!, args, conn.identity ?? 'acp serve').catch((error) => Promise.reject(this.documentRefusal(error)));
       if (action === 'read') return run();
       try {
         return await this.serial(this.taskFolder(task!), run);
@@ -856,11 +860,22 @@ export class RpcServer {
       await host.fs.mkdir(nodePath.dirname(target));
       // Again under the lock, after mkdir: the directory may have been swapped for a symlink meanwhile.
       await this.checkedPath(folder, protocol, doc);
-      await tx.write(target, text);
+      await tx.write(target, text, core.deliverableBoundary(folder, protocol, doc));
       tx.session.done.push(`write ${doc} by ${writer}`);
       const bytes = new TextEncoder().encode(text);
       return { doc, bytes: bytes.length, sha256: await core.sha256Hex(bytes) };
     }, this.options.registry, { store });
+  }
+
+  /**
+   * A refusal of read/write as -32010 with its text: the core's, or the
+   * confined file system's (a symlink met on the way: the folder changed
+   * after the checks). Anything else is passed on.
+   */
+  private documentRefusal(error: unknown): unknown {
+    if (error instanceof RpcError) return error;
+    const refusal = this.core.symlinkRefusal(error) ?? (error instanceof this.core.AcpError ? error : undefined);
+    return refusal ? new RpcError(RpcCode.ProtocolRefusal, refusal.message, { message: refusal.message }) : error;
   }
 
   /** {@link AcpCore.checkedDocumentPath}, its refusal as -32010 with the CLI's text. */

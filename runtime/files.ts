@@ -365,43 +365,80 @@ async function localTurn(host: Host, lockPath: string, deadline: number, tell: (
   return leave;
 }
 
-/** Take the lock file (waiting while another holds it), run `fn` under it, release it. */
+/**
+ * The waiting line's tickets: `.acp.lock.wait.{n}`, one per process waiting
+ * for a folder's lock (its writers queue in-process first), holding the
+ * waiter's identity like the lock file and renewed like its lease. Only the
+ * lowest numbers may take the lock; a newcomer that finds tickets queues
+ * behind them instead of taking a lock just released, so no writer waits
+ * forever while others keep arriving (first come, first served).
+ */
+export const LOCK_TICKET_PREFIX = '.acp.lock.wait.';
+/**
+ * The first two in line may take the lock: a hand-over to exactly one
+ * waiter costs a wake-up of that process (tens of ms on a loaded machine);
+ * with two, whichever runs first takes it, and the other is first next time.
+ */
+const LINE_FRONT = 2;
+/** How often the front of the line tries the lock, and how often the others look whether they are in front. */
+const HEAD_POLL_MS = 2;
+const LINE_POLL_MS = 15;
+/** How often a waiter looks whether the ticket ahead of it was abandoned (its holder killed). */
+const HEAD_CHECK_MS = 250;
+
+/** The numbers of the tickets in the line, lowest first. */
+async function ticketNumbers(host: Host, folder: string): Promise<number[]> {
+  const names = await host.fs.readDir(folder);
+  const numbers: number[] = [];
+  for (const name of names) {
+    if (!name.startsWith(LOCK_TICKET_PREFIX)) continue;
+    const n = Number(name.slice(LOCK_TICKET_PREFIX.length));
+    if (Number.isSafeInteger(n) && n > 0) numbers.push(n);
+  }
+  return numbers.sort((a, b) => a - b);
+}
+
+/** Take a ticket behind the last one: the lowest free number above every ticket seen. */
+async function takeTicket(host: Host, folder: string, token: string): Promise<number> {
+  let n = ((await ticketNumbers(host, folder)).at(-1) ?? 0) + 1;
+  for (;;) {
+    try {
+      await host.fs.writeFile(nodePath.join(folder, `${LOCK_TICKET_PREFIX}${n}`), lockContent(host, token), { exclusive: true });
+      return n;
+    } catch (error) {
+      if (errorCode(error) !== 'EEXIST') throw error;
+      n++;
+    }
+  }
+}
+
+/** Try to create the lock file: true when taken, false when someone holds it. */
+async function tryLock(host: Host, folder: string, token: string): Promise<boolean> {
+  try {
+    await host.fs.writeFile(nodePath.join(folder, LOCK_NAME), lockContent(host, token), { exclusive: true });
+    return true;
+  } catch (error) {
+    if (errorCode(error) === 'EEXIST') return false;
+    if (errorCode(error) === 'ENOENT' || errorCode(error) === 'ENOTDIR') throw new AcpError(`missing protocol.json in ${folder}`, 2, 'invalid_folder');
+    if (['EACCES', 'EPERM', 'EROFS'].includes(errorCode(error) ?? '')) {
+      throw new AcpError(`cannot write in ${folder} (${errorCode(error)}): appending needs write access to the folder`);
+    }
+    throw error;
+  }
+}
+
+/** Take the lock file (waiting in line while another holds it), run `fn` under it, release it. */
 async function holdFolderLock<T>(
   host: Host,
   folder: string,
   fn: (lock: FolderLock) => Promise<T>,
   options: FolderLockOptions & { token: string; started: number; deadline: number },
 ): Promise<T> {
-  const { token, started, deadline } = options;
+  const { token } = options;
   const lockPath = nodePath.join(folder, LOCK_NAME);
-  let told = !options.onWait;
-  let delay = 1;
-  for (;;) {
-    try {
-      await host.fs.writeFile(lockPath, lockContent(host, token), { exclusive: true });
-      break;
-    } catch (error) {
-      if (errorCode(error) !== 'EEXIST') {
-        if (errorCode(error) === 'ENOENT' || errorCode(error) === 'ENOTDIR') throw new AcpError(`missing protocol.json in ${folder}`, 2, 'invalid_folder');
-        if (['EACCES', 'EPERM', 'EROFS'].includes(errorCode(error) ?? '')) {
-          throw new AcpError(`cannot write in ${folder} (${errorCode(error)}): appending needs write access to the folder`);
-        }
-        throw error;
-      }
-    }
-    const lock = await readLockInfo(host, lockPath);
-    if (lock && isLockAbandoned(host, lock)) await breakLock(host, folder, lock.raw);
-    else {
-      const now = host.now().getTime();
-      if (now > deadline) throw new AcpError(`timed out waiting for the lock on ${folder} after ${Math.round((now - started) / 1000)} s (held by ${describeHolder(host, lock)})`, 2, 'lock_timeout');
-      if (!told && now - started >= 1000) {
-        told = true;
-        options.onWait!(`waiting for the lock on ${folder}: held by ${describeHolder(host, lock)}`);
-      }
-      await sleep(delay);
-      delay = Math.min(delay * 2, 25);
-    }
-  }
+  // Nobody in line and the lock free: taken at once (the common case).
+  const lineEmpty = (await ticketNumbers(host, folder).catch(() => [])).length === 0;
+  if (!lineEmpty || !(await tryLock(host, folder, token))) await waitInLine(host, folder, options);
   const lease = renewLease(host, lockPath, token);
   try {
     return await fn({ folder, token });
@@ -410,6 +447,67 @@ async function holdFolderLock<T>(
     const current = await readLockInfo(host, lockPath).catch(() => undefined);
     if (current?.info?.token === token) await host.fs.remove(lockPath);
   }
+}
+
+/**
+ * Wait in line for the lock: take a ticket, and once it is the lowest, take
+ * the lock as soon as it is free (breaking it when its holder is gone);
+ * meanwhile clear a ticket ahead whose waiter is gone. Past the deadline
+ * (the last resort: a holder that never lets go) the ticket is withdrawn
+ * and `lock_timeout` raised, naming the holder and the line.
+ */
+async function waitInLine(host: Host, folder: string, options: FolderLockOptions & { token: string; started: number; deadline: number }): Promise<void> {
+  const { token, started, deadline } = options;
+  const lockPath = nodePath.join(folder, LOCK_NAME);
+  let mine = await takeTicket(host, folder, token);
+  let ticketPath = nodePath.join(folder, `${LOCK_TICKET_PREFIX}${mine}`);
+  let lease = renewLease(host, ticketPath, token);
+  let told = !options.onWait;
+  let checkedHead = host.now().getTime();
+  try {
+    for (;;) {
+      const line = await ticketNumbers(host, folder);
+      if (!line.includes(mine)) {
+        // Our ticket was cleared as abandoned (this process stalled past its lease): back in line.
+        await lease.stop();
+        mine = await takeTicket(host, folder, token);
+        ticketPath = nodePath.join(folder, `${LOCK_TICKET_PREFIX}${mine}`);
+        lease = renewLease(host, ticketPath, token);
+        continue;
+      }
+      const ahead = line.filter((n) => n < mine);
+      const now = host.now().getTime();
+      if (ahead.length < LINE_FRONT) {
+        if (await tryLock(host, folder, token)) return;
+        const lock = await readLockInfo(host, lockPath);
+        if (lock && isLockAbandoned(host, lock)) await breakLock(host, folder, lock.raw);
+      }
+      if (ahead.length && now - checkedHead >= HEAD_CHECK_MS) {
+        checkedHead = now;
+        await clearAbandonedTicket(host, nodePath.join(folder, `${LOCK_TICKET_PREFIX}${ahead[0]}`));
+      }
+      if (now > deadline) {
+        const holder = describeHolder(host, await readLockInfo(host, lockPath).catch(() => undefined));
+        throw new AcpError(`timed out waiting for the lock on ${folder} after ${Math.round((now - started) / 1000)} s (held by ${holder}; ${ahead.length} writer(s) ahead in line); the holder did not let go, retry or see acp doctor`, 2, 'lock_timeout');
+      }
+      if (!told && now - started >= 1000) {
+        told = true;
+        const holder = describeHolder(host, await readLockInfo(host, lockPath).catch(() => undefined));
+        options.onWait!(`waiting for the lock on ${folder}: held by ${holder}${ahead.length ? `; ${ahead.length} writer(s) ahead in line` : ''}`);
+      }
+      await sleep(ahead.length < LINE_FRONT ? HEAD_POLL_MS : LINE_POLL_MS);
+    }
+  } finally {
+    await lease.stop();
+    const current = await readLockInfo(host, ticketPath).catch(() => undefined);
+    if (current?.info?.token === token) await host.fs.remove(ticketPath);
+  }
+}
+
+/** Remove a ticket whose waiter is gone (killed while waiting), as an abandoned lock is broken. */
+async function clearAbandonedTicket(host: Host, path: string): Promise<void> {
+  const ticket = await readLockInfo(host, path).catch(() => undefined);
+  if (ticket && isLockAbandoned(host, ticket)) await removeIfUnchanged(host, path, ticket.raw);
 }
 
 /**

@@ -132,7 +132,8 @@ export async function folderChanges(repo: Repo): Promise<string[]> {
     // A rename or copy is followed by its source path.
     if (field[0] === 'R' || field[0] === 'C') paths.push(fields[++i]!);
   }
-  return paths.filter((p) => !LOCAL_FILES.has(p.slice(p.lastIndexOf('/') + 1)));
+  // A lock's waiting-line tickets (.acp.lock.wait.N) are local like the lock.
+  return paths.filter((p) => !LOCAL_FILES.has(p.slice(p.lastIndexOf('/') + 1)) && !p.slice(p.lastIndexOf('/') + 1).startsWith('.acp.lock.wait.'));
 }
 
 /** Push the branch; `rejected` when another clone pushed first (any other failure is an error naming git's message). */

@@ -1,0 +1,242 @@
+// Reliability III (issue 27): no check-then-use in the servers and init (a
+// file system confined beneath the root: FileSystem.beneath), task folders
+// inside the root, and a fair folder lock. The 1 000-flip race on the built
+// servers is scripts/race-beneath.ts; here the same race runs in process
+// (100 flips; 1 000 with ACP_FULL=1).
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { afterAll, describe, expect, test } from 'vitest';
+import * as acp from '../acp.ts';
+import { RpcClient } from '../plugins/rpc/client.ts';
+import { createMcpServer } from '../plugins/mcp/server.ts';
+import { ALICE_TOKEN, startServer } from './rpc/helpers.ts';
+
+const FLIPS = process.env.ACP_FULL ? 1000 : 100;
+const SECRET = 'outside secret\n';
+const work = realpathSync(mkdtempSync(join(tmpdir(), 'acp-rel3-')));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+let counter = 0;
+
+/** A server root with collaboration `t`, and an outside directory holding a secret adr.md. */
+async function rootWithTask(): Promise<{ root: string; outside: string; deliverables: string }> {
+  const base = join(work, `case-${++counter}`);
+  const root = join(base, 'root');
+  const outside = join(base, 'outside');
+  mkdirSync(outside, { recursive: true });
+  writeFileSync(join(outside, 'adr.md'), SECRET);
+  const host = await acp.createNodeHost();
+  await acp.init(host, join(root, 't'), { participants: ['alice', 'bob'], objective: 'Race', completion: ['Done'], primaryType: 'adr' }, await acp.createRegistry());
+  return { root, outside, deliverables: join(root, 't', 'deliverables') };
+}
+
+/** Flip `dir` between a directory and a symlink to `outside`, `count` times, in another process. */
+function flipper(dir: string, outside: string, count: number): Promise<void> {
+  const code = `const fs = require('node:fs');
+const [dir, out, n] = [process.argv[1], process.argv[2], Number(process.argv[3])];
+const pause = new Int32Array(new SharedArrayBuffer(4));
+const clear = () => { try { fs.rmSync(dir, { recursive: true, force: true }); } catch {} };
+const retry = (step) => { for (;;) { try { return step(); } catch (e) { if (!['EEXIST', 'ENOTEMPTY'].includes(e.code)) throw e; clear(); } } };
+for (let flips = 0; flips < n; flips += 2) {
+  fs.renameSync(dir, dir + '.real'); retry(() => fs.symlinkSync(out, dir)); Atomics.wait(pause, 0, 0, Math.random() * 2);
+  fs.unlinkSync(dir); retry(() => fs.renameSync(dir + '.real', dir)); Atomics.wait(pause, 0, 0, Math.random() * 2);
+}`;
+  const child = spawn(process.execPath, ['-e', code, dir, outside, String(count)], { stdio: 'inherit' });
+  return new Promise((resolve, reject) => child.on('exit', (rc) => (rc === 0 ? resolve() : reject(new Error(`flipper exited ${rc}`)))));
+}
+
+/** Write and read deliverables/ through `door` while the flipper runs; what went outside. */
+async function race(door: { write(text: string): Promise<unknown>; read(): Promise<string> }, outside: string, flipping: Promise<void>): Promise<{ outsideWrites: number; outsideReads: number; done: number }> {
+  let finished = false;
+  void flipping.finally(() => (finished = true));
+  const result = { outsideWrites: 0, outsideReads: 0, done: 0 };
+  const worker = async (): Promise<void> => {
+    for (let i = 0; !finished; i++) {
+      await door.write(`# written ${i}\n`).then(() => result.done++, () => undefined);
+      if (readFileSync(join(outside, 'adr.md'), 'utf8') !== SECRET) {
+        result.outsideWrites++;
+        writeFileSync(join(outside, 'adr.md'), SECRET);
+      }
+      const text = await door.read().catch(() => '');
+      if (text.includes('outside secret')) result.outsideReads++;
+    }
+  };
+  await Promise.all([flipping, worker(), worker(), worker()]);
+  return result;
+}
+
+describe('item 1: the servers open what they checked', () => {
+  test(`RPC write/read while deliverables/ flips ${FLIPS} times between a directory and a symlink out of the root: nothing outside`, async () => {
+    const { root, outside, deliverables } = await rootWithTask();
+    const srv = await startServer(root);
+    const client = await RpcClient.connect(`tcp://127.0.0.1:${srv.port}`, { token: ALICE_TOKEN, heartbeatMs: 0 });
+    try {
+      const door = {
+        write: (text: string) => client.acp('write', { folder: 't', doc: 'deliverables/adr.md', content: text }),
+        read: async () => ((await client.acp('read', { folder: 't', doc: 'deliverables/adr.md' })) as { content: string }).content,
+      };
+      const result = await race(door, outside, flipper(deliverables, outside, FLIPS));
+      expect(result).toMatchObject({ outsideWrites: 0, outsideReads: 0 });
+      expect(readFileSync(join(outside, 'adr.md'), 'utf8')).toBe(SECRET);
+    } finally {
+      client.close();
+      await srv.close();
+    }
+  }, 240_000);
+
+  test(`MCP write_document/read_document while deliverables/ flips ${FLIPS} times: nothing outside`, async () => {
+    const { root, outside, deliverables } = await rootWithTask();
+    const server = createMcpServer({ core: acp, host: await acp.createNodeHost(), registry: await acp.createRegistry(), root, version: 'test' });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    const client = new Client({ name: 'race', version: '1.0.0' });
+    await client.connect(clientSide);
+    const call = async (name: string, args: Record<string, unknown>): Promise<string> => {
+      const result = (await client.callTool({ name, arguments: args })) as { isError?: boolean; content: { text: string }[] };
+      if (result.isError) throw new Error(result.content[0]?.text);
+      return result.content.map((c) => c.text).join('');
+    };
+    try {
+      const door = {
+        write: (text: string) => call('write_document', { folder: 't', doc: 'deliverables/adr.md', content: text }),
+        read: () => call('read_document', { folder: 't', doc: 'deliverables/adr.md' }),
+      };
+      const result = await race(door, outside, flipper(deliverables, outside, FLIPS));
+      expect(result).toMatchObject({ outsideWrites: 0, outsideReads: 0 });
+    } finally {
+      await client.close();
+      await server.close();
+    }
+  }, 240_000);
+
+  test('a write waiting for a foreign lock after its checks does not land outside when deliverables/ becomes a symlink meanwhile', async () => {
+    const { root, outside, deliverables } = await rootWithTask();
+    const folder = join(root, 't');
+    const srv = await startServer(root);
+    const client = await RpcClient.connect(`tcp://127.0.0.1:${srv.port}`, { token: ALICE_TOKEN, heartbeatMs: 0 });
+    // A foreign lock (another process's, fresh lease): the write waits for it after its checks.
+    writeFileSync(join(folder, '.acp.lock'), JSON.stringify({ pid: 999_999, hostname: 'elsewhere', token: 'foreign', at: Date.now(), leaseMs: 10_000 }));
+    try {
+      const write = client.acp('write', { folder: 't', doc: 'deliverables/adr.md', content: '# planted\n' });
+      const settled = write.then(() => 'written', (error: Error) => error.message);
+      await new Promise((r) => setTimeout(r, 500));
+      rmSync(deliverables, { recursive: true });
+      symlinkSync(outside, deliverables);
+      rmSync(join(folder, '.acp.lock'));
+      expect(await settled).toContain('symbolic link');
+      expect(readFileSync(join(outside, 'adr.md'), 'utf8')).toBe(SECRET);
+      expect(existsSync(join(outside, '.adr.md.tmp'))).toBe(false);
+    } finally {
+      client.close();
+      await srv.close();
+    }
+  }, 60_000);
+
+  test('the memory host confines too: a symlinked directory or file beneath the base is refused, the base itself followed', async () => {
+    const host = acp.createMemoryHost({ files: { '/r/t/deliverables/adr.md': 'inside\n', '/out/adr.md': SECRET, '/real/x.md': 'x' } });
+    await host.fs.symlink('/out', '/r/t/linked');
+    await host.fs.symlink('/out/adr.md', '/r/t/file.md');
+    await host.fs.symlink('/r', '/alias');
+    const confined = acp.confineHost(host, ['/alias']);
+    expect(new TextDecoder().decode(await confined.fs.readFile('/alias/t/deliverables/adr.md'))).toBe('inside\n');
+    await expect(confined.fs.readFile('/alias/t/linked/adr.md')).rejects.toMatchObject({ code: 'ELOOP' });
+    await expect(confined.fs.readFile('/alias/t/file.md')).rejects.toMatchObject({ code: 'ELOOP' });
+    await expect(confined.fs.writeFile('/alias/t/linked/adr.md', 'planted')).rejects.toMatchObject({ code: 'ELOOP' });
+    await expect(confined.fs.mkdir('/alias/t/linked/sub')).rejects.toMatchObject({ code: 'ELOOP' });
+    expect(await confined.fs.stat('/alias/t/file.md')).toMatchObject({ isFile: false, isSymlink: true });
+    expect(new TextDecoder().decode(await host.fs.readFile('/out/adr.md'))).toBe(SECRET);
+    // Outside every base: the plain file system.
+    expect(new TextDecoder().decode(await confined.fs.readFile('/real/x.md'))).toBe('x');
+  });
+});
+
+describe('item 2: task folders of acp serve stay inside the root', () => {
+  test('a task folder that is a symlink out of the root is neither created into, read nor written', async () => {
+    const { root, outside } = await rootWithTask();
+    // An existing collaboration outside, reached through a symlinked task folder.
+    const host = await acp.createNodeHost();
+    await acp.init(host, join(outside, 'existing'), { participants: ['alice', 'bob'], objective: 'Outside', completion: ['Done'], primaryType: 'adr' }, await acp.createRegistry());
+    symlinkSync(join(outside, 'existing'), join(root, 'linked'));
+    mkdirSync(join(outside, 'fresh'));
+    symlinkSync(join(outside, 'fresh'), join(root, 'x'));
+    const before = readFileSync(join(outside, 'existing', 'proposal.md'), 'utf8');
+    const srv = await startServer(root);
+    const client = await RpcClient.connect(`tcp://127.0.0.1:${srv.port}`, { token: ALICE_TOKEN, heartbeatMs: 0 });
+    try {
+      const create = client.call('task/create', { task: 'x', participant: ['alice', 'bob'], objective: 'o', completion: ['c'], primaryDeliverableType: 'adr' });
+      await expect(create).rejects.toMatchObject({ message: expect.stringContaining('symbolic link') });
+      expect(existsSync(join(outside, 'fresh', 'protocol.json'))).toBe(false);
+      await expect(client.acp('read', { folder: 'linked', doc: 'proposal.md' })).rejects.toThrow();
+      await expect(client.acp('write', { folder: 'linked', doc: 'proposal.md', content: 'overwritten\n' })).rejects.toThrow();
+      expect(readFileSync(join(outside, 'existing', 'proposal.md'), 'utf8')).toBe(before);
+    } finally {
+      client.close();
+      await srv.close();
+    }
+  }, 60_000);
+});
+
+describe('item 6: init never writes through a pre-planted symlink', () => {
+  test('deliverables -> ../outside: init exits 2, writes nothing outside, and leaves no file of its own', async () => {
+    const base = join(work, `init-${++counter}`);
+    const folder = join(base, 'collab');
+    const outside = join(base, 'outside');
+    mkdirSync(folder, { recursive: true });
+    mkdirSync(outside);
+    symlinkSync('../outside', join(folder, 'deliverables'));
+    const r = spawnSync(process.execPath, [join(__dirname, '..', 'dist', 'acp.mjs'), 'init', '--folder', folder, '--participant', 'ann', '--participant', 'bob', '--objective', 'o', '--completion', 'c', '--primary-deliverable-type', 'adr', '--no-config'], { encoding: 'utf8' });
+    expect(r.stderr).toContain('symbolic link');
+    expect(r.stderr).not.toContain('internal error');
+    expect(r.status).toBe(2);
+    expect(spawnSync('ls', ['-A', outside], { encoding: 'utf8' }).stdout).toBe('');
+    expect(existsSync(join(folder, 'protocol.json'))).toBe(false);
+  });
+});
+
+describe('item 8: the folder lock is fair', () => {
+  /** The lock file a held lock of this process writes: a live holder's record, to plant as tickets. */
+  async function liveRecord(host: acp.Host, folder: string): Promise<string> {
+    return acp.withFolderLock(host, folder, async () => readFileSync(join(folder, '.acp.lock'), 'utf8'));
+  }
+
+  test('a newcomer queues behind waiting writers instead of taking the lock just released; the line moves on when they are served', async () => {
+    const { root } = await rootWithTask();
+    const folder = join(root, 't');
+    const host = await acp.createNodeHost();
+    const record = await liveRecord(host, folder);
+    // Two live writers already in line (this process: alive, so never cleared as abandoned).
+    writeFileSync(join(folder, '.acp.lock.wait.1'), record);
+    writeFileSync(join(folder, '.acp.lock.wait.2'), record);
+    let ran = false;
+    const newcomer = acp.withFolderLock(await acp.createNodeHost(), folder, async () => {
+      ran = true;
+    });
+    await new Promise((r) => setTimeout(r, 400));
+    expect(ran).toBe(false);
+    rmSync(join(folder, '.acp.lock.wait.1'));
+    rmSync(join(folder, '.acp.lock.wait.2'));
+    await newcomer;
+    expect(ran).toBe(true);
+    expect(spawnSync('ls', ['-A', folder], { encoding: 'utf8' }).stdout).not.toContain('.acp.lock');
+  });
+
+  test('a ticket whose waiter died is cleared; the timeout, a last resort, names the line', async () => {
+    const { root } = await rootWithTask();
+    const folder = join(root, 't');
+    const host = await acp.createNodeHost();
+    const live = await liveRecord(host, folder);
+    // A dead waiter's ticket (a pid that does not exist) ahead of two live ones.
+    const dead = JSON.parse(live) as Record<string, unknown>;
+    dead.pid = 2 ** 22 + 12345;
+    writeFileSync(join(folder, '.acp.lock.wait.1'), JSON.stringify(dead));
+    writeFileSync(join(folder, '.acp.lock.wait.2'), live);
+    writeFileSync(join(folder, '.acp.lock.wait.3'), live);
+    const waiting = acp.withFolderLock(await acp.createNodeHost(), folder, async () => 'ran', { timeoutMs: 1500 });
+    await expect(waiting).rejects.toMatchObject({ code: 'lock_timeout', message: expect.stringContaining('ahead in line') });
+    expect(existsSync(join(folder, '.acp.lock.wait.1'))).toBe(false);
+    expect(existsSync(join(folder, '.acp.lock.wait.4'))).toBe(false);
+  });
+});

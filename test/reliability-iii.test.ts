@@ -4,6 +4,7 @@
 // servers is scripts/race-beneath.ts; here the same race runs in process
 // (100 flips; 1 000 with ACP_FULL=1).
 import { spawn, spawnSync } from 'node:child_process';
+import net from 'node:net';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -239,4 +240,91 @@ describe('item 8: the folder lock is fair', () => {
     expect(existsSync(join(folder, '.acp.lock.wait.1'))).toBe(false);
     expect(existsSync(join(folder, '.acp.lock.wait.4'))).toBe(false);
   });
+});
+
+describe('items 3 and 4: servers that cannot be stalled', () => {
+  /** Send `bytes` on a fresh TCP connection (after authenticating with `token`); the answers' text until the server closes or `ms` pass. */
+  function exchange(port: number, bytes: Buffer, token: string | undefined, ms = 10_000): Promise<{ text: string; closed: boolean }> {
+    const frame = (value: unknown): Buffer => {
+      const body = Buffer.from(JSON.stringify(value));
+      return Buffer.concat([Buffer.from(`Content-Length: ${body.length}\r\n\r\n`), body]);
+    };
+    return new Promise((resolve) => {
+      const socket = net.connect(port, '127.0.0.1');
+      let text = '';
+      let sent = token === undefined;
+      const done = (closed: boolean): void => {
+        clearTimeout(timer);
+        socket.destroy();
+        resolve({ text, closed });
+      };
+      const timer = setTimeout(() => done(false), ms);
+      socket.on('connect', () => socket.write(token === undefined ? bytes : frame({ jsonrpc: '2.0', id: 1, method: 'authenticate', params: { token } })));
+      socket.on('data', (d) => {
+        text += d;
+        if (!sent) {
+          sent = true;
+          socket.write(Buffer.concat([bytes, frame({ jsonrpc: '2.0', id: 2, method: 'ping' })]));
+        } else if (token !== undefined && text.includes('"pong"')) done(false);
+      });
+      socket.on('close', () => done(true));
+      socket.on('error', () => undefined);
+    });
+  }
+  const deep = Buffer.concat([Buffer.from('Content-Length: 4194303\r\n\r\n'), Buffer.alloc(4194303, '[')]);
+
+  test('before authenticating, a 4 MiB frame is refused from its header, unread, and the connection closed', async () => {
+    const srv = await startServer(await rootWithTask().then((r) => r.root));
+    try {
+      const { text, closed } = await exchange(srv.port, deep, undefined);
+      expect(text).toContain('message too large: Content-Length 4194303 exceeds the limit of 65536 bytes');
+      expect(closed).toBe(true);
+    } finally {
+      await srv.close();
+    }
+  }, 60_000);
+
+  test('after authenticating, a frame nested deeper than 64 levels is refused unparsed; the connection goes on', async () => {
+    const srv = await startServer(await rootWithTask().then((r) => r.root));
+    try {
+      const { text, closed } = await exchange(srv.port, deep, ALICE_TOKEN);
+      expect(text).toContain('Invalid Request: nested deeper than 64 levels');
+      expect(text).toContain('"pong"');
+      expect(closed).toBe(false);
+    } finally {
+      await srv.close();
+    }
+  }, 60_000);
+
+  test('a TLS peer that never handshakes is closed after the authentication timeout, as on plain TCP', async () => {
+    const dir = join(work, `tls-${++counter}`);
+    mkdirSync(dir);
+    const made = spawnSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'), '-days', '1', '-subj', '/CN=localhost'], { encoding: 'utf8' });
+    expect(made.status).toBe(0);
+    const srv = await startServer(await rootWithTask().then((r) => r.root), { authTimeoutMs: 500 });
+    const { port } = await srv.server.listenTcp('127.0.0.1', 0, { tls: { cert: readFileSync(join(dir, 'cert.pem'), 'utf8'), key: readFileSync(join(dir, 'key.pem'), 'utf8') } });
+    try {
+      const silent = net.connect(port, '127.0.0.1');
+      silent.on('error', () => undefined);
+      const closed = await new Promise<boolean>((resolve) => {
+        silent.on('close', () => resolve(true));
+        setTimeout(() => resolve(false), 15_000);
+      });
+      expect(closed).toBe(true);
+    } finally {
+      await srv.close();
+    }
+  }, 60_000);
+
+  test('a key that does not match the certificate: acp serve exits 2 with a clear message, not 70', async () => {
+    const dir = join(work, `tls-${++counter}`);
+    mkdirSync(dir);
+    for (const n of ['1', '2']) {
+      expect(spawnSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', join(dir, `key${n}.pem`), '-out', join(dir, `cert${n}.pem`), '-days', '1', '-subj', '/CN=localhost']).status).toBe(0);
+    }
+    writeFileSync(join(dir, 'server.yaml'), `tokens:\n  ${ALICE_TOKEN}: alice\ntls: { cert: cert1.pem, key: key2.pem }\n`);
+    const r = spawnSync(process.execPath, [join(__dirname, '..', 'dist', 'acp.mjs'), 'serve', '--config', join(dir, 'server.yaml'), '--root', dir, '--tcp', '127.0.0.1:0', '--no-config'], { encoding: 'utf8', timeout: 30_000 });
+    expect(r.stderr).toContain('error: tls: the key does not match the certificate');
+    expect(r.status).toBe(2);
+  }, 60_000);
 });

@@ -21,6 +21,32 @@ export interface FrameLimits {
   maxBodyBytes: number;
 }
 
+/** The deepest nesting of arrays and objects a message may have (see {@link nestingExceeds}). */
+export const MAX_NESTING_DEPTH = 64;
+
+/**
+ * Whether the JSON text in `body` nests arrays and objects deeper than
+ * `max`: one linear pass over the bytes (strings and their escapes
+ * skipped), made before JSON.parse, which spends seconds on megabytes of
+ * `[` and holds every other client meanwhile. A body that is not JSON at
+ * all is left to JSON.parse to refuse.
+ */
+export function nestingExceeds(body: Uint8Array, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < body.length; i++) {
+    const b = body[i]!;
+    if (inString) {
+      if (b === 0x5c) i++;
+      else if (b === 0x22) inString = false;
+    } else if (b === 0x22) inString = true;
+    else if (b === 0x5b || b === 0x7b) {
+      if (++depth > max) return true;
+    } else if (b === 0x5d || b === 0x7d) depth--;
+  }
+  return false;
+}
+
 /** The server's default limits. */
 export const DEFAULT_FRAME_LIMITS: Readonly<FrameLimits> = Object.freeze({ maxHeaderBytes: 8 * 1024, maxBodyBytes: 4 * 1024 * 1024 });
 
@@ -119,6 +145,14 @@ export class FrameDecoder {
   /** Whether part of a message has been received but not all of it (what the stall timeout watches). */
   get midMessage(): boolean {
     return this.mode === 'body' || this.mode === 'skip' || this.headerLength > 0;
+  }
+
+  /**
+   * Change the largest body a peer may announce from the next header on (the
+   * server lifts a small pre-authentication limit once the peer is known).
+   */
+  setMaxBodyBytes(bytes: number): void {
+    this.limits.maxBodyBytes = bytes;
   }
 
   /** Whether a fatal error stopped the decoder. */

@@ -40,6 +40,12 @@ const OPEN_METHODS = new Set(['ping', 'authenticate']);
 
 /** Answered outside the per-connection and total limits: the heartbeat must get through busy slots. */
 const UNMETERED: ReadonlySet<string> = new Set(['ping']);
+/**
+ * The largest message a TCP peer may send before it authenticated (64 KiB):
+ * an authenticate call is a few hundred bytes; a larger announced body is
+ * refused from its header, unread, and the connection closed.
+ */
+export const UNTRUSTED_MAX_BODY_BYTES = 64 * 1024;
 
 /** Longest `message/send` text (characters). */
 export const MAX_MESSAGE_LENGTH = 16 * 1024;
@@ -385,6 +391,8 @@ export class RpcServer {
     };
     conn.peer = new Peer(stream, {
       limits: this.options.limits,
+      // Before authenticating, a TCP peer sends an authenticate call: a few hundred bytes, never megabytes.
+      untrustedMaxBodyBytes: transport === 'tcp' ? UNTRUSTED_MAX_BODY_BYTES : undefined,
       stallTimeoutMs: this.options.stallTimeoutMs ?? 10_000,
       messageTimeoutMs: transport === 'stdio' ? 0 : (this.options.messageTimeoutMs ?? 30_000),
       maxInFlight: this.options.maxRequestsPerConnection ?? 4,
@@ -438,9 +446,21 @@ export class RpcServer {
     if (options.tls) {
       const tls = await import('node:tls');
       const pem = (value: string | Uint8Array): string | Buffer => (typeof value === 'string' ? value : Buffer.from(value));
-      server = tls.createServer({ cert: pem(options.tls.cert), key: pem(options.tls.key) }, onSocket);
-      // A failed handshake (a plain-TCP client, a bad certificate) concerns that peer only.
-      server.on('tlsClientError', (error) => this.options.log?.(`tls: ${error.message}`));
+      // A peer that never completes its handshake is closed like one that never authenticates (the auth timer starts after it).
+      const authTimeoutMs = this.options.authTimeoutMs ?? 30_000;
+      try {
+        server = tls.createServer({ cert: pem(options.tls.cert), key: pem(options.tls.key), ...(authTimeoutMs > 0 ? { handshakeTimeout: authTimeoutMs } : {}) }, onSocket);
+      } catch (error) {
+        // A key that does not match the certificate, or PEM that is neither: the config's mistake.
+        const message = (error as Error).message;
+        throw new ConfigError(/mismatch/i.test(message) ? `tls: the key does not match the certificate (tls.key must be the certificate's private key): ${message}` : `tls: cannot use the certificate and key: ${message}`);
+      }
+      // A failed handshake (a plain-TCP client, a bad certificate, the handshake timeout) concerns that
+      // peer only, and ends it: the runtimes report a timed-out handshake without closing the socket.
+      server.on('tlsClientError', (error, socket) => {
+        this.options.log?.(`tls: ${error.message}`);
+        socket?.destroy();
+      });
     } else {
       server = (await import('node:net')).createServer(onSocket);
     }
@@ -580,6 +600,7 @@ export class RpcServer {
     }
     if (conn.identity !== undefined && conn.identity !== participant) throw unauthorized(`unauthorized: this connection already speaks for '${conn.identity}'`);
     conn.identity = participant;
+    conn.peer.lift();
     if (p.capabilities) conn.capabilities = [...new Set(p.capabilities)];
     if (p.version !== undefined) conn.agentVersion = p.version;
     let set = this.byAgent.get(participant);

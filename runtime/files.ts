@@ -86,7 +86,7 @@ export async function readWholeLines(
 
 function cappedReadError(error: unknown, maxBytes: number, name: string): unknown {
   // A confined file system's refusal (FileSystem.beneath): a symlink on the way.
-  if (errorCode(error) === 'ELOOP') return new AcpError(`${name}: refused: ${(error as Error).message} (acp never reads through a symlink there)`, 2, 'invalid_folder');
+  if (errorCode(error) === 'ELOOP' && String((error as Error).message).includes('not followed beneath')) return new AcpError(`${name}: refused: ${(error as Error).message} (acp never reads through a symlink there)`, 2, 'invalid_folder');
   if (errorCode(error) === 'EFTYPE') return new AcpError(`${name} is not a regular file (a FIFO, device or socket); acp reads only regular files`, 2, 'invalid_folder');
   if (errorCode(error) === 'EFBIG') return new AcpError(`${name} is larger than ${maxBytes / MiB >= 1 ? `${maxBytes / MiB} MiB` : `${maxBytes / 1024} KiB`}, more than it can legitimately hold; refusing to read it`, 2, 'invalid_folder');
   return error;

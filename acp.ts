@@ -273,9 +273,14 @@ export function jsonErrorDetail(error: unknown): string {
 
 /** Next seq: largest integer seq + 1, or 1 (spec §4). */
 export function nextSeq(events: Json[]): number {
+  return highestSeq(events) + 1;
+}
+
+/** The highest integer seq of the log (0 when none): what a refusal past 2^53 quotes (`nextSeq - 1` is rounded there). */
+function highestSeq(events: Json[]): number {
   let max = 0;
   for (const event of events) if (isInt(event.seq) && event.seq > max) max = event.seq;
-  return max + 1;
+  return max;
 }
 
 // ---------------------------------------------------------------------------
@@ -2031,6 +2036,8 @@ interface LogView {
   count: number;
   seqExists(seq: number): boolean;
   nextSeq: number;
+  /** The highest seq in the log (`nextSeq - 1` is not exact past 2^53). */
+  maxSeq: number;
   /** The last event's `at` (a new event is never earlier). */
   lastAt: unknown;
 }
@@ -2051,6 +2058,7 @@ async function viewLog(host: Host, folder: string, participants: string[]): Prom
     count: checkpoint ? checkpoint.count : events.length,
     seqExists: (seq) => (checkpoint ? isInt(seq) && hasSeq(checkpoint.seqs, seq) : events.some((e) => e.seq === seq)),
     nextSeq: checkpoint ? checkpoint.maxSeq + 1 : nextSeq(events),
+    maxSeq: checkpoint ? checkpoint.maxSeq : highestSeq(events),
     lastAt: checkpoint ? lastLineAt(checkpoint.log.tail) : events.at(-1)?.at,
   };
 }
@@ -2089,10 +2097,12 @@ async function checkRequest(host: Host, folder: string, protocol: Json, request:
 }
 
 /** The event line to write, numbered `seq`. */
-function eventOf(host: Host, request: AppendRequest, seq: number, lastAt: unknown): AcpEvent {
+function eventOf(host: Host, request: AppendRequest, maxSeq: number, lastAt: unknown): AcpEvent {
+  const seq = maxSeq + 1;
   // Past 2^53 - 1 a JavaScript number no longer counts by one: every later
-  // append would get the same seq.
-  if (!Number.isSafeInteger(seq)) throw new AcpError(`events.jsonl holds a seq of 2^53 - 1 or more; acp cannot number the next event exactly (seq ${pyStr(seq - 1)})`, 2, 'invalid_log');
+  // append would get the same seq. The log's own highest seq is quoted
+  // (seq - 1 would be rounded: 2^53 + 1 - 1 gives 2^53 - 1).
+  if (!Number.isSafeInteger(seq)) throw new AcpError(`events.jsonl holds a seq of 2^53 - 1 or more; acp cannot number the next event exactly (seq ${pyStr(maxSeq)})`, 2, 'invalid_log');
   const event: AcpEvent = { seq, from: request.participant, event: request.event, at: eventTime(host, lastAt), summary: request.summary };
   if (request.doc !== undefined) event.doc = request.doc;
   if (request.replyTo !== undefined) event.reply_to = request.replyTo;
@@ -2124,7 +2134,7 @@ async function appendUnderLock(host: Host, folder: string, request: AppendReques
   const participants = checkNames(protocol, request);
   const view = await viewLog(host, folder, participants);
   await checkRequest(host, folder, protocol, request, view);
-  const event = eventOf(host, request, view.nextSeq, view.lastAt);
+  const event = eventOf(host, request, view.maxSeq, view.lastAt);
   const readiness = await readReadinessFile(host, folder);
   const before = view.checkpoint ? checkpointState(view.checkpoint, decisionGateErrors(readiness), emptyState()) : replay(view.events, participants, readiness);
   if (!view.checkpoint) await repairStaleCache(host, folder, protocol, view.events, session);
@@ -2782,6 +2792,7 @@ export async function init(host: Host, folder: string, request: InitRequest, reg
   try {
     return await initFolder(host, folder, request, registry);
   } catch (error) {
+    if (errorCode(error) === 'EROFS') throw new AcpError(`cannot create the collaboration in ${folder}: the file system is read-only (EROFS)`, 2, 'file_system');
     throw symlinkRefusal(error) ?? error;
   }
 }
@@ -3094,7 +3105,8 @@ const UNREADABLE_GRACE_MS = 2000;
  * protocol.json's cache is a stale copy of it (see {@link TurnTracker}).
  */
 export async function waitForTurn(host: Host, folder: string, participant: string, options: WaitOptions = {}, registry?: Registry): Promise<WaitResult> {
-  const intervalMs = Math.max(0.01, options.intervalSeconds ?? DEFAULT_WAIT_INTERVAL_SECONDS) * 1000;
+  // An infinite interval polls never (file-change notifications still wake the wait): a timer past 2^31 - 1 ms would fire at once.
+  const intervalMs = Math.min(2 ** 31 - 1, Math.max(0.01, options.intervalSeconds ?? DEFAULT_WAIT_INTERVAL_SECONDS) * 1000);
   const timeoutSeconds = options.timeoutSeconds ?? DEFAULT_WAIT_TIMEOUT_SECONDS;
   const deadline = timeoutSeconds > 0 ? host.now().getTime() + timeoutSeconds * 1000 : Infinity;
   const follower = followFolder(host, folder, options.signal);
@@ -3185,7 +3197,8 @@ async function untilDeadline(promise: Promise<() => void>, ms: number, signal: A
     return await Promise.race([
       promise,
       new Promise<never>((_, reject) => {
-        if (Number.isFinite(ms)) timer = setTimeout(() => reject(new AcpTimeoutError(message)), Math.max(0, ms));
+        // Past 2^31 - 1 ms a timer fires at once (Node and Bun clamp it to 1 ms): a deadline that far is no deadline.
+        if (Number.isFinite(ms) && ms <= 2 ** 31 - 1) timer = setTimeout(() => reject(new AcpTimeoutError(message)), Math.max(0, ms));
         onAbort = () => reject(new AcpAbortError());
         if (signal?.aborted) onAbort();
         signal?.addEventListener('abort', onAbort);

@@ -273,8 +273,19 @@ export async function createNodeHost(options: NodeHostOptions = {}): Promise<Hos
     remove: (path) => placed(path, ({ path: at }) => removeFile(at)),
     mkdir: (path) => placed(path, async ({ path: at, created }) => {
       if (created) return;
-      if (sync) fs.mkdirSync(at, { recursive: true });
-      else await fsp().mkdir(at, { recursive: true });
+      try {
+        if (sync) fs.mkdirSync(at, { recursive: true });
+        else await fsp().mkdir(at, { recursive: true });
+      } catch (error) {
+        // Node's recursive mkdir says ENOENT for any failure to create (a
+        // read-only mount, no permission): make the first missing directory
+        // alone, which fails with the real reason.
+        if (errorCode(error) !== 'ENOENT') throw error;
+        let missing = at;
+        while (nodePath.dirname(missing) !== missing && !fs.existsSync(nodePath.dirname(missing))) missing = nodePath.dirname(missing);
+        fs.mkdirSync(missing);
+        throw error;
+      }
     }, 'create'),
     stat: (path) => placed(path, ({ path: at, noFollow }) => statPath(at, noFollow !== 0)).catch((error) => {
       // Names nothing that exists (as Python's os.path.exists sees it).

@@ -328,3 +328,46 @@ describe('items 3 and 4: servers that cannot be stalled', () => {
     expect(r.status).toBe(2);
   }, 60_000);
 });
+
+describe('item 9: the small ones', () => {
+  const cliPath = join(__dirname, '..', 'dist', 'acp.mjs');
+  const initArgs = ['--participant', 'ann', '--participant', 'bob', '--objective', 'o', '--completion', 'c', '--primary-deliverable-type', 'adr', '--no-config'];
+
+  // Mounting needs root (the test machine's user); elsewhere there is no read-only mount to try.
+  const ro = join(work, 'ro');
+  const mounted = process.getuid?.() === 0 && (mkdirSync(ro, { recursive: true }), spawnSync('mount', ['-t', 'tmpfs', '-o', 'ro', 'tmpfs', ro]).status === 0);
+  afterAll(() => void (mounted && spawnSync('umount', [ro])));
+  test.skipIf(!mounted)('init on a read-only mount says read-only (Node reported ENOENT)', () => {
+    const r = spawnSync(process.execPath, [cliPath, 'init', '--folder', join(ro, 'collab'), ...initArgs], { encoding: 'utf8' });
+    expect(r.stderr).toBe(`error: cannot create the collaboration in ${join(ro, 'collab')}: the file system is read-only (EROFS)\n`);
+    expect(r.status).toBe(2);
+  });
+
+  test('the refusal past 2^53 quotes the log\'s own highest seq, 2^53, not a rounded 2^53 - 1', async () => {
+    const { root } = await rootWithTask();
+    const folder = join(root, 't');
+    const line = JSON.stringify({ seq: 1, from: 'alice', event: 'initialized', at: '2026-01-01T00:00:00Z', summary: 'x', doc: 'protocol.json' }).replace('"seq":1', '"seq":9007199254740992');
+    writeFileSync(join(folder, 'events.jsonl'), `${readFileSync(join(folder, 'events.jsonl'), 'utf8')}${line}\n`);
+    const r = spawnSync(process.execPath, [cliPath, 'append', '--folder', folder, '--participant', 'alice', '--event', 'deliverable_drafted', '--summary', 's', '--reply-to', '1', '--doc', 'deliverables/adr.md', '--role', 'primary', '--no-config'], { encoding: 'utf8' });
+    expect(r.stderr).toBe('error: events.jsonl holds a seq of 2^53 - 1 or more; acp cannot number the next event exactly (seq 9007199254740992)\n');
+    expect(r.status).toBe(2);
+  });
+
+  test('wait --timeout 1e309 (Python\'s float: inf) waits without end, as 0 does, and says so; a timeout beyond 24 days is not cut to 1 ms', async () => {
+    const help = spawnSync(process.execPath, [cliPath, 'wait', '--help'], { encoding: 'utf8' });
+    expect(help.stdout.replace(/\s+/g, ' ')).toContain('an infinite value (inf, 1e309: Python\'s float reads both), waits forever');
+    const { root } = await rootWithTask();
+    const folder = join(root, 't');
+    const host = await acp.createNodeHost();
+    // A store that takes 200 ms to bring the folder up to date: a huge finite timeout must not time it out at once.
+    const store: acp.Store = {
+      name: 'slow',
+      transact: (f, _intent, body) => acp.withFolderLock(host, f, (lock) => body({ lock, synced: false, written: new Set(), done: [], attempt: 1 })),
+      follow: () => new Promise((resolve) => setTimeout(() => resolve(() => undefined), 200)),
+    };
+    for (const timeoutSeconds of [1e10, Number.POSITIVE_INFINITY]) {
+      const result = await acp.waitForTurn(host, folder, 'alice', { timeoutSeconds, intervalSeconds: Number.POSITIVE_INFINITY, store });
+      expect(result).toMatchObject({ reason: expect.stringContaining('alice') });
+    }
+  });
+});

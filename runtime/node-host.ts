@@ -397,7 +397,11 @@ export async function createNodeHost(options: NodeHostOptions = {}): Promise<Hos
   };
   /** Why the walk stopped at `at` (shown as `shown`): a symlink is named as one. */
   const walkError = (error: unknown, at: string, shown: string, base: string): unknown => {
-    if (!['ENOTDIR', 'ELOOP'].includes(errorCode(error) ?? '')) return error;
+    if (!['ENOTDIR', 'ELOOP'].includes(errorCode(error) ?? '')) {
+      // Name the path asked for, never the /proc/self/fd one (a directory removed meanwhile: ENOENT).
+      if (error instanceof Error) error.message = error.message.split(at).join(shown);
+      return error;
+    }
     let link = false;
     try {
       link = fs.lstatSync(at).isSymbolicLink();

@@ -895,7 +895,9 @@ export class RpcServer {
    */
   private documentRefusal(error: unknown): unknown {
     if (error instanceof RpcError) return error;
-    const refusal = this.core.symlinkRefusal(error) ?? (error instanceof this.core.AcpError ? error : undefined);
+    // A directory on the way removed meanwhile (ENOENT after the checks): the folder changed under the write, nothing was written.
+    const vanished = this.core.errorCode(error) === 'ENOENT' ? new this.core.AcpError(`the folder changed while the document was opened (${(error as Error).message}); nothing was written, try again`) : undefined;
+    const refusal = this.core.symlinkRefusal(error) ?? vanished ?? (error instanceof this.core.AcpError ? error : undefined);
     return refusal ? new RpcError(RpcCode.ProtocolRefusal, refusal.message, { message: refusal.message }) : error;
   }
 

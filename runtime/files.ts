@@ -488,7 +488,8 @@ async function waitInLine(host: Host, folder: string, options: FolderLockOptions
       }
       if (now > deadline) {
         const holder = describeHolder(host, await readLockInfo(host, lockPath).catch(() => undefined));
-        throw new AcpError(`timed out waiting for the lock on ${folder} after ${Math.round((now - started) / 1000)} s (held by ${holder}; ${ahead.length} writer(s) ahead in line); the holder did not let go, retry or see acp doctor`, 2, 'lock_timeout');
+        const line = ahead.length ? `; ${ahead.length} writer(s) ahead in line` : '';
+        throw new AcpError(`timed out waiting for the lock on ${folder} after ${Math.round((now - started) / 1000)} s (held by ${holder}${line}); it was not let go in time: retry, or see acp doctor`, 2, 'lock_timeout');
       }
       if (!told && now - started >= 1000) {
         told = true;

@@ -60,57 +60,46 @@ async function slowestPing(until: Promise<unknown>): Promise<number> {
   return slowest;
 }
 
-/** Send `frame` on a fresh connection (after authenticating when `auth`); resolves with the first answer's text or how it ended. */
-function attack(frame: Uint8Array, auth: boolean): Promise<string> {
-  return new Promise((resolve) => {
-    const socket = net.connect(port, '127.0.0.1');
-    let answer = '';
-    const frameOf = (text: string): string => `Content-Length: ${Buffer.byteLength(text)}\r\n\r\n${text}`;
-    let sent = false;
-    socket.on('connect', () => {
-      if (!auth) {
-        sent = true;
-        socket.write(frame);
-      } else socket.write(frameOf(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'authenticate', params: { token: TOKEN } })));
-    });
-    socket.on('data', (d) => {
-      answer += d;
-      // Authenticated (its answer arrived): now the frame.
-      if (!sent) {
-        sent = true;
-        socket.write(frame);
-        return;
-      }
-      const bodies = answer.split(/Content-Length: \d+\r\n\r\n/).filter(Boolean);
-      if (bodies.length >= (auth ? 2 : 1)) {
-        socket.destroy();
-        resolve(bodies.at(-1)!.slice(0, 120));
-      }
-    });
-    socket.on('close', () => resolve(answer ? answer.slice(0, 120) : 'closed without an answer'));
-    socket.on('error', (error) => resolve(`error ${error.message}`));
-    setTimeout(() => {
-      socket.destroy();
-      resolve('no answer within 20 s');
-    }, 20_000);
-  });
+/**
+ * The attacker, in its own process (so building and writing its 4 MiB does
+ * not slow this process's pings): sends `kind` on a fresh connection, after
+ * authenticating first when asked; prints the first answer to it.
+ */
+const ATTACKER = `const net = require('node:net');
+const [port, kind, token] = [Number(process.argv[1]), process.argv[2], process.argv[3]];
+const frameOf = (text) => Buffer.concat([Buffer.from('Content-Length: ' + Buffer.byteLength(text) + '\\r\\n\\r\\n'), Buffer.from(text)]);
+const frame = kind.endsWith('deep') ? Buffer.concat([Buffer.from('Content-Length: 4194303\\r\\n\\r\\n'), Buffer.alloc(4194303, '[')]) : frameOf('[' + '0,'.repeat(999999) + '0]');
+const auth = kind.startsWith('auth');
+const socket = net.connect(port, '127.0.0.1');
+let answer = '';
+let sent = !auth;
+const finish = (text) => { process.stdout.write(text.slice(0, 200)); process.exit(0); };
+socket.on('connect', () => socket.write(auth ? frameOf(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'authenticate', params: { token } })) : frame));
+socket.on('data', (d) => {
+  answer += d;
+  if (!sent) { sent = true; answer = ''; socket.write(frame); return; }
+  const body = answer.split(/Content-Length: \\d+\\r\\n\\r\\n/).filter(Boolean)[0];
+  if (body) finish(body);
+});
+socket.on('close', () => finish(answer || 'closed without an answer'));
+socket.on('error', (e) => finish('error ' + e.message));
+setTimeout(() => finish('no answer within 20 s'), 20000);`;
+
+function attack(kind: string): Promise<string> {
+  const child = spawn('node', ['-e', ATTACKER, String(port), kind, TOKEN], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  return new Promise((resolve) => child.on('exit', () => resolve(out)));
 }
 
-const deep = Buffer.concat([Buffer.from('Content-Length: 4194303\r\n\r\n'), Buffer.alloc(4194303, '[')]);
-const wideBody = `[${'0,'.repeat(999_999)}0]`;
-const wide = Buffer.from(`Content-Length: ${Buffer.byteLength(wideBody)}\r\n\r\n${wideBody}`);
-const attacks: [string, Buffer, boolean][] = [
-  ['unauth-deep', deep, false],
-  ['auth-deep', deep, true],
-  ['auth-wide', wide, true],
-];
+const attacks = ['unauth-deep', 'auth-deep', 'auth-wide'];
 const quiet = await slowestPing(new Promise((r) => setTimeout(r, 1000)));
 console.log(`${runtime}: slowest ping in a quiet second ${quiet.toFixed(1)} ms`);
-for (const [name, frame, auth] of attacks) {
+for (const name of attacks) {
   const stalls: number[] = [];
   let answer = '';
   for (let i = 0; i < rounds; i++) {
-    const attacking = attack(frame, auth);
+    const attacking = attack(name);
     // The attack runs until answered; pings continue a little past it.
     const window = attacking.then((a) => new Promise((r) => setTimeout(() => r(a), 100)));
     stalls.push(await slowestPing(window));

@@ -296,6 +296,19 @@ describe('items 3 and 4: servers that cannot be stalled', () => {
     }
   }, 60_000);
 
+  test('after authenticating, a message of a million values is refused unparsed too; the connection goes on', async () => {
+    const srv = await startServer(await rootWithTask().then((r) => r.root));
+    const body = `[${'0,'.repeat(999_999)}0]`;
+    try {
+      const { text, closed } = await exchange(srv.port, Buffer.from(`Content-Length: ${body.length}\r\n\r\n${body}`), ALICE_TOKEN);
+      expect(text).toContain('Invalid Request: more than 100000 array elements and object members');
+      expect(text).toContain('"pong"');
+      expect(closed).toBe(false);
+    } finally {
+      await srv.close();
+    }
+  }, 60_000);
+
   test('a TLS peer that never handshakes is closed after the authentication timeout, as on plain TCP', async () => {
     const dir = join(work, `tls-${++counter}`);
     mkdirSync(dir);

@@ -21,18 +21,22 @@ export interface FrameLimits {
   maxBodyBytes: number;
 }
 
-/** The deepest nesting of arrays and objects a message may have (see {@link nestingExceeds}). */
+/** The deepest nesting of arrays and objects a message may have (see {@link jsonShapeProblem}). */
 export const MAX_NESTING_DEPTH = 64;
+/** The most array elements and object members a message may hold in all (see {@link jsonShapeProblem}). */
+export const MAX_JSON_ITEMS = 100_000;
 
 /**
- * Whether the JSON text in `body` nests arrays and objects deeper than
- * `max`: one linear pass over the bytes (strings and their escapes
- * skipped), made before JSON.parse, which spends seconds on megabytes of
- * `[` and holds every other client meanwhile. A body that is not JSON at
- * all is left to JSON.parse to refuse.
+ * Why the JSON text in `body` must not be parsed, or `undefined`: nesting
+ * deeper than `maxDepth`, or more than `maxItems` array elements and object
+ * members in all. One linear pass over the bytes (strings and their escapes
+ * skipped), made before JSON.parse, which spends seconds on megabytes of `[`
+ * (and a third of a second on a million zeros) while every other client
+ * waits. A body that is not JSON at all is left to JSON.parse to refuse.
  */
-export function nestingExceeds(body: Uint8Array, max: number): boolean {
+export function jsonShapeProblem(body: Uint8Array, maxDepth: number, maxItems = MAX_JSON_ITEMS): string | undefined {
   let depth = 0;
+  let items = 0;
   let inString = false;
   for (let i = 0; i < body.length; i++) {
     const b = body[i]!;
@@ -41,10 +45,11 @@ export function nestingExceeds(body: Uint8Array, max: number): boolean {
       else if (b === 0x22) inString = false;
     } else if (b === 0x22) inString = true;
     else if (b === 0x5b || b === 0x7b) {
-      if (++depth > max) return true;
+      if (++depth > maxDepth) return `nested deeper than ${maxDepth} levels`;
     } else if (b === 0x5d || b === 0x7d) depth--;
+    else if (b === 0x2c && ++items > maxItems) return `more than ${maxItems} array elements and object members`;
   }
-  return false;
+  return undefined;
 }
 
 /** The server's default limits. */

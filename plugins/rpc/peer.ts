@@ -3,7 +3,7 @@
 // and matches their responses, and enforces the robustness rules of rpc.md
 // (size limits, a stalled-peer timeout, an idle timeout, slow readers).
 
-import { DEFAULT_FRAME_LIMITS, FrameDecoder, MAX_NESTING_DEPTH, decodeBody, encodeFrame, frameText, nestingExceeds, type FrameLimits } from './framing.ts';
+import { DEFAULT_FRAME_LIMITS, FrameDecoder, MAX_NESTING_DEPTH, decodeBody, encodeFrame, frameText, jsonShapeProblem, type FrameLimits } from './framing.ts';
 import {
   RpcCode,
   RpcError,
@@ -431,8 +431,9 @@ export class Peer {
         this.sendValue(parseErrorResponse(event.reason));
         continue;
       }
-      if (nestingExceeds(event.body, this.options.maxNestingDepth ?? MAX_NESTING_DEPTH)) {
-        this.sendValue(failure(null, new RpcError(RpcCode.InvalidRequest, `Invalid Request: nested deeper than ${this.options.maxNestingDepth ?? MAX_NESTING_DEPTH} levels`)));
+      const shape = jsonShapeProblem(event.body, this.options.maxNestingDepth ?? MAX_NESTING_DEPTH);
+      if (shape !== undefined) {
+        this.sendValue(failure(null, new RpcError(RpcCode.InvalidRequest, `Invalid Request: ${shape}`)));
         continue;
       }
       let text: string;

@@ -1739,7 +1739,7 @@ export interface AppendResult {
 export interface AppendOptions {
   /** Told once what a held lock waits for (see {@link FolderLockOptions.onWait}). */
   onLockWait?: (message: string) => void;
-  /** Give up waiting for the lock after this long (default 60 s). */
+  /** Give up when the lock has not changed hands (nor the line ahead moved) for this long (default 60 s); a line that keeps moving is waited out. */
   lockTimeoutMs?: number;
   /** The store to write through (default: the one {@link openStore} chooses for the folder). */
   store?: Store;

@@ -261,7 +261,11 @@ export async function inspectFolderLock(host: Host, folder: string): Promise<Fol
 
 /** Options of {@link withFolderLock}. */
 export interface FolderLockOptions {
-  /** Give up waiting for a held lock after this long (default 60 s): `lock_timeout`. */
+  /**
+   * Give up waiting for the lock when it has not changed hands (nor the
+   * line ahead moved) for this long (default 60 s): `lock_timeout`. A line
+   * that keeps moving is waited out, however long.
+   */
   timeoutMs?: number;
   /**
    * Told once, after a second of waiting, what the wait is for (holder pid,
@@ -450,14 +454,21 @@ async function holdFolderLock<T>(
 }
 
 /**
- * Wait in line for the lock: take a ticket, and once it is the lowest, take
+ * Wait in line for the lock: take a ticket, and once it is in front, take
  * the lock as soon as it is free (breaking it when its holder is gone);
- * meanwhile clear a ticket ahead whose waiter is gone. Past the deadline
- * (the last resort: a holder that never lets go) the ticket is withdrawn
- * and `lock_timeout` raised, naming the holder and the line.
+ * meanwhile clear a ticket ahead whose waiter is gone. The timeout is a
+ * last resort against a holder that never lets go: it counts from the last
+ * time the line moved (a writer ahead served, the lock changing hands), so
+ * a long line on a loaded machine is waited out however long it takes;
+ * then the ticket is withdrawn and `lock_timeout` raised, naming the holder
+ * and the line.
  */
 async function waitInLine(host: Host, folder: string, options: FolderLockOptions & { token: string; started: number; deadline: number }): Promise<void> {
   const { token, started, deadline } = options;
+  const patience = deadline - started;
+  let movedAt = host.now().getTime();
+  let lastAhead = Number.POSITIVE_INFINITY;
+  let lastHolder: string | undefined;
   const lockPath = nodePath.join(folder, LOCK_NAME);
   let mine = await takeTicket(host, folder, token);
   let ticketPath = nodePath.join(folder, `${LOCK_TICKET_PREFIX}${mine}`);
@@ -477,19 +488,22 @@ async function waitInLine(host: Host, folder: string, options: FolderLockOptions
       }
       const ahead = line.filter((n) => n < mine);
       const now = host.now().getTime();
+      if (ahead.length < lastAhead) [lastAhead, movedAt] = [ahead.length, now];
       if (ahead.length < LINE_FRONT) {
         if (await tryLock(host, folder, token)) return;
         const lock = await readLockInfo(host, lockPath);
         if (lock && isLockAbandoned(host, lock)) await breakLock(host, folder, lock.raw);
+        const holder = lock?.info?.token ?? lock?.raw;
+        if (holder !== lastHolder) [lastHolder, movedAt] = [holder, now];
       }
       if (ahead.length && now - checkedHead >= HEAD_CHECK_MS) {
         checkedHead = now;
         await clearAbandonedTicket(host, nodePath.join(folder, `${LOCK_TICKET_PREFIX}${ahead[0]}`));
       }
-      if (now > deadline) {
+      if (now - movedAt > patience) {
         const holder = describeHolder(host, await readLockInfo(host, lockPath).catch(() => undefined));
         const line = ahead.length ? `; ${ahead.length} writer(s) ahead in line` : '';
-        throw new AcpError(`timed out waiting for the lock on ${folder} after ${Math.round((now - started) / 1000)} s (held by ${holder}${line}); it was not let go in time: retry, or see acp doctor`, 2, 'lock_timeout');
+        throw new AcpError(`timed out waiting for the lock on ${folder} after ${Math.round((now - started) / 1000)} s (held by ${holder}${line}); it did not change hands for ${Math.round((now - movedAt) / 1000)} s: retry, or see acp doctor`, 2, 'lock_timeout');
       }
       if (!told && now - started >= 1000) {
         told = true;

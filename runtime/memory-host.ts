@@ -224,7 +224,8 @@ export function createMemoryFileSystem(options: { files?: Record<string, string 
         appendFile: (path, data) => guard(() => files.appendFile(open(path), data)),
         rename: (from, to) => guard(() => files.rename(stays(from), stays(to))),
         remove: (path) => guard(() => files.remove(stays(path))),
-        mkdir: (path) => guard(async () => void confine(bases, path, 'create', true)),
+        // Made on the way beneath a base; the base itself, or a path outside every base, as the plain mkdir makes it.
+        mkdir: (path) => guard(() => files.mkdir(confine(bases, path, 'create', true))),
         stat: (path) =>
           guard(async () => {
             let at: string;

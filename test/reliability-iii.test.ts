@@ -224,6 +224,25 @@ describe('item 8: the folder lock is fair', () => {
     expect(spawnSync('ls', ['-A', folder], { encoding: 'utf8' }).stdout).not.toContain('.acp.lock');
   });
 
+  test('the timeout counts from the last time the line moved: a long line that keeps moving is waited out', async () => {
+    const { root } = await rootWithTask();
+    const folder = join(root, 't');
+    // Four writers (each its own host: its own in-process queue, as separate processes) hold the lock 600 ms each, in turn.
+    const holders = await Promise.all([0, 1, 2, 3].map(() => acp.createNodeHost()));
+    const order: string[] = [];
+    const held = holders.map((h, i) => acp.withFolderLock(h, folder, async () => {
+      order.push(`holder ${i}`);
+      await new Promise((r) => setTimeout(r, 600));
+    }));
+    await new Promise((r) => setTimeout(r, 100));
+    // Three tickets ahead: in front only after at least three holds (1.8 s), with a timeout of 1 s. It gets
+    // there because the lock changes hands every 0.6 s.
+    const mine = acp.withFolderLock(await acp.createNodeHost(), folder, async () => void order.push('me'), { timeoutMs: 1000 });
+    await Promise.all([...held, mine]);
+    expect(order.slice(0, 3)).not.toContain('me');
+    expect(order).toHaveLength(5);
+  });
+
   test('a ticket whose waiter died is cleared; the timeout, a last resort, names the line', async () => {
     const { root } = await rootWithTask();
     const folder = join(root, 't');
@@ -347,13 +366,17 @@ describe('item 9: the small ones', () => {
   const initArgs = ['--participant', 'ann', '--participant', 'bob', '--objective', 'o', '--completion', 'c', '--primary-deliverable-type', 'adr', '--no-config'];
 
   // Mounting needs root (the test machine's user); elsewhere there is no read-only mount to try.
-  const ro = join(work, 'ro');
-  const mounted = process.getuid?.() === 0 && (mkdirSync(ro, { recursive: true }), spawnSync('mount', ['-t', 'tmpfs', '-o', 'ro', 'tmpfs', ro]).status === 0);
-  afterAll(() => void (mounted && spawnSync('umount', [ro])));
-  test.skipIf(!mounted)('init on a read-only mount says read-only (Node reported ENOENT)', () => {
-    const r = spawnSync(process.execPath, [cliPath, 'init', '--folder', join(ro, 'collab'), ...initArgs], { encoding: 'utf8' });
-    expect(r.stderr).toBe(`error: cannot create the collaboration in ${join(ro, 'collab')}: the file system is read-only (EROFS)\n`);
-    expect(r.status).toBe(2);
+  test.skipIf(process.getuid?.() !== 0)('init on a read-only mount says read-only (Node reported ENOENT)', (context) => {
+    const ro = join(work, `ro-${++counter}`);
+    mkdirSync(ro, { recursive: true });
+    if (spawnSync('mount', ['-t', 'tmpfs', '-o', 'ro', 'tmpfs', ro]).status !== 0) return context.skip();
+    try {
+      const r = spawnSync(process.execPath, [cliPath, 'init', '--folder', join(ro, 'collab'), ...initArgs], { encoding: 'utf8' });
+      expect(r.stderr).toBe(`error: cannot create the collaboration in ${join(ro, 'collab')}: the file system is read-only (EROFS)\n`);
+      expect(r.status).toBe(2);
+    } finally {
+      spawnSync('umount', [ro]);
+    }
   });
 
   test('the refusal past 2^53 quotes the log\'s own highest seq, 2^53, not a rounded 2^53 - 1', async () => {

@@ -492,7 +492,11 @@ async function waitInLine(host: Host, folder: string, options: FolderLockOptions
       if (ahead.length < LINE_FRONT) {
         if (await tryLock(host, folder, token)) return;
         const lock = await readLockInfo(host, lockPath);
-        if (lock && isLockAbandoned(host, lock)) await breakLock(host, folder, lock.raw);
+        if (lock && isLockAbandoned(host, lock)) {
+          // Broken (or someone else broke it): try again at once, nobody to wait for.
+          await breakLock(host, folder, lock.raw);
+          continue;
+        }
         const holder = lock?.info?.token ?? lock?.raw;
         if (holder !== lastHolder) [lastHolder, movedAt] = [holder, now];
       }
@@ -505,9 +509,10 @@ async function waitInLine(host: Host, folder: string, options: FolderLockOptions
         const line = ahead.length ? `; ${ahead.length} writer(s) ahead in line` : '';
         throw new AcpError(`timed out waiting for the lock on ${folder} after ${Math.round((now - started) / 1000)} s (held by ${holder}${line}); it did not change hands for ${Math.round((now - movedAt) / 1000)} s: retry, or see acp doctor`, 2, 'lock_timeout');
       }
-      if (!told && now - started >= 1000) {
+      const current = !told && now - started >= 1000 ? await readLockInfo(host, lockPath).catch(() => undefined) : undefined;
+      if (current) {
         told = true;
-        const holder = describeHolder(host, await readLockInfo(host, lockPath).catch(() => undefined));
+        const holder = describeHolder(host, current);
         options.onWait!(`waiting for the lock on ${folder}: held by ${holder}${ahead.length ? `; ${ahead.length} writer(s) ahead in line` : ''}`);
       }
       await sleep(ahead.length < LINE_FRONT ? HEAD_POLL_MS : LINE_POLL_MS);

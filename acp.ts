@@ -37,7 +37,7 @@ import { CHECKPOINT_NAME, addSeq, checkpointState, duplicateSeqError, hasSeq, lo
 import { defineCommand, defineDeliverableType, definePlugin } from './runtime/define.ts';
 import { CONCLUSION_SECTIONS, checkDecisions, conclusionErrors, decisionGateErrors, initialDocuments, markdown, readinessGateErrors, readReadiness, strictProposalErrors, strictReviewErrors, type MarkdownHelpers, type ReadinessFacts } from './runtime/documents.ts';
 import { AcpAbortError, AcpAppendedError, AcpError, AcpPluginError, AcpTimeoutError, UsageError } from './runtime/errors.ts';
-import { LOCK_BREAKER, LOCK_NAME, READ_LIMITS, inspectFolderLock, logDecodeError, openCapped, readCapped, readWholeLines, withFolderLock, writeFileAtomic, type FolderLock, type WriteAtomicOptions } from './runtime/files.ts';
+import { LOCK_BREAKER, LOCK_NAME, READ_LIMITS, confineHost, inspectFolderLock, logDecodeError, openCapped, readCapped, readWholeLines, withFolderLock, writeFileAtomic, type FolderLock, type WriteAtomicOptions } from './runtime/files.ts';
 import type { FileReader, FileSystem, Host } from './runtime/host.ts';
 import { createMemoryFileSystem, createMemoryHost } from './runtime/memory-host.ts';
 import { lineHash } from './runtime/keyring.ts';
@@ -52,7 +52,7 @@ export { CHECKPOINT_NAME } from './runtime/checkpoint.ts';
 export { defineCommand, defineDeliverableType, definePlugin } from './runtime/define.ts';
 export { CONCLUSION_SECTIONS, conclusionErrors, decisionGateErrors, markdown, readReadiness, type MarkdownHelpers, type ReadinessFacts } from './runtime/documents.ts';
 export { AcpAbortError, AcpAppendedError, AcpError, AcpPluginError, AcpTimeoutError, UsageError } from './runtime/errors.ts';
-export { LOCK_BREAKER, LOCK_NAME, inspectFolderLock, readCapped, withFolderLock, writeFileAtomic, type FolderLock, type FolderLockOptions, type FolderLockState, type WriteAtomicOptions } from './runtime/files.ts';
+export { LOCK_BREAKER, LOCK_NAME, confineHost, inspectFolderLock, readCapped, withFolderLock, writeFileAtomic, type FolderLock, type FolderLockOptions, type FolderLockState, type WriteAtomicOptions } from './runtime/files.ts';
 export type { FileReader, FileStat, FileSystem, Host, ProcessIdentity } from './runtime/host.ts';
 export { createMemoryFileSystem, createMemoryHost, type MemoryFileSystem, type MemoryHostOptions } from './runtime/memory-host.ts';
 export { createNodeHost, type NodeHostOptions } from './runtime/node-host.ts';
@@ -322,9 +322,14 @@ export function jsonErrorDetail(error: unknown): string {
 
 /** Next seq: largest integer seq + 1, or 1 (spec §4). */
 export function nextSeq(events: Json[]): number {
+  return highestSeq(events) + 1;
+}
+
+/** The highest integer seq of the log (0 when none): what a refusal past 2^53 quotes (`nextSeq - 1` is rounded there). */
+function highestSeq(events: Json[]): number {
   let max = 0;
   for (const event of events) if (isPyIntLike(event.seq) && Number(pySeqKey(event.seq)) > max) max = Number(pySeqKey(event.seq));
-  return max + 1;
+  return max;
 }
 
 // ---------------------------------------------------------------------------
@@ -786,7 +791,11 @@ function attachmentPath(folder: string, protocol: Json, file: string): string {
   return nodePath.resolve(folder, dir, file);
 }
 
-function deliverableBoundary(folder: string, protocol: Json, ref: string): string {
+/**
+ * The directory a deliverable must stay in: its repoRoot for an
+ * `external:` reference, else the collaboration folder.
+ */
+export function deliverableBoundary(folder: string, protocol: Json, ref: string): string {
   if (ref.startsWith('external:') && typeof protocol.repoRoot === 'string') return nodePath.resolve(folder, protocol.repoRoot);
   return folder;
 }
@@ -849,6 +858,16 @@ export function documentFiles(host: Host, folder: string, protocol: Json): Docum
       return decodeText(await readCapped(host, path, READ_LIMITS.document, ref), ref);
     },
   };
+}
+
+/**
+ * A confined file system's refusal (a symlink, or a file, where a
+ * directory was expected beneath the folder) as an {@link AcpError} (exit
+ * 2, the folder unchanged); `undefined` for any other error.
+ */
+export function symlinkRefusal(error: unknown): AcpError | undefined {
+  if (errorCode(error) !== 'ELOOP' && errorCode(error) !== 'ENOTDIR') return undefined;
+  return new AcpError(`refused: ${(error as Error).message} (acp never reads or writes through a symlink there)`, 2, 'invalid_folder');
 }
 
 async function assertInsideBoundary(host: Host, path: string, boundary: string, ref: string): Promise<void> {
@@ -1788,7 +1807,7 @@ export interface AppendResult {
 export interface AppendOptions {
   /** Told once what a held lock waits for (see {@link FolderLockOptions.onWait}). */
   onLockWait?: (message: string) => void;
-  /** Give up waiting for the lock after this long (default 60 s). */
+  /** Give up when the lock has not changed hands (nor the line ahead moved) for this long (default 60 s); a line that keeps moving is waited out. */
   lockTimeoutMs?: number;
   /** Told what a store found and settled on the way (git: an earlier run's event that did or did not land). */
   onNote?: (line: string) => void;
@@ -1984,8 +2003,23 @@ export interface Transaction {
   readonly session: StoreSession;
   /** Append an event with every check of spec §6 and the `append:before` hooks; its `append:after` hooks run once the store published it. */
   append(request: AppendRequest): Promise<AppendResult>;
-  /** Replace a file atomically (an absolute path the caller checked); the store publishes it with the transaction. */
-  write(path: string, text: string, options?: WriteAtomicOptions): Promise<void>;
+  /**
+   * Replace a file atomically; the store publishes it with the transaction.
+   * `path` (absolute) must lie beneath `options.base` (default: the folder;
+   * an external deliverable's is its repoRoot, see
+   * {@link deliverableBoundary}), and is written without following any
+   * symlink below the base: a directory swapped for a symlink after the
+   * caller's checks is refused, never written through. `throughLink`: see
+   * {@link WriteAtomicOptions} (protocol.json, which a user may have linked
+   * on purpose, as the Python tools write it).
+   */
+  write(path: string, text: string, options?: TransactionWriteOptions): Promise<void>;
+}
+
+/** Options of {@link Transaction.write}. */
+export interface TransactionWriteOptions extends WriteAtomicOptions {
+  /** The directory the path must stay beneath (default: the collaboration folder). */
+  base?: string;
 }
 
 /**
@@ -2014,8 +2048,14 @@ export async function transact<T>(host: Host, folder: string, intent: WriteInten
           appended.push(result);
           return result;
         },
-        write: async (path, text, writeOptions) => {
-          await writeFileAtomic(host, path, text, writeOptions);
+        write: async (path, text, writeOptions = {}) => {
+          const { base = folder, ...atomic } = writeOptions;
+          if (path === base || !isInside(path, base)) throw new AcpError(`${path} is not inside ${base}: not written`);
+          try {
+            await writeFileAtomic(confineHost(host, [base]), path, text, atomic);
+          } catch (error) {
+            throw symlinkRefusal(error) ?? error;
+          }
           session.written.add(path);
         },
       });
@@ -2092,6 +2132,8 @@ interface LogView {
   count: number;
   seqExists(seq: number): boolean;
   nextSeq: number;
+  /** The highest seq in the log (`nextSeq - 1` is not exact past 2^53). */
+  maxSeq: number;
   /** The last event's `at` (a new event is never earlier). */
   lastAt: unknown;
 }
@@ -2112,6 +2154,7 @@ async function viewLog(host: Host, folder: string, participants: string[]): Prom
     count: checkpoint ? checkpoint.count : events.length,
     seqExists: (seq) => (checkpoint ? isInt(seq) && hasSeq(checkpoint.seqs, seq) : events.some((e) => pySeqKey(e.seq) === seq)),
     nextSeq: checkpoint ? checkpoint.maxSeq + 1 : nextSeq(events),
+    maxSeq: checkpoint ? checkpoint.maxSeq : highestSeq(events),
     lastAt: checkpoint ? lastLineAt(checkpoint.log.tail) : events.at(-1)?.at,
   };
 }
@@ -2153,10 +2196,12 @@ async function checkRequest(host: Host, folder: string, protocol: Json, request:
 }
 
 /** The event line to write, numbered `seq`. */
-function eventOf(host: Host, request: AppendRequest, seq: number, lastAt: unknown): AcpEvent {
+function eventOf(host: Host, request: AppendRequest, maxSeq: number, lastAt: unknown): AcpEvent {
+  const seq = maxSeq + 1;
   // Past 2^53 - 1 a JavaScript number no longer counts by one: every later
-  // append would get the same seq.
-  if (!Number.isSafeInteger(seq)) throw new AcpError(`events.jsonl holds a seq of 2^53 - 1 or more; acp cannot number the next event exactly (seq ${pyStr(seq - 1)})`, 2, 'invalid_log');
+  // append would get the same seq. The log's own highest seq is quoted
+  // (seq - 1 would be rounded: 2^53 + 1 - 1 gives 2^53 - 1).
+  if (!Number.isSafeInteger(seq)) throw new AcpError(`events.jsonl holds a seq of 2^53 - 1 or more; acp cannot number the next event exactly (seq ${pyStr(maxSeq)})`, 2, 'invalid_log');
   const event: AcpEvent = { seq, from: request.participant, event: request.event, at: eventTime(host, lastAt), summary: request.summary };
   if (request.doc !== undefined) event.doc = request.doc;
   if (request.replyTo !== undefined) event.reply_to = request.replyTo;
@@ -2188,7 +2233,7 @@ async function appendUnderLock(host: Host, folder: string, request: AppendReques
   const participants = checkNames(protocol, request);
   const view = await viewLog(host, folder, participants);
   await checkRequest(host, folder, protocol, request, view);
-  const event = eventOf(host, request, view.nextSeq, view.lastAt);
+  const event = eventOf(host, request, view.maxSeq, view.lastAt);
   const readiness = await readReadinessFile(host, folder);
   const before = view.checkpoint ? checkpointState(view.checkpoint, decisionGateErrors(readiness), emptyState()) : replay(view.events, participants, readiness);
   if (!view.checkpoint) await repairStaleCache(host, folder, protocol, view.events, session);
@@ -2331,6 +2376,8 @@ function pendingHost(host: Host, pending: PendingFiles): Host {
   const view: FileSystem = {
     ...fs,
     readTail: undefined,
+    // A confined copy would read the files as written, not as pending: this view does not confine.
+    beneath: undefined,
     async readFile(path, options) {
       if (path === protocol.path) return protocol.bytes;
       return path === log.path ? readLog(options) : fs.readFile(path, options);
@@ -3199,9 +3246,25 @@ export function planInit(folder: string, request: InitRequest, registry: Registr
  * overwrites an existing file: if any target exists, nothing is written.
  */
 export async function init(host: Host, folder: string, request: InitRequest, registry: Registry): Promise<InitResult> {
+  try {
+    return await initFolder(host, folder, request, registry);
+  } catch (error) {
+    if (errorCode(error) === 'EROFS') throw new AcpError(`cannot create the collaboration in ${folder}: the file system is read-only (EROFS)`, 2, 'file_system');
+    throw symlinkRefusal(error) ?? error;
+  }
+}
+
+/**
+ * {@link init}, its files written beneath the folder (and an external
+ * repoRoot) without following a symlink: a `deliverables` planted as a
+ * symlink out of the folder is refused, never written through.
+ */
+async function initFolder(plainHost: Host, folder: string, request: InitRequest, registry: Registry): Promise<InitResult> {
   const protocolPath = nodePath.join(folder, 'protocol.json');
   // Usage errors come first, as in the common tools.
-  const planned = planInit(folder, request, registry, host.now());
+  const planned = planInit(folder, request, registry, plainHost.now());
+  const repoRoot = planned.protocol.repoRoot;
+  const host = confineHost(plainHost, [folder, ...(repoRoot === undefined ? [] : [nodePath.resolve(folder, repoRoot)])]);
   if (await host.fs.stat(protocolPath)) {
     if (request.resume) return { created: false, files: [] };
     throw new AcpError('collaboration folder already contains protocol.json; use --resume to acknowledge it');
@@ -3540,7 +3603,8 @@ const UNREADABLE_GRACE_MS = 2000;
  * protocol.json's cache is a stale copy of it (see {@link TurnTracker}).
  */
 export async function waitForTurn(host: Host, folder: string, participant: string, options: WaitOptions = {}, registry?: Registry): Promise<WaitResult> {
-  const intervalMs = Math.max(0.01, options.intervalSeconds ?? DEFAULT_WAIT_INTERVAL_SECONDS) * 1000;
+  // An infinite interval polls never (file-change notifications still wake the wait): a timer past 2^31 - 1 ms would fire at once.
+  const intervalMs = Math.min(2 ** 31 - 1, Math.max(0.01, options.intervalSeconds ?? DEFAULT_WAIT_INTERVAL_SECONDS) * 1000);
   const timeoutSeconds = options.timeoutSeconds ?? DEFAULT_WAIT_TIMEOUT_SECONDS;
   const deadline = timeoutSeconds > 0 ? host.now().getTime() + timeoutSeconds * 1000 : Infinity;
   const follower = followFolder(host, folder, options.signal);
@@ -3631,7 +3695,8 @@ async function untilDeadline(promise: Promise<() => void>, ms: number, signal: A
     return await Promise.race([
       promise,
       new Promise<never>((_, reject) => {
-        if (Number.isFinite(ms)) timer = setTimeout(() => reject(new AcpTimeoutError(message)), Math.max(0, ms));
+        // Past 2^31 - 1 ms a timer fires at once (Node and Bun clamp it to 1 ms): a deadline that far is no deadline.
+        if (Number.isFinite(ms) && ms <= 2 ** 31 - 1) timer = setTimeout(() => reject(new AcpTimeoutError(message)), Math.max(0, ms));
         onAbort = () => reject(new AcpAbortError());
         if (signal?.aborted) onAbort();
         signal?.addEventListener('abort', onAbort);
@@ -3717,9 +3782,9 @@ function apiObject() {
     createNodeHost, createMemoryHost, createMemoryFileSystem, openCollaboration, createRegistry, pluginContext,
     init, append, transact, strictSetting, openStore, signingKey, verifySignatures, localStore, eventDocuments, turnOf, staleNote, TurnTracker, refusalCodeOf, validate, nextAction, formatNext, waitForTurn, followFolder,
     readProtocol, readEventLog, scanEventLog, parseEventLog, formatEventLine, jsonErrorDetail, nextSeq, emptyState, applyEvent, replay,
-    participantIds, isUnsafePath, deliverableRef, primaryRef, resolveDeliverablePath, readDeliverable, documentFiles, checkedDocumentPath,
+    participantIds, isUnsafePath, deliverableRef, primaryRef, resolveDeliverablePath, deliverableBoundary, symlinkRefusal, readDeliverable, documentFiles, checkedDocumentPath,
     markdown, readReadiness, decisionGateErrors, conclusionErrors, defaultTemplate, defaultGates, reviewHeadings, parseZonedTimestamp,
-    inspectFolderLock, withFolderLock, writeFileAtomic, decodeText, sha256Hex, formatTimestamp, formatProtocolJson, pyRepr, pyStr, pyStrip, purePosixPath, expandUser, loadsPy, dumpsPy, pySplitLines,
+    inspectFolderLock, withFolderLock, writeFileAtomic, confineHost, decodeText, sha256Hex, formatTimestamp, formatProtocolJson, pyRepr, pyStr, pyStrip, purePosixPath, expandUser, loadsPy, dumpsPy, pySplitLines,
     comparePy, sortedPy, parseArgv, parsePyInt, parsePyFloat, runCommand, describeError,
     errorCode, fsError, isInside, isObject, realpathOfExistingAncestor, sameList, sleep,
   };

@@ -12,12 +12,15 @@
  * are in the environment (`ACP_PARTICIPANT`, `ACP_REASON`, `ACP_FOLDER`,
  * `ACP_PHASE`, `ACP_EVENT`, `ACP_SEQ`, `ACP_FROM`).
  *
- * Values never become part of a larger string: participant ids come from
- * protocol.json, which anyone who can write the folder controls, and an id
- * such as `x;touch /tmp/p;#` spliced into `bash -c "… {participant}"` would
- * run as code. So a placeholder inside a longer argument, as the program, or
- * as a shell's `-c` script is refused when the options are read; a shell
- * script reads `"$ACP_PARTICIPANT"` instead (see docs/plugins.md).
+ * Values never become code: participant ids come from protocol.json, which
+ * anyone who can write the folder controls, and an id such as
+ * `x;touch /tmp/p;#` handed to `bash -c` would run. Placeholders follow an
+ * allowlist (see {@link checkPlaceholders}): whole arguments only, and only
+ * where the program takes them as data (notify-send and the like; after the
+ * literal code of `sh -c`, `python3 -c`, `node -e`); anything else is refused
+ * when the options are read, and a script reads `"$ACP_PARTICIPANT"` from the
+ * environment instead. A value beginning with `-` is never put in argv (it
+ * would be an option). See docs/plugins.md.
  *
  * Options (`acp.config.yaml`):
  * - `command` (required): argv array, e.g. `[tmux, send-keys, -t, bob, "acp next …", Enter]`;
@@ -69,24 +72,63 @@ export function parseNotifyTurnOptions(raw: Record<string, unknown>): NotifyTurn
 }
 
 const PLACEHOLDER = /\{(participant|reason|folder|phase|event|seq|from)\}/;
-const SHELLS = /^(?:.*[\\/])?(?:sh|bash|dash|zsh|ksh|mksh|fish|csh|tcsh|ash|busybox|cmd|cmd\.exe|powershell|pwsh)$/i;
 
 /**
- * Refuse command templates that would splice a value into code: a
- * placeholder inside a longer argument (it could be a shell string, a
- * `tmux send-keys` line, an `ssh` command), as the program, or as the script
- * a shell runs (`sh -c {participant}`).
+ * Programs that take every argument as data (text to show, say or log):
+ * a whole-argument placeholder may stand anywhere after the program.
+ */
+const DATA_PROGRAMS = /^(?:notify-send|terminal-notifier|say|spd-say|espeak|espeak-ng|echo)$/;
+/**
+ * Interpreters whose code comes as the literal argument after a flag
+ * (`sh -c 'script' name "$1"`, `python3 -c 'code' arg`, `node -e 'code'
+ * arg`): a placeholder may stand only after that literal code, where the
+ * program hands it to the code as data ($1, sys.argv, process.argv).
+ */
+const CODE_FLAGS: [RegExp, RegExp][] = [
+  [/^(?:sh|bash|dash|zsh|ksh|mksh|ash|busybox)$/, /^-[a-zA-Z]*c[a-zA-Z]*$/],
+  [/^python(?:\d+(?:\.\d+)?)?$/, /^-c$/],
+  [/^(?:node|nodejs|bun)$/, /^(?:-e|--eval|-p|--print)$/],
+  [/^(?:perl|ruby)$/, /^-[a-zA-Z]*e$/],
+];
+
+/**
+ * An allowlist, not a denylist of shells: a placeholder may be a whole
+ * argument only where the program is known to take it as data — any
+ * argument of a {@link DATA_PROGRAMS} program, or an argument after the
+ * literal code of an interpreter's `-c`/`-e` ({@link CODE_FLAGS}). Anywhere
+ * else (a wrapper such as `env`, `sudo`, `ssh` or `tmux send-keys`, a
+ * program acp does not know, an interpreter's script or options) it is
+ * refused when the options are read: values then come from the environment.
  */
 function checkPlaceholders(command: string[]): void {
-  const shell = SHELLS.test(command[0]!);
+  const advice = 'pass values through the environment ("$ACP_PARTICIPANT" in a script: [sh, -c, \'wake "$ACP_PARTICIPANT"\']), or as whole arguments after the literal code of sh -c / python3 -c / node -e, or to notify-send';
+  const program = command[0]!.split(/[\\/]/).pop()!.replace(/\.exe$/i, '');
+  const codeFlag = CODE_FLAGS.find(([name]) => name.test(program))?.[1];
+  const codeAt = codeFlag ? command.findIndex((arg, index) => index > 0 && codeFlag.test(arg)) + 1 : 0;
   command.forEach((arg, index) => {
     if (!PLACEHOLDER.test(arg)) return;
-    const advice = 'pass values as whole arguments ([prog, --who, "{participant}"]) or read them from the environment ("$ACP_PARTICIPANT" in a script)';
     if (arg.replace(PLACEHOLDER, '') !== '') {
       throw new Error(`option command: argument ${JSON.stringify(arg)} embeds a placeholder in a longer string; values (participant ids come from protocol.json) are never spliced into a string that may be run as code: ${advice}`);
     }
     if (index === 0) throw new Error(`option command: the program must not be a placeholder (${arg}); ${advice}`);
-    if (shell && /^[-/]\w*c$/i.test(command[index - 1]!)) throw new Error(`option command: ${arg} would be the script ${command[0]} runs; ${advice}`);
+    if (DATA_PROGRAMS.test(program)) return;
+    if (codeAt > 0 && index > codeAt) return;
+    const where = codeAt > 0 && index === codeAt ? `${arg} would be the code ${program} runs` : `${arg} may be read as code or options by ${program} (acp knows which arguments are data only for notify-send and the like, and after the code of sh -c, python3 -c, node -e)`;
+    throw new Error(`option command: ${where}; ${advice}`);
+  });
+}
+
+/**
+ * The argv of one notification: each placeholder replaced by its value, or
+ * a refusal when a value begins with `-` (a program would read it as an
+ * option: a participant id `-f/etc/shadow`); the environment carries it.
+ */
+export function notificationArgv(command: readonly string[], values: Readonly<Record<string, string>>): string[] {
+  return command.map((arg) => {
+    if (!PLACEHOLDER.test(arg)) return arg;
+    const value = values[arg.slice(1, -1)]!;
+    if (value.startsWith('-')) throw new Error(`${arg} is ${JSON.stringify(value)}, which begins with '-' and would be read as an option: not run (read ACP_${arg.slice(1, -1).toUpperCase()} from the environment instead)`);
+    return value;
   });
 }
 
@@ -132,15 +174,15 @@ export default function notifyTurn(context: PluginContext): AcpPlugin {
             seq: String(event.event.seq),
             from: event.event.from,
           };
-          // Whole-argument placeholders only (checkPlaceholders): a value is always exactly one argv entry.
-          const argv = options.command.map((arg) => (PLACEHOLDER.test(arg) ? values[arg.slice(1, -1)]! : arg));
           const env = Object.fromEntries(Object.entries(values).map(([key, value]) => [`ACP_${key.toUpperCase()}`, value]));
           let problem: string | undefined;
           try {
+            // Whole-argument placeholders where data goes only (checkPlaceholders): a value is always exactly one argv entry.
+            const argv = notificationArgv(options.command, values);
             const result = await run(argv, { cwd: event.folder, env, timeoutMs: options.timeoutSeconds * 1000, detached: options.background });
             if (result.code !== 0) {
               const detail = result.stderr.trim().split('\n')[0];
-              problem = `${argv[0]} ${result.code === null ? `was killed after ${options.timeoutSeconds}s` : `exited with ${result.code}`}${detail ? `: ${detail}` : ''}`;
+              problem = `${options.command[0]} ${result.code === null ? `was killed after ${options.timeoutSeconds}s` : `exited with ${result.code}`}${detail ? `: ${detail}` : ''}`;
             }
           } catch (error) {
             problem = error instanceof Error ? error.message : String(error);

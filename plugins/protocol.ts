@@ -120,7 +120,7 @@ const waitCommand = (c: PluginContext): CommandSpec =>
       folder: FOLDER,
       participant: { type: 'string', required: true, valueName: 'id', description: 'Participant id' },
       interval: { type: 'seconds', description: `Fallback poll period (default ${c.api.DEFAULT_WAIT_INTERVAL_SECONDS})` },
-      timeout: { type: 'seconds', description: `Give up after this long; 0 waits forever (default ${c.api.DEFAULT_WAIT_TIMEOUT_SECONDS})` },
+      timeout: { type: 'seconds', description: `Give up after this long; 0, or an infinite value (inf, 1e309: Python's float reads both), waits forever (default ${c.api.DEFAULT_WAIT_TIMEOUT_SECONDS})` },
       json: JSON_FLAG,
     },
     async run(ctx) {

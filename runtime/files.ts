@@ -7,7 +7,7 @@
  * @module
  */
 import * as nodePath from 'node:path';
-import type { FileReader, Host } from './host.ts';
+import type { FileReader, FileSystem, Host } from './host.ts';
 import { AcpError } from './errors.ts';
 import { errorCode, isObject, joinBytes, sleep } from './util.ts';
 
@@ -85,10 +85,41 @@ export async function readWholeLines(
 }
 
 function cappedReadError(error: unknown, maxBytes: number, name: string): unknown {
+  // A confined file system's refusal (FileSystem.beneath): a symlink on the way.
+  if (errorCode(error) === 'ELOOP' && String((error as Error).message).includes('not followed beneath')) return new AcpError(`${name}: refused: ${(error as Error).message} (acp never reads through a symlink there)`, 2, 'invalid_folder');
   if (errorCode(error) === 'EFTYPE') return new AcpError(`${name} is not a regular file (a FIFO, device or socket); acp reads only regular files`, 2, 'invalid_folder');
   if (errorCode(error) === 'EFBIG') return new AcpError(`${name} is larger than ${maxBytes / MiB >= 1 ? `${maxBytes / MiB} MiB` : `${maxBytes / 1024} KiB`}, more than it can legitimately hold; refusing to read it`, 2, 'invalid_folder');
   return error;
 }
+
+
+/**
+ * The host with its file system confined beneath `bases` (see
+ * {@link FileSystem.beneath}): below them no symlink is followed, so a path
+ * checked there cannot be redirected out between the check and the use.
+ * The same host object for the same host and bases (the in-process lock
+ * queue is kept per host). A host without `beneath` is returned as it is:
+ * its callers' checks are all it has.
+ */
+export function confineHost(host: Host, bases: readonly string[]): Host {
+  if (!host.fs.beneath) return host;
+  const key = bases.map((base) => nodePath.resolve(base)).join('\0');
+  let byBases = confinedHosts.get(host);
+  if (!byBases) confinedHosts.set(host, (byBases = new Map()));
+  let confined = byBases.get(key);
+  if (!confined) {
+    // The prototype keeps the host's lazy getters (hostname, identity) lazy.
+    // realpath and watch only look: the host's own (perhaps wrapped) ones.
+    const fs: FileSystem = { ...host.fs.beneath(bases), realpath: (path) => host.fs.realpath(path) };
+    if (host.fs.watch) fs.watch = (path, onChange) => host.fs.watch!(path, onChange);
+    else delete fs.watch;
+    confined = Object.create(host, { fs: { value: fs, enumerable: true } }) as Host;
+    byBases.set(key, confined);
+  }
+  return confined;
+}
+
+const confinedHosts = new WeakMap<Host, Map<string, Host>>();
 
 
 /** The folder lock's file name; other readers (the RPC server) wait while it exists. */
@@ -230,7 +261,11 @@ export async function inspectFolderLock(host: Host, folder: string): Promise<Fol
 
 /** Options of {@link withFolderLock}. */
 export interface FolderLockOptions {
-  /** Give up waiting for a held lock after this long (default 60 s): `lock_timeout`. */
+  /**
+   * Give up waiting for the lock when it has not changed hands (nor the
+   * line ahead moved) for this long (default 60 s): `lock_timeout`. A line
+   * that keeps moving is waited out, however long.
+   */
   timeoutMs?: number;
   /**
    * Told once, after a second of waiting, what the wait is for (holder pid,
@@ -334,43 +369,80 @@ async function localTurn(host: Host, lockPath: string, deadline: number, tell: (
   return leave;
 }
 
-/** Take the lock file (waiting while another holds it), run `fn` under it, release it. */
+/**
+ * The waiting line's tickets: `.acp.lock.wait.{n}`, one per process waiting
+ * for a folder's lock (its writers queue in-process first), holding the
+ * waiter's identity like the lock file and renewed like its lease. Only the
+ * lowest numbers may take the lock; a newcomer that finds tickets queues
+ * behind them instead of taking a lock just released, so no writer waits
+ * forever while others keep arriving (first come, first served).
+ */
+export const LOCK_TICKET_PREFIX = '.acp.lock.wait.';
+/**
+ * The first two in line may take the lock: a hand-over to exactly one
+ * waiter costs a wake-up of that process (tens of ms on a loaded machine);
+ * with two, whichever runs first takes it, and the other is first next time.
+ */
+const LINE_FRONT = 2;
+/** How often the front of the line tries the lock, and how often the others look whether they are in front. */
+const HEAD_POLL_MS = 2;
+const LINE_POLL_MS = 15;
+/** How often a waiter looks whether the ticket ahead of it was abandoned (its holder killed). */
+const HEAD_CHECK_MS = 250;
+
+/** The numbers of the tickets in the line, lowest first. */
+async function ticketNumbers(host: Host, folder: string): Promise<number[]> {
+  const names = await host.fs.readDir(folder);
+  const numbers: number[] = [];
+  for (const name of names) {
+    if (!name.startsWith(LOCK_TICKET_PREFIX)) continue;
+    const n = Number(name.slice(LOCK_TICKET_PREFIX.length));
+    if (Number.isSafeInteger(n) && n > 0) numbers.push(n);
+  }
+  return numbers.sort((a, b) => a - b);
+}
+
+/** Take a ticket behind the last one: the lowest free number above every ticket seen. */
+async function takeTicket(host: Host, folder: string, token: string): Promise<number> {
+  let n = ((await ticketNumbers(host, folder)).at(-1) ?? 0) + 1;
+  for (;;) {
+    try {
+      await host.fs.writeFile(nodePath.join(folder, `${LOCK_TICKET_PREFIX}${n}`), lockContent(host, token), { exclusive: true });
+      return n;
+    } catch (error) {
+      if (errorCode(error) !== 'EEXIST') throw error;
+      n++;
+    }
+  }
+}
+
+/** Try to create the lock file: true when taken, false when someone holds it. */
+async function tryLock(host: Host, folder: string, token: string): Promise<boolean> {
+  try {
+    await host.fs.writeFile(nodePath.join(folder, LOCK_NAME), lockContent(host, token), { exclusive: true });
+    return true;
+  } catch (error) {
+    if (errorCode(error) === 'EEXIST') return false;
+    if (errorCode(error) === 'ENOENT' || errorCode(error) === 'ENOTDIR') throw new AcpError(`missing protocol.json in ${folder}`, 2, 'invalid_folder');
+    if (['EACCES', 'EPERM', 'EROFS'].includes(errorCode(error) ?? '')) {
+      throw new AcpError(`cannot write in ${folder} (${errorCode(error)}): appending needs write access to the folder`);
+    }
+    throw error;
+  }
+}
+
+/** Take the lock file (waiting in line while another holds it), run `fn` under it, release it. */
 async function holdFolderLock<T>(
   host: Host,
   folder: string,
   fn: (lock: FolderLock) => Promise<T>,
   options: FolderLockOptions & { token: string; started: number; deadline: number },
 ): Promise<T> {
-  const { token, started, deadline } = options;
+  const { token } = options;
   const lockPath = nodePath.join(folder, LOCK_NAME);
-  let told = !options.onWait;
-  let delay = 1;
-  for (;;) {
-    try {
-      await host.fs.writeFile(lockPath, lockContent(host, token), { exclusive: true });
-      break;
-    } catch (error) {
-      if (errorCode(error) !== 'EEXIST') {
-        if (errorCode(error) === 'ENOENT' || errorCode(error) === 'ENOTDIR') throw new AcpError(`missing protocol.json in ${folder}`, 2, 'invalid_folder');
-        if (['EACCES', 'EPERM', 'EROFS'].includes(errorCode(error) ?? '')) {
-          throw new AcpError(`cannot write in ${folder} (${errorCode(error)}): appending needs write access to the folder`);
-        }
-        throw error;
-      }
-    }
-    const lock = await readLockInfo(host, lockPath);
-    if (lock && isLockAbandoned(host, lock)) await breakLock(host, folder, lock.raw);
-    else {
-      const now = host.now().getTime();
-      if (now > deadline) throw new AcpError(`timed out waiting for the lock on ${folder} after ${Math.round((now - started) / 1000)} s (held by ${describeHolder(host, lock)})`, 2, 'lock_timeout');
-      if (!told && now - started >= 1000) {
-        told = true;
-        options.onWait!(`waiting for the lock on ${folder}: held by ${describeHolder(host, lock)}`);
-      }
-      await sleep(delay);
-      delay = Math.min(delay * 2, 25);
-    }
-  }
+  // Nobody in line and the lock free: taken at once (the common case).
+  const lineEmpty = (await ticketNumbers(host, folder).catch(() => [])).length === 0;
+  if (!lineEmpty || !(await tryLock(host, folder, token))) await waitInLine(host, folder, options);
   const lease = renewLease(host, lockPath, token);
   try {
     return await fn({ folder, token });
@@ -379,6 +451,83 @@ async function holdFolderLock<T>(
     const current = await readLockInfo(host, lockPath).catch(() => undefined);
     if (current?.info?.token === token) await host.fs.remove(lockPath);
   }
+}
+
+/**
+ * Wait in line for the lock: take a ticket, and once it is in front, take
+ * the lock as soon as it is free (breaking it when its holder is gone);
+ * meanwhile clear a ticket ahead whose waiter is gone. The timeout is a
+ * last resort against a holder that never lets go: it counts from the last
+ * time the line moved (a writer ahead served, the lock changing hands), so
+ * a long line on a loaded machine is waited out however long it takes;
+ * then the ticket is withdrawn and `lock_timeout` raised, naming the holder
+ * and the line.
+ */
+async function waitInLine(host: Host, folder: string, options: FolderLockOptions & { token: string; started: number; deadline: number }): Promise<void> {
+  const { token, started, deadline } = options;
+  const patience = deadline - started;
+  let movedAt = host.now().getTime();
+  let lastAhead = Number.POSITIVE_INFINITY;
+  let lastHolder: string | undefined;
+  const lockPath = nodePath.join(folder, LOCK_NAME);
+  let mine = await takeTicket(host, folder, token);
+  let ticketPath = nodePath.join(folder, `${LOCK_TICKET_PREFIX}${mine}`);
+  let lease = renewLease(host, ticketPath, token);
+  let told = !options.onWait;
+  let checkedHead = host.now().getTime();
+  try {
+    for (;;) {
+      const line = await ticketNumbers(host, folder);
+      if (!line.includes(mine)) {
+        // Our ticket was cleared as abandoned (this process stalled past its lease): back in line.
+        await lease.stop();
+        mine = await takeTicket(host, folder, token);
+        ticketPath = nodePath.join(folder, `${LOCK_TICKET_PREFIX}${mine}`);
+        lease = renewLease(host, ticketPath, token);
+        continue;
+      }
+      const ahead = line.filter((n) => n < mine);
+      const now = host.now().getTime();
+      if (ahead.length < lastAhead) [lastAhead, movedAt] = [ahead.length, now];
+      if (ahead.length < LINE_FRONT) {
+        if (await tryLock(host, folder, token)) return;
+        const lock = await readLockInfo(host, lockPath);
+        if (lock && isLockAbandoned(host, lock)) {
+          // Broken (or someone else broke it): try again at once, nobody to wait for.
+          await breakLock(host, folder, lock.raw);
+          continue;
+        }
+        const holder = lock?.info?.token ?? lock?.raw;
+        if (holder !== lastHolder) [lastHolder, movedAt] = [holder, now];
+      }
+      if (ahead.length && now - checkedHead >= HEAD_CHECK_MS) {
+        checkedHead = now;
+        await clearAbandonedTicket(host, nodePath.join(folder, `${LOCK_TICKET_PREFIX}${ahead[0]}`));
+      }
+      if (now - movedAt > patience) {
+        const holder = describeHolder(host, await readLockInfo(host, lockPath).catch(() => undefined));
+        const line = ahead.length ? `; ${ahead.length} writer(s) ahead in line` : '';
+        throw new AcpError(`timed out waiting for the lock on ${folder} after ${Math.round((now - started) / 1000)} s (held by ${holder}${line}); it did not change hands for ${Math.round((now - movedAt) / 1000)} s: retry, or see acp doctor`, 2, 'lock_timeout');
+      }
+      const current = !told && now - started >= 1000 ? await readLockInfo(host, lockPath).catch(() => undefined) : undefined;
+      if (current) {
+        told = true;
+        const holder = describeHolder(host, current);
+        options.onWait!(`waiting for the lock on ${folder}: held by ${holder}${ahead.length ? `; ${ahead.length} writer(s) ahead in line` : ''}`);
+      }
+      await sleep(ahead.length < LINE_FRONT ? HEAD_POLL_MS : LINE_POLL_MS);
+    }
+  } finally {
+    await lease.stop();
+    const current = await readLockInfo(host, ticketPath).catch(() => undefined);
+    if (current?.info?.token === token) await host.fs.remove(ticketPath);
+  }
+}
+
+/** Remove a ticket whose waiter is gone (killed while waiting), as an abandoned lock is broken. */
+async function clearAbandonedTicket(host: Host, path: string): Promise<void> {
+  const ticket = await readLockInfo(host, path).catch(() => undefined);
+  if (ticket && isLockAbandoned(host, ticket)) await removeIfUnchanged(host, path, ticket.raw);
 }
 
 /**

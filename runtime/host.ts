@@ -86,6 +86,23 @@ export interface FileSystem {
    * log is read whole (validate then holds all of it at once).
    */
   openRead?(path: string, options?: { maxBytes?: number }): Promise<FileReader>;
+  /**
+   * The same file system confined beneath `bases`: a path below one of them
+   * is opened relative to a handle of its directory, reached from the base
+   * one component at a time without following a symlink, and its last
+   * component is not followed either (a symlink there is reported by `stat`
+   * as a symlink that is neither file nor directory; opening it raises
+   * `ELOOP`, as a symlinked directory on the way does). So a path checked
+   * beneath a base cannot be redirected out of it between the check and the
+   * use: there is nothing to redirect. The bases themselves, and paths
+   * outside every base, are opened as the plain file system opens them;
+   * `realpath` and `watch` (checks, never a byte read or written) too.
+   * Optional: a host without it cannot confine (`confineHost` returns it
+   * unchanged). A wrapper that replaces methods of a file system (a test
+   * injecting a full disk) wraps what `beneath` returns too: the confined
+   * file system does not call the outer one's methods.
+   */
+  beneath?(bases: readonly string[]): FileSystem;
 }
 
 /** What identifies a process beyond its pid; absent fields could not be read. */

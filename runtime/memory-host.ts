@@ -102,7 +102,35 @@ export function createMemoryFileSystem(options: { files?: Record<string, string 
     mkdirs(nodePath.dirname(norm(path)));
     put(path, text, 'w');
   }
-  return {
+  /**
+   * `path` below the base it lies beneath (or as given, outside every base),
+   * every directory on the way checked to be one and not a symlink, made
+   * when `create`; the last component too unless `reach` is `parent`, where
+   * a symlink raises ELOOP only when `refuseLink`. Synchronous, as every
+   * operation here: nothing changes between this check and the use.
+   */
+  const confine = (bases: readonly string[], path: string, reach: 'parent' | 'whole' | 'create', refuseLink: boolean): string => {
+    const p = norm(path);
+    const base = bases.map(norm).sort((a, b) => b.length - a.length).find((root) => root !== p && inside(p, root));
+    if (base === undefined) return p;
+    if (reach === 'create' && !get(real(base))) mkdirs(base);
+    let at = real(base);
+    const parts = nodePath.relative(base, p).split(nodePath.sep);
+    const last = reach === 'parent' ? parts.pop()! : undefined;
+    for (const part of parts) {
+      at = nodePath.join(at, part);
+      const node = get(at);
+      if (!node && reach === 'create') mkdirs(at);
+      else if (!node) throw fsError('ENOENT', `${nodePath.join(base, ...parts)} does not exist`);
+      else if (node.kind === 'link') throw fsError('ELOOP', `${at} is a symbolic link: not followed beneath ${base}`);
+      else if (node.kind !== 'dir') throw fsError('ENOTDIR', `${at} is not a directory`);
+    }
+    if (last === undefined) return at;
+    at = nodePath.join(at, last);
+    if (refuseLink && get(at)?.kind === 'link') throw fsError('ELOOP', `${at} is a symbolic link: not followed beneath ${base}`);
+    return at;
+  };
+  const files: MemoryFileSystem = {
     readFile: async (path, opts) => {
       // Only regular files exist here; the size cap is the node host's.
       const data = fileAt(path).node.data;
@@ -180,6 +208,42 @@ export function createMemoryFileSystem(options: { files?: Record<string, string 
       nodes.set(p, { kind: 'link', target, mtimeMs: now() });
       changed(p);
     },
+    beneath: (bases) => {
+      const open = (path: string): string => confine(bases, path, 'parent', true);
+      const stays = (path: string): string => confine(bases, path, 'parent', false);
+      const fail = (error: unknown): Promise<never> => Promise.reject(error);
+      const guard = <T>(run: () => Promise<T>): Promise<T> => {
+        try {
+          return run();
+        } catch (error) {
+          return fail(error);
+        }
+      };
+      return {
+        readFile: (path, o) => guard(() => files.readFile(open(path), o)),
+        writeFile: (path, data, o) => guard(() => files.writeFile(open(path), data, o)),
+        appendFile: (path, data) => guard(() => files.appendFile(open(path), data)),
+        rename: (from, to) => guard(() => files.rename(stays(from), stays(to))),
+        remove: (path) => guard(() => files.remove(stays(path))),
+        // Made on the way beneath a base; the base itself, or a path outside every base, as the plain mkdir makes it.
+        mkdir: (path) => guard(() => files.mkdir(confine(bases, path, 'create', true))),
+        stat: (path) =>
+          guard(async () => {
+            let at: string;
+            try {
+              at = stays(path);
+            } catch {
+              return null;
+            }
+            const node = get(at);
+            return node?.kind === 'link' ? { isFile: false, isDirectory: false, isSymlink: true, size: 0, mtimeMs: node.mtimeMs } : files.stat(at);
+          }),
+        realpath: (path) => files.realpath(path),
+        readDir: (path) => guard(() => files.readDir(confine(bases, path, 'whole', true))),
+        truncate: (path, size) => guard(() => files.truncate(open(path), size)),
+        watch: (path, onChange) => files.watch(path, onChange),
+      };
+    },
     snapshot: () => new Map([...nodes].flatMap(([k, v]) => (v.kind === 'file' ? [[k, v.data.slice()] as const] : []))),
     watch: (path, onChange) => {
       let key: string;
@@ -195,6 +259,7 @@ export function createMemoryFileSystem(options: { files?: Record<string, string 
       return () => void set.delete(fn);
     },
   };
+  return files;
 }
 
 /** Options of {@link createMemoryHost}. */

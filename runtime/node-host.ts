@@ -7,10 +7,24 @@
  */
 import * as nodePath from 'node:path';
 import { AcpError } from './errors.ts';
-import type { FileSystem, Host } from './host.ts';
+import type { FileStat, FileSystem, Host } from './host.ts';
 import { fileKeyring } from './keyring.ts';
 import { decodeSurrogateEscape, encodeSurrogateEscape, hasLoneSurrogate, type LinkReader, purePosixPath, pyRealpath, pyRepr } from './pytext.ts';
-import { builtinModule, errorCode, fsError, getBuiltin } from './util.ts';
+import { builtinModule, errorCode, fsError, getBuiltin, isInside } from './util.ts';
+
+/** How much of a path a confined file system reaches without following symlinks: its directory, all of it, or all of it made. */
+type Reach = 'parent' | 'whole' | 'create';
+/** Where an operation opens a path (see {@link FileSystem.beneath}). */
+interface Placed {
+  /** The path to open: the one asked for, or one relative to a directory handle. */
+  path: string;
+  /** O_NOFOLLOW where the last component must not be a symlink (0 otherwise). */
+  noFollow: number;
+  /** The directories were made on the way (`create`). */
+  created?: boolean;
+  release(): Promise<void>;
+}
+type Place = (path: string, reach: Reach) => Promise<Placed>;
 
 /** Options of {@link createNodeHost}. */
 export interface NodeHostOptions {
@@ -127,12 +141,12 @@ export async function createNodeHost(options: NodeHostOptions = {}): Promise<Hos
   // before a byte moves: a FIFO, a device (/dev/zero) or a socket is refused.
   const c = fs.constants;
   const NONBLOCK = c.O_NONBLOCK ?? 0;
-  const openRegular = async (path: string, flags: number): Promise<number> => {
+  const openRegular = async (path: string, flags: number, name = path): Promise<number> => {
     const handle = await fd.open(path, flags | NONBLOCK);
     try {
       const st = await fd.fstat(handle);
-      if (st.isDirectory()) throw fsError('EISDIR', `${path} is a directory`);
-      if (!st.isFile()) throw fsError('EFTYPE', `${path} is not a regular file (a FIFO, device or socket); acp reads only regular files`);
+      if (st.isDirectory()) throw fsError('EISDIR', `${name} is a directory`);
+      if (!st.isFile()) throw fsError('EFTYPE', `${name} is not a regular file (a FIFO, device or socket); acp reads only regular files`);
       return handle;
     } catch (error) {
       await fd.close(handle);
@@ -187,10 +201,46 @@ export async function createNodeHost(options: NodeHostOptions = {}): Promise<Hos
     }
   };
 
-  const nodeFs: FileSystem = {
-    readFile: async (path, options) => {
+  // No file name holds a NUL character: such a path (from a hostile
+  // protocol.json or argument) names nothing, rather than making node:fs
+  // throw a TypeError.
+  const withoutNul = (files: FileSystem): FileSystem => {
+    for (const key of Object.keys(files) as (keyof FileSystem)[]) {
+      const fn = files[key] as (...args: unknown[]) => unknown;
+      (files as unknown as Record<string, unknown>)[key] = (...args: unknown[]): unknown => {
+        const paths = key === 'rename' ? args.slice(0, 2) : args.slice(0, 1);
+        if (!paths.some((p) => typeof p === 'string' && p.includes('\0'))) return fn(...args);
+        if (key === 'stat' || key === 'readTail') return Promise.resolve(null);
+        if (key === 'remove') return Promise.resolve();
+        if (key === 'watch') return () => undefined;
+        return Promise.reject(fsError('ENOENT', `no file name holds a NUL character: ${JSON.stringify(paths.join(' '))}`));
+      };
+    }
+    return files;
+  };
+  /**
+   * The file system over `place`, which says where each path is opened: the
+   * path itself (the plain host), or, beneath a confinement base, a path
+   * relative to a directory handle reached without following a symlink
+   * (see {@link beneathPlace}); `noFollow` is added to every open.
+   */
+  const makeFs = (place: Place): FileSystem => {
+    const placed = async <T>(path: string, run: (where: Placed) => Promise<T>, reach: Reach = 'parent'): Promise<T> => {
+      const where = await place(path, reach);
+      try {
+        return await run(where);
+      } catch (error) {
+        // Messages name the path asked for, never the /proc/self/fd one it was opened by.
+        if (where.path !== path && error instanceof Error) error.message = error.message.split(where.path).join(path);
+        throw error;
+      } finally {
+        await where.release();
+      }
+    };
+    return {
+    readFile: (path, options) => placed(path, async ({ path: at, noFollow }) => {
       const max = options?.maxBytes ?? Number.MAX_SAFE_INTEGER;
-      const handle = await openRegular(path, c.O_RDONLY);
+      const handle = await openRegular(at, c.O_RDONLY | noFollow, path);
       try {
         const size = (await fd.fstat(handle)).size;
         if (size > max) throw fsError('EFBIG', `${path} holds ${size} bytes, more than ${max}`);
@@ -208,9 +258,9 @@ export async function createNodeHost(options: NodeHostOptions = {}): Promise<Hos
       } finally {
         await fd.close(handle);
       }
-    },
+    }),
     openRead: async (path, options) => {
-      const handle = await openRegular(path, c.O_RDONLY);
+      const handle = await placed(path, ({ path: at, noFollow }) => openRegular(at, c.O_RDONLY | noFollow, path));
       let size: number;
       try {
         size = (await fd.fstat(handle)).size;
@@ -233,10 +283,10 @@ export async function createNodeHost(options: NodeHostOptions = {}): Promise<Hos
         close: () => fd.close(handle),
       };
     },
-    writeFile: async (path, data, options) => {
+    writeFile: (path, data, options) => placed(path, async ({ path: at, noFollow }) => {
       const bytes = typeof data === 'string' ? new TextEncoder().encode(data) : data;
-      if (options?.exclusive) return options.temporary ? writeNew(path, bytes) : createExclusive(path, bytes);
-      const handle = await openRegular(path, c.O_WRONLY | c.O_CREAT);
+      if (options?.exclusive) return options.temporary ? writeNew(at, bytes) : createExclusive(at, bytes);
+      const handle = await openRegular(at, c.O_WRONLY | c.O_CREAT | noFollow, path);
       try {
         await fd.truncate(handle, 0);
         let written = 0;
@@ -248,10 +298,10 @@ export async function createNodeHost(options: NodeHostOptions = {}): Promise<Hos
       } finally {
         await fd.close(handle);
       }
-    },
-    appendFile: async (path, data) => {
+    }),
+    appendFile: (path, data) => placed(path, async ({ path: at, noFollow }) => {
       const bytes = typeof data === 'string' ? new TextEncoder().encode(data) : data;
-      const handle = await openRegular(path, c.O_WRONLY | c.O_APPEND | c.O_CREAT);
+      const handle = await openRegular(at, c.O_WRONLY | c.O_APPEND | c.O_CREAT | noFollow, path);
       try {
         const start = (await fd.fstat(handle)).size;
         let written = 0;
@@ -278,50 +328,34 @@ export async function createNodeHost(options: NodeHostOptions = {}): Promise<Hos
       } finally {
         await fd.close(handle);
       }
-    },
-    rename: async (from, to) => (sync ? fs.renameSync(osPath(from), osPath(to)) : fsp().rename(osPath(from), osPath(to))),
-    remove: removeFile,
-    mkdir: async (path) => {
-      if (sync) fs.mkdirSync(osPath(path), { recursive: true });
-      else await fsp().mkdir(osPath(path), { recursive: true });
-    },
-    stat: async (path) => {
+    }),
+    rename: (from, to) => placed(from, ({ path: src }) => placed(to, async ({ path: dst }) => (sync ? fs.renameSync(osPath(src), osPath(dst)) : fsp().rename(osPath(src), osPath(dst))))),
+    remove: (path) => placed(path, ({ path: at }) => removeFile(at)),
+    mkdir: (path) => placed(path, async ({ path: at, created }) => {
+      if (created) return;
       try {
-        // Synchronously, a missing name is answered without an exception:
-        // building one costs ~0.1 ms, and the config search stats ~4 names
-        // per ancestor directory.
-        const link = sync ? fs.lstatSync(osPath(path), { throwIfNoEntry: false }) : await fsp().lstat(osPath(path));
-        if (link === undefined) return null;
-        let target: typeof link | null = link;
-        if (link.isSymbolicLink()) {
-          try {
-            target = sync ? (fs.statSync(osPath(path), { throwIfNoEntry: false }) ?? null) : await fsp().stat(osPath(path));
-          } catch {
-            target = null;
-          }
-        }
-        if (!target) return { isFile: false, isDirectory: false, isSymlink: true, size: 0, mtimeMs: link.mtimeMs };
-        return {
-          isFile: target.isFile(),
-          isDirectory: target.isDirectory(),
-          isSymlink: link.isSymbolicLink(),
-          size: target.size,
-          mtimeMs: target.mtimeMs,
-          ctimeMs: target.ctimeMs,
-          ino: target.ino,
-          // Owner and permission bits mean something on POSIX only (Windows reports uid 0 and mode 0o666).
-          ...(nodePath.sep === '/' ? { uid: target.uid, mode: target.mode & 0o7777 } : {}),
-        };
+        if (sync) fs.mkdirSync(osPath(at), { recursive: true });
+        else await fsp().mkdir(osPath(at), { recursive: true });
       } catch (error) {
-        // Names nothing that exists (as Python's os.path.exists sees it).
-        if (['ENOENT', 'ENOTDIR', 'ENAMETOOLONG', 'ELOOP'].includes(errorCode(error) ?? '')) return null;
+        // Node's recursive mkdir says ENOENT for any failure to create (a
+        // read-only mount, no permission): make the first missing directory
+        // alone, which fails with the real reason.
+        if (errorCode(error) !== 'ENOENT') throw error;
+        let missing = at;
+        while (nodePath.dirname(missing) !== missing && !fs.existsSync(osPath(nodePath.dirname(missing)))) missing = nodePath.dirname(missing);
+        fs.mkdirSync(osPath(missing));
         throw error;
       }
-    },
-    readTail: async (path, length) => {
+    }, 'create'),
+    stat: (path) => placed(path, ({ path: at, noFollow }) => statPath(at, noFollow !== 0)).catch((error) => {
+      // Names nothing that exists (as Python's os.path.exists sees it).
+      if (['ENOENT', 'ENOTDIR', 'ENAMETOOLONG', 'ELOOP'].includes(errorCode(error) ?? '')) return null;
+      throw error;
+    }),
+    readTail: (path, length) => placed(path, async ({ path: at, noFollow }) => {
       let handle: number;
       try {
-        handle = await openRegular(path, c.O_RDONLY);
+        handle = await openRegular(at, c.O_RDONLY | noFollow, path);
       } catch (error) {
         // Not a log tail: missing, a directory, a FIFO or a device.
         if (['ENOENT', 'ENOTDIR', 'EISDIR', 'EFTYPE'].includes(errorCode(error) ?? '')) return null;
@@ -339,11 +373,22 @@ export async function createNodeHost(options: NodeHostOptions = {}): Promise<Hos
       } finally {
         await fd.close(handle);
       }
-    },
+    }).catch((error) => {
+      if (['ENOENT', 'ENOTDIR'].includes(errorCode(error) ?? '')) return null;
+      throw error;
+    }),
     // The native realpath(3), as fs.promises.realpath uses (realpathSync alone is a JS re-implementation).
+    // Always the plain path: a check only, never where a byte is read or written.
     realpath: async (path) => osName(sync ? (fs.realpathSync.native ?? fs.realpathSync)(osPath(path), { encoding: 'buffer' }) : await fsp().realpath(osPath(path), { encoding: 'buffer' })),
-    readDir: async (path) => (sync ? fs.readdirSync(osPath(path), { encoding: 'buffer' }) : await fsp().readdir(osPath(path), { encoding: 'buffer' })).map(osName),
-    truncate: async (path, size) => (sync ? fs.truncateSync(osPath(path), size) : fsp().truncate(osPath(path), size)),
+    readDir: (path) => placed(path, async ({ path: at }) => (sync ? fs.readdirSync(osPath(at), { encoding: 'buffer' }) : await fsp().readdir(osPath(at), { encoding: 'buffer' })).map(osName), 'whole'),
+    truncate: (path, size) => placed(path, async ({ path: at, noFollow }) => {
+      const handle = await openRegular(at, c.O_WRONLY | noFollow, path);
+      try {
+        await fd.truncate(handle, size);
+      } finally {
+        await fd.close(handle);
+      }
+    }),
     watch: (path, onChange) => {
       try {
         const watcher = fs.watch(osPath(path), { persistent: true }, () => onChange());
@@ -353,21 +398,149 @@ export async function createNodeHost(options: NodeHostOptions = {}): Promise<Hos
         return () => undefined;
       }
     },
-  };
-  // No file name holds a NUL character: such a path (from a hostile
-  // protocol.json or argument) names nothing, rather than making node:fs
-  // throw a TypeError.
-  for (const key of Object.keys(nodeFs) as (keyof FileSystem)[]) {
-    const fn = nodeFs[key] as (...args: unknown[]) => unknown;
-    (nodeFs as unknown as Record<string, unknown>)[key] = (...args: unknown[]): unknown => {
-      const paths = key === 'rename' ? args.slice(0, 2) : args.slice(0, 1);
-      if (!paths.some((p) => typeof p === 'string' && p.includes('\0'))) return fn(...args);
-      if (key === 'stat' || key === 'readTail') return Promise.resolve(null);
-      if (key === 'remove') return Promise.resolve();
-      if (key === 'watch') return () => undefined;
-      return Promise.reject(fsError('ENOENT', `no file name holds a NUL character: ${JSON.stringify(paths.join(' '))}`));
     };
-  }
+  };
+  /** lstat, then (unless `noFollow`) stat through a symlink: the host's {@link FileSystem.stat}. */
+  const statPath = async (path: string, noFollow: boolean): Promise<FileStat | null> => {
+    // Synchronously, a missing name is answered without an exception:
+    // building one costs ~0.1 ms, and the config search stats ~4 names
+    // per ancestor directory.
+    const link = sync ? fs.lstatSync(osPath(path), { throwIfNoEntry: false }) : await fsp().lstat(osPath(path));
+    if (link === undefined) return null;
+    let target: typeof link | null = link;
+    if (link.isSymbolicLink()) {
+      try {
+        target = noFollow ? null : sync ? (fs.statSync(osPath(path), { throwIfNoEntry: false }) ?? null) : await fsp().stat(osPath(path));
+      } catch {
+        target = null;
+      }
+    }
+    if (!target) return { isFile: false, isDirectory: false, isSymlink: true, size: 0, mtimeMs: link.mtimeMs };
+    return {
+      isFile: target.isFile(),
+      isDirectory: target.isDirectory(),
+      isSymlink: link.isSymbolicLink(),
+      size: target.size,
+      mtimeMs: target.mtimeMs,
+      ctimeMs: target.ctimeMs,
+      ino: target.ino,
+      // Owner and permission bits mean something on POSIX only (Windows reports uid 0 and mode 0o666).
+      ...(nodePath.sep === '/' ? { uid: target.uid, mode: target.mode & 0o7777 } : {}),
+    };
+  };
+  const direct: Place = async (path) => ({ path, noFollow: 0, release: async () => undefined });
+  const nodeFs = withoutNul(makeFs(direct));
+  nodeFs.beneath = (bases) => withoutNul(makeFs(beneathPlace(bases)));
+
+  // Confinement (FileSystem.beneath). Node has no openat(2); on Linux the
+  // magic link /proc/self/fd/N/name is one: the kernel resolves `name` in
+  // the directory the handle N holds, whatever its path has become.
+  const DIRECTORY = c.O_RDONLY | (c.O_DIRECTORY ?? 0);
+  const NOFOLLOW = c.O_NOFOLLOW ?? 0;
+  let procFd: boolean | undefined;
+  /** Whether /proc/self/fd/N opens the directory handle N holds (Linux; on Deno only with read and write grants of /proc). */
+  const procFdWorks = (): boolean => {
+    if (procFd !== undefined) return procFd;
+    procFd = false;
+    if (!granted({ name: 'read', path: '/proc/self/fd' } as { name: string }) || !granted({ name: 'write', path: '/proc/self/fd' } as { name: string })) return procFd;
+    try {
+      const handle = fs.openSync('/', DIRECTORY);
+      try {
+        procFd = fs.statSync(`/proc/self/fd/${handle}`).ino === fs.fstatSync(handle).ino;
+      } finally {
+        fs.closeSync(handle);
+      }
+    } catch {
+      procFd = false;
+    }
+    return procFd;
+  };
+  /** Why the walk stopped at `at` (shown as `shown`): a symlink is named as one. */
+  const walkError = (error: unknown, at: string, shown: string, base: string): unknown => {
+    if (!['ENOTDIR', 'ELOOP'].includes(errorCode(error) ?? '')) {
+      // Name the path asked for, never the /proc/self/fd one (a directory removed meanwhile: ENOENT).
+      if (error instanceof Error) error.message = error.message.split(at).join(shown);
+      return error;
+    }
+    let link = false;
+    try {
+      link = fs.lstatSync(osPath(at)).isSymbolicLink();
+    } catch {
+      link = false;
+    }
+    return link ? fsError('ELOOP', `${shown} is a symbolic link: not followed beneath ${base}`) : fsError('ENOTDIR', `${shown} is not a directory`);
+  };
+  /**
+   * The handle of `base`'s directory `parts` below, each component opened
+   * relative to the previous one's handle without following a symlink
+   * (missing ones made when `create`).
+   */
+  const openBeneath = async (base: string, parts: string[], create: boolean): Promise<number> => {
+    // The base itself is the caller's (followed as given), made when missing.
+    if (create && !fs.existsSync(osPath(base))) fs.mkdirSync(osPath(base), { recursive: true });
+    let dir = await fd.open(base, DIRECTORY);
+    try {
+      for (let i = 0; i < parts.length; i++) {
+        const at = `/proc/self/fd/${dir}/${parts[i]}`;
+        const shown = nodePath.join(base, ...parts.slice(0, i + 1));
+        let next: number;
+        try {
+          next = await fd.open(at, DIRECTORY | NOFOLLOW);
+        } catch (error) {
+          if (!create || errorCode(error) !== 'ENOENT') throw walkError(error, at, shown, base);
+          try {
+            fs.mkdirSync(osPath(at));
+          } catch (made) {
+            if (errorCode(made) !== 'EEXIST') throw made;
+          }
+          next = await fd.open(at, DIRECTORY | NOFOLLOW).catch((again) => Promise.reject(walkError(again, at, shown, base)));
+        }
+        await fd.close(dir);
+        dir = next;
+      }
+      return dir;
+    } catch (error) {
+      await fd.close(dir);
+      throw error;
+    }
+  };
+  /**
+   * Without /proc (macOS, a Deno without its grant): every component is
+   * checked by lstat to be a directory, not a symlink, and the last one is
+   * opened with O_NOFOLLOW. This narrows the window between check and use
+   * to the walk's; only the handle walk above closes it.
+   */
+  const checkBeneath = (base: string, parts: string[], create: boolean): void => {
+    if (create && !fs.existsSync(osPath(base))) fs.mkdirSync(osPath(base), { recursive: true });
+    for (let i = 1; i <= parts.length; i++) {
+      const prefix = nodePath.join(base, ...parts.slice(0, i));
+      let st = fs.lstatSync(osPath(prefix), { throwIfNoEntry: false });
+      if (!st && create) {
+        fs.mkdirSync(osPath(prefix));
+        st = fs.lstatSync(osPath(prefix), { throwIfNoEntry: false });
+      }
+      if (!st) throw fsError('ENOENT', `${prefix} does not exist`);
+      if (st.isSymbolicLink()) throw fsError('ELOOP', `${prefix} is a symbolic link: not followed beneath ${base}`);
+      if (!st.isDirectory()) throw fsError('ENOTDIR', `${prefix} is not a directory`);
+    }
+  };
+  /** Where a path beneath one of `bases` is opened: relative to a handle of its directory, reached without following a symlink. */
+  const beneathPlace = (bases: readonly string[]): Place => {
+    const roots = bases.map((base) => nodePath.resolve(base)).sort((a, b) => b.length - a.length);
+    return async (path, reach) => {
+      const base = roots.find((root) => root !== path && isInside(path, root));
+      if (base === undefined) return direct(path, reach);
+      const parts = nodePath.relative(base, path).split(nodePath.sep);
+      const last = reach === 'parent' ? parts.pop()! : undefined;
+      if (!procFdWorks()) {
+        checkBeneath(base, parts, reach === 'create');
+        return { path, noFollow: NOFOLLOW, created: reach === 'create', release: async () => undefined };
+      }
+      const dir = await openBeneath(base, parts, reach === 'create');
+      const at = last === undefined ? `/proc/self/fd/${dir}` : `/proc/self/fd/${dir}/${last}`;
+      return { path: at, noFollow: NOFOLLOW, created: reach === 'create', release: () => fd.close(dir) };
+    };
+  };
   // Deno asks interactively for sys/run permissions unless granted; never
   // prompt from a lock check: without them the lock falls back to its age.
   const deno = (globalThis as { Deno?: { permissions?: { querySync?(d: { name: string; kind?: string }): { state: string } } } }).Deno;

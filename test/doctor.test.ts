@@ -8,6 +8,8 @@ import { afterEach, describe, expect, test } from 'vitest';
 import * as acp from '../acp.ts';
 import { doctor } from '../plugins/doctor/diagnose.ts';
 import { NOTES_REF, cli, makeFolder } from './reliability/fixture.ts';
+import { acp as humansAcp } from './humans/context.ts';
+import { FROZEN_SHA256, OWNER, PRIMARY, freezeStepIndex, happyFolder } from './humans/folders.ts';
 
 const roots: string[] = [];
 afterEach(() => {
@@ -214,5 +216,43 @@ describe('acp doctor', () => {
     expect(r.stderr).toBe(`error: missing protocol.json in ${root} (not a collaboration folder)\n`);
     expect((await cli(['doctor'])).stderr).toBe('error: the following arguments are required: --folder\n');
     expect(existsSync(join(root, '.acp.lock'))).toBe(false);
+  });
+});
+
+describe('an interrupted freeze (issue 27 item 7)', () => {
+  /** A folder where `acp freeze` wrote its files but was stopped before its event: the event line cut off again. */
+  async function halfFrozen(): Promise<string> {
+    const folder = await happyFolder(freezeStepIndex());
+    const frozen = await humansAcp(['freeze', '--folder', folder, '--participant', OWNER]);
+    expect(frozen.rc).toBe(0);
+    const log = join(folder, 'events.jsonl');
+    const lines = readFileSync(log, 'utf8').split('\n').filter(Boolean);
+    writeFileSync(log, `${lines.slice(0, -1).join('\n')}\n`);
+    return folder;
+  }
+
+  test('doctor reports it; --fix completes it by appending the event, keeping the frozen text', async () => {
+    const folder = await halfFrozen();
+    const text = readFileSync(join(folder, PRIMARY), 'utf8');
+    const report = await humansAcp(['doctor', '--folder', folder]);
+    expect(report.stdout).toContain(`${PRIMARY} says Status: Frozen and readiness.md records its sha256 ${FROZEN_SHA256.slice(0, 12)}…, but no deliverable_frozen event does: an interrupted acp freeze`);
+    expect(report.rc).toBe(1);
+    const fixed = await humansAcp(['doctor', '--folder', folder, '--fix']);
+    expect(fixed.stdout).toContain(`completed the interrupted freeze of ${PRIMARY}: appended seq 9 deliverable_frozen as ${OWNER}`);
+    expect(fixed.rc).toBe(0);
+    expect(readFileSync(join(folder, PRIMARY), 'utf8')).toBe(text);
+    expect((await humansAcp(['validate', '--folder', folder])).stdout).toBe('ACP validation passed\n');
+  });
+
+  test('--fix undoes it when nobody may append the event now: the status line goes back, the hash leaves readiness.md, nothing else changes', async () => {
+    const folder = await halfFrozen();
+    // The folder moved on meanwhile: blocked, so no deliverable_frozen can be appended.
+    expect((await humansAcp(['append', '--folder', folder, '--participant', OWNER, '--event', 'blocked', '--summary', 'Stop.', '--reply-to', '8'])).rc).toBe(0);
+    const text = readFileSync(join(folder, PRIMARY), 'utf8');
+    const fixed = await humansAcp(['doctor', '--folder', folder, '--fix']);
+    expect(fixed.stdout).toContain(`undid the interrupted freeze of ${PRIMARY}`);
+    expect(readFileSync(join(folder, PRIMARY), 'utf8')).toBe(text.replace('\nStatus: Frozen\n', '\nStatus: In Review\n'));
+    expect(readFileSync(join(folder, 'readiness.md'), 'utf8')).not.toContain(FROZEN_SHA256);
+    expect((await humansAcp(['doctor', '--folder', folder])).stdout).not.toContain('interrupted acp freeze');
   });
 });

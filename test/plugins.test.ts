@@ -25,7 +25,7 @@ import {
   runCli,
   validate,
 } from '../acp.ts';
-import notifyTurn, { dueNotifications, parseNotifyTurnOptions } from '../plugins/notify-turn.ts';
+import notifyTurn, { dueNotifications, notificationArgv, parseNotifyTurnOptions } from '../plugins/notify-turn.ts';
 import rfcPlugin, { RFC_SECTIONS } from '../plugins/rfc.ts';
 import { type RunResult, postmortemText, primaryOf, rfcText, runFlow } from './plugins/flow.ts';
 
@@ -542,6 +542,32 @@ describe('plugin notify-turn', () => {
     expect(r).toMatchObject({ code: 0, stderr: '' });
     expect(readFileSync(log, 'utf8')).toBe(`alice|alice\n${id}|${id}\n`);
     expect(existsSync(touched)).toBe(false);
+  });
+
+  test('placeholders follow an allowlist (issue 27 item 5): the audit\'s bypasses through env, python3 -c and node -e are refused; data positions are kept', () => {
+    const refused = [
+      ['env', 'bash', '-c', '{participant}'],
+      ['python3', '-c', '{participant}'],
+      ['node', '-e', '{participant}'],
+      ['/usr/bin/env', 'sh', '-c', '{participant}'],
+      ['sudo', '-u', 'bob', 'sh', '-c', '{participant}'],
+      ['python3', '{participant}'],
+      ['perl', '-e', '{participant}'],
+      ['tmux', 'send-keys', '-t', 'bob', '{participant}', 'Enter'],
+      ['ssh', 'host', '{participant}'],
+      ['xargs', '{participant}'],
+    ];
+    for (const command of refused) expect(() => parseNotifyTurnOptions({ command }), JSON.stringify(command)).toThrow('option command: ');
+    const kept = [
+      ['notify-send', 'ACP: your turn', '{participant}'],
+      ['bash', '-c', 'wake "$1"', 'notify', '{participant}'],
+      ['python3', '-c', 'import sys; print(sys.argv[1])', '{participant}'],
+      [process.execPath, '-e', 'console.log(process.argv[1])', '{participant}', '{reason}'],
+    ];
+    for (const command of kept) expect(parseNotifyTurnOptions({ command }).command, JSON.stringify(command)).toEqual(command);
+    // A value that would be read as an option is never put in argv.
+    expect(() => notificationArgv(['notify-send', '{participant}'], { participant: '-f/etc/shadow' })).toThrow("begins with '-'");
+    expect(notificationArgv(['notify-send', 'turn', '{participant}'], { participant: 'x;touch /tmp/p;#' })).toEqual(['notify-send', 'turn', 'x;touch /tmp/p;#']);
   });
 
   test('a failing command is a warning by default, an error naming the plugin with failOnError', async () => {

@@ -237,7 +237,9 @@ describe('exit codes that tell the truth', () => {
     const script = join(root, 'kill-init.mjs');
     writeFileSync(script, `const acp = await import(${JSON.stringify(DIST_URL)});
 const node = await acp.createNodeHost();
-const host = { ...node, fs: { ...node.fs, rename: async (from, to) => { if (to.endsWith('protocol.json')) process.kill(process.pid, 'SIGKILL'); return node.fs.rename(from, to); } } };
+const kill = (fs) => ({ ...fs, rename: async (from, to) => { if (to.endsWith('protocol.json')) process.kill(process.pid, 'SIGKILL'); return fs.rename(from, to); } });
+// init writes through the confined file system (beneath): the kill goes there too.
+const host = { ...node, fs: { ...kill(node.fs), beneath: (bases) => kill(node.fs.beneath(bases)) } };
 await acp.runCli({ argv: process.argv.slice(2), stdout: () => {}, stderr: () => {}, color: false }, host);
 `);
     const argv = ['--objective', 'Resume me', '--completion', 'Done', '--participant', 'ann', '--participant', 'bob', '--primary-deliverable-type', 'adr'];
@@ -260,10 +262,12 @@ await acp.runCli({ argv: process.argv.slice(2), stdout: () => {}, stderr: () => 
     const root = tempRoot();
     const f = join(root, 'collab');
     const node = await acp.createNodeHost();
-    const host: acp.Host = {
-      ...node,
-      fs: { ...node.fs, writeFile: async (path, data, options) => (path.endsWith('.md') && !path.endsWith('README.md') ? Promise.reject(acp.fsError('ENOSPC', 'no space left on device')) : node.fs.writeFile(path, data, options)) },
-    };
+    const full = (fs: acp.FileSystem): acp.FileSystem => ({
+      ...fs,
+      writeFile: async (path, data, options) => (path.endsWith('.md') && !path.endsWith('README.md') ? Promise.reject(acp.fsError('ENOSPC', 'no space left on device')) : fs.writeFile(path, data, options)),
+    });
+    // init writes through the confined file system (beneath): the full disk is there too.
+    const host: acp.Host = { ...node, fs: { ...full(node.fs), beneath: (bases) => full(node.fs.beneath!(bases)) } };
     const argv = ['init', '--folder', f, '--objective', 'Full', '--completion', 'Done', '--participant', 'ann', '--participant', 'bob', '--primary-deliverable-type', 'adr'];
     const rc = await acp.runCli({ argv, stdout: () => undefined, stderr: () => undefined, color: false }, host);
     expect(rc).toBe(2);

@@ -6,15 +6,20 @@
  * left by a killed process), leftover temporary files of atomic writes, a
  * torn last line of events.jsonl (a writer killed mid-append), invalid lines
  * and seq numbering, protocol.json's cached state against the state replayed
- * from the log, missing required and present forbidden files, and frozen
- * deliverables whose file changed since the freeze (hash drift).
+ * from the log, missing required and present forbidden files, frozen
+ * deliverables whose file changed since the freeze (hash drift), and an
+ * interrupted `acp freeze` (a deliverable that says Frozen, its hash in
+ * readiness.md, but no deliverable_frozen event).
  *
  * `--fix` works under the folder lock and only does what loses nothing: it
  * breaks an abandoned lock, removes temporary files whose writer is gone,
  * keeps a full copy of events.jsonl before cutting a torn last line
  * (`events.jsonl.torn-{time}.bak`), ends a complete last line that lacks its
  * newline, and rewrites protocol.json's cached state from the log
- * (atomically). Everything else (user content) is reported, never touched.
+ * (atomically). An interrupted freeze is completed (its event appended,
+ * through every check of append) or, when the log no longer allows that
+ * event, undone (the status line and the readiness hash put back; the text
+ * kept). Everything else (user content) is reported, never touched.
  *
  * The `doctor` command (plugins/doctor.ts) loads this module when it runs.
  * Like every plugin module it imports only types from acp.ts; the library
@@ -55,6 +60,8 @@ export interface DoctorOptions {
   fix?: boolean;
   /** How long `--fix` waits for a live lock holder (default 10 s). */
   lockTimeoutMs?: number;
+  /** The registry the event `--fix` appends to complete an interrupted freeze goes through (its hooks run). */
+  registry?: Acp.Registry;
 }
 
 /** Temporary files of `writeFileAtomic` (`.{name}.{pid}.{random}.tmp`) and of lock breaking (`.acp.lock….stale`). */
@@ -90,8 +97,17 @@ interface Diagnosis {
   staleTemps: string[];
   /** Events whose `at` is earlier than an earlier event's (a clock behind the others'), and the time that repairs each. */
   backwardsAt: { seq: unknown; at: string; repaired: string; after: string }[];
+  /** Deliverables an interrupted `acp freeze` left frozen without their event. */
+  halfFrozen: HalfFrozen[];
   lockAbandoned: boolean;
   breakerAbandoned: boolean;
+}
+
+/** A deliverable that says `Status: Frozen`, whose hash readiness.md records, and that no deliverable_frozen event froze. */
+interface HalfFrozen {
+  ref: string;
+  role: 'primary' | 'supporting';
+  sha256: string;
 }
 
 function join(folder: string, name: string): string {
@@ -171,7 +187,7 @@ async function diagnose(core: DoctorCore, host: Acp.Host, folder: string, underL
   const add = (check: string, status: DoctorFinding['status'], message: string, fixable = false): void => {
     findings.push({ check, status, message, fixable });
   };
-  const diagnosis: Diagnosis = { findings, staleTemps: [], backwardsAt: [], lockAbandoned: false, breakerAbandoned: false };
+  const diagnosis: Diagnosis = { findings, staleTemps: [], backwardsAt: [], halfFrozen: [], lockAbandoned: false, breakerAbandoned: false };
   const now = host.now().getTime();
 
   // The lock.
@@ -326,6 +342,7 @@ async function diagnose(core: DoctorCore, host: Acp.Host, folder: string, underL
       }
     }
   }
+  if (protocol && log) await findHalfFrozen(core, host, folder, protocol, log.events, diagnosis, add);
   if (protocol?.signing !== undefined) await checkSignatures(core, host, folder, add);
   return diagnosis;
 }
@@ -379,6 +396,64 @@ async function repairTimes(core: DoctorCore, host: Acp.Host, folder: string, bac
     return line.replace(/("at"\s*:\s*)"[^"]*"/, (_, key: string) => `${key}${JSON.stringify(fix.repaired)}`);
   });
   await core.writeFileAtomic(host, path, lines.join('\n'));
+}
+
+
+/**
+ * An interrupted `acp freeze` (killed between its files and its event):
+ * the deliverable says Frozen and readiness.md has its hash, but no
+ * deliverable_frozen event names that hash.
+ */
+async function findHalfFrozen(core: DoctorCore, host: Acp.Host, folder: string, protocol: Json, events: Json[], diagnosis: Diagnosis, add: (check: string, level: 'problem', message: string, fixable: boolean) => void): Promise<void> {
+  const readiness = core.decodeText((await readIfExists(core, host, join(folder, 'readiness.md')).catch(() => undefined)) ?? new Uint8Array(), 'readiness.md');
+  const supporting = core.isObject(protocol.deliverables) && Array.isArray(protocol.deliverables.supporting) ? protocol.deliverables.supporting : [];
+  const targets: { ref: string | undefined; role: 'primary' | 'supporting' }[] = [
+    { ref: core.primaryRef(protocol), role: 'primary' },
+    ...supporting.filter(core.isObject).map((entry) => ({ ref: typeof entry.file === 'string' ? core.deliverableRef(protocol, entry.file) : undefined, role: 'supporting' as const })),
+  ];
+  for (const { ref, role } of targets) {
+    if (ref === undefined) continue;
+    const bytes = await core.readDeliverable(host, folder, protocol, ref).catch(() => undefined);
+    if (!bytes || core.markdown.status(core.decodeText(bytes, ref)) !== 'Frozen') continue;
+    const sha256 = await core.sha256Hex(bytes);
+    if (!readiness.includes(sha256) || events.some((e) => e.event === 'deliverable_frozen' && e.doc === ref && e.sha256 === sha256)) continue;
+    diagnosis.halfFrozen.push({ ref, role, sha256 });
+    add('freeze', 'problem', `${ref} says Status: Frozen and readiness.md records its sha256 ${sha256.slice(0, 12)}…, but no deliverable_frozen event does: an interrupted acp freeze (--fix completes it, or undoes it when the event cannot be appended now; the text is kept)`, true);
+  }
+}
+
+/**
+ * Finish an interrupted freeze: append its event as the first participant
+ * the log lets append it (the checks of append decide; a refusal writes
+ * nothing). When nobody may, undo it instead: the status line goes back
+ * (`Draft` while drafting, else `In Review`) and the hash leaves
+ * readiness.md; every other byte of both files stays.
+ */
+async function settleFreeze(core: DoctorCore, host: Acp.Host, folder: string, target: HalfFrozen, waitingFor: string[], registry: Acp.Registry | undefined, changes: string[]): Promise<void> {
+  const log = await core.readEventLog(host, folder);
+  const last = log.events.at(-1);
+  for (const participant of waitingFor) {
+    const summary = `Froze ${target.ref} (sha256 ${target.sha256.slice(0, 12)}); an interrupted acp freeze, completed by acp doctor --fix.`;
+    try {
+      const result = await core.append(host, folder, { participant, event: 'deliverable_frozen', summary, doc: target.ref, role: target.role, sha256: target.sha256, replyTo: last?.seq as number }, registry);
+      changes.push(`completed the interrupted freeze of ${target.ref}: appended seq ${result.event.seq} deliverable_frozen as ${participant}`);
+      return;
+    } catch (error) {
+      if (!(error instanceof core.AcpError)) throw error;
+    }
+  }
+  await core.withFolderLock(host, folder, async () => {
+    const protocol = await core.readProtocol(host, folder);
+    const path = core.resolveDeliverablePath(folder, protocol, target.ref)!;
+    const text = new TextDecoder().decode(await host.fs.readFile(path));
+    const status = (await core.turnOf(protocol, log.events)).phase === 'drafting' ? 'Draft' : 'In Review';
+    const reverted = text.replace(/^([ \t]*)Status:[ \t]*Frozen[ \t]*$/m, `$1Status: ${status}`);
+    const readinessPath = join(folder, 'readiness.md');
+    const readiness = new TextDecoder().decode(await host.fs.readFile(readinessPath));
+    await core.writeFileAtomic(host, path, reverted);
+    await core.writeFileAtomic(host, readinessPath, readiness.split(` ${target.sha256}`).join('').split(target.sha256).join(''));
+    changes.push(`undid the interrupted freeze of ${target.ref} (nobody may append its deliverable_frozen now): Status: Frozen is Status: ${status} again and its hash left readiness.md; the text is unchanged`);
+  });
 }
 
 async function backupName(host: Acp.Host, folder: string, stamp: string, kind = 'torn'): Promise<string> {
@@ -472,6 +547,10 @@ export async function doctor(core: DoctorCore, host: Acp.Host, folder: string, o
     const findings2 = [...before.findings, { check: 'lock', status: 'problem' as const, message: `${error.message}; nothing was changed`, fixable: false }];
     return { folder, healthy: false, findings: findings2, changes };
   }
+  // An interrupted freeze is settled through append (which takes the lock itself, and runs every check).
+  const settled = await diagnose(core, host, folder, false);
+  for (const target of settled.halfFrozen) await settleFreeze(core, host, folder, target, settled.derived?.waitingFor ?? [], options.registry, changes);
+  if (settled.halfFrozen.length) findings = (await diagnose(core, host, folder, false)).findings;
   // The lock doctor held is gone now; report it as the folder's state.
   findings = findings.map((f) => (f.check === 'lock' ? { ...f, message: 'free' } : f));
   return { folder, healthy: !findings.some((f) => f.status === 'problem'), findings, changes };

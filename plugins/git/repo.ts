@@ -15,8 +15,12 @@ import type { GitSettings } from './config.ts';
 /** Commit subjects written by this plugin: `acp: seq N event by P`. */
 export const ACP_SUBJECT_RE = /^acp: seq \d+ \S+ by .+$/;
 
-/** Files acp keeps next to the log that are local to a clone (never committed, ignored by the change check). */
-export const LOCAL_FILES = new Set(['.acp.lock', '.acp.lock.break', '.acp.checkpoint.json']);
+/**
+ * Files acp keeps next to the log that are local to a clone (never
+ * committed, ignored by the change check), as git glob patterns: the lock's
+ * waiting-line tickets (`.acp.lock.wait.N`) are local like the lock.
+ */
+export const LOCAL_FILES = new Set(['.acp.lock', '.acp.lock.break', '.acp.lock.wait.*', '.acp.checkpoint.json']);
 
 /** Options of one git run. */
 export interface GitRun {

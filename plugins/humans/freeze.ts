@@ -90,7 +90,7 @@ async function freezeUnderLock(ctx: Pick<HumansContext, 'api' | 'host' | 'regist
   const restore: [string, Uint8Array | undefined][] = [[path, original], [readinessPath, readinessBytes], [protocolPath, protocolBytes]];
   const changed = [target.ref, 'readiness.md'];
   try {
-    await tx.write(path, frozenText);
+    await tx.write(path, frozenText, { base: api.deliverableBoundary(folder, protocol, target.ref) });
     await tx.write(readinessPath, withSnapshot(readinessText, target, sha256));
     if (target.role === 'supporting') {
       const declared = structuredClone(protocol);

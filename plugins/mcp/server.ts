@@ -48,7 +48,8 @@ async function guarded(env: McpEnv, body: () => Promise<CallToolResult>): Promis
   try {
     return await body();
   } catch (error) {
-    const described = env.core.describeError(error);
+    // A symlink met beneath the root (the folder changed after the checks) is a refusal too.
+    const described = env.core.describeError(env.core.symlinkRefusal(error) ?? error);
     if (!described) throw error;
     const message = withoutRoot(env, described.message);
     // The CLI prints a timeout as is (`timeout: …`), everything else as `error: …`.
@@ -308,7 +309,8 @@ function refuseUnknownTools(server: McpServer, names: ReadonlySet<string>): void
 /** Build the MCP server with every tool and resource (no transport yet). */
 export function createMcpServer(options: McpEnv & { version: string }): McpServer {
   const server = new McpServer({ name: 'acp', title: 'Agent Collaboration Protocol', version: options.version }, { instructions: TOOL_TEXT.instructions });
-  const env: McpEnv = { core: options.core, host: options.host, registry: options.registry, root: options.root, storeFlags: options.storeFlags };
+  // Beneath the root no symlink is followed: a path the tools checked cannot be redirected out of it before it is opened.
+  const env: McpEnv = { core: options.core, host: options.core.confineHost(options.host, [options.root]), registry: options.registry, root: options.root, storeFlags: options.storeFlags };
   registerProtocolTools(server, env);
   registerWait(server, env);
   registerDocumentTools(server, env);

@@ -178,7 +178,7 @@ export async function writeDocument(env: McpEnv, folder: string, doc: string, co
     let text = content;
     if (append && stat) text = core.decodeText(await host.fs.readFile(target.path), doc) + content;
     await host.fs.mkdir(nodePath.dirname(target.path));
-    await tx.write(target.path, text);
+    await tx.write(target.path, text, { base: target.boundary });
     tx.session.done.push(`write ${doc} by ${writer}`);
     const bytes = new TextEncoder().encode(text);
     return { doc, bytes: bytes.length, sha256: await core.sha256Hex(bytes) };

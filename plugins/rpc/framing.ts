@@ -21,6 +21,37 @@ export interface FrameLimits {
   maxBodyBytes: number;
 }
 
+/** The deepest nesting of arrays and objects a message may have (see {@link jsonShapeProblem}). */
+export const MAX_NESTING_DEPTH = 64;
+/** The most array elements and object members a message may hold in all (see {@link jsonShapeProblem}). */
+export const MAX_JSON_ITEMS = 100_000;
+
+/**
+ * Why the JSON text in `body` must not be parsed, or `undefined`: nesting
+ * deeper than `maxDepth`, or more than `maxItems` array elements and object
+ * members in all. One linear pass over the bytes (strings and their escapes
+ * skipped), made before JSON.parse, which spends seconds on megabytes of `[`
+ * (and a third of a second on a million zeros) while every other client
+ * waits. A body that is not JSON at all is left to JSON.parse to refuse.
+ */
+export function jsonShapeProblem(body: Uint8Array, maxDepth: number, maxItems = MAX_JSON_ITEMS): string | undefined {
+  let depth = 0;
+  let items = 0;
+  let inString = false;
+  for (let i = 0; i < body.length; i++) {
+    const b = body[i]!;
+    if (inString) {
+      if (b === 0x5c) i++;
+      else if (b === 0x22) inString = false;
+    } else if (b === 0x22) inString = true;
+    else if (b === 0x5b || b === 0x7b) {
+      if (++depth > maxDepth) return `nested deeper than ${maxDepth} levels`;
+    } else if (b === 0x5d || b === 0x7d) depth--;
+    else if (b === 0x2c && ++items > maxItems) return `more than ${maxItems} array elements and object members`;
+  }
+  return undefined;
+}
+
 /** The server's default limits. */
 export const DEFAULT_FRAME_LIMITS: Readonly<FrameLimits> = Object.freeze({ maxHeaderBytes: 8 * 1024, maxBodyBytes: 4 * 1024 * 1024 });
 
@@ -119,6 +150,14 @@ export class FrameDecoder {
   /** Whether part of a message has been received but not all of it (what the stall timeout watches). */
   get midMessage(): boolean {
     return this.mode === 'body' || this.mode === 'skip' || this.headerLength > 0;
+  }
+
+  /**
+   * Change the largest body a peer may announce from the next header on (the
+   * server lifts a small pre-authentication limit once the peer is known).
+   */
+  setMaxBodyBytes(bytes: number): void {
+    this.limits.maxBodyBytes = bytes;
   }
 
   /** Whether a fatal error stopped the decoder. */

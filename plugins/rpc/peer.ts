@@ -3,7 +3,7 @@
 // and matches their responses, and enforces the robustness rules of rpc.md
 // (size limits, a stalled-peer timeout, an idle timeout, slow readers).
 
-import { FrameDecoder, decodeBody, encodeFrame, frameText, type FrameLimits } from './framing.ts';
+import { DEFAULT_FRAME_LIMITS, FrameDecoder, MAX_NESTING_DEPTH, decodeBody, encodeFrame, frameText, jsonShapeProblem, type FrameLimits } from './framing.ts';
 import {
   RpcCode,
   RpcError,
@@ -95,6 +95,14 @@ export const MAX_BATCH_ENTRIES = 64;
 export interface PeerOptions {
   /** Header/body limits for incoming messages. */
   limits?: Partial<FrameLimits>;
+  /**
+   * The largest body until {@link Peer.lift} is called (a peer that has not
+   * authenticated sends a few hundred bytes; megabytes from it are refused
+   * before they are read). Default: `limits.maxBodyBytes`.
+   */
+  untrustedMaxBodyBytes?: number;
+  /** The deepest nesting of arrays and objects a message may have; deeper ones are refused unparsed. Default 64. */
+  maxNestingDepth?: number;
   /** Close a peer that sent part of a message and then nothing for this long (ms; 0 = never). Default 10 000. */
   stallTimeoutMs?: number;
   /**
@@ -226,6 +234,7 @@ export class Peer {
     this.stream = stream;
     this.options = options;
     this.decoder = new FrameDecoder(options.limits);
+    if (options.untrustedMaxBodyBytes !== undefined) this.decoder.setMaxBodyBytes(Math.min(options.untrustedMaxBodyBytes, options.limits?.maxBodyBytes ?? DEFAULT_FRAME_LIMITS.maxBodyBytes));
     let done!: (reason: string) => void;
     this.closed = new Promise((resolve) => (done = resolve));
     this.closeListeners.push((reason) => done(reason));
@@ -310,6 +319,11 @@ export class Peer {
   }
 
   /** Close gracefully: queued bytes are flushed first. */
+  /** The peer is trusted now (it authenticated): its messages may be as large as `limits.maxBodyBytes`. */
+  lift(): void {
+    this.decoder.setMaxBodyBytes(this.options.limits?.maxBodyBytes ?? DEFAULT_FRAME_LIMITS.maxBodyBytes);
+  }
+
   close(reason = 'closed'): void {
     if (this.isClosed) return;
     this.closeReason = reason;
@@ -415,6 +429,11 @@ export class Peer {
       this.lastMessageAt = this.lastByteAt;
       if (event.type === 'skip') {
         this.sendValue(parseErrorResponse(event.reason));
+        continue;
+      }
+      const shape = jsonShapeProblem(event.body, this.options.maxNestingDepth ?? MAX_NESTING_DEPTH);
+      if (shape !== undefined) {
+        this.sendValue(failure(null, new RpcError(RpcCode.InvalidRequest, `Invalid Request: ${shape}`)));
         continue;
       }
       let text: string;

@@ -40,6 +40,12 @@ const OPEN_METHODS = new Set(['ping', 'authenticate']);
 
 /** Answered outside the per-connection and total limits: the heartbeat must get through busy slots. */
 const UNMETERED: ReadonlySet<string> = new Set(['ping']);
+/**
+ * The largest message a TCP peer may send before it authenticated (64 KiB):
+ * an authenticate call is a few hundred bytes; a larger announced body is
+ * refused from its header, unread, and the connection closed.
+ */
+export const UNTRUSTED_MAX_BODY_BYTES = 64 * 1024;
 
 /** Longest `message/send` text (characters). */
 export const MAX_MESSAGE_LENGTH = 16 * 1024;
@@ -318,7 +324,11 @@ export class RpcServer {
     this.gate = new WorkGate(options.maxRequests ?? 64);
     this.options = options;
     this.core = options.core;
-    this.host = options.host;
+    // Beneath the root (and the repoRoots init may use) no symlink is
+    // followed: every path the server checked, and every command it runs,
+    // opens what was checked (a task folder or deliverables/ swapped for a
+    // symlink out of the root is refused, never followed).
+    this.host = options.core.confineHost(options.host, [options.root, ...(options.repoRoots ?? [])]);
     this.root = options.root;
     this.tokensReady = this.setTokens(options.tokens ?? {});
     this.methods = {
@@ -381,6 +391,8 @@ export class RpcServer {
     };
     conn.peer = new Peer(stream, {
       limits: this.options.limits,
+      // Before authenticating, a TCP peer sends an authenticate call: a few hundred bytes, never megabytes.
+      untrustedMaxBodyBytes: transport === 'tcp' ? UNTRUSTED_MAX_BODY_BYTES : undefined,
       stallTimeoutMs: this.options.stallTimeoutMs ?? 10_000,
       messageTimeoutMs: transport === 'stdio' ? 0 : (this.options.messageTimeoutMs ?? 30_000),
       maxInFlight: this.options.maxRequestsPerConnection ?? 4,
@@ -434,9 +446,21 @@ export class RpcServer {
     if (options.tls) {
       const tls = await import('node:tls');
       const pem = (value: string | Uint8Array): string | Buffer => (typeof value === 'string' ? value : Buffer.from(value));
-      server = tls.createServer({ cert: pem(options.tls.cert), key: pem(options.tls.key) }, onSocket);
-      // A failed handshake (a plain-TCP client, a bad certificate) concerns that peer only.
-      server.on('tlsClientError', (error) => this.options.log?.(`tls: ${error.message}`));
+      // A peer that never completes its handshake is closed like one that never authenticates (the auth timer starts after it).
+      const authTimeoutMs = this.options.authTimeoutMs ?? 30_000;
+      try {
+        server = tls.createServer({ cert: pem(options.tls.cert), key: pem(options.tls.key), ...(authTimeoutMs > 0 ? { handshakeTimeout: authTimeoutMs } : {}) }, onSocket);
+      } catch (error) {
+        // A key that does not match the certificate, or PEM that is neither: the config's mistake.
+        const message = (error as Error).message;
+        throw new ConfigError(/mismatch/i.test(message) ? `tls: the key does not match the certificate (tls.key must be the certificate's private key): ${message}` : `tls: cannot use the certificate and key: ${message}`);
+      }
+      // A failed handshake (a plain-TCP client, a bad certificate, the handshake timeout) concerns that
+      // peer only, and ends it: the runtimes report a timed-out handshake without closing the socket.
+      server.on('tlsClientError', (error, socket) => {
+        this.options.log?.(`tls: ${error.message}`);
+        socket?.destroy();
+      });
     } else {
       server = (await import('node:net')).createServer(onSocket);
     }
@@ -576,6 +600,7 @@ export class RpcServer {
     }
     if (conn.identity !== undefined && conn.identity !== participant) throw unauthorized(`unauthorized: this connection already speaks for '${conn.identity}'`);
     conn.identity = participant;
+    conn.peer.lift();
     if (p.capabilities) conn.capabilities = [...new Set(p.capabilities)];
     if (p.version !== undefined) conn.agentVersion = p.version;
     let set = this.byAgent.get(participant);
@@ -780,7 +805,7 @@ export class RpcServer {
     if (task !== undefined && action !== 'init') await this.openTask(conn, task);
     if (action === 'status') return { task, ...(await this.statusOf(task!)) };
     if (action === 'read' || action === 'write') {
-      const run = (): Promise<unknown> => this.document(action, task!, args, conn.identity ?? 'acp serve');
+      const run = (): Promise<unknown> => this.document(action, task!, args, conn.identity ?? 'acp serve').catch((error) => Promise.reject(this.documentRefusal(error)));
       if (action === 'read') return run();
       try {
         return await this.serial(this.taskFolder(task!), run);
@@ -859,11 +884,24 @@ export class RpcServer {
       await host.fs.mkdir(nodePath.dirname(target));
       // Again under the lock, after mkdir: the directory may have been swapped for a symlink meanwhile.
       await this.checkedPath(folder, protocol, doc);
-      await tx.write(target, text);
+      await tx.write(target, text, { base: core.deliverableBoundary(folder, protocol, doc) });
       tx.session.done.push(`write ${doc} by ${writer}`);
       const bytes = new TextEncoder().encode(text);
       return { doc, bytes: bytes.length, sha256: await core.sha256Hex(bytes) };
     }, this.options.registry, { store });
+  }
+
+  /**
+   * A refusal of read/write as -32010 with its text: the core's, or the
+   * confined file system's (a symlink met on the way: the folder changed
+   * after the checks). Anything else is passed on.
+   */
+  private documentRefusal(error: unknown): unknown {
+    if (error instanceof RpcError) return error;
+    // A directory on the way removed meanwhile (ENOENT after the checks): the folder changed under the write, nothing was written.
+    const vanished = this.core.errorCode(error) === 'ENOENT' ? new this.core.AcpError(`the folder changed while the document was opened (${(error as Error).message}); nothing was written, try again`) : undefined;
+    const refusal = this.core.symlinkRefusal(error) ?? vanished ?? (error instanceof this.core.AcpError ? error : undefined);
+    return refusal ? new RpcError(RpcCode.ProtocolRefusal, refusal.message, { message: refusal.message }) : error;
   }
 
   /** {@link AcpCore.checkedDocumentPath}, its refusal as -32010 with the CLI's text. */

@@ -9,7 +9,7 @@
 import * as nodePath from 'node:path';
 import type { FileReader, FileSystem, Host } from './host.ts';
 import { AcpError } from './errors.ts';
-import { errorCode, isObject, joinBytes, sleep } from './util.ts';
+import { errorCode, isInside, isObject, joinBytes, sleep } from './util.ts';
 
 export const MiB = 1 << 20;
 /**
@@ -113,7 +113,15 @@ export function confineHost(host: Host, bases: readonly string[]): Host {
     const fs: FileSystem = { ...host.fs.beneath(bases), realpath: (path) => host.fs.realpath(path) };
     if (host.fs.watch) fs.watch = (path, onChange) => host.fs.watch!(path, onChange);
     else delete fs.watch;
-    confined = Object.create(host, { fs: { value: fs, enumerable: true } }) as Host;
+    // A path beneath a base keeps its own name: resolving it as Python does
+    // (symlinks followed) would name where a symlink there leads, outside
+    // the confinement, and the walk would never see the link to refuse it.
+    const roots = bases.map((base) => nodePath.resolve(base));
+    const resolvePath = (path: string): string => {
+      const lexical = nodePath.isAbsolute(path) ? nodePath.resolve(path) : nodePath.resolve(host.resolvePath('.'), path);
+      return roots.some((root) => isInside(lexical, root)) ? lexical : host.resolvePath(path);
+    };
+    confined = Object.create(host, { fs: { value: fs, enumerable: true }, resolvePath: { value: resolvePath, enumerable: true } }) as Host;
     byBases.set(key, confined);
   }
   return confined;

@@ -257,6 +257,10 @@ describe('init --git', () => {
     expect(git(remote, 'log', '--format=%s', 'main').trim()).toBe(`acp: seq 1 initialized by ${OWNER}\nthe project`);
     expect(git(remote, 'ls-tree', '-r', '--name-only', 'main', 'collab').split('\n')).toEqual(expect.arrayContaining(['collab/.gitignore', 'collab/events.jsonl', 'collab/protocol.json']));
     expect(git(clones[0]!, 'status', '--porcelain')).toBe('');
+    // A waiter's ticket of the fair lock is clone-local like the lock: the written .gitignore covers it.
+    writeFileSync(join(clones[0]!, 'collab', '.acp.lock.wait.1'), '{}');
+    expect(git(clones[0]!, 'status', '--porcelain')).toBe('');
+    rmSync(join(clones[0]!, 'collab', '.acp.lock.wait.1'));
     const lonely = join(root(), 'init', 'lonely');
     git(join(root(), 'init'), 'init', '--quiet', '-b', 'main', lonely);
     const r = await acp(...initArgs(join(lonely, 'collab')), '--git');

@@ -43,6 +43,11 @@ export default defineConfig({
     globalSetup: ['test/global-setup.ts'],
     reporters: ['default', leftOut],
     pool: 'forks',
+    // The built bundle (dist/lib.mjs and its chunks) loads through Node's own
+    // module loader, not vitest's transform: it is plain JavaScript, and
+    // transformed, every dynamic import inside it goes through vitest's
+    // resolver again (the in-process conformance replay took twice the CPU).
+    server: { deps: { external: [/\/dist\//] } },
     // A bound on a hang, not an expected duration (conformance tests set
     // their own, from the measured start cost of their runtime).
     testTimeout: 300_000,

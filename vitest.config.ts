@@ -4,23 +4,29 @@ import { defineConfig } from 'vitest/config';
 import type { Reporter } from 'vitest/reporters';
 import { chromiumRequired, findChromium, noChromiumReason } from './test/chromium.ts';
 import { nodeRuntimes } from './test/conformance/select.ts';
+import { testScale } from './test/scale.ts';
 
-// One configuration; environment switches choose how much runs (issue 13):
+// One configuration; the run's size (test/scale.ts) chooses how much runs
+// (issues 13, 32):
 //
-//   npm test          every test file; the conformance scenarios are all
-//                     replayed in-process (conformance-inproc.test.ts) and a
-//                     sample of them spawned under each runtime
-//                     (conformance.test.ts). Under 5 minutes on 2 cores
-//                     (4 min 48 s measured at load average 6-7).
-//                     The CLI and library tests run on the machine's Node
-//                     and one other (test/node-versions.ts installs them
-//                     in test/global-setup.ts); without a Chromium the
-//                     browser test is skipped, as the end of the run says.
-//   npm run test:all  the same with ACP_FULL=1: every scenario spawned under
-//                     every runtime (node, bun, deno, binary), the CLI and
-//                     library on Node 20, 22, 24 and 26, and a Chromium
-//                     required. CI runs both.
-//   npm run test:long ACP_LONG=1: the long race and crash modes.
+//   npm test          quick: every test file, every behaviour at least once.
+//                     The conformance scenarios are all replayed in-process
+//                     on this Node (conformance-inproc.test.ts) and one
+//                     short scenario spawned under each runtime
+//                     (conformance.test.ts); the CLI and library tests run
+//                     on the machine's Node and the newest other one
+//                     (test/node-versions.ts installs it in
+//                     test/global-setup.ts); without a Chromium the browser
+//                     tests are skipped, as the end of the run says.
+//                     Under 5 minutes from a fresh clone on 2 idle cores.
+//   npm run test:all  full (ACP_FULL=1): every scenario in-process under
+//                     Bun, Deno and Node 22, 24, 26 too
+//                     (conformance-runtimes.test.ts) and a sample of each
+//                     file spawned under every runtime, the CLI and library
+//                     on Node 20, 22, 24 and 26, the property tests' and
+//                     race tests' full counts, and a Chromium required.
+//                     CI runs both.
+//   npm run test:long long (ACP_LONG=1): the long race, crash and fuzz modes.
 //
 // Other switches: test/conformance/select.ts (ACP_RUNTIMES,
 // ACP_REPLAY_EVERY), test/rpc/helpers.ts (ACP_RPC_RUNTIMES).
@@ -32,7 +38,8 @@ import { nodeRuntimes } from './test/conformance/select.ts';
 const leftOut: Reporter = {
   onTestRunEnd() {
     const lines = [`Node versions: the CLI and library tests ran on ${nodeRuntimes().join(', ')} (node: this machine's ${process.version})`];
-    if (!findChromium() && !chromiumRequired()) lines.push(`skipped: the browser test of test/humans-report.test.ts: ${noChromiumReason()}`);
+    if (!findChromium() && !chromiumRequired()) lines.push(`skipped: the browser tests (test/humans-report, test/humans-dashboard): ${noChromiumReason()}`);
+    if (testScale() === 'quick') lines.push('quick run: the runtime matrix and the full counts run in `npm run test:all` (test/scale.ts says what each file leaves to it)');
     process.stdout.write(`${lines.map((line) => ` ${line}`).join('\n')}\n`);
   },
 };

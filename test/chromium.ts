@@ -5,6 +5,7 @@
 // after installing Debian's chromium) fails without one.
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
+import { atLeast } from './scale.ts';
 
 /** The command names looked up on the PATH, in order. */
 export const CHROMIUM_NAMES = ['chromium', 'chromium-browser', 'google-chrome'] as const;
@@ -35,7 +36,7 @@ export function noChromiumReason(env: Record<string, string | undefined> = proce
   return `no Chromium: ${where} (apt-get install chromium, or set CHROME_PATH; npm run test:all requires it)`;
 }
 
-/** Whether a missing Chromium fails the browser tests instead of skipping them (ACP_FULL=1: `npm run test:all`, CI). */
-export function chromiumRequired(env: Record<string, string | undefined> = process.env): boolean {
-  return env.ACP_FULL === '1';
+/** Whether a missing Chromium fails the browser tests instead of skipping them (from `npm run test:all` up: test/scale.ts; CI). */
+export function chromiumRequired(env: NodeJS.ProcessEnv = process.env): boolean {
+  return atLeast('full', env);
 }

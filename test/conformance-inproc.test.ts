@@ -1,14 +1,15 @@
 // Replays every recorded conformance scenario with the CLI called in this
-// process (runCli of acp.ts: the same code every runtime runs, without a
-// process start per command), so `npm test` checks all of them in about a
-// minute. conformance.test.ts spawns the CLI under each runtime (a sample in
-// `npm test`, everything in `npm run test:all`).
+// process: runCli of the bundle dist/lib.mjs, which Node users run (vitest
+// loads it through Node's own loader: vitest.config.ts), without a process
+// start per command. The same replay on Bun, Deno and the other Node
+// versions: conformance-runtimes.test.ts (`npm run test:all`); spawned, as
+// processes: conformance.test.ts.
 // Both recorded files replay: the 160 scenarios and the 80 edge cases.
 import { describe, expect, test } from 'vitest';
 import { formatResult, replayScenario, runtimeSpec } from './conformance/replay.ts';
 import { scenarioSets } from './conformance/select.ts';
 
-const inproc = runtimeSpec('inproc').runtime;
+const inproc = runtimeSpec('inproc-dist').runtime;
 for (const { label, scenarios } of scenarioSets()) {
   describe.concurrent(`conformance in-process (${label}, all ${scenarios.length})`, () => {
     test('every scenario file holds scenarios', () => expect(scenarios.length).toBeGreaterThan(0));

@@ -2,7 +2,8 @@
 // summary. Run via `node scripts/replay.mjs [options]` (which uses the local bun).
 //
 //   --runtime node|bun|deno|binary   (default node; several: --runtime node,bun;
-//                                     inproc: runCli in this process, no spawns)
+//                                     inproc: runCli of acp.ts in this process, no spawns;
+//                                     inproc-dist: the same with dist/lib.mjs)
 //   --cmd "PREFIX ..."               custom CLI prefix instead of a runtime
 //   --dir DIR                        project dir holding acp.ts/dist (default: this repo)
 //   --seed N[,M...]                  only these seeds

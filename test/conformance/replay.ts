@@ -10,7 +10,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { nodeBinary } from '../node-versions.ts';
 
@@ -422,7 +422,7 @@ export interface RuntimeSpec {
   needs: string[];
 }
 
-/** node | node<major> | bun | deno | binary | inproc, as used by the test suite and scripts/replay.mjs. */
+/** node | node<major> | bun | deno | binary | inproc | inproc-dist, as used by the test suite and scripts/replay.mjs. */
 export function runtimeSpec(name: string, dir: string = REPO_DIR): RuntimeSpec {
   const acpTs = join(dir, 'acp.ts');
   switch (name) {
@@ -453,16 +453,20 @@ export function runtimeSpec(name: string, dir: string = REPO_DIR): RuntimeSpec {
         needs: [deno, acpTs],
       };
     }
-    case 'inproc': {
-      // The CLI called in this process (no spawn): for fast iteration only.
+    case 'inproc':
+    case 'inproc-dist': {
+      // The CLI called in this process (no spawn): inproc loads acp.ts (as
+      // Bun and Deno users run it), inproc-dist the bundle dist/lib.mjs (as
+      // Node users run it; Node 20 cannot load acp.ts).
+      const module = name === 'inproc' ? acpTs : join(dir, 'dist', 'lib.mjs');
       const exec = async (argv: string[]): Promise<RunResult> => {
-        const { runCli } = (await import(join(dir, 'acp.ts'))) as typeof import('../../acp.ts');
+        const { runCli } = (await import(pathToFileURL(module).href)) as typeof import('../../acp.ts');
         let stdout = '';
         let stderr = '';
         const rc = await runCli({ argv, stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), color: false });
         return { rc, stdout, stderr };
       };
-      return { runtime: { name, prefix: [], exec }, needs: [acpTs] };
+      return { runtime: { name, prefix: [], exec }, needs: [module] };
     }
     case 'binary': {
       const bin = join(dir, 'dist', 'acp');
@@ -471,7 +475,7 @@ export function runtimeSpec(name: string, dir: string = REPO_DIR): RuntimeSpec {
     default: {
       // node22, node24…: a pinned Node version (test/node-versions.ts) running the bin.
       const major = /^node(\d+)$/.exec(name)?.[1];
-      if (major === undefined) throw new Error(`unknown runtime '${name}' (expected node, node<major>, bun, deno or binary)`);
+      if (major === undefined) throw new Error(`unknown runtime '${name}' (expected node, node<major>, bun, deno, binary, inproc or inproc-dist)`);
       const mjs = join(dir, 'dist', 'acp.mjs');
       const node = nodeBinary(Number(major));
       return { runtime: { name, prefix: [node, mjs] }, needs: [node, mjs] };

@@ -1,32 +1,44 @@
-// Which recorded scenarios a test run replays, and on what (issue 13). The
-// environment decides; nothing is read at import time.
+// Which recorded scenarios a test run replays, and on what (issues 13, 32).
+// The run's size (test/scale.ts) decides; nothing is read at import time.
 //
-//   npm test            every scenario in-process (conformance-inproc.test.ts)
-//                       and a sample spawned under each runtime
-//                       (conformance.test.ts): every SAMPLE_STEP-th scenario,
-//                       a different slice per runtime
-//   npm run test:all    ACP_FULL=1: every scenario spawned under every runtime
+//   npm test            every scenario in-process on the machine's Node
+//                       (conformance-inproc.test.ts, the bundle dist/lib.mjs)
+//                       and ONE short scenario spawned under each runtime
+//                       (conformance.test.ts): the spawned sample is there
+//                       for the process edge (argv, exit codes, output,
+//                       permissions), which every scenario crosses alike
+//   npm run test:all    ACP_FULL=1: every scenario in-process under every
+//                       other runtime too (conformance-runtimes.test.ts:
+//                       Bun and Deno on acp.ts, Node 22, 24, 26 on the
+//                       bundle), and every FULL_STEP-th scenario of each
+//                       file spawned under node, bun, deno and the binary
+//                       (OTHER_NODE_STEP-th under the other Node versions)
 //   both recorded files always: scenarios.jsonl.gz (160) and
 //   scenarios-edges.jsonl.gz (80 edge cases, issue 12)
 //   Node versions       node is the machine's Node; node22, node24… the pinned
-//                       ones of test/node-versions.ts: `npm test` adds one
-//                       (the newest), ACP_FULL=1 all of 20, 22, 24 and 26
-//                       (those replay a sample: every scenario runs on
-//                       the machine's Node; they are for the Node version)
+//                       ones of test/node-versions.ts (otherNodeMajors():
+//                       the newest in `npm test`, all from test:all up)
 //   ACP_RUNTIMES=a,b    the spawned runtimes (default: those Nodes, bun, deno, binary)
 //   ACP_REPLAY_EVERY=deno:4,bun:4
-//                       every 4th scenario on those runtimes (overrides the
-//                       sample and ACP_FULL for them)
+//                       every 4th scenario of each file on those runtimes
+//                       (overrides the run's choice for them; deno:1 is all)
+//
+// Why not every scenario spawned under every runtime: that is 14,960
+// process starts per runtime (about 3,000 CPU-seconds for Node), and it
+// proves no more than the in-process replay on that runtime plus a spawned
+// sample: the scenarios differ in what the core decides, not in how the
+// process starts and ends.
 import { existsSync } from 'node:fs';
-import { NODE_MAJORS, machineMajor, nodeBinary } from '../node-versions.ts';
-import { EDGES_FILE, SCENARIOS_FILE, type Scenario, loadScenarios } from './replay.ts';
+import { atLeast } from '../scale.ts';
+import { nodeBinary, otherNodeMajors } from '../node-versions.ts';
+import { EDGES_FILE, SCENARIOS_FILE, type Scenario, isCmd, loadScenarios } from './replay.ts';
 
-/** Spawned runs in `npm test` replay one scenario in this many on each runtime. */
-export const SAMPLE_STEP = 48;
 /** Every runtime the CLI is spawned on, in the order that also staggers the sample. */
 export const SPAWNED_RUNTIMES = ['node', 'bun', 'deno', 'binary'] as const;
-/** Under ACP_FULL=1, the other Node versions replay one scenario in this many (15 of 240: they are there for the Node version, runtimes.test.ts runs every command on each; CI has 90 minutes). */
-export const OTHER_NODE_STEP = 16;
+/** From `test:all` up, node, bun, deno and the binary replay one scenario in this many of each file, spawned. */
+export const FULL_STEP = 16;
+/** From `test:all` up, the other Node versions replay one scenario in this many of each file, spawned (all of them in-process). */
+export const OTHER_NODE_STEP = 48;
 
 /** A recorded file's scenarios, with the name the suite titles show. */
 export interface ScenarioSet {
@@ -34,9 +46,15 @@ export interface ScenarioSet {
   scenarios: Scenario[];
 }
 
-/** ACP_FULL=1 (`npm run test:all`): every scenario under every spawned runtime. */
+/** A scenario picked for a spawned replay, with its file's label. */
+export interface Pick {
+  label: string;
+  scenario: Scenario;
+}
+
+/** Every scenario under every runtime, in-process (the spawned ones sampled): `test:all` and `test:long`. */
 export function fullReplay(): boolean {
-  return process.env.ACP_FULL === '1';
+  return atLeast('full');
 }
 
 /** The scenario files this run replays. */
@@ -49,21 +67,23 @@ export function scenarioSets(): ScenarioSet[] {
 
 /**
  * The Node versions the CLI and library tests run on: `node` (the machine's)
- * and the pinned ones as `node<major>`: the newest other one in `npm test`
- * (when it is installed: test/global-setup.ts), every other one under
- * ACP_FULL=1 (missing ones then fail).
+ * and the pinned ones this run uses as `node<major>` (those installed in
+ * `npm test`: test/global-setup.ts; from `test:all` up missing ones fail).
  */
 export function nodeRuntimes(): string[] {
-  const others = NODE_MAJORS.filter((major) => major !== machineMajor()).map((major) => `node${major}`);
-  if (fullReplay()) return ['node', ...others];
-  const newest = others.at(-1);
-  return newest && existsSync(nodeBinary(Number(newest.slice('node'.length)))) ? ['node', newest] : ['node'];
+  const others = otherNodeMajors().filter((major) => fullReplay() || existsSync(nodeBinary(major)));
+  return ['node', ...others.map((major) => `node${major}`)];
 }
 
 /** ACP_RUNTIMES, or the Node versions of {@link nodeRuntimes}, bun, deno and the binary. */
 export function spawnedRuntimes(): string[] {
   const list = process.env.ACP_RUNTIMES?.split(',') ?? [...nodeRuntimes(), ...SPAWNED_RUNTIMES.filter((name) => name !== 'node')];
   return list.map((s) => s.trim()).filter(Boolean);
+}
+
+/** The runtimes that replay every scenario in-process in a process of their own from `test:all` up (the machine's Node does it inside vitest). */
+export function inProcessRuntimes(): string[] {
+  return [...otherNodeMajors().map((major) => `node${major}`), 'bun', 'deno'];
 }
 
 function replayEvery(): Map<string, number> {
@@ -75,22 +95,43 @@ function replayEvery(): Map<string, number> {
   );
 }
 
+function everyNth(sets: ScenarioSet[], step: number): Pick[] {
+  return sets.flatMap(({ label, scenarios }) => scenarios.filter((_, i) => i % step === 0).map((scenario) => ({ label, scenario })));
+}
+
+/**
+ * The shortest scenarios that cross the whole process edge: every command
+ * (init, append, next, validate) and both a success and a refusal exit
+ * code; from both files, shortest first (the seed breaks ties).
+ */
+function processEdgeSample(sets: ScenarioSet[]): Pick[] {
+  const crossesEdge = ({ scenario }: Pick) => {
+    const commands = scenario.steps.filter(isCmd);
+    return new Set(commands.map((c) => c.cmd)).size === 4 && new Set(commands.map((c) => c.rc === 0)).size === 2;
+  };
+  const length = ({ scenario }: Pick) => scenario.steps.filter(isCmd).length;
+  return sets
+    .flatMap(({ label, scenarios }) => scenarios.map((scenario) => ({ label, scenario })))
+    .filter(crossesEdge)
+    .sort((a, b) => length(a) - length(b) || a.scenario.seed - b.scenario.seed);
+}
+
 /**
  * The scenarios `runtime` replays spawned, and how the suite title names the
- * choice. The sample is deterministic; each runtime starts at a different
- * offset, so together the runtimes cover four slices rather than one.
+ * choice. Deterministic. In `npm test` each runtime replays one of the
+ * {@link processEdgeSample}, a different one per runtime (another Node
+ * version takes the machine Node's, so one scenario runs on two versions).
  */
-export function spawnedChoice(runtime: string, scenarios: Scenario[]): { picked: Scenario[]; note: string } {
+export function spawnedChoice(runtime: string, sets: ScenarioSet[]): { picked: Pick[]; note: string } {
   const every = replayEvery().get(runtime);
-  if (every !== undefined) {
-    return { picked: scenarios.filter((_, i) => i % every === 0), note: every === 1 ? 'all' : `every ${every}th` };
-  }
+  if (every !== undefined) return { picked: everyNth(sets, every), note: every === 1 ? 'all' : `every ${every}th` };
   const otherNode = /^node\d+$/.test(runtime);
-  if (fullReplay() && otherNode) return { picked: scenarios.filter((_, i) => i % OTHER_NODE_STEP === 0), note: `every ${OTHER_NODE_STEP}th: every scenario runs on the machine's Node` };
-  if (fullReplay()) return { picked: scenarios, note: 'all' };
-  // Another Node takes the machine's Node's slice of the sample: the same scenarios on two versions.
-  const index = Math.max(0, SPAWNED_RUNTIMES.indexOf(runtime as (typeof SPAWNED_RUNTIMES)[number]));
-  const offset = Math.floor((index * SAMPLE_STEP) / SPAWNED_RUNTIMES.length);
-  const picked = scenarios.filter((_, i) => i % SAMPLE_STEP === offset);
-  return { picked, note: `sample: every ${SAMPLE_STEP}th from #${offset}; ACP_FULL=1 for all` };
+  if (fullReplay()) {
+    const step = otherNode ? OTHER_NODE_STEP : FULL_STEP;
+    return { picked: everyNth(sets, step), note: `every ${step}th of each file; all in-process` };
+  }
+  const slot = Math.max(0, SPAWNED_RUNTIMES.indexOf(runtime as (typeof SPAWNED_RUNTIMES)[number]));
+  const picked = processEdgeSample(sets)[slot];
+  return { picked: picked ? [picked] : [], note: 'one scenario; ACP_FULL=1 for more' };
 }
+

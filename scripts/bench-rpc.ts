@@ -26,7 +26,7 @@
 // consecutive windows of `--seconds` each and the median window is reported
 // (with the slowest and fastest), so one hiccup of a shared machine does not
 // become the figure. `npm run bench` runs this for every runtime and puts the
-// figures in BENCHMARKS.md.
+// figures in docs/benchmarks.md.
 //
 //   node_modules/.bin/bun scripts/bench-rpc.ts [--runtime node|bun|deno|binary] [--seconds 2]
 //       [--windows 3] [--clients 50] [--subscribers 1000] [--appends 20] [--log-events 1] [--no-echo] [--json]

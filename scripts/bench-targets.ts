@@ -1,6 +1,6 @@
 // The performance targets of issue 19, each measured against a baseline
 // taken in the same run (scripts/bench.ts runs this as its `targets`
-// section and puts the table at the top of BENCHMARKS.md):
+// section and puts the table at the top of docs/benchmarks.md):
 //
 //   Node start        next, validate, append, status on a small folder, per
 //                     Node version (20, 22, 24, 26: test/node-versions.ts),

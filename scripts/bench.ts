@@ -1,13 +1,13 @@
 // The benchmark suite: `npm run bench` (builds dist/, then runs this file
 // with the local bun). Prints a table of medians (and p95 where it matters)
-// and writes it to BENCHMARKS.md with a description of the machine.
+// and writes it to docs/benchmarks.md with a description of the machine.
 //
 //   BENCH_QUICK=1          fast smoke mode (fewer runs, 1k/10k logs, 3 s idle wait)
 //   BENCH_ONLY=a,b         only these sections: targets, runtimes, logs, handoff, idle, concurrent, memory, rpc;
 //                          `start`: only the Node start rows of targets (each Node version, and the binary)
 //   BENCH_RPC_RUNTIMES=a,b the server runtimes of the rpc section (default node,bun,deno,binary)
 //   BENCH_IDLE_SECONDS=N   length of the idle-wait measurement (default 30; quick 3)
-//   BENCH_NO_WRITE=1       print the table but do not write BENCHMARKS.md
+//   BENCH_NO_WRITE=1       print the table but do not write docs/benchmarks.md
 //   BENCH_KEEP=1           keep the generated folders (their path is printed)
 //
 // Logs are generated with the library (init + formatEventLine + replay), and
@@ -585,11 +585,11 @@ async function main(): Promise<void> {
   console.log(`\n${targetTable().join('\n')}\n\n${table().join('\n')}`);
   if (env.BENCH_NO_WRITE !== '1' && !ONLY) {
     // The signing figures come from scripts/bench-signing.ts: kept as they are.
-    const previous = existsSync(join(ROOT, 'BENCHMARKS.md')) ? readFileSync(join(ROOT, 'BENCHMARKS.md'), 'utf8') : '';
+    const previous = existsSync(join(ROOT, 'docs', 'benchmarks.md')) ? readFileSync(join(ROOT, 'docs', 'benchmarks.md'), 'utf8') : '';
     const signing = previous.indexOf('\n## Signing');
-    writeFileSync(join(ROOT, 'BENCHMARKS.md'), report + (signing >= 0 ? previous.slice(signing + 1) : ''));
-    console.log('\nwrote BENCHMARKS.md');
-  } else if (env.BENCH_NO_WRITE !== '1') console.log('\n(BENCH_ONLY set: BENCHMARKS.md not written)');
+    writeFileSync(join(ROOT, 'docs', 'benchmarks.md'), report + (signing >= 0 ? previous.slice(signing + 1) : ''));
+    console.log('\nwrote docs/benchmarks.md');
+  } else if (env.BENCH_NO_WRITE !== '1') console.log('\n(BENCH_ONLY set: docs/benchmarks.md not written)');
 }
 
 await main();

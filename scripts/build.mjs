@@ -110,7 +110,7 @@ withScratch(dist, (scratch) => {
 // of `dist/acp validate` drops by about half compared with plain --compile.
 // --compile-jit-policy=4 raises the JIT's tier-up thresholds: a command runs
 // for ~20 ms, too short for compiling its code to pay off (-4 ms CPU for an
-// append; loops over long logs still get compiled). See BENCHMARKS.md.
+// append; loops over long logs still get compiled). See docs/benchmarks.md.
 function compile(name, target) {
   const flags = ['--compile', '--minify', '--bytecode', '--format=esm', '--compile-jit-policy=4', ...(target ? [`--target=${target}`] : [])];
   withScratch(dist, (scratch) => {

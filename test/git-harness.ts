@@ -1,9 +1,12 @@
 // The git tests' sandbox (test/git*.test.ts): a temp root with an
 // acp.config.yaml that turns git on, bare remotes and clones in it, a
 // `git` helper for the test's own git commands, the CLI driven in-process,
-// and wrapper `git` programs on PATH for fault injection.
+// and wrapper `git` programs on PATH for fault injection. A set-up is built
+// once per file (per init argv) and copied for each test: every git spawn
+// costs ~50 ms of CPU from a test worker, and a clone is a copy of its
+// template with its remote's path rewritten.
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
@@ -41,6 +44,26 @@ export interface GitSandbox {
   withGitWrapper<T>(script: string, fn: () => Promise<T>): Promise<T>;
 }
 
+/** A bare remote holding a project (`project.txt`) and a folder `collab` made by `init --git` (cwd: the sandbox root), and one clone of it, in `base`. */
+async function buildTemplate(base: string, initArgv: (folder: string) => string[]): Promise<{ remote: string; clone: string }> {
+  mkdirSync(base);
+  const remote = join(base, 'remote.git');
+  git(base, 'init', '--quiet', '--bare', '-b', 'main', remote);
+  const seed = join(base, 'seed');
+  git(base, 'clone', '--quiet', remote, seed);
+  // The project the folder lives in: a tracked file outside the folder.
+  writeFileSync(join(seed, 'project.txt'), 'the project\n');
+  git(seed, 'add', 'project.txt');
+  git(seed, 'commit', '--quiet', '-m', 'the project');
+  git(seed, 'push', '--quiet', 'origin', 'main');
+  const init = await acp(...initArgv(join(seed, 'collab')), '--git');
+  expect(init.stderr).toBe('');
+  expect(init.stdout).toContain('committed and pushed to origin/main');
+  const clone = join(base, 'clone');
+  git(base, 'clone', '--quiet', remote, clone);
+  return { remote, clone };
+}
+
 /** Register the sandbox's setup and teardown for the calling test file; `config` is its acp.config.yaml. */
 export function gitSandbox(config = 'git:\n  remote: origin\n  interval: 0.3\n  max-interval: 1\n'): GitSandbox {
   let root = '';
@@ -66,26 +89,26 @@ export function gitSandbox(config = 'git:\n  remote: origin\n  interval: 0.3\n  
     rmSync(root, { recursive: true, force: true });
   });
   let wrappers = 0;
+  const templates = new Map<string, Promise<{ remote: string; clone: string }>>();
   return {
     root: () => root,
     async setup(name, initArgv, n) {
+      const key = JSON.stringify(initArgv('collab'));
+      let template = templates.get(key);
+      if (!template) templates.set(key, (template = buildTemplate(join(root, `.template${templates.size}`), initArgv)));
+      const from = await template;
       const base = join(root, name);
       mkdirSync(base);
       const remote = join(base, 'remote.git');
-      git(base, 'init', '--quiet', '--bare', '-b', 'main', remote);
-      const seed = join(base, 'seed');
-      git(base, 'clone', '--quiet', remote, seed);
-      // The project the folder lives in: a tracked file outside the folder.
-      writeFileSync(join(seed, 'project.txt'), 'the project\n');
-      git(seed, 'add', 'project.txt');
-      git(seed, 'commit', '--quiet', '-m', 'the project');
-      git(seed, 'push', '--quiet', 'origin', 'main');
-      const init = await acp(...initArgv(join(seed, 'collab')), '--git');
-      expect(init.stderr).toBe('');
-      expect(init.stdout).toContain('committed and pushed to origin/main');
+      cpSync(from.remote, remote, { recursive: true });
       const clones = Array.from({ length: n }, (_, i) => {
         const clone = join(base, `clone${i}`);
-        git(base, 'clone', '--quiet', remote, clone);
+        cpSync(from.clone, clone, { recursive: true });
+        // What `git clone` would have written: origin is this set-up's remote.
+        const config = join(clone, '.git', 'config');
+        const text = readFileSync(config, 'utf8');
+        expect(text).toContain(`url = ${from.remote}\n`);
+        writeFileSync(config, text.replace(`url = ${from.remote}\n`, `url = ${remote}\n`));
         return clone;
       });
       return { remote, clones, base };

@@ -3,6 +3,9 @@
 // is driven through the CLI, faults are injected by a wrapper `git` on
 // PATH (a push that lands someone else's commit first, a lost
 // acknowledgement, a fetch outage, a process killed mid-transaction).
+// The same in every run size (test/scale.ts): each case is one scenario;
+// the set-ups are copies of one built per file (test/git-harness.ts), and
+// the outage lasts until the waiter has met it, not a fixed time.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -179,7 +182,7 @@ describe('5. half-written states are found by doctor --git and repaired', () => 
   it('killed before the push: the next append names the repair, doctor --git --fix makes it, nothing reaches the remote', async () => {
     const { remote, clones } = await sandbox.setup('killed-early', initArgs, 1);
     const folder = join(clones[0]!, 'collab');
-    const killed = await sandbox.withGitWrapper('if [ "$1" = commit-tree ]; then kill -9 $PPID; sleep 5; exit 1; fi', async () => acpProcess(...blocked(folder, OWNER, 'killed')));
+    const killed = await sandbox.withGitWrapper('if [ "$1" = commit-tree ]; then kill -9 $PPID; exit 1; fi', async () => acpProcess(...blocked(folder, OWNER, 'killed')));
     expect(killed.signal).toBe('SIGKILL');
     expect(readFileSync(join(folder, 'events.jsonl'), 'utf8')).toContain('"summary":"killed"');
     const refused = await acp(...blocked(folder, OWNER, 'again'));
@@ -197,7 +200,7 @@ describe('5. half-written states are found by doctor --git and repaired', () => 
     const { remote, clones } = await sandbox.setup('killed-late', initArgs, 2);
     const [a, b] = clones as [string, string];
     const folder = join(a, 'collab');
-    const killed = await sandbox.withGitWrapper('if [ "$1" = push ]; then kill -9 $PPID; sleep 5; exit 1; fi', async () => acpProcess(...blocked(folder, OWNER, 'killed')));
+    const killed = await sandbox.withGitWrapper('if [ "$1" = push ]; then kill -9 $PPID; exit 1; fi', async () => acpProcess(...blocked(folder, OWNER, 'killed')));
     expect(killed.signal).toBe('SIGKILL');
     expect((await acp(...blocked(join(b, 'collab'), REVIEWER, 'meanwhile'))).code).toBe(0);
     const doctor = await acp('doctor', '--git', '--folder', folder);
@@ -212,16 +215,20 @@ describe('5. half-written states are found by doctor --git and repaired', () => 
 });
 
 describe('6. wait --git rides out a fetch outage', () => {
-  it('a 5 s outage from the start is noted and retried; the wait returns when the event arrives', async () => {
+  it('an outage from the start is noted and retried; the wait returns when the event arrives', async () => {
     const { clones, base } = await sandbox.setup('outage', initArgs, 2);
     const [a, b] = clones as [string, string];
     expect((await acp(...blocked(join(b, 'collab'), OWNER))).code).toBe(0);
     const mark = join(base, 'offline');
+    const met = join(base, 'refused');
     writeFileSync(mark, '');
-    const offline = `if [ -e '${mark}' ] && { [ "$1" = fetch ] || [ "$1" = ls-remote ]; }; then echo "fatal: unable to access 'https://git.example.invalid/': Could not resolve host" >&2; exit 128; fi`;
-    const w = await sandbox.withGitWrapper(offline, () => {
-      const back = new Promise((resolve) => setTimeout(resolve, 5000)).then(() => rmSync(mark));
-      return Promise.all([acp('wait', '--git', '--folder', join(a, 'collab'), '--participant', REVIEWER, '--timeout', '60'), back]).then(([r]) => r);
+    const offline = `if [ -e '${mark}' ] && { [ "$1" = fetch ] || [ "$1" = ls-remote ]; }; then touch '${met}'; echo "fatal: unable to access 'https://git.example.invalid/': Could not resolve host" >&2; exit 128; fi`;
+    const w = await sandbox.withGitWrapper(offline, async () => {
+      const waiting = acp('wait', '--git', '--folder', join(a, 'collab'), '--participant', REVIEWER, '--timeout', '60');
+      // The network comes back once the waiter has met the outage: what follows is its retry.
+      await expect.poll(() => existsSync(met)).toBe(true);
+      rmSync(mark);
+      return waiting;
     });
     expect(w.stdout).toContain('Could not resolve host (retrying; local changes are seen meanwhile)');
     expect(w.stdout).toContain('ready: phase is blocked');

@@ -1,7 +1,12 @@
 // The git transport (plugin git, docs/git.md): a bare repository and clones
 // on this machine, driven in-process through the CLI entry (runCli).
-// ACP_GIT_RACE_FULL=1 runs the issue's full race (4 writers × 25 appends);
-// by default 4 writers × 3 (the file stays fast).
+// Every git spawn costs (~50 ms of CPU from a test worker; one append is ~20),
+// so the run size (test/scale.ts) sets the counts:
+//   quick  the push race with 3 writers × 2 appends; the two-clone handoff
+//          through the first three steps (a hand-over each way).
+//   full   the race with 4 writers × 3; the handoff through the whole
+//          collaboration to completed.
+//   long   the issue's full race, 4 writers × 25.
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -11,6 +16,7 @@ import { acp, git, GIT_ENV, gitSandbox } from './git-harness.ts';
 import { RpcClient, type SubscriptionNotification } from '../plugins/rpc/client.ts';
 import { lineOrder } from '../plugins/git/order.ts';
 import { appendArgs, initArgs, OWNER, REVIEWER, STEPS } from './happy-path.ts';
+import { byScale } from './scale.ts';
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), '..');
 const sandbox = gitSandbox();
@@ -19,8 +25,7 @@ const setup = sandbox.setup;
 
 describe('append --git races through push', () => {
   it('every successful append reaches the remote exactly once, seqs continuous, every clone validates', async () => {
-    const writers = 4;
-    const perWriter = process.env.ACP_GIT_RACE_FULL === '1' ? 25 : 3;
+    const { writers, perWriter } = byScale({ quick: { writers: 3, perWriter: 2 }, full: { writers: 4, perWriter: 3 }, long: { writers: 4, perWriter: 25 } });
     const ids = Array.from({ length: writers }, (_, i) => `p${i}`);
     const initArgv = (folder: string) => ['init', '--folder', folder, ...ids.flatMap((id) => ['--participant', id]), '--objective', 'race', '--completion', 'done', '--primary-deliverable-type', 'design-spec'];
     const { remote, clones } = await setup('race', initArgv, writers);
@@ -86,8 +91,12 @@ describe('wait --git across clones', () => {
     const { clones } = await setup('pair', initArgs, 2);
     const cloneOf: Record<string, string> = { [OWNER]: join(clones[0]!, 'collab'), [REVIEWER]: join(clones[1]!, 'collab') };
     const handoffs: number[] = [];
-    for (let i = 0; i < STEPS.length; i++) {
-      const step = STEPS[i]!;
+    // quick: draft, proposal (alice hands over to bob), review (bob hands back to alice); full: to completed.
+    const steps = STEPS.slice(0, byScale({ quick: 3, full: STEPS.length }));
+    const last = steps.at(-1)!;
+    for (let i = 0; i < steps.length; i++) {
+      const step = steps[i]!;
+      // Whose step comes next in the collaboration (in quick, after the review, alice's: she waits for it).
       const following = STEPS[i + 1]?.event.participant;
       const handsOver = following !== undefined && following !== step.event.participant;
       // The next participant is already waiting in its own clone when this append is pushed.
@@ -109,10 +118,12 @@ describe('wait --git across clones', () => {
       }
     }
     for (const folder of Object.values(cloneOf)) {
-      await acp('wait', '--git', '--folder', folder, '--participant', REVIEWER, '--timeout', '60');
+      // Whom the last step waits for (none once completed: then the wait returns at once, the collaboration over).
+      expect((await acp('wait', '--git', '--folder', folder, '--participant', last.waitingFor[0] ?? REVIEWER, '--timeout', '60')).code).toBe(0);
       const v = await acp('validate', '--folder', folder);
       expect(v.stdout).toContain('ACP validation passed');
-      expect(JSON.parse(readFileSync(join(folder, 'protocol.json'), 'utf8')).currentPhase).toBe('completed');
+      expect(JSON.parse(readFileSync(join(folder, 'protocol.json'), 'utf8')).currentPhase).toBe(last.phase);
+      expect(readFileSync(join(folder, 'events.jsonl'), 'utf8').trim().split('\n')).toHaveLength(steps.length + 1);
     }
     console.log(`git handoff (poll interval 0.3 s, max 1 s): ${handoffs.map((h) => `${h} ms`).join(', ')}`);
   });

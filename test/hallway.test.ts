@@ -5,10 +5,17 @@
 // summary in append:before and records the seqs append:after is told about:
 // every cell must give the same refusal (words and code), the same recorded
 // seqs, and under git every accepted write on the remote.
+//
+// Every cell runs in every run size (test/scale.ts): the matrix is the proof.
+// What keeps it cheap: the CLI door is runCli in this process with the cell
+// as its working directory (the process edge is test/cli.test.ts's), and a
+// git cell is a copy of one built per file (a bare remote, a clone, the
+// folder pushed; once more at readiness_check for the freeze doors), its
+// remote's path rewritten: a git spawn costs ~50 ms of CPU from a test worker.
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -21,7 +28,6 @@ import { FROZEN, INIT, OWNER, PRIMARY, STEPS } from './happy-path.ts';
 import { ALICE_TOKEN, startServer } from './rpc/helpers.ts';
 
 const REPO = join(import.meta.dirname, '..');
-const CLI = join(REPO, 'dist', 'acp.mjs');
 const AUDIT = join(REPO, 'test', 'plugins', 'fixtures', 'audit.mjs');
 const GIT_ENV = { GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.invalid', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.invalid', GIT_CONFIG_NOSYSTEM: '1' };
 const roots: string[] = [];
@@ -43,37 +49,79 @@ function git(cwd: string, ...args: string[]): string {
   return r.stdout;
 }
 
-function cli(cell: Cell, ...args: string[]): { status: number | null; stdout: string; stderr: string } {
-  return spawnSync(process.execPath, [CLI, ...args], { cwd: cell.work, encoding: 'utf8', env: { ...process.env, ...GIT_ENV, NO_COLOR: '1' }, timeout: 120_000 });
+/** `acp …` in this process, with the cell's work directory as the working directory (its acp.config.yaml applies). */
+async function cli(cell: Cell, ...args: string[]): Promise<{ status: number; stdout: string; stderr: string }> {
+  const base = await acp.createNodeHost();
+  const host = { ...base, resolvePath: (path: string) => resolve(cell.work, path) };
+  let stdout = '';
+  let stderr = '';
+  const status = await acp.runCli({ argv: args, stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), color: false, env: (name) => process.env[name] }, host);
+  return { status, stdout, stderr };
 }
 
-/** A fresh cell: for git, a bare remote and a clone whose `collab` folder `init --git` committed and pushed. */
-function makeCell(store: StoreName): Cell {
+/** A new empty directory for a cell (its real path: the folder's paths are compared as the host resolves them). */
+function newRoot(): string {
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'acp-hallway-')));
   roots.push(root);
-  const log = join(root, 'seqs.txt');
-  writeFileSync(log, '');
-  let work = join(root, 'work');
-  let remote: string | undefined;
-  if (store === 'git') {
-    remote = join(root, 'remote.git');
-    git(root, 'init', '--quiet', '--bare', '--initial-branch=main', remote);
-    git(root, 'clone', '--quiet', remote, work);
-    git(work, 'commit', '--quiet', '--allow-empty', '-m', 'start');
-    git(work, 'push', '--quiet', 'origin', 'main');
-  } else mkdirSync(work);
-  work = realpathSync(work);
-  const config = [`plugins:`, `  - path: ${AUDIT}`, `    options: { log: ${JSON.stringify(log)} }`, ...(store === 'git' ? ['git: { interval: 0.2 }'] : [])];
-  writeFileSync(join(work, 'acp.config.yaml'), `${config.join('\n')}\n`);
-  if (store === 'git') {
-    // The config is the clone's own file, not the collaboration's: committed so that the folder's changes are the only ones.
-    git(work, 'add', 'acp.config.yaml');
-    git(work, 'commit', '--quiet', '-m', 'config');
-    git(work, 'push', '--quiet', 'origin', 'main');
-  }
-  const cell: Cell = { work, folder: join(work, 'collab'), log, remote };
-  const init = cli(cell, 'init', '--folder', 'collab', '--participant', OWNER, '--participant', 'bob', '--objective', INIT.objective, '--completion', INIT.completion[0]!, '--primary-deliverable-type', INIT.primaryType);
+  return root;
+}
+
+/** The cell's acp.config.yaml: the audit plugin recording to the cell's log, and git for the git store. */
+function writeConfig(cell: Cell): void {
+  const config = [`plugins:`, `  - path: ${AUDIT}`, `    options: { log: ${JSON.stringify(cell.log)} }`, ...(cell.remote ? ['git: { interval: 0.2 }'] : [])];
+  writeFileSync(join(cell.work, 'acp.config.yaml'), `${config.join('\n')}\n`);
+}
+
+/** The cell's empty seq log and config, and its folder initialized (under git: committed and pushed, as the config says). */
+async function initCell(cell: Cell): Promise<void> {
+  writeFileSync(cell.log, '');
+  writeConfig(cell);
+  const init = await cli(cell, 'init', '--folder', 'collab', '--participant', OWNER, '--participant', 'bob', '--objective', INIT.objective, '--completion', INIT.completion[0]!, '--primary-deliverable-type', INIT.primaryType);
   expect(init.status, init.stderr).toBe(0);
+}
+
+/** A bare remote and a clone whose `collab` folder init committed and pushed (`ready`: then brought to readiness_check). */
+async function buildGitCell(ready: boolean): Promise<Cell> {
+  const root = newRoot();
+  const remote = join(root, 'remote.git');
+  git(root, 'init', '--quiet', '--bare', '--initial-branch=main', remote);
+  const work = join(root, 'work');
+  git(root, 'clone', '--quiet', remote, work);
+  git(work, 'commit', '--quiet', '--allow-empty', '-m', 'start');
+  git(work, 'push', '--quiet', 'origin', 'main');
+  // The config is the clone's own file, not the collaboration's: ignored, so that the folder's changes are the only ones.
+  appendFileSync(join(work, '.git', 'info', 'exclude'), 'acp.config.yaml\n');
+  const cell: Cell = { work, folder: join(work, 'collab'), log: join(root, 'seqs.txt'), remote };
+  await initCell(cell);
+  if (ready) await toReadinessCheck(cell);
+  return cell;
+}
+
+/** The git cells this file copies (plain, and at readiness_check), each built on first use. */
+const gitTemplates = new Map<boolean, Promise<Cell>>();
+
+/** A fresh cell (`ready`: at readiness_check); for git, a copy of a bare remote and a clone whose `collab` folder init committed and pushed. */
+async function makeCell(store: StoreName, ready = false): Promise<Cell> {
+  const root = newRoot();
+  if (store === 'local') {
+    const cell: Cell = { work: join(root, 'work'), folder: join(root, 'work', 'collab'), log: join(root, 'seqs.txt') };
+    mkdirSync(cell.work);
+    await initCell(cell);
+    if (ready) await toReadinessCheck(cell);
+    return cell;
+  }
+  let template = gitTemplates.get(ready);
+  if (!template) gitTemplates.set(ready, (template = buildGitCell(ready)));
+  const from = await template;
+  for (const name of ['remote.git', 'work']) cpSync(join(from.work, '..', name), join(root, name), { recursive: true });
+  const cell: Cell = { work: join(root, 'work'), folder: join(root, 'work', 'collab'), log: join(root, 'seqs.txt'), remote: join(root, 'remote.git') };
+  // What `git clone` would have written: origin is this cell's remote.
+  const config = join(cell.work, '.git', 'config');
+  const text = readFileSync(config, 'utf8');
+  expect(text).toContain(`url = ${from.remote}\n`);
+  writeFileSync(config, text.replace(`url = ${from.remote}\n`, `url = ${cell.remote}\n`));
+  writeFileSync(cell.log, '');
+  writeConfig(cell);
   return cell;
 }
 
@@ -107,7 +155,7 @@ const DOORS: Record<string, { freeze?: boolean; run(cell: Cell, forbidden: boole
   cli: {
     async run(cell, forbidden) {
       const e = forbidden ? FORBIDDEN : draft.event;
-      const r = cli(cell, 'append', '--folder', 'collab', '--participant', e.participant, '--event', e.event, '--summary', e.summary, '--doc', e.doc!, '--reply-to', String(e.replyTo), '--role', e.role!, '--json');
+      const r = await cli(cell, 'append', '--folder', 'collab', '--participant', e.participant, '--event', e.event, '--summary', e.summary, '--doc', e.doc!, '--reply-to', String(e.replyTo), '--role', e.role!, '--json');
       const json = JSON.parse(r.stdout);
       return json.ok ? { seq: json.event.seq } : { refused: json.error, code: json.code };
     },
@@ -155,7 +203,7 @@ const DOORS: Record<string, { freeze?: boolean; run(cell: Cell, forbidden: boole
   'freeze (cli)': {
     freeze: true,
     async run(cell, forbidden) {
-      const r = cli(cell, 'freeze', '--folder', 'collab', '--participant', OWNER, '--summary', forbidden ? 'forbidden' : 'freeze', '--json');
+      const r = await cli(cell, 'freeze', '--folder', 'collab', '--participant', OWNER, '--summary', forbidden ? 'forbidden' : 'freeze', '--json');
       const json = JSON.parse(r.stdout);
       return json.ok ? { seq: json.seq } : { refused: json.error, code: json.code };
     },
@@ -202,10 +250,9 @@ describe.concurrent('every door reaches the log through the one transaction, on 
   for (const store of ['local', 'git'] as const) {
     for (const [door, { freeze, run }] of Object.entries(DOORS)) {
       test(`${door} × ${store}`, async () => {
-        const cell = makeCell(store);
+        const cell = await makeCell(store, freeze);
         const event = freeze ? 'deliverable_frozen' : 'deliverable_drafted';
-        if (freeze) await toReadinessCheck(cell);
-        else writeFileSync(join(cell.folder, PRIMARY), draft.files[PRIMARY]!);
+        if (!freeze) writeFileSync(join(cell.folder, PRIMARY), draft.files[PRIMARY]!);
         const before = readFileSync(join(cell.folder, 'events.jsonl'), 'utf8');
         const refused = await run(cell, true);
         expect(refused).toEqual({ refused: `plugin 'audit' refused ${event}: forbidden summaries are refused`, code: 'plugin_refused' });
@@ -224,7 +271,7 @@ describe.concurrent('every door reaches the log through the one transaction, on 
       });
     }
     test(`mcp write_document × ${store}`, async () => {
-      const cell = makeCell(store);
+      const cell = await makeCell(store);
       const text = '# Proposal\n\nWritten through the MCP tool.\n';
       const result = await mcpTool(cell, 'write_document', { folder: 'collab', doc: 'proposal.md', content: text });
       expect(result.isError ?? false).toBe(false);
@@ -240,24 +287,24 @@ describe.concurrent('every door reaches the log through the one transaction, on 
 });
 
 describe('wait: extensions compose or are refused, never shadowed', () => {
-  test('wait --git --server is refused before anything runs, in argparse’s words', () => {
-    const cell = makeCell('local');
-    const r = cli(cell, 'wait', '--folder', 'collab', '--participant', 'bob', '--git', '--server', 'unix:/nonexistent.sock', '--timeout', '1');
+  test('wait --git --server is refused before anything runs, in argparse’s words', async () => {
+    const cell = await makeCell('local');
+    const r = await cli(cell, 'wait', '--folder', 'collab', '--participant', 'bob', '--git', '--server', 'unix:/nonexistent.sock', '--timeout', '1');
     expect([r.status, r.stderr]).toEqual([2, 'error: argument --git: not allowed with argument --server\n']);
   });
 
-  test('wait --server --timeout counts connecting against the deadline, with the one seconds parser', () => {
-    const cell = makeCell('local');
+  test('wait --server --timeout counts connecting against the deadline, with the one seconds parser', async () => {
+    const cell = await makeCell('local');
     // 1_0e-1 is 1.0 s to Python's float(), on both roads (it was refused by the server road).
-    const r = cli(cell, 'wait', '--folder', 'collab', '--participant', 'bob', '--server', `unix:${join(cell.work, 'nobody.sock')}`, '--timeout', '1_0e-1');
+    const r = await cli(cell, 'wait', '--folder', 'collab', '--participant', 'bob', '--server', `unix:${join(cell.work, 'nobody.sock')}`, '--timeout', '1_0e-1');
     expect(r.status, r.stderr).toBe(1);
     expect(r.stderr).toMatch(/^timeout: no answer from unix:/);
-    const local = cli(cell, 'wait', '--folder', 'collab', '--participant', 'bob', '--timeout', '1_0e-1');
+    const local = await cli(cell, 'wait', '--folder', 'collab', '--participant', 'bob', '--timeout', '1_0e-1');
     expect([local.status, local.stderr]).toEqual([1, 'timeout: waiting for alice after seq 1\n']);
   });
 
-  test('two user plugins that both extend wait both run; one that drops the command is named', () => {
-    const cell = makeCell('local');
+  test('two user plugins that both extend wait both run; one that drops the command is named', async () => {
+    const cell = await makeCell('local');
     const plugin = (name: string, next: boolean): string => {
       const file = join(cell.work, `${name}.mjs`);
       writeFileSync(
@@ -270,25 +317,25 @@ export default (c) => c.definePlugin({ name: '${name}', commands: [{ name: 'wait
     };
     const first = plugin('first', true);
     const second = plugin('second', true);
-    const r = cli(cell, '--plugin', first, '--plugin', second, 'wait', '--folder', 'collab', '--participant', OWNER, '--first-note', 'a', '--second-note', 'b', '--timeout', '5');
+    const r = await cli(cell, '--plugin', first, '--plugin', second, 'wait', '--folder', 'collab', '--participant', OWNER, '--first-note', 'a', '--second-note', 'b', '--timeout', '5');
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^ready: alice is listed in waitingFor\n/);
     // Outermost first: the plugin loaded last wraps the others.
     expect(readFileSync(join(cell.work, 'ran.txt'), 'utf8')).toBe('second:b\nfirst:a\n');
     const dropper = plugin('dropper', false);
-    const dropped = cli(cell, '--plugin', dropper, 'wait', '--folder', 'collab', '--participant', OWNER, '--timeout', '5');
+    const dropped = await cli(cell, '--plugin', dropper, 'wait', '--folder', 'collab', '--participant', OWNER, '--timeout', '5');
     expect([dropped.status, dropped.stderr]).toEqual([2, "error: plugin 'dropper' failed in command 'wait': it extends the command but neither ran it (ctx.next()) nor declared the options under which it answers it (answers)\n"]);
   });
 });
 
 describe('the log is the truth: a stale protocol.json', () => {
   /** A folder where alice drafted and submitted (bob's turn), then the line of bob's review landed without protocol.json's rewrite. */
-  function staleFolder(): { cell: Cell; events: string } {
-    const cell = makeCell('local');
+  async function staleFolder(): Promise<{ cell: Cell; events: string }> {
+    const cell = await makeCell('local');
     for (const step of STEPS.slice(0, 2)) {
       for (const [name, text] of Object.entries(step.files)) writeFileSync(join(cell.folder, name), text);
       const e = step.event;
-      expect(cli(cell, 'append', '--folder', 'collab', '--participant', e.participant, '--event', e.event, '--summary', e.summary, '--doc', e.doc!, '--reply-to', String(e.replyTo), ...(e.role ? ['--role', e.role] : [])).status).toBe(0);
+      expect((await cli(cell, 'append', '--folder', 'collab', '--participant', e.participant, '--event', e.event, '--summary', e.summary, '--doc', e.doc!, '--reply-to', String(e.replyTo), ...(e.role ? ['--role', e.role] : []))).status).toBe(0);
     }
     // What a killed append (or a full disk after the line) leaves: the line, and protocol.json of the seq before.
     const protocol = JSON.parse(readFileSync(join(cell.folder, 'protocol.json'), 'utf8'));
@@ -298,36 +345,36 @@ describe('the log is the truth: a stale protocol.json', () => {
     return { cell, events: readFileSync(join(cell.folder, 'events.jsonl'), 'utf8') };
   }
 
-  test('next and wait answer from the log and say so; the participant whose turn it is gets it at once', () => {
-    const { cell } = staleFolder();
-    const next = cli(cell, 'next', '--folder', 'collab', '--participant', OWNER);
+  test('next and wait answer from the log and say so; the participant whose turn it is gets it at once', async () => {
+    const { cell } = await staleFolder();
+    const next = await cli(cell, 'next', '--folder', 'collab', '--participant', OWNER);
     expect(next.status).toBe(0);
     expect(next.stdout).toContain('phase: revising\nproposal owner: alice\nwaiting for: alice\nlast event: seq 4 review_submitted from bob\n');
     expect(next.stderr).toBe("note: protocol.json is stale (it describes seq 3; the log ends at seq 4): answering from the log; the next append or `acp doctor --fix` rewrites it\n");
-    const wait = cli(cell, 'wait', '--folder', 'collab', '--participant', OWNER, '--timeout', '1');
+    const wait = await cli(cell, 'wait', '--folder', 'collab', '--participant', OWNER, '--timeout', '1');
     expect(wait.status, wait.stderr).toBe(0);
     expect(wait.stdout).toMatch(/^ready: alice is listed in waitingFor\nphase: revising\n/);
-    const bob = cli(cell, 'wait', '--folder', 'collab', '--participant', 'bob', '--timeout', '0.5');
+    const bob = await cli(cell, 'wait', '--folder', 'collab', '--participant', 'bob', '--timeout', '0.5');
     expect([bob.status, bob.stderr]).toEqual([1, 'timeout: waiting for alice after seq 4\n']);
   });
 
-  test('an append repairs the stale cache under the lock, even when its own event is refused', () => {
-    const { cell, events } = staleFolder();
-    const refused = cli(cell, 'append', '--folder', 'collab', '--participant', 'bob', '--event', 'proposal_revised', '--summary', 'not mine', '--doc', 'proposal.md', '--reply-to', '4');
+  test('an append repairs the stale cache under the lock, even when its own event is refused', async () => {
+    const { cell, events } = await staleFolder();
+    const refused = await cli(cell, 'append', '--folder', 'collab', '--participant', 'bob', '--event', 'proposal_revised', '--summary', 'not mine', '--doc', 'proposal.md', '--reply-to', '4');
     expect(refused.status).toBe(2);
     expect(readFileSync(join(cell.folder, 'events.jsonl'), 'utf8')).toBe(events);
     const protocol = JSON.parse(readFileSync(join(cell.folder, 'protocol.json'), 'utf8'));
     expect(protocol).toMatchObject({ currentPhase: 'revising', waitingFor: ['alice'] });
-    const next = cli(cell, 'next', '--folder', 'collab', '--participant', OWNER);
+    const next = await cli(cell, 'next', '--folder', 'collab', '--participant', OWNER);
     expect(next.stderr).toBe('');
-    expect(cli(cell, 'validate', '--folder', 'collab').stdout).not.toContain('currentPhase');
+    expect((await cli(cell, 'validate', '--folder', 'collab')).stdout).not.toContain('currentPhase');
   });
 
-  test('a hand-edited phase that matches no point of the log is read as written (the Python tools do)', () => {
-    const cell = makeCell('local');
+  test('a hand-edited phase that matches no point of the log is read as written (the Python tools do)', async () => {
+    const cell = await makeCell('local');
     const path = join(cell.folder, 'protocol.json');
     writeFileSync(path, readFileSync(path, 'utf8').replace('"currentPhase": "drafting"', '"currentPhase": "reviewing"'));
-    const next = cli(cell, 'next', '--folder', 'collab', '--participant', OWNER);
+    const next = await cli(cell, 'next', '--folder', 'collab', '--participant', OWNER);
     expect(next.stdout).toMatch(/^phase: reviewing\n/);
     expect(next.stderr).toBe('');
   });

@@ -4,11 +4,16 @@
 // through the real CLI; here each rule is pinned on its own so a regression
 // names the rule. Items 3 and 10 (--role choices, argparse) were already right
 // before the issue was fixed; their tests guard them.
+//
+// The generated properties at the end run 15 cases each in quick (`npm
+// test`) and 40 in full (ACP_FULL=1, `npm run test:all`) and long
+// (test/scale.ts); ACP_FUZZ_RUNS sets the count.
 import { createHash } from 'node:crypto';
 import { posix } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { type Host, createMemoryHost, expandUser, purePosixPath, pyRepr, runCli } from '../acp.ts';
+import { byScale } from './scale.ts';
 
 const F = '/w/collab';
 
@@ -371,7 +376,7 @@ describe('11. --json consistency', () => {
 // - a missing log stops next/append/wait with `missing events.jsonl`, nothing
 //   written; an empty one makes validate compare only waitingFor.
 describe('issue 12 axes, generated (fast-check)', () => {
-  const RUNS = Number(process.env.ACP_FUZZ_RUNS) || 40;
+  const RUNS = Number(process.env.ACP_FUZZ_RUNS) || byScale({ quick: 15, full: 40 });
   const segment = fc.constantFrom('docs', 'out', 'x', 'sub', 'd-1');
   /** A relative spelling of `segments`: `./` prefixes, doubled and trailing slashes, `.` segments. */
   const spelling = (segments: string[]) =>

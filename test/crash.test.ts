@@ -12,7 +12,9 @@
 // take long enough to write that the kill often cuts a line, sometimes
 // inside a character); as soon as protocol.json's temporary file appears
 // (between its write and the rename). Each trial starts from a fresh copy of
-// the same folder. Default: 21 trials; ACP_LONG=1: 201.
+// the same folder. Quick (`npm test`): 6 trials, each outcome seen at least
+// once; full (ACP_FULL=1, `npm run test:all`): 21 trials and the minimums
+// below; long (ACP_LONG=1): 201 trials (test/scale.ts).
 //
 // The checks on a torn line or a dead writer's lock run only when a kill
 // produced one, so the test also requires a minimum of each outcome (as
@@ -26,12 +28,24 @@ import { join } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
 import { createNodeHost, formatProtocolJson, inspectFolderLock, participantIds, readReadiness, replay, withFolderLock } from '../acp.ts';
 import { DIST_URL, LONG, cli } from './reliability/fixture.ts';
+import { byScale } from './scale.ts';
 
-const TRIALS = LONG ? 201 : 21;
-/** Trials run past TRIALS only while an outcome is still below its minimum. */
-const MAX_TRIALS = TRIALS * 4;
-/** Outcomes the checks need to have seen, at least, to mean something. */
-const MINIMUM = { torn: 3, tornCutCharacter: 1, untorn: 3, staleLocks: 3, oldProtocol: 2, newProtocol: 2 } as const;
+const TRIALS = byScale({ quick: 6, full: 21, long: 201 });
+/**
+ * Trials run past TRIALS only while an outcome is still below its minimum:
+ * up to four times TRIALS, and never fewer than 84 (four times full's 21),
+ * since a loaded machine shifts where kills land and a short run can miss
+ * an outcome (a line cut inside a character) in two dozen trials.
+ */
+const MAX_TRIALS = Math.max(TRIALS * 4, 84);
+/**
+ * Outcomes the checks need to have seen, at least, to mean something: in
+ * quick, every branch of the checks once; in full and long, several times.
+ */
+const MINIMUM = byScale({
+  quick: { torn: 1, tornCutCharacter: 1, untorn: 1, staleLocks: 1, oldProtocol: 1, newProtocol: 1 },
+  full: { torn: 3, tornCutCharacter: 1, untorn: 3, staleLocks: 3, oldProtocol: 2, newProtocol: 2 },
+});
 
 const roots: string[] = [];
 afterAll(() => {

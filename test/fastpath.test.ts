@@ -12,17 +12,19 @@
 // (which flips the decision gates of every decision_accepted, spec §5),
 // participants changed, the checkpoint corrupted or deleted.
 //
-// Default: a few seeds; ACP_LONG=1 runs many more.
+// Quick (`npm test`): 2 seeds of 90 steps; full (ACP_FULL=1, `npm run
+// test:all`): 4 seeds; long (ACP_LONG=1): 24 seeds of 250 steps
+// (test/scale.ts).
 import { createHash } from 'node:crypto';
 import { appendFileSync, existsSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { type AppendRequest, type Host, AcpError, EVENT_NAMES, append, createNodeHost, createRegistry, init } from '../acp.ts';
+import { byScale } from './scale.ts';
 
-const LONG = process.env.ACP_LONG === '1';
-const SEEDS = LONG ? Array.from({ length: 24 }, (_, i) => 1000 + i) : [1, 2, 3, 4];
-const STEPS = LONG ? 250 : 90;
+const SEEDS = byScale({ quick: [1, 2], full: [1, 2, 3, 4], long: Array.from({ length: 24 }, (_, i) => 1000 + i) });
+const STEPS = byScale({ quick: 90, full: 90, long: 250 });
 const CHECKPOINT = '.acp.checkpoint.json';
 const PARTICIPANTS = ['alice', 'bob', 'carol'];
 const EVENTS: readonly string[] = EVENT_NAMES;

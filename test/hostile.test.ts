@@ -9,7 +9,11 @@
 // targeted cases (10 MB lines, symlinks leaving the folder, repoRoot at `/`,
 // regular-expression blow-ups) complete the picture.
 //
-// Default: a few hundred generated cases; ACP_LONG=1: over 10 000.
+// Quick (`npm test`): 20 generated cases per property and 1,000 texts for
+// the matchers; full (ACP_FULL=1, `npm run test:all`): 60 cases and 3,000
+// texts; long (ACP_LONG=1): 2,100 cases (over 10 000 in all), 50,000 texts
+// and 10 MB big inputs instead of 2 MB (test/scale.ts). ACP_FUZZ_RUNS sets
+// the cases per property, ACP_FUZZ_SEED the seed.
 import { type ChildProcess, fork } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,10 +22,11 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { EVENT_NAMES, append, conclusionErrors, createMemoryHost, pyStrip, readReadiness, reviewHeadings } from '../acp.ts';
 import { DIST_URL, LONG, REPO, cli, spawnCli } from './reliability/fixture.ts';
+import { byScale } from './scale.ts';
 import { budgetMs, startCostOrFloor } from './timing.ts';
 
 /** Generated cases per property (five properties). */
-const RUNS = Number(process.env.ACP_FUZZ_RUNS) || (LONG ? 2100 : 60);
+const RUNS = Number(process.env.ACP_FUZZ_RUNS) || byScale({ quick: 20, full: 60, long: 2100 });
 /** Per test: a few hundred cases take seconds, 2100 take minutes on a busy machine. */
 const TIMEOUT = LONG ? 3_600_000 : 600_000;
 /**
@@ -540,7 +545,7 @@ describe('hostile input, targeted', () => {
         expect(errors.includes('conclusion.md outcome cannot be completed while blocked')).toBe(outcomes.length === 1 && outcomes[0] === 'blocked');
         expect(pyStrip(t)).toBe(t.replace(SPEC.strip, ''));
       }),
-      { numRuns: LONG ? 50_000 : 3000 },
+      { numRuns: byScale({ quick: 1000, full: 3000, long: 50_000 }) },
     );
   }, TIMEOUT);
 

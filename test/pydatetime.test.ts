@@ -4,6 +4,9 @@
 // seconds and microseconds, years below 100 and 0000, surrogates, NUL), and
 // zonedInstant, the `at` the Python tools compare, including where their
 // conversion to UTC overflows.
+//
+// Cases per property: CASES of test/python/oracle.ts, 2,000 in quick (`npm
+// test`), 50,000 in full (ACP_FULL=1, `npm run test:all`) and long.
 import { describe, expect, test } from 'vitest';
 import { compareInstants, parseZonedTimestamp, pyFromIsoFormat, zonedInstant } from '../runtime/pytext.ts';
 import { CASES, rng, runPython } from './python/oracle.ts';

@@ -3,6 +3,9 @@
 // loadsPy must give the same value (compared through json.dumps, compact
 // and as protocol.json is written) or the same error message; the
 // JSON.parse fast path must agree with the slow parser.
+//
+// Cases per property: CASES of test/python/oracle.ts, 2,000 in quick (`npm
+// test`), 50,000 in full (ACP_FULL=1, `npm run test:all`) and long.
 import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, test } from 'vitest';
 import { MAX_DEPTH, PyFloat, PyInt, dumpsPy, loadsPy, parsePython, pyFloatRepr, pyKeys } from '../runtime/pyjson.ts';

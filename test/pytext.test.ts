@@ -2,6 +2,9 @@
 // 28): repr() with Python's Unicode 14 tables, str.splitlines(), int() and
 // float() on command-line values, each on generated inputs (seeded), each
 // batch in one python3 process.
+//
+// Cases per property: CASES of test/python/oracle.ts, 2,000 in quick (`npm
+// test`), 50,000 in full (ACP_FULL=1, `npm run test:all`) and long.
 import { describe, expect, test } from 'vitest';
 import { parsePyFloat, parsePyInt } from '../runtime/argv.ts';
 import { loadsPy, pyFloatRepr } from '../runtime/pyjson.ts';

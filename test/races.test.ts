@@ -4,19 +4,25 @@
 // must equal the replayed state, and no reader may ever see a half-written
 // protocol.json or a partial line.
 //
-// Default run: 8 processes × 25 appends; ACP_LONG=1: 16 × 50 (plus appends by
-// separately spawned `node dist/acp.mjs` runs in both modes).
+// Quick (`npm test`): 4 processes × 10 appends, 2 appends and 3 `next` runs
+// by separately spawned `node dist/acp.mjs`; full (ACP_FULL=1, `npm run
+// test:all`): 8 × 25, 4 spawned appends, spawned `next` runs for as long as
+// the race lasts; long (ACP_LONG=1): 16 × 50 and 30 spawned appends
+// (test/scale.ts).
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
 import { participantIds, readReadiness, replay } from '../acp.ts';
 import { DIST_URL, LONG, cli, makeFolder, racerAppend, readLines, spawnCli, spawnNode, writeWorker } from './reliability/fixture.ts';
+import { byScale } from './scale.ts';
 
-const PROCESSES = LONG ? 16 : 8;
-const APPENDS = LONG ? 50 : 25;
+const PROCESSES = byScale({ quick: 4, full: 8, long: 16 });
+const APPENDS = byScale({ quick: 10, full: 25, long: 50 });
 /** Appends made by spawning `node dist/acp.mjs append` once per append. */
-const SPAWNED_APPENDS = LONG ? 30 : 4;
+const SPAWNED_APPENDS = byScale({ quick: 2, full: 4, long: 30 });
+/** `node dist/acp.mjs next` runs during the race, one after another (each start costs a node process). */
+const SPAWNED_NEXT_RUNS = byScale({ quick: 3, full: Infinity });
 
 const roots: string[] = [];
 afterAll(() => {
@@ -103,7 +109,7 @@ test(`${PROCESSES} processes × ${APPENDS} appends on one folder, with waiters a
   })();
   let spawnedNextRuns = 0;
   const spawnedNext = (async () => {
-    while (!stopped) {
+    while (!stopped && spawnedNextRuns < SPAWNED_NEXT_RUNS) {
       const r = await spawnCli(['next', '--folder', folder, '--participant', 'p3']);
       spawnedNextRuns++;
       if (r.rc !== 0) nextFailures.push(`spawned next exit ${r.rc}: ${r.stderr}`);

@@ -2,7 +2,8 @@
 // file system confined beneath the root: FileSystem.beneath), task folders
 // inside the root, and a fair folder lock. The 1 000-flip race on the built
 // servers is scripts/race-beneath.ts; here the same race runs in process
-// (100 flips; 1 000 with ACP_FULL=1).
+// (100 flips in quick, `npm test`; 1 000 in full, ACP_FULL=1, and long:
+// test/scale.ts).
 import { spawn, spawnSync } from 'node:child_process';
 import net from 'node:net';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -15,8 +16,9 @@ import * as acp from '../acp.ts';
 import { RpcClient } from '../plugins/rpc/client.ts';
 import { createMcpServer } from '../plugins/mcp/server.ts';
 import { ALICE_TOKEN, startServer } from './rpc/helpers.ts';
+import { byScale } from './scale.ts';
 
-const FLIPS = process.env.ACP_FULL ? 1000 : 100;
+const FLIPS = byScale({ quick: 100, full: 1000 });
 const SECRET = 'outside secret\n';
 const work = realpathSync(mkdtempSync(join(tmpdir(), 'acp-rel3-')));
 afterAll(() => rmSync(work, { recursive: true, force: true }));

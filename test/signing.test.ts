@@ -4,8 +4,9 @@
 // The tamper suite makes random signed sessions (seeded: SIGNING_SEED
 // replays a run) and mutates their logs the six ways the issue names; each
 // mutation must be reported with the seq where the log stops being what its
-// signers wrote, and no untouched log may raise anything. 200 of each by
-// default, 1,000 under ACP_FULL=1 (`npm run test:all`).
+// signers wrote, and no untouched log may raise anything. 50 of each in
+// quick (`npm test`), 1,000 in full (ACP_FULL=1, `npm run test:all`) and long
+// (test/scale.ts).
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,10 +16,10 @@ import type { Keyring } from '../runtime/host.ts';
 import { lineHash, memoryKeyring, type PrivateJwk } from '../runtime/keyring.ts';
 import { signBody, splitSignedLine } from '../runtime/signing.ts';
 import { validateCheckpointPath } from '../runtime/validate-checkpoint.ts';
+import { byScale } from './scale.ts';
 import { rng as random } from './seeded.ts';
 
-const FULL = process.env.ACP_FULL === '1';
-const COUNT = FULL ? 1000 : 200;
+const COUNT = byScale({ quick: 50, full: 1000 });
 const SEED = Number(process.env.SIGNING_SEED ?? 30);
 const FOLDER = '/c';
 const PRIMARY = 'deliverables/adr.md';

@@ -7,16 +7,18 @@
 //
 // Seeded and replayable: session i of seed S uses its own generator
 // (seed S + i); a failure names both. ACP_FUZZ_SEED=S ACP_FUZZ_SESSION=i
-// replays one session. 100 sessions by default, 1,000 under ACP_FULL=1
-// (ACP_FUZZ_SESSIONS overrides).
+// replays one session. 30 sessions in quick (`npm test`), 1,000 in full
+// (ACP_FULL=1, `npm run test:all`) and long (test/scale.ts);
+// ACP_FUZZ_SESSIONS overrides.
 import * as nodePath from 'node:path';
 import { expect, test } from 'vitest';
 import { AcpError, append, createMemoryHost, createRegistry, init, type Host, type Registry, sha256Hex, validate } from '../acp.ts';
+import { byScale } from './scale.ts';
 import { rng as generator } from './seeded.ts';
 
 const FOLDER = '/collab';
 const SEED = Number(process.env.ACP_FUZZ_SEED ?? 26026);
-const SESSIONS = Number(process.env.ACP_FUZZ_SESSIONS ?? (process.env.ACP_FULL === '1' ? 1000 : 100));
+const SESSIONS = Number(process.env.ACP_FUZZ_SESSIONS ?? byScale({ quick: 30, full: 1000 }));
 const ONLY = process.env.ACP_FUZZ_SESSION === undefined ? undefined : Number(process.env.ACP_FUZZ_SESSION);
 const STEPS_PER_SESSION = 60;
 const EVENTS = ['deliverable_drafted', 'deliverable_revised', 'deliverable_frozen', 'proposal_submitted', 'review_submitted', 'proposal_revised', 'question_classified', 'decision_proposed', 'decision_accepted', 'readiness_passed', 'completed', 'blocked'];

@@ -13,6 +13,10 @@
 // comparison can fail), never when the MAC is made with another key, the
 // content was edited, it was copied from another folder or the log's prefix
 // changed.
+//
+// Quick (`npm test`): one seeded walk of 60 steps and 15 generated logs; full
+// (ACP_FULL=1, `npm run test:all`): three walks and 40 logs; long
+// (ACP_LONG=1): 16 walks of 200 steps and 300 logs (test/scale.ts).
 import { createHash } from 'node:crypto';
 import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -41,10 +45,10 @@ import {
 } from '../acp.ts';
 import { hmacHex } from '../runtime/checkpoint.ts';
 import { MIN_LOG_BYTES, validateCheckpointPath } from '../runtime/validate-checkpoint.ts';
+import { byScale } from './scale.ts';
 
-const LONG = process.env.ACP_LONG === '1';
-const SEEDS = LONG ? Array.from({ length: 16 }, (_, i) => 2000 + i) : [11, 12, 13];
-const STEPS = LONG ? 200 : 60;
+const SEEDS = byScale({ quick: [12], full: [11, 12, 13], long: Array.from({ length: 16 }, (_, i) => 2000 + i) });
+const STEPS = byScale({ quick: 60, full: 60, long: 200 });
 const PRIMARY = 'deliverables/adr.md';
 const SUPPORTING = 'deliverables/test-plan.md';
 
@@ -377,7 +381,7 @@ describe('validation checkpoint: fast path and full validation give the same ver
         expect(await verdicts(keyed, folder)).toEqual(await verdicts(plain, folder));
         rmSync(folder, { recursive: true, force: true });
       }),
-      { numRuns: LONG ? 300 : 40, seed: 42 },
+      { numRuns: byScale({ quick: 15, full: 40, long: 300 }), seed: 42 },
     );
   });
 });

@@ -6,13 +6,14 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { runCli } from '../../acp.ts';
+import { atLeast } from '../scale.ts';
 
 /** The repository root. */
 export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 /** The bundled CLI (`node scripts/build.mjs`; `npm test` builds it first). */
 export const DIST = join(REPO, 'dist', 'acp.mjs');
-/** Long mode (`npm run test:long`): the full counts of issue 5. */
-export const LONG = process.env.ACP_LONG === '1';
+/** Long mode (`npm run test:long`): the long counts of issue 5. */
+export const LONG = atLeast('long');
 
 /** What a CLI run produced. */
 export interface Run {

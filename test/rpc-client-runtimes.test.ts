@@ -1,6 +1,7 @@
 // The client library (plugins/rpc/client.ts) outside the test process, under
-// each client runtime of ACP_RPC_RUNTIMES among node, bun and deno (default:
-// all three): test/rpc/client-driver.ts runs under Bun and Deno as it is,
+// each client runtime of ACP_RPC_RUNTIMES among node, bun and deno (default,
+// test/scale.ts: node and bun in `npm test`, all three under ACP_FULL=1;
+// rpc-cli.test.ts runs the CLI as a Deno client in both): test/rpc/client-driver.ts runs under Bun and Deno as it is,
 // and under Node as a bundle made by the same bun that builds dist/acp.mjs
 // (Node 20 cannot import .ts). Deno gets only the permissions README
 // "Runtimes" documents for a client: --allow-net, and read/write on the Unix
@@ -19,7 +20,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vitest';
 import * as acp from '../acp.ts';
-import { ALICE_TOKEN, BOB_TOKEN, SPAWN_RUNTIMES, TOKENS, bunBin, denoBin, makeRoot, needRuntimeFile, repo, runAcp, spawnServe, startServerOn, tempDir } from './rpc/helpers.ts';
+import { ALICE_TOKEN, BOB_TOKEN, TOKENS, bunBin, denoBin, makeRoot, needRuntimeFile, repo, runAcp, spawnRuntimes, spawnServe, startServerOn, tempDir } from './rpc/helpers.ts';
 import { budgetMs, startCostOrFloor } from './timing.ts';
 
 const DRIVER = join(repo, 'test', 'rpc', 'client-driver.ts');
@@ -29,7 +30,7 @@ const IDLE_MS = 1000;
 const BACKOFF = { initialMs: 50, maxMs: 400 };
 
 type ClientRuntime = 'node' | 'bun' | 'deno';
-const CLIENT_RUNTIMES = SPAWN_RUNTIMES.filter((r): r is ClientRuntime => r === 'node' || r === 'bun' || r === 'deno');
+const CLIENT_RUNTIMES = spawnRuntimes('bun').filter((r): r is ClientRuntime => r === 'node' || r === 'bun' || r === 'deno');
 
 const need = needRuntimeFile;
 

@@ -5,9 +5,11 @@
 // `custom`: no errors, only the "not loaded" warning.
 //
 // Runtimes: env ACP_PLUGIN_RUNTIMES or ACP_RUNTIMES (comma list of node,
-// bun, deno, binary), default all four like the conformance suite (`npm
-// test` builds dist/acp.mjs and dist/acp first); a listed runtime that is
-// missing fails, it is not skipped. The plugin's own checks are tested
+// bun, deno, binary), run as listed; by default (test/scale.ts) node and deno
+// in `npm test` (each has a test of its own; bun and the binary import a .ts
+// plugin like deno), all four under ACP_FULL=1 (`npm test` builds
+// dist/acp.mjs and dist/acp first). A listed runtime that is missing fails,
+// it is not skipped. The plugin's own checks are tested
 // in-process in plugins.test.ts.
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
@@ -16,13 +18,15 @@ import { dirname, join, resolve } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { type RunResult, expectRun, postmortemText, rfcText, runFlow } from './plugins/flow.ts';
 import { configCandidates } from './deno-grants.ts';
+import { runtimesOfRun } from './runtime-matrix.ts';
 
 const REPO = resolve(import.meta.dirname, '..');
 const BIN = join(REPO, 'node_modules', '.bin');
-const names = (process.env.ACP_PLUGIN_RUNTIMES ?? process.env.ACP_RUNTIMES ?? 'node,bun,deno,binary')
-  .split(',')
+const listed = (process.env.ACP_PLUGIN_RUNTIMES ?? process.env.ACP_RUNTIMES)
+  ?.split(',')
   .map((s) => s.trim())
   .filter(Boolean);
+const names = runtimesOfRun(['node', 'bun', 'deno', 'binary'], ['node', 'deno'], listed);
 const roots: string[] = [];
 afterAll(() => {
   for (const root of roots) rmSync(root, { recursive: true, force: true });

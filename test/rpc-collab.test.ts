@@ -192,6 +192,8 @@ for (const runtime of rpcRuntimes('bun')) {
       const inbox: Array<Record<string, unknown>> = [];
       let release!: () => void;
       const gate = new Promise<void>((resolve) => (release = resolve));
+      let reached!: () => void;
+      const inCall = new Promise<void>((resolve) => (reached = resolve));
       const bob = await RpcClient.connect(endpoint, {
         token: BOB_TOKEN,
         heartbeatMs: 0,
@@ -199,6 +201,7 @@ for (const runtime of rpcRuntimes('bun')) {
         version: 'bob/1.0',
         onMessage: (m) => void inbox.push(m),
         onCall: async ({ from, action, args }) => {
+          reached();
           await gate;
           return { from, action, args, verdict: 'accept' };
         },
@@ -216,7 +219,11 @@ for (const runtime of rpcRuntimes('bun')) {
       expect(acpInfo.methods).toContain('agent/subscribe');
 
       const first = alice.call('agent/call', { agent: 'bob', action: 'review', args: { task: 'demo' } });
-      await expect.poll(async () => (await alice.call('agent/call', { agent: 'bob', action: 'review' }).catch((e: RpcResponseError) => e.code)) as number).toBe(-32001);
+      // Once bob holds the first call (the server's checks before forwarding
+      // are async: a second call sent at once could reach bob first), a
+      // second is refused as busy.
+      await inCall;
+      await expect(alice.call('agent/call', { agent: 'bob', action: 'review' })).rejects.toMatchObject({ code: -32001 });
       await expect(alice.call('agent/call', { agent: 'bob', action: 'deploy' })).rejects.toMatchObject({ code: -32602 });
       await expect(alice.call('agent/call', { agent: 'carol', action: 'review' })).rejects.toMatchObject({ code: -32000 });
       release();

@@ -24,8 +24,13 @@ import { ALICE_TOKEN, BOB_TOKEN, TOKENS, bunBin, denoBin, makeRoot, needRuntimeF
 import { budgetMs, startCostOrFloor } from './timing.ts';
 
 const DRIVER = join(repo, 'test', 'rpc', 'client-driver.ts');
-/** The spawned server's idle timeout: short, so that heartbeats have something to prove. */
-const IDLE_MS = 1000;
+/**
+ * The spawned server's idle timeout: short, so that heartbeats (every 150 ms)
+ * have something to prove, but eight times what starting the client's runtime
+ * costs now (timing.ts): on a loaded machine a starved client missed its
+ * heartbeats for a whole second and was closed.
+ */
+const idleMs = (runtimeCost: number): number => Math.max(1000, Math.ceil(runtimeCost * 8));
 /** What the driver's client uses (see BACKOFF there): the delays it reports must follow it exactly. */
 const BACKOFF = { initialMs: 50, maxMs: 400 };
 
@@ -122,6 +127,7 @@ describe('the client library under each runtime, out of process', () => {
 
   for (const runtime of CLIENT_RUNTIMES) {
     test(`${runtime}: token, status, subscription, messages, pool, reconnect, heartbeats`, { timeout: budgetMs(costs.get(runtime)!, 20) }, async () => {
+      const IDLE_MS = idleMs(costs.get(runtime)!);
       const root = await makeRoot(['demo']);
       const folder = join(root, 'demo');
       const dir = tempDir('acp-serve-');

@@ -2,6 +2,9 @@
 // the collaboration's directory and nothing else — no env, sys, net, run or
 // ffi — and `--no-prompt`, so any other access throws NotCapable and fails
 // the command (and this test). The library runs with no permission at all.
+// Run size (test/scale.ts): every command runs from acp.ts in `npm test`
+// (humans-deno.test.ts runs dist/acp.mjs under Deno there), and from
+// dist/acp.mjs too under ACP_FULL=1.
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -11,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { LOCAL_BIN, REPO_DIR, runCommand, spawnUntil, type RunResult } from './conformance/replay.ts';
 import { appendArgs, initArgs, OWNER, REVIEWER, STEPS } from './happy-path.ts';
 import { configCandidates } from './deno-grants.ts';
+import { runtimesOfRun } from './runtime-matrix.ts';
 import { budgetMs, startCostOrFloor } from './timing.ts';
 
 const DENO = join(LOCAL_BIN, 'deno');
@@ -68,10 +72,9 @@ describe.concurrent('deno, least privilege', () => {
     expect({ rc: r.rc, stderr: r.stderr }).toEqual({ rc: 2, stderr: expect.stringContaining(`error: cannot look for ${join(top, 'acp.config.yaml')}: this runtime may not read it`) });
   });
 
-  for (const [label, entry] of [
-    ['acp.ts', join(REPO_DIR, 'acp.ts')],
-    ['dist/acp.mjs', join(REPO_DIR, 'dist', 'acp.mjs')],
-  ] as const) {
+  const entries: Record<string, string> = { 'acp.ts': join(REPO_DIR, 'acp.ts'), 'dist/acp.mjs': join(REPO_DIR, 'dist', 'acp.mjs') };
+  for (const label of runtimesOfRun(Object.keys(entries), ['acp.ts'])) {
+    const entry = entries[label]!;
     test(`${label}: every command with only --allow-read/--allow-write of the folder`, async () => {
       expect(existsSync(entry), `${entry} missing (npm run build)`).toBe(true);
       const top = join(root, label.replace(/\W/g, '-'));

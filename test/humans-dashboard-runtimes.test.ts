@@ -2,7 +2,8 @@
 // Bun (acp.ts), Deno with least privilege (read access to the root and the
 // net permission for its address only, no prompt) and the compiled binary.
 // Each serves a collaboration, pushes an append by another writer over its
-// event stream, and stops with 143 on SIGTERM.
+// event stream, and stops with 143 on SIGTERM. Run size (test/scale.ts):
+// node and deno in `npm test`, all four under ACP_FULL=1.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,16 +11,17 @@ import { afterAll, describe, expect, test } from 'vitest';
 import * as lib from '../acp.ts';
 import { LOCAL_BIN, REPO_DIR } from './conformance/replay.ts';
 import { cleanup, happyFolder, STEPS, tempRoot } from './humans/folders.ts';
+import { runtimesOfRun } from './runtime-matrix.ts';
 
 afterAll(cleanup);
 
-const RUNTIMES: [string, (root: string) => string[]][] = [
-  ['node dist/acp.mjs', () => [process.execPath, join(REPO_DIR, 'dist', 'acp.mjs')]],
-  ['bun acp.ts', () => [join(LOCAL_BIN, 'bun'), join(REPO_DIR, 'acp.ts')]],
+const RUNTIMES: Record<string, (root: string) => string[]> = {
+  'node dist/acp.mjs': () => [process.execPath, join(REPO_DIR, 'dist', 'acp.mjs')],
+  'bun acp.ts': () => [join(LOCAL_BIN, 'bun'), join(REPO_DIR, 'acp.ts')],
   // Least privilege, as docs/humans.md shows it: the root only (--no-config: no config search), and the loopback address.
-  ['deno acp.ts, least privilege', (root) => [join(LOCAL_BIN, 'deno'), 'run', '--no-prompt', '--quiet', `--allow-read=${root}`, '--allow-net=127.0.0.1', join(REPO_DIR, 'acp.ts'), '--no-config']],
-  ['the binary dist/acp', () => [join(REPO_DIR, 'dist', 'acp')]],
-];
+  'deno acp.ts, least privilege': (root) => [join(LOCAL_BIN, 'deno'), 'run', '--no-prompt', '--quiet', `--allow-read=${root}`, '--allow-net=127.0.0.1', join(REPO_DIR, 'acp.ts'), '--no-config'],
+  'the binary dist/acp': () => [join(REPO_DIR, 'dist', 'acp')],
+};
 
 /** An event stream read as text: `until(text)` resolves with all read so far once `text` has arrived (bounded by the signal). */
 function streamReader(body: ReadableStream<Uint8Array>, signal: AbortSignal): { until(text: string): Promise<string>; close(): void } {
@@ -42,7 +44,8 @@ function streamReader(body: ReadableStream<Uint8Array>, signal: AbortSignal): { 
 }
 
 describe.concurrent('acp dashboard on every runtime', () => {
-  for (const [label, command] of RUNTIMES) {
+  for (const label of runtimesOfRun(Object.keys(RUNTIMES), ['node dist/acp.mjs', 'deno acp.ts, least privilege'])) {
+    const command = RUNTIMES[label]!;
     test(`${label}: serves, pushes another writer's append, 401 without the token, SIGTERM exits 143`, { timeout: 120_000 }, async () => {
       for (const file of command('/').filter((part) => part.startsWith('/'))) expect(existsSync(file), `${file} is missing (node scripts/build.mjs)`).toBe(true);
       const root = tempRoot('acp-dashboard-rt-');

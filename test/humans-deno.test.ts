@@ -1,6 +1,9 @@
 // The humans' commands under Deno with least privilege: read and write
 // access to the collaboration folder only, `--no-prompt` (any other access —
 // the environment for colour, say — fails the command and this test).
+// Run size (test/scale.ts): the commands run from dist/acp.mjs in `npm test`
+// (deno.test.ts runs acp.ts under Deno there), and from acp.ts too under
+// ACP_FULL=1; the terminal test runs acp.ts in both.
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
@@ -8,6 +11,7 @@ import * as lib from '../acp.ts';
 import { LOCAL_BIN, REPO_DIR, runCommand, spawnUntil } from './conformance/replay.ts';
 import { cleanup, happyFolder, STEPS } from './humans/folders.ts';
 import { configCandidates } from './deno-grants.ts';
+import { runtimesOfRun } from './runtime-matrix.ts';
 
 afterAll(cleanup);
 
@@ -21,10 +25,9 @@ function leastPrivilege(folder: string): string[] {
 }
 
 describe.concurrent('humans commands under deno, least privilege', () => {
-  for (const [label, entry] of [
-    ['acp.ts', join(REPO_DIR, 'acp.ts')],
-    ['dist/acp.mjs', join(REPO_DIR, 'dist', 'acp.mjs')],
-  ] as const) {
+  const entries: Record<string, string> = { 'acp.ts': join(REPO_DIR, 'acp.ts'), 'dist/acp.mjs': join(REPO_DIR, 'dist', 'acp.mjs') };
+  for (const label of runtimesOfRun(Object.keys(entries), ['dist/acp.mjs'])) {
+    const entry = entries[label]!;
     test(`${label}: status (text and --json), log, report with only the folder granted`, async () => {
       expect(existsSync(entry), `${entry} missing (npm run build)`).toBe(true);
       const folder = await happyFolder(STEPS.length);

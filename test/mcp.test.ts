@@ -1,7 +1,8 @@
 // `acp mcp` through the MCP SDK's own Client: over stdio against the built
 // CLI (`node dist/acp.mjs mcp --root …`, one server per agent, as each agent's
 // client would start it), and in-process for what stdio cannot show (a
-// cancelled wait lets go of the folder).
+// cancelled wait lets go of the folder). `acp mcp` on bun, deno and the
+// binary: the binary in `npm test`, all three under ACP_FULL=1 (test/scale.ts).
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
@@ -14,6 +15,7 @@ import * as acp from '../acp.ts';
 import { createMcpServer } from '../plugins/mcp/server.ts';
 import { LOCAL_BIN, REPO_DIR, runCommand, spawnUntil } from './conformance/replay.ts';
 import { FROZEN, FROZEN_SHA256, INIT, OWNER, PRIMARY, REVIEWER, STEPS } from './happy-path.ts';
+import { runtimesOfRun } from './runtime-matrix.ts';
 
 const ACP = join(REPO_DIR, 'dist', 'acp.mjs');
 const TOOLS = ['append', 'freeze', 'init', 'read_document', 'status', 'validate', 'wait', 'write_document'];
@@ -243,12 +245,13 @@ describe('acp mcp over stdio', () => {
 
 describe('acp mcp on every runtime', () => {
   // Deno with read/write on the root only: the server needs no other permission.
-  const runtimes: [string, string, string[]][] = [
-    ['bun', join(LOCAL_BIN, 'bun'), [ACP]],
-    ['deno', join(LOCAL_BIN, 'deno'), ['run', '--no-prompt', '--quiet', `--allow-read=ROOT`, `--allow-write=ROOT`, ACP, '--no-config']],
-    ['binary', join(REPO_DIR, 'dist', 'acp'), []],
-  ];
-  for (const [name, command, prefix] of runtimes) {
+  const runtimes: Record<string, [string, string[]]> = {
+    bun: [join(LOCAL_BIN, 'bun'), [ACP]],
+    deno: [join(LOCAL_BIN, 'deno'), ['run', '--no-prompt', '--quiet', `--allow-read=ROOT`, `--allow-write=ROOT`, ACP, '--no-config']],
+    binary: [join(REPO_DIR, 'dist', 'acp'), []],
+  };
+  for (const name of runtimesOfRun(Object.keys(runtimes), ['binary'])) {
+    const [command, prefix] = runtimes[name]!;
     test(`${name}: init and status through the tools`, async () => {
       expect(existsSync(command), `${command} missing (npm ci; npm run build)`).toBe(true);
       const args = [...prefix.map((a) => a.replace('ROOT', root)), 'mcp', '--root', root];

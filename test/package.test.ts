@@ -3,12 +3,17 @@
 // no network and an empty npm cache, then the CLI through npx, the library
 // from Node, from TypeScript without our compiler options, from Deno (by
 // path and by npm: specifier) without any permission, and from a CommonJS
-// project with require() on Node and Bun.
+// project with require() on Node and Bun. npm pack and the install happen
+// once, before the tests. Run size (test/scale.ts): in `npm test` npx starts
+// each bin name once and the other commands run the installed bin itself
+// (what npx runs; npx costs a second of CPU each); ACP_FULL=1 runs them all
+// through npx.
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { LOCAL_BIN, REPO_DIR, runCommand, type RunResult } from './conformance/replay.ts';
+import { atLeast } from './scale.ts';
 
 const NAME = 'acp-collab';
 const MAX_TARBALL_BYTES = 2 * 1024 * 1024;
@@ -66,12 +71,13 @@ describe('the npm package', () => {
     console.log(`package: tarball ${packed.size} bytes, unpacked ${packed.unpackedSize} bytes, installed ${duBytes(join(consumer, 'node_modules', NAME))} bytes`);
   });
 
-  test('npx acp-collab init, next and validate work from the installed tarball', async () => {
+  test('npx starts both bins; init, next and validate work from the installed tarball', async () => {
     const npx = (args: string[]) => ok(['npx', '--offline', NAME, ...args], consumer, { npm_config_cache: join(dir, 'npm-cache') });
     const init = await npx(['init', '--folder', 'collab', '--participant', 'alice', '--participant', 'bob', '--objective', 'Pick a queue', '--completion', 'Risks are listed', '--primary-deliverable-type', 'decision-memo']);
     expect(init.stdout).toBe(`Initialized ACP schema v2 collaboration folder: ${join(consumer, 'collab')}\n`);
-    expect((await npx(['next', '--folder', 'collab', '--participant', 'alice'])).stdout).toContain('next action: draft the primary deliverable');
-    expect((await npx(['validate', '--folder', 'collab'])).stdout).toBe('ACP validation passed\n');
+    const installed = atLeast('full') ? npx : (args: string[]) => ok([join(consumer, 'node_modules', '.bin', NAME), ...args], consumer);
+    expect((await installed(['next', '--folder', 'collab', '--participant', 'alice'])).stdout).toContain('next action: draft the primary deliverable');
+    expect((await installed(['validate', '--folder', 'collab'])).stdout).toBe('ACP validation passed\n');
     // The second bin name is the same program.
     expect((await ok(['npx', '--offline', 'acp', '--version'], consumer)).stdout).toMatch(/^acp\/\d+\.\d+\.\d+\b/);
   });

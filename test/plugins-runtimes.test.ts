@@ -5,9 +5,12 @@
 // `custom`: no errors, only the "not loaded" warning.
 //
 // Runtimes: env ACP_PLUGIN_RUNTIMES or ACP_RUNTIMES (comma list of node,
-// bun, deno, binary), default all four like the conformance suite (`npm
-// test` builds dist/acp.mjs and dist/acp first); a listed runtime that is
-// missing fails, it is not skipped. The plugin's own checks are tested
+// bun, deno, binary), default all four (`npm test` builds dist/acp.mjs and
+// dist/acp first); a listed runtime that is missing fails, it is not
+// skipped. Run size (test/scale.ts): in `npm test` the two collaborations
+// run on node and bun only (bun imports the .ts plugin as deno and the binary
+// do; the runtime-specific tests of node and deno run there too); under
+// ACP_FULL=1, or when listed, on every runtime. The plugin's own checks are tested
 // in-process in plugins.test.ts.
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
@@ -16,13 +19,18 @@ import { dirname, join, resolve } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { type RunResult, expectRun, postmortemText, rfcText, runFlow } from './plugins/flow.ts';
 import { configCandidates } from './deno-grants.ts';
+import { runtimesOfRun } from './runtime-matrix.ts';
 
 const REPO = resolve(import.meta.dirname, '..');
 const BIN = join(REPO, 'node_modules', '.bin');
-const names = (process.env.ACP_PLUGIN_RUNTIMES ?? process.env.ACP_RUNTIMES ?? 'node,bun,deno,binary')
-  .split(',')
+const ALL = ['node', 'bun', 'deno', 'binary'];
+const listed = (process.env.ACP_PLUGIN_RUNTIMES ?? process.env.ACP_RUNTIMES)
+  ?.split(',')
   .map((s) => s.trim())
   .filter(Boolean);
+const names = listed ?? ALL;
+/** The runtimes that run the two whole collaborations. */
+const flows = runtimesOfRun(ALL, ['node', 'bun'], listed);
 const roots: string[] = [];
 afterAll(() => {
   for (const root of roots) rmSync(root, { recursive: true, force: true });
@@ -86,7 +94,7 @@ for (const name of names) {
       return;
     }
 
-    test('a drop-in .mjs type goes from init to completed, then validates with and without the plugin', async () => {
+    test.runIf(flows.includes(name))('a drop-in .mjs type goes from init to completed, then validates with and without the plugin', async () => {
       const { root, pluginDir, pluginFile } = setup(join(REPO, 'test', 'plugins', 'fixtures', 'postmortem.mjs'));
       // The collaboration folder is a sibling of the plugin folder, not a parent.
       const folder = join(root, 'collab');
@@ -114,7 +122,7 @@ for (const name of names) {
       });
     });
 
-    test('an RFC (the .ts plugin in plugins/) completes and validates', async () => {
+    test.runIf(flows.includes(name))('an RFC (the .ts plugin in plugins/) completes and validates', async () => {
       // Node 20 cannot import .ts files: there the bundled copy (acp:rfc) is used.
       const { root, pluginDir, pluginFile } = setup(join(REPO, 'plugins', 'rfc.ts'));
       const plugin = runtime.typescript ? pluginFile : 'acp:rfc';

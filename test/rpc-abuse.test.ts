@@ -2,10 +2,11 @@
 // body over the limit, a peer that sends half a header and stalls, a peer
 // that never authenticates, and 1 000 connections opened and dropped. The
 // server must stay up, keep answering others, and refused calls must leave
-// the folder unchanged. Runs once per runtime of ACP_RPC_RUNTIMES (default:
-// in-process, node dist/acp.mjs, bun acp.ts, deno acp.ts, dist/acp); the
-// timeouts reach a spawned server through its config file. An auth timeout
-// of 0 (never) is checked in-process only.
+// the folder unchanged. Runs once per runtime of ACP_RPC_RUNTIMES (in-process,
+// node dist/acp.mjs, bun acp.ts, deno acp.ts, dist/acp; by default,
+// test/scale.ts: in-process, node and the binary in `npm test`, all five
+// under ACP_FULL=1); the timeouts reach a spawned server through its config
+// file. An auth timeout of 0 (never) is checked in-process only.
 //
 // Every test checks on its own that the folder is unchanged (a snapshot
 // taken when it starts, compared when it ends), so each one can fail alone,
@@ -13,11 +14,11 @@
 import net from 'node:net';
 import { rmSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import { ALICE_TOKEN, BOB_TOKEN, RPC_RUNTIMES, RawConn, makeRoot, snapshotFolder, startServerOn, type RunningServer } from './rpc/helpers.ts';
+import { ALICE_TOKEN, BOB_TOKEN, RawConn, makeRoot, rpcRuntimes, snapshotFolder, startServerOn, type RunningServer } from './rpc/helpers.ts';
 
 const APPEND_AS_ALICE = { agent: 'acp', action: 'append', args: { folder: 'demo', participant: 'alice', event: 'deliverable_drafted', summary: 'x', replyTo: 1, doc: 'deliverables/adr.md', role: 'primary' } };
 
-for (const runtime of RPC_RUNTIMES) {
+for (const runtime of rpcRuntimes('binary')) {
   describe(`abuse (${runtime})`, () => {
     let root: string;
     let srv: RunningServer;

@@ -1,14 +1,16 @@
 // The commands, run as real processes: `acp serve` (config errors, loopback
 // rule; under Node), then `acp rpc` (one-shot calls) and `acp wait --server`
 // (waiting by subscription) once per spawned runtime of ACP_RPC_RUNTIMES
-// (default: node dist/acp.mjs, bun acp.ts, deno acp.ts — a client gets only
-// the permissions README documents — and dist/acp), the server on the same
+// (node dist/acp.mjs, bun acp.ts, deno acp.ts — a client gets only the
+// permissions README documents — and dist/acp), the server on the same
 // runtime; every output is compared with what Node's CLI prints.
+// Run size (test/scale.ts): `npm test` runs the spawned suites on node and
+// deno (deno has a test of its own); ACP_FULL=1 on all four.
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import * as acp from '../acp.ts';
-import { ALICE_TOKEN, BOB_TOKEN, SPAWN_RUNTIMES, makeRoot, runAcp, runAcpOn, spawnAcpOn, startServerOn, type RunOptions, type RunningServer } from './rpc/helpers.ts';
+import { ALICE_TOKEN, BOB_TOKEN, makeRoot, runAcp, runAcpOn, spawnAcpOn, spawnRuntimes, startServerOn, type RunOptions, type RunningServer } from './rpc/helpers.ts';
 
 function config(dir: string, extra = ''): string {
   const path = join(dir, 'acp-server.yaml');
@@ -46,7 +48,7 @@ describe('acp serve: configuration', () => {
   });
 });
 
-for (const runtime of SPAWN_RUNTIMES) {
+for (const runtime of spawnRuntimes('deno')) {
   describe(`acp rpc and acp wait --server (${runtime}: server and clients)`, () => {
     let root: string;
     let srv: RunningServer;

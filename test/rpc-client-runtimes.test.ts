@@ -1,6 +1,7 @@
 // The client library (plugins/rpc/client.ts) outside the test process, under
-// each client runtime of ACP_RPC_RUNTIMES among node, bun and deno (default:
-// all three): test/rpc/client-driver.ts runs under Bun and Deno as it is,
+// each client runtime of ACP_RPC_RUNTIMES among node, bun and deno (default,
+// test/scale.ts: node and bun in `npm test`, all three under ACP_FULL=1;
+// rpc-cli.test.ts runs the CLI as a Deno client in both): test/rpc/client-driver.ts runs under Bun and Deno as it is,
 // and under Node as a bundle made by the same bun that builds dist/acp.mjs
 // (Node 20 cannot import .ts). Deno gets only the permissions README
 // "Runtimes" documents for a client: --allow-net, and read/write on the Unix
@@ -19,17 +20,22 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vitest';
 import * as acp from '../acp.ts';
-import { ALICE_TOKEN, BOB_TOKEN, SPAWN_RUNTIMES, TOKENS, bunBin, denoBin, makeRoot, needRuntimeFile, repo, runAcp, spawnServe, startServerOn, tempDir } from './rpc/helpers.ts';
+import { ALICE_TOKEN, BOB_TOKEN, TOKENS, bunBin, denoBin, makeRoot, needRuntimeFile, repo, runAcp, spawnRuntimes, spawnServe, startServerOn, tempDir } from './rpc/helpers.ts';
 import { budgetMs, startCostOrFloor } from './timing.ts';
 
 const DRIVER = join(repo, 'test', 'rpc', 'client-driver.ts');
-/** The spawned server's idle timeout: short, so that heartbeats have something to prove. */
-const IDLE_MS = 1000;
+/**
+ * The spawned server's idle timeout: short, so that heartbeats (every 150 ms)
+ * have something to prove, but eight times what starting the client's runtime
+ * costs now (timing.ts): on a loaded machine a starved client missed its
+ * heartbeats for a whole second and was closed.
+ */
+const idleMs = (runtimeCost: number): number => Math.max(1000, Math.ceil(runtimeCost * 8));
 /** What the driver's client uses (see BACKOFF there): the delays it reports must follow it exactly. */
 const BACKOFF = { initialMs: 50, maxMs: 400 };
 
 type ClientRuntime = 'node' | 'bun' | 'deno';
-const CLIENT_RUNTIMES = SPAWN_RUNTIMES.filter((r): r is ClientRuntime => r === 'node' || r === 'bun' || r === 'deno');
+const CLIENT_RUNTIMES = spawnRuntimes('bun').filter((r): r is ClientRuntime => r === 'node' || r === 'bun' || r === 'deno');
 
 const need = needRuntimeFile;
 
@@ -121,6 +127,7 @@ describe('the client library under each runtime, out of process', () => {
 
   for (const runtime of CLIENT_RUNTIMES) {
     test(`${runtime}: token, status, subscription, messages, pool, reconnect, heartbeats`, { timeout: budgetMs(costs.get(runtime)!, 20) }, async () => {
+      const IDLE_MS = idleMs(costs.get(runtime)!);
       const root = await makeRoot(['demo']);
       const folder = join(root, 'demo');
       const dir = tempDir('acp-serve-');

@@ -1,6 +1,10 @@
 // Happy-path smoke test of the CLI under every runtime in ACP_RUNTIMES
 // (comma list; default: the Node versions of conformance/select.ts, bun,
-// deno, binary): node and node<major> run dist/acp.mjs, bun
+// deno, binary). Run size (test/scale.ts): `npm test` runs the Node versions
+// only (the machine's and the newest other; the CLI runs under Deno in
+// deno.test.ts, and each of bun, deno and the binary in other files' quick
+// runs: plugins-runtimes, architecture, mcp, rpc-*); ACP_FULL=1 all of them;
+// ACP_RUNTIMES is run as listed. node and node<major> run dist/acp.mjs, bun
 // and deno run acp.ts (deno with only the scenario folder's read/write
 // permissions and --no-prompt), binary is dist/acp. Every command, a whole
 // collaboration from init to completed, and `wait` woken by an append.
@@ -11,11 +15,12 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { runCommand, runtimeSpec, spawnUntil, type RunResult } from './conformance/replay.ts';
-import { spawnedRuntimes } from './conformance/select.ts';
+import { nodeRuntimes, spawnedRuntimes } from './conformance/select.ts';
 import { appendArgs, initArgs, OWNER, REVIEWER, STEPS } from './happy-path.ts';
+import { runtimesOfRun } from './runtime-matrix.ts';
 import { type SpawnedRuntime, budgetMs, startCostOrFloor } from './timing.ts';
 
-const names = spawnedRuntimes();
+const names = runtimesOfRun(spawnedRuntimes(), nodeRuntimes(), process.env.ACP_RUNTIMES ? spawnedRuntimes() : undefined);
 
 const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: '1', DENO_NO_UPDATE_CHECK: '1' };
 delete env.FORCE_COLOR;

@@ -14,6 +14,7 @@ import { afterAll } from 'vitest';
 import * as acp from '../../acp.ts';
 import { RpcServer, type RpcServerOptions } from '../../plugins/rpc/server.ts';
 import { configCandidates } from '../deno-grants.ts';
+import { runtimesOfRun } from '../runtime-matrix.ts';
 
 export const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const distCli = join(repo, 'dist', 'acp.mjs');
@@ -32,22 +33,41 @@ export type RpcRuntime = 'inproc' | 'node' | 'bun' | 'deno' | 'binary';
 export type SpawnRuntime = Exclude<RpcRuntime, 'inproc'>;
 const ALL_RUNTIMES: readonly RpcRuntime[] = ['inproc', 'node', 'bun', 'deno', 'binary'];
 
-/**
- * The runtimes the suites run on: ACP_RPC_RUNTIMES (a comma list), by default
- * all five. A listed runtime whose binary is missing fails its tests rather
- * than skipping them, so a broken install cannot pass as green.
- */
-export const RPC_RUNTIMES: readonly RpcRuntime[] = (() => {
+/** ACP_RPC_RUNTIMES (a comma list) when it is set; an unknown name throws. */
+function listedRpcRuntimes(): RpcRuntime[] | undefined {
   const text = process.env.ACP_RPC_RUNTIMES?.trim();
-  if (!text) return ALL_RUNTIMES;
+  if (!text) return undefined;
   const names = text.split(',').map((name) => name.trim()).filter(Boolean);
   const unknown = names.filter((name) => !ALL_RUNTIMES.includes(name as RpcRuntime));
   if (unknown.length) throw new Error(`ACP_RPC_RUNTIMES: unknown runtime(s) ${unknown.join(', ')} (known: ${ALL_RUNTIMES.join(', ')})`);
   return names as RpcRuntime[];
-})();
+}
+
+/**
+ * The runtimes the suites run on: ACP_RPC_RUNTIMES (a comma list), by default
+ * all five. A listed runtime whose binary is missing fails its tests rather
+ * than skipping them, so a broken install cannot pass as green. (The suites
+ * of issue 32's files choose by run size: {@link rpcRuntimes}.)
+ */
+export const RPC_RUNTIMES: readonly RpcRuntime[] = listedRpcRuntimes() ?? ALL_RUNTIMES;
 
 /** The spawned runtimes among {@link RPC_RUNTIMES} (those a CLI client can run on). */
 export const SPAWN_RUNTIMES: readonly SpawnRuntime[] = RPC_RUNTIMES.filter((r): r is SpawnRuntime => r !== 'inproc');
+
+/**
+ * The runtimes a suite runs on in this run (test/runtime-matrix.ts):
+ * ACP_RPC_RUNTIMES when set; all five under ACP_FULL=1; in `npm test`
+ * in-process, Node and `other` (each file names its own, so the quick run
+ * still serves from every runtime).
+ */
+export function rpcRuntimes(other: Exclude<SpawnRuntime, 'node'>): RpcRuntime[] {
+  return runtimesOfRun(ALL_RUNTIMES, ['inproc', 'node', other], listedRpcRuntimes());
+}
+
+/** The spawned runtimes among {@link rpcRuntimes} (those a CLI client can run on). */
+export function spawnRuntimes(other: Exclude<SpawnRuntime, 'node'>): SpawnRuntime[] {
+  return rpcRuntimes(other).filter((r): r is SpawnRuntime => r !== 'inproc');
+}
 
 /**
  * Deno permissions: the server's are those README "Runtimes" documents for

@@ -1,8 +1,8 @@
 // Interoperability with a JSON-RPC implementation we did not write:
 // vscode-jsonrpc's StreamMessageReader/StreamMessageWriter (the Language
 // Server Protocol's own framing) drives `acp serve` — once per runtime of
-// ACP_RPC_RUNTIMES (default: in-process, node dist/acp.mjs, bun acp.ts, deno
-// acp.ts, dist/acp) — and our client library (in this Node process) talks to
+// ACP_RPC_RUNTIMES (npm test: in-process, node dist/acp.mjs and deno acp.ts;
+// test:all adds bun acp.ts and dist/acp: rpc/helpers.ts rpcRuntimes) — and our client library (in this Node process) talks to
 // a vscode-jsonrpc server.
 import { rmSync } from 'node:fs';
 import net from 'node:net';
@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ResponseError, StreamMessageReader, StreamMessageWriter, createMessageConnection, type MessageConnection } from 'vscode-jsonrpc/node';
 import { RpcClient } from '../plugins/rpc/client.ts';
 import type { ByteStream } from '../plugins/rpc/peer.ts';
-import { ALICE_TOKEN, BOB_TOKEN, RPC_RUNTIMES, makeRoot, startServerOn, type RunningServer } from './rpc/helpers.ts';
+import { ALICE_TOKEN, BOB_TOKEN, rpcRuntimes, makeRoot, startServerOn, type RunningServer } from './rpc/helpers.ts';
 
 const quiet = { error: () => undefined, warn: () => undefined, info: () => undefined, log: () => undefined };
 
@@ -25,7 +25,7 @@ function connect(port: number): Promise<{ connection: MessageConnection; socket:
   });
 }
 
-for (const runtime of RPC_RUNTIMES) {
+for (const runtime of rpcRuntimes('deno')) {
   describe(`vscode-jsonrpc drives acp serve (${runtime})`, () => {
     let root: string;
     let srv: RunningServer;

@@ -1,6 +1,6 @@
 // Request → response vectors for every JSON-RPC 2.0 rule rpc.md requires,
-// run over each transport, once per runtime of ACP_RPC_RUNTIMES (default:
-// in-process, node dist/acp.mjs, bun acp.ts, deno acp.ts, dist/acp): TCP and
+// run over each transport, once per runtime of ACP_RPC_RUNTIMES (npm test:
+// in-process, node dist/acp.mjs, deno acp.ts; test:all adds bun acp.ts, dist/acp): TCP and
 // a Unix socket on every runtime, stdio (`serve --stdio`) on every spawned
 // one (an in-process server has no stdin of its own). A vector whose
 // expectation is `null` must get no reply at all. No test may change the
@@ -8,10 +8,10 @@
 // its end), so it can fail alone, shuffled or filtered with -t.
 import { rmSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import { ALICE_TOKEN, RPC_RUNTIMES, RawConn, makeRoot, snapshotFolder, spawnServe, startServerOn, type RunningServer } from './rpc/helpers.ts';
+import { ALICE_TOKEN, rpcRuntimes, RawConn, makeRoot, snapshotFolder, spawnServe, startServerOn, type RunningServer } from './rpc/helpers.ts';
 import { CLOSING, err, runVectors } from './rpc/vectors.ts';
 
-for (const runtime of RPC_RUNTIMES) {
+for (const runtime of rpcRuntimes('deno')) {
   describe(`JSON-RPC vectors over each transport (${runtime})`, () => {
     let root: string;
     let srv: RunningServer;

@@ -69,6 +69,14 @@ interface Agent {
   ran: Record_[];
 }
 
+/** One scripted CLI collaboration: how both loops ended, every command they ran, and validate's output (strict, then plain) when it completed. */
+interface CliRun {
+  folder: string;
+  outcomes: string[];
+  ran: Record_[];
+  validated: string[];
+}
+
 const timeNow = (): string => new Date().toISOString().replace(/\.\d+Z$/, 'Z');
 
 /** Run one of the skill's command lines with the agent's values; every command must succeed (wait may time out: exit 1). */
@@ -228,48 +236,63 @@ function values(me: string, other: string, folder: string, type: string): Record
 }
 
 describe(`a scripted agent following SKILL.md (runtime ${SKILL_RUNTIME_WORDS} → ${SKILL_RUNTIME}; ${OFFLINE.offline ? 'offline: unshare -n' : 'network not cut: unshare is not available here'})`, () => {
-  const ranByCli: Record_[] = [];
-
-  for (const kind of typesOfRun()) {
-    test(`CLI, strict: two participants complete a ${kind.type} collaboration without a refused command`, { timeout: 600_000 }, async () => {
+  // Each CLI collaboration runs once, when the first test that needs it asks:
+  // the coverage test below asks for all of them, so it holds on its own
+  // (run alone with -t it drives them itself; in a full run it reuses them).
+  const runs = new Map<string, Promise<CliRun>>();
+  const once = (key: string, make: () => Promise<CliRun>): Promise<CliRun> => {
+    if (!runs.has(key)) runs.set(key, make());
+    return runs.get(key)!;
+  };
+  const completedRun = (kind: ReturnType<typeof typesOfRun>[number]) =>
+    once(kind.type, async () => {
       const folder = join(work, `cli-${kind.type}`);
       const alice: Agent = { me: 'alice', backend: cliBackend(folder), values: values('alice', 'bob', folder, kind.type), ran: [] };
       await start(alice, kind);
       const bob: Agent = { me: 'bob', backend: cliBackend(folder), values: { ...values('bob', 'alice', folder, kind.type), primary: alice.values.primary! }, ran: [] };
-      expect(await Promise.all([loop(alice), loop(bob)])).toEqual(['completed', 'completed']);
-      for (const agent of [alice, bob]) ranByCli.push(...agent.ran);
-      // The folder passes validate, strict and plain.
-      const check = skill.commands.find((l) => / validate /.test(l))!;
-      const strict = await run(alice, check);
-      expect(strict.stdout).toBe('ACP validation passed\n');
-      ranByCli.push(...alice.ran.slice(-1));
+      const outcomes = await Promise.all([loop(alice), loop(bob)]);
+      // The folder passes validate, strict (as the skill shows it) and plain.
+      const strict = await run(alice, skill.commands.find((l) => / validate /.test(l))!);
       const plain = await runCommand([process.execPath, SKILL_RUNTIME, 'validate', '--folder', folder], work, process.env, 60_000);
-      expect(plain.stdout).toBe('ACP validation passed\n');
-      expect(readFileSync(join(folder, 'report.html'), 'utf8')).toMatch(/^<!doctype html>/i);
+      return { folder, outcomes, ran: [...alice.ran, ...bob.ran], validated: [strict.stdout, plain.stdout] };
+    });
+  const blockedRun = () =>
+    once('blocked', async () => {
+      const folder = join(work, 'cli-blocked');
+      const alice: Agent = { me: 'alice', backend: cliBackend(folder), values: values('alice', 'bob', folder, 'decision-memo'), ran: [] };
+      await start(alice, { type: 'decision-memo', extra: {} } as never);
+      const bob: Agent = { me: 'bob', backend: cliBackend(folder), values: { ...values('bob', 'alice', folder, 'decision-memo'), primary: alice.values.primary!, why: 'the proposal ignores the budget' }, ran: [] };
+      const blockLine = skill.commands.find((l) => /--event blocked /.test(l))!;
+      // bob's loop: wait, then block (the skill's "Blocking" command) instead of reviewing.
+      const bobLoop = (async () => {
+        let r = await run(bob, skill.loop[0]!.bash[0]!);
+        while (r.rc === 1) r = await run(bob, skill.loop[0]!.bash[0]!);
+        bob.values['latest-seq'] = String(readTurn(r.stdout).lastSeq);
+        await run(bob, blockLine.replace('<why the collaboration cannot continue>', '<why>'));
+        return loop(bob);
+      })();
+      const outcomes = await Promise.all([loop(alice), bobLoop]);
+      return { folder, outcomes, ran: [...alice.ran, ...bob.ran], validated: [] };
+    });
+
+  for (const kind of typesOfRun()) {
+    test(`CLI, strict: two participants complete a ${kind.type} collaboration without a refused command`, { timeout: 600_000 }, async () => {
+      const r = await completedRun(kind);
+      expect(r.outcomes).toEqual(['completed', 'completed']);
+      expect(r.validated).toEqual(['ACP validation passed\n', 'ACP validation passed\n']);
+      expect(readFileSync(join(r.folder, 'report.html'), 'utf8')).toMatch(/^<!doctype html>/i);
       // Every append was strict.
-      expect(alice.ran.concat(bob.ran).filter((r) => / append /.test(r.line)).every((r) => r.line.includes(' --strict '))).toBe(true);
+      expect(r.ran.filter((x) => / append /.test(x.line)).every((x) => x.line.includes(' --strict '))).toBe(true);
     });
   }
 
   test('CLI: a reviewer who cannot accept blocks, and both loops end', { timeout: 600_000 }, async () => {
-    const folder = join(work, 'cli-blocked');
-    const alice: Agent = { me: 'alice', backend: cliBackend(folder), values: values('alice', 'bob', folder, 'decision-memo'), ran: [] };
-    await start(alice, { type: 'decision-memo', extra: {} } as never);
-    const bob: Agent = { me: 'bob', backend: cliBackend(folder), values: { ...values('bob', 'alice', folder, 'decision-memo'), primary: alice.values.primary!, why: 'the proposal ignores the budget' }, ran: [] };
-    const blockLine = skill.commands.find((l) => /--event blocked /.test(l))!;
-    // bob's loop: wait, then block (the skill's "Blocking" command) instead of reviewing.
-    const bobLoop = (async () => {
-      let r = await run(bob, skill.loop[0]!.bash[0]!);
-      while (r.rc === 1) r = await run(bob, skill.loop[0]!.bash[0]!);
-      bob.values['latest-seq'] = String(readTurn(r.stdout).lastSeq);
-      await run(bob, blockLine.replace('<why the collaboration cannot continue>', '<why>'));
-      return loop(bob);
-    })();
-    expect(await Promise.all([loop(alice), bobLoop])).toEqual(['blocked', 'blocked']);
-    ranByCli.push(...alice.ran, ...bob.ran);
+    expect((await blockedRun()).outcomes).toEqual(['blocked', 'blocked']);
   });
 
-  test('every command SKILL.md shows was run by the scripted agents, as shown', () => {
+  test('every command SKILL.md shows was run by the scripted agents, as shown', { timeout: 900_000 }, async () => {
+    const all = await Promise.all([...typesOfRun().map(completedRun), blockedRun()]);
+    const ranByCli = all.flatMap((r) => r.ran);
     const templates = new Set(ranByCli.map((r) => r.template.replace('<why>', '<why the collaboration cannot continue>')));
     const missing = skill.allCommands.filter((line) => line.includes(SKILL_RUNTIME_WORDS) && !templates.has(line));
     expect(missing).toEqual([]);

@@ -44,21 +44,11 @@ function listedRpcRuntimes(): RpcRuntime[] | undefined {
 }
 
 /**
- * The runtimes the suites run on: ACP_RPC_RUNTIMES (a comma list), by default
- * all five. A listed runtime whose binary is missing fails its tests rather
- * than skipping them, so a broken install cannot pass as green. (The suites
- * of issue 32's files choose by run size: {@link rpcRuntimes}.)
- */
-export const RPC_RUNTIMES: readonly RpcRuntime[] = listedRpcRuntimes() ?? ALL_RUNTIMES;
-
-/** The spawned runtimes among {@link RPC_RUNTIMES} (those a CLI client can run on). */
-export const SPAWN_RUNTIMES: readonly SpawnRuntime[] = RPC_RUNTIMES.filter((r): r is SpawnRuntime => r !== 'inproc');
-
-/**
  * The runtimes a suite runs on in this run (test/runtime-matrix.ts):
  * ACP_RPC_RUNTIMES when set; all five under ACP_FULL=1; in `npm test`
  * in-process, Node and `other` (each file names its own, so the quick run
- * still serves from every runtime).
+ * still serves from every runtime). A runtime whose binary is missing fails
+ * its tests rather than skipping them, so a broken install cannot pass as green.
  */
 export function rpcRuntimes(other: Exclude<SpawnRuntime, 'node'>): RpcRuntime[] {
   return runtimesOfRun(ALL_RUNTIMES, ['inproc', 'node', other], listedRpcRuntimes());

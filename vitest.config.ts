@@ -1,6 +1,7 @@
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import type { Reporter } from 'vitest/reporters';
 import { chromiumRequired, findChromium, noChromiumReason } from './test/chromium.ts';
 import { nodeRuntimes } from './test/conformance/select.ts';
@@ -44,11 +45,33 @@ const leftOut: Reporter = {
   },
 };
 
+/**
+ * The files that take longest on their own (seconds of wall time even on an
+ * idle machine: every recorded scenario, or git's processes). On a fresh
+ * clone vitest has no durations yet and starts the largest files first; a
+ * small file that runs a minute then starts last and finishes alone while
+ * the other core idles. These start first; everything else keeps vitest's
+ * order (durations once it has them).
+ */
+const START_FIRST = ['test/conformance-inproc.test.ts', 'test/git-recovery.test.ts', 'test/git.test.ts', 'test/rpc-cli.test.ts', 'test/skill-agent.test.ts'];
+
+class LongFilesFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (file: TestSpecification) => {
+      const at = START_FIRST.findIndex((path) => file.moduleId.endsWith(path));
+      return at < 0 ? START_FIRST.length : at;
+    };
+    const sorted = await super.sort(files);
+    return sorted.map((file, at) => ({ file, at })).sort((a, b) => rank(a.file) - rank(b.file) || a.at - b.at).map(({ file }) => file);
+  }
+}
+
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/global-setup.ts'],
     reporters: ['default', leftOut],
+    sequence: { sequencer: LongFilesFirst },
     pool: 'forks',
     // The built bundle (dist/lib.mjs and its chunks) loads through Node's own
     // module loader, not vitest's transform: it is plain JavaScript, and

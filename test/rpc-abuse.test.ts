@@ -4,7 +4,7 @@
 // server must stay up, keep answering others, and refused calls must leave
 // the folder unchanged. Runs once per runtime of ACP_RPC_RUNTIMES (in-process,
 // node dist/acp.mjs, bun acp.ts, deno acp.ts, dist/acp; by default,
-// test/scale.ts: in-process, node and the binary in `npm test`, all five
+// test/scale.ts: in-process and the binary in `npm test`, all five
 // under ACP_FULL=1); the timeouts reach a spawned server through its config
 // file. An auth timeout of 0 (never) is checked in-process only.
 //

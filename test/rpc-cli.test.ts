@@ -48,7 +48,7 @@ describe('acp serve: configuration', () => {
   });
 });
 
-for (const runtime of spawnRuntimes('deno')) {
+for (const runtime of spawnRuntimes('node', 'deno')) {
   describe(`acp rpc and acp wait --server (${runtime}: server and clients)`, () => {
     let root: string;
     let srv: RunningServer;

@@ -35,7 +35,7 @@ const idleMs = (runtimeCost: number): number => Math.max(1000, Math.ceil(runtime
 const BACKOFF = { initialMs: 50, maxMs: 400 };
 
 type ClientRuntime = 'node' | 'bun' | 'deno';
-const CLIENT_RUNTIMES = spawnRuntimes('bun').filter((r): r is ClientRuntime => r === 'node' || r === 'bun' || r === 'deno');
+const CLIENT_RUNTIMES = spawnRuntimes('node', 'bun').filter((r): r is ClientRuntime => r === 'node' || r === 'bun' || r === 'deno');
 
 const need = needRuntimeFile;
 

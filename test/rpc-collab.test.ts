@@ -5,7 +5,7 @@
 // Plus task/*, message/*, forwarded agent/call, the pool, changes without a
 // new event, reconnects and heartbeats. Each of these runs once per runtime
 // of ACP_RPC_RUNTIMES (in-process, node dist/acp.mjs, bun acp.ts, deno
-// acp.ts, dist/acp; by default, test/scale.ts: in-process, node and bun in
+// acp.ts, dist/acp; by default, test/scale.ts: in-process and bun in
 // `npm test`, all five under ACP_FULL=1); the clients and the CLI (`node dist/acp.mjs`) stay
 // on Node — rpc-cli.test.ts runs the CLI clients on the other runtimes. Last,
 // two in-process checks of a served folder while protocol.json is rewritten

@@ -1,8 +1,8 @@
 // Interoperability with a JSON-RPC implementation we did not write:
 // vscode-jsonrpc's StreamMessageReader/StreamMessageWriter (the Language
 // Server Protocol's own framing) drives `acp serve` — once per runtime of
-// ACP_RPC_RUNTIMES (npm test: in-process, node dist/acp.mjs and deno acp.ts;
-// test:all adds bun acp.ts and dist/acp: rpc/helpers.ts rpcRuntimes) — and our client library (in this Node process) talks to
+// ACP_RPC_RUNTIMES (npm test: in-process and deno acp.ts; test:all adds
+// node dist/acp.mjs, bun acp.ts and dist/acp: rpc/helpers.ts rpcRuntimes) — and our client library (in this Node process) talks to
 // a vscode-jsonrpc server.
 import { rmSync } from 'node:fs';
 import net from 'node:net';

@@ -1,6 +1,6 @@
 // Request → response vectors for every JSON-RPC 2.0 rule rpc.md requires,
 // run over each transport, once per runtime of ACP_RPC_RUNTIMES (npm test:
-// in-process, node dist/acp.mjs, deno acp.ts; test:all adds bun acp.ts, dist/acp): TCP and
+// in-process and node dist/acp.mjs; test:all adds bun and deno acp.ts, dist/acp): TCP and
 // a Unix socket on every runtime, stdio (`serve --stdio`) on every spawned
 // one (an in-process server has no stdin of its own). A vector whose
 // expectation is `null` must get no reply at all. No test may change the
@@ -11,7 +11,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } fr
 import { ALICE_TOKEN, rpcRuntimes, RawConn, makeRoot, snapshotFolder, spawnServe, startServerOn, type RunningServer } from './rpc/helpers.ts';
 import { CLOSING, err, runVectors } from './rpc/vectors.ts';
 
-for (const runtime of rpcRuntimes('deno')) {
+for (const runtime of rpcRuntimes('node')) {
   describe(`JSON-RPC vectors over each transport (${runtime})`, () => {
     let root: string;
     let srv: RunningServer;

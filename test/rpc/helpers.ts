@@ -46,17 +46,18 @@ function listedRpcRuntimes(): RpcRuntime[] | undefined {
 /**
  * The runtimes a suite runs on in this run (test/runtime-matrix.ts):
  * ACP_RPC_RUNTIMES when set; all five under ACP_FULL=1; in `npm test`
- * in-process, Node and `other` (each file names its own, so the quick run
- * still serves from every runtime). A runtime whose binary is missing fails
- * its tests rather than skipping them, so a broken install cannot pass as green.
+ * in-process and the spawned runtimes the file names (each file names
+ * others, so the quick run as a whole serves from every runtime). A
+ * runtime whose binary is missing fails its tests rather than skipping
+ * them, so a broken install cannot pass as green.
  */
-export function rpcRuntimes(other: Exclude<SpawnRuntime, 'node'>): RpcRuntime[] {
-  return runtimesOfRun(ALL_RUNTIMES, ['inproc', 'node', other], listedRpcRuntimes());
+export function rpcRuntimes(...quick: SpawnRuntime[]): RpcRuntime[] {
+  return runtimesOfRun(ALL_RUNTIMES, ['inproc', ...quick], listedRpcRuntimes());
 }
 
 /** The spawned runtimes among {@link rpcRuntimes} (those a CLI client can run on). */
-export function spawnRuntimes(other: Exclude<SpawnRuntime, 'node'>): SpawnRuntime[] {
-  return rpcRuntimes(other).filter((r): r is SpawnRuntime => r !== 'inproc');
+export function spawnRuntimes(...quick: SpawnRuntime[]): SpawnRuntime[] {
+  return rpcRuntimes(...quick).filter((r): r is SpawnRuntime => r !== 'inproc');
 }
 
 /**

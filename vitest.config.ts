@@ -46,14 +46,24 @@ const leftOut: Reporter = {
 };
 
 /**
- * The files that take longest on their own (seconds of wall time even on an
- * idle machine: every recorded scenario, or git's processes). On a fresh
+ * The files that take longest on their own (a minute of wall time or more
+ * even on an idle machine: every recorded scenario, or git's processes). On a fresh
  * clone vitest has no durations yet and starts the largest files first; a
  * small file that runs a minute then starts last and finishes alone while
  * the other core idles. These start first; everything else keeps vitest's
  * order (durations once it has them).
  */
-const START_FIRST = ['test/conformance-inproc.test.ts', 'test/git-recovery.test.ts', 'test/git.test.ts', 'test/rpc-cli.test.ts', 'test/skill-agent.test.ts'];
+const START_FIRST = [
+  // test:all only (npm test skips it): every scenario in-process under five runtimes, minutes of CPU.
+  'test/conformance-runtimes.test.ts',
+  'test/conformance-inproc.test.ts',
+  'test/git-recovery.test.ts',
+  'test/git.test.ts',
+  // In test:all, a sample of each file spawned under every runtime; one scenario per runtime in npm test.
+  'test/conformance.test.ts',
+  'test/rpc-cli.test.ts',
+  'test/skill-agent.test.ts',
+];
 
 class LongFilesFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {

@@ -167,7 +167,7 @@ export interface RunningServer {
   server?: RpcServer;
   /** The server process's id (spawned only). */
   pid?: number;
-  /** Open client connections: the server's own count in-process; sockets in /proc/<pid>/fd beyond those open after start otherwise. */
+  /** Open client connections: the server's own count in-process; its sockets connected on its port or socket path otherwise (Linux /proc). */
   connections(): number;
   /** What a spawned server printed on stderr. */
   stderr(): string;
@@ -188,17 +188,39 @@ function seconds(ms: number | undefined): number | undefined {
   return ms === undefined ? undefined : ms / 1000;
 }
 
-/** The sockets a process holds (Linux: /proc/<pid>/fd). */
-function socketCount(pid: number): number {
-  let n = 0;
+/**
+ * The client connections a server process holds (Linux): its sockets
+ * (/proc/<pid>/fd) that are connections on its TCP port or on its Unix
+ * listener (/proc/<pid>/net/tcp, tcp6, unix), not its listeners nor the
+ * runtime's own sockets, whose number a runtime may change at any time.
+ * A connection the peer closed but the server still holds (CLOSE_WAIT)
+ * counts: the server has not let it go.
+ */
+function clientConnections(pid: number, port: number): number {
+  const inodes = new Set<string>();
   for (const fd of readdirSync(`/proc/${pid}/fd`)) {
     try {
-      if (readlinkSync(`/proc/${pid}/fd/${fd}`).startsWith('socket:')) n++;
+      const inode = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`))?.[1];
+      if (inode) inodes.add(inode);
     } catch {
       // closed while we looked
     }
   }
-  return n;
+  const rows = (table: string) =>
+    readFileSync(`/proc/${pid}/net/${table}`, 'utf8')
+      .split('\n')
+      .slice(1)
+      .map((line) => line.trim().split(/\s+/));
+  const LISTEN = '0A';
+  const tcp = [...rows('tcp'), ...rows('tcp6')].filter((f) => f.length >= 10 && Number.parseInt(f[1]!.split(':')[1]!, 16) === port && f[3] !== LISTEN && inodes.has(f[9]!));
+  // Num RefCount Protocol Flags Type St Inode Path. A connection accepted on
+  // a listener carries the address the listener was bound to, which is not
+  // `socketPath` (acp binds beside it and renames into place): so the
+  // process's listeners (flag __SO_ACCEPTCON) name the paths to count.
+  const own = rows('unix').filter((f) => f.length >= 8 && inodes.has(f[6]!));
+  const listening = new Set(own.filter((f) => f[3] === '00010000').map((f) => f[7]));
+  const unix = own.filter((f) => f[5] === '03' && listening.has(f[7]));
+  return tcp.length + unix.length;
 }
 
 /**
@@ -230,15 +252,15 @@ export async function startServerOn(runtime: RpcRuntime, root: string, options: 
   writeFileSync(config, JSON.stringify({ tokens: TOKENS, pollIntervalSeconds: pollIntervalMs / 1000, ...(Object.keys(defined).length ? { limits: defined } : {}) }, null, 2));
   const served = await spawnServe(['--config', config, '--root', root, '--tcp', `127.0.0.1:${options.port ?? 0}`, '--unix', socket], { runtime });
   const pid = served.child.pid!;
-  const baseline = socketCount(pid);
+  const port = Number(served.tcp!.split(':').at(-1));
   const version = (JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as { version: string }).version;
   return {
     runtime,
-    port: Number(served.tcp!.split(':').at(-1)),
+    port,
     socket: served.unix!,
     version,
     pid,
-    connections: () => socketCount(pid) - baseline,
+    connections: () => clientConnections(pid, port),
     stderr: served.stderr,
     async close() {
       const code = await served.stop();

@@ -251,7 +251,7 @@ describe('7. a force-push that dropped events', () => {
     const doctor = await acp('doctor', '--git', '--folder', join(a, 'collab'));
     expect(doctor.stdout).toContain(`if not, push it back with git push --force-with-lease origin ${dropped}:refs/heads/main`);
     const fixed = await acp('doctor', '--git', '--fix', '--folder', join(a, 'collab'));
-    expect(fixed.stdout).toContain(`fixed: git: kept the folder's history that origin/main no longer has as refs/acp/backup/collab (${dropped.slice(0, 12)})`);
+    expect(fixed.stdout).toContain(`fixed: git: took 1 acp commit(s) off HEAD (seq 2 blocked by ${OWNER}): origin/main lost them to a force-push; HEAD is origin/main again, the old history is kept as refs/acp/backup/collab`);
     expect(git(a, 'rev-parse', 'refs/acp/backup/collab').trim()).toBe(dropped);
     expect((await acp(...blocked(join(a, 'collab'), OWNER, 'next'))).code).toBe(0);
     expect(remoteLog(remote).slice(1).map((e) => `${e.seq} ${e.summary}`)).toEqual(['2 next']);
@@ -259,26 +259,7 @@ describe('7. a force-push that dropped events', () => {
 });
 
 describe('8. the folder lives in a repository people work in', () => {
-  it("an unrelated local commit on a diverged branch blocks nothing and is left alone", async () => {
-    const { remote, clones } = await sandbox.setup('wip', initArgs, 2);
-    const [a, b] = clones as [string, string];
-    writeFileSync(join(a, 'NOTES.md'), 'my own notes\n');
-    git(a, 'add', 'NOTES.md');
-    git(a, 'commit', '--quiet', '-m', 'wip');
-    const wip = git(a, 'rev-parse', 'HEAD').trim();
-    expect((await acp(...blocked(join(b, 'collab'), REVIEWER))).code).toBe(0);
-    const w = await acp('wait', '--git', '--folder', join(a, 'collab'), '--participant', OWNER, '--timeout', '60');
-    expect(w.code).toBe(0);
-    const r = await acp(...blocked(join(a, 'collab'), OWNER, 'mine'));
-    expect(r.stderr).toBe('');
-    expect(r.code).toBe(0);
-    expect(git(a, 'rev-parse', 'HEAD').trim()).toBe(wip);
-    expect(git(remote, 'log', '--format=%s', 'main')).not.toContain('wip');
-    expect(readFileSync(join(a, 'collab', 'events.jsonl'), 'utf8')).toBe(git(remote, 'show', 'main:collab/events.jsonl'));
-    // The user's branch catches up with a plain fast-forwarding pull... after their own rebase; the folder never blocks it.
-    expect(git(a, 'status', '--porcelain', '--', ':!collab')).toBe('');
-  });
-
+  // The user's own unpushed commit on the branch: refused before writing, with the way out (test/git-checkout.test.ts).
   it('the collaboration can live on its own branch beside a protected main', async () => {
     const { remote, clones, base } = await sandbox.setup('branch', initArgs, 1);
     const a = clones[0]!;

@@ -10,11 +10,12 @@
  * remote). It never rewrites a branch or pushes.
  * @module
  */
-import type { CommandContext, CommandResult } from '../../acp.ts';
+import type { AcpError, CommandContext, CommandResult } from '../../acp.ts';
 import type { Json } from '../../runtime/util.ts';
 import type { GitSettings } from './config.ts';
 import { bringFolderTo, folderBase, folderDiff, recordSynced, worktreeState, writeFromCommit } from './folder.ts';
-import { ACP_SUBJECT_RE, fetch, isAncestor, openRepo, readRefs, type Refs, type Repo, resolveRef } from './repo.ts';
+import { ACP_SUBJECT_RE, fetch, isAncestor, openRepo, readRefs, type Refs, type Repo } from './repo.ts';
+import { checkCheckout } from './checkout.ts';
 import { logFiles, settlePending } from './store.ts';
 
 interface Finding {
@@ -66,13 +67,12 @@ async function gitFindings(repo: Repo, add: Add): Promise<void> {
     add('problem', `the remote has no branch '${repo.branch}' yet (push the folder first: acp init --git)`);
     return;
   }
-  const pending = await resolveRef(repo, repo.pendingRef);
+  const { pending, synced } = refs;
   if (pending) {
     const subject = (await repo.git(['log', '-1', '--format=%s', pending])).stdout.trim().slice(5);
     const landed = await isAncestor(repo, pending, remote);
     add('problem', `the push of ${subject} was never confirmed (an interrupted run, or the network failed twice): it ${landed ? `is on ${where}, so it was appended` : `is not on ${where}, so it was not appended`}; the next append or wait settles it, acp doctor --git --fix does it now`, true);
   }
-  const synced = await resolveRef(repo, repo.syncedRef);
   const rewritten = synced !== undefined && !(await isAncestor(repo, synced, remote));
   if (rewritten) add('problem', `${where} was rewritten (force-pushed) under the folder: ${await goneEvents(repo, synced, remote)}; acp neither re-pushes nor drops them. If the rewrite was meant, acp doctor --git --fix makes the folder follow ${where} (the old history is kept as ${backupRef(repo)}); if not, push it back with git push --force-with-lease ${repo.settings.remote} ${synced}:refs/heads/${repo.branch}`, true);
   if (!rewritten && !pending) await folderFindings(repo, { ...refs, remote }, add);
@@ -84,7 +84,15 @@ async function gitFindings(repo: Repo, add: Add): Promise<void> {
 async function folderFindings(repo: Repo, refs: Refs & { remote: string }, add: Add): Promise<void> {
   const where = `${repo.settings.remote}/${repo.branch}`;
   const { remote } = refs;
-  const base = await folderBase(repo, refs);
+  try {
+    await checkCheckout(repo, refs);
+  } catch (error) {
+    const code = (error as AcpError).code;
+    if (code !== 'git_checkout' && code !== 'git_unappended') throw error;
+    add('problem', (error as Error).message.replace(/^git: /, '').replace('; nothing was done: ', ': ').replace(/, then run the command again.*$/, ''), code === 'git_unappended');
+    return;
+  }
+  const base = folderBase(repo, refs);
   const state = await worktreeState(repo, base);
   const differs = new Set((await folderDiff(repo, state.tree, remote)).map((d) => d.path));
   const edits = state.edits.filter((p) => differs.has(p));
@@ -131,7 +139,7 @@ async function goneEvents(repo: Repo, synced: string, remote: string): Promise<s
   return `${gone.length} commit(s) the folder had are gone from it${events.length ? ` (${events.join(', ')})` : ''}`;
 }
 
-const backupRef = (repo: Repo): string => repo.syncedRef.replace('/synced/', '/backup/');
+const backupRef = (repo: Repo): string => repo.backupRef;
 
 /**
  * `--fix`: settle a pending push; follow a rewritten remote, keeping the
@@ -144,7 +152,16 @@ async function repair(repo: Repo, changes: string[]): Promise<void> {
   const { remote } = await readRefs(repo);
   if (!remote) return;
   await settlePending(repo, (line) => changes.push(line.replace(/^git: /, '')));
-  let base = await folderBase(repo, await readRefs(repo));
+  await dropRewritten(repo, remote, changes);
+  const refs = await readRefs(repo);
+  try {
+    await checkCheckout(repo, { ...refs, remote });
+  } catch (error) {
+    // A checkout acp must not move (the user's own commits, a rebase): the finding names the way out.
+    if ((error as AcpError).code === 'git_checkout' || (error as AcpError).code === 'git_unappended') return;
+    throw error;
+  }
+  let base = folderBase(repo, refs);
   if (base && !(await isAncestor(repo, base, remote))) {
     await repo.git(['update-ref', backupRef(repo), base]);
     changes.push(`kept the folder's history that ${repo.settings.remote}/${repo.branch} no longer has as ${backupRef(repo)} (${base.slice(0, 12)})`);
@@ -166,9 +183,30 @@ async function repair(repo: Repo, changes: string[]): Promise<void> {
   const stillDiffers = new Set((await folderDiff(repo, after.tree, remote)).map((d) => d.path));
   if (base !== remote) {
     await bringFolderTo(repo, base, remote, { tree: after.tree, edits: after.edits.filter((p) => stillDiffers.has(p)) });
-    await recordSynced(repo, remote, (await readRefs(repo)).head);
     changes.push(`brought the folder to ${repo.settings.remote}/${repo.branch}`);
   }
+  if (base !== remote || refs.synced !== remote) await recordSynced(repo, remote, (await readRefs(repo)).head);
+}
+
+/**
+ * HEAD on acp commits the remote no longer has (it was force-pushed after
+ * acp fast-forwarded HEAD): HEAD goes back to the remote with `git reset
+ * --keep` (which refuses rather than lose a local change), the old history
+ * kept as the backup ref. A branch with commits of the user's own is left
+ * to the user.
+ */
+async function dropRewritten(repo: Repo, remote: string, changes: string[]): Promise<void> {
+  const { head } = await readRefs(repo);
+  if (!head || (await isAncestor(repo, head, remote))) return;
+  const ahead = (await repo.git(['log', '--format=%s', head, '--not', remote, '--'])).stdout.split('\n').filter(Boolean);
+  if (!ahead.every((subject) => ACP_SUBJECT_RE.test(subject))) return;
+  const wasOnRemote = new Set((await droppedFromRemote(repo, remote)).map((c) => c.hash));
+  const hashes = (await repo.git(['rev-list', head, '--not', remote])).stdout.split('\n').filter(Boolean);
+  const cause = hashes.every((h) => wasOnRemote.has(h)) ? `${repo.settings.remote}/${repo.branch} lost them to a force-push` : 'they were never appended';
+  await repo.git(['update-ref', backupRef(repo), head]);
+  const reset = await repo.git(['reset', '--quiet', '--keep', remote], { allowFail: true });
+  if (reset.code !== 0) return;
+  changes.push(`took ${ahead.length} acp commit(s) off HEAD (${ahead.map((a) => a.slice(5)).join(', ')}): ${cause}; HEAD is ${repo.settings.remote}/${repo.branch} again, the old history is kept as ${backupRef(repo)}`);
 }
 
 /**

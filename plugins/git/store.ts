@@ -21,6 +21,7 @@ import type { GitSettings } from './config.ts';
 import { bringFolderTo, folderBase, folderDiff, recordSynced, settleOn, top, withTempIndex, worktreeState, writeFromCommit } from './folder.ts';
 import { ACP_SUBJECT_RE, backOff, commitIdentity, fetch, type GitEnv, isAncestor, lsRemote, openRepo, push, readRefs, type Refs, type Repo, RETRY_BUDGET_MS } from './repo.ts';
 import { recordSlot, Turn } from './order.ts';
+import { checkCheckout } from './checkout.ts';
 
 /** The git store for `settings` (one per provider: its remote polls are shared by every folder it follows). */
 export function gitStore(env: GitEnv, settings: GitSettings, polls: RemotePolls): Store {
@@ -148,8 +149,9 @@ async function attemptOnce<T>(repo: Repo, refs: Refs & { remote: string }, inten
  */
 async function syncFolder(repo: Repo, refs: Refs & { remote: string }, named?: Set<string>): Promise<{ tree: string; edits: string[]; moved: boolean; head: string | undefined }> {
   const { remote } = refs;
-  const base = await folderBase(repo, refs);
   if (refs.synced && refs.synced !== remote) await checkNotRewritten(repo, refs.synced, remote);
+  await checkCheckout(repo, refs);
+  const base = folderBase(repo, refs);
   const state = await worktreeState(repo, base);
   // A file that already is as the remote has it (a sync or a git pull cut short) is no edit.
   const differs = state.edits.length && base !== remote ? new Set((await folderDiff(repo, state.tree, remote)).map((d) => d.path)) : new Set(state.edits);
@@ -279,18 +281,22 @@ async function restore(repo: Repo, remote: string, saved: Map<string, Uint8Array
  */
 export async function settlePending(repo: Repo, note: (line: string) => void, known?: Refs): Promise<void> {
   const refs = known ?? (await readRefs(repo));
-  const { pending, remote } = refs;
-  if (!pending) return;
+  const { pending, pendingRef, remote } = refs;
+  if (!pending || !pendingRef) return;
   const subject = (await repo.git(['log', '-1', '--format=%s', pending])).stdout.trim().slice(5);
   const parent = (await repo.git(['rev-parse', `${pending}^`])).stdout.trim();
   if (remote && (await isAncestor(repo, pending, remote))) {
-    if (refs.synced === parent) await repo.git(['update-ref', repo.syncedRef, pending]);
+    if (refs.synced === parent || refs.head === parent) {
+      // The folder holds the commit's files: it (and HEAD with it, when HEAD holds the folder) stands on the commit now.
+      await checkCheckout(repo, { ...refs, remote });
+      await settleOn(repo, pending, (await folderDiff(repo, parent, pending)).map((d) => d.path), refs.head, parent);
+    }
     note(`git: ${subject}, whose push an earlier run could not confirm, is on ${where(repo)}: it was appended`);
   } else {
     await writeFromCommit(repo, parent, logFiles(repo));
     note(`git: ${subject}, from a run that was interrupted before its push was confirmed, is not on ${where(repo)}: it was not appended (append it again if it is still meant)`);
   }
-  await repo.git(['update-ref', '-d', repo.pendingRef]);
+  await repo.git(['update-ref', '-d', pendingRef]);
 }
 
 /** How long after the remote last moved the poll stays at its first interval. */
@@ -431,8 +437,8 @@ export class RemotePolls {
   }
 }
 
-/** Failures no retry fixes: an edit that conflicts with the remote, a rewritten remote, log lines on no remote (a person must decide). Anything else (the network) is transient. */
+/** Failures no retry fixes: an edit that conflicts with the remote, a rewritten remote, log lines on no remote, a checkout acp must not move (a person must decide). Anything else (the network) is transient. */
 function isPermanent(error: unknown): boolean {
   const code = (error as AcpError).code;
-  return code === 'git_conflict' || code === 'git_rewritten' || code === 'git_unpublished';
+  return code === 'git_conflict' || code === 'git_rewritten' || code === 'git_unpublished' || code === 'git_checkout' || code === 'git_unappended';
 }

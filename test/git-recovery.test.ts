@@ -161,6 +161,21 @@ describe('4. hooks run once, after the push landed', () => {
   });
 });
 
+describe("4b. the user's pre-push hook", () => {
+  it('runs once for an append that lost a race and took a ticket in line, never for the line\'s own refs', async () => {
+    const { remote, clones, base } = await sandbox.setup('pre-push', initArgs, 2);
+    const [a, b] = clones as [string, string];
+    const count = join(base, 'pre-push.log');
+    writeFileSync(join(a, '.git', 'hooks', 'pre-push'), `#!/bin/sh\nwhile read local sha remote_ref rest; do echo "$remote_ref" >> '${count}'; done\nexit 0\n`, { mode: 0o755 });
+    await prepareCommit(b, REVIEWER, 'first');
+    const r = await sandbox.withGitWrapper(landsFirst(b, join(base, 'mark')), () => acp('append', '--git', '--json', '--folder', join(a, 'collab'), '--participant', OWNER, '--event', 'blocked', '--summary', 'second', '--reply-to', '1'));
+    expect(r.stderr).toBe('');
+    expect(JSON.parse(r.stdout).git.attempts).toBe(2);
+    expect(remoteLog(remote).map((e) => e.summary).slice(1)).toEqual(['first', 'second']);
+    expect(readFileSync(count, 'utf8')).toBe('refs/heads/main\n');
+  });
+});
+
 describe('5. half-written states are found by doctor --git and repaired', () => {
   it('no git identity: the participant signs the commit', async () => {
     const { remote, clones } = await sandbox.setup('identity', initArgs, 1);
@@ -177,6 +192,18 @@ describe('5. half-written states are found by doctor --git and repaired', () => 
     expect(r.code).toBe(0);
     expect(git(remote, 'log', '-1', '--format=%an <%ae>', 'main').trim()).toBe(`${OWNER} <${OWNER}@acp.invalid>`);
     expect(git(clones[0]!, 'status', '--porcelain')).toBe('');
+  });
+
+  it("commit.gpgsign with no way to sign: the event is committed unsigned, with a note; the user's commit hooks do not run", async () => {
+    const { remote, clones } = await sandbox.setup('gpgsign', initArgs, 1);
+    const a = clones[0]!;
+    git(a, 'config', 'commit.gpgsign', 'true');
+    git(a, 'config', 'gpg.program', 'false');
+    writeFileSync(join(a, '.git', 'hooks', 'pre-commit'), '#!/bin/sh\necho "pre-commit ran" >&2\nexit 1\n', { mode: 0o755 });
+    const r = await acp(...blocked(join(a, 'collab')));
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/^note: git: acp: seq 2 blocked by alice was committed unsigned: commit\.gpgsign is set, but signing failed \(.*gpg failed to sign the data.*\)\n$/);
+    expect(git(remote, 'log', '-1', '--format=%s %G?', 'main').trim()).toBe('acp: seq 2 blocked by alice N');
   });
 
   it('killed before the push: the next append names the repair, doctor --git --fix makes it, nothing reaches the remote', async () => {

@@ -206,10 +206,11 @@ export async function lsRemote(repo: Repo): Promise<string | undefined> {
  * pushed first; any other failure is an AcpError with code
  * `git_push_failed` and git's message: the push may or may not have landed
  * (a dropped connection after the remote accepted it), which the caller
- * settles by fetching.
+ * settles by fetching. `runHooks` false skips the user's pre-push hook
+ * (it already ran for this append).
  */
-export async function push(repo: Repo, commit: string): Promise<'ok' | 'rejected'> {
-  const result = await repo.git(['push', '--quiet', '--porcelain', repo.settings.remote, `${commit}:refs/heads/${repo.branch}`], { allowFail: true });
+export async function push(repo: Repo, commit: string, runHooks = true): Promise<'ok' | 'rejected'> {
+  const result = await repo.git(['push', '--quiet', '--porcelain', ...(runHooks ? [] : ['--no-verify']), repo.settings.remote, `${commit}:refs/heads/${repo.branch}`], { allowFail: true });
   if (result.code === 0) return 'ok';
   const text = `${result.stdout}\n${result.stderr}`;
   if (/\[rejected\]|non-fast-forward|fetch first|\[remote rejected\].*(cannot lock ref|failed to update ref)|incorrect old value/i.test(text)) return 'rejected';

@@ -19,7 +19,7 @@ import { relative as relativePath } from 'node:path';
 import type { AcpError, FollowOptions, Store, StoreSession, WriteIntent } from '../../acp.ts';
 import type { GitSettings } from './config.ts';
 import { bringFolderTo, folderBase, folderDiff, recordSynced, settleOn, top, withTempIndex, worktreeState, writeFromCommit } from './folder.ts';
-import { ACP_SUBJECT_RE, backOff, commitIdentity, fetch, type GitEnv, isAncestor, lsRemote, openRepo, push, readRefs, type Refs, type Repo, RETRY_BUDGET_MS } from './repo.ts';
+import { ACP_SUBJECT_RE, backOff, commitIdentity, fetch, type GitEnv, gitMessage, isAncestor, lsRemote, openRepo, push, readRefs, type Refs, type Repo, RETRY_BUDGET_MS } from './repo.ts';
 import { recordSlot, Turn } from './order.ts';
 import { checkCheckout } from './checkout.ts';
 
@@ -78,7 +78,7 @@ async function transaction<T>(repo: Repo, intent: WriteIntent, named: Set<string
           'git_contended',
         );
       }
-      const outcome: Attempt<T> = await underLock((lock) => attemptOnce(repo, refs, intent, named, (session) => body({ ...session, lock }), attempt));
+      const outcome: Attempt<T> = await underLock((lock) => attemptOnce(repo, refs, intent, named, (session) => body({ ...session, lock }), attempt, note));
       await recordSlot(repo, Date.now() - started);
       if (outcome.kind === 'landed') return outcome.value;
       await backOff(ctx.api, Math.min(attempt, lost + 1));
@@ -110,7 +110,7 @@ async function fetchForWrite(repo: Repo, underLock: UnderLock, note: (line: stri
  * remote has it plus the clone's edits whatever happens, except when the
  * push's outcome cannot be told (then the event stays, recorded as pending).
  */
-async function attemptOnce<T>(repo: Repo, refs: Refs & { remote: string }, intent: WriteIntent, named: Set<string>, body: (s: Omit<StoreSession, 'lock'>) => Promise<T>, attempt: number): Promise<Attempt<T>> {
+async function attemptOnce<T>(repo: Repo, refs: Refs & { remote: string }, intent: WriteIntent, named: Set<string>, body: (s: Omit<StoreSession, 'lock'>) => Promise<T>, attempt: number, note: (line: string) => void): Promise<Attempt<T>> {
   const { remote } = refs;
   const state = await syncFolder(repo, refs, named);
   const saved = await saveFiles(repo, state.edits);
@@ -120,7 +120,7 @@ async function attemptOnce<T>(repo: Repo, refs: Refs & { remote: string }, inten
   let built: Awaited<ReturnType<typeof buildCommit>>;
   try {
     value = await body(session);
-    built = await buildCommit(repo, remote, session, [...state.edits, ...outsideFolder(repo, named)], intent);
+    built = await buildCommit(repo, remote, session, [...state.edits, ...outsideFolder(repo, named)], intent, note);
   } catch (error) {
     // Refused (a refusal writes nothing) or the commit could not be made: nothing stays.
     await undo();
@@ -129,7 +129,8 @@ async function attemptOnce<T>(repo: Repo, refs: Refs & { remote: string }, inten
   if (!built) return { kind: 'landed', value };
   const { commit, paths } = built;
   await repo.git(['update-ref', repo.pendingRef, commit]);
-  const pushed = await pushSettled(repo, commit);
+  // The user's pre-push hook judges the append once, on its first push; a retry after a lost race carries the same event.
+  const pushed = await pushSettled(repo, commit, attempt === 1);
   if (pushed === 'ok') {
     const inFolder = paths.filter((p) => p.startsWith(repo.prefix));
     await settleOn(repo, commit, inFolder, state.head, inFolder.length === paths.length ? remote : undefined, [`delete ${repo.pendingRef}`]);
@@ -200,7 +201,7 @@ function outsideFolder(repo: Repo, named: Set<string>): string[] {
 }
 
 /** The commit of this write: the remote's tree plus what the body wrote and the named documents changed (undefined: nothing written), and those paths. */
-async function buildCommit(repo: Repo, remote: string, session: Omit<StoreSession, 'lock'>, edits: string[], intent: WriteIntent): Promise<{ commit: string; paths: string[] } | undefined> {
+async function buildCommit(repo: Repo, remote: string, session: Omit<StoreSession, 'lock'>, edits: string[], intent: WriteIntent, note: (line: string) => void): Promise<{ commit: string; paths: string[] } | undefined> {
   const paths = [...new Set([...[...session.written].map((p) => topRelative(repo, p)), ...edits])];
   const present: string[] = [];
   for (const p of paths) if (p.startsWith(repo.prefix) || (await repo.ctx.host.fs.stat(`${repo.top}/${p}`))) present.push(p);
@@ -212,7 +213,16 @@ async function buildCommit(repo: Repo, remote: string, session: Omit<StoreSessio
   });
   const what = session.done.length ? session.done.join(', ') : `${intent.kind} by ${intent.participant}`;
   const identity = await commitIdentity(repo, intent.participant);
-  const made = await repo.git(['commit-tree', tree, '-p', remote, '-m', `acp: ${what}`], { env: identity, allowFail: true });
+  const args = ['commit-tree', tree, '-p', remote, '-m', `acp: ${what}`];
+  // Signed as the user's commit.gpgsign says (commit-tree itself ignores it); acp runs no commit hooks (it never runs git commit).
+  const sign = (await repo.git(['config', '--type=bool', '--get', 'commit.gpgsign'], { allowFail: true })).stdout.trim() === 'true';
+  let made = await repo.git(sign ? [...args, '-S'] : args, { env: identity, allowFail: true });
+  if (made.code !== 0 && sign) {
+    // A sandbox without the user's key or agent: an unsigned commit, said, rather than no append.
+    const why = gitMessage(made.stderr);
+    made = await repo.git(args, { env: identity, allowFail: true });
+    if (made.code === 0) note(`git: acp: ${what} was committed unsigned: commit.gpgsign is set, but signing failed (${why})`);
+  }
   if (made.code !== 0) throw new repo.ctx.api.AcpError(`git: cannot make the commit (nothing was appended): ${made.stderr.trim().split('\n').at(-1)}`);
   return { commit: made.stdout.trim(), paths: present };
 }
@@ -222,9 +232,9 @@ async function buildCommit(repo: Repo, remote: string, session: Omit<StoreSessio
  * commit by its hash on the remote. `failed` when it is certainly not there;
  * an error (the commit kept as pending) when even that cannot be told.
  */
-async function pushSettled(repo: Repo, commit: string): Promise<'ok' | 'rejected' | { failed: string }> {
+async function pushSettled(repo: Repo, commit: string, runHooks: boolean): Promise<'ok' | 'rejected' | { failed: string }> {
   try {
-    return await push(repo, commit);
+    return await push(repo, commit, runHooks);
   } catch (error) {
     if ((error as AcpError).code !== 'git_push_failed') throw error;
     const message = (error as Error).message;

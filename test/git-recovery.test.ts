@@ -7,7 +7,7 @@
 // the set-ups are copies of one built per file (test/git-harness.ts), and
 // the outage lasts until the waiter has met it, not a fixed time.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -204,6 +204,22 @@ describe('5. half-written states are found by doctor --git and repaired', () => 
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/^note: git: acp: seq 2 blocked by alice was committed unsigned: commit\.gpgsign is set, but signing failed \(.*gpg failed to sign the data.*\)\n$/);
     expect(git(remote, 'log', '-1', '--format=%s %G?', 'main').trim()).toBe('acp: seq 2 blocked by alice N');
+  });
+
+  it('a torn last line: the append names it, doctor --git --fix cuts it with its copy under .git/acp-backup/, and appends go on', async () => {
+    const { remote, clones } = await sandbox.setup('torn', initArgs, 1);
+    const folder = join(clones[0]!, 'collab');
+    writeFileSync(join(folder, 'events.jsonl'), `${readFileSync(join(folder, 'events.jsonl'), 'utf8')}{"seq":2,"from":"alice","ev`);
+    const refused = await acp(...blocked(folder, OWNER, 'after the tear'));
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('holds changes that are on no remote and no push is pending (events.jsonl ends in a torn line: a writer was interrupted in the middle of an append)');
+    const fixed = await acp('doctor', '--git', '--fix', '--folder', folder);
+    expect(fixed.stdout).toMatch(/fixed: git: moved events\.jsonl\.torn-\w+\.bak out of the folder to \S+\/\.git\/acp-backup\/\w+ /);
+    expect(fixed.stdout).toContain('ok: git: the folder is in step with origin/main');
+    expect(readdirSync(folder).filter((name) => name.endsWith('.bak'))).toEqual([]);
+    expect((await acp(...blocked(folder, OWNER, 'after the tear'))).code).toBe(0);
+    expect(remoteLog(remote).slice(1).map((e) => `${e.seq} ${e.summary}`)).toEqual(['2 after the tear']);
+    expect(git(clones[0]!, 'status', '--porcelain')).toBe('');
   });
 
   it('killed before the push: the next append names the repair, doctor --git --fix makes it, nothing reaches the remote', async () => {

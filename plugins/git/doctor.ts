@@ -13,10 +13,10 @@
 import type { AcpError, CommandContext, CommandResult } from '../../acp.ts';
 import type { Json } from '../../runtime/util.ts';
 import type { GitSettings } from './config.ts';
-import { bringFolderTo, folderBase, folderDiff, recordSynced, worktreeState, writeFromCommit } from './folder.ts';
+import { bringFolderTo, folderBase, folderDiff, recordSynced, top, worktreeState, writeFromCommit } from './folder.ts';
 import { ACP_SUBJECT_RE, fetch, isAncestor, openRepo, readRefs, type Refs, type Repo } from './repo.ts';
 import { checkCheckout } from './checkout.ts';
-import { logFiles, settlePending } from './store.ts';
+import { logFiles, settlePending, tornTail } from './store.ts';
 
 interface Finding {
   check: 'git';
@@ -97,9 +97,10 @@ async function folderFindings(repo: Repo, refs: Refs & { remote: string }, add: 
   const differs = new Set((await folderDiff(repo, state.tree, remote)).map((d) => d.path));
   const edits = state.edits.filter((p) => differs.has(p));
   const log = logFiles(repo).filter((p) => edits.includes(p));
-  if (log.length) add('problem', `${log.join(' and ')} ${log.length > 1 ? 'hold' : 'holds'} changes on no remote, with no push pending (an append cut short before its push, or one made without --git): they were never appended; acp doctor --git --fix puts the folder back as ${where} has it (a copy goes to .git/acp-backup/)`, true);
+  const cause = (await tornTail(repo)) ? 'events.jsonl ends in a torn line: a writer was interrupted in the middle of an append' : 'an append cut short before its push, or one made without --git';
+  if (log.length) add('problem', `${log.join(' and ')} ${log.length > 1 ? 'hold' : 'holds'} changes on no remote, with no push pending (${cause}): they were never appended; acp doctor --git --fix puts the folder back as ${where} has it (a copy goes to .git/acp-backup/)`, true);
   const documents = edits.filter((p) => !log.includes(p));
-  if (documents.length) add('note', `edited in the folder, not published yet: ${documents.join(', ')} (the next append that names them publishes them)`);
+  if (documents.length) add('note', `changed in the folder and not on ${where}: ${documents.join(', ')} (an append whose event names them publishes them; any other append is refused until they are committed, stashed or removed)`);
   const behind = base === remote ? 0 : Number((await repo.git(['rev-list', '--count', `${base ?? remote}..${remote}`])).stdout.trim());
   if (behind) add('note', `the folder is ${behind} commit(s) behind ${where} (the next append or wait brings it up)`);
   if (!log.length && !behind) add('ok', `the folder is in step with ${where}`);
@@ -152,6 +153,7 @@ async function repair(repo: Repo, changes: string[]): Promise<void> {
   const { remote } = await readRefs(repo);
   if (!remote) return;
   await settlePending(repo, (line) => changes.push(line.replace(/^git: /, '')));
+  await moveBackupsOut(repo, changes);
   await dropRewritten(repo, remote, changes);
   const refs = await readRefs(repo);
   try {
@@ -170,9 +172,7 @@ async function repair(repo: Repo, changes: string[]): Promise<void> {
   const differs = new Set((await folderDiff(repo, state.tree, remote)).map((d) => d.path));
   const log = logFiles(repo).filter((p) => state.edits.includes(p) && differs.has(p));
   if (log.length) {
-    const stamp = repo.ctx.api.formatTimestamp(repo.ctx.host.now()).replace(/[-:]/g, '');
-    const dir = `${repo.gitDir}/acp-backup/${stamp}`;
-    await repo.ctx.host.fs.mkdir(dir);
+    const dir = await backupDir(repo);
     for (const path of log) await repo.ctx.host.fs.writeFile(`${dir}/${path.slice(path.lastIndexOf('/') + 1)}`, await repo.ctx.host.fs.readFile(`${repo.top}/${path}`));
     // Take the log back to the base: bringFolderTo then brings it to the remote.
     base = base ?? remote;
@@ -186,6 +186,32 @@ async function repair(repo: Repo, changes: string[]): Promise<void> {
     changes.push(`brought the folder to ${repo.settings.remote}/${repo.branch}`);
   }
   if (base !== remote || refs.synced !== remote) await recordSynced(repo, remote, (await readRefs(repo)).head);
+}
+
+/** A new backup directory under the common `.git/acp-backup/` (never in the folder: the next append would publish it). */
+async function backupDir(repo: Repo): Promise<string> {
+  const stamp = repo.ctx.api.formatTimestamp(repo.ctx.host.now()).replace(/[-:]/g, '');
+  const dir = `${repo.gitDir}/acp-backup/${stamp}`;
+  await repo.ctx.host.fs.mkdir(dir);
+  return dir;
+}
+
+/**
+ * The copies of events.jsonl that doctor's own --fix keeps in the folder
+ * (`events.jsonl.torn-….bak`, `events.jsonl.at-….bak`) go to
+ * .git/acp-backup/ in a git folder: in the folder, every later append
+ * would be refused (a change it does not name) or publish them.
+ */
+async function moveBackupsOut(repo: Repo, changes: string[]): Promise<void> {
+  const { fs } = repo.ctx.host;
+  const names = (await fs.readDir(repo.folder)).filter((name) => /^events\.jsonl\.[a-z]+-[0-9TZ]+(-\d+)?\.bak$/.test(name));
+  if (!names.length) return;
+  const tracked = new Set((await repo.git(['ls-files', '-z', '--', ...names.map((n) => top(repo.prefix + n))])).stdout.split('\0'));
+  const loose = names.filter((name) => !tracked.has(repo.prefix + name));
+  if (!loose.length) return;
+  const dir = await backupDir(repo);
+  for (const name of loose) await fs.rename(`${repo.folder}/${name}`, `${dir}/${name}`);
+  changes.push(`moved ${loose.join(', ')} out of the folder to ${dir} (a copy in the folder would stop every later append)`);
 }
 
 /**

@@ -157,7 +157,7 @@ async function syncFolder(repo: Repo, refs: Refs & { remote: string }, named?: S
   // A file that already is as the remote has it (a sync or a git pull cut short) is no edit.
   const differs = state.edits.length && base !== remote ? new Set((await folderDiff(repo, state.tree, remote)).map((d) => d.path)) : new Set(state.edits);
   const edits = state.edits.filter((p) => differs.has(p));
-  checkEdits(repo, edits, named);
+  await checkEdits(repo, edits, named);
   let moved = false;
   if (base !== remote) moved = await bringFolderTo(repo, base, remote, { tree: state.tree, edits });
   let head = refs.head;
@@ -170,17 +170,24 @@ async function syncFolder(repo: Repo, refs: Refs & { remote: string }, named?: S
 /** The files an append writes, changed with no push pending: an append cut short before its push, or one made without git. */
 export const logFiles = (repo: Repo): string[] => [`${repo.prefix}events.jsonl`, `${repo.prefix}protocol.json`];
 
-function checkEdits(repo: Repo, edits: string[], named: Set<string> | undefined): void {
+async function checkEdits(repo: Repo, edits: string[], named: Set<string> | undefined): Promise<void> {
   const log = logFiles(repo).filter((p) => edits.includes(p));
   if (log.length) {
+    const cause = (await tornTail(repo)) ? 'events.jsonl ends in a torn line: a writer was interrupted in the middle of an append' : 'an append cut short before its push, or one made without --git';
     throw new repo.ctx.api.AcpError(
-      `git: ${log.join(' and ')} ${log.length > 1 ? 'hold' : 'holds'} changes that are on no remote and no push is pending (an append cut short before its push, or one made without --git); nothing was done: acp doctor --git --folder ${repo.folder} shows them, and --fix puts the folder back as ${where(repo)} has it (keeping a copy in .git/acp-backup/)`,
+      `git: ${log.join(' and ')} ${log.length > 1 ? 'hold' : 'holds'} changes that are on no remote and no push is pending (${cause}); nothing was done: acp doctor --git --folder ${repo.folder} shows them, and --fix puts the folder back as ${where(repo)} has it (keeping a copy in .git/acp-backup/)`,
       2,
       'git_unpublished',
     );
   }
   const stray = named ? edits.filter((p) => !named.has(p)) : [];
   if (stray.length) throw new repo.ctx.api.AcpError(`git: the folder has changes this event does not name: ${stray.join(', ')} (commit, stash or discard them first)`);
+}
+
+/** Whether the folder's events.jsonl ends in a line without its newline: a writer interrupted mid-append. */
+export async function tornTail(repo: Repo): Promise<boolean> {
+  const bytes = await repo.ctx.host.fs.readFile(`${repo.folder}/events.jsonl`).catch(() => undefined);
+  return bytes !== undefined && bytes.length > 0 && bytes[bytes.length - 1] !== 0x0a;
 }
 
 /** A remote whose history no longer holds the folder's synced commit was force-pushed: reported, never silently undone or re-pushed. */

@@ -301,6 +301,28 @@ describe('7. a force-push that dropped events', () => {
   });
 });
 
+describe('7b. a force-push seen by a clone that only followed', () => {
+  it('is named as a force-push by the append, doctor and --fix; nothing is called an edit of this clone', async () => {
+    const { remote, clones } = await sandbox.setup('forced-follower', initArgs, 3);
+    const [a, b, c] = clones as [string, string, string];
+    const init = git(remote, 'rev-parse', 'main').trim();
+    expect((await acp(...blocked(join(a, 'collab'), OWNER, 'dropped'))).code).toBe(0);
+    expect((await acp('wait', '--git', '--folder', join(c, 'collab'), '--participant', REVIEWER, '--timeout', '60')).code).toBe(0);
+    git(b, 'push', '--quiet', '--force', 'origin', `${init}:main`);
+    const r = await acp(...blocked(join(c, 'collab'), REVIEWER, 'next'));
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('git: origin/main was rewritten (force-pushed): it no longer has 1 commit(s) this folder had, with the events seq 2 blocked by alice');
+    const doctor = await acp('doctor', '--git', '--folder', join(c, 'collab'));
+    expect(doctor.stdout).toContain('was rewritten (force-pushed)');
+    expect(doctor.stdout).not.toMatch(/edited|cut short|never appended/);
+    const fixed = await acp('doctor', '--git', '--fix', '--folder', join(c, 'collab'));
+    expect(fixed.stdout).toContain('fixed: git: took 1 acp commit(s) off HEAD (seq 2 blocked by alice): origin/main lost them to a force-push;');
+    expect((await acp(...blocked(join(c, 'collab'), REVIEWER, 'next'))).code).toBe(0);
+    expect(remoteLog(remote).slice(1).map((e) => `${e.seq} ${e.summary}`)).toEqual(['2 next']);
+    expect(git(c, 'status', '--porcelain')).toBe('');
+  });
+});
+
 describe('8. the folder lives in a repository people work in', () => {
   // The user's own unpushed commit on the branch: refused before writing, with the way out (test/git-checkout.test.ts).
   it('the collaboration can live on its own branch beside a protected main', async () => {

@@ -114,11 +114,14 @@ async function headFindings(repo: Repo, remote: string, add: Add): Promise<void>
   }
   const log = await repo.git(['log', '--format=%H %s', remote ? `${remote}..HEAD` : 'HEAD', '--'], { allowFail: true });
   const ahead = log.stdout.split('\n').filter(Boolean).map((line) => ({ hash: line.slice(0, 40), subject: line.slice(41) }));
-  const events = ahead.filter((c) => ACP_SUBJECT_RE.test(c.subject));
+  const dropped = new Set((await droppedFromRemote(repo, remote)).map((c) => c.hash));
+  const events = ahead.filter((c) => ACP_SUBJECT_RE.test(c.subject) && !dropped.has(c.hash));
+  const forced = ahead.filter((c) => dropped.has(c.hash));
   if (events.length) {
     add('note', `${events.length} acp commit(s) on ${repo.branch} are not on the remote (${events.map((c) => c.subject.slice(5)).join(', ')}): they were never appended and acp will not push them; to drop them: git reset --keep ${repo.settings.remote}/${repo.branch}`);
   }
-  if (ahead.length > events.length) add('note', `${ahead.length - events.length} commit(s) of your own on ${repo.branch}, not pushed: acp leaves them alone`);
+  if (forced.length) add('note', `${forced.length} commit(s) on ${repo.branch} were on ${repo.settings.remote}/${repo.branch} until a force-push dropped them (${forced.map((c) => c.subject).join(', ')}); acp doctor --git --fix takes acp's off HEAD, keeping them as ${backupRef(repo)}`);
+  if (ahead.length > events.length + forced.length) add('note', `${ahead.length - events.length - forced.length} commit(s) of your own on ${repo.branch}, not pushed: acp leaves them alone`);
 }
 
 /** Whether events.jsonl's history, local and remote, is append-only, and whether the remote was force-pushed. */

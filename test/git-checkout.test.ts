@@ -6,7 +6,7 @@
 // named the way out. The collaboration branch is named (git.branch: main)
 // so that a HEAD on another branch, or detached, still appends. The same in
 // every run size (test/scale.ts) except the concurrent work trees' counts.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { acp, git, gitSandbox } from './git-harness.ts';
@@ -175,5 +175,24 @@ describe('a detached HEAD', () => {
     git(a, 'pull', '--quiet', '--ff-only');
     expect(remoteNotes(remote)).toBe('# Notes\nb1\n');
     nextCommandsWork(a);
+  });
+});
+
+describe('a sparse checkout', () => {
+  it('keeps a path it leaves out out of the work tree, skip-worktree bit and all, while the remote changes it', async () => {
+    const { remote, clones } = await withNotes('sparse', 2);
+    const [a, b] = clones as [string, string];
+    git(a, 'sparse-checkout', 'set', '--no-cone', '/*', '!/collab/notes.md');
+    expect(existsSync(join(a, 'collab', 'notes.md'))).toBe(false);
+    await addNote(join(b, 'collab'), REVIEWER, 'b1');
+    const r = await acp('append', '--git', '--folder', join(a, 'collab'), '--participant', OWNER, '--event', 'blocked', '--summary', 'sparse', '--reply-to', '1');
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(remoteNotes(remote)).toBe('# Notes\nb1\n');
+    expect(existsSync(join(a, 'collab', 'notes.md'))).toBe(false);
+    expect(git(a, 'ls-files', '-t', 'collab/notes.md')).toBe('S collab/notes.md\n');
+    expect(git(a, 'rev-parse', 'HEAD')).toBe(git(remote, 'rev-parse', 'main'));
+    nextCommandsWork(a);
+    expect(existsSync(join(a, 'collab', 'notes.md'))).toBe(false);
   });
 });

@@ -12,11 +12,14 @@
  * progress — the command is refused before it writes, with the git command
  * that gets the user out. A HEAD whose commit does not hold the folder (the
  * collaboration on a branch of its own, `git.branch`) is left alone: the
- * folder is an untracked directory of that checkout.
+ * folder is an untracked directory of that checkout. A path a sparse
+ * checkout leaves out stays out: it is never written, and its absence is no
+ * deletion.
  * @module
  */
 import type { Refs, Repo } from './repo.ts';
 import { ACP_SUBJECT_RE, isAncestor } from './repo.ts';
+import { folderSpecs } from './folder.ts';
 
 /** Operations git records in a work tree's git directory, and the commands that finish or abandon each. */
 const OPERATIONS: { file: string; name: string; out: string }[] = [
@@ -36,7 +39,7 @@ const OPERATIONS: { file: string; name: string; out: string }[] = [
  */
 export async function checkCheckout(repo: Repo, refs: Refs & { remote: string }): Promise<void> {
   const { head, headRef, remote } = refs;
-  repo.checkout = { tracks: false, headRef };
+  repo.checkout = { tracks: false, headRef, skipped: new Set() };
   if (!head || !(await holdsFolder(repo, head))) return;
   const where = `${repo.settings.remote}/${repo.branch}`;
   const fail = (why: string, out: string): never => {
@@ -63,6 +66,13 @@ export async function checkCheckout(repo: Repo, refs: Refs & { remote: string })
     if (outside.length) fail(`${where} changed files outside the folder since ${here} (${summary(outside)}), and acp moves your checkout only when nothing but the folder changed`, `bring it up first (${headRef ? 'git pull --ff-only' : `git merge --ff-only ${where}`})`);
   }
   repo.checkout.tracks = true;
+  repo.checkout.skipped = await skippedPaths(repo);
+}
+
+/** The folder's paths (top-relative) whose index entry has the skip-worktree bit: left out by a sparse checkout. */
+async function skippedPaths(repo: Repo): Promise<Set<string>> {
+  const listed = await repo.git(['ls-files', '-t', '-z', '--full-name', '--', ...folderSpecs(repo)]);
+  return new Set(listed.stdout.split('\0').filter((entry) => entry.startsWith('S ')).map((entry) => entry.slice(2)));
 }
 
 /** Whether `commit` holds the folder (a folder at the top of the work tree always is). */

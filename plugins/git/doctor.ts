@@ -209,7 +209,7 @@ async function moveBackupsOut(repo: Repo, changes: string[]): Promise<void> {
   const { fs } = repo.ctx.host;
   const names = (await fs.readDir(repo.folder)).filter((name) => /^events\.jsonl\.[a-z]+-[0-9TZ]+(-\d+)?\.bak$/.test(name));
   if (!names.length) return;
-  const tracked = new Set((await repo.git(['ls-files', '-z', '--', ...names.map((n) => top(repo.prefix + n))])).stdout.split('\0'));
+  const tracked = new Set((await repo.git(['ls-files', '-z', '--full-name', '--', ...names.map((n) => top(repo.prefix + n))])).stdout.split('\0'));
   const loose = names.filter((name) => !tracked.has(repo.prefix + name));
   if (!loose.length) return;
   const dir = await backupDir(repo);

@@ -67,7 +67,8 @@ export function folderBase(repo: Repo, refs: Refs): string | undefined {
 export async function worktreeState(repo: Repo, base: string | undefined): Promise<{ tree: string; edits: string[] }> {
   const tree = await withTempIndex(repo, async (git) => {
     await git(base ? ['read-tree', base] : ['read-tree', '--empty']);
-    await git(['add', '-A', '--', ...folderSpecs(repo)]);
+    // A path a sparse checkout leaves out is absent from the work tree, not deleted: it keeps the base's entry.
+    await git(['add', '-A', '--', ...folderSpecs(repo), ...[...repo.checkout.skipped].map((p) => `:(top,exclude,literal)${p}`)]);
     return (await git(['write-tree'])).stdout.trim();
   });
   const edits = (await folderDiff(repo, base, tree)).map((d) => d.path);
@@ -92,7 +93,7 @@ export async function bringFolderTo(repo: Repo, from: string | undefined, to: st
       'git_conflict',
     );
   }
-  const take = remoteChanged.filter((d) => !edited.has(d.path));
+  const take = remoteChanged.filter((d) => !edited.has(d.path) && !repo.checkout.skipped.has(d.path));
   await writeFromCommit(repo, to, take.filter((d) => d.status !== 'D').map((d) => d.path));
   for (const d of take.filter((d) => d.status === 'D')) await repo.ctx.host.fs.remove(`${repo.top}/${d.path}`).catch(() => undefined);
   await followInIndex(repo, to, remoteChanged.map((d) => d.path));
@@ -100,7 +101,9 @@ export async function bringFolderTo(repo: Repo, from: string | undefined, to: st
 }
 
 /** Write `paths` (top-relative, in the folder) as `commit` has them, through a temporary index. */
-export async function writeFromCommit(repo: Repo, commit: string, paths: string[]): Promise<void> {
+export async function writeFromCommit(repo: Repo, commit: string, wanted: string[]): Promise<void> {
+  // A path a sparse checkout leaves out stays out of the work tree.
+  const paths = wanted.filter((p) => !repo.checkout.skipped.has(p));
   if (!paths.length) return;
   await withTempIndex(repo, async (git) => {
     await git(['read-tree', commit]);
@@ -113,6 +116,9 @@ export async function writeFromCommit(repo: Repo, commit: string, paths: string[
 export async function followInIndex(repo: Repo, commit: string, paths: string[]): Promise<void> {
   if (!repo.checkout.tracks || !paths.length) return;
   await repo.git(['reset', '--quiet', commit, '--', ...paths.map(top)]);
+  // reset clears the skip-worktree bit of the entries it rewrites: a sparse checkout's exclusions are put back.
+  const skipped = paths.filter((p) => repo.checkout.skipped.has(p));
+  if (skipped.length) await repo.git(['update-index', '--skip-worktree', '--', ...skipped.map((p) => p.slice(repo.prefix.length))]);
 }
 
 /**

@@ -4,14 +4,16 @@
 // ordinary git commands: they behave as if acp had not run (except that
 // the folder's published files arrived), or acp refused before writing and
 // named the way out. The collaboration branch is named (git.branch: main)
-// so that a HEAD on another branch, or detached, still appends. The same in
-// every run size (test/scale.ts) except the concurrent work trees' counts.
+// so that a HEAD on another branch, or detached, still appends. Every git
+// spawn costs (test/scale.ts): quick runs the linked work tree, the unpushed
+// commit and the rebase; full adds the concurrent work trees, the branch
+// switch, the detached HEAD and the sparse checkout.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { acp, git, gitSandbox } from './git-harness.ts';
 import { initArgs, OWNER, REVIEWER } from './happy-path.ts';
-import { byScale } from './scale.ts';
+import { atLeast, byScale } from './scale.ts';
 
 const sandbox = gitSandbox('git:\n  remote: origin\n  branch: main\n  interval: 0.3\n  max-interval: 1\n');
 
@@ -76,7 +78,7 @@ describe('a linked work tree', () => {
     nextCommandsWork(linked, 'side');
   });
 
-  it('two work trees appending at once behave like two clones: none refused, none lost', async () => {
+  it.runIf(atLeast('full'))('two work trees appending at once behave like two clones: none refused, none lost', async () => {
     const each = byScale({ quick: 2, full: 5 });
     const { remote, clones, base } = await withNotes('worktrees-race', 1);
     const linked = join(base, 'linked');
@@ -97,7 +99,7 @@ describe('a linked work tree', () => {
 });
 
 describe('a branch switch', () => {
-  it('to a branch with an older folder: the next append brings it forward and reverts nothing', async () => {
+  it.runIf(atLeast('full'))('to a branch with an older folder: the next append brings it forward and reverts nothing', async () => {
     const { remote, clones } = await withNotes('switch', 1);
     const a = clones[0]!;
     await addNote(join(a, 'collab'), OWNER, 'm1');
@@ -161,7 +163,7 @@ describe('a rebase in progress', () => {
 });
 
 describe('a detached HEAD', () => {
-  it('on an older commit: it moves forward with the folder; git checkout <branch> then works', async () => {
+  it.runIf(atLeast('full'))('on an older commit: it moves forward with the folder; git checkout <branch> then works', async () => {
     const { remote, clones } = await withNotes('detached', 2);
     const [a, b] = clones as [string, string];
     git(a, 'checkout', '--quiet', '--detach', 'HEAD~1');
@@ -179,7 +181,7 @@ describe('a detached HEAD', () => {
 });
 
 describe('a sparse checkout', () => {
-  it('keeps a path it leaves out out of the work tree, skip-worktree bit and all, while the remote changes it', async () => {
+  it.runIf(atLeast('full'))('keeps a path it leaves out out of the work tree, skip-worktree bit and all, while the remote changes it', async () => {
     const { remote, clones } = await withNotes('sparse', 2);
     const [a, b] = clones as [string, string];
     git(a, 'sparse-checkout', 'set', '--no-cone', '/*', '!/collab/notes.md');

@@ -150,9 +150,20 @@ export async function isAncestor(repo: Repo, a: string, b: string): Promise<bool
   return (await repo.git(['merge-base', '--is-ancestor', a, b], { allowFail: true })).code === 0;
 }
 
+/** Whether git's message says the remote refused this clone's credentials (HTTP 401/403, SSH's key refused): refused before anything was received. */
+export function credentialsRefused(text: string): boolean {
+  return /Authentication failed|HTTP 40[13]|returned error: 40[13]|Permission denied \(publickey|Invalid username or password/i.test(text);
+}
+
+/** git's message, with what to do when the remote refused the credentials (an expired token or password, a revoked key). */
+export function failureMessage(text: string): string {
+  const message = gitMessage(text);
+  return credentialsRefused(text) ? `${message} (the remote refused this clone's credentials: renew them, then run the command again)` : message;
+}
+
 /** An unreachable remote (the network, the remote's host): transient, a waiter retries it. */
 function unreachable(repo: Repo, what: string, stderr: string): Error {
-  return new repo.ctx.api.AcpError(`git ${what} '${repo.settings.remote}' failed: ${gitMessage(stderr)}`, 2, 'git_unreachable');
+  return new repo.ctx.api.AcpError(`git ${what} '${repo.settings.remote}' failed: ${failureMessage(stderr)}`, 2, 'git_unreachable');
 }
 
 /** `git fetch` the branch into its remote-tracking ref (the remote's branch may not exist yet: a first push). A failure is transient. */
@@ -218,6 +229,8 @@ export async function push(repo: Repo, commit: string, runHooks = true): Promise
   if (result.code === 0) return 'ok';
   const text = `${result.stdout}\n${result.stderr}`;
   if (/\[rejected\]|non-fast-forward|fetch first|\[remote rejected\].*(cannot lock ref|failed to update ref)|incorrect old value/i.test(text)) return 'rejected';
+  // Refused credentials: the remote took nothing (no need to ask whether it landed).
+  if (credentialsRefused(text)) throw new repo.ctx.api.AcpError(failureMessage(result.stderr || result.stdout), 2, 'git_push_refused');
   throw new repo.ctx.api.AcpError(gitMessage(result.stderr || result.stdout), 2, 'git_push_failed');
 }
 

@@ -243,6 +243,7 @@ async function pushSettled(repo: Repo, commit: string, runHooks: boolean): Promi
   try {
     return await push(repo, commit, runHooks);
   } catch (error) {
+    if ((error as AcpError).code === 'git_push_refused') return { failed: (error as Error).message };
     if ((error as AcpError).code !== 'git_push_failed') throw error;
     const message = (error as Error).message;
     let landed: boolean;

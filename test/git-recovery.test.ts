@@ -323,6 +323,29 @@ describe('7b. a force-push seen by a clone that only followed', () => {
   });
 });
 
+describe('7c. a stale copy of a document', () => {
+  it('is named by doctor as what an older commit had, not as an edit, and --fix brings it to the remote', async () => {
+    const { remote, clones } = await sandbox.setup('stale', initArgs, 1);
+    const a = clones[0]!;
+    const notes = join(a, 'collab', 'notes.md');
+    for (const line of ['n1', 'n2']) {
+      writeFileSync(notes, `${existsSync(notes) ? readFileSync(notes, 'utf8') : ''}${line}\n`);
+      expect((await acp(...blocked(join(a, 'collab'), OWNER, line, '--doc', 'notes.md'))).code).toBe(0);
+    }
+    // An editor's old buffer saved over the file.
+    writeFileSync(notes, 'n1\n');
+    const doctor = await acp('doctor', '--git', '--folder', join(a, 'collab'));
+    expect(doctor.code).toBe(1);
+    expect(doctor.stdout).toContain('PROBLEM: git: collab/notes.md is as an older commit of origin/main had it, not as it is now: a stale copy');
+    expect(doctor.stdout).not.toContain('not published yet');
+    const fixed = await acp('doctor', '--git', '--fix', '--folder', join(a, 'collab'));
+    expect(fixed.stdout).toMatch(/fixed: git: brought collab\/notes\.md \(a stale copy of an older commit\) to origin\/main \(the stale copy is kept in \S+acp-backup/);
+    expect(readFileSync(notes, 'utf8')).toBe('n1\nn2\n');
+    expect(git(remote, 'show', 'main:collab/notes.md')).toBe('n1\nn2\n');
+    expect(git(a, 'status', '--porcelain')).toBe('');
+  });
+});
+
 describe('8. the folder lives in a repository people work in', () => {
   // The user's own unpushed commit on the branch: refused before writing, with the way out (test/git-checkout.test.ts).
   it('the collaboration can live on its own branch beside a protected main', async () => {

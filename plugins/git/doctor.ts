@@ -99,7 +99,9 @@ async function folderFindings(repo: Repo, refs: Refs & { remote: string }, add: 
   const log = logFiles(repo).filter((p) => edits.includes(p));
   const cause = (await tornTail(repo)) ? 'events.jsonl ends in a torn line: a writer was interrupted in the middle of an append' : 'an append cut short before its push, or one made without --git';
   if (log.length) add('problem', `${log.join(' and ')} ${log.length > 1 ? 'hold' : 'holds'} changes on no remote, with no push pending (${cause}): they were never appended; acp doctor --git --fix puts the folder back as ${where} has it (a copy goes to .git/acp-backup/)`, true);
-  const documents = edits.filter((p) => !log.includes(p));
+  const stale = await staleCopies(repo, remote, edits.filter((p) => !log.includes(p)));
+  if (stale.length) add('problem', `${stale.join(', ')} ${stale.length > 1 ? 'are' : 'is'} as an older commit of ${where} had ${stale.length > 1 ? 'them' : 'it'}, not as ${stale.length > 1 ? 'they are' : 'it is'} now: a stale copy (an editor's old buffer, a copy from an older checkout), not an edit; an append naming it would undo what was published since. acp doctor --git --fix brings ${stale.length > 1 ? 'them' : 'it'} to ${where} (a copy goes to .git/acp-backup/)`, true);
+  const documents = edits.filter((p) => !log.includes(p) && !stale.includes(p));
   if (documents.length) add('note', `changed in the folder and not on ${where}: ${documents.join(', ')} (an append whose event names them publishes them; any other append is refused until they are committed, stashed or removed)`);
   const behind = base === remote ? 0 : Number((await repo.git(['rev-list', '--count', `${base ?? remote}..${remote}`])).stdout.trim());
   if (behind) add('note', `the folder is ${behind} commit(s) behind ${where} (the next append or wait brings it up)`);
@@ -174,6 +176,7 @@ async function repair(repo: Repo, changes: string[]): Promise<void> {
   const state = await worktreeState(repo, base);
   const differs = new Set((await folderDiff(repo, state.tree, remote)).map((d) => d.path));
   const log = logFiles(repo).filter((p) => state.edits.includes(p) && differs.has(p));
+  await replaceStaleCopies(repo, remote, state.edits.filter((p) => differs.has(p) && !log.includes(p)), changes);
   if (log.length) {
     const dir = await backupDir(repo);
     for (const path of log) await repo.ctx.host.fs.writeFile(`${dir}/${path.slice(path.lastIndexOf('/') + 1)}`, await repo.ctx.host.fs.readFile(`${repo.top}/${path}`));
@@ -197,6 +200,35 @@ async function backupDir(repo: Repo): Promise<string> {
   const dir = `${repo.gitDir}/acp-backup/${stamp}`;
   await repo.ctx.host.fs.mkdir(dir);
   return dir;
+}
+
+/**
+ * Folder paths whose work-tree content is exactly what an older commit of
+ * the remote branch had, and not what it has now: stale copies (an
+ * editor's old buffer, a file copied from an older checkout), which an
+ * append naming them would publish as a revert of later edits.
+ */
+async function staleCopies(repo: Repo, remote: string, paths: string[]): Promise<string[]> {
+  const stale: string[] = [];
+  for (const path of paths) {
+    const file = `${repo.top}/${path}`;
+    if (!(await repo.ctx.host.fs.stat(file))) continue;
+    const blob = (await repo.git(['hash-object', '--', file])).stdout.trim();
+    // --raw lines: ":<mode> <mode> <old blob> <new blob> <status>\t<path>".
+    const history = await repo.git(['log', '--raw', '--no-abbrev', '--no-renames', '--format=', remote, '--', top(path)]);
+    if (history.stdout.split('\n').some((line) => line.split(' ')[3] === blob)) stale.push(path);
+  }
+  return stale;
+}
+
+/** `--fix` of stale copies: each goes to .git/acp-backup/, and the remote's version takes its place. */
+async function replaceStaleCopies(repo: Repo, remote: string, paths: string[], changes: string[]): Promise<void> {
+  const stale = await staleCopies(repo, remote, paths);
+  if (!stale.length) return;
+  const dir = await backupDir(repo);
+  for (const path of stale) await repo.ctx.host.fs.writeFile(`${dir}/${path.slice(path.lastIndexOf('/') + 1)}`, await repo.ctx.host.fs.readFile(`${repo.top}/${path}`));
+  await writeFromCommit(repo, remote, stale);
+  changes.push(`brought ${stale.join(', ')} (a stale copy of an older commit) to ${repo.settings.remote}/${repo.branch} (the stale copy is kept in ${dir})`);
 }
 
 /**

@@ -57,6 +57,8 @@ async function setup(base: string, participants: string[]): Promise<{ remote: st
   const config = Object.entries(server?.config ?? {}).flatMap(([key, value]) => ['-c', `${key}=${value}`]);
   const seed = join(base, 'seed');
   git(base, 'clone', '--quiet', ...config, url, seed);
+  // A clone of an empty repository over SSH may name its branch by init.defaultBranch: the collaboration is on main.
+  git(seed, 'symbolic-ref', 'HEAD', 'refs/heads/main');
   const init = await acp('init', '--no-config', '--git', '--folder', join(seed, 'collab'), ...participants.flatMap((p) => ['--participant', p]), '--objective', 'race', '--completion', 'done', '--primary-deliverable-type', 'design-spec');
   if (init.code !== 0) throw new Error(init.stderr);
   const clones = participants.map((_, i) => {

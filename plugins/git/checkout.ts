@@ -19,7 +19,6 @@
  */
 import type { Refs, Repo } from './repo.ts';
 import { ACP_SUBJECT_RE, isAncestor } from './repo.ts';
-import { folderSpecs } from './folder.ts';
 
 /** Operations git records in a work tree's git directory, and the commands that finish or abandon each. */
 const OPERATIONS: { file: string; name: string; out: string }[] = [
@@ -39,8 +38,9 @@ const OPERATIONS: { file: string; name: string; out: string }[] = [
  */
 export async function checkCheckout(repo: Repo, refs: Refs & { remote: string }): Promise<void> {
   const { head, headRef, remote } = refs;
-  repo.checkout = { tracks: false, headRef, skipped: new Set() };
-  if (!head || !(await holdsFolder(repo, head))) return;
+  repo.checkout = { decided: true, tracks: false, headRef, skipped: new Set() };
+  // A HEAD without the folder is left alone, unless it is the collaboration branch from before the folder (init --git on it).
+  if (!head || (!(await holdsFolder(repo, head)) && (headRef !== `refs/heads/${repo.branch}` || !(await isAncestor(repo, head, remote))))) return;
   const where = `${repo.settings.remote}/${repo.branch}`;
   const fail = (why: string, out: string): never => {
     throw new repo.ctx.api.AcpError(`git: ${why}; nothing was done: ${out}, then run the command again (see "Your work is never touched" in docs/git.md)`, 2, 'git_checkout');
@@ -71,8 +71,26 @@ export async function checkCheckout(repo: Repo, refs: Refs & { remote: string })
 
 /** The folder's paths (top-relative) whose index entry has the skip-worktree bit: left out by a sparse checkout. */
 async function skippedPaths(repo: Repo): Promise<Set<string>> {
-  const listed = await repo.git(['ls-files', '-t', '-z', '--full-name', '--', ...folderSpecs(repo)]);
+  const folder = repo.prefix.replace(/\/$/, '');
+  const listed = await repo.git(['ls-files', '-t', '-z', '--full-name', '--', folder ? `:(top,literal)${folder}` : ':/']);
   return new Set(listed.stdout.split('\0').filter((entry) => entry.startsWith('S ')).map((entry) => entry.slice(2)));
+}
+
+/**
+ * Decide the checkout once for a run that did not sync first (init --git
+ * settling on the commit it pushed): as {@link checkCheckout} against
+ * `commit`, except that a checkout acp must not move is left alone rather
+ * than refused (the commit is pushed already).
+ */
+export async function decideCheckout(repo: Repo, refs: Refs, commit: string): Promise<void> {
+  if (repo.checkout.decided) return;
+  try {
+    await checkCheckout(repo, { ...refs, remote: commit });
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code !== 'git_checkout' && code !== 'git_unappended') throw error;
+    repo.checkout = { decided: true, tracks: false, headRef: refs.headRef, skipped: new Set() };
+  }
 }
 
 /** Whether `commit` holds the folder (a folder at the top of the work tree always is). */

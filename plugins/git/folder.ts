@@ -11,7 +11,8 @@
  * @module
  */
 import type { GitRun, Refs, Repo } from './repo.ts';
-import { isAncestor, LOCAL_FILES, updateRefs } from './repo.ts';
+import { isAncestor, LOCAL_FILES, readRefs, updateRefs } from './repo.ts';
+import { decideCheckout } from './checkout.ts';
 
 /** A top-relative literal pathspec, so git reads it the same whatever the working directory. */
 export const top = (path: string): string => `:(top,literal)${path}`;
@@ -127,6 +128,7 @@ export async function followInIndex(repo: Repo, commit: string, paths: string[])
  * previous one): the index follows, then {@link recordSynced}.
  */
 export async function settleOn(repo: Repo, commit: string, changed: string[], head: string | undefined, knownBase?: string, extra: string[] = []): Promise<string | undefined> {
+  if (!repo.checkout.decided) await decideCheckout(repo, await readRefs(repo), commit);
   await followInIndex(repo, commit, changed);
   return recordSynced(repo, commit, head, knownBase, extra);
 }

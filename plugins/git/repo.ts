@@ -64,11 +64,11 @@ export interface Repo {
   /** The refs an older acp kept for the folder, shared by every work tree and branch: read (main work tree only) until the new ones exist. */
   legacyRefs: { synced: string; pending: string } | undefined;
   /**
-   * What HEAD is, as the last sync found it: whether its commit holds the folder (then HEAD, the index's folder
+   * What HEAD is, as the last sync found it (`decided`: a sync looked): whether its commit holds the folder (then HEAD, the index's folder
    * entries and the files move together), its branch ref (undefined: detached), and the folder's paths a sparse
    * checkout leaves out of the work tree (skip-worktree: never written, never taken for deleted).
    */
-  checkout: { tracks: boolean; headRef: string | undefined; skipped: Set<string> };
+  checkout: { decided: boolean; tracks: boolean; headRef: string | undefined; skipped: Set<string> };
   git(args: string[], options?: GitRun): Promise<{ code: number | null; stdout: string; stderr: string }>;
 }
 
@@ -122,7 +122,7 @@ export async function openRepo(ctx: GitEnv, settings: GitSettings, folder: strin
   return {
     ctx, settings, folder, top, prefix, gitDir, worktreeDir, branch, attached: headBranch === branch,
     remoteRef: `refs/remotes/${settings.remote}/${branch}`, syncedRef: `refs/worktree/acp/synced/${key}/@${branch}`, pendingRef: `refs/worktree/acp/pending/${key}/@${branch}`,
-    backupRef: `refs/acp/backup/${key}`, legacyRefs, checkout: { tracks: false, headRef: symbolic?.startsWith('refs/heads/') ? symbolic : undefined, skipped: new Set() }, git,
+    backupRef: `refs/acp/backup/${key}`, legacyRefs, checkout: { decided: false, tracks: false, headRef: symbolic?.startsWith('refs/heads/') ? symbolic : undefined, skipped: new Set() }, git,
   };
 }
 

@@ -46,6 +46,8 @@ import { dumpsPy, loadsPy, PyJsonError, pyKeys } from './runtime/pyjson.ts';
 import { compareInstants, comparePy, decodeText, endsWithLineBreak, formatProtocolJson, formatTimestamp, hasLoneSurrogate, parseZonedTimestamp, purePosixPath, pyRepr, pySplitLines, pyStr, pyStrip, reviewHeadings, sha256Hex, sortedPy, zonedInstant } from './runtime/pytext.ts';
 import type { PyInstant } from './runtime/pytext.ts';
 import { errorCode, fsError, isInside, isInt, isObject, isPyIntLike, pySeqKey, type Json, nodeCrypto, realpathOfExistingAncestor, sameList, sleep } from './runtime/util.ts';
+import type { Registry as RegistryShape } from './runtime/types.ts';
+import { EVENT_NAMES, PHASES, type EventName, type Phase, type AcpEvent, type EventLog, type DerivedState, type RefusalCode, type Turn, type ParticipantEntry, type CompletionGate, type DeliverableDeclaration, type DeliverablesDeclaration, type ProtocolDocument, type DeliverableCheckContext, type Findings, type DeliverableType, type InitFilesContext, type DocumentFiles, type BeforeAppendContext, type AfterAppendContext, type ValidateHookContext, type NextHookContext, type AcpHooks, type HookOrder, type CommandOptionSpec, type CommandSpec, type OptionValue, type OptionValuesOf, type CommandOutcome, type CommandResult, type OptionValues, type CommandContext, type AcpPlugin, type PluginContext, type RuntimeFacts, type Origin, type PluginEntry, type RegistryOptions, type AppendRequest, type AppendResult, type AppendOptions, type WriteIntent, type StoreSession, type Store, type FollowOptions, type StoreProvider, type StoreContext, type Transaction, type TransactionWriteOptions, type ValidateOptions, type ValidationResult, type SignatureReport, type InitRequest, type InitResult, type NextResult, type WaitOptions, type WaitResult, type FolderFollower, type OpenOptions, type Collaboration, type CliIo, type RunCommandOptions, type AcpApi } from './runtime/types.ts';
 
 export { parseArgv, parsePyFloat, parsePyInt, type ParsedArgv } from './runtime/argv.ts';
 export { CHECKPOINT_NAME } from './runtime/checkpoint.ts';
@@ -60,36 +62,11 @@ export { dumpsPy, isPyFloat, loadsPy, PyFloat, PyInt, PyJsonError, pyFloatRepr, 
 export { compareInstants, comparePy, decodeText, formatProtocolJson, formatTimestamp, parseZonedTimestamp, purePosixPath, pyFromIsoFormat, pyRepr, pySplitLines, pyStr, pyStrip, reviewHeadings, sha256Hex, sortedPy, zonedInstant } from './runtime/pytext.ts';
 export type { PyDateTime, PyInstant } from './runtime/pytext.ts';
 export { errorCode, fsError, isInside, isObject, realpathOfExistingAncestor, sameList, sleep } from './runtime/util.ts';
+export { EVENT_NAMES, PHASES, type EventName, type Phase, type AcpEvent, type EventLog, type DerivedState, type RefusalCode, type Turn, type ParticipantEntry, type CompletionGate, type DeliverableDeclaration, type DeliverablesDeclaration, type ProtocolDocument, type DeliverableCheckContext, type Findings, type DeliverableType, type InitFilesContext, type DocumentFiles, type BeforeAppendContext, type AfterAppendContext, type ValidateHookContext, type NextHookContext, type AcpHooks, type HookOrder, type CommandOptionSpec, type CommandSpec, type OptionValue, type OptionValuesOf, type CommandOutcome, type CommandResult, type OptionValues, type CommandContext, type AcpPlugin, type PluginContext, type RuntimeFacts, type Origin, type PluginEntry, type RegistryOptions, type AppendRequest, type AppendResult, type AppendOptions, type WriteIntent, type StoreSession, type Store, type FollowOptions, type StoreProvider, type StoreContext, type Transaction, type TransactionWriteOptions, type ValidateOptions, type ValidationResult, type SignatureReport, type InitRequest, type InitResult, type NextResult, type WaitOptions, type WaitResult, type FolderFollower, type OpenOptions, type Collaboration, type CliIo, type RunCommandOptions, type AcpApi } from './runtime/types.ts';
 
 // ---------------------------------------------------------------------------
 // Protocol constants
 // ---------------------------------------------------------------------------
-
-/** Every event name the protocol knows, in the spec's order. */
-export const EVENT_NAMES = [
-  'initialized',
-  'deliverable_drafted',
-  'deliverable_revised',
-  'deliverable_frozen',
-  'proposal_submitted',
-  'review_submitted',
-  'proposal_revised',
-  'question_classified',
-  'decision_proposed',
-  'decision_accepted',
-  'readiness_passed',
-  'completed',
-  'blocked',
-] as const;
-
-/** An event name of the protocol. */
-export type EventName = (typeof EVENT_NAMES)[number];
-
-/** Every phase of the state machine. */
-export const PHASES = ['blocked', 'completed', 'decision_review', 'drafting', 'readiness_check', 'reviewing', 'revising'] as const;
-
-/** A phase of the state machine. */
-export type Phase = (typeof PHASES)[number];
 
 /** Files a collaboration folder must hold (spec §1). */
 export const REQUIRED_FILES = ['protocol.json', 'events.jsonl', 'proposal.md', 'review.md', 'decisions.md', 'readiness.md', 'conclusion.md'] as const;
@@ -111,34 +88,6 @@ export const DEFAULT_WAIT_INTERVAL_SECONDS = 2;
 // ---------------------------------------------------------------------------
 // The event log (spec §4)
 // ---------------------------------------------------------------------------
-
-/** One event of events.jsonl. Unknown keys are kept. */
-export interface AcpEvent {
-  seq: number;
-  from: string;
-  event: EventName | string;
-  at: string;
-  summary: string;
-  doc?: string;
-  reply_to?: number;
-  role?: 'primary' | 'supporting' | string;
-  sha256?: string;
-  [extra: string]: unknown;
-}
-
-/** The parsed log: events in order, and read errors (bad lines). */
-export interface EventLog {
-  /** Objects in the log, in order (bad lines are left out). */
-  events: Json[];
-  /** `events.jsonl line {n}: …` messages. */
-  errors: string[];
-  /** Byte length of the file read. */
-  size: number;
-  /** Whether the file ends in the middle of a line (no final newline). */
-  tornTail: boolean;
-  /** The last event line's text (after universal newlines, without its newline): a signed append hashes it. */
-  lastLine?: string;
-}
 
 /** Parse events.jsonl text (spec §4). */
 export function parseEventLog(text: string): Omit<EventLog, 'size'> {
@@ -335,32 +284,6 @@ function highestSeq(events: Json[]): number {
 // ---------------------------------------------------------------------------
 // The derived state machine (spec §5)
 // ---------------------------------------------------------------------------
-
-/** State derived by replaying the log. */
-export interface DerivedState {
-  phase: Phase | null;
-  proposalOwner: string | null;
-  waitingFor: string[];
-  reviewersDue: string[];
-  acceptorsDue: string[];
-  latestClassification: number;
-  latestDecisionInput: number;
-  primaryDrafted: boolean;
-  primaryFrozen: boolean;
-  readinessPassed: boolean;
-  /** Errors found while replaying, in order (the Python tools' messages). */
-  errors: string[];
-  /** The stable code of each error in {@link errors}, index for index. */
-  codes: RefusalCode[];
-}
-
-/**
- * What kind of rule an event broke: `phase` (nobody may do it now),
- * `not_your_turn` (someone else may), or `invalid_event` (any other rule).
- * The state machine records it beside each message, so that other layers
- * map the code and never parse the text.
- */
-export type RefusalCode = 'phase' | 'not_your_turn' | 'invalid_event';
 
 /** Record a broken rule: its message (validate prints it) and its code. */
 function breakRule(state: DerivedState, code: RefusalCode, message: string): void {
@@ -575,20 +498,6 @@ export function replay(events: Json[], participants: string[], readiness: Readin
   return state;
 }
 
-/** Whose turn it is: protocol.json's cached turn, or the log's when the cache is a stale copy of an earlier point of it. */
-export interface Turn {
-  phase: unknown;
-  proposalOwner: unknown;
-  waitingFor: string[];
-  /**
-   * Set when protocol.json's cache is stale: its phase, owner, waitingFor
-   * and `updatedAt` are exactly those after this earlier event (an append of
-   * a later event died between its line and the rename, met a full disk, or
-   * is between the two right now). The turn is then the log's.
-   */
-  staleAt?: Json;
-}
-
 /** The turn after one event. */
 interface TurnSnapshot {
   event: Json;
@@ -673,55 +582,6 @@ export function staleNote(turn: Turn, events: Json[] | Json | undefined): string
 // ---------------------------------------------------------------------------
 // Protocol declaration (protocol.json)
 // ---------------------------------------------------------------------------
-
-/** A participant entry: `{id}` (readers also accept plain strings). */
-export type ParticipantEntry = { id: string } | string;
-
-/** A completion gate. */
-export interface CompletionGate {
-  source: 'objective' | 'generated';
-  text: string;
-}
-
-/** A deliverable declaration. */
-export interface DeliverableDeclaration {
-  type: string;
-  file: string;
-  checklist?: string[];
-  frozen?: boolean;
-  /** Set when the primary type is provided by a plugin (recorded as `custom` for other tools). */
-  pluginType?: string;
-  [extra: string]: unknown;
-}
-
-/** The deliverables block of protocol.json. */
-export interface DeliverablesDeclaration {
-  mode: 'internal' | 'external';
-  dir: string;
-  owner?: string;
-  coAuthors?: string[];
-  primary: DeliverableDeclaration;
-  supporting?: DeliverableDeclaration[];
-  attachments?: { file: string }[];
-}
-
-/** protocol.json as written by init (unknown extra keys are tolerated). */
-export interface ProtocolDocument {
-  protocol: 'acp';
-  schemaVersion: 2;
-  objective: string;
-  objectiveGates: string[];
-  participants: ParticipantEntry[];
-  completionGates: CompletionGate[];
-  deliverables: DeliverablesDeclaration;
-  repoRoot?: string;
-  currentPhase: Phase | null;
-  proposalOwner: string | null;
-  waitingFor: string[];
-  createdAt: string;
-  updatedAt: string;
-  [extra: string]: unknown;
-}
 
 /** Participant ids of a protocol document, accepting `{id}` objects and strings. */
 export function participantIds(protocol: Json): string[] {
@@ -893,60 +753,6 @@ async function assertInsideBoundary(host: Host, path: string, boundary: string, 
 // Deliverable types (modules in deliverable-types/, registered at run time)
 // ---------------------------------------------------------------------------
 
-/** What a deliverable type's `check` receives. */
-export interface DeliverableCheckContext {
-  /** The deliverable's text (UTF-8, universal newlines). */
-  text: string;
-  /** Its reference, e.g. `deliverables/rfc.md`. */
-  ref: string;
-  /** The required sections (from {@link DeliverableType.sections}). */
-  sections: string[];
-  /** Whether frozen content is required (a freeze, readiness_passed or completed exists). */
-  frozenRequired: boolean;
-  /** Helpers for Markdown sections. */
-  markdown: MarkdownHelpers;
-}
-
-/** Findings a check returns. */
-export interface Findings {
-  errors: string[];
-  warnings: string[];
-}
-
-/**
- * A deliverable type: its template, its generated completion gates and its
- * checks. Built-in types and plugin types use this same shape.
- */
-export interface DeliverableType {
-  /** The type name written to protocol.json (`adr`, `rfc`, …). */
-  type: string;
-  /** Human title, used in the template heading. */
-  title: string;
-  /** Default file name (required for types other than `custom`). */
-  defaultFile?: string;
-  /** Short description for `acp types`. */
-  description?: string;
-  /** Required sections, in order. `checklist` is the declared checklist (custom types). */
-  sections(checklist: string[]): string[];
-  /** Template text of a new deliverable. Defaults to the protocol's template. */
-  template?(context: { title: string; type: string; sections: string[] }): string;
-  /**
-   * Generated completion gates. Defaults to the protocol's six generated
-   * gates; a type may add its own after them.
-   */
-  gates?(context: { ref: string; type: string; defaults: string[] }): string[];
-  /** Extra checks beyond section presence/content (plugin types). */
-  check?(context: DeliverableCheckContext): Findings | Promise<Findings>;
-  /**
-   * Record a folder of this type in protocol.json as `type: "custom"` with the
-   * sections as its `checklist` and `pluginType: "{type}"`, so tools that do
-   * not know this type (the Python tool set, acp without the plugin) still
-   * validate it. Default: true for plugin types. `false` records the type's
-   * own name, which only runtimes that load the plugin accept.
-   */
-  recordAsCustom?: boolean;
-}
-
 /** The protocol's template of a new deliverable (spec §3). */
 export function defaultTemplate(context: { title: string; type: string; sections: string[] }): string {
   const head = `# ${context.title}\n\nDeliverable type: \`${context.type}\`\nStatus: Draft\n\n`;
@@ -1021,141 +827,8 @@ async function readReadinessFile(host: Host, folder: string): Promise<ReadinessF
 // Hooks and plugins
 // ---------------------------------------------------------------------------
 
-/** Context of the `init:files` hook. */
-export interface InitFilesContext {
-  /** The folder being created (absolute). */
-  folder: string;
-  /**
-   * protocol.json as it will be written. Hooks may add extra keys (readers
-   * ignore unknown keys, spec §2) but must not change the protocol's own.
-   */
-  protocol: ProtocolDocument;
-  /**
-   * Files to write besides protocol.json and events.jsonl: path relative to
-   * the folder → text. Hooks may add, change or delete entries; paths must
-   * stay inside the folder and must not exist yet (init never overwrites).
-   */
-  files: Map<string, string>;
-}
-
-/**
- * Read access to a collaboration's documents through the host, so a hook's
- * document check works on any host (the in-memory one included).
- */
-export interface DocumentFiles {
-  /**
-   * Text of a document (UTF-8, universal newlines): a file of the folder
-   * (`proposal.md`) or a declared deliverable reference
-   * (`deliverables/adr.md`, `external:adr.md`). `undefined` when missing.
-   * Paths that leave the folder or the deliverables' boundary are refused.
-   */
-  read(ref: string): Promise<string | undefined>;
-}
-
-/** Context of the `append:before` hook. */
-export interface BeforeAppendContext {
-  folder: string;
-  /** The folder's documents (see {@link DocumentFiles}). */
-  files: DocumentFiles;
-  /** protocol.json as read before the append (a copy: changes are ignored). */
-  protocol: Json;
-  /** The event about to be written (frozen: a hook cannot alter it, only refuse it). */
-  event: AcpEvent;
-  /** State derived with the event applied (a copy). */
-  state: DerivedState;
-  /**
-   * Veto the event: nothing is written and the CLI exits 2 with
-   * `plugin '{name}' refused {event}: {message}`.
-   */
-  refuse(message: string): never;
-}
-
-/** Context of the `append:after` and `phase:change` hooks. */
-export interface AfterAppendContext {
-  folder: string;
-  /** The folder's documents (see {@link DocumentFiles}). */
-  files: DocumentFiles;
-  /** protocol.json as read before the append. */
-  protocol: Json;
-  /** The event that was written. */
-  event: AcpEvent;
-  /** State after the event (what protocol.json now caches). */
-  state: DerivedState;
-  /** Phase before the event. */
-  previousPhase: Phase | null;
-  /** waitingFor before the event (to tell whose turn just came). */
-  previousWaitingFor: string[];
-}
-
-/** Context of the `validate` hook. */
-export interface ValidateHookContext {
-  folder: string;
-  /** The folder's documents (see {@link DocumentFiles}). */
-  files: DocumentFiles;
-  protocol: Json;
-  events: Json[];
-  /** The protocol's errors so far; push more (validate then exits 2). */
-  errors: string[];
-  /** The protocol's warnings so far; push more (exit 1 when no errors). */
-  warnings: string[];
-}
-
-/** Context of the `next` hook. */
-export interface NextHookContext {
-  folder: string;
-  /** The folder's documents (see {@link DocumentFiles}). */
-  files: DocumentFiles;
-  participant: string;
-  /** The computed next action (do not mutate: other tools print the same). */
-  result: NextResult;
-  /** Extra lines printed after `next action:` as `hint: …` (`hints` in JSON). */
-  hints: string[];
-}
-
-/**
- * The hook points. For each point, hooks run one after another (each awaited)
- * in plugin order: plugins with `enforce: 'pre'`, then normal ones, then
- * `'post'`; within a group, in load order (config file entries, then
- * `--plugin` options). A hook that throws stops the operation with an
- * {@link AcpPluginError} naming its plugin (exit 2), except where noted.
- */
-export interface AcpHooks {
-  /**
-   * init, after the files are planned and the usage checks passed, before
-   * anything is written. May add or change files (and add extra keys to
-   * protocol.json). Throwing (or any refusal) writes nothing at all.
-   */
-  'init:files': (context: InitFilesContext) => void | Promise<void>;
-  /**
-   * append, under the folder lock, after every protocol check passed, before
-   * the line is written. May veto with `refuse(message)`. Throwing or refusing
-   * writes nothing; later hooks do not run.
-   */
-  'append:before': (context: BeforeAppendContext) => void | Promise<void>;
-  /**
-   * append, after the line and protocol.json were written and the lock was
-   * released. The event stays written whatever happens here: every
-   * `append:after` and `phase:change` hook runs even if an earlier one threw,
-   * then the failures are reported (exit 2, saying the event was appended).
-   */
-  'append:after': (context: AfterAppendContext) => void | Promise<void>;
-  /** Like `append:after`, after it, only when the event changed the phase. */
-  'phase:change': (context: AfterAppendContext) => void | Promise<void>;
-  /**
-   * validate, after every protocol check (and the deliverable types' own
-   * `check`) when protocol.json was readable. May push errors or warnings;
-   * must not remove the protocol's.
-   */
-  validate: (context: ValidateHookContext) => void | Promise<void>;
-  /** next and wait, after the next action is computed. May add hints. */
-  next: (context: NextHookContext) => void | Promise<void>;
-}
-
 /** The hook names, for checking plugins. */
 export const HOOK_NAMES: readonly (keyof AcpHooks)[] = ['init:files', 'append:before', 'append:after', 'phase:change', 'validate', 'next'];
-
-/** Hook ordering, as in vite. */
-export type HookOrder = 'pre' | 'normal' | 'post';
 
 interface RegisteredHook {
   name: keyof AcpHooks;
@@ -1243,136 +916,6 @@ export class HookRunner {
 // Commands (data: the CLI edge, `--help` and plugins share one description)
 // ---------------------------------------------------------------------------
 
-/** One `--option` of a command. */
-export interface CommandOptionSpec {
-  /**
-   * `boolean` is a flag; the others take a value: `string` as given, `int`
-   * through Python's `int()`, `seconds` through Python's `float()` and
-   * non-negative. Each type has one parser (runtime/argv.ts), whatever the door.
-   */
-  type: 'string' | 'boolean' | 'int' | 'seconds';
-  /** One line for `--help`. */
-  description: string;
-  /** Repeatable: the value is a `string[]` (argparse's `action='append'`). */
-  multiple?: boolean;
-  /** Listed in argparse's `the following arguments are required: …` when absent. */
-  required?: boolean;
-  /** Allowed values, refused with argparse's `invalid choice` wording. */
-  choices?: readonly string[];
-  /** Placeholder in `--help` (default: the option name). */
-  valueName?: string;
-}
-
-/**
- * A command: `acp {name} [args] [--options]`. The protocol's own commands are
- * the core's internal plugin; every other command (doctor, serve, rpc, …) is
- * contributed by a plugin the same way a user plugin contributes one.
- */
-export interface CommandSpec<O extends Record<string, CommandOptionSpec> = Record<string, CommandOptionSpec>> {
-  /** The word after `acp`. */
-  name: string;
-  /** One line for `acp --help`. */
-  description: string;
-  /** Positional arguments in order; a trailing `?` makes one optional (`'params?'`). */
-  args?: readonly string[];
-  /** Options by the name typed after `--` (`folder`, `reply-to`). */
-  options?: Readonly<O>;
-  /**
-   * The command writes or waits through the folder's store ({@link Store}):
-   * each store's flag (`--git`) is one of its options, and
-   * {@link CommandContext.store} opens the store they choose.
-   */
-  store?: boolean;
-  /**
-   * An extension's options under which it answers the command itself,
-   * without calling `next()` (`wait --server` waits on a server, not the
-   * folder). Given together with an option another plugin added to the
-   * command (a store's flag included), the command is refused before it
-   * runs, in argparse's words (`argument --git: not allowed with argument
-   * --server`). Without one of them given, an extension must call `next()`:
-   * two extensions never silently drop each other.
-   */
-  answers?: readonly string[];
-  /**
-   * Extend the command of this name instead of adding one: the options are
-   * merged into it and `run` wraps it (call `context.next()` to run the
-   * wrapped command). Used by `wait --server` (plugin `rpc`).
-   */
-  extend?: boolean;
-  /**
-   * Run the command. Return the exit code (default 0), or a
-   * {@link CommandResult} whose `json` the CLI prints under `--json` and the
-   * RPC server returns as the call's result. Text output goes through
-   * `context.out` (commands print no text when `context.json` is set).
-   */
-  run(context: CommandContext<OptionValuesOf<O>>): Promise<CommandOutcome> | CommandOutcome;
-}
-
-/** The value `run` gets for one option (see {@link CommandOptionSpec.type}). */
-export type OptionValue<O extends CommandOptionSpec> = O extends { type: 'boolean' }
-  ? boolean
-  : O extends { type: 'int' | 'seconds' }
-    ? O extends { multiple: true }
-      ? number[]
-      : number
-    : O extends { multiple: true }
-      ? string[]
-      : string;
-
-/** The options `run` gets, typed from their data: a required option is always there. */
-export type OptionValuesOf<O extends Record<string, CommandOptionSpec>> = string extends keyof O
-  ? OptionValues
-  : { [K in keyof O]: O[K] extends { required: true } ? OptionValue<O[K]> : OptionValue<O[K]> | undefined };
-
-/** What a command returns: an exit code, or a typed result. */
-export type CommandOutcome = number | void | CommandResult;
-
-/** A command's typed result. */
-export interface CommandResult {
-  exitCode: number;
-  /** The result as JSON (what `--json` prints); by convention it carries `ok` and `exitCode`. */
-  json?: Json;
-}
-
-/** Parsed option values: a string or number, a list (`multiple`), `true` (flags), or undefined when absent. */
-export type OptionValues = Record<string, string | string[] | number | number[] | boolean | undefined>;
-
-/** What a command's `run` gets. Output goes through `out`/`err`; only the CLI edge touches the process. */
-export interface CommandContext<V = OptionValues> {
-  /** The command's name. */
-  name: string;
-  /** Positional arguments by name. */
-  args: Record<string, string | undefined>;
-  /**
-   * Options by name, typed from the command's option data (an extension
-   * also sees the options of the command it wraps, untyped).
-   */
-  options: V & OptionValues;
-  /** The library: every function a plugin may call (see {@link libraryApi}). */
-  api: AcpApi;
-  host: Host;
-  registry: Registry;
-  runtime: RuntimeFacts;
-  /** Print one line on stdout. */
-  out(text: string): void;
-  /** Print one line on stderr. */
-  err(text: string): void;
-  /** `--json` was given: print one JSON object instead of text. */
-  json: boolean;
-  /** Colour is allowed (a TTY, and NO_COLOR/FORCE_COLOR say so; decided at the edge). */
-  color: boolean;
-  /** Aborted when the process is asked to stop (SIGINT/SIGTERM). */
-  signal: AbortSignal;
-  /** Read an environment variable through the edge (`undefined` when absent or not permitted). */
-  env(name: string): string | undefined;
-  /** `--folder`, resolved against the working directory (a usage error when missing). */
-  folder(): string;
-  /** The store that serves `folder` in this run: the stores' flags given to the command, else the configuration, else the local folder. */
-  store(folder: string): Promise<Store>;
-  /** The wrapped command, inside an `extend` command's `run`. */
-  next(): Promise<CommandResult>;
-}
-
 /**
  * Hooks answer through their context (`refuse()`, `errors.push()`, `hints`),
  * never through a return value: a value returned (`return false` to veto,
@@ -1394,96 +937,6 @@ function checkHookOutcome(name: keyof AcpHooks, result: unknown, context: unknow
   }
 }
 
-/** A plugin: hooks, deliverable types, commands, and cleanup. */
-export interface AcpPlugin {
-  /** Unique name, used in error messages and `acp types`. */
-  name: string;
-  /** Ordering of this plugin's hooks: `pre` run first, `post` last. */
-  enforce?: 'pre' | 'post';
-  /** Hooks by name (see {@link AcpHooks} for when each runs). */
-  hooks?: Partial<AcpHooks>;
-  /**
-   * Deadline of each of this plugin's hook calls, in milliseconds (default
-   * {@link DEFAULT_HOOK_TIMEOUT_MS}): past it the command fails, exit 2,
-   * nothing written, the lock released.
-   */
-  timeoutMs?: number;
-  /** Deliverable types this plugin provides. */
-  deliverableTypes?: DeliverableType[];
-  /** Commands this plugin adds (or extends, see {@link CommandSpec.extend}). */
-  commands?: CommandSpec[];
-  /** Stores this plugin provides: where a folder's writes go and how its waiters hear of others' (see {@link StoreProvider}). */
-  stores?: StoreProvider[];
-  /**
-   * A valibot schema (built with `context.valibot`) for this plugin's options
-   * from acp.config.yaml; options it refuses (an unknown key, a wrong type)
-   * stop the run with an error naming the plugin.
-   */
-  optionsSchema?: unknown;
-  /** Runs once when the plugin is loaded, before its hooks are registered. */
-  setup?(context: PluginContext): void | Promise<void>;
-  /** Runs when the command is done (always, in reverse load order). */
-  cleanup?(): void | Promise<void>;
-}
-
-/**
- * The API handed to plugin modules. Plugins get everything through this
- * argument, so they work from a compiled binary whose bundled packages they
- * cannot import.
- */
-export interface PluginContext {
-  /** The library: the same functions acp.ts exports (see {@link libraryApi}). */
-  api: AcpApi;
-  definePlugin: typeof definePlugin;
-  defineCommand: typeof defineCommand;
-  defineDeliverableType: typeof defineDeliverableType;
-  markdown: MarkdownHelpers;
-  defaultTemplate: typeof defaultTemplate;
-  defaultGates: typeof defaultGates;
-  /** Options from the config file for this plugin (`{}` when none). */
-  options: Record<string, unknown>;
-  /** The runtime this plugin runs in (for running commands etc.). */
-  runtime: RuntimeFacts;
-  /** Where the plugin came from (file path, `acp:{name}` or `inline`). */
-  source: string;
-  /** Print `warning: {message}` on stderr (never changes the exit code). */
-  warn(message: string): void;
-  /** The valibot module, for {@link AcpPlugin.optionsSchema} (present for plugins loaded from files or config). */
-  valibot?: typeof import('valibot');
-}
-
-/** What a plugin may know about the runtime. */
-export interface RuntimeFacts {
-  name: 'node' | 'bun' | 'deno' | 'unknown';
-  /**
-   * Run a command: an argv array, no shell. Resolves with its exit code
-   * (`null` when killed, e.g. on timeout) and output; rejects when it cannot
-   * start (not found, or Deno without `--allow-run`). With `detached` it
-   * resolves as soon as the command started and does not wait for it;
-   * `input` is written to its standard input (else it has none).
-   * Undefined where the host cannot run commands.
-   */
-  run?(
-    command: string[],
-    options?: { cwd?: string; env?: Record<string, string>; timeoutMs?: number; detached?: boolean; input?: string },
-  ): Promise<{ code: number | null; stdout: string; stderr: string }>;
-  /** Whether a path may be read without asking (Deno permissions); undefined = yes. */
-  mayRead?(path: string): boolean;
-  /** This process's user id, when the runtime may know it (undefined on Windows and under Deno without `--allow-sys=uid`). */
-  uid?: number;
-}
-
-/** Where a registered thing came from (for `acp types` and error messages). */
-export interface Origin {
-  kind: 'built-in' | 'plugin';
-  /** The module: `deliverable-types/adr.ts`, a plugin file path, `acp:rfc` or `inline`. */
-  source: string;
-  /** How it was asked for: `--plugin`, the config file's path, or `createRegistry`. */
-  via?: string;
-  /** The plugin that provided it. */
-  plugin?: string;
-}
-
 const TYPE_NAME_RE = /^[a-z0-9][a-z0-9._-]*$/;
 const OPTION_TYPES: readonly unknown[] = ['string', 'boolean', 'int', 'seconds'] satisfies CommandOptionSpec['type'][];
 
@@ -1491,7 +944,7 @@ const OPTION_TYPES: readonly unknown[] = ['string', 'boolean', 'int', 'seconds']
 export class Registry {
   readonly types = new Map<string, { definition: DeliverableType; origin: Origin }>();
   readonly plugins: { plugin: AcpPlugin; origin: Origin }[] = [];
-  readonly hooks = new HookRunner();
+  readonly hooks: RegistryShape['hooks'] = new HookRunner();
   /** The plugins' stores, in load order (see {@link openStore}). */
   readonly stores: StoreProvider[] = [];
   /**
@@ -1508,22 +961,8 @@ export class Registry {
 
   /** Register a deliverable type. A name can be registered once (built-in names are reserved). */
   addType(definition: DeliverableType, origin: Origin): void {
-    this.#checkType(definition, origin);
+    checkType(this, definition, origin);
     this.types.set(definition.type, { definition, origin });
-  }
-
-  #checkType(definition: DeliverableType, origin: Origin): void {
-    const who = origin.plugin ? `plugin '${origin.plugin}'` : origin.source;
-    if (!definition || typeof definition !== 'object' || typeof definition.type !== 'string' || typeof definition.sections !== 'function') {
-      throw new AcpError(`${who}: a deliverable type needs a \`type\` name and a \`sections()\` function`);
-    }
-    if (!TYPE_NAME_RE.test(definition.type)) throw new AcpError(`${who}: deliverable type name '${definition.type}' must match ${TYPE_NAME_RE.source}`);
-    if (typeof definition.title !== 'string' || !pyStrip(definition.title)) throw new AcpError(`${who}: deliverable type '${definition.type}' needs a title`);
-    const existing = this.types.get(definition.type);
-    if (existing) {
-      const other = existing.origin.kind === 'built-in' ? 'built in' : `already defined by plugin '${existing.origin.plugin}' (${existing.origin.source})`;
-      throw new AcpError(`${who}: deliverable type '${definition.type}' is ${other}`);
-    }
   }
 
   /** Look a type up. */
@@ -1552,13 +991,13 @@ export class Registry {
     if (!Array.isArray(types)) throw new AcpError(`${where}: deliverableTypes must be an array`);
     const commands = plugin.commands ?? [];
     if (!Array.isArray(commands)) throw new AcpError(`${where}: commands must be an array`);
-    for (const command of commands) this.#checkCommand(command, where);
+    for (const command of commands) checkCommand(this, command, where);
     const stores = plugin.stores ?? [];
     if (!Array.isArray(stores) || !stores.every(isStoreProvider)) throw new AcpError(`${where}: stores must be an array of { name, open(context), flag? }`);
     if (plugin.optionsSchema !== undefined && context) await checkPluginOptions(plugin, context, where);
     const typeOrigin: Origin = { ...origin, plugin: plugin.name };
     types.forEach((type, index) => {
-      this.#checkType(type, typeOrigin);
+      checkType(this, type, typeOrigin);
       if (types.findIndex((t) => t.type === type.type) !== index) throw new AcpError(`${where} defines deliverable type '${type.type}' twice`);
     });
     try {
@@ -1570,41 +1009,8 @@ export class Registry {
     for (const type of types) this.types.set(type.type, { definition: type, origin: typeOrigin });
     const order: HookOrder = plugin.enforce ?? 'normal';
     for (const [name, fn] of hooks) this.hooks.hook(name as keyof AcpHooks, fn as never, { order, owner: plugin.name, timeoutMs: plugin.timeoutMs });
-    for (const command of commands) this.#addCommand(command, typeOrigin);
-    for (const store of stores) this.#addStore(store);
-  }
-
-  /** A store's flag becomes an option of every command that writes or waits through the store. */
-  #addStore(provider: StoreProvider): void {
-    this.stores.push(provider);
-    if (!provider.flag) return;
-    for (const [name, entry] of this.commands) {
-      if (entry.spec.store) this.commands.set(name, { ...entry, spec: withStoreFlags(entry.spec, [provider]) });
-    }
-  }
-
-  #checkCommand(command: CommandSpec, where: string): void {
-    if (!command || typeof command !== 'object' || typeof command.name !== 'string' || typeof command.run !== 'function') {
-      throw new AcpError(`${where}: a command needs a \`name\` and a \`run(context)\` function`);
-    }
-    if (!/^[a-z][a-z0-9-]*$/.test(command.name)) throw new AcpError(`${where}: command name '${command.name}' must match ^[a-z][a-z0-9-]*$`);
-    const existing = this.commands.get(command.name);
-    if (existing && !command.extend) throw new AcpError(`${where}: command '${command.name}' is already defined by ${existing.origin.plugin ? `plugin '${existing.origin.plugin}'` : existing.origin.source}`);
-    if (!existing && command.extend) throw new AcpError(`${where}: extends command '${command.name}', which no plugin defines`);
-    for (const [name, option] of Object.entries(command.options ?? {})) {
-      if (!OPTION_TYPES.includes(option?.type)) throw new AcpError(`${where}: option --${name} of command '${command.name}' needs type ${OPTION_TYPES.map((t) => `'${t}'`).join(', ')}`);
-    }
-  }
-
-  #addCommand(command: CommandSpec, origin: Origin): void {
-    const existing = this.commands.get(command.name);
-    if (!existing) {
-      this.commands.set(command.name, { spec: command.store ? withStoreFlags(command, this.stores) : command, origin, chain: [command], owners: [origin.plugin ?? origin.source] });
-      return;
-    }
-    // An extension adds its options to the command it wraps.
-    const spec: CommandSpec = { ...existing.spec, options: { ...existing.spec.options, ...command.options } };
-    this.commands.set(command.name, { spec, origin: existing.origin, chain: [...existing.chain, command], owners: [...existing.owners, origin.plugin ?? origin.source] });
+    for (const command of commands) addCommand(this, command, typeOrigin);
+    for (const store of stores) addStore(this, store);
   }
 
   /** Run every plugin's cleanup in reverse order; all run even if some throw. */
@@ -1620,6 +1026,53 @@ export class Registry {
     }
     if (failures.length) throw new AcpError(failures);
   }
+}
+
+function checkType(registry: Registry, definition: DeliverableType, origin: Origin): void {
+  const who = origin.plugin ? `plugin '${origin.plugin}'` : origin.source;
+  if (!definition || typeof definition !== 'object' || typeof definition.type !== 'string' || typeof definition.sections !== 'function') {
+    throw new AcpError(`${who}: a deliverable type needs a \`type\` name and a \`sections()\` function`);
+  }
+  if (!TYPE_NAME_RE.test(definition.type)) throw new AcpError(`${who}: deliverable type name '${definition.type}' must match ${TYPE_NAME_RE.source}`);
+  if (typeof definition.title !== 'string' || !pyStrip(definition.title)) throw new AcpError(`${who}: deliverable type '${definition.type}' needs a title`);
+  const existing = registry.types.get(definition.type);
+  if (existing) {
+    const other = existing.origin.kind === 'built-in' ? 'built in' : `already defined by plugin '${existing.origin.plugin}' (${existing.origin.source})`;
+    throw new AcpError(`${who}: deliverable type '${definition.type}' is ${other}`);
+  }
+}
+
+/** A store's flag becomes an option of every command that writes or waits through the store. */
+function addStore(registry: Registry, provider: StoreProvider): void {
+  registry.stores.push(provider);
+  if (!provider.flag) return;
+  for (const [name, entry] of registry.commands) {
+    if (entry.spec.store) registry.commands.set(name, { ...entry, spec: withStoreFlags(entry.spec, [provider]) });
+  }
+}
+
+function checkCommand(registry: Registry, command: CommandSpec, where: string): void {
+  if (!command || typeof command !== 'object' || typeof command.name !== 'string' || typeof command.run !== 'function') {
+    throw new AcpError(`${where}: a command needs a \`name\` and a \`run(context)\` function`);
+  }
+  if (!/^[a-z][a-z0-9-]*$/.test(command.name)) throw new AcpError(`${where}: command name '${command.name}' must match ^[a-z][a-z0-9-]*$`);
+  const existing = registry.commands.get(command.name);
+  if (existing && !command.extend) throw new AcpError(`${where}: command '${command.name}' is already defined by ${existing.origin.plugin ? `plugin '${existing.origin.plugin}'` : existing.origin.source}`);
+  if (!existing && command.extend) throw new AcpError(`${where}: extends command '${command.name}', which no plugin defines`);
+  for (const [name, option] of Object.entries(command.options ?? {})) {
+    if (!OPTION_TYPES.includes(option?.type)) throw new AcpError(`${where}: option --${name} of command '${command.name}' needs type ${OPTION_TYPES.map((t) => `'${t}'`).join(', ')}`);
+  }
+}
+
+function addCommand(registry: Registry, command: CommandSpec, origin: Origin): void {
+  const existing = registry.commands.get(command.name);
+  if (!existing) {
+    registry.commands.set(command.name, { spec: command.store ? withStoreFlags(command, registry.stores) : command, origin, chain: [command], owners: [origin.plugin ?? origin.source] });
+    return;
+  }
+  // An extension adds its options to the command it wraps.
+  const spec: CommandSpec = { ...existing.spec, options: { ...existing.spec.options, ...command.options } };
+  registry.commands.set(command.name, { spec, origin: existing.origin, chain: [...existing.chain, command], owners: [...existing.owners, origin.plugin ?? origin.source] });
 }
 
 function isStoreProvider(value: unknown): value is StoreProvider {
@@ -1707,33 +1160,6 @@ const BUILT_IN_PLUGINS: Record<string, () => Promise<{ default: unknown }>> = {
   humans: () => import('./plugins/humans.ts'),
 };
 
-/** A plugin to load: a file path or `acp:{name}`, with options, or a plugin/type object. */
-export type PluginEntry = string | { path: string; options?: Record<string, unknown> } | AcpPlugin | DeliverableType;
-
-/** Options of {@link createRegistry}. */
-export interface RegistryOptions {
-  /** Plugins to load after the config file's; paths resolve against `cwd`. */
-  plugins?: PluginEntry[];
-  /** Also load the `plugins:` of the nearest `acp.config.yaml` in `cwd` or its ancestors. */
-  config?: boolean;
-  /** Working directory (default: the host's). */
-  cwd?: string;
-  /** The collaboration folder worked on: plugin code inside it is refused. */
-  folder?: string;
-  host?: Host;
-  runtime?: RuntimeFacts;
-  /** Where plugins print warnings (default: nowhere). */
-  warn?(message: string): void;
-  /** How `plugins` entries were asked for, shown by `acp types` (default `createRegistry`). */
-  via?: string;
-  /** Also register the commands: the protocol's own and the built-in plugins' (the CLI does). */
-  builtIns?: boolean;
-  /** Directories holding collaborations (`acp serve`'s root): the config search never looks in them. */
-  collaborationRoots?: string[];
-  /** Environment access (`ACP_TRUSTED_CONFIG`, `HOME` for the config search); default: none. */
-  env?(name: string): string | undefined;
-}
-
 /**
  * A registry with the built-in deliverable types and, when asked, plugins.
  * If loading fails, the plugins already loaded are cleaned up; otherwise call
@@ -1768,59 +1194,6 @@ async function loadBuiltInPlugins(registry: Registry, options: RegistryOptions):
 // ---------------------------------------------------------------------------
 // Append (spec §6)
 // ---------------------------------------------------------------------------
-
-/** What an append asks for. */
-export interface AppendRequest {
-  participant: string;
-  event: string;
-  summary: string;
-  doc?: string;
-  replyTo?: number;
-  role?: string;
-  sha256?: string;
-  /**
-   * In a signed collaboration: announce a new signing key in this event,
-   * signed by the current one, and sign with the new key from then on
-   * (docs/signing.md).
-   */
-  rotateKey?: boolean;
-}
-
-/** What an append did. */
-export interface AppendResult {
-  event: AcpEvent;
-  state: DerivedState;
-  previousPhase: Phase | null;
-  /** waitingFor before the event. */
-  previousWaitingFor: string[];
-  /**
-   * What went wrong after the event line was durable (a full disk while
-   * rewriting protocol.json): the append happened; the cached state is stale
-   * until the next append or `acp doctor --fix`.
-   */
-  warnings?: string[];
-  /** The store that published it, and how many runs of the transaction that took (git: rejected pushes + 1). */
-  store?: { name: string; attempts: number };
-}
-
-/** Options of {@link append} and {@link transact}. */
-export interface AppendOptions {
-  /** Told once what a held lock waits for (see {@link FolderLockOptions.onWait}). */
-  onLockWait?: (message: string) => void;
-  /** Give up when the lock has not changed hands (nor the line ahead moved) for this long (default 60 s); a line that keeps moving is waited out. */
-  lockTimeoutMs?: number;
-  /** Told what a store found and settled on the way (git: an earlier run's event that did or did not land). */
-  onNote?: (line: string) => void;
-  /** The store to write through (default: the one {@link openStore} chooses for the folder). */
-  store?: Store;
-  /**
-   * [beyond] Strict mode: refuse, in validate's words, an event after which
-   * the folder would fail `validate --strict` (see {@link strictSetting}).
-   * Default: the configuration's `strict:` key, else off (the Python tools'
-   * behaviour).
-   */
-  strict?: boolean;
-}
 
 /**
  * Whether appends are strict: `strict: true|false` in acp.config.yaml,
@@ -1881,98 +1254,6 @@ function stateKeys(): string[] {
 // The one transaction: every door and every store ([beyond])
 // ---------------------------------------------------------------------------
 
-/** What a write is about, so that a store can publish exactly that. */
-export interface WriteIntent {
-  /** Who writes. */
-  participant: string;
-  /** `append` (one event), `freeze` (a deliverable frozen and its event), `write` (a document written through a server). */
-  kind: 'append' | 'freeze' | 'write';
-  /**
-   * Absolute paths of the documents the write speaks for besides
-   * events.jsonl and protocol.json (what a participant edits before the
-   * event): a store that publishes takes their changes along.
-   */
-  documents: string[];
-}
-
-/** What a store's transaction body gets: the held lock, and a record of what it wrote. */
-export interface StoreSession {
-  /** The folder lock, held for the whole body. */
-  readonly lock: FolderLock;
-  /** The store brought the folder up to date before this run: anything read before the transaction may be stale. */
-  readonly synced: boolean;
-  /** Absolute paths the body wrote (the log and protocol.json included). */
-  readonly written: Set<string>;
-  /** One line per thing done (`seq 3 review_submitted by bob`), for the store's record (a commit message). */
-  readonly done: string[];
-  /** 1 for the first run of the body; more when the store ran it again (git: a rejected push). */
-  readonly attempt: number;
-}
-
-/**
- * Where a folder's writes become durable and reach the other participants:
- * the local folder (the default), or a plugin's (git). Every door — the CLI,
- * the library, the JSON-RPC and MCP servers, `freeze` — writes through
- * {@link transact}, which runs the body inside the folder's store.
- */
-export interface Store {
-  /** Its name, for messages and `--json` (`local`, `git`). */
-  readonly name: string;
-  /**
-   * Run `body` under the folder lock and resolve once what it wrote is
-   * durable where the others read it. The body may run more than once (git:
-   * another clone pushed first; the folder is brought up to date and every
-   * check runs again), so it keeps no state between runs. A refusal thrown
-   * by the body is passed on and nothing is published.
-   */
-  transact<T>(folder: string, intent: WriteIntent, body: (session: StoreSession) => Promise<T>, options?: Pick<AppendOptions, 'onLockWait' | 'lockTimeoutMs' | 'onNote'>): Promise<T>;
-  /**
-   * Keep the local folder up to date while someone waits on it (git: fetch
-   * and fast-forward now, then in the background with back-off). Resolves
-   * once the folder is current; `failed` ends the wait with an error that no
-   * retry can fix. Returns the function that stops following.
-   */
-  follow?(folder: string, options: FollowOptions): Promise<() => void>;
-}
-
-/** Options of {@link Store.follow}. */
-export interface FollowOptions {
-  signal?: AbortSignal;
-  /** The store changed the folder (a waiter reads it again at once). */
-  changed(): void;
-  /** Following cannot go on: the wait fails with this error. */
-  failed(error: AcpError): void;
-  /** A line for a person watching (a transient failure, retried). */
-  note?(line: string): void;
-}
-
-/** A store a plugin provides (see {@link AcpPlugin.stores}). */
-export interface StoreProvider {
-  /** Its name (`git`). */
-  name: string;
-  /**
-   * The flag that turns it on for one run (`git` → `--git`), added to every
-   * command that writes or waits (`append`, `wait`, `freeze`, `serve`…).
-   */
-  flag?: { name: string; description: string };
-  /**
-   * The store for `folder`, or undefined when this provider does not serve
-   * it in this run (its flag absent and its configuration silent). Errors
-   * (not a git work tree, a malformed configuration) are thrown.
-   */
-  open(context: StoreContext): Promise<Store | undefined> | Store | undefined;
-}
-
-/** What a {@link StoreProvider} is asked with. */
-export interface StoreContext {
-  folder: string;
-  host: Host;
-  /** The provider's flag was given. */
-  requested: boolean;
-  /** The configuration file's sections (none with `--no-config`). */
-  config?: Registry['config'];
-}
-
 /** The local folder as a store: the folder lock, and atomic writes inside it. */
 export function localStore(host: Host): Store {
   return {
@@ -1996,30 +1277,6 @@ export async function openStore(host: Host, folder: string, registry?: Registry,
   }
   if (claims.length > 1) throw new AcpError(`stores ${claims.map((c) => `'${c.name}'`).join(' and ')} both serve ${folder}: configure one`, 2, 'usage');
   return claims[0] ?? localStore(host);
-}
-
-/** Inside {@link transact}: the session, and the writes a door may make. */
-export interface Transaction {
-  readonly session: StoreSession;
-  /** Append an event with every check of spec §6 and the `append:before` hooks; its `append:after` hooks run once the store published it. */
-  append(request: AppendRequest): Promise<AppendResult>;
-  /**
-   * Replace a file atomically; the store publishes it with the transaction.
-   * `path` (absolute) must lie beneath `options.base` (default: the folder;
-   * an external deliverable's is its repoRoot, see
-   * {@link deliverableBoundary}), and is written without following any
-   * symlink below the base: a directory swapped for a symlink after the
-   * caller's checks is refused, never written through. `throughLink`: see
-   * {@link WriteAtomicOptions} (protocol.json, which a user may have linked
-   * on purpose, as the Python tools write it).
-   */
-  write(path: string, text: string, options?: TransactionWriteOptions): Promise<void>;
-}
-
-/** Options of {@link Transaction.write}. */
-export interface TransactionWriteOptions extends WriteAtomicOptions {
-  /** The directory the path must stay beneath (default: the collaboration folder). */
-  base?: string;
 }
 
 /**
@@ -2471,25 +1728,6 @@ async function writeEvent(host: Host, folder: string, protocol: Json, participan
 // Validation (spec §8)
 // ---------------------------------------------------------------------------
 
-/** Options of {@link validate}. */
-export interface ValidateOptions {
-  /**
-   * [beyond] Also what strict mode asks (see {@link checkStrict}): no step
-   * recorded over an empty or template document. A strict append refuses an
-   * event after which this validation would fail.
-   */
-  strict?: boolean;
-}
-
-/** The outcome of validation. */
-export interface ValidationResult {
-  ok: boolean;
-  errors: string[];
-  warnings: string[];
-  /** A signed folder's verification (docs/signing.md): absent for an unsigned folder or `signatures: false`. */
-  signing?: SigningSummary;
-}
-
 function checkDeliverablesDeclaration(protocol: Json, folder: string, errors: string[], host: Host, dirs: Set<string>, registry?: Registry): boolean {
   const start = errors.length;
   const deliverables = protocol.deliverables;
@@ -2797,16 +2035,6 @@ interface PassSignatures {
   problem?: string;
 }
 
-/** Options of {@link validate}. */
-export interface ValidateOptions {
-  /**
-   * Verify a signed folder's chain and signatures (default `true`); `false`
-   * validates exactly as the spec's tools do, which ignore the extra keys
-   * signing adds (spec §2: "unknown extra keys are tolerated everywhere").
-   */
-  signatures?: boolean;
-}
-
 /** The signature checks of validate's pass: signing.ts is loaded only for a folder that declares signing. */
 async function passSignatures(protocol: Json, options: ValidateOptions): Promise<PassSignatures> {
   if (options.signatures === false) return { check: false, key: 'off' };
@@ -2834,14 +2062,6 @@ function signatureFindings(pass: Pick<LogPass, 'signing' | 'firstSignature'>, si
   findings.errors.push(...verdict.errors);
   findings.warnings.push(...verdict.warnings);
   return verdict.summary;
-}
-
-/** What {@link verifySignatures} found. */
-export interface SignatureReport {
-  errors: string[];
-  warnings: string[];
-  /** Absent when the folder declares no signing. */
-  signing?: SigningSummary;
 }
 
 /**
@@ -3138,34 +2358,6 @@ function typeTemplate(registry: Registry, entry: Json, sections: string[]): stri
 // Init (spec §9)
 // ---------------------------------------------------------------------------
 
-/** What `init` asks for. */
-export interface InitRequest {
-  participants: string[];
-  objective: string;
-  completion: string[];
-  primaryType: string;
-  primaryFile?: string;
-  primaryChecks?: string[];
-  mode?: 'internal' | 'external' | string;
-  dir?: string;
-  repoRoot?: string;
-  resume?: boolean;
-  /** Start a signed collaboration (docs/signing.md): the first participant's key signs seq 1. */
-  sign?: boolean;
-  /** What validate makes of an unsigned event in it: `warn` (default) or `refuse`. */
-  signingPolicy?: UnsignedPolicy;
-  /** Public keys of participants registered at init (participant → key, as `acp key` prints it), instead of at their first append. */
-  participantKeys?: Record<string, string>;
-}
-
-/** What `init` did. */
-export interface InitResult {
-  /** `false` when `resume` found an existing folder. */
-  created: boolean;
-  protocol?: ProtocolDocument;
-  files: string[];
-}
-
 function uniqueTrimmed(values: string[]): string[] {
   const out: string[] = [];
   for (const value of values) {
@@ -3403,19 +2595,6 @@ async function writeInitFiles(host: Host, folder: string, all: [string, string][
 // Next action and waiting (spec §10)
 // ---------------------------------------------------------------------------
 
-/** The next action for a participant. */
-export interface NextResult {
-  phase: string;
-  proposalOwner: string;
-  waitingFor: string[];
-  lastEvent?: { seq: unknown; event: unknown; from: unknown };
-  action: string;
-  /** 0, or 1 when the cached phase is invalid. */
-  exitCode: number;
-  /** Why the answer comes from the log rather than protocol.json's cache (a stale cache); the CLI prints it on stderr. */
-  note?: string;
-}
-
 function cachedWaiting(protocol: Json): string[] {
   return Array.isArray(protocol.waitingFor) ? protocol.waitingFor.map((v) => pyStr(v)) : [];
 }
@@ -3510,47 +2689,6 @@ export function formatNext(result: NextResult & { hints?: string[] }): string {
   lines.push(`next action: ${result.action}`);
   for (const hint of result.hints ?? []) lines.push(`hint: ${hint}`);
   return lines.join('\n');
-}
-
-/** Options of {@link waitForTurn}. */
-export interface WaitOptions {
-  /** Fallback poll period, seconds (default 2). */
-  intervalSeconds?: number;
-  /** Give up after this many seconds; 0 waits forever (default 1800). */
-  timeoutSeconds?: number;
-  /** Stop waiting. */
-  signal?: AbortSignal;
-  /** Called with `waiting: …` lines whenever the state changes. */
-  onProgress?(line: string): void;
-  /** The store to follow (default: the one {@link openStore} chooses for the folder). */
-  store?: Store;
-}
-
-/** What {@link waitForTurn} returns. */
-export interface WaitResult {
-  /** `ready: …` line. */
-  reason: string;
-  next: NextResult;
-}
-
-/** Wake-ups for a reader that follows a folder (see {@link followFolder}). */
-export interface FolderFollower {
-  /**
-   * Forget the changes seen so far: call it just before reading the folder,
-   * so that only a change made after the read makes {@link next} return at once.
-   */
-  settle(): void;
-  /**
-   * Resolve at the next change of the folder, when the signal aborts, or
-   * after `ms` at the latest (the polling fallback); at once when a change
-   * came since {@link settle}. `true` when a change notification (or the
-   * abort) ended the wait, `false` when the time ran out.
-   */
-  next(ms: number): Promise<boolean>;
-  /** Count as a change now (another source, such as a store that fetched, changed the folder). */
-  wake(): void;
-  /** Stop watching. */
-  close(): void;
 }
 
 /**
@@ -3716,27 +2854,6 @@ async function untilDeadline(promise: Promise<() => void>, ms: number, signal: A
 // The library facade
 // ---------------------------------------------------------------------------
 
-/** Options of {@link openCollaboration}. */
-export interface OpenOptions {
-  /** Host capabilities; defaults to the host runtime's files. */
-  host?: Host;
-  /** Registry with deliverable types and plugins; defaults to the built-ins. */
-  registry?: Registry;
-}
-
-/** A collaboration folder bound to a host and a registry. */
-export interface Collaboration {
-  readonly folder: string;
-  readonly host: Host;
-  readonly registry: Registry;
-  init(request: InitRequest): Promise<InitResult>;
-  append(request: AppendRequest): Promise<AppendResult>;
-  state(): Promise<DerivedState>;
-  validate(): Promise<ValidationResult>;
-  next(participant: string): Promise<NextResult>;
-  wait(participant: string, options?: WaitOptions): Promise<WaitResult>;
-}
-
 /** Bind a folder to a host and registry for in-process use. */
 export async function openCollaboration(folder: string, options: OpenOptions = {}): Promise<Collaboration> {
   const host = options.host ?? (await createNodeHost());
@@ -3775,7 +2892,7 @@ export function libraryApi(): AcpApi {
   return (sharedApi ??= Object.freeze(apiObject()));
 }
 
-function apiObject() {
+function apiObject(): AcpApi {
   return {
     VERSION, LOCK_NAME, CHECKPOINT_NAME, LOCK_BREAKER, EVENT_NAMES, PHASES, REQUIRED_FILES, FORBIDDEN_FILES, CONCLUSION_SECTIONS, DEFAULT_WAIT_TIMEOUT_SECONDS, DEFAULT_WAIT_INTERVAL_SECONDS,
     AcpError, AcpTimeoutError, AcpAbortError, AcpPluginError, AcpAppendedError, UsageError,
@@ -3790,27 +2907,9 @@ function apiObject() {
   };
 }
 
-/** The type of {@link libraryApi}: what `context.api` holds. */
-export type AcpApi = Readonly<ReturnType<typeof apiObject>>;
-
 // ---------------------------------------------------------------------------
 // The CLI edge: argv → command → exit code (never exits; main() does)
 // ---------------------------------------------------------------------------
-
-/** Where the CLI writes and what it reads from the process. */
-export interface CliIo {
-  argv: string[];
-  stdout(text: string): void;
-  stderr(text: string): void;
-  /** Colour output allowed? */
-  color: boolean;
-  /** Process capabilities for plugins (running commands); default: none. */
-  runtime?: RuntimeFacts;
-  /** Environment access (default: none). */
-  env?(name: string): string | undefined;
-  /** Aborted when the process should stop. */
-  signal?: AbortSignal;
-}
 
 /**
  * Run the CLI. Returns the exit code; never calls `process.exit` (the entry
@@ -3895,17 +2994,6 @@ async function dispatch(io: CliIo, host: Host, registry: Registry, word: string 
 function jsonWithOutcome(json: Json, exitCode: number): Json {
   if (!isObject(json)) return json;
   return { ...json, ok: exitCode === 0 ? json.ok !== false : false, exitCode };
-}
-
-/** Where a command runs: the host, and where its output goes (default: nowhere). */
-export interface RunCommandOptions {
-  host: Host;
-  runtime?: RuntimeFacts;
-  out?(text: string): void;
-  err?(text: string): void;
-  color?: boolean;
-  signal?: AbortSignal;
-  env?(name: string): string | undefined;
 }
 
 /**

@@ -50,7 +50,7 @@ import { dumpsPy, loadsPy } from './runtime/pyjson.ts';
 import { comparePy, decodeText, formatProtocolJson, formatTimestamp, parseZonedTimestamp, purePosixPath, pyRepr, pySplitLines, pyStr, pyStrip, reviewHeadings, sha256Hex, sortedPy, zonedInstant } from './runtime/pytext.ts';
 import { applyEvent, DELIVERABLE_EVENTS, emptyState, refusalCodeOf, replay, staleNote, turnOf, TurnTracker } from './runtime/state-machine.ts';
 import { localStore, openStore } from './runtime/store.ts';
-import { type PendingFiles, pendingHost } from './runtime/strict.ts';
+import { type PendingFiles, pendingHost, strictSetting } from './runtime/strict.ts';
 import { type AcpApi, type AcpEvent, type AcpHooks, type AcpPlugin, type AfterAppendContext, type AppendOptions, type AppendRequest, type AppendResult, type CliIo, type Collaboration, type CommandContext, type CommandOptionSpec, type CommandResult, type CommandSpec, type DeliverableType, type DerivedState, EVENT_NAMES, type EventLog, type HookOrder, type OpenOptions, type OptionValues, type Origin, PHASES, type PluginContext, type RegistryOptions, type RunCommandOptions, type RuntimeFacts, type StoreProvider, type StoreSession, type Transaction, type WriteIntent } from './runtime/types.ts';
 import type { Registry as RegistryShape } from './runtime/types.ts';
 import { errorCode, fsError, isInside, isInt, isObject, type Json, pySeqKey, realpathOfExistingAncestor, sameList, sleep } from './runtime/util.ts';
@@ -73,8 +73,9 @@ export { CONCLUSION_SECTIONS, conclusionErrors, decisionGateErrors, markdown, re
 // The hook points
 export { DEFAULT_HOOK_TIMEOUT_MS, HOOK_NAMES, HookRunner } from './runtime/hooks.ts';
 
-// Stores (the transaction itself is below)
+// Stores and strict mode (the transaction itself is below)
 export { localStore, openStore } from './runtime/store.ts';
+export { strictSetting } from './runtime/strict.ts';
 export { LOCK_BREAKER, LOCK_NAME, confineHost, inspectFolderLock, readCapped, withFolderLock, writeFileAtomic, type FolderLock, type FolderLockOptions, type FolderLockState, type WriteAtomicOptions } from './runtime/files.ts';
 export { CHECKPOINT_NAME } from './runtime/checkpoint.ts';
 
@@ -338,16 +339,6 @@ async function loadBuiltInPlugins(registry: Registry, options: RegistryOptions):
 // ---------------------------------------------------------------------------
 // Append (spec §6)
 // ---------------------------------------------------------------------------
-
-/**
- * Whether appends are strict: `strict: true|false` in acp.config.yaml,
- * else the door's default (`false` for the CLI and the library, `true` for
- * the MCP and JSON-RPC servers, whose callers are agents).
- */
-export function strictSetting(registry: Registry | undefined, doorDefault: boolean): boolean {
-  const configured = registry?.config?.sections.strict;
-  return typeof configured === 'boolean' ? configured : doorDefault;
-}
 
 function readinessAppendErrors(readiness: ReadinessFacts, eventName: string): string[] {
   return readinessGateErrors(readiness, 'first', eventName !== 'decision_accepted');

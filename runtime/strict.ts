@@ -1,13 +1,16 @@
 /**
- * Strict mode's view of the folder after an event: the files an append
- * would write, laid over the host, so that validate can judge the outcome
- * before anything is written.
+ * Strict mode: whether a door's appends are strict, and its view of the
+ * folder after an event (the files an append would write, laid over the
+ * host), so that validate can judge the outcome before anything is written.
+ * The strict checks themselves are validate's (runtime/validate.ts), and
+ * the refusal is the transaction's (acp.ts).
  * @module
  */
 import * as nodePath from 'node:path';
 import { AcpError } from './errors.ts';
 import type { FileReader, FileSystem, Host } from './host.ts';
 import { fsError } from './util.ts';
+import type { Registry } from './types.ts';
 
 /** What an append is about to write: the log's new tail and protocol.json's new text. */
 export interface PendingFiles {
@@ -95,4 +98,14 @@ function withTail(file: FileReader, tail: Uint8Array): FileReader {
     },
     close: () => file.close(),
   };
+}
+
+/**
+ * Whether appends are strict: `strict: true|false` in acp.config.yaml,
+ * else the door's default (`false` for the CLI and the library, `true` for
+ * the MCP and JSON-RPC servers, whose callers are agents).
+ */
+export function strictSetting(registry: Registry | undefined, doorDefault: boolean): boolean {
+  const configured = registry?.config?.sections.strict;
+  return typeof configured === 'boolean' ? configured : doorDefault;
 }

@@ -13,7 +13,7 @@ import * as acp from '../acp.ts';
 import { RpcServer } from '../plugins/rpc/server.ts';
 import { RpcClient } from '../plugins/rpc/client.ts';
 import { configCandidates } from './deno-grants.ts';
-import { cyclesOf, importGraph, importRuleViolations } from './import-graph.ts';
+import { cyclesOf, importGraph, importRuleViolations, importsOf } from './import-graph.ts';
 import { makeRoot } from './rpc/helpers.ts';
 import { runtimesOfRun } from './runtime-matrix.ts';
 
@@ -244,6 +244,15 @@ describe('the import rule', () => {
       ['deliverable-types/index.ts', "import adr from './adr.ts';"],
     ];
     for (const [file, text] of allowed) expect(importRuleViolations(REPO, file, text), `${file}: ${text}`).toEqual([]);
+  });
+
+  test('runtime/types.ts, the public types, imports nothing but the Host interfaces (and valibot’s type)', () => {
+    const edges = importsOf(readFileSync(join(REPO, 'runtime', 'types.ts'), 'utf8'));
+    expect(edges.filter((edge) => !edge.typeOnly || (edge.spec !== './host.ts' && edge.spec !== 'valibot'))).toEqual([]);
+    expect(importsOf("type V = typeof import('valibot');\nexport type { Host } from './host.ts';")).toEqual([
+      { spec: './host.ts', typeOnly: true },
+      { spec: 'valibot', typeOnly: true },
+    ]);
   });
 
   test('no import circle among acp.ts, runtime/, plugins/ and deliverable-types/, type-only imports included', () => {

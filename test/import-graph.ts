@@ -22,7 +22,8 @@ function withoutComments(text: string): string {
  * type … from`, `export … from`, `export type … from`, a bare `import 'x'`,
  * and dynamic `import('x')`, with any quote style, across lines. `import
  * { type A } from` is not type-only (under verbatimModuleSyntax the module
- * is still loaded); `import('x').T` in a type position is.
+ * is still loaded); `import('x').T` and `typeof import('x')` in a type
+ * position are.
  */
 export function importsOf(source: string): ImportEdge[] {
   const text = withoutComments(source);
@@ -30,7 +31,7 @@ export function importsOf(source: string): ImportEdge[] {
   const found: ImportEdge[] = [];
   for (const m of text.matchAll(new RegExp(`^\\s*(?:import|export)\\s+(type\\s+)?(?![(])[^'"\`;]*?\\bfrom\\s*${q}2`, 'gm'))) found.push({ spec: m[3]!, typeOnly: m[1] !== undefined });
   for (const m of text.matchAll(new RegExp(`^\\s*import\\s*${q}1`, 'gm'))) found.push({ spec: m[2]!, typeOnly: false });
-  for (const m of text.matchAll(new RegExp(`\\bimport\\s*\\(\\s*${q}1\\s*\\)(\\s*\\.)?`, 'g'))) found.push({ spec: m[2]!, typeOnly: m[3] !== undefined });
+  for (const m of text.matchAll(new RegExp(`(\\btypeof\\s+)?\\bimport\\s*\\(\\s*${q}2\\s*\\)(\\s*\\.)?`, 'g'))) found.push({ spec: m[3]!, typeOnly: m[1] !== undefined || m[4] !== undefined });
   return found;
 }
 

@@ -7,7 +7,7 @@
  * @module
  */
 import { resolve } from 'node:path';
-import type { CommandContext } from '../../acp.ts';
+import type { CommandContext } from '../../runtime/types.ts';
 
 /** What the git transport uses of a plugin's or a command's context. */
 export type GitEnv = Pick<CommandContext, 'api' | 'host' | 'runtime'>;

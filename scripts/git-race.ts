@@ -13,6 +13,9 @@
 //                                           lighttpd + git http-backend with
 //                                           basic auth, or openssh-server)
 //                                           instead of a bare directory
+//   GIT_RACE_SSH_MULTIPLEX=1                SSH clients share a connection
+//                                           (ControlMaster, as ~/.ssh/config
+//                                           can set it)
 //
 // The race runs in one process (runCli per append, as many at once as there
 // are clones); every append is a real transaction against the remote: git
@@ -162,8 +165,8 @@ const only = process.env.GIT_RACE_ONLY;
 const kind = process.env.GIT_RACE_SERVER;
 if (kind && kind !== 'http' && kind !== 'ssh') throw new Error(`GIT_RACE_SERVER must be http or ssh, not ${kind}`);
 if (kind && serverTools()) throw new Error(serverTools());
-const server: GitServer | undefined = kind === 'http' ? await startHttpServer(join(root, 'server')) : kind === 'ssh' ? await startSshServer(join(root, 'server')) : undefined;
-console.log(`git race figures: ${cpus().length} cores, load ${loadavg().map((l) => l.toFixed(1)).join(' ')}, git ${git(root, '--version').trim().replace('git version ', '')}, remote: ${server ? `${server.kind} server on 127.0.0.1` : 'a bare directory'}`);
+const server: GitServer | undefined = kind === 'http' ? await startHttpServer(join(root, 'server')) : kind === 'ssh' ? await startSshServer(join(root, 'server'), { multiplex: process.env.GIT_RACE_SSH_MULTIPLEX === '1' }) : undefined;
+console.log(`git race figures: ${cpus().length} cores, load ${loadavg().map((l) => l.toFixed(1)).join(' ')}, git ${git(root, '--version').trim().replace('git version ', '')}, remote: ${server ? `${server.kind} server on 127.0.0.1${process.env.GIT_RACE_SSH_MULTIPLEX === '1' ? ' (multiplexed)' : ''}` : 'a bare directory'}`);
 try {
   if (!only || only === 'race') {
     const sizes = (process.env.GIT_RACE_CLONES ?? '4,8,20').split(',').map(Number);

@@ -122,8 +122,13 @@ export async function startHttpServer(dir: string): Promise<GitServer> {
   };
 }
 
-/** SSH: openssh-server on 127.0.0.1, this user's login with a key made here; repositories under `dir/repos` by absolute path. */
-export async function startSshServer(dir: string): Promise<GitServer> {
+/**
+ * SSH: openssh-server on 127.0.0.1, this user's login with a key made here;
+ * repositories under `dir/repos` by absolute path. `multiplex`: the
+ * clients share one connection (ssh's ControlMaster, as a user sets it in
+ * ~/.ssh/config), so a poll does not pay a key exchange each round.
+ */
+export async function startSshServer(dir: string, options: { multiplex?: boolean } = {}): Promise<GitServer> {
   const repos = join(dir, 'repos');
   mkdirSync(repos, { recursive: true });
   const hostKey = join(dir, 'host_key');
@@ -157,7 +162,7 @@ export async function startSshServer(dir: string): Promise<GitServer> {
     kind: 'ssh',
     repos,
     url: (name) => `ssh://${user}@127.0.0.1:${port}${join(repos, `${name}.git`)}`,
-    config: { 'core.sshCommand': `ssh -i ${clientKey} -o IdentitiesOnly=yes -o BatchMode=yes -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR` },
+    config: { 'core.sshCommand': `ssh -i ${clientKey} -o IdentitiesOnly=yes -o BatchMode=yes -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR${options.multiplex ? ` -o ControlMaster=auto -o ControlPath=${dir}/cm-%C -o ControlPersist=60` : ''}` },
     setPassword() {
       throw new Error('the SSH server has no password');
     },

@@ -31,13 +31,14 @@
 import * as nodePath from 'node:path';
 import packageJson from './package.json' with { type: 'json' };
 import { checkOptionValues, commandWord, formatHelp, parseArgv, parsePartial, parsePyFloat, parsePyInt } from './runtime/argv.ts';
+import type { VerifiedLog } from './runtime/signed-append.ts';
 import type { SignatureVerifier, SigningDeclaration, SigningSummary, UnsignedPolicy } from './runtime/signing.ts';
 import { ValidateCheckpoint, type ResumePoint } from './runtime/validate-checkpoint.ts';
 import { CHECKPOINT_NAME, addSeq, checkpointState, duplicateSeqError, hasSeq, loadCheckpoint, logFacts, saveCheckpoint, stripErrors, type LogFacts } from './runtime/checkpoint.ts';
 import { defineCommand, defineDeliverableType, definePlugin } from './runtime/define.ts';
 import { CONCLUSION_SECTIONS, checkDecisions, conclusionErrors, decisionGateErrors, initialDocuments, markdown, readinessGateErrors, readReadiness, strictProposalErrors, strictReviewErrors, type MarkdownHelpers, type ReadinessFacts } from './runtime/documents.ts';
 import { AcpAbortError, AcpAppendedError, AcpError, AcpPluginError, AcpTimeoutError, UsageError } from './runtime/errors.ts';
-import { LOCK_BREAKER, LOCK_NAME, READ_LIMITS, confineHost, inspectFolderLock, logDecodeError, openCapped, readCapped, readWholeLines, withFolderLock, writeFileAtomic, type FolderLock, type WriteAtomicOptions } from './runtime/files.ts';
+import { LOCK_BREAKER, LOCK_NAME, READ_LIMITS, confineHost, inspectFolderLock, logDecodeError, openCapped, readCapped, readFirstEvent, readWholeLines, withFolderLock, writeFileAtomic, type FolderLock, type WriteAtomicOptions } from './runtime/files.ts';
 import type { FileReader, FileSystem, Host } from './runtime/host.ts';
 import { createMemoryFileSystem, createMemoryHost } from './runtime/memory-host.ts';
 import { lineHash } from './runtime/keyring.ts';
@@ -2232,6 +2233,7 @@ async function appendUnderLock(host: Host, folder: string, request: AppendReques
   const protocol = await readProtocol(host, folder);
   const participants = checkNames(protocol, request);
   const view = await viewLog(host, folder, participants);
+  const signed = await verifySignedLog(host, folder, protocol, request.participant, view);
   await checkRequest(host, folder, protocol, request, view);
   const event = eventOf(host, request, view.maxSeq, view.lastAt);
   const readiness = await readReadinessFile(host, folder);
@@ -2255,7 +2257,7 @@ async function appendUnderLock(host: Host, folder: string, request: AppendReques
       },
     });
   }
-  const afterWrite = protocol.signing === undefined ? undefined : await signEvent(host, protocol, request, event, view);
+  const afterWrite = await signed?.sign(event, formatEventLine, request.rotateKey === true);
   // Signed first: the strict check validates the very line that will be written.
   if (strict) await refuseInvalidOutcome(host, folder, pendingFiles(folder, protocol, view, event, state), registry);
   const warnings = await writeEvent(host, folder, protocol, participants, view, event, state, before);
@@ -2266,22 +2268,18 @@ async function appendUnderLock(host: Host, folder: string, request: AppendReques
 }
 
 /**
- * Sign the event of a signed collaboration (docs/signing.md), after every
- * check and right before its line is written, so that every door and store
- * signs alike: `prev` (the SHA-256 of the log's last line), `pubkey` when the
- * participant announces a key (its first, or a rotation signed by the old
- * one), and `sig` last. Returns what to do once the line is durable.
+ * A signed collaboration's log, verified before it is extended
+ * (runtime/signed-append.ts); protocol.json's `signing` (this append's copy)
+ * is rebuilt from it. `undefined` for an unsigned one, whose append loads
+ * nothing more than its first line when it did not read the log.
  */
-async function signEvent(host: Host, protocol: Json, request: AppendRequest, event: AcpEvent, view: LogView): Promise<(() => Promise<void>) | undefined> {
-  const signing = await import('./runtime/signing.ts');
-  const declaration = signing.signingDeclaration(protocol)!;
-  const registered = Object.hasOwn(declaration.keys, request.participant) ? declaration.keys[request.participant] : undefined;
-  const { key, announce, afterWrite } = await signing.keyForAppend(host.keyring, request.participant, registered, request.rotateKey === true);
-  const previous = view.checkpoint ? view.checkpoint.log.tail.slice(0, -1) : view.log?.lastLine;
-  event.prev = previous === undefined ? signing.GENESIS_PREV : lineHash(previous);
-  if (announce) event.pubkey = announce.x;
-  event.sig = await signing.signBody(key, declaration.id, formatEventLine(event).slice(0, -1));
-  return afterWrite;
+async function verifySignedLog(host: Host, folder: string, protocol: Json, participant: string, view: LogView): Promise<VerifiedLog | undefined> {
+  const first = view.log ? view.events[0] : await readFirstEvent(host, folder);
+  if (protocol.signing === undefined && !isObject(first?.signing)) return undefined;
+  const { verifyExtension } = await import('./runtime/signed-append.ts');
+  const verified = await verifyExtension(host, protocol, participant, first, (onEvent, from, afterChunk) => scanEventLog(host, folder, onEvent, from && (async () => ({ ...from, errors: [] })), afterChunk));
+  if (verified) protocol.signing = verified.declaration;
+  return verified;
 }
 
 /** protocol.json's `signing` after a signed line: the head moves to it, and a key it announces is recorded. */
@@ -2808,9 +2806,9 @@ export interface ValidateOptions {
 }
 
 /** The signature checks of validate's pass: signing.ts is loaded only for a folder that declares signing. */
-async function passSignatures(protocol: Json, options: ValidateOptions): Promise<PassSignatures> {
+async function passSignatures(protocol: Json, options: ValidateOptions, evenUndeclared = false): Promise<PassSignatures> {
   if (options.signatures === false) return { check: false, key: 'off' };
-  if (protocol.signing === undefined) return { check: true, key: 'none' };
+  if (protocol.signing === undefined && !evenUndeclared) return { check: true, key: 'none' };
   const signing = await import('./runtime/signing.ts');
   const hash = signing.fastLineHasher(await nodeCrypto());
   let declared: SigningDeclaration | undefined;
@@ -2820,11 +2818,13 @@ async function passSignatures(protocol: Json, options: ValidateOptions): Promise
     if (!(error instanceof AcpError)) throw error;
     return { check: true, key: 'malformed', problem: error.message, verifier: () => new signing.SignatureVerifier(undefined, hash) };
   }
-  return { check: true, key: `${declared!.id} ${declared!.policy}`, verifier: () => new signing.SignatureVerifier(declared, hash) };
+  // seq 1 signs the terms: a checkpoint made under other terms is not used.
+  const terms = signing.termsDigests(protocol);
+  return { check: true, key: declared ? `${declared.id} ${declared.policy} ${lineHash(Object.values(terms).join(' '))}` : 'none', verifier: () => new signing.SignatureVerifier(declared, hash, { terms }) };
 }
 
 /** The signature checks' verdict, after every spec step (so that the spec's messages keep their order). */
-function signatureFindings(pass: Pick<LogPass, 'signing' | 'firstSignature'>, signatures: PassSignatures, findings: Findings): SigningSummary | undefined {
+function signatureFindings(pass: Pick<LogPass, 'signing' | 'firstSignature'>, signatures: PassSignatures, findings: Findings & { rebuilt?: SigningDeclaration }): SigningSummary | undefined {
   if (signatures.problem) findings.errors.push(signatures.problem);
   if (pass.firstSignature !== undefined) {
     findings.errors.push(`seq ${pass.firstSignature}: carries a signature, but protocol.json declares no signed collaboration (its signing declaration was removed?)`);
@@ -2833,6 +2833,7 @@ function signatureFindings(pass: Pick<LogPass, 'signing' | 'firstSignature'>, si
   const verdict = pass.signing.finish();
   findings.errors.push(...verdict.errors);
   findings.warnings.push(...verdict.warnings);
+  if (verdict.rebuilt) findings.rebuilt = verdict.rebuilt;
   return verdict.summary;
 }
 
@@ -2842,6 +2843,12 @@ export interface SignatureReport {
   warnings: string[];
   /** Absent when the folder declares no signing. */
   signing?: SigningSummary;
+  /**
+   * protocol.json's `signing` rebuilt from the log, when protocol.json's
+   * copy (removed, without its head, keys that are not the log's) is all
+   * that is wrong: `doctor --fix` writes it.
+   */
+  rebuilt?: SigningDeclaration;
 }
 
 /**
@@ -2852,7 +2859,8 @@ export interface SignatureReport {
  */
 export async function verifySignatures(host: Host, folder: string): Promise<SignatureReport> {
   const protocol = await readProtocol(host, folder);
-  const signatures = await passSignatures(protocol, {});
+  // Also without a declaration in protocol.json: seq 1 may declare one (removed from the copy).
+  const signatures = await passSignatures(protocol, {}, true);
   const verifier = signatures.verifier?.();
   let position = 0;
   let firstSignature: number | undefined;
@@ -2874,7 +2882,7 @@ export async function verifySignatures(host: Host, folder: string): Promise<Sign
     if (!(error instanceof AcpError)) throw error;
     errors.push(error.message);
   }
-  const findings: Findings = { errors, warnings: [] };
+  const findings: Findings & { rebuilt?: SigningDeclaration } = { errors, warnings: [] };
   const signing = signatureFindings({ signing: verifier, firstSignature }, signatures, findings);
   return { ...findings, ...(signing ? { signing } : {}) };
 }
@@ -3303,7 +3311,9 @@ async function initFolder(plainHost: Host, folder: string, request: InitRequest,
  * Declare a signed collaboration (docs/signing.md): seq 1 carries the
  * declaration (a fresh id, the policy, the keys known now: the initializer's
  * and those given) and is signed by the first participant's key, made on
- * first use; protocol.json records the declaration and its head.
+ * first use; protocol.json records the declaration and its head. seq 1
+ * also signs the digests of the collaboration's terms (objective, gates,
+ * participants, deliverables).
  */
 async function signInit(host: Host, protocol: ProtocolDocument, event: AcpEvent, request: InitRequest): Promise<void> {
   const signing = await import('./runtime/signing.ts');
@@ -3318,7 +3328,8 @@ async function signInit(host: Host, protocol: ProtocolDocument, event: AcpEvent,
   const owner = event.from;
   const { key } = await signing.keyForAppend(host.keyring, owner, Object.hasOwn(given, owner) ? given[owner] : undefined, false);
   const declaration = signing.newDeclaration(policy, { ...given, [owner]: key.x });
-  event.signing = { version: declaration.version, id: declaration.id, policy, keys: declaration.keys };
+  // The terms are signed with the declaration: validate names one edited later.
+  event.signing = { version: declaration.version, id: declaration.id, policy, keys: declaration.keys, terms: signing.termsDigests(protocol) };
   event.prev = signing.GENESIS_PREV;
   event.sig = await signing.signBody(key, declaration.id, formatEventLine(event).slice(0, -1));
   protocol.signing = { ...declaration, head: { seq: 1, sha256: lineHash(formatEventLine(event).slice(0, -1)) } };

@@ -106,7 +106,7 @@ export function fileKeyring(fs: KeyringFs, where: { dir: string } | { file: stri
     if (!isPrivateJwk(value)) throw new AcpError(`signing key ${path} is not an Ed25519 private key (a JWK with kty OKP, crv Ed25519, d and x)`, 2, 'usage');
     return value;
   };
-  const write = (path: string, key: PrivateJwk, exclusive: boolean): void => {
+  const write = (path: string, key: object, exclusive: boolean): void => {
     fs.mkdirSync(nodePath.dirname(path), { recursive: true, mode: 0o700 });
     const temp = `${path}.${toBase64Url(crypto.getRandomValues(new Uint8Array(6)))}.tmp`;
     fs.writeFileSync(temp, `${JSON.stringify(key)}\n`, { mode: 0o600, flag: 'wx' });
@@ -141,13 +141,30 @@ export function fileKeyring(fs: KeyringFs, where: { dir: string } | { file: stri
       fs.chmodSync(`${path}.next`, 0o600);
       fs.renameSync(`${path}.next`, path);
     },
+    async recall(participant, id) {
+      try {
+        return JSON.parse(fs.readFileSync(headRecordPath(pathOf(participant), id), 'utf8')) as unknown;
+      } catch {
+        // None yet, or unreadable: the append verifies the log from seq 1.
+        return undefined;
+      }
+    },
+    async remember(participant, id, record) {
+      write(headRecordPath(pathOf(participant), id), record, false);
+    },
   };
+}
+
+/** Where a key file's record of the last line it signed in collaboration `id` is kept: beside it (`id` is base64url). */
+function headRecordPath(keyPath: string, id: string): string {
+  return `${keyPath}.${id}.head`;
 }
 
 /** A keyring in memory (the memory host's; tests give each participant a keyring of its own). */
 export function memoryKeyring(initial: Record<string, PrivateJwk> = {}): Keyring {
   const keys = new Map(Object.entries(initial));
   const next = new Map<string, PrivateJwk>();
+  const heads = new Map<string, unknown>();
   return {
     where: (participant) => `memory:${participant}`,
     async load(participant, create) {
@@ -164,6 +181,12 @@ export function memoryKeyring(initial: Record<string, PrivateJwk> = {}): Keyring
       const key = next.get(participant);
       if (key) keys.set(participant, key);
       next.delete(participant);
+    },
+    async recall(participant, id) {
+      return structuredClone(heads.get(`${participant}\n${id}`));
+    },
+    async remember(participant, id, record) {
+      heads.set(`${participant}\n${id}`, structuredClone(record));
     },
   };
 }

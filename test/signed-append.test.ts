@@ -18,7 +18,7 @@ import { createMcpServer } from '../plugins/mcp/server.ts';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { OWNER, REVIEWER, STEPS } from './happy-path.ts';
-import { ALICE_TOKEN, BOB_TOKEN, startServer } from './rpc/helpers.ts';
+import { BOB_TOKEN, snapshotFolder, startServer } from './rpc/helpers.ts';
 
 const FOLDER = '/c';
 const PY_VALIDATE = '/work/shared/reference/acp-python/scripts/validate_collaboration.py';
@@ -165,5 +165,92 @@ describe('an append verifies the log it extends', () => {
     await doctor.doctor(acp, host, FOLDER, { fix: true });
     expect(Object.keys(protocolOf(host).signing.keys)).toEqual(['alice']);
     expect(await acp.validate(host, FOLDER, registry)).toMatchObject({ ok: true });
+  });
+});
+
+/** A signed collaboration on disk (keys in the tests' state directory), seq 2 and 3 by alice; returns its folder. */
+async function signedOnDisk(root: string, name: string): Promise<string> {
+  const host = await acp.createNodeHost();
+  const registry = await registryPromise;
+  const folder = join(root, name);
+  await acp.init(host, folder, { participants: [OWNER, REVIEWER], objective: 'Choose the storage layer', completion: ['Tradeoffs are documented'], primaryType: 'adr', sign: true }, registry);
+  for (const [seq, event] of [[2, 'deliverable_drafted'], [3, 'blocked']] as const) {
+    await acp.append(host, folder, { participant: OWNER, event, summary: `seq ${seq}`, replyTo: seq - 1, ...(event === 'blocked' ? { doc: 'conclusion.md' } : { doc: 'deliverables/adr.md', role: 'primary' }) }, registry);
+  }
+  return folder;
+}
+
+/** Cut a folder's last log line; returns a snapshot to compare with after the refused append. */
+function cutOnDisk(folder: string): ReturnType<typeof snapshotFolder> {
+  const log = readFileSync(join(folder, 'events.jsonl'), 'utf8').split('\n').slice(0, -1);
+  writeFileSync(join(folder, 'events.jsonl'), log.slice(0, -1).map((l) => `${l}\n`).join(''));
+  return snapshotFolder(folder);
+}
+
+/** What every door must say: the cut line's seq, and that nothing was appended. */
+const REFUSED_CUT = /the log this append would extend is not what its signers wrote, so nothing was appended: seq 3: /;
+
+describe('a cut tail is refused at every door', () => {
+  const root = realpathSync(mkdtempSync(join(tmpdir(), 'acp-signed-doors-')));
+  dirs.push(root);
+  // bob (blocked is legal for anyone from any phase) appends honestly after alice's seq 3 was cut.
+  const BOB_BLOCKED = ['--participant', REVIEWER, '--event', 'blocked', '--summary', 'honest', '--doc', 'conclusion.md', '--reply-to', '2'];
+
+  test('the CLI', async () => {
+    const folder = await signedOnDisk(root, 'cli');
+    const before = cutOnDisk(folder);
+    let err = '';
+    const code = await acp.runCli({ argv: ['append', '--folder', folder, ...BOB_BLOCKED], stdout: () => undefined, stderr: (t) => void (err += t), color: false });
+    expect({ code, err }).toEqual({ code: 2, err: expect.stringMatching(new RegExp(`^error: ${REFUSED_CUT.source}missing: events\\.jsonl ends at seq 2`)) });
+    expect(snapshotFolder(folder)).toEqual(before);
+  });
+
+  test('MCP', async () => {
+    const folder = await signedOnDisk(root, 'mcp');
+    const before = cutOnDisk(folder);
+    const server = createMcpServer({ core: acp, host: await acp.createNodeHost(), registry: await registryPromise, root, version: 'test' });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    const client = new Client({ name: 'signed', version: '1.0.0' });
+    await client.connect(clientSide);
+    onTestFinished(async () => {
+      await client.close();
+      await server.close();
+    });
+    const result = (await client.callTool({ name: 'append', arguments: { folder: 'mcp', participant: REVIEWER, event: 'blocked', summary: 'honest', doc: 'conclusion.md', reply_to: 2 } })) as { isError?: boolean; content: { type: string; text?: string }[] };
+    expect(result.isError).toBe(true);
+    expect(result.content.map((c) => c.text ?? '').join('')).toMatch(REFUSED_CUT);
+    expect(snapshotFolder(folder)).toEqual(before);
+  });
+
+  test('JSON-RPC', async () => {
+    const folder = await signedOnDisk(root, 'rpc');
+    const before = cutOnDisk(folder);
+    const running = await startServer(root);
+    onTestFinished(() => running.close());
+    const bob = await RpcClient.connect(`tcp://127.0.0.1:${running.port}`, { token: BOB_TOKEN, heartbeatMs: 0 });
+    onTestFinished(() => bob.close());
+    const refused = await bob.acp('append', { folder: 'rpc', event: 'blocked', summary: 'honest', doc: 'conclusion.md', replyTo: 2 }).catch((e: Error) => e);
+    expect((refused as Error).message).toMatch(REFUSED_CUT);
+    expect(snapshotFolder(folder)).toEqual(before);
+  });
+});
+
+describe('the Python validator accepts a signed folder (extra keys only)', () => {
+  test('a complete signed collaboration: python3 validate_collaboration.py passes it, and so does acp', async () => {
+    const root = realpathSync(mkdtempSync(join(tmpdir(), 'acp-signed-py-')));
+    dirs.push(root);
+    const host = await acp.createNodeHost();
+    const registry = await registryPromise;
+    const folder = join(root, 'collab');
+    await acp.init(host, folder, { participants: [OWNER, REVIEWER], objective: 'Choose the storage layer', completion: ['Tradeoffs are documented'], primaryType: 'design-spec', sign: true }, registry);
+    for (const step of STEPS) {
+      for (const [path, body] of Object.entries(step.files)) writeFileSync(join(folder, path), body);
+      await acp.append(host, folder, step.event, registry);
+    }
+    expect(JSON.parse(readFileSync(join(folder, 'events.jsonl'), 'utf8').split('\n')[0]!).signing.terms).toMatchObject({ objective: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    const python = spawnSync('python3', [PY_VALIDATE, '--folder', folder], { encoding: 'utf8' });
+    expect({ status: python.status, out: python.stdout, err: python.stderr }).toEqual({ status: 0, out: 'ACP validation passed\n', err: '' });
+    expect(await acp.validate(host, folder, registry)).toMatchObject({ ok: true, errors: [], warnings: [] });
   });
 });

@@ -2270,12 +2270,16 @@ async function appendUnderLock(host: Host, folder: string, request: AppendReques
 /**
  * A signed collaboration's log, verified before it is extended
  * (runtime/signed-append.ts); protocol.json's `signing` (this append's copy)
- * is rebuilt from it. `undefined` for an unsigned one, whose append loads
- * nothing more than its first line when it did not read the log.
+ * is rebuilt from it. `undefined` for an unsigned one, which costs nothing
+ * more.
  */
 async function verifySignedLog(host: Host, folder: string, protocol: Json, participant: string, view: LogView): Promise<VerifiedLog | undefined> {
-  const first = view.log ? view.events[0] : await readFirstEvent(host, folder);
-  if (protocol.signing === undefined && !isObject(first?.signing)) return undefined;
+  let first: Json | undefined = view.events[0];
+  if (protocol.signing === undefined) {
+    // Without a declaration seq 1 decides; an unsigned last line acp wrote (the checkpoint's) says it is unsigned without reading it.
+    if (view.checkpoint && /,"sig":"/.test(view.checkpoint.log.tail)) first = await readFirstEvent(host, folder);
+    if (!isObject(first?.signing)) return undefined;
+  }
   const { verifyExtension } = await import('./runtime/signed-append.ts');
   const verified = await verifyExtension(host, protocol, participant, first, (onEvent, from, afterChunk) => scanEventLog(host, folder, onEvent, from && (async () => ({ ...from, errors: [] })), afterChunk));
   if (verified) protocol.signing = verified.declaration;

@@ -52,19 +52,20 @@ const RECOVER = 'find out with `acp validate` and `acp doctor`, and restore even
 
 /**
  * Verify the log `participant` is about to extend (see the module); `first`
- * is seq 1 as read. `undefined` for an unsigned collaboration; a folder
- * whose seq 1 declares signing but whose protocol.json lost its declaration
- * is refused (every event of a signed collaboration is signed).
+ * is seq 1 when protocol.json declares no signing. `undefined` for an
+ * unsigned collaboration; a folder whose seq 1 declares signing but whose
+ * protocol.json lost its declaration is refused (every event of a signed
+ * collaboration is signed), and so is one whose declaration names another
+ * collaboration than seq 1.
  */
 export async function verifyExtension(host: Host, protocol: Json, participant: string, first: Json | undefined, scan: LogScan): Promise<VerifiedLog | undefined> {
-  const inLog = isObject(first?.signing) && typeof first.signing.id === 'string' ? first.signing : undefined;
   if (protocol.signing === undefined) {
-    if (!inLog) return undefined;
+    if (!isObject(first?.signing)) return undefined;
     throw new AcpError("seq 1 declares a signed collaboration, but protocol.json has no signing declaration (removed?): every event of a signed collaboration is signed, so nothing was appended; `acp doctor --fix` restores protocol.json's signing from the log", 2, 'invalid_folder');
   }
   const declared = signingDeclaration(protocol)!;
-  // The record is looked up by the log's id: an edited protocol.json cannot hide it.
-  const id = (inLog?.id as string | undefined) ?? declared.id;
+  // Looked up by protocol.json's id: one edited to hide the record sends the append to seq 1, whose id must be the same.
+  const id = declared.id;
   const record = asRecord(await host.keyring?.recall?.(participant, id).catch(() => undefined));
   const hash = record ? lineHash : fastLineHasher(await nodeCrypto());
   const verifier = new SignatureVerifier(declared, hash, record ? { state: stateAt(record, id) } : {});
@@ -79,6 +80,7 @@ export async function verifyExtension(host: Host, protocol: Json, participant: s
   );
   await verifier.flush();
   const errors = record && recordLine !== 'same' ? [`seq ${record.seq}: the line ${participant} signed there (sha256 ${record.sha256.slice(0, 12)}…) is no longer in events.jsonl: the log was cut or rewritten after ${participant}'s last append`] : verifier.chainErrors();
+  if (!errors.length && verifier.state.id !== id) errors.push(`seq 1: declares collaboration ${verifier.state.id}, but protocol.json's signing names ${id} (altered?); \`acp doctor --fix\` restores it from the log`);
   if (errors.length) throw new AcpError(`the log this append would extend is not what its signers wrote, so nothing was appended: ${errors.join('; ')}; ${RECOVER}`, 2, 'invalid_log');
   const s = verifier.state;
   return {

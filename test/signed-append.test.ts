@@ -18,10 +18,11 @@ import { createMcpServer } from '../plugins/mcp/server.ts';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { OWNER, REVIEWER, STEPS } from './happy-path.ts';
+import { pythonValidator } from './python/reference.ts';
 import { BOB_TOKEN, snapshotFolder, startServer } from './rpc/helpers.ts';
 
 const FOLDER = '/c';
-const PY_VALIDATE = '/work/shared/reference/acp-python/scripts/validate_collaboration.py';
+const PY_VALIDATE = pythonValidator();
 const dirs: string[] = [];
 afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
@@ -121,6 +122,22 @@ describe('an append verifies the log it extends', () => {
     expect(protocolOf(host).signing).toEqual(signing);
     await appendStep(host, registry, STEPS[2]!);
     expect(await acp.validate(host, FOLDER, registry)).toMatchObject({ ok: true, errors: [] });
+  });
+
+  test('protocol.json\'s signing id altered (to hide a participant\'s record): the append verifies from seq 1 and refuses; doctor --fix restores it', async () => {
+    const { host, registry } = await signedSession(2);
+    const id = protocolOf(host).signing.id as string;
+    await cutTail(host);
+    await editProtocol(host, (p) => {
+      p.signing.id = 'A'.repeat(22);
+      p.signing.head = { seq: 2, sha256: lineHash(lines(host)[1]!) };
+    });
+    await expect(appendStep(host, registry, STEPS[1]!, 2)).rejects.toThrow(`seq 1: declares collaboration ${id}, but protocol.json's signing names ${'A'.repeat(22)} (altered?)`);
+    const doctor = await import('../plugins/doctor/diagnose.ts');
+    await doctor.doctor(acp, host, FOLDER, { fix: true });
+    expect(protocolOf(host).signing.id).toBe(id);
+    // Back under its id, the record of alice's seq 3 names the cut.
+    await expect(appendStep(host, registry, STEPS[1]!, 2)).rejects.toThrow(/seq 3: the line alice signed there/);
   });
 
   test('`head` removed: validate and doctor report it, append refuses, doctor --fix restores it', async () => {
@@ -237,7 +254,7 @@ describe('a cut tail is refused at every door', () => {
 });
 
 describe('the Python validator accepts a signed folder (extra keys only)', () => {
-  test('a complete signed collaboration: python3 validate_collaboration.py passes it, and so does acp', async () => {
+  test.skipIf(!PY_VALIDATE)('a complete signed collaboration: python3 validate_collaboration.py passes it, and so does acp', async () => {
     const root = realpathSync(mkdtempSync(join(tmpdir(), 'acp-signed-py-')));
     dirs.push(root);
     const host = await acp.createNodeHost();
@@ -249,7 +266,7 @@ describe('the Python validator accepts a signed folder (extra keys only)', () =>
       await acp.append(host, folder, step.event, registry);
     }
     expect(JSON.parse(readFileSync(join(folder, 'events.jsonl'), 'utf8').split('\n')[0]!).signing.terms).toMatchObject({ objective: expect.stringMatching(/^[0-9a-f]{64}$/) });
-    const python = spawnSync('python3', [PY_VALIDATE, '--folder', folder], { encoding: 'utf8' });
+    const python = spawnSync('python3', [PY_VALIDATE!, '--folder', folder], { encoding: 'utf8' });
     expect({ status: python.status, out: python.stdout, err: python.stderr }).toEqual({ status: 0, out: 'ACP validation passed\n', err: '' });
     expect(await acp.validate(host, folder, registry)).toMatchObject({ ok: true, errors: [], warnings: [] });
   });

@@ -7,21 +7,24 @@
 // signers wrote, and no untouched log may raise anything. 50 of each in
 // quick (`npm test`), 1,000 in full (ACP_FULL=1, `npm run test:all`) and long
 // (test/scale.ts).
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import * as acp from '../acp.ts';
 import type { Keyring } from '../runtime/host.ts';
 import { lineHash, memoryKeyring, type PrivateJwk } from '../runtime/keyring.ts';
 import { signBody, splitSignedLine } from '../runtime/signing.ts';
 import { validateCheckpointPath } from '../runtime/validate-checkpoint.ts';
+import { pythonValidator } from './python/reference.ts';
 import { byScale } from './scale.ts';
 import { rng as random } from './seeded.ts';
 
 const COUNT = byScale({ quick: 50, full: 1000 });
 const SEED = Number(process.env.SIGNING_SEED ?? 30);
 const FOLDER = '/c';
+const PY_VALIDATE = pythonValidator();
 const PRIMARY = 'deliverables/adr.md';
 const NAMES = ['alice', 'bob', 'carol'];
 const decoder = new TextDecoder();
@@ -240,6 +243,25 @@ describe('signed collaborations: interop with tools that do not sign', () => {
     }
   });
 
+  test.skipIf(!PY_VALIDATE)(`the Python validator gives ${byScale({ quick: 1, full: 100 })} random signed folders the verdict it gives them unsigned (it reads the signing keys as the extra keys they are)`, { timeout: 600_000 }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'acp-sign-py-'));
+    afterAll(() => rmSync(dir, { recursive: true, force: true }));
+    const keyring = memoryKeyring();
+    const verdict = (host: acp.Host & { fs: acp.MemoryFileSystem }, name: string): { status: number | null; out: string } => {
+      for (const [path, bytes] of host.fs.snapshot()) {
+        const target = join(dir, name, path);
+        mkdirSync(dirname(target), { recursive: true });
+        writeFileSync(target, bytes);
+      }
+      const python = spawnSync('python3', [PY_VALIDATE!, '--folder', join(dir, name, FOLDER)], { encoding: 'utf8' });
+      return { status: python.status, out: python.stdout + python.stderr };
+    };
+    for (let i = 0; i < byScale({ quick: 1, full: 100 }); i++) {
+      const s = await randomSession(9_000 + i, keyring);
+      expect(verdict(s.host, `signed${i}`)).toEqual(verdict((await stripped(s.host)) as acp.Host & { fs: acp.MemoryFileSystem }, `plain${i}`));
+    }
+  });
+
   test('an event appended by a tool that does not sign is reported as unsigned (warn, or an error under refuse), and the chain goes on over it', async () => {
     for (const policy of ['warn', 'refuse'] as const) {
       const { alice, bob, registry } = await signedFolder(policy);
@@ -404,6 +426,12 @@ describe('signed collaborations: the validation checkpoint', () => {
     const log = readFileSync(join(folder, 'events.jsonl'), 'utf8');
     writeFileSync(join(folder, 'events.jsonl'), log.replace('"seq":17,"from":"alice"', '"seq":17,"from":"bob"'));
     expect((await acp.validate(host, folder, registry)).errors).toContain('seq 17: bob has no registered signing key (a participant\'s first signed event must announce its pubkey)');
+    // seq 1 signs the terms: an edit of protocol.json's objective is named, checkpoint or not.
+    writeFileSync(join(folder, 'events.jsonl'), log);
+    expect((await acp.validate(host, folder, registry)).ok).toBe(true);
+    const protocol = readFileSync(join(folder, 'protocol.json'), 'utf8');
+    writeFileSync(join(folder, 'protocol.json'), protocol.replace('"objective": "o"', '"objective": "p"'));
+    expect((await acp.validate(host, folder, registry)).errors).toEqual([expect.stringMatching(/^seq 1: protocol\.json's objective is not what seq 1 signed/)]);
   });
 });
 

@@ -31,7 +31,7 @@
 import * as nodePath from 'node:path';
 import packageJson from './package.json' with { type: 'json' };
 import { checkOptionValues, commandWord, formatHelp, parseArgv, parsePartial, parsePyFloat, parsePyInt } from './runtime/argv.ts';
-import type { VerifiedLog } from './runtime/signed-append.ts';
+import type { LogScan, VerifiedLog } from './runtime/signed-append.ts';
 import type { SignatureVerifier, SigningDeclaration, SigningSummary, UnsignedPolicy } from './runtime/signing.ts';
 import { ValidateCheckpoint, type ResumePoint } from './runtime/validate-checkpoint.ts';
 import { CHECKPOINT_NAME, addSeq, checkpointState, duplicateSeqError, hasSeq, loadCheckpoint, logFacts, saveCheckpoint, stripErrors, type LogFacts } from './runtime/checkpoint.ts';
@@ -2281,7 +2281,8 @@ async function verifySignedLog(host: Host, folder: string, protocol: Json, parti
     if (!isObject(first?.signing)) return undefined;
   }
   const { verifyExtension } = await import('./runtime/signed-append.ts');
-  const verified = await verifyExtension(host, protocol, participant, first, (onEvent, from, afterChunk) => scanEventLog(host, folder, onEvent, from && (async () => ({ ...from, errors: [] })), afterChunk));
+  const scan: LogScan = (onEvent, from, afterChunk) => scanEventLog(host, folder, onEvent, from && (async () => ({ ...from, errors: [] })), afterChunk);
+  const verified = await verifyExtension(host, protocol, participant, first, scan, view.checkpoint && { tail: view.checkpoint.log.tail, size: view.checkpoint.log.size });
   if (verified) protocol.signing = verified.declaration;
   return verified;
 }

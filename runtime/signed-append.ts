@@ -35,6 +35,12 @@ interface HeadRecord {
 /** How an append reads events.jsonl: from the start, or from a line's byte offset (`lines` lines before it); `afterChunk` runs after each piece. */
 export type LogScan = (onEvent: (event: Json, line: string) => void, from: { offset: number; lines: number } | undefined, afterChunk: () => Promise<void>) => Promise<{ size: number; lines: number; tornTail: boolean }>;
 
+/** The log's last line (with its newline) and size, when the append checkpoint vouches for them (read from the file, authenticated). */
+export interface KnownEnd {
+  tail: string;
+  size: number;
+}
+
 /** A signed log an append verified, and how to sign the line that extends it. */
 export interface VerifiedLog {
   /** protocol.json's `signing` as the log says it (the keys of the log, not of the copy). */
@@ -58,7 +64,7 @@ const RECOVER = 'find out with `acp validate` and `acp doctor`, and restore even
  * collaboration is signed), and so is one whose declaration names another
  * collaboration than seq 1.
  */
-export async function verifyExtension(host: Host, protocol: Json, participant: string, first: Json | undefined, scan: LogScan): Promise<VerifiedLog | undefined> {
+export async function verifyExtension(host: Host, protocol: Json, participant: string, first: Json | undefined, scan: LogScan, known?: KnownEnd): Promise<VerifiedLog | undefined> {
   if (protocol.signing === undefined) {
     if (!isObject(first?.signing)) return undefined;
     throw new AcpError("seq 1 declares a signed collaboration, but protocol.json has no signing declaration (removed?): every event of a signed collaboration is signed, so nothing was appended; `acp doctor --fix` restores protocol.json's signing from the log", 2, 'invalid_folder');
@@ -70,7 +76,10 @@ export async function verifyExtension(host: Host, protocol: Json, participant: s
   const hash = record ? lineHash : fastLineHasher(await nodeCrypto());
   const verifier = new SignatureVerifier(declared, hash, record ? { state: stateAt(record, id) } : {});
   let recordLine = 'unseen' as 'unseen' | 'same' | 'changed';
-  const read = await scan(
+  // The participant's own line still the last one, and the head: nothing to read (an agent appending twice in a row).
+  const unchanged = record && known && endsAt(record, known) && declared.head?.seq === record.seq && declared.head.sha256 === record.sha256;
+  if (unchanged) recordLine = 'same';
+  const read = unchanged ? { size: known!.size, lines: record.lines + 1, tornTail: false } : await scan(
     (event, line) => {
       if (record && recordLine === 'unseen') recordLine = hash(line) === record.sha256 ? 'same' : 'changed';
       else if (recordLine !== 'changed') verifier.add(event, line);
@@ -107,6 +116,11 @@ export async function verifyExtension(host: Host, protocol: Json, participant: s
       };
     },
   };
+}
+
+/** Whether the recorded line is `known`'s last line, at its place. */
+function endsAt(record: HeadRecord, known: KnownEnd): boolean {
+  return known.tail.endsWith('\n') && record.offset + new TextEncoder().encode(known.tail).length === known.size && lineHash(known.tail.slice(0, -1)) === record.sha256;
 }
 
 /** The verifier's state right after a recorded line. */

@@ -71,26 +71,8 @@ export async function verifyExtension(host: Host, protocol: Json, participant: s
   }
   const declared = signingDeclaration(protocol)!;
   // Looked up by protocol.json's id: one edited to hide the record sends the append to seq 1, whose id must be the same.
-  const id = declared.id;
-  const record = asRecord(await host.keyring?.recall?.(participant, id).catch(() => undefined));
-  const hash = record ? lineHash : fastLineHasher(await nodeCrypto());
-  const verifier = new SignatureVerifier(declared, hash, record ? { state: stateAt(record, id) } : {});
-  let recordLine = 'unseen' as 'unseen' | 'same' | 'changed';
-  // The participant's own line still the last one, and the head: nothing to read (an agent appending twice in a row).
-  const unchanged = record && known && endsAt(record, known) && declared.head?.seq === record.seq && declared.head.sha256 === record.sha256;
-  if (unchanged) recordLine = 'same';
-  const read = unchanged ? { size: known!.size, lines: record.lines + 1, tornTail: false } : await scan(
-    (event, line) => {
-      if (record && recordLine === 'unseen') recordLine = hash(line) === record.sha256 ? 'same' : 'changed';
-      else if (recordLine !== 'changed') verifier.add(event, line);
-    },
-    record && { offset: record.offset, lines: record.lines },
-    () => verifier.flush(),
-  );
-  await verifier.flush();
-  const errors = record && recordLine !== 'same' ? [`seq ${record.seq}: the line ${participant} signed there (sha256 ${record.sha256.slice(0, 12)}…) is no longer in events.jsonl: the log was cut or rewritten after ${participant}'s last append`] : verifier.chainErrors();
-  if (!errors.length && verifier.state.id !== id) errors.push(`seq 1: declares collaboration ${verifier.state.id}, but protocol.json's signing names ${id} (altered?); \`acp doctor --fix\` restores it from the log`);
-  if (errors.length) throw new AcpError(`the log this append would extend is not what its signers wrote, so nothing was appended: ${errors.join('; ')}; ${RECOVER}`, 2, 'invalid_log');
+  const record = asRecord(await host.keyring?.recall?.(participant, declared.id).catch(() => undefined));
+  const { verifier, read } = await checkLog(declared, participant, record, scan, known);
   const s = verifier.state;
   return {
     declaration: verifier.declaration(),
@@ -99,7 +81,7 @@ export async function verifyExtension(host: Host, protocol: Json, participant: s
       const { key, announce, afterWrite } = await keyForAppend(host.keyring, participant, registered, rotate);
       event.prev = s.lastHash || GENESIS_PREV;
       if (announce) event.pubkey = announce.x;
-      event.sig = await signBody(key, s.id ?? id, formatLine(event).slice(0, -1));
+      event.sig = await signBody(key, declared.id, formatLine(event).slice(0, -1));
       const next: HeadRecord = {
         version: 1,
         seq: s.position + 1,
@@ -112,10 +94,44 @@ export async function verifyExtension(host: Host, protocol: Json, participant: s
       return async () => {
         await afterWrite?.();
         // The line is written: a record that cannot be kept costs the next append a verification from seq 1, never this append.
-        await host.keyring?.remember?.(participant, id, next).catch(() => undefined);
+        await host.keyring?.remember?.(participant, declared.id, next).catch(() => undefined);
       };
     },
   };
+}
+
+/**
+ * Verify the log from `record` (the participant's last signed line; none:
+ * from seq 1) to its end, and against protocol.json's head; throws the
+ * refusal. Returns the verifier after the last line, and where that is.
+ */
+async function checkLog(declared: SigningDeclaration, participant: string, record: HeadRecord | undefined, scan: LogScan, known: KnownEnd | undefined): Promise<{ verifier: SignatureVerifier; read: { size: number; lines: number; tornTail: boolean } }> {
+  const hash = record ? lineHash : fastLineHasher(await nodeCrypto());
+  const verifier = new SignatureVerifier(declared, hash, record ? { state: stateAt(record, declared.id) } : {});
+  let recordLine = 'unseen' as 'unseen' | 'same' | 'changed';
+  // The participant's own line still the last one, and the head: nothing to read (an agent appending twice in a row).
+  const unchanged = record && known && endsAt(record, known) && declared.head?.seq === record.seq && declared.head.sha256 === record.sha256;
+  if (unchanged) recordLine = 'same';
+  const read = unchanged
+    ? { size: known!.size, lines: record.lines + 1, tornTail: false }
+    : await scan(
+        (event, line) => {
+          if (record && recordLine === 'unseen') recordLine = hash(line) === record.sha256 ? 'same' : 'changed';
+          else if (recordLine !== 'changed') verifier.add(event, line);
+        },
+        record && { offset: record.offset, lines: record.lines },
+        () => verifier.flush(),
+      );
+  await verifier.flush();
+  const errors = record && recordLine !== 'same' ? [gone(record, participant)] : verifier.chainErrors();
+  if (!errors.length && verifier.state.id !== declared.id) errors.push(`seq 1: declares collaboration ${verifier.state.id}, but protocol.json's signing names ${declared.id} (altered?); \`acp doctor --fix\` restores it from the log`);
+  if (errors.length) throw new AcpError(`the log this append would extend is not what its signers wrote, so nothing was appended: ${errors.join('; ')}; ${RECOVER}`, 2, 'invalid_log');
+  return { verifier, read };
+}
+
+/** The refusal when the line a participant signed last is not where it was. */
+function gone(record: HeadRecord, participant: string): string {
+  return `seq ${record.seq}: the line ${participant} signed there (sha256 ${record.sha256.slice(0, 12)}…) is no longer in events.jsonl: the log was cut or rewritten after ${participant}'s last append (an older copy restored on purpose: then remove ${participant}'s record of that line, kept beside its key, docs/signing.md)`;
 }
 
 /** Whether the recorded line is `known`'s last line, at its place. */

@@ -404,7 +404,10 @@ describe('signed collaborations: every door signs', () => {
     expect(status.out).toMatch(/signing: +0 of 1 events verified/);
     expect((await cli('validate', '--folder', folder, '--ignore-signatures')).rc).toBe(0);
     writeFileSync(join(folder, 'events.jsonl'), log);
-    expect((await cli('status', '--folder', folder)).out).toMatch(/signing: +1 of 1 events verified, policy refuse, head seq 1 [0-9a-f]{12}/);
+    // The full head hash (issue 36): the thing to publish, in status and status --json alike.
+    const head = lineHash(log.split('\n')[0]!);
+    expect((await cli('status', '--folder', folder)).out).toContain(`signing:      1 of 1 events verified, policy refuse, head seq 1 ${head}\n`);
+    expect(JSON.parse((await cli('status', '--folder', folder, '--json')).out).validation.signing.head).toEqual({ seq: 1, sha256: head });
   });
 });
 

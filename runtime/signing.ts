@@ -26,28 +26,16 @@ import type { Keyring } from './host.ts';
 import { fromBase64Url, isPrivateJwk, lineHash, toBase64Url, type PrivateJwk } from './keyring.ts';
 import { dumpsPy } from './pyjson.ts';
 import { getBuiltin, isInt, isObject, type Json } from './util.ts';
+import type { SigningDeclaration, SigningSummary, UnsignedPolicy } from './types.ts';
+export type { SigningDeclaration, SigningSummary, UnsignedPolicy } from './types.ts';
 
 /** The format's version (protocol.json and seq 1 `signing.version`). */
 export const SIGNING_VERSION = 1;
 /** `prev` of the first line. */
 export const GENESIS_PREV = '0'.repeat(64);
-/** What validate makes of an event without a signature in a signed folder. */
-export type UnsignedPolicy = 'warn' | 'refuse';
 /** The policies, for option choices. */
 export const UNSIGNED_POLICIES: readonly UnsignedPolicy[] = ['warn', 'refuse'];
 
-/** protocol.json's `signing` (and, without `head`, seq 1's). */
-export interface SigningDeclaration {
-  version: number;
-  id: string;
-  policy: UnsignedPolicy;
-  /** Participant → current public key (base64url, 32 bytes). */
-  keys: Record<string, string>;
-  /** The last line acp signed: its seq and the SHA-256 of its text. */
-  head?: { seq: number; sha256: string };
-  /** seq 1 only: SHA-256 of each of the collaboration's fixed terms (see {@link termsDigests}). */
-  terms?: Record<string, string>;
-}
 
 /**
  * The collaboration's fixed terms: what protocol.json declares at init and
@@ -194,22 +182,6 @@ export function newDeclaration(policy: UnsignedPolicy, keys: Record<string, stri
 // ---------------------------------------------------------------------------
 // Verification (validate, doctor, status, the report)
 // ---------------------------------------------------------------------------
-
-/** What a signed folder's verification found, besides its messages (status and the report show it). */
-export interface SigningSummary {
-  /** Events in the log. */
-  events: number;
-  /** What an unsigned event is in this collaboration (seq 1's declaration). */
-  policy: UnsignedPolicy;
-  /** Signed events whose signature verified. */
-  verified: number;
-  /** Seqs of the events without a signature, as `[first, last]` ranges. */
-  unsigned: [number, number][];
-  /** The log's last signed line, as protocol.json's `head` should record it. */
-  head: { seq: number; sha256: string } | null;
-  /** How many problems (errors) the verification found. */
-  problems: number;
-}
 
 /** The verifier between two events, JSON-safe: the validation checkpoint saves and restores it. */
 export interface VerifierState {

@@ -421,7 +421,8 @@ export class SignatureVerifier {
       else if (cached[who] !== key) problems.push([where, `protocol.json signing.keys records another key for ${who} than the log (announced at seq ${where})`]);
     }
     for (const who of Object.keys(cached)) {
-      if (!Object.hasOwn(this.state.keys, who)) problems.push([1, `protocol.json signing.keys names ${who}, whose key the log never registers: the copy is not what the log says (\`acp doctor --fix\` rebuilds it)`]);
+      // Found at the log's end (no line up to there registers it): an edited line that lost its announcement is named first.
+      if (!Object.hasOwn(this.state.keys, who)) problems.push([this.state.position, `protocol.json signing.keys names ${who}, whose key the log never registers: the copy is not what the log says (\`acp doctor --fix\` rebuilds it)`]);
     }
     return problems.length - before;
   }

@@ -176,7 +176,7 @@ describe('an append verifies the log it extends', () => {
     const { errors } = await acp.validate(host, FOLDER, registry);
     expect(errors).toEqual([
       expect.stringMatching(/^seq 1: protocol\.json signing\.keys has no key for alice, whose key the log registers \(at seq 1\)/),
-      expect.stringMatching(/^seq 1: protocol\.json signing\.keys names mallory, whose key the log never registers/),
+      expect.stringMatching(/^seq 2: protocol\.json signing\.keys names mallory, whose key the log never registers/),
     ]);
     const doctor = await import('../plugins/doctor/diagnose.ts');
     await doctor.doctor(acp, host, FOLDER, { fix: true });

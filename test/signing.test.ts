@@ -243,7 +243,7 @@ describe('signed collaborations: interop with tools that do not sign', () => {
     }
   });
 
-  test.skipIf(!PY_VALIDATE)(`the Python validator gives ${byScale({ quick: 1, full: 100 })} random signed folders the verdict it gives them unsigned (it reads the signing keys as the extra keys they are)`, { timeout: 600_000 }, async () => {
+  test.skipIf(!PY_VALIDATE)(`the Python validator gives ${byScale({ quick: 1, full: 30 })} random signed folders the verdict it gives them unsigned (it reads the signing keys as the extra keys they are)`, { timeout: 600_000 }, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'acp-sign-py-'));
     afterAll(() => rmSync(dir, { recursive: true, force: true }));
     const keyring = memoryKeyring();
@@ -256,7 +256,7 @@ describe('signed collaborations: interop with tools that do not sign', () => {
       const python = spawnSync('python3', [PY_VALIDATE!, '--folder', join(dir, name, FOLDER)], { encoding: 'utf8' });
       return { status: python.status, out: python.stdout + python.stderr };
     };
-    for (let i = 0; i < byScale({ quick: 1, full: 100 }); i++) {
+    for (let i = 0; i < byScale({ quick: 1, full: 30 }); i++) {
       const s = await randomSession(9_000 + i, keyring);
       expect(verdict(s.host, `signed${i}`)).toEqual(verdict((await stripped(s.host)) as acp.Host & { fs: acp.MemoryFileSystem }, `plain${i}`));
     }

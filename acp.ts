@@ -45,6 +45,7 @@ import { createNodeHost } from './runtime/node-host.ts';
 import { dumpsPy, loadsPy, PyJsonError, pyKeys } from './runtime/pyjson.ts';
 import { compareInstants, comparePy, decodeText, endsWithLineBreak, formatProtocolJson, formatTimestamp, hasLoneSurrogate, parseZonedTimestamp, purePosixPath, pyRepr, pySplitLines, pyStr, pyStrip, reviewHeadings, sha256Hex, sortedPy, zonedInstant } from './runtime/pytext.ts';
 import type { PyInstant } from './runtime/pytext.ts';
+import { TURN_HISTORY, TurnFollower, cacheEquals, decideTurn, readCachedTurn, staleNote, turnIfAgreed, withCachedTurn, type Turn } from './runtime/turn.ts';
 import { errorCode, fsError, isInside, isInt, isObject, isPyIntLike, pySeqKey, type Json, nodeCrypto, realpathOfExistingAncestor, sameList, sleep } from './runtime/util.ts';
 
 export { parseArgv, parsePyFloat, parsePyInt, type ParsedArgv } from './runtime/argv.ts';
@@ -59,6 +60,7 @@ export { createNodeHost, type NodeHostOptions } from './runtime/node-host.ts';
 export { dumpsPy, isPyFloat, loadsPy, PyFloat, PyInt, PyJsonError, pyFloatRepr, pyKeys, type DumpOptions } from './runtime/pyjson.ts';
 export { compareInstants, comparePy, decodeText, formatProtocolJson, formatTimestamp, parseZonedTimestamp, purePosixPath, pyFromIsoFormat, pyRepr, pySplitLines, pyStr, pyStrip, reviewHeadings, sha256Hex, sortedPy, zonedInstant } from './runtime/pytext.ts';
 export type { PyDateTime, PyInstant } from './runtime/pytext.ts';
+export { TURN_HISTORY, TurnFollower, cacheEquals, decideTurn, readCachedTurn, staleNote, withCachedTurn, type CacheAgreement, type CachedTurn, type Turn, type TurnSnapshot, type TurnState } from './runtime/turn.ts';
 export { errorCode, fsError, isInside, isObject, realpathOfExistingAncestor, sameList, sleep } from './runtime/util.ts';
 
 // ---------------------------------------------------------------------------
@@ -575,84 +577,25 @@ export function replay(events: Json[], participants: string[], readiness: Readin
   return state;
 }
 
-/** Whose turn it is: protocol.json's cached turn, or the log's when the cache is a stale copy of an earlier point of it. */
-export interface Turn {
-  phase: unknown;
-  proposalOwner: unknown;
-  waitingFor: string[];
-  /**
-   * Set when protocol.json's cache is stale: its phase, owner, waitingFor
-   * and `updatedAt` are exactly those after this earlier event (an append of
-   * a later event died between its line and the rename, met a full disk, or
-   * is between the two right now). The turn is then the log's.
-   */
-  staleAt?: Json;
-}
-
-/** The turn after one event. */
-interface TurnSnapshot {
-  event: Json;
-  phase: Phase | null;
-  owner: string | null;
-  waiting: string[];
-}
-
-/** How many of the log's last events a stale cache may describe (every append repairs it, so one in practice). */
-const STALE_DEPTH = 8;
-
-/**
- * Follows a log event by event (the state machine's turn after each) and
- * tells whose turn it is against protocol.json's cache. A cache that
- * matches the end of the log, or no point of it at all (a hand edit, which
- * the Python tools read as written), is taken as it is; one that matches an
- * earlier event exactly, its time included, was left behind by an append,
- * and the log's turn is the answer.
- */
-export class TurnTracker {
-  readonly state = emptyState();
-  #recent: TurnSnapshot[] = [];
-  readonly #participants: string[];
-
-  constructor(participants: string[]) {
-    this.#participants = participants;
-  }
-
-  /** The next event of the log. */
-  add(event: Json): void {
-    // Phases and turns do not depend on readiness.md (only decision_accepted's errors do).
-    applyEvent(this.state, event, this.#participants, NO_READINESS);
-    if (this.#recent.length === STALE_DEPTH) this.#recent.shift();
-    this.#recent.push({ event, phase: this.state.phase, owner: this.state.proposalOwner, waiting: this.state.waitingFor });
-  }
-
-  /** The turn, given protocol.json as read now. */
-  turn(protocol: Json): Turn {
-    const cached: Turn = { phase: protocol.currentPhase, proposalOwner: protocol.proposalOwner, waitingFor: cachedWaiting(protocol) };
-    const matches = (r: TurnSnapshot): boolean => r.phase === protocol.currentPhase && r.owner === protocol.proposalOwner && sameList(protocol.waitingFor, r.waiting);
-    const last = this.#recent.at(-1);
-    if (!last || matches(last)) return cached;
-    for (let i = this.#recent.length - 2; i >= 0; i--) {
-      const r = this.#recent[i]!;
-      if (r.event.at === protocol.updatedAt && matches(r)) return { phase: last.phase, proposalOwner: last.owner, waitingFor: [...last.waiting], staleAt: r.event };
-    }
-    return cached;
-  }
-}
-
 const NO_READINESS: ReadinessFacts = { blocking: [], unresolved: [], deferredWithoutReason: [], readyToImplement: true, isGateChecked: () => true };
 
-/** The turn of a folder whose log is read whole (see {@link TurnTracker}). */
+/** A {@link TurnFollower} over this state machine: whose turn it is, event by event (the rule is runtime/turn.ts's). */
+export class TurnTracker extends TurnFollower {
+  constructor(participants: string[]) {
+    // Phases and turns do not depend on readiness.md (only decision_accepted's errors do).
+    super(emptyState(), (state, event) => applyEvent(state, event, participants, NO_READINESS));
+  }
+}
+
+/** The turn of a folder whose log is read whole: the one answer of every door (runtime/turn.ts). */
 export function turnOf(protocol: Json, events: Json[]): Turn {
-  // Only a cache whose time is that of one of the last events but the very
-  // last can be stale: most reads need no replay.
-  if (!events.slice(-STALE_DEPTH - 1, -1).some((e) => e.at === protocol.updatedAt)) return { phase: protocol.currentPhase, proposalOwner: protocol.proposalOwner, waitingFor: cachedWaiting(protocol) };
   const tracker = new TurnTracker(participantIds(protocol));
   for (const event of events) tracker.add(event);
   return tracker.turn(protocol);
 }
 
 /**
- * Whether a stale-looking cache is an append caught between its line and
+ * Whether a cache left behind is an append caught between its line and
  * its rename (the folder lock held, or protocol.json caught up since): the
  * answer from the log is right either way, but only a cache left behind is
  * worth a note.
@@ -660,14 +603,7 @@ export function turnOf(protocol: Json, events: Json[]): Turn {
 async function appendInFlight(host: Host, folder: string, turn: Turn): Promise<boolean> {
   if ((await inspectFolderLock(host, folder).catch(() => undefined))?.status === 'held') return true;
   const now = await readProtocol(host, folder).catch(() => undefined);
-  return now !== undefined && now.currentPhase === turn.phase && now.proposalOwner === turn.proposalOwner && sameList(now.waitingFor, turn.waitingFor);
-}
-
-/** Words for a stale cache, on stderr of the command that answered from the log. */
-export function staleNote(turn: Turn, events: Json[] | Json | undefined): string | undefined {
-  if (!turn.staleAt) return undefined;
-  const last = Array.isArray(events) ? events.at(-1) : events;
-  return `protocol.json is stale (it describes seq ${pyStr(turn.staleAt.seq)}; the log ends at seq ${pyStr(last?.seq)}): answering from the log; the next append or \`acp doctor --fix\` rewrites it`;
+  return now !== undefined && cacheEquals(now, turn.log);
 }
 
 // ---------------------------------------------------------------------------
@@ -2300,8 +2236,8 @@ function signedHead(protocol: Json, event: AcpEvent, line: string): Json {
  */
 async function repairStaleCache(host: Host, folder: string, protocol: Json, events: Json[], session: StoreSession): Promise<void> {
   const turn = turnOf(protocol, events);
-  if (!turn.staleAt) return;
-  const updated = { ...protocol, currentPhase: turn.phase, proposalOwner: turn.proposalOwner, waitingFor: turn.waitingFor, updatedAt: events.at(-1)!.at };
+  if (turn.cache !== 'behind') return;
+  const updated = withCachedTurn(protocol, turn.log, events.at(-1)!.at);
   await writeFileAtomic(host, nodePath.join(folder, 'protocol.json'), formatProtocolJson(updated), { throughLink: true });
   session.written.add(nodePath.join(folder, 'protocol.json'));
 }
@@ -2315,7 +2251,7 @@ function appendedText(view: LogView, event: AcpEvent): string {
 
 /** protocol.json with the state after `event` (other keys as read under the lock: a person's or another tool's edits stay). */
 function updatedProtocol(protocol: Json, state: DerivedState, event: AcpEvent, line: string): Json {
-  const updated: Json = { ...protocol, currentPhase: state.phase, proposalOwner: state.proposalOwner, waitingFor: state.waitingFor, updatedAt: event.at };
+  const updated = withCachedTurn(protocol, state, event.at);
   // A signed collaboration's protocol.json records the last signed line (docs/signing.md).
   if (event.sig !== undefined) updated.signing = signedHead(protocol, event, line);
   return updated;
@@ -2950,7 +2886,8 @@ async function folderFileErrors(host: Host, folder: string): Promise<string[]> {
 function checkDeclaration(protocol: Json, errors: string[]): string[] {
   if (protocol.protocol !== 'acp') errors.push("protocol.json protocol must be 'acp'");
   if (protocol.schemaVersion !== 2) errors.push('protocol.json schemaVersion must be 2');
-  if (typeof protocol.currentPhase !== 'string' || !(PHASES as readonly string[]).includes(protocol.currentPhase)) {
+  const cache = readCachedTurn(protocol);
+  if (typeof cache.phase !== 'string' || !(PHASES as readonly string[]).includes(cache.phase)) {
     errors.push(`currentPhase must be one of ${pyRepr([...PHASES])}`);
   }
   if (typeof protocol.objective !== 'string' || pyStrip(protocol.objective) === '') errors.push('protocol.json objective must not be blank');
@@ -2972,8 +2909,8 @@ function checkDeclaration(protocol: Json, errors: string[]): string[] {
       for (const name of FORBIDDEN_FILES) if ((gate.text as string).includes(name)) errors.push(`completion gate must not reference obsolete file ${name}`);
     });
   }
-  if (!('waitingFor' in protocol)) errors.push('protocol.json waitingFor must be present');
-  if (!('proposalOwner' in protocol)) errors.push('protocol.json proposalOwner must be present');
+  if (!cache.present.waitingFor) errors.push('protocol.json waitingFor must be present');
+  if (!cache.present.proposalOwner) errors.push('protocol.json proposalOwner must be present');
   return participants;
 }
 
@@ -3019,14 +2956,12 @@ function checkCachedState(protocol: Json, state: DerivedState, errors: string[])
   // With no event replayed (an empty or unreadable log) the Python tools
   // compare only waitingFor (issue 12 item 6).
   const replayed = state.phase !== null;
-  if (replayed && protocol.currentPhase !== state.phase) errors.push(`protocol.json currentPhase is ${pyStr(protocol.currentPhase)}, expected ${state.phase}`);
-  if (replayed && protocol.proposalOwner !== state.proposalOwner) {
-    errors.push(`protocol.json proposalOwner is '${pyStr(protocol.proposalOwner)}', expected '${pyStr(state.proposalOwner)}'`);
+  const cache = readCachedTurn(protocol);
+  if (replayed && cache.phase !== state.phase) errors.push(`protocol.json currentPhase is ${pyStr(cache.phase)}, expected ${state.phase}`);
+  if (replayed && cache.proposalOwner !== state.proposalOwner) {
+    errors.push(`protocol.json proposalOwner is '${pyStr(cache.proposalOwner)}', expected '${pyStr(state.proposalOwner)}'`);
   }
-  const cachedWaiting = protocol.waitingFor;
-  if (!Array.isArray(cachedWaiting) || cachedWaiting.length !== state.waitingFor.length || cachedWaiting.some((v, i) => v !== state.waitingFor[i])) {
-    errors.push(`protocol.json waitingFor is ${pyRepr(cachedWaiting)}, expected ${pyRepr(state.waitingFor)}`);
-  }
+  if (!sameList(cache.waitingFor, state.waitingFor)) errors.push(`protocol.json waitingFor is ${pyRepr(cache.waitingFor)}, expected ${pyRepr(state.waitingFor)}`);
 }
 
 /** Step 10: the deliverables' content, decisions.md and the attachments. */
@@ -3416,17 +3351,35 @@ export interface NextResult {
   note?: string;
 }
 
-function cachedWaiting(protocol: Json): string[] {
-  return Array.isArray(protocol.waitingFor) ? protocol.waitingFor.map((v) => pyStr(v)) : [];
-}
-
 /** Compute the next action for `participant` (spec §10). */
 export async function nextAction(host: Host, folder: string, participant: string, registry?: Registry): Promise<NextResult> {
   const protocol = await readProtocol(host, folder);
   if (!participantIds(protocol).includes(participant)) throw new AcpError(`participant ${pyRepr(participant)} is not listed in protocol.json`, 2, 'unknown_participant');
   const log = await readEventLogSettled(host, folder);
   if (log.errors.length) throw new AcpError(log.errors, 2, 'invalid_log');
-  return describeTurn(host, folder, protocol, log.events, participant, turnOf(protocol, log.events), registry);
+  return describeTurn(host, folder, protocol, log.events, participant, await readTurn(host, folder, protocol, log.events), registry);
+}
+
+/**
+ * Whose turn it is in `folder` (protocol.json as read, or `protocol`): the
+ * one answer of every door. Lines of the log that do not parse are left
+ * out (`next` and `wait` refuse such a log; the views show it).
+ */
+export async function folderTurn(host: Host, folder: string, protocol?: Json): Promise<Turn> {
+  const cache = protocol ?? (await readProtocol(host, folder));
+  return readTurn(host, folder, cache, (await readEventLog(host, folder)).events);
+}
+
+/**
+ * {@link turnOf} for a log just read whole, without its replay where the
+ * append checkpoint provably describes this very log (its count and last
+ * line) and protocol.json agrees with it: the common case stays O(tail).
+ */
+async function readTurn(host: Host, folder: string, protocol: Json, events: Json[]): Promise<Turn> {
+  const checkpoint = await loadCheckpoint(host, folder, participantIds(protocol), stateKeys()).catch(() => undefined);
+  const last = events.at(-1);
+  const same = checkpoint !== undefined && checkpoint.count === events.length && last !== undefined && lastLineAt(checkpoint.log.tail) === last.at && checkpoint.maxSeq === last.seq;
+  return (same && turnIfAgreed(protocol, checkpoint.state, last)) || turnOf(protocol, events);
 }
 
 /** The next action for `participant` on `turn` (spec §10), the `next` hooks' hints included. */
@@ -3493,7 +3446,7 @@ async function describeTurn(host: Host, folder: string, protocol: Json, events: 
   const last = events.at(-1);
   const result: NextResult = { phase, proposalOwner: owner, waitingFor: waiting, action, exitCode };
   if (last) result.lastEvent = { seq: last.seq, event: last.event, from: last.from };
-  const note = staleNote(turn, last);
+  const note = staleNote(turn);
   if (note && !(await appendInFlight(host, folder, turn))) result.note = note;
   if (registry?.hooks.has('next')) {
     const hints: string[] = [];
@@ -3780,7 +3733,7 @@ function apiObject() {
     VERSION, LOCK_NAME, CHECKPOINT_NAME, LOCK_BREAKER, EVENT_NAMES, PHASES, REQUIRED_FILES, FORBIDDEN_FILES, CONCLUSION_SECTIONS, DEFAULT_WAIT_TIMEOUT_SECONDS, DEFAULT_WAIT_INTERVAL_SECONDS,
     AcpError, AcpTimeoutError, AcpAbortError, AcpPluginError, AcpAppendedError, UsageError,
     createNodeHost, createMemoryHost, createMemoryFileSystem, openCollaboration, createRegistry, pluginContext,
-    init, append, transact, strictSetting, openStore, signingKey, verifySignatures, localStore, eventDocuments, turnOf, staleNote, TurnTracker, refusalCodeOf, validate, nextAction, formatNext, waitForTurn, followFolder,
+    init, append, transact, strictSetting, openStore, signingKey, verifySignatures, localStore, eventDocuments, turnOf, folderTurn, decideTurn, TURN_HISTORY, staleNote, TurnTracker, readCachedTurn, cacheEquals, withCachedTurn, refusalCodeOf, validate, nextAction, formatNext, waitForTurn, followFolder,
     readProtocol, readEventLog, scanEventLog, parseEventLog, formatEventLine, jsonErrorDetail, nextSeq, emptyState, applyEvent, replay,
     participantIds, isUnsafePath, deliverableRef, primaryRef, resolveDeliverablePath, deliverableBoundary, symlinkRefusal, readDeliverable, documentFiles, checkedDocumentPath,
     markdown, readReadiness, decisionGateErrors, conclusionErrors, defaultTemplate, defaultGates, reviewHeadings, parseZonedTimestamp,

@@ -1,7 +1,6 @@
 // `next` on a long log, in-process (issue 35, "one rule for the turn"):
 // what answering whose turn costs when the answer must agree with the log.
-// Builds a valid log of N events (the shape of scripts/bench.ts: proposal /
-// review rounds and supporting revisions), then times nextAction in three
+// Builds a valid log of N events (scripts/long-log.ts), then times nextAction in three
 // folders: the log as generated (no append checkpoint), the same after one
 // append through acp (its checkpoint current), and a log whose events share
 // one second (the old timestamp heuristic's slow case). Prints the median
@@ -9,10 +8,11 @@
 // the source with Bun:
 //
 //   node_modules/.bin/bun scripts/bench-next.ts [events=100000] [runs=9]
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { append, createNodeHost, createRegistry, defaultTemplate, formatEventLine, formatProtocolJson, formatTimestamp, init, nextAction, readEventLog, readProtocol, turnOf } from '../acp.ts';
+import { append, createNodeHost, createRegistry, nextAction, readEventLog, readProtocol, turnOf } from '../acp.ts';
+import { writeLongLog } from './long-log.ts';
 
 const total = Number(process.argv[2] ?? 100_000);
 const runs = Number(process.argv[3] ?? 9);
@@ -24,35 +24,7 @@ const registry = await createRegistry();
 /** A valid log of `total` events ending with alice to move; `sameSecond` gives every event one `at`. */
 async function generate(name: string, sameSecond: boolean): Promise<string> {
   const folder = join(work, name);
-  await init(host, folder, { participants: ['alice', 'bob'], objective: 'Benchmark the runtime', completion: ['Benchmarks recorded'], primaryType: 'adr' }, registry);
-  const protocolPath = join(folder, 'protocol.json');
-  const protocol = JSON.parse(readFileSync(protocolPath, 'utf8'));
-  protocol.deliverables.supporting = [{ type: 'test-plan', file: 'test-plan.md' }];
-  const type = registry.type('test-plan')!;
-  writeFileSync(join(folder, 'deliverables', 'test-plan.md'), defaultTemplate({ title: type.title, type: 'test-plan', sections: type.sections([]) }));
-  const first = readFileSync(join(folder, 'events.jsonl'), 'utf8');
-  const base = Date.parse(JSON.parse(first).at);
-  const lines = [first];
-  const reviews: string[] = [];
-  let seq = 1;
-  const at = (): string => formatTimestamp(new Date(base + (sameSecond ? 1000 : seq * 1000)));
-  const add = (from: string, event: string, extra: Record<string, unknown>): void => {
-    seq++;
-    lines.push(formatEventLine({ seq, from, event, at: at(), summary: `${event} #${seq}`, reply_to: seq - 1, ...extra }));
-  };
-  add('alice', 'deliverable_drafted', { doc: 'deliverables/adr.md', role: 'primary' });
-  while (seq < total) {
-    if (total - seq >= 2) {
-      add('alice', 'proposal_submitted', { doc: 'proposal.md' });
-      add('bob', 'review_submitted', { doc: 'review.md' });
-      reviews.push(`## ${at()} - bob - seq ${seq}\n\nPosition:\n- Accept.\n`);
-    }
-    for (let i = 0; i < 8 && seq < total; i++) add(i % 2 ? 'bob' : 'alice', 'deliverable_revised', { doc: 'deliverables/test-plan.md', role: 'supporting' });
-  }
-  writeFileSync(join(folder, 'events.jsonl'), lines.join(''));
-  writeFileSync(join(folder, 'review.md'), ['# Review\n', 'Reviewed primary deliverable: `deliverables/adr.md`\n', 'Review Scope:\n- Proposal coherence\n- Primary deliverable completeness\n', ...reviews].join('\n'));
-  Object.assign(protocol, { currentPhase: 'revising', proposalOwner: 'alice', waitingFor: ['alice'], updatedAt: JSON.parse(lines.at(-1)!).at });
-  writeFileSync(protocolPath, formatProtocolJson(protocol));
+  await writeLongLog(host, registry, folder, total, { sameSecond });
   return folder;
 }
 

@@ -3376,9 +3376,11 @@ export async function folderTurn(host: Host, folder: string, protocol?: Json): P
  * line) and protocol.json agrees with it: the common case stays O(tail).
  */
 async function readTurn(host: Host, folder: string, protocol: Json, events: Json[]): Promise<Turn> {
-  const checkpoint = await loadCheckpoint(host, folder, participantIds(protocol), stateKeys()).catch(() => undefined);
   const last = events.at(-1);
-  const same = checkpoint !== undefined && checkpoint.count === events.length && last !== undefined && lastLineAt(checkpoint.log.tail) === last.at && checkpoint.maxSeq === last.seq;
+  // Without a checkpoint file there is no key to load: a read never creates the host's checkpoint key.
+  const present = last !== undefined && (await host.fs.stat(nodePath.join(folder, CHECKPOINT_NAME)).catch(() => null));
+  const checkpoint = present ? await loadCheckpoint(host, folder, participantIds(protocol), stateKeys()).catch(() => undefined) : undefined;
+  const same = checkpoint !== undefined && checkpoint.count === events.length && lastLineAt(checkpoint.log.tail) === last!.at && checkpoint.maxSeq === last!.seq;
   return (same && turnIfAgreed(protocol, checkpoint.state, last)) || turnOf(protocol, events);
 }
 

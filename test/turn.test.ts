@@ -17,7 +17,7 @@ import { loadSnapshot } from '../plugins/humans/snapshot.ts';
 import { RpcClient } from '../plugins/rpc/client.ts';
 import { acp as cli } from './humans/context.ts';
 import { cleanup, happyFolder, OWNER, REVIEWER, STEPS } from './humans/folders.ts';
-import { ALICE_TOKEN, startServer } from './rpc/helpers.ts';
+import { ALICE_TOKEN, BOB_TOKEN, startServer } from './rpc/helpers.ts';
 import { byScale } from './scale.ts';
 import { rng } from './seeded.ts';
 
@@ -224,12 +224,20 @@ async function doors(folder: string, participant: string): Promise<Record<string
   answers['report / dashboard model'] = { phase: snapshot.phase, waitingFor: snapshot.waitingFor };
   const server = await startServer(dirname(folder));
   try {
-    const client = await RpcClient.connect(`tcp://127.0.0.1:${server.port}`, { token: ALICE_TOKEN, heartbeatMs: 0 });
+    const client = await RpcClient.connect(`tcp://127.0.0.1:${server.port}`, { token: participant === OWNER ? ALICE_TOKEN : BOB_TOKEN, heartbeatMs: 0 });
     const task = relative(dirname(folder), folder);
     const rpc = (await client.call('task/status', { task })) as Json;
     answers['rpc task/status'] = { phase: rpc.phase, waitingFor: rpc.waitingFor };
     const list = (await client.call('agent/list')) as { agents: Array<{ agent: string; collaborations?: Array<{ task: string; phase: unknown; turn: boolean }> }> };
     const mine = list.agents.filter((a) => a.collaborations?.some((c) => c.task === task));
+    const subscription = await client.subscribe({ task, participant }, () => undefined);
+    const initial = subscription.initial as { ready?: boolean; state: { phase: unknown; waitingFor: unknown } };
+    answers['rpc agent/subscribe'] = { phase: initial.state.phase, waitingFor: initial.state.waitingFor };
+    answers['rpc agent/subscribe (ready)'] = initial.ready === true;
+    await subscription.unsubscribe();
+    // task/result refuses a collaboration that is not completed, naming its phase (task/cancel reads the phase alike).
+    const result = await client.call('task/result', { task }).then(() => undefined, (error: { data?: Json }) => error.data);
+    answers['rpc task/result'] = { phase: result?.phase };
     answers['rpc agent/list'] = { phase: mine[0]?.collaborations?.[0]?.phase, waitingFor: mine.filter((a) => a.collaborations!.find((c) => c.task === task)!.turn).map((a) => a.agent) };
     client.close();
   } finally {
@@ -240,7 +248,7 @@ async function doors(folder: string, participant: string): Promise<Record<string
 
 /** Every door's answer, expected the same: `turn` for the phase/waitingFor doors, and whether wait is ready. */
 function expectSame(answers: Record<string, unknown>, turn: { phase: string; waitingFor: string[] }, ready: boolean): void {
-  const expected = Object.fromEntries(Object.keys(answers).map((door) => [door, door === 'cli wait' ? ready : turn]));
+  const expected = Object.fromEntries(Object.keys(answers).map((door) => [door, door === 'cli wait' || door === 'rpc agent/subscribe (ready)' ? ready : door === 'rpc task/result' ? { phase: turn.phase } : turn]));
   expect(answers).toEqual(expected);
 }
 

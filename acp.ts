@@ -3554,8 +3554,8 @@ const UNREADABLE_GRACE_MS = 2000;
  * Wait until `participant` is listed in waitingFor or the phase is
  * completed/blocked (spec §10). Woken by file-system notifications, with a
  * poll every `intervalSeconds` as the fallback; a store that follows others
- * (git) keeps the folder up to date meanwhile. The turn is the log's when
- * protocol.json's cache is a stale copy of it (see {@link TurnTracker}).
+ * (git) keeps the folder up to date meanwhile. The turn is every door's
+ * (runtime/turn.ts): the log's when protocol.json was left behind by an append.
  */
 export async function waitForTurn(host: Host, folder: string, participant: string, options: WaitOptions = {}, registry?: Registry): Promise<WaitResult> {
   // An infinite interval polls never (file-change notifications still wake the wait): a timer past 2^31 - 1 ms would fire at once.

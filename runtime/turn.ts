@@ -18,59 +18,21 @@
  * 5. anything else is a hand edit (or another tool's) → the cache, as the
  *    Python tools read it (they never read the log for the turn).
  *
- * Rule 4 needs a later second so that a hand edit in a folder whose events
- * share one second (its `updatedAt` that of the last event) is never taken
- * for a crash. The state machine lives in acp.ts: it is passed in (the
- * checkpoint modules' pattern), this module imports only types from it.
+ * Rule 4 needs another second than the last event's so that a hand edit in
+ * a folder whose events share one second (its `updatedAt` that of the last
+ * event) is never taken for a crash.
  * @module
  */
-import type { DerivedState } from '../acp.ts';
+import * as nodePath from 'node:path';
+import { CHECKPOINT_NAME, loadCheckpoint } from './checkpoint.ts';
+import { readEventLog } from './event-log.ts';
+import { inspectFolderLock } from './files.ts';
+import { participantIds, readProtocol } from './folder.ts';
+import type { Host } from './host.ts';
 import { pyStr } from './pytext.ts';
-import { type Json, sameList } from './util.ts';
-
-/** A turn: what protocol.json caches and the state machine derives. */
-export interface TurnState {
-  phase: string | null;
-  proposalOwner: string | null;
-  waitingFor: string[];
-}
-
-/** protocol.json's cached turn as written (raw values), and which of its keys are present. */
-export interface CachedTurn {
-  phase: unknown;
-  proposalOwner: unknown;
-  waitingFor: unknown;
-  present: { phase: boolean; proposalOwner: boolean; waitingFor: boolean };
-}
-
-/**
- * How protocol.json's cache relates to the log: `agrees` (rule 1), `no-log-turn`
- * (rule 2), `behind` (rules 3 and 4: the answer is the log's), `edited` (rule 5:
- * the answer is the cache's).
- */
-export type CacheAgreement = 'agrees' | 'no-log-turn' | 'behind' | 'edited';
-
-/** The answer to "whose turn": the same for every door that reads one folder. */
-export interface Turn {
-  /** The phase answered (the cache's raw value under rules 2 and 5). */
-  phase: unknown;
-  proposalOwner: unknown;
-  waitingFor: string[];
-  /** The log's last event, if any. */
-  lastEvent: Json | undefined;
-  /** Where the answer comes from. */
-  source: 'log' | 'cache';
-  cache: CacheAgreement;
-  /** The turn the log derives (phase null when it derives none). */
-  log: TurnState;
-  /** Under `behind`: the event after which the cache was written. */
-  staleAt?: Json;
-}
-
-/** The turn after one event of the log. */
-export interface TurnSnapshot extends TurnState {
-  event: Json;
-}
+import { applyEvent, emptyState, stateKeys } from './state-machine.ts';
+import type { CacheAgreement, CachedTurn, DerivedState, Json, ReadinessFacts, Turn, TurnSnapshot, TurnState } from './types.ts';
+import { sameList } from './util.ts';
 
 /** How many of the log's last events rule 4 looks back (one per append that could not rename; every append repairs it). */
 const STALE_DEPTH = 8;
@@ -108,28 +70,26 @@ function turnState(state: TurnState): TurnState {
   return { phase: state.phase, proposalOwner: state.proposalOwner, waitingFor: state.waitingFor };
 }
 
-/** Apply one event to a derived state (acp.ts's applyEvent, readiness aside: phases and turns do not depend on it). */
-export type ApplyEvent = (state: DerivedState, event: Json) => void;
+/** Phases and turns do not depend on readiness.md (only decision_accepted's errors do). */
+const NO_READINESS: ReadinessFacts = { blocking: [], unresolved: [], deferredWithoutReason: [], readyToImplement: true, isGateChecked: () => true };
 
 /**
  * Follows a log event by event (the state machine's turn after each of the
- * last {@link STALE_DEPTH}) and answers whose turn it is against
+ * last {@link TURN_HISTORY}) and answers whose turn it is against
  * protocol.json as read now. O(1) memory: a waiter feeds it only new lines.
  */
-export class TurnFollower {
-  readonly state: DerivedState;
-  readonly #apply: ApplyEvent;
+export class TurnTracker {
+  readonly state: DerivedState = emptyState();
+  readonly #participants: string[];
   #recent: TurnSnapshot[] = [];
 
-  /** `start` is the state before the first event (acp.ts's emptyState()). */
-  constructor(start: DerivedState, apply: ApplyEvent) {
-    this.state = start;
-    this.#apply = apply;
+  constructor(participants: string[]) {
+    this.#participants = participants;
   }
 
   /** The next event of the log. */
   add(event: Json): void {
-    this.#apply(this.state, event);
+    applyEvent(this.state, event, this.#participants, NO_READINESS);
     if (this.#recent.length === TURN_HISTORY) this.#recent.shift();
     this.#recent.push({ event, ...turnState(this.state) });
   }
@@ -138,6 +98,49 @@ export class TurnFollower {
   turn(protocol: Json): Turn {
     return decideTurn(protocol, this.#recent);
   }
+}
+
+/** The turn of a folder whose log is read whole: the one answer of every door. */
+export function turnOf(protocol: Json, events: Json[]): Turn {
+  const tracker = new TurnTracker(participantIds(protocol));
+  for (const event of events) tracker.add(event);
+  return tracker.turn(protocol);
+}
+
+/**
+ * {@link turnOf} for a log just read whole, without its replay where the
+ * append checkpoint provably describes this very log (its count and last
+ * line) and protocol.json agrees with it: the common case stays O(tail).
+ */
+export async function readTurn(host: Host, folder: string, protocol: Json, log: { events: Json[]; lastLine?: string }): Promise<Turn> {
+  const last = log.events.at(-1);
+  // Without a checkpoint file there is no key to load: a read never creates the host's checkpoint key.
+  const present = last !== undefined && (await host.fs.stat(nodePath.join(folder, CHECKPOINT_NAME)).catch(() => null));
+  const checkpoint = present ? await loadCheckpoint(host, folder, participantIds(protocol), stateKeys()).catch(() => undefined) : undefined;
+  const same = checkpoint !== undefined && checkpoint.count === log.events.length && checkpoint.log.tail === `${log.lastLine}\n`;
+  return (same && turnIfAgreed(protocol, checkpoint.state, last)) || turnOf(protocol, log.events);
+}
+
+/**
+ * Whose turn it is in `folder` (protocol.json as read, or `protocol`): the
+ * one answer of every door. Lines of the log that do not parse are left
+ * out (`next` and `wait` refuse such a log; the views show it).
+ */
+export async function folderTurn(host: Host, folder: string, protocol?: Json): Promise<Turn> {
+  const cache = protocol ?? (await readProtocol(host, folder));
+  return readTurn(host, folder, cache, await readEventLog(host, folder));
+}
+
+/**
+ * Whether a cache left behind is an append caught between its line and
+ * its rename (the folder lock held, or protocol.json caught up since): the
+ * answer from the log is right either way, but only a cache left behind is
+ * worth a note.
+ */
+export async function appendInFlight(host: Host, folder: string, turn: Turn): Promise<boolean> {
+  if ((await inspectFolderLock(host, folder).catch(() => undefined))?.status === 'held') return true;
+  const now = await readProtocol(host, folder).catch(() => undefined);
+  return now !== undefined && cacheEquals(now, turn.log);
 }
 
 /** The answer of rules 2 and 5: protocol.json's turn as written. */

@@ -11,8 +11,8 @@
  * 3. the cache equals the turn after the log minus its last line → an
  *    append died between its line and its rename: the log's turn, with a
  *    note;
- * 4. the cache equals the turn after an earlier event whose `at` is its
- *    `updatedAt`, and the log's last event is of a later second → several
+ * 4. the cache equals the turn after one of the last 8 events whose `at` is
+ *    its `updatedAt`, and the log's last event has another `at` → several
  *    such appends (acp writes the event's `at` as `updatedAt`): the log's
  *    turn, with a note;
  * 5. anything else is a hand edit (or another tool's) → the cache, as the

@@ -1553,10 +1553,10 @@ export class Registry {
     const commands = plugin.commands ?? [];
     if (!Array.isArray(commands)) throw new AcpError(`${where}: commands must be an array`);
     for (const command of commands) this.#checkCommand(command, where);
-    const conflict = origin.kind === 'built-in' ? undefined : pluginOptionConflict(this, plugin);
-    if (conflict) throw new AcpError(`${where}: ${conflict}`);
     const stores = plugin.stores ?? [];
     if (!Array.isArray(stores) || !stores.every(isStoreProvider)) throw new AcpError(`${where}: stores must be an array of { name, open(context), flag? }`);
+    const conflict = origin.kind === 'built-in' ? undefined : pluginOptionConflict(this, plugin);
+    if (conflict) throw new AcpError(`${where}: ${conflict}`);
     if (plugin.optionsSchema !== undefined && context) await checkPluginOptions(plugin, context, where);
     const typeOrigin: Origin = { ...origin, plugin: plugin.name };
     types.forEach((type, index) => {

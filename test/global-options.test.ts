@@ -168,7 +168,10 @@ describe("a plugin's options and the spellings read before it loaded", () => {
   });
 
   test('an option that changes what a spelling means is refused, naming the plugin; one that does not is accepted', async () => {
-    await expect(load({ name: 'plug', commands: command('deploy', { plug: flag }) })).rejects.toThrow("plugin 'plug' (inline): command 'deploy': --plug would mean --plug instead of --plugin");
+    let setUp = false;
+    const plug = { name: 'plug', commands: command('deploy', { plug: flag }), setup: () => void (setUp = true) };
+    await expect(load(plug)).rejects.toThrow("plugin 'plug' (inline): command 'deploy': --plug would mean --plug instead of --plugin");
+    expect(setUp).toBe(false);
     const colour = { name: 'colour', commands: command('next', { colour: flag }, true) };
     await expect(load(colour, { name: 'color', commands: command('next', { color: flag }, true) })).rejects.toThrow(
       "plugin 'color' (inline): command 'next': --c would mean ambiguous (--colour, --color) instead of --colour",

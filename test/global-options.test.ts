@@ -9,13 +9,16 @@
 //
 // Runtimes (test/runtime-matrix.ts): `npm test` runs the command lines in
 // this process; ACP_FULL=1 (or ACP_RUNTIMES) also runs them on node
-// (dist/acp.mjs), bun and deno (acp.ts) and the binary (dist/acp).
+// (dist/acp.mjs), bun and deno (acp.ts) and the binary (dist/acp). What the
+// spellings mean is checked against Python 3.11's argparse itself.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { type AcpPlugin, createNodeHost, createRegistry, runCli } from '../acp.ts';
+import { type AcpPlugin, createNodeHost, createRegistry, parseArgv, runCli } from '../acp.ts';
+import { parseGlobalOptions } from '../runtime/argv.ts';
+import { runPython } from './python/oracle.ts';
 import { STEPS, appendArgs, initArgs } from './happy-path.ts';
 import { runtimesOfRun } from './runtime-matrix.ts';
 
@@ -180,5 +183,52 @@ describe("a plugin's options and the spellings read before it loaded", () => {
     await expect(load(store)).rejects.toThrow("plugin 'pstore' (inline): command 'append': --no-co would mean --no-co instead of --no-config");
     const registry = await load(colour, { name: 'port', commands: command('deploy', { port: flag }) });
     await registry.cleanup();
+  });
+});
+
+describe("the spellings of the global options, against Python 3.11's argparse", () => {
+  // argparse with the global options and one command option, as acp reads a command that has only `--folder`.
+  const PARSER = [
+    'import argparse',
+    'class Parser(argparse.ArgumentParser):',
+    '    def error(self, message): raise ValueError(message)',
+    'def parser(with_folder):',
+    '    p = Parser(prog="acp")',
+    '    if with_folder: p.add_argument("--folder")',
+    '    p.add_argument("--plugin", action="append")',
+    '    p.add_argument("--no-config", action="store_true")',
+    '    p.add_argument("--debug", action="store_true")',
+    '    return p',
+  ].join('\n');
+  const CASES = [
+    ['--no-conf'], ['--no-c'], ['--n'], ['--no-config=yes'], ['--plug', 'a.mjs'], ['--plu=a.mjs', '--plugin', 'b.mjs'], ['--', '--plugin', 'p.mjs'],
+    ['--plugin'], ['--plugin', '--no-config'], ['--plugin', '-1'], ['--plugin', '-x y'], ['--deb'], ['--d'], ['--fold=F', '--p', 'x'], ['--x', '--pl', 'y'], ['--f', 'F', '--', 'z'],
+  ];
+  /** What a parse gave, as the Python side reports it (`folder` only when it is asked for). */
+  const outcome = (parse: () => { plugin?: unknown; 'no-config'?: unknown; debug?: unknown; folder?: unknown }, withFolder: boolean): unknown => {
+    try {
+      const options = parse();
+      const seen = { plugin: options.plugin ?? null, no_config: options['no-config'] === true, debug: options.debug === true };
+      return { ok: withFolder ? { ...seen, folder: options.folder ?? null } : seen };
+    } catch (error) {
+      return { ok: { error: (error as Error).message } };
+    }
+  };
+  const folder = { folder: { type: 'string', description: '' } } as const;
+
+  test('the full parse: every spelling means what argparse says, with its words for a refusal', () => {
+    const python = runPython('try:\n    n = parser(True).parse_args(x)\n    out = {"plugin": n.plugin, "no_config": n.no_config, "debug": n.debug, "folder": n.folder}\nexcept ValueError as e:\n    out = {"error": str(e)}', CASES, PARSER);
+    const ours = CASES.map((argv) => outcome(() => parseArgv(argv, { options: folder }).options, true));
+    expect(ours).toEqual(python);
+  });
+
+  test('the early read (parse_known_args over the global options alone): the same plugins, --no-config and --debug', () => {
+    const python = runPython('try:\n    n, rest = parser(False).parse_known_args(x)\n    out = {"plugin": n.plugin, "no_config": n.no_config, "debug": n.debug}\nexcept ValueError as e:\n    out = {"error": str(e)}', CASES, PARSER);
+    const early = (argv: string[]) => {
+      const read = parseGlobalOptions(argv, undefined);
+      return { plugin: read.plugins.length ? read.plugins : undefined, 'no-config': !read.config, debug: read.debug };
+    };
+    const ours = CASES.map((argv) => outcome(() => early(argv), false));
+    expect(ours).toEqual(python);
   });
 });

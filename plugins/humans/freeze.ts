@@ -15,7 +15,7 @@
  */
 import type { CommandResult, Store, Transaction } from '../../acp.ts';
 import type { Host } from '../../runtime/host.ts';
-import type { FreezeOptions } from '../humans.ts';
+import type { FreezeOptions } from './options.ts';
 import type { HumansContext } from './context.ts';
 import { join } from 'node:path';
 

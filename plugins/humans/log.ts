@@ -9,7 +9,7 @@
  * @module
  */
 import { join } from 'node:path';
-import type { LogOptions } from '../humans.ts';
+import type { LogOptions } from './options.ts';
 import type { HumansContext } from './context.ts';
 import { readText } from './snapshot.ts';
 import { formatEvent } from './status.ts';

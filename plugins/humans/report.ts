@@ -15,7 +15,7 @@
  */
 import MarkdownIt from 'markdown-it';
 import type { CommandResult } from '../../acp.ts';
-import type { ReportOptions } from '../humans.ts';
+import type { ReportOptions } from './options.ts';
 import type { HumansContext } from './context.ts';
 import { phaseDiagramSvg, phaseGraph } from './diagram.ts';
 import { blockingEvent, elapsed, loadSnapshot, type DeliverableView, type Snapshot } from './snapshot.ts';

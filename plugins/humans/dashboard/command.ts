@@ -7,7 +7,7 @@
  * required; `--tls-cert`/`--tls-key` serve HTTPS). Runs until Ctrl-C.
  * @module
  */
-import type { DashboardOptions } from '../../humans.ts';
+import type { DashboardOptions } from '../options.ts';
 import type { HumansContext } from '../context.ts';
 import { Board } from './board.ts';
 import { confinedHost } from './confine.ts';

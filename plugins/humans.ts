@@ -9,11 +9,11 @@
  *
  * This module only describes the commands, so every run of `acp` lists them
  * cheaply; each `run` imports its implementation (plugins/humans/) when the
- * command is used. Written as a user's plugin is: types from acp.ts, the
+ * command is used. Written as a user's plugin is: types from runtime/types.ts, the
  * library from the context.
  * @module
  */
-import type { AcpPlugin, CommandSpec, PluginContext } from '../acp.ts';
+import type { AcpPlugin, CommandSpec, PluginContext } from '../runtime/types.ts';
 import { dashboardOptions, folder, freezeOptions, logOptions, reportOptions } from './humans/options.ts';
 
 /** The five commands, typed from their option data by `defineCommand` (the parser converts and checks every value). */

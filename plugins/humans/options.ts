@@ -5,7 +5,7 @@
  * other).
  * @module
  */
-import type { OptionValuesOf } from '../../acp.ts';
+import type { OptionValuesOf } from '../../runtime/types.ts';
 
 /** `--folder`, required by every command but the dashboard. */
 export const folder = { type: 'string', required: true, description: 'Collaboration folder' } as const;

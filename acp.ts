@@ -37,7 +37,7 @@ import { CHECKPOINT_NAME, addSeq, checkpointState, duplicateSeqError, hasSeq, lo
 import { defineCommand, defineDeliverableType, definePlugin } from './runtime/define.ts';
 import { CONCLUSION_SECTIONS, checkDecisions, conclusionErrors, decisionGateErrors, initialDocuments, markdown, readinessGateErrors, readReadiness, strictProposalErrors, strictReviewErrors, type MarkdownHelpers, type ReadinessFacts } from './runtime/documents.ts';
 import { AcpAbortError, AcpAppendedError, AcpError, AcpPluginError, AcpTimeoutError, UsageError } from './runtime/errors.ts';
-import { LOCK_BREAKER, LOCK_NAME, READ_LIMITS, confineHost, inspectFolderLock, logDecodeError, openCapped, readCapped, readWholeLines, withFolderLock, writeFileAtomic, type FolderLock, type WriteAtomicOptions } from './runtime/files.ts';
+import { LOCK_BREAKER, LOCK_NAME, READ_LIMITS, confineHost, inspectFolderLock, inspectLockLine, logDecodeError, openCapped, readCapped, readWholeLines, withFolderLock, writeFileAtomic, type FolderLock, type WriteAtomicOptions } from './runtime/files.ts';
 import type { FileReader, FileSystem, Host } from './runtime/host.ts';
 import { createMemoryFileSystem, createMemoryHost } from './runtime/memory-host.ts';
 import { lineHash } from './runtime/keyring.ts';
@@ -52,7 +52,7 @@ export { CHECKPOINT_NAME } from './runtime/checkpoint.ts';
 export { defineCommand, defineDeliverableType, definePlugin } from './runtime/define.ts';
 export { CONCLUSION_SECTIONS, conclusionErrors, decisionGateErrors, markdown, readReadiness, type MarkdownHelpers, type ReadinessFacts } from './runtime/documents.ts';
 export { AcpAbortError, AcpAppendedError, AcpError, AcpPluginError, AcpTimeoutError, UsageError } from './runtime/errors.ts';
-export { LOCK_BREAKER, LOCK_NAME, confineHost, inspectFolderLock, readCapped, withFolderLock, writeFileAtomic, type FolderLock, type FolderLockOptions, type FolderLockState, type WriteAtomicOptions } from './runtime/files.ts';
+export { LOCK_BREAKER, LOCK_NAME, confineHost, inspectFolderLock, inspectLockLine, readCapped, withFolderLock, writeFileAtomic, type FolderLock, type FolderLockOptions, type FolderLockState, type LockTicket, type WriteAtomicOptions } from './runtime/files.ts';
 export type { FileReader, FileStat, FileSystem, Host, ProcessIdentity } from './runtime/host.ts';
 export { createMemoryFileSystem, createMemoryHost, type MemoryFileSystem, type MemoryHostOptions } from './runtime/memory-host.ts';
 export { createNodeHost, type NodeHostOptions } from './runtime/node-host.ts';
@@ -1809,6 +1809,8 @@ export interface AppendOptions {
   onLockWait?: (message: string) => void;
   /** Give up when the lock has not changed hands (nor the line ahead moved) for this long (default 60 s); a line that keeps moving is waited out. */
   lockTimeoutMs?: number;
+  /** Stop waiting for the lock when this aborts (SIGINT/SIGTERM; see {@link FolderLockOptions.signal}). */
+  lockSignal?: AbortSignal;
   /** Told what a store found and settled on the way (git: an earlier run's event that did or did not land). */
   onNote?: (line: string) => void;
   /** The store to write through (default: the one {@link openStore} chooses for the folder). */
@@ -1925,7 +1927,7 @@ export interface Store {
    * check runs again), so it keeps no state between runs. A refusal thrown
    * by the body is passed on and nothing is published.
    */
-  transact<T>(folder: string, intent: WriteIntent, body: (session: StoreSession) => Promise<T>, options?: Pick<AppendOptions, 'onLockWait' | 'lockTimeoutMs' | 'onNote'>): Promise<T>;
+  transact<T>(folder: string, intent: WriteIntent, body: (session: StoreSession) => Promise<T>, options?: Pick<AppendOptions, 'onLockWait' | 'lockTimeoutMs' | 'lockSignal' | 'onNote'>): Promise<T>;
   /**
    * Keep the local folder up to date while someone waits on it (git: fetch
    * and fast-forward now, then in the background with back-off). Resolves
@@ -1978,7 +1980,7 @@ export function localStore(host: Host): Store {
   return {
     name: 'local',
     transact: (folder, _intent, body, options = {}) =>
-      withFolderLock(host, folder, (lock) => body({ lock, synced: false, written: new Set(), done: [], attempt: 1 }), { onWait: options.onLockWait, timeoutMs: options.lockTimeoutMs }),
+      withFolderLock(host, folder, (lock) => body({ lock, synced: false, written: new Set(), done: [], attempt: 1 }), { onWait: options.onLockWait, timeoutMs: options.lockTimeoutMs, signal: options.lockSignal }),
   };
 }
 
@@ -3784,7 +3786,7 @@ function apiObject() {
     readProtocol, readEventLog, scanEventLog, parseEventLog, formatEventLine, jsonErrorDetail, nextSeq, emptyState, applyEvent, replay,
     participantIds, isUnsafePath, deliverableRef, primaryRef, resolveDeliverablePath, deliverableBoundary, symlinkRefusal, readDeliverable, documentFiles, checkedDocumentPath,
     markdown, readReadiness, decisionGateErrors, conclusionErrors, defaultTemplate, defaultGates, reviewHeadings, parseZonedTimestamp,
-    inspectFolderLock, withFolderLock, writeFileAtomic, confineHost, decodeText, sha256Hex, formatTimestamp, formatProtocolJson, pyRepr, pyStr, pyStrip, purePosixPath, expandUser, loadsPy, dumpsPy, pySplitLines,
+    inspectFolderLock, inspectLockLine, withFolderLock, writeFileAtomic, confineHost, decodeText, sha256Hex, formatTimestamp, formatProtocolJson, pyRepr, pyStr, pyStrip, purePosixPath, expandUser, loadsPy, dumpsPy, pySplitLines,
     comparePy, sortedPy, parseArgv, parsePyInt, parsePyFloat, runCommand, describeError,
     errorCode, fsError, isInside, isObject, realpathOfExistingAncestor, sameList, sleep,
   };

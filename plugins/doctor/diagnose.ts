@@ -214,6 +214,8 @@ async function diagnose(core: DoctorCore, host: Acp.Host, folder: string, underL
     }
   }
 
+  await diagnoseLockLine(core, host, folder, add);
+
   // Leftover temporary files.
   let names: string[] = [];
   try {
@@ -347,6 +349,22 @@ async function diagnose(core: DoctorCore, host: Acp.Host, folder: string, underL
   return diagnosis;
 }
 
+/**
+ * The lock's waiting line: every file named like a ticket, live (a waiter
+ * at work: a note), stale (its waiter gone: the next writer clears it) or
+ * not a ticket at all (writers ignore it). `--fix` removes all but the live
+ * ones; a directory is left for a person.
+ */
+async function diagnoseLockLine(core: DoctorCore, host: Acp.Host, folder: string, add: (check: string, status: DoctorFinding['status'], message: string, fixable?: boolean) => void): Promise<void> {
+  const { tickets } = await core.inspectLockLine(host, folder).catch(() => ({ tickets: [] }));
+  for (const ticket of tickets) {
+    const who = ticket.pid === undefined ? '' : ` of pid ${ticket.pid}${ticket.hostname ? ` on ${ticket.hostname}` : ''}`;
+    if (ticket.kind === 'live') add('lock-line', 'note', `${ticket.name}: a writer${who} waiting for the lock`);
+    else if (ticket.kind === 'stale') add('lock-line', 'problem', `${ticket.name}: a stale ticket${who}: ${ticket.why}; writers skip it and the next one clears it`, true);
+    else add('lock-line', 'problem', `${core.pyRepr(ticket.name)}: not a ticket of the lock's line (${ticket.why}); writers ignore it${ticket.why === 'a directory' ? ': remove it by hand' : ''}`, ticket.why !== 'a directory');
+  }
+}
+
 /** A signed folder (docs/signing.md): its chain and every signature, in validate's words; nothing here is for `--fix` to repair. */
 async function checkSignatures(core: DoctorCore, host: Acp.Host, folder: string, add: (check: string, status: DoctorFinding['status'], message: string) => void): Promise<void> {
   const report = await core.verifySignatures(host, folder);
@@ -468,6 +486,9 @@ async function repair(core: DoctorCore, host: Acp.Host, folder: string, before: 
   for (const name of d.staleTemps) {
     await host.fs.remove(join(folder, name));
     changes.push(`removed ${name} (a temporary file left by an interrupted write; its content is derived and was never the live file)`);
+  }
+  for (const ticket of (await core.inspectLockLine(host, folder, true)).cleared) {
+    changes.push(`removed ${core.pyRepr(ticket.name)} (${ticket.kind === 'stale' ? `a stale ticket of the lock's line: ${ticket.why}` : `not a ticket: ${ticket.why}`})`);
   }
   if (before.breakerAbandoned && (await host.fs.stat(join(folder, '.acp.lock.break')))) {
     await host.fs.remove(join(folder, '.acp.lock.break'));

@@ -2231,9 +2231,11 @@ async function checkGates(host: Host, folder: string, protocol: Json, request: A
 async function appendUnderLock(host: Host, folder: string, request: AppendRequest, registry: Registry | undefined, session: StoreSession, strict: boolean): Promise<AppendResult> {
   // Read under the lock: the copy read before it may be seconds old under
   // contention (or, through a store that syncs, from before the fetch).
-  const protocol = await readProtocol(host, folder);
+  let protocol = await readProtocol(host, folder);
   const participants = checkNames(protocol, request);
   const view = await viewLog(host, folder, participants);
+  // The log's keys, not a cache an interrupted rotation left stale (without a checkpoint: one is saved only after protocol.json).
+  if (protocol.signing !== undefined && !view.checkpoint) protocol = (await import('./runtime/signing.ts')).withKeysOfLog(protocol, view.events);
   await checkRequest(host, folder, protocol, request, view);
   const event = eventOf(host, request, view.maxSeq, view.lastAt);
   const readiness = await readReadinessFile(host, folder);

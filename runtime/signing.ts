@@ -156,6 +156,21 @@ export function signingDeclaration(protocol: Json): SigningDeclaration | undefin
   return value as SigningDeclaration;
 }
 
+/**
+ * protocol.json with `signing.keys` as the log registers them (seq 1's
+ * declaration, then each key announced since): protocol.json is a cache,
+ * and an append killed between its line and protocol.json's rewrite leaves
+ * the key it announced unrecorded there. The next append signs with, and
+ * records, the log's key. Unchanged when seq 1 declares no keys.
+ */
+export function withKeysOfLog(protocol: Json, events: readonly Json[]): Json {
+  const declared = isObject(events[0]?.signing) ? events[0].signing.keys : undefined;
+  if (!isObject(declared) || !isObject(protocol.signing)) return protocol;
+  const keys: Json = { ...(isObject(protocol.signing.keys) ? protocol.signing.keys : {}), ...declared };
+  for (const event of events.slice(1)) if (isPublicKey(event.pubkey)) keys[String(event.from)] = event.pubkey;
+  return { ...protocol, signing: { ...protocol.signing, keys } };
+}
+
 /** What is wrong with a `signing` object, or `undefined`. */
 export function declarationProblem(value: unknown): string | undefined {
   if (!isObject(value)) return 'must be an object';

@@ -11,6 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import * as acp from '../acp.ts';
+import type { Keyring } from '../runtime/host.ts';
+import { fileKeyring, memoryKeyring, type KeyringFs } from '../runtime/keyring.ts';
 import { byScale } from './scale.ts';
 import { rng } from './seeded.ts';
 
@@ -185,4 +187,99 @@ describe('items 1 and 2: a waiting command ends at once on SIGTERM/SIGINT, leavi
       }, 30_000);
     }
   }
+});
+
+describe('item 3: a key rotation killed at any step leaves a log that verifies', () => {
+  const FOLDER = '/c';
+  const PRIMARY = 'deliverables/adr.md';
+
+  /** A key directory in memory for the file keyring (modes kept), with the dying host's step counter. */
+  function memoryKeyFiles(files: Map<string, { data: string; mode: number }>, step: () => void): KeyringFs {
+    const missing = (path: string): Error => Object.assign(new Error(`ENOENT: ${path}`), { code: 'ENOENT' });
+    const get = (path: string): { data: string; mode: number } => files.get(path) ?? (() => { throw missing(path); })();
+    return {
+      statSync: (path) => (step(), { mode: get(path).mode | 0o100000 }),
+      readFileSync: (path) => (step(), get(path).data),
+      mkdirSync: () => step(),
+      writeFileSync: (path, data, options) => {
+        step();
+        if (options.flag === 'wx' && files.has(path)) throw Object.assign(new Error('EEXIST'), { code: 'EEXIST' });
+        files.set(path, { data, mode: options.mode });
+      },
+      linkSync: (from, to) => {
+        step();
+        if (files.has(to)) throw Object.assign(new Error('EEXIST'), { code: 'EEXIST' });
+        files.set(to, { ...get(from) });
+      },
+      renameSync: (from, to) => {
+        step();
+        files.set(to, get(from));
+        files.delete(from);
+      },
+      rmSync: (path) => void (step(), files.delete(path)),
+      existsSync: (path) => (step(), files.has(path)),
+      copyFileSync: (from, to) => void (step(), files.set(to, { ...get(from) })),
+      chmodSync: (path, mode) => void (step(), (get(path).mode = mode)),
+    };
+  }
+
+  /** `fs` whose every call past the `killAt`-th throws, as a killed process does nothing more (beneath() too). */
+  function dyingFs(fs: acp.FileSystem, step: () => void): acp.FileSystem {
+    const wrapped: Record<string, unknown> = {};
+    for (const [name, value] of Object.entries(fs)) {
+      if (typeof value !== 'function') continue;
+      wrapped[name] = name === 'beneath' ? (bases: string[]) => dyingFs(value.call(fs, bases), step) : (...args: unknown[]) => {
+        step();
+        return value.apply(fs, args);
+      };
+    }
+    return wrapped as unknown as acp.FileSystem;
+  }
+
+  test('kill append --new-key at every file-system and key-file step (memory host and file keyring): the next append finishes the rotation with the right key, and the log verifies', async () => {
+    const registry = await registryPromise;
+    const keyFiles = new Map<string, { data: string; mode: number }>();
+    let clock = Date.UTC(2026, 0, 1);
+    const now = (): Date => new Date((clock += 1000));
+    const fs = acp.createMemoryFileSystem({ now: () => clock });
+    const aliceRing = (files: Map<string, { data: string; mode: number }>, step = (): void => undefined): Keyring => fileKeyring(memoryKeyFiles(files, step), { dir: '/keys' });
+    const alice = acp.createMemoryHost({ fs, keyring: aliceRing(keyFiles), now });
+    const bob = acp.createMemoryHost({ fs, keyring: memoryKeyring(), now });
+    await acp.init(alice, FOLDER, { participants: ['alice', 'bob'], objective: 'o', completion: ['g'], primaryType: 'adr', sign: true }, registry);
+    await acp.append(alice, FOLDER, { participant: 'alice', event: 'deliverable_drafted', summary: 'd', doc: PRIMARY, role: 'primary', replyTo: 1 }, registry);
+    await acp.append(alice, FOLDER, { participant: 'alice', event: 'proposal_submitted', summary: 'p', doc: 'proposal.md', replyTo: 2 }, registry);
+    await acp.append(bob, FOLDER, { participant: 'bob', event: 'review_submitted', summary: 'r', doc: 'review.md', replyTo: 3 }, registry);
+    const folderFiles = Object.fromEntries(fs.snapshot());
+    const rotate = { participant: 'alice', event: 'proposal_revised', summary: 'rotated', doc: 'proposal.md', replyTo: 4, rotateKey: true };
+    let completed = false;
+    let killAt = 1;
+    for (; !completed; killAt++) {
+      const files = new Map([...keyFiles].map(([k, v]) => [k, { ...v }]));
+      const disk = acp.createMemoryFileSystem({ files: folderFiles, now: () => clock });
+      let calls = 0;
+      const step = (): void => {
+        if (++calls >= killAt) throw Object.assign(new Error(`killed at step ${killAt}`), { code: 'EKILLED' });
+      };
+      const dying: acp.Host = { ...acp.createMemoryHost({ fs: disk, keyring: aliceRing(files, step), now }), fs: dyingFs(disk, step) };
+      try {
+        await acp.append(dying, FOLDER, rotate, registry);
+        completed = true;
+      } catch (error) {
+        expect((error as Error).message, `step ${killAt}`).toContain('killed at step');
+      }
+      // Later: the dead process's lock is past its lease; alice appends again with the same key files.
+      clock += 60_000;
+      const after = acp.createMemoryHost({ fs: disk, keyring: aliceRing(files), now });
+      // Half the time a person ran `acp doctor --fix` first (which rewrites protocol.json's phase, not its keys).
+      if (killAt % 2 === 0) await (await import('../plugins/doctor/diagnose.ts')).doctor(acp.libraryApi(), after, FOLDER, { fix: true, registry });
+      const lines = new TextDecoder().decode(await disk.readFile(`${FOLDER}/events.jsonl`)).split('\n').filter(Boolean);
+      const next = lines.length === 5 ? { participant: 'alice', event: 'decision_proposed', summary: 'd', doc: 'decisions.md', replyTo: 5 } : { ...rotate, rotateKey: false };
+      await acp.append(after, FOLDER, next, registry);
+      const verdict = await acp.verifySignatures(acp.createMemoryHost({ fs: disk, now }), FOLDER);
+      expect({ step: killAt, errors: verdict.errors }).toEqual({ step: killAt, errors: [] });
+      expect(verdict.warnings, `step ${killAt}`).toEqual([]);
+    }
+    // Every step of the rotation was a kill point before it ran whole.
+    expect(killAt).toBeGreaterThan(20);
+  }, 120_000);
 });

@@ -6,13 +6,13 @@
 // The CLI cases run on this machine's Node (dist/acp.mjs) and the binary
 // dist/acp; the ticket fuzz runs in process (its count: test/scale.ts).
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, symlinkSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, symlinkSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import * as acp from '../acp.ts';
 import type { Keyring } from '../runtime/host.ts';
-import { fileKeyring, memoryKeyring, type KeyringFs } from '../runtime/keyring.ts';
+import { fileKeyring, keyFileName, memoryKeyring, type KeyringFs } from '../runtime/keyring.ts';
 import { byScale } from './scale.ts';
 import { rng } from './seeded.ts';
 
@@ -197,9 +197,25 @@ describe('item 3: a key rotation killed at any step leaves a log that verifies',
   function memoryKeyFiles(files: Map<string, { data: string; mode: number }>, step: () => void): KeyringFs {
     const missing = (path: string): Error => Object.assign(new Error(`ENOENT: ${path}`), { code: 'ENOENT' });
     const get = (path: string): { data: string; mode: number } => files.get(path) ?? (() => { throw missing(path); })();
+    const open = new Map<number, { data: Uint8Array; mode: number }>();
+    let fds = 2;
     return {
-      statSync: (path) => (step(), { mode: get(path).mode | 0o100000 }),
-      readFileSync: (path) => (step(), get(path).data),
+      statSync: (path) => (step(), path === '/keys' ? { mode: 0o40700 } : { mode: get(path).mode | 0o100000 }),
+      openSync: (path) => {
+        step();
+        const data = new TextEncoder().encode(get(path).data);
+        open.set(++fds, { data, mode: get(path).mode });
+        return fds;
+      },
+      fstatSync: (fd) => (step(), { mode: open.get(fd)!.mode | 0o100000, size: open.get(fd)!.data.length, isFile: () => true }),
+      readSync: (fd, buffer, offset, length, position) => {
+        step();
+        const piece = open.get(fd)!.data.subarray(position, position + length);
+        buffer.set(piece, offset);
+        return piece.length;
+      },
+      closeSync: (fd) => void open.delete(fd),
+      constants: { O_RDONLY: 0 },
       mkdirSync: () => step(),
       writeFileSync: (path, data, options) => {
         step();
@@ -282,4 +298,68 @@ describe('item 3: a key rotation killed at any step leaves a log that verifies',
     // Every step of the rotation was a kill point before it ran whole.
     expect(killAt).toBeGreaterThan(20);
   }, 120_000);
+});
+
+describe('item 8: signing faults exit 2 with the reason on every runtime; key files are opened as what they are', () => {
+  /** A signed collaboration whose alice key lives in `keys` (made by init); returns the folder and alice's key file. */
+  function signedFolder(argv: string[], name: string): { folder: string; keys: string; keyFile: string } {
+    const folder = join(work, `signed-${name}`);
+    const keys = join(work, `keys-${name}`);
+    const r = spawnSync(argv[0]!, [...argv.slice(1), 'init', '--folder', folder, '--participant', 'alice', '--participant', 'bob', '--objective', 'o', '--completion', 'g', '--primary-deliverable-type', 'adr', '--sign', '--no-config'], { encoding: 'utf8', env: { ...process.env, ACP_SIGNING_KEY_DIR: keys } });
+    expect(r.status, r.stderr).toBe(0);
+    return { folder, keys, keyFile: join(keys, keyFileName('alice')) };
+  }
+  const appendWith = (argv: string[], folder: string, env: Record<string, string>): ReturnType<typeof run> => {
+    const r = spawnSync(argv[0]!, [...argv.slice(1), ...blocked(folder), '--no-config'], { encoding: 'utf8', timeout: 90_000, env: { ...process.env, ...env } });
+    return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+  };
+
+  for (const [runtime, argv] of RUNTIMES) {
+    test(`${runtime}: a missing key, another participant's key, a FIFO, a sparse 2 GB file, a symlink, a 0777 key directory`, () => {
+      const { folder, keys, keyFile } = signedFolder(argv, runtime);
+      const key = readFileSync(keyFile, 'utf8');
+      const cases: [string, () => Record<string, string>, string][] = [
+        ['missing key', () => ({ ACP_SIGNING_KEY_DIR: join(work, `empty-${runtime}`) }), 'no signing key for alice in '],
+        ['another participant\'s key', () => {
+          const other = join(work, `other-${runtime}`);
+          mkdirSync(other, { mode: 0o700 });
+          // A key that is not alice's registered one, in alice's place.
+          writeFileSync(join(other, keyFileName('alice')), `${JSON.stringify({ ...JSON.parse(key), x: 'A'.repeat(43), d: 'B'.repeat(43) })}\n`, { mode: 0o600 });
+          return { ACP_SIGNING_KEY_DIR: other };
+        }, 'is not the one this collaboration registered for alice'],
+        ['FIFO', () => {
+          const file = join(work, `fifo-${runtime}`, 'key.jwk');
+          mkdirSync(join(work, `fifo-${runtime}`), { mode: 0o700 });
+          spawnSync('mkfifo', ['-m', '600', file]);
+          return { ACP_SIGNING_KEY_FILE: file };
+        }, 'is not a regular file'],
+        ['sparse 2 GB', () => {
+          const file = join(work, `sparse-${runtime}`, 'key.jwk');
+          mkdirSync(join(work, `sparse-${runtime}`), { mode: 0o700 });
+          writeFileSync(file, key, { mode: 0o600 });
+          truncateSync(file, 2 ** 31);
+          return { ACP_SIGNING_KEY_FILE: file };
+        }, 'is larger than 16 KiB'],
+        ['symlink', () => {
+          const file = join(work, `link-${runtime}`, 'key.jwk');
+          mkdirSync(join(work, `link-${runtime}`), { mode: 0o700 });
+          symlinkSync(keyFile, file);
+          return { ACP_SIGNING_KEY_FILE: file };
+        }, 'is a symbolic link'],
+        ['0777 key directory', () => {
+          chmodSync(keys, 0o777);
+          return { ACP_SIGNING_KEY_DIR: keys };
+        }, `signing key directory ${keys} is readable or writable by others (mode 777)`],
+      ];
+      const before = readFileSync(join(folder, 'events.jsonl'), 'utf8');
+      for (const [what, env, message] of cases) {
+        const r = appendWith(argv, folder, env());
+        expect({ what, status: r.status, internal: r.stderr.includes('internal error') }).toEqual({ what, status: 2, internal: false });
+        expect(r.stderr, what).toContain(message);
+      }
+      expect(readFileSync(join(folder, 'events.jsonl'), 'utf8')).toBe(before);
+      chmodSync(keys, 0o700);
+      expect(appendWith(argv, folder, { ACP_SIGNING_KEY_DIR: keys })).toMatchObject({ status: 0, stderr: '' });
+    }, 120_000);
+  }
 });

@@ -363,3 +363,23 @@ describe('item 8: signing faults exit 2 with the reason on every runtime; key fi
     }, 120_000);
   }
 });
+
+describe('item 5: status and report read the documents with append\'s cap (64 MiB), and say so', () => {
+  const SIZE = Number(process.env.ACP_REL4_DOCUMENT_BYTES ?? 1.5 * 2 ** 30);
+  for (const [runtime, argv] of RUNTIMES) {
+    test(`${runtime}: a sparse 1.5 GB decisions.md is not read: status shows the collaboration with a note, report too`, async () => {
+      const folder = await collaboration();
+      truncateSync(join(folder, 'decisions.md'), SIZE);
+      const note = 'decisions.md is larger than 64 MiB, more than it can legitimately hold; refusing to read it (shown as empty)';
+      const status = run(argv, ['status', '--folder', folder]);
+      expect(status).toMatchObject({ status: 0, stderr: '' });
+      expect(status.stdout).toContain(`note:         ${note}`);
+      expect(status.stdout).toContain('validate:     failed (1 error)');
+      const json = JSON.parse(run(argv, ['status', '--folder', folder, '--json']).stdout) as { documentNotes: string[] };
+      expect(json.documentNotes).toEqual([note]);
+      const out = join(folder, '..', `report-${runtime}-${counter}.html`);
+      expect(run(argv, ['report', '--folder', folder, '--out', out])).toMatchObject({ status: 0 });
+      expect(readFileSync(out, 'utf8')).toContain(note);
+    });
+  }
+});

@@ -96,8 +96,8 @@ function dataStart(command: readonly string[]): number | undefined {
   if (program === 'busybox') return SHELLS.test(command[1] ?? '') ? shellDataStart(command, 2) : undefined;
   if (program === 'env') return envDataStart(command);
   if (/^python(?:\d+(?:\.\d+)?)?$/.test(program)) return pythonDataStart(command);
-  if (/^(?:node|nodejs|bun)$/.test(program)) return nodeDataStart(command);
-  if (/^(?:perl|ruby)$/.test(program)) return perlDataStart(command);
+  if (/^(?:node|nodejs|bun)$/.test(program)) return evalDataStart(command, NODE_SYNTAX);
+  if (/^(?:perl|ruby)$/.test(program)) return evalDataStart(command, PERL_SYNTAX);
   return undefined;
 }
 
@@ -182,38 +182,32 @@ function pythonDataStart(command: readonly string[]): number | undefined {
   return undefined;
 }
 
-/**
- * node and bun: `-e`/`--eval`/`-p`/`--print`/`-pe` take the code (or
- * `--eval=code`); options go on until the first operand or `--`, which
- * begin process.argv. Known options with a separate value skip it.
- */
-function nodeDataStart(command: readonly string[]): number | undefined {
-  const takesValue = /^(?:-r|--require|--import|--loader|--experimental-loader|-C|--conditions|--title|--input-type|--env-file|--inspect-port|--cpu-prof-dir|--heap-prof-dir|--diagnostic-dir|--redirect-warnings)$/;
-  let code = false;
-  let i = 1;
-  for (; i < command.length; i++) {
-    const arg = command[i]!;
-    if (arg === '--') {
-      i++;
-      break;
-    }
-    if (!arg.startsWith('-') || arg === '-') break;
-    if (/^(?:-e|--eval|-p|--print|-pe|-ep)$/.test(arg)) {
-      code = true;
-      // node refuses `-e -e …` ("requires an argument"): an option there is not taken as the code.
-      if (!command[i + 1]?.startsWith('-')) i++;
-    } else if (/^--(?:eval|print)=/.test(arg)) code = true;
-    else if (takesValue.test(arg)) i++;
-  }
-  return code ? i : undefined;
+/** How node/bun and perl/ruby take code on their command line (see {@link evalDataStart}). */
+interface EvalSyntax {
+  /** An option whose next argument is code. */
+  codeFlag: RegExp;
+  /** An option carrying its code (`--eval=code`). */
+  attachedCode?: RegExp;
+  /** Known options whose next argument is their value. */
+  takesValue?: RegExp;
 }
 
+const NODE_SYNTAX: EvalSyntax = {
+  codeFlag: /^(?:-e|--eval|-p|--print|-pe|-ep)$/,
+  attachedCode: /^--(?:eval|print)=/,
+  takesValue: /^(?:-r|--require|--import|--loader|--experimental-loader|-C|--conditions|--title|--input-type|--env-file|--inspect-port|--cpu-prof-dir|--heap-prof-dir|--diagnostic-dir|--redirect-warnings)$/,
+};
+/** perl and ruby: `-e code`, also at the end of a cluster (`-le`), as many as given. */
+const PERL_SYNTAX: EvalSyntax = { codeFlag: /^-[a-zA-Z0-9]*e$/ };
+
 /**
- * perl and ruby: `-e code` (also at the end of a cluster, `-le`), as many
- * as given; options go on until the first operand or `--`, which begin
- * @ARGV/ARGV. Without `-e` the first operand is a script.
+ * node, bun, perl, ruby: options go on until the first operand or `--`,
+ * which begin process.argv/@ARGV; a code flag takes the next argument as
+ * code (not an option: node refuses `-e -e …`, so a later option is not
+ * code, and the code comes later still). Without a code flag the first
+ * operand is a script: nothing is known as data.
  */
-function perlDataStart(command: readonly string[]): number | undefined {
+function evalDataStart(command: readonly string[], syntax: EvalSyntax): number | undefined {
   let code = false;
   let i = 1;
   for (; i < command.length; i++) {
@@ -223,11 +217,11 @@ function perlDataStart(command: readonly string[]): number | undefined {
       break;
     }
     if (!arg.startsWith('-') || arg === '-') break;
-    if (/^-[a-zA-Z0-9]*e$/.test(arg)) {
+    if (syntax.codeFlag.test(arg)) {
       code = true;
-      // Read as node reads `-e -e …`: the later option, not code; the code comes later still.
       if (!command[i + 1]?.startsWith('-')) i++;
-    }
+    } else if (syntax.attachedCode?.test(arg)) code = true;
+    else if (syntax.takesValue?.test(arg)) i++;
   }
   return code ? i : undefined;
 }

@@ -443,6 +443,8 @@ export interface LockTicket {
   hostname?: string;
   raw?: string;
   ageMs?: number;
+  /** A live ticket: when its lease ends unless renewed (host clock, ms); judged again then. */
+  liveUntil?: number;
 }
 
 /**
@@ -475,7 +477,7 @@ async function judgeTicket(host: Host, folder: string, name: string): Promise<Lo
   if (holderVisible(host, ticket.info) && typeof ticket.info.start !== 'string' && host.processStartTime?.(ticket.info.pid) !== undefined) {
     return { ...found, kind: 'stale', why: `names pid ${ticket.info.pid} without its start time (not a ticket that process wrote)` };
   }
-  return { ...found, kind: 'live', why: 'a waiter renewing its ticket' };
+  return { ...found, kind: 'live', why: 'a waiter renewing its ticket', liveUntil: ticket.mtimeMs + LOCK_LEASE_MS };
 }
 
 /**
@@ -495,6 +497,15 @@ async function lineFiles(host: Host, folder: string, known: Map<string, LockTick
 /** The numbers of the live tickets, lowest first. */
 function liveNumbers(line: Map<string, LockTicket>): number[] {
   return [...line.values()].filter((t) => t.kind === 'live').map((t) => t.number!).sort((a, b) => a - b);
+}
+
+/** Judge again the ticket in front of `ahead` and those whose lease ended, and clear the stale ones. */
+async function rejudgeAhead(host: Host, folder: string, line: Map<string, LockTicket>, ahead: readonly number[], now: number): Promise<void> {
+  for (const [index, n] of ahead.entries()) {
+    const name = `${LOCK_TICKET_PREFIX}${n}`;
+    if (index === 0 || (line.get(name)?.liveUntil ?? 0) <= now) line.set(name, await judgeTicket(host, folder, name));
+  }
+  await clearStaleTickets(host, folder, line);
 }
 
 /** Clear the stale tickets judged so far (each once: a cleared one is forgotten). */
@@ -631,11 +642,11 @@ async function waitInLine(host: Host, folder: string, line: Map<string, LockTick
         if (holder !== lastHolder) [lastHolder, movedAt] = [holder, now];
       }
       if (ahead.length && now - checkedHead >= HEAD_CHECK_MS) {
-        // The waiter in front may have been killed meanwhile: judged again, cleared if so.
+        // The waiter in front may have been killed meanwhile, and any ticket
+        // ahead past its lease may not have been renewed: judged again (each
+        // at most once a lease), cleared if so.
         checkedHead = now;
-        const head = `${LOCK_TICKET_PREFIX}${ahead[0]}`;
-        line.set(head, await judgeTicket(host, folder, head));
-        await clearStaleTickets(host, folder, line);
+        await rejudgeAhead(host, folder, line, ahead, now);
       }
       if (now - movedAt > patience) {
         const holder = describeHolder(host, await readLockInfo(host, lockPath).catch(() => undefined));

@@ -6,14 +6,14 @@
 // The CLI cases run on this machine's Node (dist/acp.mjs) and the binary
 // dist/acp; the ticket fuzz runs in process (its count: test/scale.ts).
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, symlinkSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, symlinkSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import * as acp from '../acp.ts';
 import type { Keyring } from '../runtime/host.ts';
 import { fileKeyring, keyFileName, memoryKeyring, type KeyringFs } from '../runtime/keyring.ts';
-import { byScale } from './scale.ts';
+import { atLeast, byScale } from './scale.ts';
 import { rng } from './seeded.ts';
 
 const REPO = join(__dirname, '..');
@@ -382,4 +382,41 @@ describe('item 5: status and report read the documents with append\'s cap (64 Mi
       expect(readFileSync(out, 'utf8')).toContain(note);
     });
   }
+});
+
+describe('item 3 on the binary: append --new-key killed (SIGKILL, strace fault injection) at every write, rename, link, unlink, flush and open', () => {
+  const binary = join(REPO, 'dist', 'acp');
+  const strace = spawnSync('strace', ['-V']).status === 0;
+  const why = !existsSync(binary) ? 'dist/acp was not built' : !strace ? 'strace is not installed (apt-get install strace)' : '';
+  // Dozens of runs of the binary under strace: full (ACP_FULL=1) only, where strace is required.
+  const runIt = atLeast('full') || process.env.ACP_REL4_STRACE === '1';
+  test.skipIf(!runIt)(`every kill point leaves a log that verifies after the next append (some 85 runs under strace: ACP_FULL=1 only, where strace is required${why ? `; ${why}` : ''})`, async () => {
+    expect(why).toBe('');
+    const SYSCALLS = ['rename', 'renameat', 'renameat2', 'link', 'linkat', 'unlink', 'unlinkat', 'write', 'pwrite64', 'fsync', 'fdatasync', 'ftruncate', 'mkdir', 'chmod', 'fchmod', 'fchmodat', 'copy_file_range', 'sendfile', 'openat'];
+    const template = join(work, 'strace-template');
+    const env = (dir: string): NodeJS.ProcessEnv => ({ ...process.env, ACP_SIGNING_KEY_DIR: join(dir, 'keys') });
+    const acpIn = (dir: string, args: string[]): ReturnType<typeof spawnSync> => spawnSync(binary, [...args, '--no-config'], { encoding: 'utf8', env: env(dir), timeout: 60_000 });
+    expect(acpIn(template, ['init', '--folder', join(template, 'c'), '--participant', 'alice', '--participant', 'bob', '--objective', 'o', '--completion', 'g', '--primary-deliverable-type', 'adr', '--sign']).status).toBe(0);
+    const rotate = ['append', '--folder', 'c', '--participant', 'alice', '--event', 'deliverable_drafted', '--summary', 'd', '--doc', 'deliverables/adr.md', '--role', 'primary', '--reply-to', '1'];
+    let runs = 0;
+    for (const syscall of SYSCALLS) {
+      for (let n = 1; ; n++) {
+        const dir = join(work, `strace-${syscall}-${n}`);
+        cpSync(template, dir, { recursive: true });
+        chmodSync(join(dir, 'keys'), 0o700);
+        const killed = spawnSync('strace', ['-f', '-qq', '-o', '/dev/null', '-e', `trace=${syscall}`, '-e', `inject=${syscall}:signal=KILL:when=${n}`, binary, ...rotate, '--new-key', '--no-config'], { cwd: dir, encoding: 'utf8', env: env(dir), timeout: 60_000 });
+        runs++;
+        const landed = readFileSync(join(dir, 'c', 'events.jsonl'), 'utf8').split('\n').filter(Boolean).length === 2;
+        const next = landed ? ['append', '--folder', join(dir, 'c'), '--participant', 'alice', '--event', 'proposal_submitted', '--summary', 'p', '--doc', 'proposal.md', '--reply-to', '2'] : [...rotate.slice(0, 2), join(dir, 'c'), ...rotate.slice(3)];
+        const after = acpIn(dir, next);
+        expect({ syscall, n, status: after.status, stderr: after.stderr }).toEqual({ syscall, n, status: 0, stderr: '' });
+        const verdict = await acp.verifySignatures(await acp.createNodeHost(), join(dir, 'c'));
+        expect({ syscall, n, errors: verdict.errors, warnings: verdict.warnings }).toEqual({ syscall, n, errors: [], warnings: [] });
+        rmSync(dir, { recursive: true, force: true });
+        // The run that was not killed: every call of this kind was a kill point.
+        if (killed.status === 0) break;
+      }
+    }
+    expect(runs).toBeGreaterThan(SYSCALLS.length);
+  }, 600_000);
 });

@@ -166,21 +166,26 @@ async function doctorText(folder: string, fix: boolean): Promise<string> {
 }
 
 describe('items 1 and 2: a waiting command ends at once on SIGTERM/SIGINT, leaving no ticket of its own', () => {
+  const COMMANDS: [string, (folder: string) => string[]][] = [
+    ['append', blocked],
+    ['freeze', (folder) => ['freeze', '--folder', folder, '--participant', 'alice']],
+    ['doctor --fix', (folder) => ['doctor', '--folder', folder, '--fix']],
+  ];
   for (const [runtime, argv] of RUNTIMES) {
-    for (const [signal, code] of [['SIGTERM', 143], ['SIGINT', 130]] as const) {
-      test(`${runtime}: ${signal} → ${code}`, async () => {
+    for (const [[signal, code], [command, args]] of [['SIGTERM', 143], ['SIGINT', 130]].flatMap((s) => COMMANDS.map((c) => [s, c] as const)) as [[string, number], (typeof COMMANDS)[number]][]) {
+      test(`${runtime}: ${command}, ${signal} → ${code}`, async () => {
         const folder = await collaboration();
         // Two live waiters ahead (records of this process, fresh): the command waits in line.
         const live = await liveRecord(folder);
         writeFileSync(join(folder, '.acp.lock.wait.1'), live);
         writeFileSync(join(folder, '.acp.lock.wait.2'), live);
-        const child = spawn(argv[0]!, [...argv.slice(1), ...blocked(folder), '--no-config'], { stdio: ['ignore', 'pipe', 'pipe'] });
+        const child = spawn(argv[0]!, [...argv.slice(1), ...args(folder), '--no-config'], { stdio: ['ignore', 'pipe', 'pipe'] });
         let stderr = '';
         child.stderr.on('data', (d) => (stderr += d));
         const exited = new Promise<number | null>((resolve) => child.on('exit', (status) => resolve(status)));
         // In line once its own ticket is there.
         while (ticketsIn(folder).length < 3) await new Promise((r) => setTimeout(r, 20));
-        child.kill(signal);
+        child.kill(signal as NodeJS.Signals);
         expect(await exited).toBe(code);
         expect(stderr).not.toContain('internal error');
         expect(ticketsIn(folder)).toEqual(['.acp.lock.wait.1', '.acp.lock.wait.2']);

@@ -60,6 +60,8 @@ export interface DoctorOptions {
   fix?: boolean;
   /** How long `--fix` waits for a live lock holder (default 10 s). */
   lockTimeoutMs?: number;
+  /** Stop waiting for the lock when this aborts (SIGINT/SIGTERM): nothing is changed. */
+  signal?: AbortSignal;
   /** The registry the event `--fix` appends to complete an interrupted freeze goes through (its hooks run). */
   registry?: Acp.Registry;
 }
@@ -561,10 +563,10 @@ export async function doctor(core: DoctorCore, host: Acp.Host, folder: string, o
         await repair(core, host, folder, before, changes);
         return (await diagnose(core, host, folder, true)).findings;
       },
-      { timeoutMs: options.lockTimeoutMs ?? 10_000 },
+      { timeoutMs: options.lockTimeoutMs ?? 10_000, signal: options.signal },
     );
   } catch (error) {
-    if (!(error instanceof core.AcpError) || changes.length) throw error;
+    if (!(error instanceof core.AcpError) || error.code === 'aborted' || changes.length) throw error;
     const findings2 = [...before.findings, { check: 'lock', status: 'problem' as const, message: `${error.message}; nothing was changed`, fixable: false }];
     return { folder, healthy: false, findings: findings2, changes };
   }

@@ -10,7 +10,10 @@ import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, re
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import * as acp from '../acp.ts';
+import { createMcpServer } from '../plugins/mcp/server.ts';
 import type { Keyring } from '../runtime/host.ts';
 import { fileKeyring, keyFileName, memoryKeyring, type KeyringFs } from '../runtime/keyring.ts';
 import { runtimesOfRun } from './runtime-matrix.ts';
@@ -64,6 +67,25 @@ describe('item 1: one planted ticket cannot hang every writer', () => {
       expect(run(argv, ['doctor', '--folder', folder, '--fix'])).toMatchObject({ status: 0 });
       expect(ticketsIn(folder)).toEqual([]);
     });
+  }
+});
+
+test('item 1 through MCP: append answers with a ticket numbered 2^53-1 in the folder', async () => {
+  const root = join(work, 'mcp-root');
+  await acp.init(await acp.createNodeHost(), join(root, 't'), { participants: ['alice', 'bob'], objective: 'o', completion: ['g'], primaryType: 'adr' }, await registryPromise);
+  writeFileSync(join(root, 't', '.acp.lock.wait.9007199254740991'), 'x\n');
+  const server = createMcpServer({ core: acp, host: await acp.createNodeHost(), registry: await acp.createRegistry(), root, version: 'test' });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  const client = new Client({ name: 'rel4', version: '1.0.0' });
+  await client.connect(clientSide);
+  try {
+    // Before, the server's append never answered: the wait for a ticket number looped at 2^53.
+    const result = (await client.callTool({ name: 'append', arguments: { folder: 't', participant: 'alice', event: 'blocked', summary: 's', reply_to: 1, doc: 'conclusion.md' } })) as { isError?: boolean; content: { text: string }[] };
+    expect(result.content[0]?.text).toContain('seq 2');
+  } finally {
+    await client.close();
+    await server.close();
   }
 });
 

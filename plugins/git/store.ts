@@ -30,7 +30,7 @@ export function gitStore(env: GitEnv, settings: GitSettings, polls: RemotePolls)
     async transact(folder, intent, body, options = {}) {
       const repo = await openRepo(env, settings, folder);
       const named = new Set(intent.documents.map((path) => topRelative(repo, path)));
-      const underLock: UnderLock = (fn) => env.api.withFolderLock(env.host, folder, fn, { onWait: options.onLockWait, timeoutMs: options.lockTimeoutMs });
+      const underLock: UnderLock = (fn) => env.api.withFolderLock(env.host, folder, fn, { onWait: options.onLockWait, timeoutMs: options.lockTimeoutMs, signal: options.lockSignal });
       const note = options.onNote ?? (() => undefined);
       // One git transaction at a time per clone: the refs acp keeps are the clone's.
       return env.api.withFolderLock(env.host, repo.gitDir, () => transaction(repo, intent, named, body, underLock, note), { timeoutMs: 300_000 });

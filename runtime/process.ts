@@ -233,6 +233,8 @@ export async function createProcessRuntime(): Promise<RuntimeFacts> {
   const uid = currentUid(g);
   const facts: RuntimeFacts = mayRead ? { name, run, mayRead } : { name, run };
   if (uid !== undefined) facts.uid = uid;
+  // run() hands its children this same environment: what they will see, read when asked.
+  if (g.process?.env) facts.env = (variable) => g.process?.env[variable];
   return facts;
 }
 

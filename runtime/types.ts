@@ -583,6 +583,8 @@ export interface RuntimeFacts {
   mayRead?(path: string): boolean;
   /** This process's user id, when the runtime may know it (undefined on Windows and under Deno without `--allow-sys=uid`). */
   uid?: number;
+  /** An environment variable as the commands {@link run} starts will see it (undefined: not set); absent where the runtime cannot tell. */
+  env?(name: string): string | undefined;
 }
 
 /** Where a registered thing came from (for `acp types` and error messages). */

@@ -12,6 +12,7 @@ import type { CommandContext } from '../../runtime/types.ts';
 /** What the git transport uses of a plugin's or a command's context. */
 export type GitEnv = Pick<CommandContext, 'api' | 'host' | 'runtime'>;
 import type { GitSettings } from './config.ts';
+import { sharedSshArgs } from './ssh.ts';
 
 /** Commit subjects written by this plugin: `acp: seq N event by P`. */
 export const ACP_SUBJECT_RE = /^acp: seq \d+ \S+ by .+$/;
@@ -72,6 +73,9 @@ export interface Repo {
   git(args: string[], options?: GitRun): Promise<{ code: number | null; stdout: string; stderr: string }>;
 }
 
+/** The git commands acp runs that connect to the remote. */
+const REMOTE_COMMANDS = new Set(['fetch', 'ls-remote', 'push']);
+
 /** Where git talks: no prompts (an agent cannot answer one), stable English messages. */
 const GIT_ENV = { GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C', GIT_ASKPASS: '', SSH_ASKPASS: '' };
 
@@ -90,10 +94,13 @@ export async function openRepo(ctx: GitEnv, settings: GitSettings, folder: strin
     throw new ctx.api.AcpError(message);
   };
   if (!run) return fail('git: this runtime cannot run commands (Deno needs --allow-run=git)');
+  let sharing: Promise<string[]> | undefined;
   const git: Repo['git'] = async (args, options = {}) => {
+    // Only the commands that reach the remote get the connection-sharing ssh command (decided once, by local reads).
+    const shared = REMOTE_COMMANDS.has(args[0]!) ? await (sharing ??= sharedSshArgs(ctx, settings.remote, async (pattern) => (await git(['config', '--get-regexp', pattern], { allowFail: true })).stdout)) : [];
     let result;
     try {
-      result = await run(['git', ...args], { cwd: folder, env: { ...GIT_ENV, ...options.env }, timeoutMs: 120_000, ...(options.input === undefined ? {} : { input: options.input }) });
+      result = await run(['git', ...shared, ...args], { cwd: folder, env: { ...GIT_ENV, ...options.env }, timeoutMs: 120_000, ...(options.input === undefined ? {} : { input: options.input }) });
     } catch (error) {
       return fail(`git: ${(error as Error).message}`);
     }

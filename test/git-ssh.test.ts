@@ -11,7 +11,7 @@ function fakeEnv(vars: Record<string, string>, sshConfig = 'controlmaster false\
   const ran: string[][] = [];
   const made: string[] = [];
   const env = {
-    api: {},
+    api: { sha256Hex: async () => 'abcdef0123456789' },
     host: {
       cacheDir: async () => '/home/u/.local/state/acp/validate',
       fs: { stat: async () => null, mkdir: async (path: string) => void made.push(path) },
@@ -52,11 +52,11 @@ describe('sharing one SSH connection', () => {
     expect(sharingCommand({ envCommand: undefined, configCommand: undefined }, "/it's")).toBeUndefined();
   });
 
-  it("makes its socket directory beside acp's per-account state and asks ssh -G about the remote's host", async () => {
+  it("makes its socket directory beside acp's per-account state, one per ssh command (a key per account on one host), and asks ssh -G about the remote's host", async () => {
     const { env, ran, made } = fakeEnv({});
     const args = await sharedSshArgs(env, 'origin', config('remote.origin.url ssh://git@example.com:2222/r.git\ncore.sshcommand ssh -i /k\n'));
-    expect(args).toEqual(['-c', "core.sshCommand=ssh -i /k -o ControlMaster=auto -o 'ControlPath=/home/u/.local/state/acp/ssh/%C' -o ControlPersist=60"]);
-    expect(made).toEqual(['/home/u/.local/state/acp/ssh']);
+    expect(args).toEqual(['-c', "core.sshCommand=ssh -i /k -o ControlMaster=auto -o 'ControlPath=/home/u/.local/state/acp/ssh-abcdef01/%C' -o ControlPersist=60"]);
+    expect(made).toEqual(['/home/u/.local/state/acp/ssh-abcdef01']);
     expect(ran).toEqual([['ssh', '-G', '-p', '2222', '-l', 'git', '--', 'example.com']]);
   });
 

@@ -16,7 +16,7 @@ import type { GitEnv } from './repo.ts';
 /** How long an idle shared connection stays open: a follower polls every 1–2 s, an agent appends every few seconds. */
 const PERSIST_SECONDS = 60;
 
-/** ssh's limit on a socket path (104 on macOS); ssh adds `.` and 16 characters to it while it sets the master up. */
+/** ssh's limit on a socket path (104 on macOS, 108 on Linux); ssh adds `.` and 16 characters to it while it sets the master up. */
 const SOCKET_PATH_MAX = 104 - 17;
 
 /** What decides whether acp may add connection sharing: the user's own settings, read once per repository. */
@@ -63,14 +63,18 @@ async function configuredSharing(env: GitEnv, target: NonNullable<ReturnType<typ
   return (value('controlmaster') ?? 'false') !== 'false' || (value('controlpath') ?? 'none') !== 'none';
 }
 
-/** This account's private directory for the sockets (created on first use), next to acp's other per-account state; undefined when the host has none. */
-async function socketDirectory(env: GitEnv): Promise<string | undefined> {
+/**
+ * This account's private directory for the sockets of one ssh command, or
+ * undefined when the host has none. Per command: a master authenticated
+ * with one key must never serve a clone configured with another for the
+ * same host (two accounts on one forge), and ssh's `%C` names the host,
+ * port and user only.
+ */
+async function socketDirectory(env: GitEnv, command: string): Promise<string | undefined> {
   const caches = await env.host.cacheDir?.();
   if (!caches) return undefined;
   // The caches' parent is acp's per-account state directory, made 0700 with the checkpoint key: a socket there is reachable by this account alone.
-  const dir = `${dirname(caches)}/ssh`;
-  if (!(await env.host.fs.stat(dir))) await env.host.fs.mkdir(dir);
-  return dir;
+  return `${dirname(caches)}/ssh-${(await env.api.sha256Hex(new TextEncoder().encode(command))).slice(0, 8)}`;
 }
 
 /**
@@ -97,7 +101,15 @@ export async function sharedSshArgs(env: GitEnv, remote: string, readConfig: (pa
   const target = url === undefined ? undefined : sshTarget(url);
   if (!target) return [];
   if (await configuredSharing(env, target)) return [];
-  const dir = await socketDirectory(env).catch(() => undefined);
-  const command = dir && sharingCommand({ envCommand, configCommand: valueOf('core.sshcommand') }, dir);
-  return command ? ['-c', `core.sshCommand=${command}`] : [];
+  const configCommand = valueOf('core.sshcommand');
+  const dir = await socketDirectory(env, configCommand?.trim() || 'ssh');
+  const command = dir && sharingCommand({ envCommand, configCommand }, dir);
+  if (!command) return [];
+  try {
+    if (!(await env.host.fs.stat(dir))) await env.host.fs.mkdir(dir);
+  } catch {
+    // No directory for the socket (a read-only home): git runs ssh as it would without acp.
+    return [];
+  }
+  return ['-c', `core.sshCommand=${command}`];
 }

@@ -12,23 +12,25 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { acp, git, gitSandbox } from './git-harness.ts';
-import { type GitServer, serverTools, startHttpServer, startSshServer } from './git-servers.ts';
+import { type GitServer, gitoliteTool, serverTools, startGitoliteServer, startHttpServer, startSshServer } from './git-servers.ts';
 import { atLeast } from './scale.ts';
 
 const sandbox = gitSandbox();
 const missing = serverTools();
 if (missing && atLeast('full')) throw new Error(missing);
+const noGitolite = missing ?? gitoliteTool();
+if (noGitolite && atLeast('full')) throw new Error(noGitolite);
 
 const ids = (n: number): string[] => Array.from({ length: n }, (_, i) => `p${i}`);
 
-/** A repository `name` on `server` holding a project and a folder `collab` made by init --git, and `n` clones of it. */
-async function serve(server: GitServer, name: string, n: number): Promise<{ bare: string; clones: string[] }> {
+/** A repository `name` on `server` holding a project and a folder `collab` made by init --git, and `n` clones of it (`clientConfig`: the clones' git configuration beyond the server's). */
+async function serve(server: GitServer, name: string, n: number, clientConfig: Record<string, string> = {}): Promise<{ bare: string; clones: string[] }> {
   const bare = join(server.repos, `${name}.git`);
   git(server.repos, 'init', '--quiet', '--bare', '-b', 'main', bare);
   git(bare, 'config', 'http.receivepack', 'true');
   const base = join(sandbox.root(), `${server.kind}-${name}`);
   mkdirSync(base);
-  const config = Object.entries(server.config).flatMap(([key, value]) => ['-c', `${key}=${value}`]);
+  const config = Object.entries({ ...server.config, ...clientConfig }).flatMap(([key, value]) => ['-c', `${key}=${value}`]);
   const clone = (dir: string): string => {
     git(base, 'clone', '--quiet', ...config, server.url(name), dir);
     return join(base, dir);
@@ -127,16 +129,62 @@ describe.skipIf(missing !== undefined)('real git servers', () => {
     });
   }
 
-  it.runIf(atLeast('full'))('HTTP: a credential that expires in the middle of a race: clear errors, nothing lost, nothing half-appended', async () => {
-    const { bare, clones } = await serve(http(), 'expiring', 4);
-    const { landed, failed } = await race(clones, 3, (count) => count === 3 && http().setPassword('rotated'));
-    http().setPassword('secret');
-    expect(landed.length).toBeGreaterThanOrEqual(3);
-    expect(failed.length).toBeGreaterThan(0);
-    for (const message of failed) expect(message).toMatch(/^error: git (fetch from|push to|ls-remote of) 'origin' failed.*(HTTP 401|Authentication failed).*\(the remote refused this clone's credentials: renew them, then run the command again\)\n$/);
-    exactlyOnce(bare, landed);
-    // Every clone's folder is as the remote had it at some point: no line that never landed stays behind.
-    const published = git(bare, 'log', '--format=%H', 'main', '--', 'collab/events.jsonl').split('\n').filter(Boolean).map((c) => git(bare, 'show', `${c}:collab/events.jsonl`));
-    for (const clone of clones) expect(published).toContain(readFileSync(join(clone, 'collab', 'events.jsonl'), 'utf8'));
+  for (const kind of ['http', 'ssh'] as const) {
+    it.runIf(atLeast('full'))(`${kind}: a credential that expires in the middle of a race: clear errors, nothing lost, nothing half-appended`, async () => {
+      const server = servers.find((s) => s.kind === kind)!;
+      // SSH: an open shared connection outlives its key's removal (ssh authenticates a connection once), so the clones here open one per command, as a user's `-o ControlMaster=no` asks.
+      const { bare, clones } = await serve(server, 'expiring', 4, kind === 'ssh' ? { 'core.sshCommand': `${server.config['core.sshCommand']} -o ControlMaster=no` } : {});
+      const { landed, failed } = await race(clones, 3, (count) => count === 3 && server.expire(true));
+      server.expire(false);
+      expect(landed.length).toBeGreaterThanOrEqual(3);
+      expect(failed.length).toBeGreaterThan(0);
+      for (const message of failed) expect(message).toMatch(/^error: git (fetch from|push to|ls-remote of) 'origin' failed.*(HTTP 401|Authentication failed|Permission denied \(publickey).*\(the remote refused this clone's credentials: renew them, then run the command again\)\n$/);
+      exactlyOnce(bare, landed);
+      // Every clone's folder is as the remote had it at some point: no line that never landed stays behind.
+      const published = git(bare, 'log', '--format=%H', 'main', '--', 'collab/events.jsonl').split('\n').filter(Boolean).map((c) => git(bare, 'show', `${c}:collab/events.jsonl`));
+      for (const clone of clones) expect(published).toContain(readFileSync(join(clone, 'collab', 'events.jsonl'), 'utf8'));
+    });
+  }
+});
+
+// gitolite's per-ref permissions (issue 37): p0 and p1 may not push refs/acp/* (the line's tickets), nobody may rewind a branch, p3 may only read.
+describe.runIf(atLeast('full'))(noGitolite ?? 'gitolite3 (test:all)', () => {
+  it.skipIf(noGitolite !== undefined)("per-ref permissions: refused tickets fall back to back-off, none lost or given up; a read-only user's append is refused clearly, its folder as it was", async () => {
+    const server = await startGitoliteServer(join(sandbox.root(), 'gitolite'), ['p0', 'p1', 'p2', 'p3']);
+    try {
+      server.setRules('repo collab\n    RW+ = admin\n    -   refs/acp/ = p0 p1\n    RW  = p0 p1 p2\n    R   = p3\n');
+      const bare = join(server.repos, 'collab.git');
+      // gitolite creates the repository with HEAD on master: the project is on main.
+      git(bare, 'symbolic-ref', 'HEAD', 'refs/heads/main');
+      const base = join(sandbox.root(), 'gitolite-clones');
+      mkdirSync(base);
+      const clone = (user: string): string => {
+        git(base, 'clone', '--quiet', ...Object.entries(server.configAs(user)).flatMap(([k, v]) => ['-c', `${k}=${v}`]), server.url('collab'), user);
+        return join(base, user);
+      };
+      const seed = clone('admin');
+      git(seed, 'symbolic-ref', 'HEAD', 'refs/heads/main');
+      writeFileSync(join(seed, 'project.txt'), 'the project\n');
+      git(seed, 'add', 'project.txt');
+      git(seed, 'commit', '--quiet', '-m', 'the project');
+      git(seed, 'push', '--quiet', 'origin', 'main');
+      const init = await acp('init', '--folder', join(seed, 'collab'), ...ids(4).flatMap((p) => ['--participant', p]), '--objective', 'o', '--completion', 'c', '--primary-deliverable-type', 'design-spec', '--git');
+      expect(init.stderr).toBe('');
+      const { landed, failed } = await race(['p0', 'p1', 'p2'].map(clone), 2);
+      expect(failed).toEqual([]);
+      exactlyOnce(bare, landed);
+      // The branch is protected: a rewind is refused by gitolite itself (acp never asks for one).
+      expect(() => git(join(base, 'p2'), 'push', '--quiet', '--force', 'origin', 'HEAD~1:main')).toThrow(/DENIED/);
+      const reader = clone('p3');
+      const folder = join(reader, 'collab');
+      const before = [readFileSync(join(folder, 'events.jsonl'), 'utf8'), git(reader, 'rev-parse', 'HEAD'), git(reader, 'status', '--porcelain')];
+      const r = await acp('append', '--git', '--folder', folder, '--participant', 'p3', '--event', 'blocked', '--summary', 'refused', '--reply-to', '1');
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/^error: git push to 'origin' failed \(nothing was appended\): .*DENIED/);
+      expect([readFileSync(join(folder, 'events.jsonl'), 'utf8'), git(reader, 'rev-parse', 'HEAD'), git(reader, 'status', '--porcelain')]).toEqual(before);
+      exactlyOnce(bare, landed);
+    } finally {
+      await server.stop();
+    }
   });
 });

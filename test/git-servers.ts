@@ -7,13 +7,14 @@
 // (tests skip with that reason in npm test; test:all requires them, and
 // .ci/run installs them).
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, connect } from 'node:net';
 import { join } from 'node:path';
 
 const HTTP_BACKEND = '/usr/lib/git-core/git-http-backend';
 const LIGHTTPD = '/usr/sbin/lighttpd';
 const SSHD = '/usr/sbin/sshd';
+const GITOLITE = '/usr/bin/gitolite';
 
 /** A running git server. */
 export interface GitServer {
@@ -24,8 +25,8 @@ export interface GitServer {
   url(name: string): string;
   /** Git configuration a clone needs (`core.sshCommand` for SSH), as `-c` pairs. */
   config: Record<string, string>;
-  /** HTTP only: replace the accepted password (a credential that expires). */
-  setPassword(password: string): void;
+  /** The clones' credential stops being accepted (a password changed over HTTP, the key taken out of authorized_keys over SSH), or is accepted again. */
+  expire(expired: boolean): void;
   stop(): Promise<void>;
 }
 
@@ -87,8 +88,7 @@ export async function startHttpServer(dir: string): Promise<GitServer> {
   mkdirSync(repos, { recursive: true });
   const users = join(dir, 'users');
   const setPassword = (password: string): void => writeFileSync(users, `acp:${password}\n`);
-  let password = 'secret';
-  setPassword(password);
+  setPassword('secret');
   const port = await freePort();
   const conf = join(dir, 'lighttpd.conf');
   writeFileSync(conf, [
@@ -112,30 +112,17 @@ export async function startHttpServer(dir: string): Promise<GitServer> {
   return {
     kind: 'http',
     repos,
-    url: (name) => `http://acp:${password}@127.0.0.1:${port}/git/${name}.git`,
+    url: (name) => `http://acp:secret@127.0.0.1:${port}/git/${name}.git`,
     config: {},
-    setPassword(next) {
-      setPassword(next);
-      password = next;
-    },
+    expire: (expired) => setPassword(expired ? 'rotated' : 'secret'),
     stop: () => stopChild(child),
   };
 }
 
-/**
- * SSH: openssh-server on 127.0.0.1, this user's login with a key made here;
- * repositories under `dir/repos` by absolute path. `multiplex`: the
- * clients share one connection (ssh's ControlMaster, as a user sets it in
- * ~/.ssh/config), so a poll does not pay a key exchange each round.
- */
-export async function startSshServer(dir: string, options: { multiplex?: boolean } = {}): Promise<GitServer> {
-  const repos = join(dir, 'repos');
-  mkdirSync(repos, { recursive: true });
+/** sshd on a free port of 127.0.0.1 that lets this user in with the keys of `authorized` (a file the caller writes); its port and the running child. */
+async function startSshd(dir: string, authorized: string): Promise<{ port: number; child: ChildProcess }> {
   const hostKey = join(dir, 'host_key');
-  const clientKey = join(dir, 'client_key');
   execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', hostKey]);
-  execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', clientKey]);
-  execFileSync('cp', [`${clientKey}.pub`, join(dir, 'authorized_keys')]);
   // sshd's privilege separation directory (Debian's init script makes it; there is none here).
   mkdirSync('/run/sshd', { recursive: true, mode: 0o755 });
   const port = await freePort();
@@ -143,7 +130,7 @@ export async function startSshServer(dir: string, options: { multiplex?: boolean
   writeFileSync(conf, [
     `ListenAddress 127.0.0.1:${port}`,
     `HostKey ${hostKey}`,
-    `AuthorizedKeysFile ${join(dir, 'authorized_keys')}`,
+    `AuthorizedKeysFile ${authorized}`,
     'PubkeyAuthentication yes',
     'PasswordAuthentication no',
     'KbdInteractiveAuthentication no',
@@ -157,15 +144,91 @@ export async function startSshServer(dir: string, options: { multiplex?: boolean
   ].join('\n'));
   const { child, log } = startChild([SSHD, '-D', '-e', '-f', conf]);
   await listening(port, child, log);
-  const user = execFileSync('id', ['-un'], { encoding: 'utf8' }).trim();
+  return { port, child };
+}
+
+/** A client key made in `dir`, and the ssh command that uses it (no prompts, no known_hosts). */
+function clientKey(dir: string, name: string): { key: string; sshCommand: string } {
+  const key = join(dir, name);
+  execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', name, '-f', key]);
+  return { key, sshCommand: `ssh -i ${key} -o IdentitiesOnly=yes -o BatchMode=yes -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR` };
+}
+
+const USER = (): string => execFileSync('id', ['-un'], { encoding: 'utf8' }).trim();
+
+/**
+ * SSH: openssh-server on 127.0.0.1, this user's login with a key made here;
+ * repositories under `dir/repos` by absolute path. `multiplex`: the
+ * clients' own ssh command shares one connection (ssh's ControlMaster, as a
+ * user sets it), which acp then leaves alone; without it acp shares one itself.
+ */
+export async function startSshServer(dir: string, options: { multiplex?: boolean } = {}): Promise<GitServer> {
+  const repos = join(dir, 'repos');
+  mkdirSync(repos, { recursive: true });
+  const client = clientKey(dir, 'client_key');
+  const authorized = join(dir, 'authorized_keys');
+  const key = readFileSync(`${client.key}.pub`);
+  writeFileSync(authorized, key);
+  const { port, child } = await startSshd(dir, authorized);
   return {
     kind: 'ssh',
     repos,
-    url: (name) => `ssh://${user}@127.0.0.1:${port}${join(repos, `${name}.git`)}`,
-    config: { 'core.sshCommand': `ssh -i ${clientKey} -o IdentitiesOnly=yes -o BatchMode=yes -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR${options.multiplex ? ` -o ControlMaster=auto -o ControlPath=${dir}/cm-%C -o ControlPersist=60` : ''}` },
-    setPassword() {
-      throw new Error('the SSH server has no password');
-    },
+    url: (name) => `ssh://${USER()}@127.0.0.1:${port}${join(repos, `${name}.git`)}`,
+    config: { 'core.sshCommand': `${client.sshCommand}${options.multiplex ? ` -o ControlMaster=auto -o ControlPath=${dir}/cm-%C -o ControlPersist=60` : ''}` },
+    expire: (expired) => writeFileSync(authorized, expired ? '' : key),
+    stop: () => stopChild(child),
+  };
+}
+
+/** Why gitolite cannot run here, or undefined. */
+export function gitoliteTool(): string | undefined {
+  return existsSync(GITOLITE) ? undefined : 'no gitolite: gitolite3 not installed (apt-get install gitolite3; npm run test:all requires it)';
+}
+
+/** A gitolite server (see {@link startGitoliteServer}). */
+export interface GitoliteServer {
+  /** Where gitolite keeps its repositories. */
+  repos: string;
+  /** The URL of the repository `name`. */
+  url(name: string): string;
+  /** The git configuration of a clone that is gitolite user `user` (its key). */
+  configAs(user: string): Record<string, string>;
+  /** Replace gitolite.conf's access rules (after the admin repository's) and compile them, as a push to gitolite-admin would. */
+  setRules(rules: string): void;
+  stop(): Promise<void>;
+}
+
+/**
+ * gitolite3 behind openssh-server on 127.0.0.1, run as this user with its
+ * own HOME in `dir` (the machine's accounts are not touched): each of
+ * `users` has a key; sshd's authorized_keys is gitolite's, each key's
+ * forced command gitolite-shell with that HOME.
+ */
+export async function startGitoliteServer(dir: string, users: string[]): Promise<GitoliteServer> {
+  const home = join(dir, 'home');
+  mkdirSync(home, { recursive: true });
+  const env = { ...process.env, HOME: home, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' };
+  const keys = new Map([...users, 'admin'].map((user) => [user, clientKey(dir, `${user}_key`)]));
+  // gitolite names a user by its key file's name.
+  execFileSync('cp', [`${keys.get('admin')!.key}.pub`, join(dir, 'admin.pub')]);
+  execFileSync(GITOLITE, ['setup', '-pk', join(dir, 'admin.pub')], { env, stdio: 'ignore' });
+  const keydir = join(home, '.gitolite', 'keydir');
+  for (const user of users) execFileSync('cp', [`${keys.get(user)!.key}.pub`, join(keydir, `${user}.pub`)]);
+  const authorized = join(home, '.ssh', 'authorized_keys');
+  const setRules = (rules: string): void => {
+    writeFileSync(join(home, '.gitolite', 'conf', 'gitolite.conf'), `repo gitolite-admin\n    RW+ = admin\n\n${rules}\n`);
+    // What the admin repository's hook does after a push: compile the rules, create the repositories they name, rewrite authorized_keys.
+    execFileSync(GITOLITE, ['setup'], { env, stdio: 'ignore' });
+    // sshd runs the forced command with this account's real HOME: gitolite-shell needs the one it was set up in.
+    writeFileSync(authorized, readFileSync(authorized, 'utf8').replaceAll('command="', `command="env HOME=${home} `));
+  };
+  setRules('');
+  const { port, child } = await startSshd(dir, authorized);
+  return {
+    repos: join(home, 'repositories'),
+    url: (name) => `ssh://${USER()}@127.0.0.1:${port}/${name}`,
+    configAs: (user) => ({ 'core.sshCommand': keys.get(user)!.sshCommand }),
+    setRules,
     stop: () => stopChild(child),
   };
 }

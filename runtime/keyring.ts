@@ -76,6 +76,52 @@ export interface KeyringFs {
   existsSync(path: string): boolean;
   copyFileSync(from: string, to: string): void;
   chmodSync(path: string, mode: number): void;
+  openSync(path: string, flags: number): number;
+  fstatSync(fd: number): { isFile(): boolean; size: number; mode: number };
+  readSync(fd: number, buffer: Uint8Array, offset: number, length: number, position: number): number;
+  closeSync(fd: number): void;
+  constants: { O_RDONLY: number; O_NOFOLLOW?: number; O_NONBLOCK?: number };
+}
+
+/** The most a head record may hold: a few keys take a few hundred bytes; a larger file is not one acp wrote. */
+const HEAD_RECORD_MAX_BYTES = 64 * 1024;
+
+/**
+ * Read a file of the keyring as text, hardened as a key file is read: the
+ * last component is never followed if it is a symbolic link (O_NOFOLLOW, so
+ * a planted link cannot point the read at another file), what was opened
+ * must be a regular file (checked on the descriptor, not the path), and at
+ * most `maxBytes` (a FIFO, opened without waiting, or a huge file neither
+ * hangs nor exhausts the read).
+ * `undefined` when there is no such file; throws (an {@link AcpError}) for
+ * anything else that is not a regular file within the bound.
+ */
+export function readKeyringFile(fs: KeyringFs, path: string, maxBytes: number): string | undefined {
+  let fd: number;
+  try {
+    // O_NONBLOCK: opening a FIFO for reading would wait for a writer; a regular file reads as usual.
+    fd = fs.openSync(path, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0));
+  } catch (error) {
+    if (errorCode(error) === 'ENOENT') return undefined;
+    if (errorCode(error) === 'ELOOP') throw new AcpError(`${path} is a symbolic link: acp reads no keyring file through one`, 2, 'usage');
+    throw error;
+  }
+  try {
+    const stat = fs.fstatSync(fd);
+    if (!stat.isFile()) throw new AcpError(`${path} is not a regular file`, 2, 'usage');
+    if (stat.size > maxBytes) throw new AcpError(`${path} is ${stat.size} bytes, more than the ${maxBytes} such a file may hold`, 2, 'usage');
+    const buffer = new Uint8Array(stat.size);
+    let filled = 0;
+    // Read to the size fstat gave: a file that grows meanwhile is not read past the bound.
+    while (filled < buffer.length) {
+      const read = fs.readSync(fd, buffer, filled, buffer.length - filled, filled);
+      if (read === 0) break;
+      filled += read;
+    }
+    return new TextDecoder().decode(buffer.subarray(0, filled));
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 /**
@@ -106,10 +152,10 @@ export function fileKeyring(fs: KeyringFs, where: { dir: string } | { file: stri
     if (!isPrivateJwk(value)) throw new AcpError(`signing key ${path} is not an Ed25519 private key (a JWK with kty OKP, crv Ed25519, d and x)`, 2, 'usage');
     return value;
   };
-  const write = (path: string, key: PrivateJwk, exclusive: boolean): void => {
+  const write = (path: string, value: PrivateJwk | unknown, exclusive: boolean): void => {
     fs.mkdirSync(nodePath.dirname(path), { recursive: true, mode: 0o700 });
     const temp = `${path}.${toBase64Url(crypto.getRandomValues(new Uint8Array(6)))}.tmp`;
-    fs.writeFileSync(temp, `${JSON.stringify(key)}\n`, { mode: 0o600, flag: 'wx' });
+    fs.writeFileSync(temp, `${JSON.stringify(value)}\n`, { mode: 0o600, flag: 'wx' });
     try {
       // Linked into place: a racing process reads no key or a whole one, and two racers keep the same key.
       if (exclusive) fs.linkSync(temp, path);
@@ -143,15 +189,16 @@ export function fileKeyring(fs: KeyringFs, where: { dir: string } | { file: stri
     },
     async recall(participant, id) {
       try {
-        return JSON.parse(fs.readFileSync(headRecordPath(pathOf(participant), id), 'utf8')) as unknown;
+        const text = readKeyringFile(fs, headRecordPath(pathOf(participant), id), HEAD_RECORD_MAX_BYTES);
+        return text === undefined ? undefined : (JSON.parse(text) as unknown);
       } catch {
-        // None yet, or unreadable: the append verifies the log from seq 1.
+        // None yet, or not a record (a link, not a regular file, too large, unparsable): the append verifies the log from seq 1.
         return undefined;
       }
     },
     async remember(participant, id, record) {
-      // Written in place (one call per append): a record cut short by a crash does not parse, and then the next append verifies from seq 1.
-      fs.writeFileSync(headRecordPath(pathOf(participant), id), JSON.stringify(record), { mode: 0o600, flag: 'w' });
+      // Renamed into place: whatever was at the path (a link, a FIFO) is replaced, never written through or waited on.
+      write(headRecordPath(pathOf(participant), id), record, false);
     },
   };
 }

@@ -6,7 +6,7 @@
 // a key copy with missing or extra names. The tamper suite's classes of these
 // (hundreds in test:all) are in test/signing.test.ts.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, onTestFinished, test, vi } from 'vitest';
@@ -274,7 +274,7 @@ describe('the Python validator accepts a signed folder (extra keys only)', () =>
 
 describe('a participant with no record of its own starts from the validation checkpoint', () => {
   // A Node host: the validation checkpoint lives beside its checkpoint key (validate/), named by the folder's path and MACed with that key.
-  async function longSignedFolder(): Promise<{ host: acp.Host; registry: acp.Registry; folder: string; keys: string; cache: string }> {
+  async function longSignedFolder(events = 120): Promise<{ host: acp.Host; registry: acp.Registry; folder: string; keys: string; cache: string }> {
     const dir = realpathSync(mkdtempSync(join(tmpdir(), 'acp-sign-append-cp-')));
     dirs.push(dir);
     const [keys, cache] = [join(dir, 'keys'), join(dir, 'validate')];
@@ -283,7 +283,7 @@ describe('a participant with no record of its own starts from the validation che
     const folder = join(dir, 'collab');
     await acp.init(host, folder, { participants: [OWNER, REVIEWER], objective: 'o', completion: ['g'], primaryType: 'adr', sign: true }, registry);
     // 120 lines of ~650 bytes: past MIN_LOG_BYTES, below which no checkpoint is kept.
-    for (let seq = 2; seq <= 120; seq++) await acp.append(host, folder, { participant: OWNER, event: 'deliverable_drafted', summary: 'x'.repeat(400), doc: 'deliverables/adr.md', role: 'primary', replyTo: seq - 1 }, registry);
+    for (let seq = 2; seq <= events; seq++) await acp.append(host, folder, { participant: OWNER, event: 'deliverable_drafted', summary: 'x'.repeat(400), doc: 'deliverables/adr.md', role: 'primary', replyTo: seq - 1 }, registry);
     return { host, registry, folder, keys, cache };
   }
   /** Forget every participant's record of what it signed (a first append on this machine). */
@@ -338,5 +338,32 @@ describe('a participant with no record of its own starts from the validation che
     const { hmacHex } = await import('../runtime/checkpoint.ts');
     writeFileSync(path!, `${await hmacHex(new Uint8Array(32), `acp validate checkpoint\n${folder}\n${json}`)}\n${json}\n`);
     expect(await verifications(() => expect(acp.append(host, folder, draft(119), registry)).rejects.toThrow(cutTailRefused))).toBe(119);
+  });
+
+  test('the head record is read as a key file is: a symbolic link, a FIFO, a directory or an oversized file is no record (the log is verified from seq 1), and nothing waits', async () => {
+    const { host, registry, folder, keys } = await longSignedFolder(4);
+    const [name] = readdirSync(keys).filter((n) => n.endsWith('.head'));
+    const record = join(keys, name!);
+    const saved = readFileSync(record, 'utf8');
+    const elsewhere = join(keys, '..', 'record-copy');
+    const plant: Record<string, () => void> = {
+      'a symbolic link to a copy of the record': () => {
+        writeFileSync(elsewhere, saved);
+        symlinkSync(elsewhere, record);
+      },
+      'an oversized (but parsable) record': () => writeFileSync(record, saved + ' '.repeat(70 * 1024)),
+      'a directory': () => mkdirSync(record),
+      'a FIFO': () => expect(spawnSync('mkfifo', [record]).status).toBe(0),
+    };
+    // The record as written: the append verifies nothing (its own line is still the last one).
+    expect(await verifications(() => acp.append(host, folder, draft(4), registry))).toBe(0);
+    let seq = 5;
+    for (const [what, make] of Object.entries(plant)) {
+      rmSync(record, { recursive: true, force: true });
+      make();
+      expect(await verifications(() => acp.append(host, folder, draft(seq), registry)), what).toBe(seq);
+      seq++;
+    }
+    expect(await acp.validate(host, folder, registry)).toMatchObject({ ok: true, signing: { verified: seq } });
   });
 });

@@ -37,11 +37,12 @@ import { CHECKPOINT_NAME, addSeq, checkpointState, duplicateSeqError, hasSeq, lo
 import { defineCommand, defineDeliverableType, definePlugin } from './runtime/define.ts';
 import { CONCLUSION_SECTIONS, checkDecisions, conclusionErrors, decisionGateErrors, initialDocuments, markdown, readinessGateErrors, readReadiness, strictProposalErrors, strictReviewErrors, type MarkdownHelpers, type ReadinessFacts } from './runtime/documents.ts';
 import { AcpAbortError, AcpAppendedError, AcpError, AcpPluginError, AcpTimeoutError, UsageError } from './runtime/errors.ts';
-import { LOCK_BREAKER, LOCK_NAME, READ_LIMITS, confineHost, inspectFolderLock, logDecodeError, openCapped, readCapped, readWholeLines, withFolderLock, writeFileAtomic, type FolderLock, type WriteAtomicOptions } from './runtime/files.ts';
+import { LOCK_BREAKER, LOCK_NAME, READ_LIMITS, confineHost, inspectFolderLock, logDecodeError, openCapped, readCapped, readWholeLines, withFolderLock, writeFileAtomic, type FolderLock, type FolderLockOptions, type WriteAtomicOptions } from './runtime/files.ts';
 import type { FileReader, FileSystem, Host } from './runtime/host.ts';
 import { createMemoryFileSystem, createMemoryHost } from './runtime/memory-host.ts';
 import { lineHash } from './runtime/keyring.ts';
 import { createNodeHost } from './runtime/node-host.ts';
+import { guardHost, writerHost } from './runtime/guarded-host.ts';
 import { dumpsPy, loadsPy, PyJsonError, pyKeys } from './runtime/pyjson.ts';
 import { compareInstants, comparePy, decodeText, endsWithLineBreak, formatProtocolJson, formatTimestamp, hasLoneSurrogate, parseZonedTimestamp, purePosixPath, pyRepr, pySplitLines, pyStr, pyStrip, reviewHeadings, sha256Hex, sortedPy, zonedInstant } from './runtime/pytext.ts';
 import type { PyInstant } from './runtime/pytext.ts';
@@ -1885,8 +1886,8 @@ function stateKeys(): string[] {
 export interface WriteIntent {
   /** Who writes. */
   participant: string;
-  /** `append` (one event), `freeze` (a deliverable frozen and its event), `write` (a document written through a server). */
-  kind: 'append' | 'freeze' | 'write';
+  /** `append` (one event), `freeze` (a deliverable frozen and its event), `write` (a document written through a server), `repair` (`doctor --fix`). */
+  kind: 'append' | 'freeze' | 'write' | 'repair';
   /**
    * Absolute paths of the documents the write speaks for besides
    * events.jsonl and protocol.json (what a participant edits before the
@@ -1987,7 +1988,9 @@ export function localStore(host: Host): Store {
  * flag in `flags`, or its configuration), else the local folder. Two
  * providers claiming one folder is an error: nothing would say which wins.
  */
-export async function openStore(host: Host, folder: string, registry?: Registry, flags: Readonly<Record<string, unknown>> = {}): Promise<Store> {
+export async function openStore(guarded: Host, folder: string, registry?: Registry, flags: Readonly<Record<string, unknown>> = {}): Promise<Store> {
+  // A store is the transaction's storage: it holds the write capability (and is the only plugin part that does).
+  const host = writerHost(guarded);
   const claims: Store[] = [];
   for (const provider of registry?.stores ?? []) {
     const requested = provider.flag !== undefined && flags[provider.flag.name] === true;
@@ -2013,7 +2016,9 @@ export interface Transaction {
    * {@link WriteAtomicOptions} (protocol.json, which a user may have linked
    * on purpose, as the Python tools write it).
    */
-  write(path: string, text: string, options?: TransactionWriteOptions): Promise<void>;
+  write(path: string, text: string | Uint8Array, options?: TransactionWriteOptions): Promise<void>;
+  /** Remove a clone-local leftover inside the folder (an interrupted write's temporary, a lock breaker's file): never published, as it never was. */
+  remove(path: string): Promise<void>;
 }
 
 /** Options of {@link Transaction.write}. */
@@ -2030,7 +2035,9 @@ export interface TransactionWriteOptions extends WriteAtomicOptions {
  * that landed. Every door writes through here: `append`, `freeze`, a
  * server's document write.
  */
-export async function transact<T>(host: Host, folder: string, intent: WriteIntent, body: (tx: Transaction) => Promise<T>, registry?: Registry, options: AppendOptions = {}): Promise<T> {
+export async function transact<T>(guarded: Host, folder: string, intent: WriteIntent, body: (tx: Transaction) => Promise<T>, registry?: Registry, options: AppendOptions = {}): Promise<T> {
+  // The one holder of the write capability: the body's own host stays guarded (runtime/guarded-host.ts).
+  const host = writerHost(guarded);
   const store = options.store ?? (await openStore(host, folder, registry));
   let appended: AppendResult[] = [];
   let attempt = 1;
@@ -2057,6 +2064,10 @@ export async function transact<T>(host: Host, folder: string, intent: WriteInten
             throw symlinkRefusal(error) ?? error;
           }
           session.written.add(path);
+        },
+        remove: async (path) => {
+          if (path === folder || !isInside(path, folder)) throw new AcpError(`${path} is not inside ${folder}: not removed`);
+          await confineHost(host, [folder]).fs.remove(path);
         },
       });
     },
@@ -2884,7 +2895,9 @@ export async function verifySignatures(host: Host, folder: string): Promise<Sign
  * problems: they are reported as errors, in the order of the spec's steps;
  * a signed folder's chain and signatures after them (docs/signing.md).
  */
-export async function validate(host: Host, folder: string, registry: Registry, options: ValidateOptions = {}): Promise<ValidationResult> {
+export async function validate(guarded: Host, folder: string, registry: Registry, options: ValidateOptions = {}): Promise<ValidationResult> {
+  // Validate writes only its checkpoint, in this machine's cache (never in the folder).
+  const host = writerHost(guarded);
   const errors: string[] = [];
   const warnings: string[] = [];
   const fileErrors = await folderFileErrors(host, folder);
@@ -3245,7 +3258,8 @@ export function planInit(folder: string, request: InitRequest, registry: Registr
  * Initialise a collaboration folder (spec §9). **[beyond]** never
  * overwrites an existing file: if any target exists, nothing is written.
  */
-export async function init(host: Host, folder: string, request: InitRequest, registry: Registry): Promise<InitResult> {
+export async function init(guarded: Host, folder: string, request: InitRequest, registry: Registry): Promise<InitResult> {
+  const host = writerHost(guarded);
   try {
     return await initFolder(host, folder, request, registry);
   } catch (error) {
@@ -3330,7 +3344,8 @@ async function signInit(host: Host, protocol: ProtocolDocument, event: AcpEvent,
  * a signed collaboration (`init --register-key`) to be registered from
  * the start (docs/signing.md).
  */
-export async function signingKey(host: Host, participant: string): Promise<{ participant: string; publicKey: string; where: string }> {
+export async function signingKey(guarded: Host, participant: string): Promise<{ participant: string; publicKey: string; where: string }> {
+  const host = writerHost(guarded);
   const signing = await import('./runtime/signing.ts');
   if (pyStrip(participant) === '') throw new AcpError('--participant must not be blank');
   const { key } = await signing.keyForAppend(host.keyring, participant, undefined, false);
@@ -3779,14 +3794,28 @@ function apiObject() {
   return {
     VERSION, LOCK_NAME, CHECKPOINT_NAME, LOCK_BREAKER, EVENT_NAMES, PHASES, REQUIRED_FILES, FORBIDDEN_FILES, CONCLUSION_SECTIONS, DEFAULT_WAIT_TIMEOUT_SECONDS, DEFAULT_WAIT_INTERVAL_SECONDS,
     AcpError, AcpTimeoutError, AcpAbortError, AcpPluginError, AcpAppendedError, UsageError,
-    createNodeHost, createMemoryHost, createMemoryFileSystem, openCollaboration, createRegistry, pluginContext,
+    createMemoryHost, createMemoryFileSystem, openCollaboration, createRegistry, pluginContext,
     init, append, transact, strictSetting, openStore, signingKey, verifySignatures, localStore, eventDocuments, turnOf, staleNote, TurnTracker, refusalCodeOf, validate, nextAction, formatNext, waitForTurn, followFolder,
     readProtocol, readEventLog, scanEventLog, parseEventLog, formatEventLine, jsonErrorDetail, nextSeq, emptyState, applyEvent, replay,
     participantIds, isUnsafePath, deliverableRef, primaryRef, resolveDeliverablePath, deliverableBoundary, symlinkRefusal, readDeliverable, documentFiles, checkedDocumentPath,
     markdown, readReadiness, decisionGateErrors, conclusionErrors, defaultTemplate, defaultGates, reviewHeadings, parseZonedTimestamp,
-    inspectFolderLock, withFolderLock, writeFileAtomic, confineHost, decodeText, sha256Hex, formatTimestamp, formatProtocolJson, pyRepr, pyStr, pyStrip, purePosixPath, expandUser, loadsPy, dumpsPy, pySplitLines,
+    inspectFolderLock, confineHost, ...guardedWriters(), decodeText, sha256Hex, formatTimestamp, formatProtocolJson, pyRepr, pyStr, pyStrip, purePosixPath, expandUser, loadsPy, dumpsPy, pySplitLines,
     comparePy, sortedPy, parseArgv, parsePyInt, parsePyFloat, runCommand, describeError,
     errorCode, fsError, isInside, isObject, realpathOfExistingAncestor, sameList, sleep,
+  };
+}
+
+/**
+ * The writers a plugin gets: `writeFileAtomic` for its own output files,
+ * through the guarded host (a folder's own files refused), `withFolderLock`
+ * to coordinate with writers (it takes the lock; the body's host stays
+ * guarded), `createNodeHost` that makes a guarded host. Never the raw ones.
+ */
+function guardedWriters() {
+  return {
+    writeFileAtomic: (host: Host, path: string, text: string | Uint8Array, options?: WriteAtomicOptions): Promise<void> => writeFileAtomic(guardHost(host), path, text, options),
+    withFolderLock: <T>(host: Host, folder: string, fn: (lock: FolderLock) => Promise<T>, options?: FolderLockOptions): Promise<T> => withFolderLock(writerHost(host), folder, fn, options),
+    createNodeHost: async (...args: Parameters<typeof createNodeHost>): Promise<Host> => guardHost(await createNodeHost(...args)),
   };
 }
 
@@ -3923,7 +3952,8 @@ export async function runCommand(registry: Registry, name: string, input: { opti
     args: input.args ?? {},
     options,
     api: libraryApi(),
-    host: where.host,
+    // Commands are plugins: their host cannot write a folder's own files; the transaction can.
+    host: guardHost(where.host),
     registry,
     runtime: where.runtime ?? { name: 'unknown' },
     out: where.out ?? (() => undefined),

@@ -1886,8 +1886,8 @@ function stateKeys(): string[] {
 export interface WriteIntent {
   /** Who writes. */
   participant: string;
-  /** `append` (one event), `freeze` (a deliverable frozen and its event), `write` (a document written through a server), `repair` (`doctor --fix`). */
-  kind: 'append' | 'freeze' | 'write' | 'repair';
+  /** `append` (one event), `freeze` (a deliverable frozen and its event), `write` (a document written through a server), `repair` (`doctor --fix`), `init` (a new folder). */
+  kind: 'append' | 'freeze' | 'write' | 'repair' | 'init';
   /**
    * Absolute paths of the documents the write speaks for besides
    * events.jsonl and protocol.json (what a participant edits before the
@@ -1928,12 +1928,29 @@ export interface Store {
    */
   transact<T>(folder: string, intent: WriteIntent, body: (session: StoreSession) => Promise<T>, options?: Pick<AppendOptions, 'onLockWait' | 'lockTimeoutMs' | 'onNote'>): Promise<T>;
   /**
+   * Make a new folder and publish it (`init`; git: committed on top of the
+   * remote's branch and pushed). `body` writes the folder and calls
+   * `underLock` around its writes once the folder exists (the lock lives
+   * in it). A store without `create` leaves the new folder local; its
+   * first transaction publishes it.
+   */
+  create?<T>(folder: string, intent: WriteIntent, body: (underLock: <U>(fn: () => Promise<U>) => Promise<U>) => Promise<T>, options?: Pick<AppendOptions, 'onLockWait' | 'lockTimeoutMs' | 'onNote'>): Promise<Published<T>>;
+  /**
    * Keep the local folder up to date while someone waits on it (git: fetch
    * and fast-forward now, then in the background with back-off). Resolves
    * once the folder is current; `failed` ends the wait with an error that no
    * retry can fix. Returns the function that stops following.
    */
   follow?(folder: string, options: FollowOptions): Promise<() => void>;
+}
+
+/** What {@link Store.create} made: the body's value, and the store's record of the publication. */
+export interface Published<T> {
+  value: T;
+  /** The store's own facts for `--json` (git: `{attempts, remote, branch}`), under its name. */
+  record?: Json;
+  /** One line for a person (`committed and pushed to origin/main`). */
+  note?: string;
 }
 
 /** Options of {@link Store.follow}. */
@@ -1980,6 +1997,7 @@ export function localStore(host: Host): Store {
     name: 'local',
     transact: (folder, _intent, body, options = {}) =>
       withFolderLock(host, folder, (lock) => body({ lock, synced: false, written: new Set(), done: [], attempt: 1 }), { onWait: options.onLockWait, timeoutMs: options.lockTimeoutMs }),
+    create: async (folder, _intent, body, options = {}) => ({ value: await body((fn) => withFolderLock(host, folder, fn, { onWait: options.onLockWait, timeoutMs: options.lockTimeoutMs })) }),
   };
 }
 
@@ -3177,6 +3195,14 @@ export interface InitResult {
   created: boolean;
   protocol?: ProtocolDocument;
   files: string[];
+  /** A store that published the new folder (not the local one): its name, record and note (see {@link Published}). */
+  store?: { name: string; record?: Json; note?: string };
+}
+
+/** Options of {@link init}. */
+export interface InitOptions {
+  /** The store that makes and publishes the folder (default: the one {@link openStore} finds for it). */
+  store?: Store;
 }
 
 function uniqueTrimmed(values: string[]): string[] {
@@ -3258,10 +3284,15 @@ export function planInit(folder: string, request: InitRequest, registry: Registr
  * Initialise a collaboration folder (spec §9). **[beyond]** never
  * overwrites an existing file: if any target exists, nothing is written.
  */
-export async function init(guarded: Host, folder: string, request: InitRequest, registry: Registry): Promise<InitResult> {
+export async function init(guarded: Host, folder: string, request: InitRequest, registry: Registry, options: InitOptions = {}): Promise<InitResult> {
   const host = writerHost(guarded);
   try {
-    return await initFolder(host, folder, request, registry);
+    // Usage errors come first, before a store is asked anything (git: a fetch).
+    const owner = planInit(folder, request, registry, host.now()).protocol.proposalOwner ?? 'acp';
+    const store = options.store ?? (await openStore(host, folder, registry));
+    const creator = store.create ? store : localStore(host);
+    const made = await creator.create!(folder, { participant: owner, kind: 'init', documents: [] }, (underLock) => initFolder(host, folder, request, registry, underLock));
+    return creator.name === 'local' ? made.value : { ...made.value, store: { name: creator.name, record: made.record, note: made.note } };
   } catch (error) {
     if (errorCode(error) === 'EROFS') throw new AcpError(`cannot create the collaboration in ${folder}: the file system is read-only (EROFS)`, 2, 'file_system');
     throw symlinkRefusal(error) ?? error;
@@ -3273,7 +3304,7 @@ export async function init(guarded: Host, folder: string, request: InitRequest, 
  * repoRoot) without following a symlink: a `deliverables` planted as a
  * symlink out of the folder is refused, never written through.
  */
-async function initFolder(plainHost: Host, folder: string, request: InitRequest, registry: Registry): Promise<InitResult> {
+async function initFolder(plainHost: Host, folder: string, request: InitRequest, registry: Registry, underLock: <U>(fn: () => Promise<U>) => Promise<U>): Promise<InitResult> {
   const protocolPath = nodePath.join(folder, 'protocol.json');
   // Usage errors come first, as in the common tools.
   const planned = planInit(folder, request, registry, plainHost.now());
@@ -3286,7 +3317,7 @@ async function initFolder(plainHost: Host, folder: string, request: InitRequest,
   const unfinished = await readInitJournal(host, folder);
   if (unfinished) {
     if (!request.resume) throw new AcpError(`an interrupted init left files in ${folder}; run init again with --resume to complete it`);
-    await writeInitFiles(host, folder, unfinished.files, true);
+    await underLock(() => writeInitFiles(host, folder, unfinished.files, true));
     return { created: true, protocol: loadsPy(unfinished.files.find(([name]) => name === 'protocol.json')![1]) as ProtocolDocument, files: unfinished.files.map(([name]) => name) };
   }
   const { protocol, files } = planned;
@@ -3309,7 +3340,7 @@ async function initFolder(plainHost: Host, folder: string, request: InitRequest,
     if (root === nodePath.parse(root).root) throw new AcpError('--repo-root must not resolve to the filesystem root');
   }
   await host.fs.mkdir(folder);
-  await writeInitFiles(host, folder, [...all], false);
+  await underLock(() => writeInitFiles(host, folder, [...all], false));
   return { created: true, protocol, files: [...all.keys()] };
 }
 

@@ -3200,7 +3200,7 @@ export interface InitResult {
 }
 
 /** Options of {@link init}. */
-export interface InitOptions {
+export interface InitOptions extends Pick<AppendOptions, 'onLockWait' | 'lockTimeoutMs'> {
   /** The store that makes and publishes the folder (default: the one {@link openStore} finds for it). */
   store?: Store;
 }
@@ -3291,7 +3291,7 @@ export async function init(guarded: Host, folder: string, request: InitRequest, 
     const owner = planInit(folder, request, registry, host.now()).protocol.proposalOwner ?? 'acp';
     const store = options.store ?? (await openStore(host, folder, registry));
     const creator = store.create ? store : localStore(host);
-    const made = await creator.create!(folder, { participant: owner, kind: 'init', documents: [] }, (underLock) => initFolder(host, folder, request, registry, underLock));
+    const made = await creator.create!(folder, { participant: owner, kind: 'init', documents: [] }, (underLock) => initFolder(host, folder, request, registry, underLock), options);
     return creator.name === 'local' ? made.value : { ...made.value, store: { name: creator.name, record: made.record, note: made.note } };
   } catch (error) {
     if (errorCode(error) === 'EROFS') throw new AcpError(`cannot create the collaboration in ${folder}: the file system is read-only (EROFS)`, 2, 'file_system');
@@ -3826,7 +3826,7 @@ function apiObject() {
     VERSION, LOCK_NAME, CHECKPOINT_NAME, LOCK_BREAKER, EVENT_NAMES, PHASES, REQUIRED_FILES, FORBIDDEN_FILES, CONCLUSION_SECTIONS, DEFAULT_WAIT_TIMEOUT_SECONDS, DEFAULT_WAIT_INTERVAL_SECONDS,
     AcpError, AcpTimeoutError, AcpAbortError, AcpPluginError, AcpAppendedError, UsageError,
     createMemoryHost, createMemoryFileSystem, openCollaboration, createRegistry, pluginContext,
-    init, append, transact, strictSetting, openStore, signingKey, verifySignatures, localStore, eventDocuments, turnOf, staleNote, TurnTracker, refusalCodeOf, validate, nextAction, formatNext, waitForTurn, followFolder,
+    init, append, transact, strictSetting, openStore, signingKey, verifySignatures, eventDocuments, turnOf, staleNote, TurnTracker, refusalCodeOf, validate, nextAction, formatNext, waitForTurn, followFolder,
     readProtocol, readEventLog, scanEventLog, parseEventLog, formatEventLine, jsonErrorDetail, nextSeq, emptyState, applyEvent, replay,
     participantIds, isUnsafePath, deliverableRef, primaryRef, resolveDeliverablePath, deliverableBoundary, symlinkRefusal, readDeliverable, documentFiles, checkedDocumentPath,
     markdown, readReadiness, decisionGateErrors, conclusionErrors, defaultTemplate, defaultGates, reviewHeadings, parseZonedTimestamp,
@@ -3840,13 +3840,16 @@ function apiObject() {
  * The writers a plugin gets: `writeFileAtomic` for its own output files,
  * through the guarded host (a folder's own files refused), `withFolderLock`
  * to coordinate with writers (it takes the lock; the body's host stays
- * guarded), `createNodeHost` that makes a guarded host. Never the raw ones.
+ * guarded), `createNodeHost` that makes a guarded host, `localStore` (its
+ * lock). Never the raw ones.
  */
 function guardedWriters() {
   return {
     writeFileAtomic: (host: Host, path: string, text: string | Uint8Array, options?: WriteAtomicOptions): Promise<void> => writeFileAtomic(guardHost(host), path, text, options),
     withFolderLock: <T>(host: Host, folder: string, fn: (lock: FolderLock) => Promise<T>, options?: FolderLockOptions): Promise<T> => withFolderLock(writerHost(host), folder, fn, options),
     createNodeHost: async (...args: Parameters<typeof createNodeHost>): Promise<Host> => guardHost(await createNodeHost(...args)),
+    // The local store takes the folder lock (its body gets the session, never a writer): the lock is the store's to write.
+    localStore: (host: Host): Store => localStore(writerHost(host)),
   };
 }
 

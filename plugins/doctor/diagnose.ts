@@ -487,14 +487,10 @@ async function backupName(host: Acp.Host, folder: string, stamp: string, kind = 
   }
 }
 
-/**
- * Each repair, inside the store's transaction (the body may run again under
- * git: it diagnoses afresh and reports only what its last run changed).
- */
-async function repair(core: DoctorCore, host: Acp.Host, tx: Acp.Transaction, folder: string, before: Diagnosis): Promise<string[]> {
+/** Clone-local leftovers, in a transaction of the local store: an abandoned lock (broken by taking it), a breaker's file, temporaries. */
+async function removeLeftovers(core: DoctorCore, host: Acp.Host, tx: Acp.Transaction, folder: string, before: Diagnosis): Promise<string[]> {
   const changes: string[] = [];
-  const d = await diagnose(core, host, folder, true);
-  for (const name of d.staleTemps) {
+  for (const name of (await diagnose(core, host, folder, true)).staleTemps) {
     await tx.remove(join(folder, name));
     changes.push(`removed ${name} (a temporary file left by an interrupted write; its content is derived and was never the live file)`);
   }
@@ -502,6 +498,18 @@ async function repair(core: DoctorCore, host: Acp.Host, tx: Acp.Transaction, fol
     await tx.remove(join(folder, '.acp.lock.break'));
     changes.push('removed .acp.lock.break left by a process killed while breaking a lock');
   }
+  if (before.lockAbandoned) changes.unshift(`broke the abandoned lock (${before.findings.find((f) => f.check === 'lock' && f.status === 'problem')?.message ?? ''})`);
+  return changes;
+}
+
+/**
+ * The log and the cached state, inside the run's store's transaction (the
+ * body may run again under git: it diagnoses afresh and reports only what
+ * its last run changed).
+ */
+async function repairLog(core: DoctorCore, host: Acp.Host, tx: Acp.Transaction, folder: string): Promise<string[]> {
+  const changes: string[] = [];
+  const d = await diagnose(core, host, folder, true);
   await repairTail(core, host, tx, folder, d, changes);
   await repairTimes(core, host, tx, folder, await diagnose(core, host, folder, true), changes);
   // Derive the state again from what the log now holds.
@@ -573,9 +581,17 @@ export async function doctor(core: DoctorCore, host: Acp.Host, folder: string, o
   if (lockFinding) return { folder, healthy: false, findings: before.findings, changes: [] };
   const changes: string[] = [];
   let findings = before.findings;
-  // Nothing to repair and nobody at work: no transaction (under git it would fetch, and refuse what git doctor, run next, repairs).
-  if (before.findings.some((f) => f.fixable || (f.check === 'lock' && f.status !== 'ok'))) {
-    const repaired = await repairInStore(core, host, folder, before, options);
+  // Clone-local leftovers were never published: the folder lock (the local store) is all their removal takes.
+  const leftovers = before.findings.some((f) => (f.check === 'lock' && f.status !== 'ok') || (f.check === 'temp-files' && f.fixable));
+  // The log and the cached state: through the run's store, published like an append. Neither: no transaction
+  // (under git it would fetch, and refuse what git doctor, run next, repairs).
+  const published = before.findings.some((f) => f.fixable && !['lock', 'temp-files', 'freeze'].includes(f.check));
+  for (const [needed, store, body] of [
+    [leftovers, core.localStore(host), (tx: Acp.Transaction) => removeLeftovers(core, host, tx, folder, before)],
+    [published, options.store, (tx: Acp.Transaction) => repairLog(core, host, tx, folder)],
+  ] as const) {
+    if (!needed) continue;
+    const repaired = await repairInStore(core, host, folder, before, body, { ...options, store });
     if ('findings' in repaired) return { folder, healthy: false, findings: repaired.findings, changes };
     changes.push(...repaired.changes);
     findings = (await diagnose(core, host, folder, false)).findings;
@@ -587,13 +603,11 @@ export async function doctor(core: DoctorCore, host: Acp.Host, folder: string, o
   return { folder, healthy: !findings.some((f) => f.status === 'problem'), findings, changes };
 }
 
-/** The repairs as one transaction of the store; a lock that cannot be had is a finding (nothing changed), not a failure. */
-async function repairInStore(core: DoctorCore, host: Acp.Host, folder: string, before: Diagnosis, options: DoctorOptions): Promise<{ changes: string[] } | { findings: DoctorFinding[] }> {
+/** Repairs as one transaction of `options.store`; a lock that cannot be had, or a store's refusal, is a finding (nothing changed), not a failure. */
+async function repairInStore(core: DoctorCore, host: Acp.Host, folder: string, before: Diagnosis, body: (tx: Acp.Transaction) => Promise<string[]>, options: DoctorOptions): Promise<{ changes: string[] } | { findings: DoctorFinding[] }> {
   const intent: Acp.WriteIntent = { participant: 'doctor', kind: 'repair', documents: [] };
   try {
-    const changes = await core.transact(host, folder, intent, (tx) => repair(core, host, tx, folder, before), options.registry, { store: options.store, lockTimeoutMs: options.lockTimeoutMs ?? 10_000 });
-    if (before.lockAbandoned) changes.unshift(`broke the abandoned lock (${before.findings.find((f) => f.check === 'lock' && f.status === 'problem')?.message ?? ''})`);
-    return { changes };
+    return { changes: await core.transact(host, folder, intent, body, options.registry, { store: options.store, lockTimeoutMs: options.lockTimeoutMs ?? 10_000 }) };
   } catch (error) {
     if (!(error instanceof core.AcpError)) throw error;
     // The lock could not be had, or the store refused (git: the remote unreachable): the folder is as it was.

@@ -9,15 +9,14 @@
 // Each is refused with a clear error, nothing in the folder changes, and
 // the plugin's own output file is still written. In process here; on
 // node, bun, deno and the binary in test/plugins-runtimes.test.ts.
-import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { createMemoryHost, createNodeHost, createRegistry, init, readEventLog, runCli } from '../acp.ts';
 import { guardHost, writerHost } from '../runtime/guarded-host.ts';
+import { TRESPASSER, expectAllRefused, snapshotFolder, trespassFolder } from './plugins/trespass.ts';
 
-const TRESPASSER = join(import.meta.dirname, 'plugins', 'fixtures', 'trespasser.mjs');
 const roots: string[] = [];
 afterAll(() => roots.forEach((root) => rmSync(root, { recursive: true, force: true })));
 
@@ -30,39 +29,16 @@ async function cli(cwd: string, ...argv: string[]): Promise<{ code: number; stdo
   return { code, stdout, stderr };
 }
 
-/** Every entry of `dir` (recursively), with the SHA-256 of each file. */
-export function snapshotFolder(dir: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const name of readdirSync(dir, { recursive: true }) as string[]) {
-    const path = join(dir, name);
-    out[name] = statSync(path).isFile() ? createHash('sha256').update(readFileSync(path)).digest('hex') : 'dir';
-  }
-  return out;
-}
-
-/** A root holding an initialized `collab`, a symlink to its log and one to the folder itself. */
-export async function trespassRoot(run: (cwd: string, ...argv: string[]) => Promise<{ code: number; stderr: string }> | { code: number; stderr: string }): Promise<{ root: string; folder: string }> {
+/** A new root holding the attacked folder. */
+async function trespassRoot(): Promise<{ root: string; folder: string }> {
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'acp-guard-')));
   roots.push(root);
-  const folder = join(root, 'collab');
-  const made = await run(root, 'init', '--folder', folder, '--participant', 'alice', '--participant', 'bob', '--objective', 'Guarded', '--completion', 'Done', '--primary-deliverable-type', 'design-spec');
-  expect(made.stderr).toBe('');
-  symlinkSync('events.jsonl', join(folder, 'notes-link'));
-  symlinkSync(folder, join(root, 'collab-link'));
-  return { root, folder };
-}
-
-/** What every attempt of the trespasser must come to. */
-export function expectAllRefused(results: Record<string, string>): void {
-  const { 'own output file': own, ...attempts } = results;
-  expect(own).toBe('written');
-  expect(Object.keys(attempts).length).toBeGreaterThanOrEqual(25);
-  for (const [name, outcome] of Object.entries(attempts)) expect(`${name}: ${outcome}`).toMatch(new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: refused to write`));
+  return { root, folder: await trespassFolder(root, cli) };
 }
 
 describe('a plugin cannot write the folder\'s own files outside the transaction', () => {
   test('every writer it was given is refused, with a clear error, and the folder is unchanged', async () => {
-    const { root, folder } = await trespassRoot(cli);
+    const { root, folder } = await trespassRoot();
     const before = snapshotFolder(folder);
     const r = await cli(root, 'trespass', '--folder', folder, '--plugin', TRESPASSER, '--json');
     expect(r.stderr).toBe('');
@@ -76,7 +52,7 @@ describe('a plugin cannot write the folder\'s own files outside the transaction'
   });
 
   test('a refused write the plugin does not catch: error: …, exit 2, nothing written', async () => {
-    const { root, folder } = await trespassRoot(cli);
+    const { root, folder } = await trespassRoot();
     const before = snapshotFolder(folder);
     const r = await cli(root, 'trespass', '--folder', folder, '--plugin', TRESPASSER, '--only', 'host.fs.appendFile events.jsonl');
     expect(r.code).toBe(2);

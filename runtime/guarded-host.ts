@@ -23,7 +23,7 @@
 import * as nodePath from 'node:path';
 import type { FileSystem, Host } from './host.ts';
 import { AcpError } from './errors.ts';
-import { errorCode, isInside } from './util.ts';
+import { errorCode, isInside, realpathOfExistingAncestor } from './util.ts';
 
 /** The names a collaboration folder keeps for itself (compared folded, see {@link foldName}). */
 const OWN_FILES = new Set(['events.jsonl', 'protocol.json', '.acp.checkpoint.json', '.acp.init.json']);
@@ -50,11 +50,6 @@ export function guardHost(host: Host): Host {
 /** The host that may write: the one `host` guards, or `host` itself. For the core's writers only. */
 export function writerHost(host: Host): Host {
   return writers.get(host) ?? host;
-}
-
-/** Whether `host` is a guarded host (see {@link guardHost}). */
-export function isGuarded(host: Host): boolean {
-  return writers.has(host);
 }
 
 type Opening = 'follow' | 'entry';
@@ -112,7 +107,7 @@ function guardFileSystem(host: Host, fs: FileSystem): FileSystem {
 async function checkedPath(host: Host, fs: FileSystem, path: string, opening: Opening): Promise<string> {
   const normal = nodePath.resolve(path);
   await refuseOwn(host, fs, normal, path);
-  const directory = await realDirectory(fs, nodePath.dirname(normal));
+  const directory = await realpathOfExistingAncestor(host, nodePath.dirname(normal));
   let opened = nodePath.join(directory, nodePath.basename(normal));
   if (opening === 'follow' && (await fs.stat(opened).catch(() => null))?.isSymlink) {
     try {
@@ -124,20 +119,6 @@ async function checkedPath(host: Host, fs: FileSystem, path: string, opening: Op
   }
   if (opened !== normal) await refuseOwn(host, fs, opened, path);
   return opened;
-}
-
-/** The real path of `directory`, or of its nearest existing ancestor joined with the rest. */
-async function realDirectory(fs: FileSystem, directory: string): Promise<string> {
-  const rest: string[] = [];
-  for (let current = directory; ; current = nodePath.dirname(current)) {
-    try {
-      return nodePath.join(await fs.realpath(current), ...rest.reverse());
-    } catch (error) {
-      if (errorCode(error) !== 'ENOENT' && errorCode(error) !== 'ENOTDIR') throw error;
-      if (nodePath.dirname(current) === current) return directory;
-      rest.push(nodePath.basename(current));
-    }
-  }
 }
 
 /** `mkdir` makes every missing ancestor: none of them may be a folder's own name, nor inside the keys or caches. */
@@ -191,7 +172,7 @@ async function privatePlaces(host: Host): Promise<[string, string][]> {
   const cache = await host.cacheDir?.().catch(() => undefined);
   if (cache !== undefined) places.push(["this machine's acp caches", cache]);
   const resolved: [string, string][] = [];
-  for (const [what, place] of places) resolved.push([what, await realDirectory(host.fs, place)]);
+  for (const [what, place] of places) resolved.push([what, await realpathOfExistingAncestor(host, place)]);
   return resolved;
 }
 

@@ -32,6 +32,13 @@ const LOCK_PREFIX = '.acp.lock';
 
 /** Guarded host → the host it guards. Module-private: the only way back to the write capability. */
 const writers = new WeakMap<Host, Host>();
+/**
+ * A guarded file system carries an opaque token under this key, which a
+ * spread copy keeps (`confineHost` copies the confined file system so); the
+ * token leads to the file system it guards only through this module's map.
+ */
+const GUARDED_FS = Symbol('acp.guardedFileSystem');
+const guardedFileSystems = new WeakMap<object, FileSystem>();
 
 /**
  * `host` as plugins and doors get it: reads as before, writes to a
@@ -40,17 +47,48 @@ const writers = new WeakMap<Host, Host>();
  * guarded host returns it unchanged.
  */
 export function guardHost(host: Host): Host {
-  if (writers.has(host)) return host;
-  // The prototype keeps the host's lazy getters (hostname, identity) lazy; the keyring is shadowed.
-  const guarded = Object.create(host, { fs: { value: guardFileSystem(host, host.fs), enumerable: true }, keyring: { value: undefined, enumerable: true } }) as Host;
-  writers.set(guarded, host);
-  return guarded;
+  if (writers.has(host) || writerHost(host) !== host) return host;
+  // Every other member read through from the host when asked (its lazy getters — hostname, identity — stay lazy),
+  // and enumerable, so that a plugin's `{ ...ctx.host, resolvePath }` is a whole host, still guarded.
+  const guarded = {} as Record<string, unknown>;
+  for (const key of memberNames(host)) Object.defineProperty(guarded, key, { get: () => (host as unknown as Record<string, unknown>)[key], enumerable: true });
+  Object.defineProperty(guarded, 'fs', { value: guardFileSystem(host, host.fs), enumerable: true });
+  Object.defineProperty(guarded, 'keyring', { value: undefined, enumerable: true });
+  writers.set(guarded as unknown as Host, host);
+  return guarded as unknown as Host;
 }
 
-/** The host that may write: the one `host` guards, or `host` itself. For the core's writers only. */
-export function writerHost(host: Host): Host {
-  return writers.get(host) ?? host;
+/** The names of an object's members, its prototypes' included (a confined host is made with `Object.create`). */
+function memberNames(value: object): Set<string> {
+  const names = new Set<string>();
+  for (let at: object | null = value; at && at !== Object.prototype; at = Object.getPrototypeOf(at)) for (const name of Object.getOwnPropertyNames(at)) names.add(name);
+  names.delete('fs');
+  names.delete('keyring');
+  return names;
 }
+
+/**
+ * The host that may write: the one `host` guards, or `host` itself. A host
+ * made from a guarded one (`confineHost(guarded, bases)`, an `Object.create`
+ * of it) gets its own file system's unguarded twin, so a confinement stays
+ * a confinement. For the core's writers only.
+ */
+export function writerHost(host: Host): Host {
+  const direct = writers.get(host);
+  // The guarded host may itself be made from a guarded one (a server's confined host handed to a command).
+  if (direct) return writerHost(direct);
+  let guarded: object | null = Object.getPrototypeOf(host);
+  while (guarded && !writers.has(guarded as Host)) guarded = Object.getPrototypeOf(guarded);
+  const token = (host.fs as unknown as Record<symbol, unknown>)[GUARDED_FS];
+  const fs = typeof token === 'object' && token !== null ? guardedFileSystems.get(token) : undefined;
+  if (!guarded || !fs) return host;
+  // One writer per host: the folder lock keeps its in-process queue per host object.
+  let writer = derivedWriters.get(host);
+  if (!writer) derivedWriters.set(host, (writer = Object.create(host, { fs: { value: fs, enumerable: true }, keyring: { value: writers.get(guarded as Host)!.keyring, enumerable: true } }) as Host));
+  return writer;
+}
+
+const derivedWriters = new WeakMap<Host, Host>();
 
 type Opening = 'follow' | 'entry';
 
@@ -96,6 +134,9 @@ function guardFileSystem(host: Host, fs: FileSystem): FileSystem {
   if (fs.openRead) guarded.openRead = (path, options) => fs.openRead!(path, options);
   if (fs.watch) guarded.watch = (path, onChange) => fs.watch!(path, onChange);
   if (fs.beneath) guarded.beneath = (bases) => guardFileSystem(host, fs.beneath!(bases));
+  const token = Object.freeze({});
+  guardedFileSystems.set(token, fs);
+  Object.defineProperty(guarded, GUARDED_FS, { value: token, enumerable: true });
   return guarded;
 }
 

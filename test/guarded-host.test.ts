@@ -13,7 +13,7 @@ import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { createMemoryHost, createNodeHost, createRegistry, init, readEventLog, runCli } from '../acp.ts';
+import { confineHost, createMemoryHost, createNodeHost, createRegistry, init, readEventLog, runCli } from '../acp.ts';
 import { guardHost, writerHost } from '../runtime/guarded-host.ts';
 import { TRESPASSER, expectAllRefused, snapshotFolder, trespassFolder } from './plugins/trespass.ts';
 
@@ -69,6 +69,15 @@ describe('a plugin cannot write the folder\'s own files outside the transaction'
     await init(guarded, '/c', { participants: ['alice', 'bob'], objective: 'o', completion: ['c'], primaryType: 'design-spec' }, registry);
     expect((await readEventLog(host, '/c')).events).toHaveLength(1);
     await expect(guarded.fs.appendFile('/c/events.jsonl', 'x')).rejects.toThrow("refused to write /c/events.jsonl: events.jsonl is the collaboration's own file");
+    // A plugin that spreads its host keeps a whole host, and a guarded one.
+    const spread = { ...guarded, resolvePath: (path: string) => path };
+    expect(spread.now()).toBeInstanceOf(Date);
+    await expect(spread.fs.writeFile('/c/protocol.json', '{}')).rejects.toThrow("refused to write /c/protocol.json: protocol.json is the collaboration's own file");
+    // A server's confined host made from a guarded one stays guarded, and the core still finds its writer (confined too).
+    const confined = confineHost(guarded, ['/c']);
+    await expect(confined.fs.appendFile('/c/events.jsonl', 'x')).rejects.toThrow('refused to write /c/events.jsonl');
+    expect(guardHost(confined)).toBe(confined);
+    await writerHost(guardHost(confined)).fs.appendFile('/c/notes.md', 'mine');
     // A new, empty folder holds nothing to protect: a plugin's own events.jsonl elsewhere is its business.
     await guarded.fs.mkdir('/elsewhere');
     await guarded.fs.writeFile('/elsewhere/events.jsonl', 'mine');

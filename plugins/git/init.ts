@@ -8,7 +8,7 @@
  * already in an existing folder.
  * @module
  */
-import type { Published, Store } from '../../acp.ts';
+import type { Published, Store } from '../../runtime/types.ts';
 import type { GitSettings } from './config.ts';
 import { folderDiff, settleOn, top, withTempIndex, worktreeState } from './folder.ts';
 import { backOff, commitIdentity, fetch, type GitEnv, LOCAL_FILES, openRepo, push, readRefs, type Repo, resolveRef, RETRY_BUDGET_MS } from './repo.ts';

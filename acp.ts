@@ -29,7 +29,7 @@
  * @module
  */
 import * as nodePath from 'node:path';
-import { checkOptionValues, commandWord, formatHelp, parseArgv, parsePartial, parsePyFloat, parsePyInt } from './runtime/argv.ts';
+import { argvSpecOf, checkOptionValues, commandWord, formatHelp, parseArgv, parseGlobalOptions, parsePyFloat, parsePyInt, pluginOptionConflict } from './runtime/argv.ts';
 import { addSeq, CHECKPOINT_NAME, checkpointState, duplicateSeqError, hasSeq, loadCheckpoint, logFacts, type LogFacts, saveCheckpoint, stripErrors } from './runtime/checkpoint.ts';
 import { checkAnswers, describeError, expandUser, folderOption, jsonWithOutcome, reportError, runCommandChain } from './runtime/cli.ts';
 import { DEFAULT_WAIT_INTERVAL_SECONDS, DEFAULT_WAIT_TIMEOUT_SECONDS, FORBIDDEN_FILES, REQUIRED_FILES, VERSION } from './runtime/constants.ts';
@@ -164,6 +164,8 @@ export class Registry {
     for (const command of commands) checkCommand(this, command, where);
     const stores = plugin.stores ?? [];
     if (!Array.isArray(stores) || !stores.every(isStoreProvider)) throw new AcpError(`${where}: stores must be an array of { name, open(context), flag? }`);
+    const conflict = origin.kind === 'built-in' ? undefined : pluginOptionConflict(this, plugin);
+    if (conflict) throw new AcpError(`${where}: ${conflict}`);
     if (plugin.optionsSchema !== undefined && context) await checkPluginOptions(plugin, context, where);
     const typeOrigin: Origin = { ...origin, plugin: plugin.name };
     types.forEach((type, index) => {
@@ -318,15 +320,20 @@ export async function createRegistry(options: RegistryOptions = {}): Promise<Reg
   await loadBuiltInTypes(registry);
   try {
     if (options.builtIns) await loadBuiltInPlugins(registry, options);
-    if (!options.plugins?.length && !options.config) return registry;
-    const { loadPlugins } = await import('./runtime/loader.ts');
-    const host = options.host ?? (await createNodeHost());
-    await loadPlugins(registry, { ...options, host }, libraryApi(), BUNDLED_PLUGINS);
+    await loadUserPlugins(registry, options);
   } catch (error) {
     await registry.cleanup().catch(() => undefined);
     throw error;
   }
   return registry;
+}
+
+/** Load the config file's plugins (with `options.config`) and `options.plugins` into `registry`. */
+async function loadUserPlugins(registry: Registry, options: RegistryOptions): Promise<void> {
+  if (!options.plugins?.length && !options.config) return;
+  const { loadPlugins } = await import('./runtime/loader.ts');
+  const host = options.host ?? (await createNodeHost());
+  await loadPlugins(registry, { ...options, host }, libraryApi(), BUNDLED_PLUGINS);
 }
 
 /** Register the protocol's commands and the built-in plugins (see {@link BUILT_IN_PLUGINS}). */
@@ -801,27 +808,28 @@ export async function runCli(io: CliIo, hostOverride?: Host): Promise<number> {
   const host = hostOverride ?? (await createNodeHost());
   const found = commandWord(io.argv);
   const argv = io.argv.filter((_, index) => index !== found.index);
-  const wantsJson = argv.includes('--json');
+  // Until the global options are parsed, an error is reported as the words on the command line ask.
+  let flags = { json: argv.includes('--json'), debug: argv.includes('--debug') };
   let registry: Registry | undefined;
   try {
     if (found.word === undefined && (argv.includes('--version') || argv.includes('-v'))) {
       io.stdout(`acp/${VERSION}\n`);
       return 0;
     }
-    const globals = parsePartial(argv);
     // In-process callers (tests, embedders) get this process's capabilities, as the entry point does.
     const runtime = io.runtime ?? (await (await import('./runtime/process.ts')).createProcessRuntime());
-    registry = await createRegistry({
-      host,
-      runtime,
+    const where = { host, runtime, cwd: host.resolvePath('.'), warn: (message: string) => io.stderr(`warning: ${message}\n`), env: io.env };
+    registry = await createRegistry({ ...where, builtIns: true });
+    // Parsed before any plugin of the user's loads: a command line that will be refused runs none (issue 35).
+    const globals = parseGlobalOptions(argv, found.word === undefined ? undefined : argvSpecOf(registry, found.word));
+    if (found.word === undefined && !argv.some((token) => token === '-h' || token === '--help')) throw new UsageError(`a command is required (${[...registry.commands.keys()].join(', ')})`);
+    flags = globals;
+    await loadUserPlugins(registry, {
+      ...where,
       config: globals.config,
       plugins: globals.plugins,
       via: '--plugin',
-      cwd: host.resolvePath('.'),
       folder: globals.folder === undefined ? undefined : host.resolvePath(globals.folder),
-      warn: (message) => io.stderr(`warning: ${message}\n`),
-      builtIns: true,
-      env: io.env,
       // `acp serve` serves its --root (default: the working directory); other agents write there.
       collaborationRoots: found.word === 'serve' ? [host.resolvePath(globals.root ?? '.')] : undefined,
     });
@@ -830,7 +838,7 @@ export async function runCli(io: CliIo, hostOverride?: Host): Promise<number> {
     await registry.cleanup();
     return code;
   } catch (error) {
-    return reportError(io, error, wantsJson);
+    return reportError(io, error, flags);
   } finally {
     await registry?.cleanup().catch((error: unknown) => io.stderr(`error: ${(error as Error).message}\n`));
   }
@@ -840,16 +848,14 @@ export async function runCli(io: CliIo, hostOverride?: Host): Promise<number> {
 async function dispatch(io: CliIo, host: Host, registry: Registry, word: string | undefined, argv: string[]): Promise<number> {
   const out = (text: string): void => io.stdout(`${text}\n`);
   if (word === undefined) {
-    if (argv.includes('--help') || argv.includes('-h')) {
-      io.stdout(formatHelp(registry, VERSION));
-      return 0;
-    }
-    throw new UsageError(`a command is required (${[...registry.commands.keys()].join(', ')})`);
+    // Without a command, runCli has refused any command line but a request for help.
+    io.stdout(formatHelp(registry, VERSION));
+    return 0;
   }
   const entry = registry.commands.get(word);
   if (!entry) throw new UsageError(`unknown command '${word}' (commands: ${[...registry.commands.keys()].join(', ')})`);
   const spec = entry.spec;
-  const parsed = parseArgv(argv, spec);
+  const parsed = parseArgv(argv, argvSpecOf(registry, word)!);
   if (parsed.options.help) {
     io.stdout(formatHelp(registry, VERSION, spec));
     return 0;

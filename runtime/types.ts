@@ -846,6 +846,12 @@ export interface SignatureReport {
   warnings: string[];
   /** Absent when the folder declares no signing. */
   signing?: SigningSummary;
+  /**
+   * protocol.json's `signing` rebuilt from the log, when protocol.json's
+   * copy (removed, without its head, keys that are not the log's) is all
+   * that is wrong: `doctor --fix` writes it.
+   */
+  rebuilt?: SigningDeclaration;
 }
 
 /** What `init` asks for. */
@@ -1059,6 +1065,19 @@ export interface ReadinessFacts {
 
 /** What validate makes of an event without a signature in a signed folder. */
 export type UnsignedPolicy = 'warn' | 'refuse';
+
+/** protocol.json's `signing` (and, without `head`, seq 1's): docs/signing.md. */
+export interface SigningDeclaration {
+  version: number;
+  id: string;
+  policy: UnsignedPolicy;
+  /** Participant → current public key (base64url, 32 bytes). */
+  keys: Record<string, string>;
+  /** The last line acp signed: its seq and the SHA-256 of its text. */
+  head?: { seq: number; sha256: string };
+  /** seq 1 only: SHA-256 of each of the collaboration's fixed terms (signing.ts termsDigests). */
+  terms?: Record<string, string>;
+}
 
 /** What a signed folder's verification found, besides its messages (status and the report show it). */
 export interface SigningSummary {

@@ -436,8 +436,11 @@ type OpStore = 'local' | 'git' | 'signed';
 const keysOf = (cell: Cell): string => join(cell.work, '..', 'keys');
 
 /** `acp …` in this process for a cell, holding the cell's signing keys. */
-async function keyedCli(cell: Cell, ...args: string[]): Promise<{ status: number; stdout: string; stderr: string }> {
-  const base = await acp.createNodeHost({ signingKeys: { dir: keysOf(cell) } });
+const keyedCli = (cell: Cell, ...args: string[]): ReturnType<typeof cliWithKeys> => cliWithKeys(cell, keysOf(cell), ...args);
+
+/** `acp …` in this process for a cell, holding the signing keys (and their records of the last line signed) in `keys`. */
+async function cliWithKeys(cell: Cell, keys: string, ...args: string[]): Promise<{ status: number; stdout: string; stderr: string }> {
+  const base = await acp.createNodeHost({ signingKeys: { dir: keys } });
   const host = { ...base, resolvePath: (path: string) => resolve(cell.work, path) };
   let stdout = '';
   let stderr = '';
@@ -520,11 +523,17 @@ const REPAIRS: Record<string, { ready?: boolean; events?: number; local?: boolea
   },
   'interrupted freeze, completed': {
     ready: true,
-    damage: async (cell) => {
-      const frozen = await keyedCli(cell, 'freeze', '--folder', 'collab', '--participant', OWNER);
+    damage: async (cell, store) => {
+      // Killed between the freeze's files and its event: the deliverable and readiness.md written, the log and protocol.json not
+      // (nor, in a signed folder, the key's record of its last signed line: the freeze runs with a copy of the keys).
+      const protocol = readFileSync(join(cell.folder, 'protocol.json'));
+      const keys = store === 'signed' ? `${keysOf(cell)}-freeze` : keysOf(cell);
+      if (store === 'signed') cpSync(keysOf(cell), keys, { recursive: true });
+      const frozen = await cliWithKeys(cell, keys, 'freeze', '--folder', 'collab', '--participant', OWNER);
       expect(frozen.status, frozen.stderr).toBe(0);
       const lines = readFileSync(LOG(cell), 'utf8').split('\n').filter(Boolean);
       writeFileSync(LOG(cell), `${lines.slice(0, -1).join('\n')}\n`);
+      writeFileSync(join(cell.folder, 'protocol.json'), protocol);
     },
     fixed: `fixed: completed the interrupted freeze of ${PRIMARY}: appended seq 9 deliverable_frozen as ${OWNER}`,
   },

@@ -354,14 +354,19 @@ async function diagnose(core: DoctorCore, host: Acp.Host, folder: string, underL
     }
   }
   if (protocol && log) await findHalfFrozen(core, host, folder, protocol, log.events, diagnosis, add);
-  if (protocol?.signing !== undefined) await checkSignatures(core, host, folder, add);
+  // Signed when either says so: seq 1 stays the declaration when protocol.json's copy is removed.
+  if (protocol && (protocol.signing !== undefined || core.isObject(log?.events[0]?.signing))) await checkSignatures(core, host, folder, add);
   return diagnosis;
 }
 
-/** A signed folder (docs/signing.md): its chain and every signature, in validate's words; nothing here is for `--fix` to repair. */
-async function checkSignatures(core: DoctorCore, host: Acp.Host, folder: string, add: (check: string, status: DoctorFinding['status'], message: string) => void): Promise<void> {
+/**
+ * A signed folder (docs/signing.md): its chain and every signature, in
+ * validate's words. Only protocol.json's copy of the declaration (removed,
+ * its head or keys not the log's) is for `--fix` to repair, from the log.
+ */
+async function checkSignatures(core: DoctorCore, host: Acp.Host, folder: string, add: (check: string, status: DoctorFinding['status'], message: string, fixable?: boolean) => void): Promise<void> {
   const report = await core.verifySignatures(host, folder);
-  for (const error of report.errors) add('signatures', 'problem', error);
+  for (const error of report.errors) add('signatures', 'problem', error, report.rebuilt !== undefined);
   for (const warning of report.warnings) add('signatures', 'note', warning);
   const summary = report.signing;
   if (summary && !report.errors.length) add('signatures', 'ok', `${summary.verified} signed event${summary.verified === 1 ? '' : 's'} verified, chain whole up to seq ${summary.head?.seq ?? 0}`);
@@ -513,6 +518,7 @@ async function repairLog(core: DoctorCore, host: Acp.Host, tx: Acp.Transaction, 
   const d = await diagnose(core, host, folder, true);
   await repairTail(core, host, tx, folder, d, changes);
   await repairTimes(core, host, tx, folder, await diagnose(core, host, folder, true), changes);
+  await restoreSigning(core, host, tx, folder, changes);
   // Derive the state again from what the log now holds.
   const after = await diagnose(core, host, folder, true);
   if (after.protocol && after.derived && after.log?.events.length && after.findings.some((f) => f.check === 'state' && f.fixable)) {
@@ -552,6 +558,15 @@ function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
   joined.set(a);
   joined.set(b, a.length);
   return joined;
+}
+
+/** `--fix` for protocol.json's copy of a signed collaboration's declaration: rebuilt from the log, when the log itself verifies. */
+async function restoreSigning(core: DoctorCore, host: Acp.Host, tx: Acp.Transaction, folder: string, changes: string[]): Promise<void> {
+  const { rebuilt } = await core.verifySignatures(host, folder);
+  if (!rebuilt) return;
+  const protocol = await core.readProtocol(host, folder);
+  await tx.write(join(folder, 'protocol.json'), core.formatProtocolJson({ ...protocol, signing: rebuilt }), { throughLink: true });
+  changes.push(`restored protocol.json's signing from the log: id ${rebuilt.id}, policy ${rebuilt.policy}, keys of ${Object.keys(rebuilt.keys).join(', ') || 'nobody'}, head seq ${rebuilt.head?.seq ?? 0} ${rebuilt.head?.sha256 ?? ''}`.trimEnd());
 }
 
 /**

@@ -37,7 +37,7 @@ import { defineCommand, defineDeliverableType, definePlugin } from './runtime/de
 import { CONCLUSION_SECTIONS, conclusionErrors, decisionGateErrors, markdown, type ReadinessFacts, readinessGateErrors, readReadiness } from './runtime/documents.ts';
 import { AcpAbortError, AcpAppendedError, AcpError, AcpPluginError, AcpTimeoutError, UsageError } from './runtime/errors.ts';
 import { formatEventLine, highestSeq, jsonErrorDetail, nextSeq, parseEventLog, readEventLog, refuseUnencodable, scanEventLog } from './runtime/event-log.ts';
-import { confineHost, inspectFolderLock, LOCK_BREAKER, LOCK_NAME, readFirstEvent, withFolderLock, writeFileAtomic } from './runtime/files.ts';
+import { confineHost, inspectFolderLock, inspectLockLine, LOCK_BREAKER, LOCK_NAME, READ_LIMITS, readCapped, readFirstEvent, withFolderLock, writeFileAtomic } from './runtime/files.ts';
 import { checkedDocumentPath, defaultGates, defaultTemplate, deliverableBoundary, deliverableRef, documentFiles, isUnsafePath, participantIds, primaryRef, readDeliverable, readProtocol, readReadinessFile, readTextIfExists, resolveDeliverablePath, symlinkRefusal } from './runtime/folder.ts';
 import { AcpRefusal, HOOK_NAMES, HookRunner } from './runtime/hooks.ts';
 import type { Host } from './runtime/host.ts';
@@ -80,7 +80,7 @@ export { DEFAULT_HOOK_TIMEOUT_MS, HOOK_NAMES, HookRunner } from './runtime/hooks
 // Stores and strict mode (the transaction itself is below)
 export { localStore, openStore } from './runtime/store.ts';
 export { strictSetting } from './runtime/strict.ts';
-export { LOCK_BREAKER, LOCK_NAME, confineHost, inspectFolderLock, readCapped, withFolderLock, writeFileAtomic, type FolderLock, type FolderLockOptions, type FolderLockState, type WriteAtomicOptions } from './runtime/files.ts';
+export { LOCK_BREAKER, LOCK_NAME, READ_LIMITS, confineHost, inspectFolderLock, inspectLockLine, readCapped, withFolderLock, writeFileAtomic, type FolderLock, type FolderLockOptions, type FolderLockState, type LockTicket, type WriteAtomicOptions } from './runtime/files.ts';
 export { CHECKPOINT_NAME } from './runtime/checkpoint.ts';
 
 // Validation (spec §8), init (spec §9), next action and waiting (spec §10)
@@ -775,7 +775,7 @@ function apiObject(): AcpApi {
     readProtocol, readEventLog, scanEventLog, parseEventLog, formatEventLine, jsonErrorDetail, nextSeq, emptyState, applyEvent, replay,
     participantIds, isUnsafePath, deliverableRef, primaryRef, resolveDeliverablePath, deliverableBoundary, symlinkRefusal, readDeliverable, documentFiles, checkedDocumentPath,
     markdown, readReadiness, decisionGateErrors, conclusionErrors, defaultTemplate, defaultGates, reviewHeadings, parseZonedTimestamp,
-    inspectFolderLock, confineHost, ...guardedWriters(), decodeText, sha256Hex, formatTimestamp, formatProtocolJson, pyRepr, pyStr, pyStrip, purePosixPath, expandUser, loadsPy, dumpsPy, pySplitLines,
+    READ_LIMITS, readCapped, inspectFolderLock, confineHost, ...guardedWriters(), decodeText, sha256Hex, formatTimestamp, formatProtocolJson, pyRepr, pyStr, pyStrip, purePosixPath, expandUser, loadsPy, dumpsPy, pySplitLines,
     comparePy, sortedPy, parseArgv, parsePyInt, parsePyFloat, runCommand, describeError,
     errorCode, fsError, isInside, isObject, realpathOfExistingAncestor, sameList, sleep,
   };
@@ -785,13 +785,16 @@ function apiObject(): AcpApi {
  * The writers a plugin gets: `writeFileAtomic` for its own output files,
  * through the guarded host (a folder's own files refused), `withFolderLock`
  * to coordinate with writers (it takes the lock; the body's host stays
- * guarded), `createNodeHost` that makes a guarded host, `localStore` (its
+ * guarded), `inspectLockLine` (its stale tickets cleared by the lock's
+ * code), `createNodeHost` that makes a guarded host, `localStore` (its
  * lock). Never the raw ones.
  */
-function guardedWriters(): Pick<AcpApi, 'writeFileAtomic' | 'withFolderLock' | 'createNodeHost' | 'localStore'> {
+function guardedWriters(): Pick<AcpApi, 'writeFileAtomic' | 'withFolderLock' | 'inspectLockLine' | 'createNodeHost' | 'localStore'> {
   return {
     writeFileAtomic: (host, path, text, options) => writeFileAtomic(guardHost(host), path, text, options),
     withFolderLock: (host, folder, fn, options) => withFolderLock(writerHost(host), folder, fn, options),
+    // Clearing the lock's stale tickets is the lock's own judgment (as breaking an abandoned lock is).
+    inspectLockLine: (host, folder, clear) => inspectLockLine(writerHost(host), folder, clear),
     createNodeHost: async (options) => guardHost(await createNodeHost(options)),
     // The local store takes the folder lock (its body gets the session, never a writer): the lock is the store's to write.
     localStore: (host) => localStore(writerHost(host)),

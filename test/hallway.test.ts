@@ -489,16 +489,19 @@ function backwards(cell: Cell): void {
 }
 
 /**
- * Each repair: the damage (`local`: clone-local files, never pushed), and
+ * Each repair: the damage (`local`: what an interrupted write of this clone
+ * leaves, never pushed: repaired under the folder lock alone), and
  * what `doctor --fix` must say (`signedRefusal`: in a signed folder, the
  * reason it refuses).
  */
 const REPAIRS: Record<string, { ready?: boolean; events?: number; local?: boolean; damage(cell: Cell, store: OpStore): void | Promise<void>; fixed: string; signedRefusal?: string }> = {
   'torn last line': {
+    local: true,
     damage: (cell) => appendFileSync(LOG(cell), '{"seq": 2, "event": "propo'),
     fixed: 'fixed: cut the incomplete last line from events.jsonl',
   },
   'last line without its newline': {
+    local: true,
     damage: (cell) => writeFileSync(LOG(cell), readFileSync(LOG(cell), 'utf8').replace(/\n$/, '')),
     fixed: 'fixed: ended the last line of events.jsonl (a complete event) with its missing newline',
   },

@@ -60,6 +60,8 @@ export interface DoctorOptions {
   fix?: boolean;
   /** How long `--fix` waits for a live lock holder (default 10 s). */
   lockTimeoutMs?: number;
+  /** Stop waiting for the lock when this aborts (SIGINT/SIGTERM): nothing is changed. */
+  signal?: AbortSignal;
   /** The registry the event `--fix` appends to complete an interrupted freeze goes through (its hooks run). */
   registry?: Acp.Registry;
   /** The store every repair goes through (the command's: `--git`, the configuration); default: the folder's. */
@@ -216,6 +218,8 @@ async function diagnose(core: DoctorCore, host: Acp.Host, folder: string, underL
     }
   }
 
+  await diagnoseLockLine(core, host, folder, add);
+
   // Leftover temporary files.
   let names: string[] = [];
   try {
@@ -360,6 +364,22 @@ async function diagnose(core: DoctorCore, host: Acp.Host, folder: string, underL
 }
 
 /**
+ * The lock's waiting line: every file named like a ticket, live (a waiter
+ * at work: a note), stale (its waiter gone: the next writer clears it) or
+ * not a ticket at all (writers ignore it). `--fix` removes all but the live
+ * ones; a directory is left for a person.
+ */
+async function diagnoseLockLine(core: DoctorCore, host: Acp.Host, folder: string, add: (check: string, status: DoctorFinding['status'], message: string, fixable?: boolean) => void): Promise<void> {
+  const { tickets } = await core.inspectLockLine(host, folder).catch(() => ({ tickets: [] }));
+  for (const ticket of tickets) {
+    const who = ticket.pid === undefined ? '' : ` of pid ${ticket.pid}${ticket.hostname ? ` on ${ticket.hostname}` : ''}`;
+    if (ticket.kind === 'live') add('lock-line', 'note', `${ticket.name}: a writer${who} waiting for the lock`);
+    else if (ticket.kind === 'stale') add('lock-line', 'problem', `${ticket.name}: a stale ticket${who}: ${ticket.why}; writers skip it and the next one clears it`, true);
+    else add('lock-line', 'problem', `${core.pyRepr(ticket.name)}: not a ticket of the lock's line (${ticket.why}); writers ignore it${ticket.why === 'a directory' ? ': remove it by hand' : ''}`, ticket.why !== 'a directory');
+  }
+}
+
+/**
  * A signed folder (docs/signing.md): its chain and every signature, in
  * validate's words. Only protocol.json's copy of the declaration (removed,
  * its head or keys not the log's) is for `--fix` to repair, from the log.
@@ -493,12 +513,21 @@ async function backupName(host: Acp.Host, folder: string, stamp: string, kind = 
   }
 }
 
-/** Clone-local leftovers, in a transaction of the local store: an abandoned lock (broken by taking it), a breaker's file, temporaries. */
+/**
+ * What an interrupted write of this clone left, in a transaction of the
+ * local store (none of it was ever published): an abandoned lock (broken
+ * by taking it), a breaker's file, temporaries, stale tickets, and the
+ * log's torn or unended last line.
+ */
 async function removeLeftovers(core: DoctorCore, host: Acp.Host, tx: Acp.Transaction, folder: string, before: Diagnosis): Promise<string[]> {
   const changes: string[] = [];
+  await repairTail(core, host, tx, folder, await diagnose(core, host, folder, true), changes);
   for (const name of (await diagnose(core, host, folder, true)).staleTemps) {
     await tx.remove(join(folder, name));
     changes.push(`removed ${name} (a temporary file left by an interrupted write; its content is derived and was never the live file)`);
+  }
+  for (const ticket of (await core.inspectLockLine(host, folder, true)).cleared) {
+    changes.push(`removed ${core.pyRepr(ticket.name)} (${ticket.kind === 'stale' ? `a stale ticket of the lock's line: ${ticket.why}` : `not a ticket: ${ticket.why}`})`);
   }
   if (before.breakerAbandoned && (await host.fs.stat(join(folder, '.acp.lock.break')))) {
     await tx.remove(join(folder, '.acp.lock.break'));
@@ -515,8 +544,6 @@ async function removeLeftovers(core: DoctorCore, host: Acp.Host, tx: Acp.Transac
  */
 async function repairLog(core: DoctorCore, host: Acp.Host, tx: Acp.Transaction, folder: string): Promise<string[]> {
   const changes: string[] = [];
-  const d = await diagnose(core, host, folder, true);
-  await repairTail(core, host, tx, folder, d, changes);
   await repairTimes(core, host, tx, folder, await diagnose(core, host, folder, true), changes);
   await restoreSigning(core, host, tx, folder, changes);
   // Derive the state again from what the log now holds.
@@ -596,11 +623,12 @@ export async function doctor(core: DoctorCore, host: Acp.Host, folder: string, o
   if (lockFinding) return { folder, healthy: false, findings: before.findings, changes: [] };
   const changes: string[] = [];
   let findings = before.findings;
-  // Clone-local leftovers were never published: the folder lock (the local store) is all their removal takes.
-  const leftovers = before.findings.some((f) => (f.check === 'lock' && f.status !== 'ok') || (f.check === 'temp-files' && f.fixable));
-  // The log and the cached state: through the run's store, published like an append. Neither: no transaction
-  // (under git it would fetch, and refuse what git doctor, run next, repairs).
-  const published = before.findings.some((f) => f.fixable && !['lock', 'temp-files', 'freeze'].includes(f.check));
+  // What an interrupted write of this clone left was never published: the folder lock (the local store) is all its repair takes.
+  const tail = (f: DoctorFinding): boolean => f.check === 'events.jsonl' && f.fixable && f.message.startsWith('the last line is');
+  const leftovers = before.findings.some((f) => (f.check === 'lock' && f.status !== 'ok') || (f.check === 'temp-files' && f.fixable) || tail(f));
+  // The log's times, the signing declaration, the cached state: through the run's store, published like an append.
+  // Neither: no transaction (under git it would fetch, and refuse what git doctor, run next, repairs).
+  const published = before.findings.some((f) => f.fixable && !['lock', 'temp-files', 'freeze'].includes(f.check) && !tail(f));
   for (const [needed, store, body] of [
     [leftovers, core.localStore(host), (tx: Acp.Transaction) => removeLeftovers(core, host, tx, folder, before)],
     [published, options.store, (tx: Acp.Transaction) => repairLog(core, host, tx, folder)],
@@ -622,9 +650,9 @@ export async function doctor(core: DoctorCore, host: Acp.Host, folder: string, o
 async function repairInStore(core: DoctorCore, host: Acp.Host, folder: string, before: Diagnosis, body: (tx: Acp.Transaction) => Promise<string[]>, options: DoctorOptions): Promise<{ changes: string[] } | { findings: DoctorFinding[] }> {
   const intent: Acp.WriteIntent = { participant: 'doctor', kind: 'repair', documents: [] };
   try {
-    return { changes: await core.transact(host, folder, intent, body, options.registry, { store: options.store, lockTimeoutMs: options.lockTimeoutMs ?? 10_000 }) };
+    return { changes: await core.transact(host, folder, intent, body, options.registry, { store: options.store, lockTimeoutMs: options.lockTimeoutMs ?? 10_000, lockSignal: options.signal }) };
   } catch (error) {
-    if (!(error instanceof core.AcpError)) throw error;
+    if (!(error instanceof core.AcpError) || error.code === 'aborted') throw error;
     // The lock could not be had, or the store refused (git: the remote unreachable): the folder is as it was.
     const check = error.code === 'lock_timeout' ? 'lock' : 'store';
     return { findings: [...before.findings, { check, status: 'problem' as const, message: `${error.message}; nothing was changed`, fixable: false }] };

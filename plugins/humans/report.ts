@@ -120,7 +120,7 @@ ${timeline(s)}
 <section id="decisions"><h2>Decisions</h2><div class="doc">${render(s.documents.decisions, 'Decisions')}</div></section>
 ${gates(s, (text) => visibleControls(md.renderInline(text)))}
 ${deliverables(s, render)}
-<section id="conclusion"><h2>Conclusion</h2><div class="doc">${render(s.documents.conclusion, 'Conclusion')}</div></section>
+${conclusion(s, render)}
 ${verdict(s)}
 </main>`;
 }
@@ -152,9 +152,37 @@ function header(s: Snapshot): string {
 <dt>Participants</dt><dd><ul class="inline">${people}</ul></dd>
 <dt>Started</dt><dd>${h(s.createdAt ?? first ?? '—')}</dd>
 <dt>Last event</dt><dd>${h(last ?? '—')} (${s.timeline.length} events)</dd>
+<dt>Frozen</dt><dd id="frozen">${frozenSummary(s)}</dd>
 <dt>Verdict</dt><dd>${verdictBadge(s)}</dd>${s.validation.signing ? `\n<dt>Signing</dt><dd>${h(describeSigning(s.validation.signing))}</dd>` : ''}
 </dl>
 </header>`;
+}
+
+/** How many hex digits of a frozen hash the header shows (the deliverable section has it whole). */
+const SHORT_HASH = 12;
+
+/** What is frozen, for the header: each frozen deliverable's file and short hash, or that nothing is. */
+function frozenSummary(s: Snapshot): string {
+  const frozen = [s.primary, ...s.supporting].filter((d): d is DeliverableView => d?.frozen !== undefined);
+  if (!frozen.length) return '<span class="muted">nothing yet</span>';
+  return frozen
+    .map((d) => `<code>${h(d.ref)}</code> <code title="${h(d.frozen!.sha256)}">${h(String(d.frozen!.sha256).slice(0, SHORT_HASH))}</code>${d.matches ? '' : ' <span class="badge bad">changed since</span>'}`)
+    .join('; ');
+}
+
+/**
+ * The conclusion: conclusion.md once the collaboration has ended. Before
+ * that the file is a draft (init's says `[blocked] … not concluded yet`):
+ * the section says so, and shows the draft only when it does not claim an
+ * outcome the collaboration has not had.
+ */
+function conclusion(s: Snapshot, render: (text: string, title?: string) => string): string {
+  const ended = s.phase === 'completed' || s.phase === 'blocked';
+  const draft = /^\s*-\s*\[blocked\]/m.test(s.documents.conclusion) ? '' : s.documents.conclusion;
+  const body = ended
+    ? `<div class="doc">${render(s.documents.conclusion, 'Conclusion')}</div>`
+    : `<p><span class="badge in-progress">not concluded yet</span></p>${draft.trim() ? `<details><summary>Draft in conclusion.md</summary><div class="doc">${render(draft, 'Conclusion')}</div></details>` : ''}`;
+  return `<section id="conclusion"><h2>Conclusion</h2>${body}</section>`;
 }
 
 /** A duration up to the snapshot's time, marked with its start so a live page can keep it current. */

@@ -106,23 +106,48 @@ ${reportBody(s, api)}
  * them): `acp report` wraps it in a document, the dashboard shows it live.
  */
 export function reportBody(s: Snapshot, api: Parameters<typeof phaseGraph>[0]): string {
+  const [header, ...sections] = reportSections(s, api);
+  return `${header!.html}\n<main>\n${sections.map((section) => section.html).join('\n')}\n</main>`;
+}
+
+/** One part of the report, by the id of its element: what the dashboard replaces when it changes. */
+export interface ReportSection {
+  id: string;
+  html: string;
+}
+
+/** Which slice of a long timeline to show, and where the other slices are (the dashboard's pages). */
+export interface TimelinePaging {
+  /** At most this many events. */
+  limit: number;
+  /** Show the events before this position in the timeline (default: the latest). */
+  upto?: number;
+  /** The link to the slice ending at `upto`. */
+  href(upto: number): string;
+}
+
+/** The report's header and sections, in order (`summary`, `phases`, `timeline`, …, `validation`). */
+export function reportSections(s: Snapshot, api: Parameters<typeof phaseGraph>[0], paging?: TimelinePaging): ReportSection[] {
   const md = markdownRenderer();
   const render = (text: string, title?: string): string => (text.trim() ? visibleControls(md.render(text, { title })) : '<p class="muted">(empty)</p>');
   const graph = phaseGraph(api);
   const path = { phases: s.timeline.map((t) => t.phase).filter((p): p is string => p !== null), current: s.phase };
-  return `${header(s)}
-<main>
-<section id="phases"><h2>Phases</h2>
+  return [
+    { id: 'summary', html: header(s) },
+    {
+      id: 'phases',
+      html: `<section id="phases"><h2>Phases</h2>
 <p>Current phase: <strong class="current-phase">${h(s.phase ?? 'none')}</strong>${s.phaseSince ? ` since ${h(s.phaseSince)}` : ''}; waiting for: ${h(s.waitingFor.join(', ') || 'nobody')}.</p>
 <figure>${phaseDiagramSvg(graph, path)}<figcaption>Highlighted: the phases this collaboration went through and the moves it made (×n: more than once); the filled box is the current phase.</figcaption></figure>
-</section>
-${timeline(s)}
-<section id="decisions"><h2>Decisions</h2><div class="doc">${render(s.documents.decisions, 'Decisions')}</div></section>
-${gates(s, (text) => visibleControls(md.renderInline(text)))}
-${deliverables(s, render)}
-${conclusion(s, render)}
-${verdict(s)}
-</main>`;
+</section>`,
+    },
+    { id: 'timeline', html: timeline(s, paging) },
+    { id: 'decisions', html: `<section id="decisions"><h2>Decisions</h2><div class="doc">${render(s.documents.decisions, 'Decisions')}</div></section>` },
+    { id: 'gates', html: gates(s, (text) => visibleControls(md.renderInline(text))) },
+    { id: 'deliverable', html: deliverables(s, render) },
+    { id: 'conclusion', html: conclusion(s, render) },
+    { id: 'validation', html: verdict(s) },
+  ];
 }
 
 /**
@@ -196,19 +221,26 @@ export function turn(s: Snapshot): string {
   return `<span class="muted">nobody${s.phase === 'completed' || s.phase === 'blocked' ? ` (collaboration ${h(s.phase)})` : ''}</span>`;
 }
 
-function timeline(s: Snapshot): string {
+/** The timeline: every event, or with `paging` one slice of at most `paging.limit` events and links to the others. */
+function timeline(s: Snapshot, paging?: TimelinePaging): string {
+  const total = s.timeline.length;
+  const upto = paging ? Math.min(Math.max(paging.upto ?? total, 0), total) : total;
+  const from = paging ? Math.max(0, upto - paging.limit) : 0;
   const rows = s.timeline
+    .slice(from, upto)
     .map(
       ({ event, phase }) =>
         `<tr><td class="nowrap">${h(event.at)}</td><td class="num">${h(event.seq)}</td><td class="participant">${h(event.from)}</td><td><code>${h(event.event)}</code></td><td class="nowrap">${h(phase ?? 'none')}</td><td class="summary">${h(event.summary)}${event.doc !== undefined ? ` <span class="muted">(${h(event.doc)})</span>` : ''}</td></tr>`,
     )
     .join('\n');
   const errors = s.logErrors.map((e) => `<li>${h(e)}</li>`).join('');
-  return `<section id="timeline"><h2>Timeline</h2>
-<table><thead><tr><th>Time (UTC)</th><th>Seq</th><th>From</th><th>Event</th><th>Phase after</th><th>Summary</th></tr></thead>
+  const links = [from > 0 ? `<a href="${h(paging!.href(from))}">earlier events</a>` : '', upto < total ? `<a href="${h(paging!.href(total))}">the latest events</a>` : ''].filter(Boolean);
+  const slice = from > 0 || upto < total ? `<p class="muted" id="timeline-page">Events ${from + 1}–${upto} of ${total}${links.length ? `: ${links.join(' · ')}` : ''}.</p>` : '';
+  return `<section id="timeline"><h2>Timeline</h2>${slice}
+<div class="scroll"><table><thead><tr><th>Time (UTC)</th><th>Seq</th><th>From</th><th>Event</th><th>Phase after</th><th>Summary</th></tr></thead>
 <tbody>
 ${rows}
-</tbody></table>${errors ? `<ul class="errors">${errors}</ul>` : ''}</section>`;
+</tbody></table></div>${errors ? `<ul class="errors">${errors}</ul>` : ''}</section>`;
 }
 
 function gates(s: Snapshot, inline: (text: string) => string): string {

@@ -11,15 +11,10 @@ import type { HumansContext } from '../context.ts';
 import { stringOption } from '../context.ts';
 import { Board } from './board.ts';
 import { confinedHost } from './confine.ts';
-import { randomToken, startServer } from './server.ts';
+import { isLoopbackAddress, randomToken, startServer } from './server.ts';
 
 /** Bytes of randomness in the token (256 bits). */
 const TOKEN_BYTES = 32;
-
-/** Addresses that only this machine can reach. */
-function isLoopback(host: string): boolean {
-  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
-}
 
 /** `--port`: 0 (any free port) to 65535. */
 function portOption(ctx: HumansContext): number {
@@ -35,6 +30,16 @@ async function rootOption(ctx: HumansContext): Promise<string> {
   const stat = await ctx.host.fs.stat(given);
   if (!stat?.isDirectory) throw new ctx.api.AcpError(`--root ${ctx.api.pyRepr(given)} is not a directory`);
   return ctx.host.fs.realpath(given);
+}
+
+/** `--allow-host NAME[:PORT]` (repeatable): more names the Host header may carry (a proxy's, this machine's name). */
+function allowHostOption(ctx: HumansContext): string[] {
+  const value = ctx.options['allow-host'];
+  const names = (Array.isArray(value) ? value : value === undefined ? [] : [value]).map(String);
+  for (const name of names) {
+    if (!/^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+)(:\d{1,5})?$/.test(name)) throw new ctx.api.UsageError(`argument --allow-host: invalid host name '${name}' (a name or address, optionally with :port)`);
+  }
+  return names;
 }
 
 /** `--tls-cert` and `--tls-key`: both or neither. */
@@ -54,6 +59,7 @@ export async function runDashboard(ctx: HumansContext): Promise<number> {
   const port = portOption(ctx);
   const address = stringOption(ctx, 'host') ?? '127.0.0.1';
   const tls = await tlsOption(ctx);
+  const allowHosts = allowHostOption(ctx);
   const stop = new AbortController();
   const board = new Board({ api, host: await confinedHost(api, ctx.host, root), registry: ctx.registry }, root, AbortSignal.any([ctx.signal, stop.signal]));
   try {
@@ -61,12 +67,12 @@ export async function runDashboard(ctx: HumansContext): Promise<number> {
     const rootName = root.split(/[\\/]/).filter(Boolean).at(-1) ?? root;
     let server: Awaited<ReturnType<typeof startServer>>;
     try {
-      server = await startServer(board, randomToken(TOKEN_BYTES), rootName, { host: address, port, tls });
+      server = await startServer(board, randomToken(TOKEN_BYTES), rootName, { host: address, port, tls, allowHosts, api });
     } catch (error) {
       throw new api.AcpError(`cannot listen on ${address}:${port}: ${error instanceof Error ? error.message : String(error)}`);
     }
     try {
-      if (!isLoopback(address) && !tls) ctx.err(`warning: serving ${address} over plain HTTP: the token in the URL travels unencrypted (--tls-cert and --tls-key serve HTTPS)`);
+      if (!isLoopbackAddress(address) && !tls) ctx.err(`warning: serving ${address} over plain HTTP: the token in the URL travels unencrypted (--tls-cert and --tls-key serve HTTPS)`);
       ctx.out(`dashboard: ${server.url}`);
       ctx.out(`${board.entries.size} collaboration${board.entries.size === 1 ? '' : 's'} under ${root}; read-only; Ctrl-C stops`);
       await new Promise<void>((resolve) => (ctx.signal.aborted ? resolve() : ctx.signal.addEventListener('abort', () => resolve(), { once: true })));

@@ -5,21 +5,35 @@
 // collaboration (paged, counted, with a warning when the scan stopped); the
 // Host header must be the dashboard's own address or a name the user gave;
 // a collaboration deleted while watched shows as gone.
-import { cpSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, test } from 'vitest';
 import * as lib from '../acp.ts';
 import { Board } from '../plugins/humans/dashboard/board.ts';
 import { detailSections, PAGE_SIZE, renderIndexPage, TIMELINE_PAGE } from '../plugins/humans/dashboard/page.ts';
 import { allowedHosts, writeBounded } from '../plugins/humans/dashboard/server.ts';
 import { loadSnapshot } from '../plugins/humans/snapshot.ts';
+import { REPO_DIR } from './conformance/replay.ts';
+import { browserTestName, launchBrowser, SKIP_BROWSER } from './humans/browser.ts';
 import { acp } from './humans/context.ts';
 import { atLeast } from './scale.ts';
 import { dashboard } from './humans/dashboard.ts';
-import { cleanup, happyFolder, STEPS, tempRoot } from './humans/folders.ts';
+import { cleanup, happyFolder, REVIEWER, STEPS, tempRoot } from './humans/folders.ts';
 
 afterAll(cleanup);
+
+/** Where the browser tests leave their screenshots (dist/ is build output, git-ignored). */
+const SCREENSHOTS = join(REPO_DIR, 'dist', 'reports');
+
+/** A full-page screenshot, checked to be a PNG. */
+async function shoot(page: Page, file: string): Promise<void> {
+  mkdirSync(dirname(file), { recursive: true });
+  await page.screenshot({ path: file, fullPage: true });
+  expect(readFileSync(file).subarray(1, 4).toString()).toBe('PNG');
+  expect(statSync(file).size).toBeGreaterThan(10_000);
+}
 
 /** GET `path` with a chosen Host header (fetch does not let one set it). */
 function getWithHost(url: URL, path: string, host: string): Promise<{ status: number; body: string }> {
@@ -186,6 +200,110 @@ describe('the dashboard\'s bounded views', () => {
       const page = await fetch(new URL(`/c/beta%2Fcollab?token=${token}`, server.url));
       expect(page.status).toBe(410);
     } finally {
+      await server.stop();
+    }
+  });
+});
+
+/** Five collaborations, one of them with a 10 KB objective without a space and a 10 KB summary likewise. */
+async function fiveWithLongText(): Promise<string> {
+  const root = tempRoot('acp-dashboard-long-');
+  for (const [name, steps] of [['alpha', 3], ['beta', STEPS.length], ['delta', 2], ['epsilon', 0]] as const) await happyFolder(steps, join(root, name));
+  const long = await happyFolder(2, join(root, 'gamma'));
+  const protocol = JSON.parse(readFileSync(join(long, 'protocol.json'), 'utf8'));
+  writeFileSync(join(long, 'protocol.json'), lib.formatProtocolJson({ ...protocol, objective: 'O'.repeat(10_000) }));
+  await lib.append(await lib.createNodeHost(), long, { participant: REVIEWER, event: 'review_submitted', summary: 'S'.repeat(10_000), replyTo: 3 });
+  return root;
+}
+
+/** Whether the page scrolls sideways, and each row's phase and turn cells' boxes. */
+async function layout(page: Page): Promise<{ scrolls: boolean; cells: { id: string; phase: Box; turn: Box }[] }> {
+  return page.evaluate(() => {
+    const doc = (globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number }; querySelectorAll(s: string): Iterable<{ dataset: { id: string }; querySelector(s: string): { getBoundingClientRect(): Box } }> } }).document;
+    const box = (r: Box): Box => ({ left: r.left, right: r.right, width: r.width, height: r.height });
+    const rows = [...doc.querySelectorAll('#rows tr[data-id]')];
+    return {
+      scrolls: doc.documentElement.scrollWidth > doc.documentElement.clientWidth,
+      cells: rows.map((row) => ({ id: row.dataset.id, phase: box(row.querySelector('td.phase').getBoundingClientRect()), turn: box(row.querySelector('td.turn').getBoundingClientRect()) })),
+    };
+  });
+}
+
+interface Box {
+  left: number;
+  right: number;
+  width: number;
+  height: number;
+}
+
+describe('the dashboard in a real browser: long text, small screens, landmarks, a collaboration deleted while watched', () => {
+  test(browserTestName('375 px and 1,440 px with a 10 KB unbroken objective among five: no sideways scroll, every phase and turn on screen; screenshots'), { skip: SKIP_BROWSER, timeout: 120_000 }, async () => {
+    const root = await fiveWithLongText();
+    const server = await dashboard(root);
+    const browser = await launchBrowser();
+    try {
+      const page = await browser.context.newPage();
+      for (const width of [375, 1440]) {
+        await page.setViewportSize({ width, height: 900 });
+        await page.goto(server.url.href);
+        await expect.poll(() => page.locator('#live').textContent(), { timeout: 10_000 }).toBe('live');
+        const { scrolls, cells } = await layout(page);
+        expect({ width, scrolls }).toEqual({ width, scrolls: false });
+        expect(cells.map((c) => c.id)).toEqual(['alpha/collab', 'beta/collab', 'delta/collab', 'epsilon/collab', 'gamma/collab']);
+        for (const cell of cells) {
+          for (const [name, b] of [['phase', cell.phase], ['turn', cell.turn]] as const) {
+            expect({ width, id: cell.id, name, visible: b.width > 0 && b.height > 0 && b.left >= 0 && b.right <= width }).toEqual({ width, id: cell.id, name, visible: true });
+          }
+        }
+        // The long objective is clipped in its row, the longer text in its title attribute.
+        expect((await page.locator('#rows tr[data-id="gamma/collab"] .objective').getAttribute('title'))!.length).toBeGreaterThan(1000);
+        await shoot(page, join(SCREENSHOTS, `dashboard-${width}.png`));
+      }
+      // The live view of the long one: the heading wraps, the page does not scroll sideways.
+      await page.setViewportSize({ width: 375, height: 900 });
+      await page.goto(new URL(`/c/gamma%2Fcollab?token=${server.url.searchParams.get('token')}`, server.url).href);
+      await expect.poll(() => page.locator('#live').textContent(), { timeout: 10_000 }).toBe('live');
+      expect((await layout(page)).scrolls).toBe(false);
+      expect(await page.locator('#detail h1').textContent()).toBe('O'.repeat(10_000));
+      expect(await page.locator('#detail h1').getAttribute('title')).toBe('O'.repeat(10_000));
+      // Clipped to a few lines, as the 10 KB summary in the timeline: the live view stays a few screens long.
+      expect((await page.locator('#detail h1').boundingBox())!.height).toBeLessThan(300);
+      expect((await page.locator('#detail #timeline').boundingBox())!.height).toBeLessThan(1500);
+      await shoot(page, join(SCREENSHOTS, 'dashboard-detail-375.png'));
+    } finally {
+      await browser.close();
+      await server.stop();
+    }
+  });
+
+  test(browserTestName('landmarks, one <h1> per page, aria-live on the pushed regions; a collaboration deleted while watched shows as gone'), { skip: SKIP_BROWSER, timeout: 120_000 }, async () => {
+    const root = tempRoot('acp-dashboard-');
+    await happyFolder(3, join(root, 'alpha'));
+    await happyFolder(STEPS.length, join(root, 'beta'));
+    const server = await dashboard(root);
+    const browser = await launchBrowser();
+    try {
+      const page = await browser.context.newPage();
+      await page.goto(server.url.href);
+      await expect.poll(() => page.locator('#live').textContent(), { timeout: 10_000 }).toBe('live');
+      expect({ h1: await page.locator('h1').count(), header: await page.locator('body > header').count(), main: await page.locator('main').count() }).toEqual({ h1: 1, header: 1, main: 1 });
+      for (const id of ['rows', 'count']) expect(await page.locator(`#${id}`).getAttribute('aria-live')).toBe('polite');
+
+      await page.goto(new URL(`/c/beta%2Fcollab?token=${server.url.searchParams.get('token')}`, server.url).href);
+      await expect.poll(() => page.locator('#live').textContent(), { timeout: 10_000 }).toBe('live');
+      expect({ h1: await page.locator('h1').count(), main: await page.locator('main').count(), nav: await page.locator('nav').count() }).toEqual({ h1: 1, main: 1, nav: 1 });
+      expect(await page.locator('#detail').getAttribute('aria-live')).toBe('polite');
+      expect(await page.locator('#detail #outcome').textContent()).toContain('Implement the design.');
+      await page.evaluate('window.acpNoReload = 1');
+
+      rmSync(join(root, 'beta'), { recursive: true });
+      await expect.poll(() => page.locator('#gone-notice').textContent(), { timeout: 10_000 }).toContain('This collaboration is gone');
+      await expect.poll(() => page.locator('#rows tr[data-id="beta/collab"]').getAttribute('class'), { timeout: 10_000 }).toContain('gone');
+      expect(await page.locator('#rows tr[data-id="beta/collab"] .badge').textContent()).toBe('gone');
+      expect(await page.evaluate('window.acpNoReload')).toBe(1);
+      await shoot(page, join(SCREENSHOTS, 'dashboard-gone.png'));
+    } finally {
+      await browser.close();
       await server.stop();
     }
   });

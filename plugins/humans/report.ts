@@ -169,7 +169,7 @@ function header(s: Snapshot): string {
   const last = s.timeline.at(-1)?.event.at;
   return `<header id="summary">
 <p class="kicker">Agent Collaboration Protocol — report</p>
-<h1>${h(s.objective)}</h1>
+<h1${s.objective.length > LONG_TITLE ? ` title="${h(s.objective)}"` : ''}>${h(s.objective)}</h1>
 <dl class="facts">
 <dt>Outcome</dt><dd id="outcome">${outcome}</dd>
 <dt>Phase</dt><dd><span class="badge phase-${h(s.phase ?? 'none')}">${h(s.phase ?? 'none')}</span>${s.phaseSince ? ` <span class="muted">for ${since(s, s.phaseSince)}</span>` : ''}</dd>
@@ -182,6 +182,9 @@ function header(s: Snapshot): string {
 </dl>
 </header>`;
 }
+
+/** A title longer than this also goes in the heading's title attribute (a view that clips it keeps it whole there). */
+const LONG_TITLE = 200;
 
 /** How many hex digits of a frozen hash the header shows (the deliverable section has it whole). */
 const SHORT_HASH = 12;
@@ -230,7 +233,7 @@ function timeline(s: Snapshot, paging?: TimelinePaging): string {
     .slice(from, upto)
     .map(
       ({ event, phase }) =>
-        `<tr><td class="nowrap">${h(event.at)}</td><td class="num">${h(event.seq)}</td><td class="participant">${h(event.from)}</td><td><code>${h(event.event)}</code></td><td class="nowrap">${h(phase ?? 'none')}</td><td class="summary">${h(event.summary)}${event.doc !== undefined ? ` <span class="muted">(${h(event.doc)})</span>` : ''}</td></tr>`,
+        `<tr><td class="nowrap">${h(event.at)}</td><td class="num">${h(event.seq)}</td><td class="participant">${h(event.from)}</td><td><code>${h(event.event)}</code></td><td class="nowrap">${h(phase ?? 'none')}</td><td class="summary"><span class="text"${String(event.summary ?? '').length > LONG_TITLE ? ` title="${h(event.summary)}"` : ''}>${h(event.summary)}</span>${event.doc !== undefined ? ` <span class="muted">(${h(event.doc)})</span>` : ''}</td></tr>`,
     )
     .join('\n');
   const errors = s.logErrors.map((e) => `<li>${h(e)}</li>`).join('');

@@ -135,6 +135,10 @@ table.board .objective, table.board .summary { display: -webkit-box; -webkit-box
 #live.on { color: var(--ok); }
 #live.off { color: var(--bad); }
 #detail { border-top: 3px solid var(--line); margin-top: 2em; }
+/* A very long title is clipped in the live view (the whole is its title attribute; the report file wraps it all). */
+#detail h1, #detail td.summary .text { display: -webkit-box; -webkit-box-orient: vertical; -webkit-line-clamp: 4; overflow: hidden; }
+/* On a narrow screen the timeline scrolls in its box rather than squeezing its columns to a letter. */
+#detail .scroll table { min-width: 640px; }
 #gone-notice { border: 2px solid var(--bad); border-radius: 6px; padding: 8px 12px; color: var(--bad); font-weight: 600; }
 #detail.gone > :not(#gone-notice) { opacity: 0.5; }
 .warning { color: var(--warn); }

@@ -18,7 +18,7 @@ import { loadSnapshot } from '../plugins/humans/snapshot.ts';
 import { REPO_DIR } from './conformance/replay.ts';
 import { browserTestName, launchBrowser, SKIP_BROWSER } from './humans/browser.ts';
 import { acp } from './humans/context.ts';
-import { atLeast } from './scale.ts';
+import { byScale } from './scale.ts';
 import { dashboard } from './humans/dashboard.ts';
 import { cleanup, happyFolder, REVIEWER, STEPS, tempRoot } from './humans/folders.ts';
 
@@ -124,7 +124,7 @@ describe('the dashboard\'s bounded views', () => {
   });
 
   // The issue's case is the 501st (the old scan stopped at 500 without a word): the full run has it; the quick one pages 51.
-  const count = atLeast('full') ? 501 : 51;
+  const count = byScale({ quick: 51, full: 501 });
   test(`the index lists every collaboration: ${count} of them, paged and counted; the last is served`, { timeout: 120_000 }, async () => {
     const root = tempRoot('acp-dashboard-many-');
     const first = await happyFolder(0, join(root, 'c000'));

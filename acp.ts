@@ -29,7 +29,7 @@
  * @module
  */
 import * as nodePath from 'node:path';
-import { checkOptionValues, commandWord, formatHelp, parseArgv, parsePartial, parsePyFloat, parsePyInt } from './runtime/argv.ts';
+import { argvSpecOf, checkOptionValues, commandWord, formatHelp, parseArgv, parseGlobalOptions, parsePyFloat, parsePyInt, pluginOptionConflict } from './runtime/argv.ts';
 import { addSeq, CHECKPOINT_NAME, checkpointState, duplicateSeqError, hasSeq, loadCheckpoint, logFacts, type LogFacts, saveCheckpoint, stripErrors } from './runtime/checkpoint.ts';
 import { checkAnswers, describeError, expandUser, folderOption, jsonWithOutcome, reportError, runCommandChain } from './runtime/cli.ts';
 import { DEFAULT_WAIT_INTERVAL_SECONDS, DEFAULT_WAIT_TIMEOUT_SECONDS, FORBIDDEN_FILES, REQUIRED_FILES, VERSION } from './runtime/constants.ts';
@@ -37,7 +37,7 @@ import { defineCommand, defineDeliverableType, definePlugin } from './runtime/de
 import { CONCLUSION_SECTIONS, conclusionErrors, decisionGateErrors, markdown, type ReadinessFacts, readinessGateErrors, readReadiness } from './runtime/documents.ts';
 import { AcpAbortError, AcpAppendedError, AcpError, AcpPluginError, AcpTimeoutError, UsageError } from './runtime/errors.ts';
 import { formatEventLine, highestSeq, jsonErrorDetail, nextSeq, parseEventLog, readEventLog, refuseUnencodable, scanEventLog } from './runtime/event-log.ts';
-import { confineHost, inspectFolderLock, LOCK_BREAKER, LOCK_NAME, withFolderLock, writeFileAtomic } from './runtime/files.ts';
+import { confineHost, inspectFolderLock, LOCK_BREAKER, LOCK_NAME, readFirstEvent, withFolderLock, writeFileAtomic } from './runtime/files.ts';
 import { checkedDocumentPath, defaultGates, defaultTemplate, deliverableBoundary, deliverableRef, documentFiles, isUnsafePath, participantIds, primaryRef, readDeliverable, readProtocol, readReadinessFile, readTextIfExists, resolveDeliverablePath, symlinkRefusal } from './runtime/folder.ts';
 import { AcpRefusal, HOOK_NAMES, HookRunner } from './runtime/hooks.ts';
 import type { Host } from './runtime/host.ts';
@@ -46,9 +46,11 @@ import { lineHash } from './runtime/keyring.ts';
 import { createMemoryFileSystem, createMemoryHost } from './runtime/memory-host.ts';
 import { followFolder, formatNext, nextAction, waitForTurn } from './runtime/next.ts';
 import { createNodeHost } from './runtime/node-host.ts';
+import type { LogScan, VerifiedLog } from './runtime/signed-append.ts';
 import { dumpsPy, loadsPy } from './runtime/pyjson.ts';
 import { comparePy, decodeText, formatProtocolJson, formatTimestamp, parseZonedTimestamp, purePosixPath, pyRepr, pySplitLines, pyStr, pyStrip, reviewHeadings, sha256Hex, sortedPy, zonedInstant } from './runtime/pytext.ts';
-import { applyEvent, DELIVERABLE_EVENTS, emptyState, refusalCodeOf, replay, staleNote, turnOf, TurnTracker } from './runtime/state-machine.ts';
+import { applyEvent, DELIVERABLE_EVENTS, emptyState, refusalCodeOf, replay, stateKeys } from './runtime/state-machine.ts';
+import { TURN_HISTORY, TurnTracker, cacheEquals, decideTurn, folderTurn, readCachedTurn, staleNote, turnOf, withCachedTurn } from './runtime/turn.ts';
 import { localStore, openStore } from './runtime/store.ts';
 import { type PendingFiles, pendingHost, strictSetting } from './runtime/strict.ts';
 import { type AcpApi, type AcpEvent, type AcpHooks, type AcpPlugin, type AfterAppendContext, type AppendOptions, type AppendRequest, type AppendResult, type CliIo, type Collaboration, type CommandContext, type CommandOptionSpec, type CommandResult, type CommandSpec, type DeliverableType, type DerivedState, EVENT_NAMES, type EventLog, type HookOrder, type OpenOptions, type OptionValues, type Origin, PHASES, type PluginContext, type RegistryOptions, type RunCommandOptions, type RuntimeFacts, type StoreProvider, type StoreSession, type Transaction, type WriteIntent } from './runtime/types.ts';
@@ -58,13 +60,14 @@ import { completionGateTexts, deliverableDocErrors, freezeErrors, validate, veri
 
 // The public types (one dependency-free module) and the protocol's constants
 export { DEFAULT_WAIT_INTERVAL_SECONDS, DEFAULT_WAIT_TIMEOUT_SECONDS, FORBIDDEN_FILES, REQUIRED_FILES, VERSION } from './runtime/constants.ts';
-export { EVENT_NAMES, PHASES, type EventName, type Phase, type AcpEvent, type EventLog, type DerivedState, type RefusalCode, type Turn, type ParticipantEntry, type CompletionGate, type DeliverableDeclaration, type DeliverablesDeclaration, type ProtocolDocument, type DeliverableCheckContext, type Findings, type DeliverableType, type InitFilesContext, type DocumentFiles, type BeforeAppendContext, type AfterAppendContext, type ValidateHookContext, type NextHookContext, type AcpHooks, type HookOrder, type CommandOptionSpec, type CommandSpec, type OptionValue, type OptionValuesOf, type CommandOutcome, type CommandResult, type OptionValues, type CommandContext, type AcpPlugin, type PluginContext, type RuntimeFacts, type Origin, type PluginEntry, type RegistryOptions, type AppendRequest, type AppendResult, type AppendOptions, type WriteIntent, type StoreSession, type Store, type FollowOptions, type StoreProvider, type StoreContext, type Transaction, type TransactionWriteOptions, type ValidateOptions, type ValidationResult, type SignatureReport, type InitRequest, type InitResult, type NextResult, type WaitOptions, type WaitResult, type FolderFollower, type OpenOptions, type Collaboration, type CliIo, type RunCommandOptions, type AcpApi } from './runtime/types.ts';
+export { EVENT_NAMES, PHASES, type EventName, type Phase, type AcpEvent, type EventLog, type DerivedState, type RefusalCode, type Turn, type TurnState, type TurnSnapshot, type CachedTurn, type CacheAgreement, type ParticipantEntry, type CompletionGate, type DeliverableDeclaration, type DeliverablesDeclaration, type ProtocolDocument, type DeliverableCheckContext, type Findings, type DeliverableType, type InitFilesContext, type DocumentFiles, type BeforeAppendContext, type AfterAppendContext, type ValidateHookContext, type NextHookContext, type AcpHooks, type HookOrder, type CommandOptionSpec, type CommandSpec, type OptionValue, type OptionValuesOf, type CommandOutcome, type CommandResult, type OptionValues, type CommandContext, type AcpPlugin, type PluginContext, type RuntimeFacts, type Origin, type PluginEntry, type RegistryOptions, type AppendRequest, type AppendResult, type AppendOptions, type WriteIntent, type StoreSession, type Store, type FollowOptions, type StoreProvider, type StoreContext, type Transaction, type TransactionWriteOptions, type ValidateOptions, type ValidationResult, type SignatureReport, type InitRequest, type InitResult, type NextResult, type WaitOptions, type WaitResult, type FolderFollower, type OpenOptions, type Collaboration, type CliIo, type RunCommandOptions, type AcpApi } from './runtime/types.ts';
 
 // The event log (spec §4)
 export { formatEventLine, jsonErrorDetail, nextSeq, parseEventLog, readEventLog, scanEventLog } from './runtime/event-log.ts';
 
 // The derived state machine (spec §5) and whose turn it is
-export { TurnTracker, applyEvent, emptyState, refusalCodeOf, replay, staleNote, turnOf } from './runtime/state-machine.ts';
+export { applyEvent, emptyState, refusalCodeOf, replay } from './runtime/state-machine.ts';
+export { TURN_HISTORY, TurnTracker, cacheEquals, decideTurn, folderTurn, readCachedTurn, staleNote, turnOf, withCachedTurn } from './runtime/turn.ts';
 
 // The folder's declaration: protocol.json, deliverables, their types
 export { callType, checkedDocumentPath, defaultGates, defaultTemplate, deliverableBoundary, deliverableRef, documentFiles, isUnsafePath, participantIds, primaryRef, readDeliverable, readProtocol, resolveDeliverablePath, symlinkRefusal } from './runtime/folder.ts';
@@ -161,6 +164,8 @@ export class Registry {
     for (const command of commands) checkCommand(this, command, where);
     const stores = plugin.stores ?? [];
     if (!Array.isArray(stores) || !stores.every(isStoreProvider)) throw new AcpError(`${where}: stores must be an array of { name, open(context), flag? }`);
+    const conflict = origin.kind === 'built-in' ? undefined : pluginOptionConflict(this, plugin);
+    if (conflict) throw new AcpError(`${where}: ${conflict}`);
     if (plugin.optionsSchema !== undefined && context) await checkPluginOptions(plugin, context, where);
     const typeOrigin: Origin = { ...origin, plugin: plugin.name };
     types.forEach((type, index) => {
@@ -315,15 +320,20 @@ export async function createRegistry(options: RegistryOptions = {}): Promise<Reg
   await loadBuiltInTypes(registry);
   try {
     if (options.builtIns) await loadBuiltInPlugins(registry, options);
-    if (!options.plugins?.length && !options.config) return registry;
-    const { loadPlugins } = await import('./runtime/loader.ts');
-    const host = options.host ?? (await createNodeHost());
-    await loadPlugins(registry, { ...options, host }, libraryApi(), BUNDLED_PLUGINS);
+    await loadUserPlugins(registry, options);
   } catch (error) {
     await registry.cleanup().catch(() => undefined);
     throw error;
   }
   return registry;
+}
+
+/** Load the config file's plugins (with `options.config`) and `options.plugins` into `registry`. */
+async function loadUserPlugins(registry: Registry, options: RegistryOptions): Promise<void> {
+  if (!options.plugins?.length && !options.config) return;
+  const { loadPlugins } = await import('./runtime/loader.ts');
+  const host = options.host ?? (await createNodeHost());
+  await loadPlugins(registry, { ...options, host }, libraryApi(), BUNDLED_PLUGINS);
 }
 
 /** Register the protocol's commands and the built-in plugins (see {@link BUILT_IN_PLUGINS}). */
@@ -342,13 +352,6 @@ async function loadBuiltInPlugins(registry: Registry, options: RegistryOptions):
 
 function readinessAppendErrors(readiness: ReadinessFacts, eventName: string): string[] {
   return readinessGateErrors(readiness, 'first', eventName !== 'decision_accepted');
-}
-
-/** DerivedState keys the checkpoint stores (all but the readiness-dependent errors). */
-function stateKeys(): string[] {
-  return Object.keys(emptyState())
-    .filter((key) => key !== 'errors' && key !== 'codes')
-    .sort();
 }
 
 // ---------------------------------------------------------------------------
@@ -565,6 +568,7 @@ async function appendUnderLock(host: Host, folder: string, request: AppendReques
   const protocol = await readProtocol(host, folder);
   const participants = checkNames(protocol, request);
   const view = await viewLog(host, folder, participants);
+  const signed = await verifySignedLog(host, folder, protocol, request.participant, view);
   await checkRequest(host, folder, protocol, request, view);
   const event = eventOf(host, request, view.maxSeq, view.lastAt);
   const readiness = await readReadinessFile(host, folder);
@@ -588,7 +592,7 @@ async function appendUnderLock(host: Host, folder: string, request: AppendReques
       },
     });
   }
-  const afterWrite = protocol.signing === undefined ? undefined : await signEvent(host, protocol, request, event, view);
+  const afterWrite = await signed?.sign(event, formatEventLine, request.rotateKey === true);
   // Signed first: the strict check validates the very line that will be written.
   if (strict) await refuseInvalidOutcome(host, folder, pendingFiles(folder, protocol, view, event, state), registry);
   const warnings = await writeEvent(host, folder, protocol, participants, view, event, state, before);
@@ -599,22 +603,23 @@ async function appendUnderLock(host: Host, folder: string, request: AppendReques
 }
 
 /**
- * Sign the event of a signed collaboration (docs/signing.md), after every
- * check and right before its line is written, so that every door and store
- * signs alike: `prev` (the SHA-256 of the log's last line), `pubkey` when the
- * participant announces a key (its first, or a rotation signed by the old
- * one), and `sig` last. Returns what to do once the line is durable.
+ * A signed collaboration's log, verified before it is extended
+ * (runtime/signed-append.ts); protocol.json's `signing` (this append's copy)
+ * is rebuilt from it. `undefined` for an unsigned one, which costs nothing
+ * more.
  */
-async function signEvent(host: Host, protocol: Json, request: AppendRequest, event: AcpEvent, view: LogView): Promise<(() => Promise<void>) | undefined> {
-  const signing = await import('./runtime/signing.ts');
-  const declaration = signing.signingDeclaration(protocol)!;
-  const registered = Object.hasOwn(declaration.keys, request.participant) ? declaration.keys[request.participant] : undefined;
-  const { key, announce, afterWrite } = await signing.keyForAppend(host.keyring, request.participant, registered, request.rotateKey === true);
-  const previous = view.checkpoint ? view.checkpoint.log.tail.slice(0, -1) : view.log?.lastLine;
-  event.prev = previous === undefined ? signing.GENESIS_PREV : lineHash(previous);
-  if (announce) event.pubkey = announce.x;
-  event.sig = await signing.signBody(key, declaration.id, formatEventLine(event).slice(0, -1));
-  return afterWrite;
+async function verifySignedLog(host: Host, folder: string, protocol: Json, participant: string, view: LogView): Promise<VerifiedLog | undefined> {
+  let first: Json | undefined = view.events[0];
+  if (protocol.signing === undefined) {
+    // Without a declaration seq 1 decides; an unsigned last line acp wrote (the checkpoint's) says it is unsigned without reading it.
+    if (view.checkpoint && /,"sig":"/.test(view.checkpoint.log.tail)) first = await readFirstEvent(host, folder);
+    if (!isObject(first?.signing)) return undefined;
+  }
+  const { verifyExtension } = await import('./runtime/signed-append.ts');
+  const scan: LogScan = (onEvent, from, afterChunk) => scanEventLog(host, folder, onEvent, from && (async () => ({ ...from, errors: [] })), afterChunk);
+  const verified = await verifyExtension(host, protocol, participant, first, scan, view.checkpoint && { tail: view.checkpoint.log.tail, size: view.checkpoint.log.size });
+  if (verified) protocol.signing = verified.declaration;
+  return verified;
 }
 
 /** protocol.json's `signing` after a signed line: the head moves to it, and a key it announces is recorded. */
@@ -633,8 +638,8 @@ function signedHead(protocol: Json, event: AcpEvent, line: string): Json {
  */
 async function repairStaleCache(host: Host, folder: string, protocol: Json, events: Json[], session: StoreSession): Promise<void> {
   const turn = turnOf(protocol, events);
-  if (!turn.staleAt) return;
-  const updated = { ...protocol, currentPhase: turn.phase, proposalOwner: turn.proposalOwner, waitingFor: turn.waitingFor, updatedAt: events.at(-1)!.at };
+  if (turn.cache !== 'behind') return;
+  const updated = withCachedTurn(protocol, turn.log, events.at(-1)!.at);
   await writeFileAtomic(host, nodePath.join(folder, 'protocol.json'), formatProtocolJson(updated), { throughLink: true });
   session.written.add(nodePath.join(folder, 'protocol.json'));
 }
@@ -648,7 +653,7 @@ function appendedText(view: LogView, event: AcpEvent): string {
 
 /** protocol.json with the state after `event` (other keys as read under the lock: a person's or another tool's edits stay). */
 function updatedProtocol(protocol: Json, state: DerivedState, event: AcpEvent, line: string): Json {
-  const updated: Json = { ...protocol, currentPhase: state.phase, proposalOwner: state.proposalOwner, waitingFor: state.waitingFor, updatedAt: event.at };
+  const updated = withCachedTurn(protocol, state, event.at);
   // A signed collaboration's protocol.json records the last signed line (docs/signing.md).
   if (event.sig !== undefined) updated.signing = signedHead(protocol, event, line);
   return updated;
@@ -759,7 +764,7 @@ function apiObject(): AcpApi {
     VERSION, LOCK_NAME, CHECKPOINT_NAME, LOCK_BREAKER, EVENT_NAMES, PHASES, REQUIRED_FILES, FORBIDDEN_FILES, CONCLUSION_SECTIONS, DEFAULT_WAIT_TIMEOUT_SECONDS, DEFAULT_WAIT_INTERVAL_SECONDS,
     AcpError, AcpTimeoutError, AcpAbortError, AcpPluginError, AcpAppendedError, UsageError,
     createNodeHost, createMemoryHost, createMemoryFileSystem, openCollaboration, createRegistry, pluginContext,
-    init, append, transact, strictSetting, openStore, signingKey, verifySignatures, localStore, eventDocuments, turnOf, staleNote, TurnTracker, refusalCodeOf, validate, nextAction, formatNext, waitForTurn, followFolder,
+    init, append, transact, strictSetting, openStore, signingKey, verifySignatures, localStore, eventDocuments, turnOf, folderTurn, decideTurn, TURN_HISTORY, staleNote, TurnTracker, readCachedTurn, cacheEquals, withCachedTurn, refusalCodeOf, validate, nextAction, formatNext, waitForTurn, followFolder,
     readProtocol, readEventLog, scanEventLog, parseEventLog, formatEventLine, jsonErrorDetail, nextSeq, emptyState, applyEvent, replay,
     participantIds, isUnsafePath, deliverableRef, primaryRef, resolveDeliverablePath, deliverableBoundary, symlinkRefusal, readDeliverable, documentFiles, checkedDocumentPath,
     markdown, readReadiness, decisionGateErrors, conclusionErrors, defaultTemplate, defaultGates, reviewHeadings, parseZonedTimestamp,
@@ -782,27 +787,28 @@ export async function runCli(io: CliIo, hostOverride?: Host): Promise<number> {
   const host = hostOverride ?? (await createNodeHost());
   const found = commandWord(io.argv);
   const argv = io.argv.filter((_, index) => index !== found.index);
-  const wantsJson = argv.includes('--json');
+  // Until the global options are parsed, an error is reported as the words on the command line ask.
+  let flags = { json: argv.includes('--json'), debug: argv.includes('--debug') };
   let registry: Registry | undefined;
   try {
     if (found.word === undefined && (argv.includes('--version') || argv.includes('-v'))) {
       io.stdout(`acp/${VERSION}\n`);
       return 0;
     }
-    const globals = parsePartial(argv);
     // In-process callers (tests, embedders) get this process's capabilities, as the entry point does.
     const runtime = io.runtime ?? (await (await import('./runtime/process.ts')).createProcessRuntime());
-    registry = await createRegistry({
-      host,
-      runtime,
+    const where = { host, runtime, cwd: host.resolvePath('.'), warn: (message: string) => io.stderr(`warning: ${message}\n`), env: io.env };
+    registry = await createRegistry({ ...where, builtIns: true });
+    // Parsed before any plugin of the user's loads: a command line that will be refused runs none (issue 35).
+    const globals = parseGlobalOptions(argv, found.word === undefined ? undefined : argvSpecOf(registry, found.word));
+    if (found.word === undefined && !argv.some((token) => token === '-h' || token === '--help')) throw new UsageError(`a command is required (${[...registry.commands.keys()].join(', ')})`);
+    flags = globals;
+    await loadUserPlugins(registry, {
+      ...where,
       config: globals.config,
       plugins: globals.plugins,
       via: '--plugin',
-      cwd: host.resolvePath('.'),
       folder: globals.folder === undefined ? undefined : host.resolvePath(globals.folder),
-      warn: (message) => io.stderr(`warning: ${message}\n`),
-      builtIns: true,
-      env: io.env,
       // `acp serve` serves its --root (default: the working directory); other agents write there.
       collaborationRoots: found.word === 'serve' ? [host.resolvePath(globals.root ?? '.')] : undefined,
     });
@@ -811,7 +817,7 @@ export async function runCli(io: CliIo, hostOverride?: Host): Promise<number> {
     await registry.cleanup();
     return code;
   } catch (error) {
-    return reportError(io, error, wantsJson);
+    return reportError(io, error, flags);
   } finally {
     await registry?.cleanup().catch((error: unknown) => io.stderr(`error: ${(error as Error).message}\n`));
   }
@@ -821,16 +827,14 @@ export async function runCli(io: CliIo, hostOverride?: Host): Promise<number> {
 async function dispatch(io: CliIo, host: Host, registry: Registry, word: string | undefined, argv: string[]): Promise<number> {
   const out = (text: string): void => io.stdout(`${text}\n`);
   if (word === undefined) {
-    if (argv.includes('--help') || argv.includes('-h')) {
-      io.stdout(formatHelp(registry, VERSION));
-      return 0;
-    }
-    throw new UsageError(`a command is required (${[...registry.commands.keys()].join(', ')})`);
+    // Without a command, runCli has refused any command line but a request for help.
+    io.stdout(formatHelp(registry, VERSION));
+    return 0;
   }
   const entry = registry.commands.get(word);
   if (!entry) throw new UsageError(`unknown command '${word}' (commands: ${[...registry.commands.keys()].join(', ')})`);
   const spec = entry.spec;
-  const parsed = parseArgv(argv, spec);
+  const parsed = parseArgv(argv, argvSpecOf(registry, word)!);
   if (parsed.options.help) {
     io.stdout(formatHelp(registry, VERSION, spec));
     return 0;

@@ -602,3 +602,32 @@ export function logDecodeError(bytes: Uint8Array, error: unknown): unknown {
   if (headValid) return new AcpError('events.jsonl is not valid UTF-8 (the last line is incomplete: a writer was interrupted; `acp doctor --fix` repairs it)');
   return error;
 }
+
+/** How much of events.jsonl is read at a time to find its first line. */
+const FIRST_LINE_PIECE = 16 * 1024;
+
+/**
+ * seq 1 of `folder`'s log as an object (undefined: none, or not JSON): an
+ * append that did not read the log (the append checkpoint stood in for it)
+ * reads its first line only, to know whether the collaboration is signed.
+ */
+export async function readFirstEvent(host: Host, folder: string): Promise<Record<string, unknown> | undefined> {
+  const file = await openCapped(host, nodePath.join(folder, 'events.jsonl'), READ_LIMITS.log, 'events.jsonl');
+  try {
+    const pieces: Uint8Array[] = [];
+    for (let position = 0; position < file.size; ) {
+      const piece = (await file.read(position, FIRST_LINE_PIECE)).slice();
+      if (!piece.length) break;
+      const end = piece.indexOf(0x0a);
+      pieces.push(end < 0 ? piece : piece.subarray(0, end));
+      if (end >= 0) break;
+      position += piece.length;
+    }
+    const event: unknown = JSON.parse(new TextDecoder().decode(joinBytes(pieces)));
+    return isObject(event) ? event : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    await file.close();
+  }
+}

@@ -141,13 +141,31 @@ export function fileKeyring(fs: KeyringFs, where: { dir: string } | { file: stri
       fs.chmodSync(`${path}.next`, 0o600);
       fs.renameSync(`${path}.next`, path);
     },
+    async recall(participant, id) {
+      try {
+        return JSON.parse(fs.readFileSync(headRecordPath(pathOf(participant), id), 'utf8')) as unknown;
+      } catch {
+        // None yet, or unreadable: the append verifies the log from seq 1.
+        return undefined;
+      }
+    },
+    async remember(participant, id, record) {
+      // Written in place (one call per append): a record cut short by a crash does not parse, and then the next append verifies from seq 1.
+      fs.writeFileSync(headRecordPath(pathOf(participant), id), JSON.stringify(record), { mode: 0o600, flag: 'w' });
+    },
   };
+}
+
+/** Where a key file's record of the last line it signed in collaboration `id` is kept: beside it (`id` is base64url). */
+function headRecordPath(keyPath: string, id: string): string {
+  return `${keyPath}.${id}.head`;
 }
 
 /** A keyring in memory (the memory host's; tests give each participant a keyring of its own). */
 export function memoryKeyring(initial: Record<string, PrivateJwk> = {}): Keyring {
   const keys = new Map(Object.entries(initial));
   const next = new Map<string, PrivateJwk>();
+  const heads = new Map<string, unknown>();
   return {
     where: (participant) => `memory:${participant}`,
     async load(participant, create) {
@@ -164,6 +182,12 @@ export function memoryKeyring(initial: Record<string, PrivateJwk> = {}): Keyring
       const key = next.get(participant);
       if (key) keys.set(participant, key);
       next.delete(participant);
+    },
+    async recall(participant, id) {
+      return structuredClone(heads.get(`${participant}\n${id}`));
+    },
+    async remember(participant, id, record) {
+      heads.set(`${participant}\n${id}`, structuredClone(record));
     },
   };
 }

@@ -11,11 +11,13 @@ import { AcpError, AcpPluginError } from './errors.ts';
 import { scanEventLog } from './event-log.ts';
 import { callType, defaultTemplate, deliverableRef, documentFiles, isUnsafePath, participantIds, primaryRef, readDeliverable, readProtocol } from './folder.ts';
 import type { Host } from './host.ts';
+import { lineHash } from './keyring.ts';
 import { compareInstants, decodeText, pyRepr, pyStr, pyStrip, reviewHeadings, zonedInstant } from './pytext.ts';
 import type { SignatureVerifier, SigningDeclaration } from './signing.ts';
 import { applyEvent, emptyState } from './state-machine.ts';
 import { type DeliverableCheckContext, type DerivedState, EVENT_NAMES, type Findings, type Json, PHASES, type PyInstant, type ReadinessFacts, type Registry, type SignatureReport, type SigningSummary, type ValidateOptions, type ValidationResult } from './types.ts';
-import { isInside, isObject, isPyIntLike, nodeCrypto, pySeqKey } from './util.ts';
+import { isInside, isObject, isPyIntLike, nodeCrypto, pySeqKey, sameList } from './util.ts';
+import { readCachedTurn } from './turn.ts';
 import { ValidateCheckpoint } from './validate-checkpoint.ts';
 import { attachmentPath, isStringList, readTextIfExists, supportingEntries } from './folder.ts';
 import { sha256Hex } from './pytext.ts';
@@ -330,9 +332,9 @@ interface PassSignatures {
 }
 
 /** The signature checks of validate's pass: signing.ts is loaded only for a folder that declares signing. */
-async function passSignatures(protocol: Json, options: ValidateOptions): Promise<PassSignatures> {
+async function passSignatures(protocol: Json, options: ValidateOptions, evenUndeclared = false): Promise<PassSignatures> {
   if (options.signatures === false) return { check: false, key: 'off' };
-  if (protocol.signing === undefined) return { check: true, key: 'none' };
+  if (protocol.signing === undefined && !evenUndeclared) return { check: true, key: 'none' };
   const signing = await import('./signing.ts');
   const hash = signing.fastLineHasher(await nodeCrypto());
   let declared: SigningDeclaration | undefined;
@@ -342,11 +344,13 @@ async function passSignatures(protocol: Json, options: ValidateOptions): Promise
     if (!(error instanceof AcpError)) throw error;
     return { check: true, key: 'malformed', problem: error.message, verifier: () => new signing.SignatureVerifier(undefined, hash) };
   }
-  return { check: true, key: `${declared!.id} ${declared!.policy}`, verifier: () => new signing.SignatureVerifier(declared, hash) };
+  // seq 1 signs the terms: a checkpoint made under other terms is not used.
+  const terms = signing.termsDigests(protocol);
+  return { check: true, key: declared ? `${declared.id} ${declared.policy} ${lineHash(Object.values(terms).join(' '))}` : 'none', verifier: () => new signing.SignatureVerifier(declared, hash, { terms }) };
 }
 
 /** The signature checks' verdict, after every spec step (so that the spec's messages keep their order). */
-function signatureFindings(pass: Pick<LogPass, 'signing' | 'firstSignature'>, signatures: PassSignatures, findings: Findings): SigningSummary | undefined {
+function signatureFindings(pass: Pick<LogPass, 'signing' | 'firstSignature'>, signatures: PassSignatures, findings: Findings & { rebuilt?: SigningDeclaration }): SigningSummary | undefined {
   if (signatures.problem) findings.errors.push(signatures.problem);
   if (pass.firstSignature !== undefined) {
     findings.errors.push(`seq ${pass.firstSignature}: carries a signature, but protocol.json declares no signed collaboration (its signing declaration was removed?)`);
@@ -355,6 +359,7 @@ function signatureFindings(pass: Pick<LogPass, 'signing' | 'firstSignature'>, si
   const verdict = pass.signing.finish();
   findings.errors.push(...verdict.errors);
   findings.warnings.push(...verdict.warnings);
+  if (verdict.rebuilt) findings.rebuilt = verdict.rebuilt;
   return verdict.summary;
 }
 
@@ -366,30 +371,20 @@ function signatureFindings(pass: Pick<LogPass, 'signing' | 'firstSignature'>, si
  */
 export async function verifySignatures(host: Host, folder: string): Promise<SignatureReport> {
   const protocol = await readProtocol(host, folder);
-  const signatures = await passSignatures(protocol, {});
-  const verifier = signatures.verifier?.();
-  let position = 0;
-  let firstSignature: number | undefined;
+  // Also without a declaration in protocol.json: seq 1 may declare one (removed from the copy).
+  const signatures = await passSignatures(protocol, {}, true);
+  // Always one here: a folder without signing, and whose lines carry none, reports nothing.
+  const verifier = signatures.verifier!();
   const errors: string[] = [];
   try {
-    const log = await scanEventLog(
-      host,
-      folder,
-      (event, line) => {
-        position++;
-        if (verifier) verifier.add(event, line);
-        else if (firstSignature === undefined && event.sig !== undefined) firstSignature = position;
-      },
-      undefined,
-      verifier && (() => verifier.flush()),
-    );
+    const log = await scanEventLog(host, folder, (event, line) => verifier.add(event, line), undefined, () => verifier.flush());
     errors.push(...log.errors);
   } catch (error) {
     if (!(error instanceof AcpError)) throw error;
     errors.push(error.message);
   }
-  const findings: Findings = { errors, warnings: [] };
-  const signing = signatureFindings({ signing: verifier, firstSignature }, signatures, findings);
+  const findings: Findings & { rebuilt?: SigningDeclaration } = { errors, warnings: [] };
+  const signing = signatureFindings({ signing: verifier, firstSignature: undefined }, signatures, findings);
   return { ...findings, ...(signing ? { signing } : {}) };
 }
 
@@ -464,7 +459,8 @@ async function folderFileErrors(host: Host, folder: string): Promise<string[]> {
 function checkDeclaration(protocol: Json, errors: string[]): string[] {
   if (protocol.protocol !== 'acp') errors.push("protocol.json protocol must be 'acp'");
   if (protocol.schemaVersion !== 2) errors.push('protocol.json schemaVersion must be 2');
-  if (typeof protocol.currentPhase !== 'string' || !(PHASES as readonly string[]).includes(protocol.currentPhase)) {
+  const cache = readCachedTurn(protocol);
+  if (typeof cache.phase !== 'string' || !(PHASES as readonly string[]).includes(cache.phase)) {
     errors.push(`currentPhase must be one of ${pyRepr([...PHASES])}`);
   }
   if (typeof protocol.objective !== 'string' || pyStrip(protocol.objective) === '') errors.push('protocol.json objective must not be blank');
@@ -486,8 +482,8 @@ function checkDeclaration(protocol: Json, errors: string[]): string[] {
       for (const name of FORBIDDEN_FILES) if ((gate.text as string).includes(name)) errors.push(`completion gate must not reference obsolete file ${name}`);
     });
   }
-  if (!('waitingFor' in protocol)) errors.push('protocol.json waitingFor must be present');
-  if (!('proposalOwner' in protocol)) errors.push('protocol.json proposalOwner must be present');
+  if (!cache.present.waitingFor) errors.push('protocol.json waitingFor must be present');
+  if (!cache.present.proposalOwner) errors.push('protocol.json proposalOwner must be present');
   return participants;
 }
 
@@ -533,14 +529,12 @@ function checkCachedState(protocol: Json, state: DerivedState, errors: string[])
   // With no event replayed (an empty or unreadable log) the Python tools
   // compare only waitingFor (issue 12 item 6).
   const replayed = state.phase !== null;
-  if (replayed && protocol.currentPhase !== state.phase) errors.push(`protocol.json currentPhase is ${pyStr(protocol.currentPhase)}, expected ${state.phase}`);
-  if (replayed && protocol.proposalOwner !== state.proposalOwner) {
-    errors.push(`protocol.json proposalOwner is '${pyStr(protocol.proposalOwner)}', expected '${pyStr(state.proposalOwner)}'`);
+  const cache = readCachedTurn(protocol);
+  if (replayed && cache.phase !== state.phase) errors.push(`protocol.json currentPhase is ${pyStr(cache.phase)}, expected ${state.phase}`);
+  if (replayed && cache.proposalOwner !== state.proposalOwner) {
+    errors.push(`protocol.json proposalOwner is '${pyStr(cache.proposalOwner)}', expected '${pyStr(state.proposalOwner)}'`);
   }
-  const cachedWaiting = protocol.waitingFor;
-  if (!Array.isArray(cachedWaiting) || cachedWaiting.length !== state.waitingFor.length || cachedWaiting.some((v, i) => v !== state.waitingFor[i])) {
-    errors.push(`protocol.json waitingFor is ${pyRepr(cachedWaiting)}, expected ${pyRepr(state.waitingFor)}`);
-  }
+  if (!sameList(cache.waitingFor, state.waitingFor)) errors.push(`protocol.json waitingFor is ${pyRepr(cache.waitingFor)}, expected ${pyRepr(state.waitingFor)}`);
 }
 
 /** Step 10: the deliverables' content, decisions.md and the attachments. */

@@ -307,10 +307,11 @@ async function diagnose(core: DoctorCore, host: Acp.Host, folder: string, underL
       const state = core.replay(log.events, participants, core.readReadiness(readinessText));
       const last = log.events.at(-1);
       diagnosis.derived = { phase: state.phase, proposalOwner: state.proposalOwner, waitingFor: state.waitingFor, lastAt: typeof last?.at === 'string' ? last.at : undefined };
-      const cached = `phase ${core.pyRepr(protocol.currentPhase)}, owner ${core.pyRepr(protocol.proposalOwner)}, waitingFor ${core.pyRepr(protocol.waitingFor)}`;
+      const cache = core.readCachedTurn(protocol);
+      const cached = `phase ${core.pyRepr(cache.phase)}, owner ${core.pyRepr(cache.proposalOwner)}, waitingFor ${core.pyRepr(cache.waitingFor)}`;
       const derived = `phase ${core.pyRepr(state.phase)}, owner ${core.pyRepr(state.proposalOwner)}, waitingFor ${core.pyRepr(state.waitingFor)}`;
       if (!log.events.length) add('state', 'problem', 'events.jsonl holds no event: there is no state to derive');
-      else if (protocol.currentPhase !== state.phase || protocol.proposalOwner !== state.proposalOwner || !core.sameList(protocol.waitingFor, state.waitingFor)) {
+      else if (!core.cacheEquals(protocol, state)) {
         add('state', 'problem', `protocol.json caches ${cached}; the log gives ${derived} (a writer stopped between the log and protocol.json?)`, true);
       } else add('state', 'ok', `protocol.json matches the log (${derived})`);
       if (state.errors.length) add('state', 'note', `replaying the log reports ${state.errors.length} protocol error${state.errors.length > 1 ? 's' : ''}; \`acp validate\` lists them`);
@@ -343,14 +344,19 @@ async function diagnose(core: DoctorCore, host: Acp.Host, folder: string, underL
     }
   }
   if (protocol && log) await findHalfFrozen(core, host, folder, protocol, log.events, diagnosis, add);
-  if (protocol?.signing !== undefined) await checkSignatures(core, host, folder, add);
+  // Signed when either says so: seq 1 stays the declaration when protocol.json's copy is removed.
+  if (protocol && (protocol.signing !== undefined || core.isObject(log?.events[0]?.signing))) await checkSignatures(core, host, folder, add);
   return diagnosis;
 }
 
-/** A signed folder (docs/signing.md): its chain and every signature, in validate's words; nothing here is for `--fix` to repair. */
-async function checkSignatures(core: DoctorCore, host: Acp.Host, folder: string, add: (check: string, status: DoctorFinding['status'], message: string) => void): Promise<void> {
+/**
+ * A signed folder (docs/signing.md): its chain and every signature, in
+ * validate's words. Only protocol.json's copy of the declaration (removed,
+ * its head or keys not the log's) is for `--fix` to repair, from the log.
+ */
+async function checkSignatures(core: DoctorCore, host: Acp.Host, folder: string, add: (check: string, status: DoctorFinding['status'], message: string, fixable?: boolean) => void): Promise<void> {
   const report = await core.verifySignatures(host, folder);
-  for (const error of report.errors) add('signatures', 'problem', error);
+  for (const error of report.errors) add('signatures', 'problem', error, report.rebuilt !== undefined);
   for (const warning of report.warnings) add('signatures', 'note', warning);
   const summary = report.signing;
   if (summary && !report.errors.length) add('signatures', 'ok', `${summary.verified} signed event${summary.verified === 1 ? '' : 's'} verified, chain whole up to seq ${summary.head?.seq ?? 0}`);
@@ -494,17 +500,26 @@ async function repair(core: DoctorCore, host: Acp.Host, folder: string, before: 
     }
   }
   await repairTimes(core, host, folder, (await diagnose(core, host, folder, true)).backwardsAt, changes);
+  await restoreSigning(core, host, folder, changes);
   // Derive the state again from what the log now holds.
   const after = await diagnose(core, host, folder, true);
   if (after.protocol && after.derived && after.log?.events.length && after.findings.some((f) => f.check === 'state' && f.fixable)) {
     const { phase, proposalOwner, waitingFor, lastAt } = after.derived;
-    const updated: Json = { ...after.protocol, currentPhase: phase, proposalOwner, waitingFor };
-    if (lastAt !== undefined) updated.updatedAt = lastAt;
+    const updated = core.withCachedTurn(after.protocol, { phase, proposalOwner, waitingFor }, lastAt ?? after.protocol.updatedAt);
     await core.writeFileAtomic(host, join(folder, 'protocol.json'), core.formatProtocolJson(updated), { throughLink: true });
     changes.push(
       `rewrote protocol.json's cached state from the log: currentPhase ${core.pyRepr(phase)}, proposalOwner ${core.pyRepr(proposalOwner)}, waitingFor ${core.pyRepr(waitingFor)}${lastAt !== undefined ? `, updatedAt ${lastAt}` : ''}`,
     );
   }
+}
+
+/** `--fix` for protocol.json's copy of a signed collaboration's declaration: rebuilt from the log, when the log itself verifies. */
+async function restoreSigning(core: DoctorCore, host: Acp.Host, folder: string, changes: string[]): Promise<void> {
+  const { rebuilt } = await core.verifySignatures(host, folder);
+  if (!rebuilt) return;
+  const protocol = await core.readProtocol(host, folder);
+  await core.writeFileAtomic(host, join(folder, 'protocol.json'), core.formatProtocolJson({ ...protocol, signing: rebuilt }), { throughLink: true });
+  changes.push(`restored protocol.json's signing from the log: id ${rebuilt.id}, policy ${rebuilt.policy}, keys of ${Object.keys(rebuilt.keys).join(', ') || 'nobody'}, head seq ${rebuilt.head?.seq ?? 0} ${rebuilt.head?.sha256 ?? ''}`.trimEnd());
 }
 
 /**

@@ -37,7 +37,7 @@ import { defineCommand, defineDeliverableType, definePlugin } from './runtime/de
 import { CONCLUSION_SECTIONS, conclusionErrors, decisionGateErrors, markdown, type ReadinessFacts, readinessGateErrors, readReadiness } from './runtime/documents.ts';
 import { AcpAbortError, AcpAppendedError, AcpError, AcpPluginError, AcpTimeoutError, UsageError } from './runtime/errors.ts';
 import { formatEventLine, highestSeq, jsonErrorDetail, nextSeq, parseEventLog, readEventLog, refuseUnencodable, scanEventLog } from './runtime/event-log.ts';
-import { confineHost, inspectFolderLock, LOCK_BREAKER, LOCK_NAME, readFirstEvent, withFolderLock, writeFileAtomic } from './runtime/files.ts';
+import { confineHost, inspectFolderLock, inspectLockLine, LOCK_BREAKER, LOCK_NAME, READ_LIMITS, readCapped, readFirstEvent, withFolderLock, writeFileAtomic } from './runtime/files.ts';
 import { checkedDocumentPath, defaultGates, defaultTemplate, deliverableBoundary, deliverableRef, documentFiles, isUnsafePath, participantIds, primaryRef, readDeliverable, readProtocol, readReadinessFile, readTextIfExists, resolveDeliverablePath, symlinkRefusal } from './runtime/folder.ts';
 import { AcpRefusal, HOOK_NAMES, HookRunner } from './runtime/hooks.ts';
 import type { Host } from './runtime/host.ts';
@@ -79,7 +79,7 @@ export { DEFAULT_HOOK_TIMEOUT_MS, HOOK_NAMES, HookRunner } from './runtime/hooks
 // Stores and strict mode (the transaction itself is below)
 export { localStore, openStore } from './runtime/store.ts';
 export { strictSetting } from './runtime/strict.ts';
-export { LOCK_BREAKER, LOCK_NAME, confineHost, inspectFolderLock, readCapped, withFolderLock, writeFileAtomic, type FolderLock, type FolderLockOptions, type FolderLockState, type WriteAtomicOptions } from './runtime/files.ts';
+export { LOCK_BREAKER, LOCK_NAME, READ_LIMITS, confineHost, inspectFolderLock, inspectLockLine, readCapped, withFolderLock, writeFileAtomic, type FolderLock, type FolderLockOptions, type FolderLockState, type LockTicket, type WriteAtomicOptions } from './runtime/files.ts';
 export { CHECKPOINT_NAME } from './runtime/checkpoint.ts';
 
 // Validation (spec §8), init (spec §9), next action and waiting (spec §10)
@@ -768,7 +768,7 @@ function apiObject(): AcpApi {
     readProtocol, readEventLog, scanEventLog, parseEventLog, formatEventLine, jsonErrorDetail, nextSeq, emptyState, applyEvent, replay,
     participantIds, isUnsafePath, deliverableRef, primaryRef, resolveDeliverablePath, deliverableBoundary, symlinkRefusal, readDeliverable, documentFiles, checkedDocumentPath,
     markdown, readReadiness, decisionGateErrors, conclusionErrors, defaultTemplate, defaultGates, reviewHeadings, parseZonedTimestamp,
-    inspectFolderLock, withFolderLock, writeFileAtomic, confineHost, decodeText, sha256Hex, formatTimestamp, formatProtocolJson, pyRepr, pyStr, pyStrip, purePosixPath, expandUser, loadsPy, dumpsPy, pySplitLines,
+    READ_LIMITS, readCapped, inspectFolderLock, inspectLockLine, withFolderLock, writeFileAtomic, confineHost, decodeText, sha256Hex, formatTimestamp, formatProtocolJson, pyRepr, pyStr, pyStrip, purePosixPath, expandUser, loadsPy, dumpsPy, pySplitLines,
     comparePy, sortedPy, parseArgv, parsePyInt, parsePyFloat, runCommand, describeError,
     errorCode, fsError, isInside, isObject, realpathOfExistingAncestor, sameList, sleep,
   };

@@ -60,6 +60,8 @@ export interface DoctorOptions {
   fix?: boolean;
   /** How long `--fix` waits for a live lock holder (default 10 s). */
   lockTimeoutMs?: number;
+  /** Stop waiting for the lock when this aborts (SIGINT/SIGTERM): nothing is changed. */
+  signal?: AbortSignal;
   /** The registry the event `--fix` appends to complete an interrupted freeze goes through (its hooks run). */
   registry?: Acp.Registry;
 }
@@ -214,6 +216,8 @@ async function diagnose(core: DoctorCore, host: Acp.Host, folder: string, underL
     }
   }
 
+  await diagnoseLockLine(core, host, folder, add);
+
   // Leftover temporary files.
   let names: string[] = [];
   try {
@@ -350,6 +354,22 @@ async function diagnose(core: DoctorCore, host: Acp.Host, folder: string, underL
 }
 
 /**
+ * The lock's waiting line: every file named like a ticket, live (a waiter
+ * at work: a note), stale (its waiter gone: the next writer clears it) or
+ * not a ticket at all (writers ignore it). `--fix` removes all but the live
+ * ones; a directory is left for a person.
+ */
+async function diagnoseLockLine(core: DoctorCore, host: Acp.Host, folder: string, add: (check: string, status: DoctorFinding['status'], message: string, fixable?: boolean) => void): Promise<void> {
+  const { tickets } = await core.inspectLockLine(host, folder).catch(() => ({ tickets: [] }));
+  for (const ticket of tickets) {
+    const who = ticket.pid === undefined ? '' : ` of pid ${ticket.pid}${ticket.hostname ? ` on ${ticket.hostname}` : ''}`;
+    if (ticket.kind === 'live') add('lock-line', 'note', `${ticket.name}: a writer${who} waiting for the lock`);
+    else if (ticket.kind === 'stale') add('lock-line', 'problem', `${ticket.name}: a stale ticket${who}: ${ticket.why}; writers skip it and the next one clears it`, true);
+    else add('lock-line', 'problem', `${core.pyRepr(ticket.name)}: not a ticket of the lock's line (${ticket.why}); writers ignore it${ticket.why === 'a directory' ? ': remove it by hand' : ''}`, ticket.why !== 'a directory');
+  }
+}
+
+/**
  * A signed folder (docs/signing.md): its chain and every signature, in
  * validate's words. Only protocol.json's copy of the declaration (removed,
  * its head or keys not the log's) is for `--fix` to repair, from the log.
@@ -475,6 +495,9 @@ async function repair(core: DoctorCore, host: Acp.Host, folder: string, before: 
     await host.fs.remove(join(folder, name));
     changes.push(`removed ${name} (a temporary file left by an interrupted write; its content is derived and was never the live file)`);
   }
+  for (const ticket of (await core.inspectLockLine(host, folder, true)).cleared) {
+    changes.push(`removed ${core.pyRepr(ticket.name)} (${ticket.kind === 'stale' ? `a stale ticket of the lock's line: ${ticket.why}` : `not a ticket: ${ticket.why}`})`);
+  }
   if (before.breakerAbandoned && (await host.fs.stat(join(folder, '.acp.lock.break')))) {
     await host.fs.remove(join(folder, '.acp.lock.break'));
     changes.push('removed .acp.lock.break left by a process killed while breaking a lock');
@@ -555,10 +578,10 @@ export async function doctor(core: DoctorCore, host: Acp.Host, folder: string, o
         await repair(core, host, folder, before, changes);
         return (await diagnose(core, host, folder, true)).findings;
       },
-      { timeoutMs: options.lockTimeoutMs ?? 10_000 },
+      { timeoutMs: options.lockTimeoutMs ?? 10_000, signal: options.signal },
     );
   } catch (error) {
-    if (!(error instanceof core.AcpError) || changes.length) throw error;
+    if (!(error instanceof core.AcpError) || error.code === 'aborted' || changes.length) throw error;
     const findings2 = [...before.findings, { check: 'lock', status: 'problem' as const, message: `${error.message}; nothing was changed`, fixable: false }];
     return { folder, healthy: false, findings: findings2, changes };
   }

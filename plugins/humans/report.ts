@@ -236,7 +236,7 @@ function timeline(s: Snapshot, paging?: TimelinePaging): string {
         `<tr><td class="nowrap">${h(event.at)}</td><td class="num">${h(event.seq)}</td><td class="participant">${h(event.from)}</td><td><code>${h(event.event)}</code></td><td class="nowrap">${h(phase ?? 'none')}</td><td class="summary"><span class="text"${String(event.summary ?? '').length > LONG_TITLE ? ` title="${h(event.summary)}"` : ''}>${h(event.summary)}</span>${event.doc !== undefined ? ` <span class="muted">(${h(event.doc)})</span>` : ''}</td></tr>`,
     )
     .join('\n');
-  const errors = s.logErrors.map((e) => `<li>${h(e)}</li>`).join('');
+  const errors = [...s.logErrors, ...s.documentNotes].map((e) => `<li>${h(e)}</li>`).join('');
   const links = [from > 0 ? `<a href="${h(paging!.href(from))}">earlier events</a>` : '', upto < total ? `<a href="${h(paging!.href(total))}">the latest events</a>` : ''].filter(Boolean);
   const slice = from > 0 || upto < total ? `<p class="muted" id="timeline-page">Events ${from + 1}–${upto} of ${total}${links.length ? `: ${links.join(' · ')}` : ''}.</p>` : '';
   return `<section id="timeline"><h2>Timeline</h2>${slice}

@@ -12,11 +12,12 @@ import type { Json } from '../runtime/util.ts';
 const FOLDER = { type: 'string', required: true, description: 'Collaboration folder' } as const;
 const JSON_FLAG = { type: 'boolean', description: 'Print one JSON object' } as const;
 
-/** `acp init` (spec §9). */
+/** `acp init` (spec §9): made and published by the folder's store (`--git`: committed and pushed). */
 const initCommand = (c: PluginContext): CommandSpec =>
   c.defineCommand({
     name: 'init',
     description: 'Create a collaboration folder (spec §9)',
+    store: true,
     options: {
       folder: FOLDER,
       participant: { type: 'string', multiple: true, valueName: 'id', description: 'Participant id (repeatable; the first owns the proposal)' },
@@ -56,9 +57,12 @@ const initCommand = (c: PluginContext): CommandSpec =>
         sign: o.sign === true,
         signingPolicy: o['signing-policy'] as 'warn' | 'refuse' | undefined,
         participantKeys: keys && Object.fromEntries(keys),
-      }, ctx.registry);
+      }, ctx.registry, { store: await ctx.store(folder) });
       if (!ctx.json) ctx.out(result.created ? `Initialized ACP schema v2 collaboration folder: ${folder}` : `Collaboration folder already exists: ${folder}`);
-      return { exitCode: 0, json: { ok: true, exitCode: 0, created: result.created, folder, files: result.files } };
+      if (!ctx.json && result.store?.note) ctx.out(result.store.note);
+      // A store that publishes says how (git: `{ git: { attempts, remote, branch } }`); the local folder adds nothing.
+      const store = result.store?.record !== undefined ? { [result.store.name]: result.store.record } : {};
+      return { exitCode: 0, json: { ok: true, exitCode: 0, created: result.created, folder, files: result.files, ...store } };
     },
   });
 
@@ -87,7 +91,7 @@ const appendCommand = (c: PluginContext): CommandSpec =>
       // The Python tools add doc and sha256 when truthy: an empty value is no value.
       const request: AppendRequest = { participant: o.participant, event: o.event, summary: o.summary, doc: o.doc || undefined, replyTo: o['reply-to'], role: o.role, sha256: o.sha256 || undefined };
       if (o['new-key'] === true) request.rotateKey = true;
-      const result = await ctx.api.append(ctx.host, folder, request, ctx.registry, { onLockWait: ctx.err, onNote: (line) => ctx.err(`note: ${line}`), store: await ctx.store(folder), strict: o.strict ? true : undefined });
+      const result = await ctx.api.append(ctx.host, folder, request, ctx.registry, { onLockWait: ctx.err, lockSignal: ctx.signal, onNote: (line) => ctx.err(`note: ${line}`), store: await ctx.store(folder), strict: o.strict ? true : undefined });
       for (const warning of result.warnings ?? []) ctx.err(`warning: ${warning}`);
       if (!ctx.json) ctx.out(`appended seq ${result.event.seq}: ${result.event.event}`);
       // A store that publishes says how (git: `{ git: { attempts } }`); the local folder adds nothing.

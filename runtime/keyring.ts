@@ -67,7 +67,11 @@ export function keyFileName(participant: string): string {
  */
 export interface KeyringFs {
   statSync(path: string): { mode: number };
-  readFileSync(path: string, encoding: 'utf8'): string;
+  openSync(path: string, flags: number): number;
+  fstatSync(fd: number): { mode: number; size: number; isFile(): boolean };
+  readSync(fd: number, buffer: Uint8Array, offset: number, length: number, position: number): number;
+  closeSync(fd: number): void;
+  constants: { O_RDONLY: number; O_NOFOLLOW?: number; O_NONBLOCK?: number };
   mkdirSync(path: string, options: { recursive: true; mode: number }): unknown;
   writeFileSync(path: string, data: string, options: { mode: number; flag: string }): void;
   linkSync(existing: string, path: string): void;
@@ -76,52 +80,59 @@ export interface KeyringFs {
   existsSync(path: string): boolean;
   copyFileSync(from: string, to: string): void;
   chmodSync(path: string, mode: number): void;
-  openSync(path: string, flags: number): number;
-  fstatSync(fd: number): { isFile(): boolean; size: number; mode: number };
-  readSync(fd: number, buffer: Uint8Array, offset: number, length: number, position: number): number;
-  closeSync(fd: number): void;
-  constants: { O_RDONLY: number; O_NOFOLLOW?: number; O_NONBLOCK?: number };
 }
 
-/** The most a head record may hold: a few keys take a few hundred bytes; a larger file is not one acp wrote. */
-const HEAD_RECORD_MAX_BYTES = 64 * 1024;
+/** A key file holds one JWK (~150 bytes); anything larger is not one, and is not read. */
+const KEY_FILE_MAX_BYTES = 16 * 1024;
 
 /**
- * Read a file of the keyring as text, hardened as a key file is read: the
- * last component is never followed if it is a symbolic link (O_NOFOLLOW, so
- * a planted link cannot point the read at another file), what was opened
- * must be a regular file (checked on the descriptor, not the path), and at
- * most `maxBytes` (a FIFO, opened without waiting, or a huge file neither
- * hangs nor exhausts the read).
- * `undefined` when there is no such file; throws (an {@link AcpError}) for
- * anything else that is not a regular file within the bound.
+ * The text of the key file `path`, or `undefined` when there is none. Opened
+ * without following a symlink and without blocking (a FIFO must not hang the
+ * append), and read only when the opened file is a regular file of at most
+ * {@link KEY_FILE_MAX_BYTES} that others may neither read nor write, as ssh
+ * refuses a key file (`posixModes`: where the file system has POSIX modes).
  */
-export function readKeyringFile(fs: KeyringFs, path: string, maxBytes: number): string | undefined {
+function readKeyFile(fs: KeyringFs, path: string, posixModes: boolean): string | undefined {
   let fd: number;
   try {
-    // O_NONBLOCK: opening a FIFO for reading would wait for a writer; a regular file reads as usual.
     fd = fs.openSync(path, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0));
   } catch (error) {
     if (errorCode(error) === 'ENOENT') return undefined;
-    if (errorCode(error) === 'ELOOP') throw new AcpError(`${path} is a symbolic link: acp reads no keyring file through one`, 2, 'usage');
+    if (errorCode(error) === 'ELOOP') throw new AcpError(`signing key ${path} is a symbolic link: acp opens key files only as the regular files they are (put the key itself there)`, 2, 'usage');
     throw error;
   }
   try {
     const stat = fs.fstatSync(fd);
-    if (!stat.isFile()) throw new AcpError(`${path} is not a regular file`, 2, 'usage');
-    if (stat.size > maxBytes) throw new AcpError(`${path} is ${stat.size} bytes, more than the ${maxBytes} such a file may hold`, 2, 'usage');
-    const buffer = new Uint8Array(stat.size);
-    let filled = 0;
-    // Read to the size fstat gave: a file that grows meanwhile is not read past the bound.
-    while (filled < buffer.length) {
-      const read = fs.readSync(fd, buffer, filled, buffer.length - filled, filled);
-      if (read === 0) break;
-      filled += read;
-    }
-    return new TextDecoder().decode(buffer.subarray(0, filled));
+    if (!stat.isFile()) throw new AcpError(`signing key ${path} is not a regular file (a directory, FIFO, device or socket)`, 2, 'usage');
+    if (posixModes && (stat.mode & 0o077) !== 0) throw new AcpError(`signing key ${path} is readable or writable by others (mode ${(stat.mode & 0o777).toString(8)}); chmod 600 it`, 2, 'usage');
+    if (stat.size > KEY_FILE_MAX_BYTES) throw new AcpError(`signing key ${path} is larger than ${KEY_FILE_MAX_BYTES / 1024} KiB, more than a key; refusing to read it`, 2, 'usage');
+    const buffer = new Uint8Array(KEY_FILE_MAX_BYTES + 1);
+    let length = 0;
+    for (let n = 1; n > 0 && length < buffer.length; length += n) n = fs.readSync(fd, buffer, length, buffer.length - length, length);
+    if (length > KEY_FILE_MAX_BYTES) throw new AcpError(`signing key ${path} grew past ${KEY_FILE_MAX_BYTES / 1024} KiB while read; refusing it`, 2, 'usage');
+    return new TextDecoder().decode(buffer.subarray(0, length));
   } finally {
     fs.closeSync(fd);
   }
+}
+
+/**
+ * Refuse a key directory others may write (or, for a directory of keys,
+ * read), as the key file's mode is checked: whoever may write the directory
+ * may replace the key in it. A directory of keys is made 0700; a key file
+ * given by path may sit in a world-readable directory, not in a writable one
+ * (unless sticky, as /tmp: nobody else may rename a file there).
+ */
+function checkKeyDirectory(fs: KeyringFs, dir: string, ofKeys: boolean): void {
+  let mode: number;
+  try {
+    mode = fs.statSync(dir).mode;
+  } catch (error) {
+    if (errorCode(error) === 'ENOENT') return;
+    throw error;
+  }
+  const open = ofKeys ? (mode & 0o077) !== 0 : (mode & 0o022) !== 0 && (mode & 0o1000) === 0;
+  if (open) throw new AcpError(`signing key directory ${dir} is ${ofKeys ? 'readable or writable' : 'writable'} by others (mode ${(mode & 0o7777).toString(8)}): anyone who may write it may replace the key; chmod ${ofKeys ? '700' : 'go-w'} it`, 2, 'usage');
 }
 
 /**
@@ -129,20 +140,15 @@ export function readKeyringFile(fs: KeyringFs, path: string, maxBytes: number): 
  * participant's key in one `file` (a key given by path: one agent, one
  * identity). Keys are created 0600 (their directory 0700) and, where the
  * file system has POSIX modes (`posixModes`), a key file that others may
- * read or write is refused, as ssh refuses one.
+ * read or write, or a directory others may write, is refused, as ssh
+ * refuses one (see {@link readKeyFile}, {@link checkKeyDirectory}).
  */
 export function fileKeyring(fs: KeyringFs, where: { dir: string } | { file: string }, posixModes = true): Keyring {
   const pathOf = (participant: string): string => ('file' in where ? where.file : nodePath.join(where.dir, keyFileName(participant)));
   const read = (path: string): PrivateJwk | undefined => {
-    let text: string;
-    try {
-      const stat = fs.statSync(path);
-      if (posixModes && (stat.mode & 0o077) !== 0) throw new AcpError(`signing key ${path} is readable or writable by others (mode ${(stat.mode & 0o777).toString(8)}); chmod 600 it`, 2, 'usage');
-      text = fs.readFileSync(path, 'utf8');
-    } catch (error) {
-      if (errorCode(error) === 'ENOENT') return undefined;
-      throw error;
-    }
+    if (posixModes) checkKeyDirectory(fs, nodePath.dirname(path), 'dir' in where);
+    const text = readKeyFile(fs, path, posixModes);
+    if (text === undefined) return undefined;
     let value: unknown;
     try {
       value = JSON.parse(text);
@@ -189,10 +195,11 @@ export function fileKeyring(fs: KeyringFs, where: { dir: string } | { file: stri
     },
     async recall(participant, id) {
       try {
-        const text = readKeyringFile(fs, headRecordPath(pathOf(participant), id), HEAD_RECORD_MAX_BYTES);
+        // Read as a key file is (no-follow, regular, small): it sits beside the key, in the same directory.
+        const text = readKeyFile(fs, headRecordPath(pathOf(participant), id), posixModes);
         return text === undefined ? undefined : (JSON.parse(text) as unknown);
       } catch {
-        // None yet, or not a record (a link, not a regular file, too large, unparsable): the append verifies the log from seq 1.
+        // None yet, or unreadable: the append verifies the log from seq 1.
         return undefined;
       }
     },

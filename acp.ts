@@ -33,7 +33,7 @@ import packageJson from './package.json' with { type: 'json' };
 import { checkOptionValues, commandWord, formatHelp, parseArgv, parsePartial, parsePyFloat, parsePyInt } from './runtime/argv.ts';
 import type { SignatureVerifier, SigningDeclaration, SigningSummary, UnsignedPolicy } from './runtime/signing.ts';
 import { ValidateCheckpoint, type ResumePoint } from './runtime/validate-checkpoint.ts';
-import { CHECKPOINT_NAME, addSeq, checkpointState, duplicateSeqError, hasSeq, loadCheckpoint, logFacts, saveCheckpoint, stripErrors, type LogFacts } from './runtime/checkpoint.ts';
+import { CHECKPOINT_NAME, addSeq, checkpointState, hasSeq, loadCheckpoint, logFacts, saveCheckpoint, stripErrors, type LogFacts } from './runtime/checkpoint.ts';
 import { defineCommand, defineDeliverableType, definePlugin } from './runtime/define.ts';
 import { CONCLUSION_SECTIONS, checkDecisions, conclusionErrors, decisionGateErrors, initialDocuments, markdown, readinessGateErrors, readReadiness, strictProposalErrors, strictReviewErrors, type MarkdownHelpers, type ReadinessFacts } from './runtime/documents.ts';
 import { AcpAbortError, AcpAppendedError, AcpError, AcpPluginError, AcpTimeoutError, UsageError } from './runtime/errors.ts';
@@ -43,7 +43,7 @@ import { createMemoryFileSystem, createMemoryHost } from './runtime/memory-host.
 import { lineHash } from './runtime/keyring.ts';
 import { createNodeHost } from './runtime/node-host.ts';
 import { dumpsPy, loadsPy, PyJsonError, pyKeys } from './runtime/pyjson.ts';
-import { compareInstants, comparePy, decodeText, endsWithLineBreak, formatProtocolJson, formatTimestamp, hasLoneSurrogate, parseZonedTimestamp, purePosixPath, pyRepr, pySplitLines, pyStr, pyStrip, reviewHeadings, sha256Hex, sortedPy, zonedInstant } from './runtime/pytext.ts';
+import { compareInstants, comparePy, decodeText, endsWithLineBreak, formatProtocolJson, formatTimestamp, hasLoneSurrogate, parseZonedTimestamp, purePosixPath, pyRepr, pySplitLines, pyStr, pyStrip, reviewHeadings, type ReviewHeading, sha256Hex, sortedPy, zonedInstant } from './runtime/pytext.ts';
 import type { PyInstant } from './runtime/pytext.ts';
 import { errorCode, fsError, isInside, isInt, isObject, isPyIntLike, pySeqKey, type Json, nodeCrypto, realpathOfExistingAncestor, sameList, sleep } from './runtime/util.ts';
 
@@ -57,7 +57,7 @@ export type { FileReader, FileStat, FileSystem, Host, ProcessIdentity } from './
 export { createMemoryFileSystem, createMemoryHost, type MemoryFileSystem, type MemoryHostOptions } from './runtime/memory-host.ts';
 export { createNodeHost, type NodeHostOptions } from './runtime/node-host.ts';
 export { dumpsPy, isPyFloat, loadsPy, PyFloat, PyInt, PyJsonError, pyFloatRepr, pyKeys, type DumpOptions } from './runtime/pyjson.ts';
-export { compareInstants, comparePy, decodeText, formatProtocolJson, formatTimestamp, parseZonedTimestamp, purePosixPath, pyFromIsoFormat, pyRepr, pySplitLines, pyStr, pyStrip, reviewHeadings, sha256Hex, sortedPy, zonedInstant } from './runtime/pytext.ts';
+export { compareInstants, comparePy, decodeText, formatProtocolJson, formatTimestamp, parseZonedTimestamp, purePosixPath, pyFromIsoFormat, pyRepr, pySplitLines, pyStr, pyStrip, reviewHeadings, type ReviewHeading, sha256Hex, sortedPy, zonedInstant } from './runtime/pytext.ts';
 export type { PyDateTime, PyInstant } from './runtime/pytext.ts';
 export { errorCode, fsError, isInside, isObject, realpathOfExistingAncestor, sameList, sleep } from './runtime/util.ts';
 
@@ -2145,14 +2145,12 @@ async function viewLog(host: Host, folder: string, participants: string[]): Prom
   const log = checkpoint ? undefined : await readEventLog(host, folder);
   if (log?.errors.length) throw new AcpError(log.errors, 2, 'invalid_log');
   const events = log?.events ?? [];
-  const duplicate = duplicateSeqError(events);
-  if (duplicate) throw new AcpError(duplicate, 2, 'invalid_log');
   return {
     checkpoint,
     log,
     events,
     count: checkpoint ? checkpoint.count : events.length,
-    seqExists: (seq) => (checkpoint ? isInt(seq) && hasSeq(checkpoint.seqs, seq) : events.some((e) => pySeqKey(e.seq) === seq)),
+    seqExists: (seq) => (checkpoint ? isInt(seq) && hasSeq(checkpoint.seqs, seq) : events.some((e) => isPyIntLike(e.seq) && pySeqKey(e.seq) === seq)),
     nextSeq: checkpoint ? checkpoint.maxSeq + 1 : nextSeq(events),
     maxSeq: checkpoint ? checkpoint.maxSeq : highestSeq(events),
     lastAt: checkpoint ? lastLineAt(checkpoint.log.tail) : events.at(-1)?.at,
@@ -2564,7 +2562,7 @@ function checkReviews(text: string | undefined, pass: LogPass, ref: string | und
     if (!headingSeqs.has(pySeqKey(event.seq) as number)) errors.push(`seq ${pyStr(event.seq)}: review_submitted requires matching review.md heading`);
   }
   for (const heading of headings) {
-    const event = firstBySeq.get(heading.seq);
+    const event = typeof heading.seq === 'number' ? firstBySeq.get(heading.seq) : undefined;
     if (!event) errors.push(`review.md heading seq ${heading.seq}: no matching event`);
     else if (event.event !== 'review_submitted') errors.push(`review.md heading seq ${heading.seq}: matching event is ${pyStr(event.event)}, not review_submitted`);
     else if (event.from !== heading.participant) {
@@ -2680,8 +2678,8 @@ class LogPass {
   /** Step 6 messages, in event order. */
   readonly shapeErrors: string[] = [];
   /** Step 7: the review.md headings, the review events, and the first event of each heading's seq. */
-  readonly headings: { participant: string; seq: number }[];
-  readonly headingSeqs: Set<number>;
+  readonly headings: ReviewHeading[];
+  readonly headingSeqs: Set<number | bigint>;
   readonly reviewEvents: Json[] = [];
   readonly firstBySeq = new Map<number, Json>();
   /** Step 8: deliverable events with doc errors, or freezes to check against the files, in order. */
@@ -2710,7 +2708,7 @@ class LogPass {
   readonly #participants: string[];
   readonly #readiness: ReadinessFacts;
 
-  constructor(protocol: Json, participants: string[], readiness: ReadinessFacts, headings: { participant: string; seq: number }[], keepEvents: boolean, signatures: PassSignatures) {
+  constructor(protocol: Json, participants: string[], readiness: ReadinessFacts, headings: ReviewHeading[], keepEvents: boolean, signatures: PassSignatures) {
     this.signing = signatures.verifier?.();
     this.#watchSignatures = signatures.check;
     this.#protocol = protocol;
@@ -2766,9 +2764,11 @@ class LogPass {
       if (this.lastAt !== undefined && compareInstants(at, this.lastAt) < 0) errors.push(`seq ${seqText(event)}: at must not be earlier than the previous event`);
       this.lastAt = at;
     }
-    if (this.seenSeqs) this.seenSeqs.add(pySeqKey(event.seq));
-    else if (pySeqKey(event.seq) !== expected) {
-      this.seenSeqs = new Set<unknown>([pySeqKey(event.seq)]);
+    // The earlier seqs a reply_to may name: the int ones (`1.0` is no int to Python).
+    const seq = isPyIntLike(event.seq) ? pySeqKey(event.seq) : undefined;
+    if (this.seenSeqs) this.seenSeqs.add(seq);
+    else if (seq !== expected) {
+      this.seenSeqs = new Set<unknown>([seq]);
       for (let seq = 1; seq <= index; seq++) this.seenSeqs.add(seq);
     }
   }
@@ -3193,10 +3193,8 @@ export function planInit(folder: string, request: InitRequest, registry: Registr
   if (custom && !checks.length) throw new AcpError('custom deliverables require at least one --primary-deliverable-check');
   if (!file.endsWith('.md')) throw new AcpError('primary deliverable file must end with .md');
   if (isUnsafePath(file)) throw new AcpError('primary deliverable file must be relative and must not contain ..');
-  // An empty --deliverables-dir: the Python tools write `"dir": ""`, which
-  // their own validate rejects (`deliverables.dir is required`); refused here.
+  // A blank --deliverables-dir is refused where the Python tools would write (initFolder).
   const dir = pyStrip(request.dir ?? 'deliverables');
-  if (!dir) throw new AcpError('--deliverables-dir must not be blank (a folder without deliverables.dir does not validate: deliverables.dir is required)');
   if (isUnsafePath(dir)) throw new AcpError('--deliverables-dir must be relative and must not contain ..');
   const mode = pyStrip(request.mode ?? 'internal') || 'internal';
   if (mode !== 'internal' && mode !== 'external') throw new AcpError("--deliverables-mode must be 'internal' or 'external'");
@@ -3265,10 +3263,13 @@ async function initFolder(plainHost: Host, folder: string, request: InitRequest,
   const planned = planInit(folder, request, registry, plainHost.now());
   const repoRoot = planned.protocol.repoRoot;
   const host = confineHost(plainHost, [folder, ...(repoRoot === undefined ? [] : [nodePath.resolve(folder, repoRoot)])]);
-  if (await host.fs.stat(protocolPath)) {
+  const protocolTarget = await danglingLinkTarget(plainHost, folder, protocolPath);
+  if (!protocolTarget && (await host.fs.stat(protocolPath))) {
     if (request.resume) return { created: false, files: [] };
     throw new AcpError('collaboration folder already contains protocol.json; use --resume to acknowledge it');
   }
+  // The Python tools would write `"dir": ""` here, which their own validate rejects.
+  if (!planned.protocol.deliverables.dir) throw new AcpError('--deliverables-dir must not be blank (a folder without deliverables.dir does not validate: deliverables.dir is required)');
   const unfinished = await readInitJournal(host, folder);
   if (unfinished) {
     if (!request.resume) throw new AcpError(`an interrupted init left files in ${folder}; run init again with --resume to complete it`);
@@ -3285,7 +3286,8 @@ async function initFolder(plainHost: Host, folder: string, request: InitRequest,
   const existing: string[] = [];
   for (const relative of all.keys()) {
     if (isUnsafePath(relative) && !relative.startsWith(protocol.repoRoot ?? '\0')) throw new AcpError(`refusing to write outside the folder: ${relative}`);
-    if (await host.fs.stat(nodePath.resolve(folder, relative))) existing.push(relative);
+    const path = relative === 'protocol.json' ? (protocolTarget ?? protocolPath) : nodePath.resolve(folder, relative);
+    if (await host.fs.stat(path)) existing.push(relative);
   }
   if (existing.length) {
     throw new AcpError(`refusing to overwrite existing files in ${folder}: ${existing.join(', ')} (init never replaces files; move them away or use another folder)`);
@@ -3295,8 +3297,31 @@ async function initFolder(plainHost: Host, folder: string, request: InitRequest,
     if (root === nodePath.parse(root).root) throw new AcpError('--repo-root must not resolve to the filesystem root');
   }
   await host.fs.mkdir(folder);
-  await writeInitFiles(host, folder, [...all], false);
+  await writeInitFiles(host, folder, [...all], false, protocolTarget);
   return { created: true, protocol, files: [...all.keys()] };
+}
+
+/**
+ * Where protocol.json is written when it is a symbolic link to nothing: its
+ * target, created as the Python tools create it (to them such a link is no
+ * protocol.json: `Path.exists()` is false). A target outside the folder is
+ * refused: init writes nothing out of the collaboration folder through a
+ * link another writer of the folder could have planted.
+ */
+async function danglingLinkTarget(host: Host, folder: string, protocolPath: string): Promise<string | undefined> {
+  if (!(await host.fs.stat(protocolPath))?.isSymlink) return undefined;
+  try {
+    await host.fs.realpath(protocolPath);
+    return undefined;
+  } catch (error) {
+    if (errorCode(error) !== 'ENOENT') throw error;
+  }
+  const target = host.resolvePath(protocolPath);
+  const realFolder = host.resolvePath(folder);
+  if (!isInside(target, realFolder)) {
+    throw new AcpError(`protocol.json is a symbolic link to ${target}, outside the folder: init does not create a file there (the Python tools would)`);
+  }
+  return target;
 }
 
 /**
@@ -3372,7 +3397,7 @@ async function readInitJournal(host: Host, folder: string): Promise<{ files: [st
  * protocol.json is complete). A failure removes what this call wrote and the
  * journal; `resume` rewrites files a killed init may have left half-written.
  */
-async function writeInitFiles(host: Host, folder: string, all: [string, string][], resume: boolean): Promise<void> {
+async function writeInitFiles(host: Host, folder: string, all: [string, string][], resume: boolean, protocolTarget?: string): Promise<void> {
   const journal = nodePath.join(folder, INIT_JOURNAL);
   const written: string[] = [];
   try {
@@ -3385,7 +3410,7 @@ async function writeInitFiles(host: Host, folder: string, all: [string, string][
       else await host.fs.writeFile(path, text, { exclusive: true });
       written.push(relative);
     }
-    const protocolPath = nodePath.join(folder, 'protocol.json');
+    const protocolPath = protocolTarget ?? nodePath.join(folder, 'protocol.json');
     if (await host.fs.stat(protocolPath)) throw fsError('EEXIST', protocolPath);
     await writeFileAtomic(host, protocolPath, all.find(([name]) => name === 'protocol.json')![1]);
   } catch (error) {

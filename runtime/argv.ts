@@ -7,7 +7,7 @@
  */
 import type { CommandOptionSpec, CommandSpec, OptionValues, Registry } from '../acp.ts';
 import { UsageError } from './errors.ts';
-import { isPySpaceCode, pyRepr } from './pytext.ts';
+import { isPySpaceCode, pyRepr, unicodeDigitValue } from './pytext.ts';
 
 /** Options every command accepts. */
 export const GLOBAL_OPTIONS: Record<string, CommandOptionSpec> = {
@@ -209,16 +209,6 @@ export function parsePyInt(text: string, name: string): number {
   return match[1] === '-' ? -value : value;
 }
 
-/** The value of a Unicode decimal digit (`\p{Nd}` comes in runs of ten, 0 to 9). */
-function unicodeDigitValue(ch: string): number {
-  const code = ch.codePointAt(0)!;
-  // The mathematical digits are five runs of ten back to back.
-  if (code >= 0x1d7ce && code <= 0x1d7ff) return (code - 0x1d7ce) % 10;
-  let zero = code;
-  while (zero > code - 9 && /\p{Nd}/u.test(String.fromCodePoint(zero - 1))) zero--;
-  return code - zero;
-}
-
 /** Python's `float()` on a command-line value (also `inf`, `1e3`, `1_0`, Unicode digits). */
 export function parsePyFloat(text: string, name: string): number {
   const body = pyNumberAscii(text);
@@ -302,7 +292,8 @@ function typedValue(name: string, option: CommandOptionSpec, value: OptionValues
   if (!Array.isArray(items)) throw new UsageError(`argument --${name}: expected a list of ${option.type === 'string' ? 'strings' : 'numbers'}`);
   const numeric = option.type === 'int' || option.type === 'seconds';
   const typed = items.map((item) => {
-    if (numeric && typeof item === 'number' && (option.type === 'seconds' || Number.isSafeInteger(item))) return item;
+    // Any integer: `--reply-to` of 40 digits is an int to argparse (it then points to no event).
+    if (numeric && typeof item === 'number' && (option.type === 'seconds' || Number.isInteger(item))) return item;
     if (typeof item !== 'string') throw new UsageError(`argument --${name}: expected ${option.multiple ? 'a list of strings' : 'one argument'}`);
     if (option.choices && !option.choices.includes(item)) throw new UsageError(`argument --${name}: invalid choice: ${pyRepr(item)} (choose from ${option.choices.map((c) => pyRepr(c)).join(', ')})`);
     return convertOptionValue(name, option, item);

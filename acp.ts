@@ -510,8 +510,11 @@ function applyReviewSubmitted(state: DerivedState, event: Json): void {
   requirePhase(state, event, PHASE_RULES.review_submitted!.phases);
   requireActor(state, event, state.reviewersDue, 'review submission');
   state.reviewersDue = state.reviewersDue.filter((p) => p !== actor);
-  if (state.reviewersDue.length) state.waitingFor = sortedPy(new Set(state.reviewersDue));
-  else {
+  // Each event sets the phase it leads to, even one refused from another phase (the Python tools' replay).
+  if (state.reviewersDue.length) {
+    state.phase = 'reviewing';
+    state.waitingFor = sortedPy(new Set(state.reviewersDue));
+  } else {
     state.phase = 'revising';
     state.waitingFor = ownerList(state);
   }
@@ -532,6 +535,7 @@ function applyQuestionClassified(state: DerivedState, event: Json, participants:
   requireOwner(state, event, 'question classification');
   state.latestClassification = isPyIntLike(event.seq) ? Number(pySeqKey(event.seq)) : 0;
   state.acceptorsDue = [...participants];
+  state.phase = 'decision_review';
   state.waitingFor = sortedPy(new Set(state.acceptorsDue));
 }
 
@@ -545,8 +549,10 @@ function applyDecisionAccepted(state: DerivedState, event: Json, readiness: Read
   // The gates read the *current* readiness.md, on every replay (spec §5).
   for (const message of decisionGateErrors(readiness)) breakRule(state, 'invalid_event', `seq ${seqText(event)}: ${message}`);
   state.acceptorsDue = state.acceptorsDue.filter((p) => p !== actor);
-  if (state.acceptorsDue.length) state.waitingFor = sortedPy(new Set(state.acceptorsDue));
-  else {
+  if (state.acceptorsDue.length) {
+    state.phase = 'decision_review';
+    state.waitingFor = sortedPy(new Set(state.acceptorsDue));
+  } else {
     state.phase = 'readiness_check';
     state.waitingFor = ownerList(state);
   }
@@ -557,6 +563,7 @@ function applyReadinessPassed(state: DerivedState, event: Json): void {
   if (!state.primaryFrozen) breakRule(state, 'invalid_event', `seq ${seqText(event)}: readiness_passed requires primary deliverable_frozen`);
   requireOwner(state, event, 'readiness pass');
   state.readinessPassed = true;
+  state.phase = 'readiness_check';
   state.waitingFor = ownerList(state);
 }
 
@@ -2196,10 +2203,6 @@ async function checkRequest(host: Host, folder: string, protocol: Json, request:
 /** The event line to write, numbered `seq`. */
 function eventOf(host: Host, request: AppendRequest, maxSeq: number, lastAt: unknown): AcpEvent {
   const seq = maxSeq + 1;
-  // Past 2^53 - 1 a JavaScript number no longer counts by one: every later
-  // append would get the same seq. The log's own highest seq is quoted
-  // (seq - 1 would be rounded: 2^53 + 1 - 1 gives 2^53 - 1).
-  if (!Number.isSafeInteger(seq)) throw new AcpError(`events.jsonl holds a seq of 2^53 - 1 or more; acp cannot number the next event exactly (seq ${pyStr(maxSeq)})`, 2, 'invalid_log');
   const event: AcpEvent = { seq, from: request.participant, event: request.event, at: eventTime(host, lastAt), summary: request.summary };
   if (request.doc !== undefined) event.doc = request.doc;
   if (request.replyTo !== undefined) event.reply_to = request.replyTo;
@@ -2239,6 +2242,11 @@ async function appendUnderLock(host: Host, folder: string, request: AppendReques
   applyEvent(state, event, participants, readiness);
   if (state.errors.length) throw new AcpError(state.errors, 2, refusalCodeOf(state));
   await checkGates(host, folder, protocol, request, readiness);
+  // Past 2^53 - 1 a JavaScript number no longer counts by one: every later
+  // append would get the same seq. Checked where the Python tools would
+  // write (their own refusals come first). The log's own highest seq is
+  // quoted (seq - 1 would be rounded: 2^53 + 1 - 1 gives 2^53 - 1).
+  if (!Number.isSafeInteger(event.seq)) throw new AcpError(`events.jsonl holds a seq of 2^53 - 1 or more; acp cannot number the next event exactly (seq ${pyStr(view.maxSeq)})`, 2, 'invalid_log');
   refuseUnencodable('the event', event);
   if (registry?.hooks.has('append:before')) {
     // Copies: a hook must not be able to change what was checked and is written.

@@ -83,7 +83,8 @@ const appendCommand = (c: PluginContext): CommandSpec =>
     options: {
       folder: FOLDER,
       participant: { type: 'string', required: true, valueName: 'id', description: 'Who appends' },
-      event: { type: 'string', required: true, valueName: 'name', description: `Event name (${c.api.EVENT_NAMES.join(', ')})` },
+      // Python's `choices=sorted(EVENTS)`: an unknown name is an argparse error (spec §6 step 2 allows it).
+      event: { type: 'string', required: true, choices: c.api.sortedPy(c.api.EVENT_NAMES), valueName: 'name', description: `Event name (${c.api.EVENT_NAMES.join(', ')})` },
       summary: { type: 'string', required: true, valueName: 'text', description: 'One-line summary' },
       doc: { type: 'string', valueName: 'ref', description: 'Document the event refers to' },
       'reply-to': { type: 'int', valueName: 'seq', description: 'Seq of the event this answers' },

@@ -62,6 +62,8 @@ export function parseArgv(argv: readonly string[], spec: Pick<CommandSpec, 'opti
   // Everything argparse would leave unrecognized, in command-line order.
   const unknown: { token: string; positional: boolean }[] = [];
   const lookup = (token: string): { name: string; value?: string } | undefined => optionOf(token, own, globals, python);
+  // argparse classifies every token before it consumes any: an ambiguous prefix anywhere is the first error.
+  for (const token of argv.slice(0, argv.includes('--') ? argv.indexOf('--') : argv.length)) if (looksLikeOption(token)) lookup(token);
   for (let i = 0; i < argv.length; i++) {
     const token = argv[i]!;
     if (token === '--') {
@@ -116,9 +118,10 @@ export function convertOptionValue(name: string, option: CommandOptionSpec, text
   return text;
 }
 
-/** A `seconds` value must be a non-negative number (checked once every option is parsed, as the tools check it). */
+/** A `seconds` value must be a number, not NaN (checked once every option is parsed, as the tools check it). */
 export function checkSeconds(name: string, value: number, raw: string): void {
-  if (!(value >= 0)) throw new UsageError(`argument --${name}: invalid non-negative number: '${raw}'`);
+  // A negative value is Python's too (wait: a negative --timeout times out at once, a negative --interval polls at the floor); NaN crashes it.
+  if (Number.isNaN(value)) throw new UsageError(`argument --${name}: invalid non-negative number: '${raw}'`);
 }
 
 /** Whether argparse would take `token` for an option string (`_parse_optional` returning non-None). */

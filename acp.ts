@@ -3196,13 +3196,14 @@ export function planInit(folder: string, request: InitRequest, registry: Registr
   if (!definition) throw new AcpError(`unknown deliverable type '${typeName}' (known: ${sortedPy(registry.types.keys()).join(', ')})`);
   const checks = (request.primaryChecks ?? []).map(pyStrip).filter(Boolean);
   const custom = typeName === 'custom';
-  const file = request.primaryFile !== undefined ? pyStrip(request.primaryFile) : definition.defaultFile;
-  if (!file) throw new AcpError(custom ? 'custom deliverables require --primary-deliverable-file' : `deliverable type '${typeName}' requires --primary-deliverable-file`);
+  // The file and the directory are taken as given, not trimmed, as the Python tools take them (`--primary-deliverable-file ''` is none).
+  const file = request.primaryFile || definition.defaultFile;
+  if (!file || (custom && !request.primaryFile)) throw new AcpError(custom ? 'custom deliverables require --primary-deliverable-file' : `deliverable type '${typeName}' requires --primary-deliverable-file`);
   if (custom && !checks.length) throw new AcpError('custom deliverables require at least one --primary-deliverable-check');
   if (!file.endsWith('.md')) throw new AcpError('primary deliverable file must end with .md');
   if (isUnsafePath(file)) throw new AcpError('primary deliverable file must be relative and must not contain ..');
   // A blank --deliverables-dir is refused where the Python tools would write (initFolder).
-  const dir = pyStrip(request.dir ?? 'deliverables');
+  const dir = request.dir ?? 'deliverables';
   if (isUnsafePath(dir)) throw new AcpError('--deliverables-dir must be relative and must not contain ..');
   const mode = pyStrip(request.mode ?? 'internal') || 'internal';
   if (mode !== 'internal' && mode !== 'external') throw new AcpError("--deliverables-mode must be 'internal' or 'external'");
@@ -3277,7 +3278,7 @@ async function initFolder(plainHost: Host, folder: string, request: InitRequest,
     throw new AcpError('collaboration folder already contains protocol.json; use --resume to acknowledge it');
   }
   // The Python tools would write `"dir": ""` here, which their own validate rejects.
-  if (!planned.protocol.deliverables.dir) throw new AcpError('--deliverables-dir must not be blank (a folder without deliverables.dir does not validate: deliverables.dir is required)');
+  if (!pyStrip(planned.protocol.deliverables.dir)) throw new AcpError('--deliverables-dir must not be blank (a folder without deliverables.dir does not validate: deliverables.dir is required)');
   const unfinished = await readInitJournal(host, folder);
   if (unfinished) {
     if (!request.resume) throw new AcpError(`an interrupted init left files in ${folder}; run init again with --resume to complete it`);

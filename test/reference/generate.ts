@@ -68,7 +68,7 @@ function seqText(r: Rand, seq: number): string {
 
 /** Line ends Python's splitlines() knows, and look-alikes it does not. */
 const LINE_ENDS = ['\n', '\r', '\r\n', '\v', '\f', '\x1c', '\x1d', '\x1e', '\x85', '\u2028', '\u2029', '\x1f', '\t', '\xa0'];
-/** White space of every kind Python's `\s` takes (and `\x1f`, `\u200b`, which it does not). */
+/** White space of every kind Python's `\s` takes (`\x1f` and NEL too), and `\u200b`, which it does not. */
 const SPACES = [' ', '\t', '\xa0', '\u3000', '\x1f', '\x85', '\u2003', '\u200b', '  '];
 
 function reviewHeading(r: Rand, seq: number, who = REVIEWER): string {
@@ -93,7 +93,7 @@ function documents(r: Rand, stages: Files[]): RefCase {
   return { label: `documents stage ${stage}`, files, argv: pick(r, [['validate', '--folder', F], ['validate', '--folder', F], ['next', '--folder', F, '--participant', pick(r, [OWNER, REVIEWER])]]) };
 }
 
-/** An `append` of the next happy-path event of `stage` (or a blocked), with `extra` options and `replyTo` as given. */
+/** An `append` of the next happy-path event of `stage` (or a blocked), its `--reply-to` replaced by `replyTo` when given. */
 function appendAt(stage: number, replyTo?: string): string[] {
   const step = STEPS[Math.min(stage, STEPS.length - 1)]!;
   const args = appendArgs(F, stage < STEPS.length ? step.event : { participant: OWNER, event: 'blocked', summary: 'stop', replyTo: stage });

@@ -154,7 +154,7 @@ const STAMP = /"(updatedAt|createdAt)": "[^"]*"/g;
 
 /**
  * The files under `dir`, by relative path: text as written, but
- * protocol.json's `updatedAt`/`createdAt` blanked and events.jsonl's lines
+ * protocol.json's (any JSON file's) `updatedAt`/`createdAt` blanked and events.jsonl's lines
  * after `before`'s read as JSON with `at` left out (both sides stamp their
  * own clock; acp escapes U+0085/U+2028/U+2029 where the reference writes
  * them raw, spec §4 [beyond]). A symbolic link is `-> target`.
@@ -183,7 +183,8 @@ function nameOf(entry: Buffer): string {
 }
 
 function normaliseFile(name: string, text: string, before: CaseFile | undefined): string {
-  if (name.endsWith('protocol.json')) return text.replace(STAMP, '"$1": "<time>"');
+  // protocol.json, or the file a protocol.json link points to.
+  if (name.endsWith('.json')) return text.replace(STAMP, '"$1": "<time>"');
   if (!name.endsWith('events.jsonl')) return text;
   const old = typeof before === 'string' ? Buffer.from(before, 'utf8').toString('latin1') : '';
   if (!text.startsWith(old)) return text;

@@ -98,6 +98,29 @@ describe.skipIf(missing !== undefined)(`issue 40: acp agrees with the reference$
     expect(verdict!.acp.stdout).toContain('ERROR: seq 1: at must be an ISO-8601 timestamp\n');
   });
 
+  test('found by the harness: argparse errors in argparse order, --event choices, negative seconds', async () => {
+    const wait = ['wait', '--folder', 'F', '--participant', OWNER];
+    expect((await agree('ambiguous first', stages[1]!, [...wait.slice(0, 3), '--participant', '--timeout', '--=x'])).stderr).toBe('error: ambiguous option: --=x could match --help, --folder, --participant, --interval, --timeout\n');
+    const append = ['append', '--folder', 'F', '--participant', OWNER, '--summary', 's', '--reply-to', '1'];
+    expect((await agree('event choice', stages[1]!, [...append, '--event', 'danced'])).stderr).toMatch(/^error: argument --event: invalid choice: 'danced' \(choose from 'blocked', 'completed', /);
+    const late = await agree('negative timeout', stages[3]!, [...wait.slice(0, 3), '--participant', REVIEWER, '--timeout', '-1', '--interval', '-1']);
+    expect([late.rc, late.stderr]).toEqual([1, 'timeout: waiting for alice after seq 4\n']);
+  });
+
+  test('found by the harness: a refused event still leads to its phase in the replay', async () => {
+    // proposal_revised (seq 5) unreadable: question_classified is refused from revising, but leaves decision_review, so the acceptances are judged from there.
+    const files = edit(8, 'events.jsonl', (text) => text.split('\n').map((line, i) => (i === 4 ? line.slice(0, 40) : line)).join('\n'));
+    const r = await agree('refused event', files, validate);
+    expect(r.stdout).toContain('ERROR: seq 6: question_classified is not allowed from phase revising\n');
+    expect(r.stdout).not.toContain('decision_accepted is not allowed');
+  });
+
+  test('found by the harness: init takes --primary-deliverable-file and --deliverables-dir as given', async () => {
+    const init = ['init', '--folder', 'N', '--participant', OWNER, '--participant', REVIEWER, '--objective', 'o', '--completion', 'g', '--primary-deliverable-type', 'adr'];
+    expect((await agree('empty file', {}, [...init, '--primary-deliverable-file', ''])).files['N/deliverables/adr.md']).toContain('# Architecture Decision Record');
+    expect((await agree('dir with NEL', {}, [...init, '--deliverables-dir', 'd\x85'])).files['N/d\x85/adr.md']).toBeDefined();
+  });
+
   test('class 10: after two lines with one seq, the next event is appended as Python appends it', async () => {
     const files = edit(1, 'events.jsonl', (text) => `${text}${text.split('\n')[1]!.replace('first draft', 'twin')}\n`);
     const argv = ['append', '--folder', 'F', '--participant', OWNER, '--event', 'blocked', '--summary', 's', '--reply-to', '2'];

@@ -37,7 +37,7 @@ import { CHECKPOINT_NAME, addSeq, checkpointState, hasSeq, loadCheckpoint, logFa
 import { defineCommand, defineDeliverableType, definePlugin } from './runtime/define.ts';
 import { CONCLUSION_SECTIONS, checkDecisions, conclusionErrors, decisionGateErrors, initialDocuments, markdown, readinessGateErrors, readReadiness, strictProposalErrors, strictReviewErrors, type MarkdownHelpers, type ReadinessFacts } from './runtime/documents.ts';
 import { AcpAbortError, AcpAppendedError, AcpError, AcpPluginError, AcpTimeoutError, UsageError } from './runtime/errors.ts';
-import { LOCK_BREAKER, LOCK_NAME, READ_LIMITS, confineHost, inspectFolderLock, logDecodeError, openCapped, readCapped, readWholeLines, withFolderLock, writeFileAtomic, type FolderLock, type WriteAtomicOptions } from './runtime/files.ts';
+import { LOCK_BREAKER, LOCK_NAME, READ_LIMITS, confineHost, danglingLinkTarget, inspectFolderLock, logDecodeError, openCapped, readCapped, readWholeLines, withFolderLock, writeFileAtomic, type FolderLock, type WriteAtomicOptions } from './runtime/files.ts';
 import type { FileReader, FileSystem, Host } from './runtime/host.ts';
 import { createMemoryFileSystem, createMemoryHost } from './runtime/memory-host.ts';
 import { lineHash } from './runtime/keyring.ts';
@@ -3308,29 +3308,6 @@ async function initFolder(plainHost: Host, folder: string, request: InitRequest,
   await host.fs.mkdir(folder);
   await writeInitFiles(host, folder, [...all], false, protocolTarget);
   return { created: true, protocol, files: [...all.keys()] };
-}
-
-/**
- * Where protocol.json is written when it is a symbolic link to nothing: its
- * target, created as the Python tools create it (to them such a link is no
- * protocol.json: `Path.exists()` is false). A target outside the folder is
- * refused: init writes nothing out of the collaboration folder through a
- * link another writer of the folder could have planted.
- */
-async function danglingLinkTarget(host: Host, folder: string, protocolPath: string): Promise<string | undefined> {
-  if (!(await host.fs.stat(protocolPath))?.isSymlink) return undefined;
-  try {
-    await host.fs.realpath(protocolPath);
-    return undefined;
-  } catch (error) {
-    if (errorCode(error) !== 'ENOENT') throw error;
-  }
-  const target = host.resolvePath(protocolPath);
-  const realFolder = host.resolvePath(folder);
-  if (!isInside(target, realFolder)) {
-    throw new AcpError(`protocol.json is a symbolic link to ${target}, outside the folder: init does not create a file there (the Python tools would)`);
-  }
-  return target;
 }
 
 /**

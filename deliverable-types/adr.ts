@@ -3,7 +3,7 @@
  * Records one architectural decision: its context, the choice, the alternatives weighed and the consequences.
  * @module
  */
-import { defineDeliverableType } from '../runtime/define.ts';
+import type { DeliverableType } from '../runtime/types.ts';
 
 /** Required sections, in order (spec §3). */
 const SECTIONS = [
@@ -16,12 +16,12 @@ const SECTIONS = [
 ];
 
 /** The `adr` deliverable type. */
-const adr = defineDeliverableType({
+const adr = {
   type: 'adr',
   title: 'Architecture Decision Record',
   defaultFile: 'adr.md',
   description: 'Records one architectural decision: its context, the choice, the alternatives weighed and the consequences.',
   sections: () => [...SECTIONS],
-});
+} satisfies DeliverableType;
 
 export default adr;

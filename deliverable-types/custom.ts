@@ -4,14 +4,14 @@
  * file name must be given.
  * @module
  */
-import { defineDeliverableType } from '../runtime/define.ts';
+import type { DeliverableType } from '../runtime/types.ts';
 
 /** The `custom` deliverable type. */
-const custom = defineDeliverableType({
+const custom = {
   type: 'custom',
   title: 'Custom Deliverable',
   description: 'Any Markdown deliverable whose required sections are the declared checklist.',
   sections: (checklist) => checklist.map((item) => item.trim()).filter((item) => item !== ''),
-});
+} satisfies DeliverableType;
 
 export default custom;

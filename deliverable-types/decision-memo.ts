@@ -3,7 +3,7 @@
  * Answers one question: the options and trade-offs, the recommendation and the decision taken.
  * @module
  */
-import { defineDeliverableType } from '../runtime/define.ts';
+import type { DeliverableType } from '../runtime/types.ts';
 
 /** Required sections, in order (spec §3). */
 const SECTIONS = [
@@ -16,12 +16,12 @@ const SECTIONS = [
 ];
 
 /** The `decision-memo` deliverable type. */
-const decisionmemo = defineDeliverableType({
+const decisionmemo = {
   type: 'decision-memo',
   title: 'Decision Memo',
   defaultFile: 'decision-memo.md',
   description: 'Answers one question: the options and trade-offs, the recommendation and the decision taken.',
   sections: () => [...SECTIONS],
-});
+} satisfies DeliverableType;
 
 export default decisionmemo;

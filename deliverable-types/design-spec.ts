@@ -3,7 +3,7 @@
  * Specifies a design: the problem, goals, the proposed design, its contracts, failure modes and how it is validated.
  * @module
  */
-import { defineDeliverableType } from '../runtime/define.ts';
+import type { DeliverableType } from '../runtime/types.ts';
 
 /** Required sections, in order (spec §3). */
 const SECTIONS = [
@@ -18,12 +18,12 @@ const SECTIONS = [
 ];
 
 /** The `design-spec` deliverable type. */
-const designspec = defineDeliverableType({
+const designspec = {
   type: 'design-spec',
   title: 'Design Spec',
   defaultFile: 'design-spec.md',
   description: 'Specifies a design: the problem, goals, the proposed design, its contracts, failure modes and how it is validated.',
   sections: () => [...SECTIONS],
-});
+} satisfies DeliverableType;
 
 export default designspec;

@@ -3,7 +3,7 @@
  * Plans an implementation: phases, tasks, dependencies, rollout, tests, risks and exit criteria.
  * @module
  */
-import { defineDeliverableType } from '../runtime/define.ts';
+import type { DeliverableType } from '../runtime/types.ts';
 
 /** Required sections, in order (spec §3). */
 const SECTIONS = [
@@ -18,12 +18,12 @@ const SECTIONS = [
 ];
 
 /** The `implementation-plan` deliverable type. */
-const implementationplan = defineDeliverableType({
+const implementationplan = {
   type: 'implementation-plan',
   title: 'Implementation Plan',
   defaultFile: 'implementation-plan.md',
   description: 'Plans an implementation: phases, tasks, dependencies, rollout, tests, risks and exit criteria.',
   sections: () => [...SECTIONS],
-});
+} satisfies DeliverableType;
 
 export default implementationplan;

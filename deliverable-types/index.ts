@@ -5,7 +5,7 @@
  * them.
  * @module
  */
-import type { DeliverableType } from '../acp.ts';
+import type { DeliverableType } from '../runtime/types.ts';
 import adr from './adr.ts';
 import custom from './custom.ts';
 import decisionMemo from './decision-memo.ts';

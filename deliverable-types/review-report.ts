@@ -3,7 +3,7 @@
  * Reports a review: scope, findings, risks, required changes and a recommendation.
  * @module
  */
-import { defineDeliverableType } from '../runtime/define.ts';
+import type { DeliverableType } from '../runtime/types.ts';
 
 /** Required sections, in order (spec §3). */
 const SECTIONS = [
@@ -16,12 +16,12 @@ const SECTIONS = [
 ];
 
 /** The `review-report` deliverable type. */
-const reviewreport = defineDeliverableType({
+const reviewreport = {
   type: 'review-report',
   title: 'Review Report',
   defaultFile: 'review-report.md',
   description: 'Reports a review: scope, findings, risks, required changes and a recommendation.',
   sections: () => [...SECTIONS],
-});
+} satisfies DeliverableType;
 
 export default reviewreport;

@@ -3,7 +3,7 @@
  * Plans testing: the matrix, fixtures, automation, manual tests and exit criteria.
  * @module
  */
-import { defineDeliverableType } from '../runtime/define.ts';
+import type { DeliverableType } from '../runtime/types.ts';
 
 /** Required sections, in order (spec §3). */
 const SECTIONS = [
@@ -16,12 +16,12 @@ const SECTIONS = [
 ];
 
 /** The `test-plan` deliverable type. */
-const testplan = defineDeliverableType({
+const testplan = {
   type: 'test-plan',
   title: 'Test Plan',
   defaultFile: 'test-plan.md',
   description: 'Plans testing: the matrix, fixtures, automation, manual tests and exit criteria.',
   sections: () => [...SECTIONS],
-});
+} satisfies DeliverableType;
 
 export default testplan;

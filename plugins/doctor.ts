@@ -2,10 +2,10 @@
  * Built-in plugin `doctor`: the `acp doctor [--fix]` command. This module
  * only describes the command; the diagnosis (plugins/doctor/diagnose.ts)
  * loads when it runs. It is written exactly as a user's plugin would be:
- * types from acp.ts, the library from the context.
+ * types from runtime/types.ts, the library from the context.
  * @module
  */
-import type { AcpPlugin, CommandSpec, PluginContext } from '../acp.ts';
+import type { AcpPlugin, CommandSpec, PluginContext } from '../runtime/types.ts';
 
 const doctorCommand: CommandSpec = {
   name: 'doctor',

@@ -12,7 +12,7 @@
  * one is used. See docs/git.md.
  * @module
  */
-import type { AcpPlugin, CommandContext, CommandSpec, PluginContext, StoreProvider } from '../acp.ts';
+import type { AcpPlugin, CommandContext, CommandSpec, PluginContext, StoreProvider } from '../runtime/types.ts';
 import type { RemotePolls } from './git/store.ts';
 
 const GIT_FLAG = { name: 'git', description: 'Drive the folder through git (also enabled by a git: section in acp.config.yaml); see docs/git.md' };

@@ -9,11 +9,11 @@
  *
  * This module only describes the commands, so every run of `acp` lists them
  * cheaply; each `run` imports its implementation (plugins/humans/) when the
- * command is used. Written as a user's plugin is: types from acp.ts, the
+ * command is used. Written as a user's plugin is: types from runtime/types.ts, the
  * library from the context.
  * @module
  */
-import type { AcpPlugin, CommandOptionSpec, CommandSpec, PluginContext } from '../acp.ts';
+import type { AcpPlugin, CommandOptionSpec, CommandSpec, PluginContext } from '../runtime/types.ts';
 
 const folder: CommandOptionSpec = { type: 'string', required: true, description: 'Collaboration folder' };
 

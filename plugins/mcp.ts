@@ -9,7 +9,7 @@
  * compiled binary carries it inside.
  * @module
  */
-import type { AcpApi, AcpPlugin, CommandContext, CommandSpec, PluginContext } from '../acp.ts';
+import type { AcpApi, AcpPlugin, CommandContext, CommandSpec, PluginContext } from '../runtime/types.ts';
 
 /** `--root` (default: the working directory) as a real path; a usage error when it is not a directory. */
 async function resolveRoot(ctx: CommandContext): Promise<string> {

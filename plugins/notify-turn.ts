@@ -35,7 +35,7 @@
  * `--allow-run` (ideally `--allow-run=<command>`).
  * @module
  */
-import type { AcpPlugin, AfterAppendContext, PluginContext } from '../acp.ts';
+import type { AcpPlugin, AfterAppendContext, PluginContext } from '../runtime/types.ts';
 
 const REASONS = ['turn', 'completed', 'blocked'] as const;
 type Reason = (typeof REASONS)[number];

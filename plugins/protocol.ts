@@ -5,7 +5,7 @@
  * library through `context.api`.
  * @module
  */
-import type { AcpPlugin, AppendRequest, CommandSpec, Origin, PluginContext, Registry } from '../acp.ts';
+import type { AcpPlugin, AppendRequest, CommandSpec, Origin, PluginContext, Registry } from '../runtime/types.ts';
 import type { Json } from '../runtime/util.ts';
 
 

@@ -21,11 +21,11 @@
  * Options (config file): `minAlternatives` (number, default 2),
  * `requireDiscussionUrl` (boolean, default false).
  *
- * Like any drop-in plugin it imports only types from acp.ts and gets the API
+ * Like any drop-in plugin it imports only types from runtime/types.ts and gets the API
  * through its context argument.
  * @module
  */
-import type { AcpPlugin, DeliverableCheckContext, Findings, PluginContext } from '../acp.ts';
+import type { AcpPlugin, DeliverableCheckContext, Findings, PluginContext } from '../runtime/types.ts';
 
 /** The RFC's required sections, in order. */
 export const RFC_SECTIONS: readonly string[] = ['Summary', 'Motivation', 'Detailed Design', 'Drawbacks', 'Alternatives', 'Unresolved Questions'];

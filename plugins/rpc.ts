@@ -5,7 +5,7 @@
  * describes the commands; plugins/rpc/ loads when one of them runs.
  * @module
  */
-import type { AcpPlugin, CommandSpec, PluginContext } from '../acp.ts';
+import type { AcpPlugin, CommandSpec, PluginContext } from '../runtime/types.ts';
 
 const str = (description: string, valueName?: string) => ({ type: 'string', description, valueName }) as const;
 const flag = (description: string) => ({ type: 'boolean', description }) as const;

@@ -2,12 +2,13 @@
  * The one command-line parser: Python argparse's rules (spec §8b) applied to
  * the command data (`CommandSpec.options`), `--help` generated from the same
  * data, and the check that typed option values (RPC, embedders) obey it.
- * acp.ts's CLI edge uses it; it imports only types from acp.ts.
+ * acp.ts's CLI edge uses it; it imports only types from runtime/types.ts.
  * @module
  */
-import type { CommandOptionSpec, CommandSpec, OptionValues, Registry } from '../acp.ts';
 import { UsageError } from './errors.ts';
 import { isPySpaceCode, pyRepr, unicodeDigitValue } from './pytext.ts';
+import type { CommandOptionSpec, CommandSpec, OptionValues, ParsedArgv, Registry } from './types.ts';
+export type { ParsedArgv } from './types.ts';
 
 /** Options every command accepts. */
 export const GLOBAL_OPTIONS: Record<string, CommandOptionSpec> = {
@@ -36,12 +37,6 @@ const PYTHON_OPTIONS: Record<string, readonly string[]> = {
 
 /** An option as argparse names it in errors: `-h/--help` for help. */
 const optionLabel = (name: string): string => (name === 'help' ? '-h/--help' : `--${name}`);
-
-/** The parsed command line of one command. */
-export interface ParsedArgv {
-  options: OptionValues;
-  args: Record<string, string | undefined>;
-}
 
 /**
  * Parse argv the way Python's argparse parses the other tools' command lines

@@ -3,11 +3,11 @@
  * conclude, cached with a fingerprint of the log, so an append on a long log
  * reads its tail instead of all of it. A cache: deleting it costs one full
  * replay. acp.ts passes in what belongs to the state machine (its start
- * state, the keys it stores); this module imports only types from acp.ts.
+ * state, the keys it stores); this module imports only types from runtime/types.ts.
  * @module
  */
 import * as nodePath from 'node:path';
-import type { DerivedState } from '../acp.ts';
+import type { DerivedState } from './types.ts';
 import type { FileStat, Host } from './host.ts';
 import { READ_LIMITS, readCapped } from './files.ts';
 import { loadsPy } from './pyjson.ts';

@@ -1,11 +1,12 @@
 /**
  * The identity helpers that give plugin and deliverable type definitions
- * their types. In their own module so that the built-in deliverable types
- * (which acp.ts imports) can use them without importing acp.ts's values.
- * Plugins loaded from files get the same functions from their context.
+ * their types; acp.ts re-exports them and hands them to every plugin in its
+ * context. A built-in deliverable type needs none of them (it is a plain
+ * object that `satisfies DeliverableType`, as a user's type can be), so it
+ * imports no value of the core: test/architecture.test.ts holds it to that.
  * @module
  */
-import type { AcpPlugin, CommandOptionSpec, CommandSpec, DeliverableType } from '../acp.ts';
+import type { AcpPlugin, CommandOptionSpec, CommandSpec, DeliverableType } from './types.ts';
 
 /** Identity helper that gives a deliverable type definition its type. */
 export function defineDeliverableType<T extends DeliverableType>(definition: T): T {

@@ -6,6 +6,8 @@
  * @module
  */
 import { BOL, DOT, EOL, PY_SPACE, RUN_START, S, escapeRegExp, isPySpaceCode, pyStrip } from './pytext.ts';
+import type { MarkdownHelpers, ReadinessFacts } from './types.ts';
+export type { MarkdownHelpers, ReadinessFacts } from './types.ts';
 
 /** Required `## ` headings of conclusion.md (spec §7.4). */
 export const CONCLUSION_SECTIONS = [
@@ -25,18 +27,6 @@ const CONCLUSION_OUTCOMES = new Set(['proceed', 'do_not_proceed', 'defer', 'bloc
 
 const STATUS_RE = new RegExp(`${BOL}Status:${S}*(Draft|In Review|Frozen)${S}*${EOL}`);
 const NEXT_H2_RE = new RegExp(`${BOL}## `);
-
-/** Helpers over Markdown text, shared with plugins. */
-export interface MarkdownHelpers {
-  /** The status of a deliverable (`Draft`, `In Review`, `Frozen`) or undefined. */
-  status(text: string): string | undefined;
-  /** Whether a `## {section}` heading exists. */
-  hasSection(text: string, section: string): boolean;
-  /** The body of a section (to the next `## ` heading), or undefined when absent. */
-  sectionBody(text: string, section: string): string | undefined;
-  /** Python's `str.strip()`. */
-  strip(text: string): string;
-}
 
 function sectionMatch(text: string, section: string): RegExpExecArray | null {
   return new RegExp(`${BOL}##${S}+${escapeRegExp(section)}${S}*${EOL}`, 'u').exec(text);
@@ -59,16 +49,6 @@ export const markdown: MarkdownHelpers = {
   },
   strip: pyStrip,
 };
-
-/** Facts read from readiness.md (spec §7.3). */
-export interface ReadinessFacts {
-  blocking: string[];
-  unresolved: string[];
-  deferredWithoutReason: string[];
-  readyToImplement: boolean;
-  /** Whether a completion gate text is checked. */
-  isGateChecked(text: string): boolean;
-}
 
 const READINESS_ITEM_RE = new RegExp(`${BOL}${RUN_START}${S}*-${S}*\\[([A-Za-z_]+)\\]${S}*(${DOT}*)${EOL}`, 'g');
 const READY_RE = new RegExp(`${BOL}${RUN_START}${S}*-${S}*\\[[xX]\\]${S}*Ready to implement`);

@@ -2,10 +2,10 @@
  * The library's typed errors. Every refusal carries the exact message the
  * other tools print, the exit code the CLI uses, and a stable `code` that
  * other layers (the RPC server, MCP tools) map instead of parsing text.
- * acp.ts re-exports them; this module imports only types.
+ * acp.ts re-exports them; this module imports only types (runtime/types.ts).
  * @module
  */
-import type { AppendResult } from '../acp.ts';
+import type { AppendResult } from './types.ts';
 
 /**
  * A refusal the protocol defines: the message is the exact text other tools

@@ -3,13 +3,15 @@
  * only, each read capped by what that file can legitimately hold, and the
  * folder lock with its lease that every write of the protocol's state goes
  * under (the lock's holder identity survives PID namespaces and machines).
- * acp.ts re-exports the public part; this module imports only types from it.
+ * acp.ts re-exports the public part; this module imports nothing from it.
  * @module
  */
 import * as nodePath from 'node:path';
 import type { FileReader, FileSystem, Host } from './host.ts';
 import { AcpError } from './errors.ts';
 import { errorCode, isInside, isObject, joinBytes, sleep } from './util.ts';
+import type { FolderLockState, FolderLockOptions, FolderLock, WriteAtomicOptions } from './types.ts';
+export type { FolderLockState, FolderLockOptions, FolderLock, WriteAtomicOptions } from './types.ts';
 
 export const MiB = 1 << 20;
 /**
@@ -228,23 +230,6 @@ function isLockAbandoned(host: Host, lock: { info: LockInfo | undefined; mtimeMs
   return age > lease;
 }
 
-/** What {@link inspectFolderLock} finds. */
-export interface FolderLockState {
-  /** `free`: no lock file; `held`: its holder is alive or cannot be judged yet; `abandoned`: the next writer will break it. */
-  status: 'free' | 'held' | 'abandoned';
-  /** The holder, as recorded in the lock file (absent when the file is torn). */
-  pid?: number;
-  hostname?: string;
-  /** Whether the holder is alive on this machine (`undefined`: cannot tell, e.g. another machine). */
-  alive?: boolean;
-  /** Age of the lock file. */
-  ageMs?: number;
-  /** The lock file's text. */
-  raw?: string;
-  /** A breaker file (`.acp.lock.break`) and whether it is abandoned. */
-  breaker?: { ageMs: number; abandoned: boolean; raw: string };
-}
-
 /**
  * Look at a folder's lock without taking it (for `acp doctor`). Raises an
  * {@link AcpError} when `.acp.lock` is not a regular file.
@@ -267,23 +252,6 @@ export async function inspectFolderLock(host: Host, folder: string): Promise<Fol
   return state;
 }
 
-/** Options of {@link withFolderLock}. */
-export interface FolderLockOptions {
-  /**
-   * Give up waiting for the lock when it has not changed hands (nor the
-   * line ahead moved) for this long (default 60 s): `lock_timeout`. A line
-   * that keeps moving is waited out, however long.
-   */
-  timeoutMs?: number;
-  /**
-   * Told once, after a second of waiting, what the wait is for (holder pid,
-   * host, age). The library prints nothing itself; the CLI passes stderr.
-   */
-  onWait?: (message: string) => void;
-  /** The handle of a lock the caller already holds on this folder (see {@link FolderLock}). */
-  held?: FolderLock;
-}
-
 /** "pid 12 on host-a (another PID namespace), held 3 s": the holder, for a waiter. */
 function describeHolder(host: Host, lock: { info: LockInfo | undefined; mtimeMs: number; raw: string } | undefined): string {
   if (!lock) return 'a holder that just left';
@@ -293,16 +261,6 @@ function describeHolder(host: Host, lock: { info: LockInfo | undefined; mtimeMs:
   const hidden = holderVisible(host, info) ? '' : ' (another machine, boot or PID namespace: judged by its lease)';
   const age = Math.max(0, Math.round((host.now().getTime() - (typeof info.at === 'number' ? info.at : lock.mtimeMs)) / 1000));
   return `pid ${info.pid}${where}${hidden}, held ${age} s`;
-}
-
-/**
- * Proof that the caller holds a folder's lock: what {@link withFolderLock}
- * hands its function, for passing to calls made under that lock (an append
- * inside `acp freeze`), which would otherwise wait for the lock forever.
- */
-export interface FolderLock {
-  readonly folder: string;
-  readonly token: string;
 }
 
 /**
@@ -610,12 +568,6 @@ async function removeIfUnchanged(host: Host, path: string, raw: string): Promise
   const moved = await readLockInfo(host, aside).catch(() => undefined);
   if (moved && moved.raw !== raw) await host.fs.writeFile(path, moved.raw, { exclusive: true }).catch(() => undefined);
   await host.fs.remove(aside);
-}
-
-/** Options of {@link writeFileAtomic}. */
-export interface WriteAtomicOptions {
-  /** Replace what a symbolic link resolves to and keep the link (protocol.json, as the Python tools write it). */
-  throughLink?: boolean;
 }
 
 /**

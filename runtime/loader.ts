@@ -3,7 +3,7 @@
  * files (`.ts`, `.mjs`, `.js`) or the bundled plugins (`acp:{name}`).
  *
  * acp.ts imports this module lazily, only when plugins are asked for. Like
- * every plugin module it imports nothing but types from acp.ts and gets the
+ * every plugin module it imports nothing but types from runtime/types.ts and gets the
  * library as an argument (see docs/architecture.md).
  *
  * Safety rule: code is never loaded from inside a collaboration folder. Anyone
@@ -23,7 +23,7 @@
  * shared setup.
  * @module
  */
-import type { AcpApi, AcpPlugin, DeliverableType, Origin, PluginContext, PluginEntry, Registry, RegistryOptions, RuntimeFacts } from '../acp.ts';
+import type { AcpApi, AcpPlugin, DeliverableType, Origin, PluginContext, PluginEntry, Registry, RegistryOptions, RuntimeFacts } from './types.ts';
 import type { Host } from './host.ts';
 import { builtinModule, isInside, realpathOfExistingAncestor } from './util.ts';
 

@@ -7,16 +7,8 @@ import * as nodePath from 'node:path';
 import type { FileSystem, Host, Keyring } from './host.ts';
 import { memoryKeyring } from './keyring.ts';
 import { errorCode, fsError } from './util.ts';
-
-/** An in-memory {@link FileSystem} (see {@link createMemoryFileSystem}). */
-export interface MemoryFileSystem extends FileSystem {
-  /** Create a symbolic link at `path` to `target` (absolute, or relative to the link's directory). */
-  symlink(target: string, path: string): Promise<void>;
-  /** A copy of every regular file's bytes, by absolute path. */
-  snapshot(): Map<string, Uint8Array>;
-  /** Always available here: `onChange` runs synchronously after each change in the directory. */
-  watch(path: string, onChange: () => void): () => void;
-}
+import type { MemoryHostOptions, MemoryFileSystem } from './types.ts';
+export type { MemoryHostOptions, MemoryFileSystem } from './types.ts';
 
 type MemoryNode = { kind: 'file'; data: Uint8Array; mtimeMs: number } | { kind: 'dir'; mtimeMs: number } | { kind: 'link'; target: string; mtimeMs: number };
 
@@ -260,24 +252,6 @@ export function createMemoryFileSystem(options: { files?: Record<string, string 
     },
   };
   return files;
-}
-
-/** Options of {@link createMemoryHost}. */
-export interface MemoryHostOptions {
-  /** Share one file system between several hosts (several agents, one sandbox). */
-  fs?: MemoryFileSystem;
-  /** Initial files for a new file system: absolute path → contents (parents are created). */
-  files?: Record<string, string | Uint8Array>;
-  /** Directory relative paths resolve against (default `/`). */
-  cwd?: string;
-  /** Clock (default: the system clock). */
-  now?: () => Date;
-  /** Process id recorded in locks (default 1). */
-  pid?: number;
-  /** The append checkpoint's key (default: 32 random bytes, this host's own). */
-  checkpointKey?: Uint8Array;
-  /** The signing keys (default: an empty keyring of this host's own, in memory). */
-  keyring?: Keyring;
 }
 
 /**

@@ -2,7 +2,7 @@
  * The default host adapter: files through `node:fs`, which Node, Bun and Deno
  * all provide (Deno maps it onto its permission system, so only the folders
  * granted are reachable). acp.ts re-exports it; this module imports nothing
- * but types from acp.ts (see docs/architecture.md: no value import circle).
+ * but types from runtime/types.ts (see docs/architecture.md: no value import circle).
  * @module
  */
 import * as nodePath from 'node:path';
@@ -11,6 +11,8 @@ import type { FileStat, FileSystem, Host } from './host.ts';
 import { fileKeyring } from './keyring.ts';
 import { decodeSurrogateEscape, encodeSurrogateEscape, hasLoneSurrogate, type LinkReader, purePosixPath, pyRealpath, pyRepr } from './pytext.ts';
 import { builtinModule, errorCode, fsError, getBuiltin, isInside } from './util.ts';
+import type { NodeHostOptions } from './types.ts';
+export type { NodeHostOptions } from './types.ts';
 
 /** How much of a path a confined file system reaches without following symlinks: its directory, all of it, or all of it made. */
 type Reach = 'parent' | 'whole' | 'create';
@@ -25,34 +27,6 @@ interface Placed {
   release(): Promise<void>;
 }
 type Place = (path: string, reach: Reach) => Promise<Placed>;
-
-/** Options of {@link createNodeHost}. */
-export interface NodeHostOptions {
-  /**
-   * Do the file operations synchronously (inside the async API). The CLI
-   * does: the promise API costs ~0.5 ms of CPU per call in a fresh Bun
-   * process and starts a thread pool, a quarter of a small command, while
-   * the calls take microseconds. A library host stays asynchronous: an
-   * embedder's loop over `await host.fs…` must still yield to timers and I/O.
-   */
-  syncFs?: boolean;
-  /**
-   * The file holding the secret that authenticates `.acp.checkpoint.json`
-   * (created 0600 on first use), or `null` for none (every append replays
-   * the log). Default: `$XDG_STATE_HOME/acp/checkpoint.key`, else
-   * `~/.local/state/acp/checkpoint.key`: outside every collaboration folder,
-   * so a writer of the folder alone cannot forge a checkpoint.
-   */
-  checkpointKeyFile?: string | null;
-  /**
-   * Where the participants' private signing keys live (docs/signing.md):
-   * `{ dir }` (one key file per participant), `{ file }` (one key for
-   * whoever appends), or `null` for none. Default: the file named by
-   * `$ACP_SIGNING_KEY_FILE`, else the directory `$ACP_SIGNING_KEY_DIR`, else
-   * `$XDG_STATE_HOME/acp/keys/` (`~/.local/state/acp/keys/`).
-   */
-  signingKeys?: { dir: string } | { file: string } | null;
-}
 
 /**
  * The default host: files through `node:fs`, which Node, Bun and Deno all

@@ -2,10 +2,10 @@
  * The process edge: the one module that touches `process`, `Deno` or `Bun`
  * (argv, stdio, environment, signals, exit code, running commands). acp.ts's
  * entry point hands it `runCli`; everything else receives capabilities.
- * Imports nothing but types from acp.ts.
+ * Imports nothing but types from runtime/types.ts.
  * @module
  */
-import type { CliIo, RuntimeFacts } from '../acp.ts';
+import type { CliIo, RuntimeFacts } from './types.ts';
 import { createNodeHost } from './node-host.ts';
 import { decodeSurrogateEscape, encodeForStream } from './pytext.ts';
 import { builtinModule } from './util.ts';

@@ -14,6 +14,8 @@
  * order through {@link pyKeys}. Pure functions, no imports.
  * @module
  */
+import type { DumpOptions } from './types.ts';
+export type { DumpOptions } from './types.ts';
 
 /** A Python float whose value is integral (`1.0`, `-0.0`, `1e16`): a plain number would read as an int. */
 export class PyFloat {
@@ -461,14 +463,6 @@ function jsonNumber(value: number | PyFloat | PyInt): string {
   const plain = typeof value === 'number' ? value : value instanceof PyFloat ? value.value : undefined;
   if (plain !== undefined && !Number.isFinite(plain)) return Number.isNaN(plain) ? 'NaN' : plain > 0 ? 'Infinity' : '-Infinity';
   return pyNumberRepr(value)!;
-}
-
-/** Options of {@link dumpsPy}: json.dumps' `indent` and `sort_keys` (separators follow them). */
-export interface DumpOptions {
-  /** Pretty-print with this many spaces (separators `,` and `: `); compact (`,` and `:`) without. */
-  indent?: number;
-  /** Keys in code point order (Python's `sorted`). */
-  sortKeys?: boolean;
 }
 
 /**

@@ -10,6 +10,8 @@ import { PY_NOT_PRINTABLE_RUNS } from './py-printable.ts';
 import { dumpsPy, isPyNumber, pyKeys, pyNumberRepr } from './pyjson.ts';
 import { sha256, toHex } from './sha256.ts';
 import { nodeCrypto } from './util.ts';
+import type { PyInstant } from './types.ts';
+export type { PyInstant } from './types.ts';
 
 /** Python's `str.isspace()` set; `\s` in the spec's patterns means this. */
 export const PY_SPACE = '\\t\\n\\v\\f\\r \\x1c-\\x1f\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
@@ -206,9 +208,6 @@ export interface PyDateTime {
   microsecond: number;
   offset: number | null;
 }
-
-/** A UTC instant as Python's datetime holds it, exactly: whole seconds since 1970-01-01 and microseconds (0–999999). */
-export type PyInstant = readonly [seconds: number, micros: number];
 
 const DAYS_IN_MONTH = [0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 const DAYS_BEFORE_MONTH = [0, 0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334];

@@ -25,13 +25,13 @@ import { AcpError } from './errors.ts';
 import type { Keyring } from './host.ts';
 import { fromBase64Url, isPrivateJwk, lineHash, toBase64Url, type PrivateJwk } from './keyring.ts';
 import { getBuiltin, isInt, isObject, type Json } from './util.ts';
+import type { UnsignedPolicy, SigningSummary } from './types.ts';
+export type { UnsignedPolicy, SigningSummary } from './types.ts';
 
 /** The format's version (protocol.json and seq 1 `signing.version`). */
 export const SIGNING_VERSION = 1;
 /** `prev` of the first line. */
 export const GENESIS_PREV = '0'.repeat(64);
-/** What validate makes of an event without a signature in a signed folder. */
-export type UnsignedPolicy = 'warn' | 'refuse';
 /** The policies, for option choices. */
 export const UNSIGNED_POLICIES: readonly UnsignedPolicy[] = ['warn', 'refuse'];
 
@@ -176,22 +176,6 @@ export function newDeclaration(policy: UnsignedPolicy, keys: Record<string, stri
 // ---------------------------------------------------------------------------
 // Verification (validate, doctor, status, the report)
 // ---------------------------------------------------------------------------
-
-/** What a signed folder's verification found, besides its messages (status and the report show it). */
-export interface SigningSummary {
-  /** Events in the log. */
-  events: number;
-  /** What an unsigned event is in this collaboration (seq 1's declaration). */
-  policy: UnsignedPolicy;
-  /** Signed events whose signature verified. */
-  verified: number;
-  /** Seqs of the events without a signature, as `[first, last]` ranges. */
-  unsigned: [number, number][];
-  /** The log's last signed line, as protocol.json's `head` should record it. */
-  head: { seq: number; sha256: string } | null;
-  /** How many problems (errors) the verification found. */
-  problems: number;
-}
 
 /** The verifier between two events, JSON-safe: the validation checkpoint saves and restores it. */
 export interface VerifierState {

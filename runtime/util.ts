@@ -1,15 +1,14 @@
 /**
  * Small helpers shared by the core and the built-in plugins (one copy each).
- * Imports nothing but types from acp.ts, so acp.ts and any plugin may import
+ * Imports nothing but types from runtime/types.ts, so acp.ts and any plugin may import
  * it without forming a value import circle.
  * @module
  */
 import * as nodePath from 'node:path';
 import type { Host } from './host.ts';
 import { isPyNumber, PyFloat, PyInt } from './pyjson.ts';
-
-/** A JSON object (as parsed from protocol.json or an event line). */
-export type Json = Record<string, unknown>;
+import type { Json } from './types.ts';
+export type { Json } from './types.ts';
 
 /** Whether a value is a JSON object (not an array, not null, not a number kept as a PyFloat or PyInt). */
 export function isObject(value: unknown): value is Json {

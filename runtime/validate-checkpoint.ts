@@ -6,11 +6,10 @@
  * full validation's, byte for byte: see docs/performance.md. A cache kept
  * outside the folder (validate never writes there): deleting it costs one
  * full validation. acp.ts passes in what the pass reads besides the log;
- * this module imports only types from acp.ts.
+ * this module imports only types from runtime/types.ts.
  * @module
  */
 import * as nodePath from 'node:path';
-import type { DerivedState } from '../acp.ts';
 import type { FileReader, Host } from './host.ts';
 import { hmacHex, sameText } from './checkpoint.ts';
 import { READ_LIMITS } from './files.ts';
@@ -18,6 +17,8 @@ import { isPyNumber } from './pyjson.ts';
 import { type PyInstant, type ReviewHeading, reviewHeadings } from './pytext.ts';
 import type { VerifierState } from './signing.ts';
 import { isInt, isObject, type Json, type NodeCrypto, nodeCrypto, sameList, type StreamingHash } from './util.ts';
+import type { DerivedState, ResumePoint } from './types.ts';
+export type { ResumePoint } from './types.ts';
 
 // Where: `Host.cacheDir()` (by default ~/.local/state/acp/validate/, next to
 // the checkpoint key, private to the account), one file per folder path
@@ -126,18 +127,6 @@ interface Stored {
   log: { offset: number; sha256: string; lines: number };
   scanErrors: string[];
   pass: SavedPass;
-}
-
-/** Where a scan of events.jsonl resumes, and what the skipped prefix said. */
-export interface ResumePoint {
-  /** Byte offset just after the prefix's last `\n`. */
-  offset: number;
-  /** Lines in the prefix (later line numbers continue from here). */
-  lines: number;
-  /** The messages of the prefix's unreadable lines, in order. */
-  errors: string[];
-  /** Shown every piece of the log the scan reads (`position`: where it starts), for the whole log's digest. */
-  seen?(piece: Uint8Array, position: number): void;
 }
 
 /** Whether an (authentic) checkpoint has the shape this version writes: restoring it cannot fail half-way. */

@@ -137,6 +137,8 @@ if (args.includes('--types')) {
   // bundled, not a dependency: a consumer type-checking our declarations
   // (skipLibCheck off) would fail to resolve it. The module is loosely typed
   // there instead; a plugin author who wants valibot's types imports valibot.
-  const types = join(dist, 'types', 'acp.d.ts');
-  writeFileSync(types, readFileSync(types, 'utf8').replaceAll("typeof import('valibot')", '{ readonly [name: string]: any }'));
+  // The public types live in runtime/types.ts; acp.ts re-exports them.
+  for (const types of [join(dist, 'types', 'acp.d.ts'), join(dist, 'types', 'runtime', 'types.d.ts')]) {
+    writeFileSync(types, readFileSync(types, 'utf8').replaceAll("typeof import('valibot')", '{ readonly [name: string]: any }'));
+  }
 }

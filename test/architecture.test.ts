@@ -6,13 +6,14 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, relative, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, test } from 'vitest';
 import * as acp from '../acp.ts';
 import { RpcServer } from '../plugins/rpc/server.ts';
 import { RpcClient } from '../plugins/rpc/client.ts';
 import { configCandidates } from './deno-grants.ts';
+import { cyclesOf, importGraph, importRuleViolations, importsOf } from './import-graph.ts';
 import { makeRoot } from './rpc/helpers.ts';
 import { runtimesOfRun } from './runtime-matrix.ts';
 
@@ -199,47 +200,74 @@ test('importing acp.ts has no side effects (nothing printed, no exit code set)',
   expect([r.stdout, r.stderr]).toEqual(['none\n', '']);
 });
 
-// The import rule (docs/architecture.md): a plugin imports only types from
-// the core (acp.ts and runtime/), whose values reach it through ctx.api, and
-// nothing from another plugin but types. A compiled binary's modules cannot
-// be imported by a user's plugin, so a built-in one gets no door they lack.
+// The import rule (docs/architecture.md): a plugin or a built-in deliverable
+// type imports only types from the core (acp.ts and runtime/), whose values
+// reach it through ctx.api, and nothing from another plugin but types. A
+// compiled binary's modules cannot be imported by a user's plugin, so a
+// built-in one gets no door they lack. And no module imports one that
+// imports it back, not even for types.
 describe('the import rule', () => {
-  /** Every import and re-export of a module: static (`import type` or not) and dynamic. */
-  function importsOf(text: string): { spec: string; typeOnly: boolean }[] {
-    const found: { spec: string; typeOnly: boolean }[] = [];
-    for (const m of text.matchAll(/^(import|export)\s+(type\s+)?[^'";]*?from\s+'([^']+)'/gm)) found.push({ spec: m[3]!, typeOnly: m[2] !== undefined });
-    for (const m of text.matchAll(/^import\s+'([^']+)'/gm)) found.push({ spec: m[1]!, typeOnly: false });
-    for (const m of text.matchAll(/\bimport\(\s*'([^']+)'\s*\)/g)) found.push({ spec: m[1]!, typeOnly: false });
-    // `import('x').Type` in a type position is a type.
-    for (const m of text.matchAll(/\bimport\(\s*'([^']+)'\s*\)\s*\./g)) found.find((f) => f.spec === m[1] && !f.typeOnly && (f.typeOnly = true));
-    return found;
-  }
-  /** `plugins/git/store.ts` → `git`; `plugins/rpc.ts` → `rpc`. */
-  const pluginOf = (path: string): string => path.slice('plugins/'.length).replace(/\.ts$/, '').split('/')[0]!;
+  const tracked = (...paths: string[]): string[] => spawnSync('git', ['ls-files', ...paths], { cwd: REPO, encoding: 'utf8' }).stdout.split('\n').filter((f) => f.endsWith('.ts'));
 
-  test('plugins value-import nothing from the core, and no sibling plugin', () => {
-    const files = spawnSync('git', ['ls-files', 'plugins'], { cwd: REPO, encoding: 'utf8' }).stdout.split('\n').filter((f) => f.endsWith('.ts'));
-    expect(files.length).toBeGreaterThan(30);
-    const broken: string[] = [];
-    for (const file of files) {
-      const own = pluginOf(file);
-      for (const { spec, typeOnly } of importsOf(readFileSync(join(REPO, file), 'utf8'))) {
-        if (!spec.startsWith('.')) continue;
-        const target = relative(REPO, resolve(REPO, dirname(file), spec));
-        const core = target === 'acp.ts' || target.startsWith('runtime/') || target === 'package.json';
-        const sibling = target.startsWith('plugins/') && pluginOf(target) !== own;
-        if ((core || sibling) && !typeOnly) broken.push(`${file}: ${spec}`);
-      }
-    }
-    expect(broken).toEqual([]);
+  test('plugins and deliverable types value-import nothing from the core, and no sibling', () => {
+    const files = tracked('plugins', 'deliverable-types');
+    expect(files.filter((f) => f.startsWith('plugins/')).length).toBeGreaterThan(30);
+    expect(files.filter((f) => f.startsWith('deliverable-types/')).length).toBeGreaterThan(7);
+    expect(files.flatMap((file) => importRuleViolations(REPO, file, readFileSync(join(REPO, file), 'utf8')))).toEqual([]);
   });
 
-  test('the rule would see a value import (the check itself)', () => {
-    expect(importsOf("import { sleep } from '../runtime/util.ts';\nimport type { Host } from '../runtime/host.ts';\nconst m = await import('../rpc/cli.ts');\ntype T = import('../acp.ts').Registry;\n")).toEqual([
-      { spec: '../runtime/util.ts', typeOnly: false },
-      { spec: '../runtime/host.ts', typeOnly: true },
-      { spec: '../rpc/cli.ts', typeOnly: false },
-      { spec: '../acp.ts', typeOnly: true },
+  test('the rule sees a planted violation of every form (the check itself)', () => {
+    const planted: [string, string][] = [
+      ['plugins/x.ts', "import { sleep } from '../runtime/util.ts';"],
+      ['plugins/x.ts', 'import { sleep } from "../runtime/util.ts";'],
+      ['plugins/x.ts', 'import {\n  sleep,\n} from `../runtime/util.ts`;'],
+      ['plugins/x.ts', "import { type Host, sleep } from '../runtime/util.js';"],
+      ['plugins/x.ts', "import * as acp from '../acp.mjs';"],
+      ['plugins/x.ts', "import '../runtime/process.ts';"],
+      ['plugins/x.ts', "export { sleep } from '../runtime/util.ts';"],
+      ['plugins/x.ts', "export * from '../acp.ts';"],
+      ['plugins/x.ts', "const m = await import('../runtime/util.ts');"],
+      ['plugins/x.ts', 'const m = await import ( "../acp.ts" );'],
+      ['plugins/x/y.ts', "import { RpcServer } from '../rpc/server.ts';"],
+      ['plugins/x/y.ts', "const rpc = () => import('../rpc.ts');"],
+      ['deliverable-types/x.ts', "import { defineDeliverableType } from '../runtime/define.ts';"],
+      ['deliverable-types/x.ts', "import { x } from '../plugins/rfc.ts';"],
+    ];
+    for (const [file, text] of planted) expect(importRuleViolations(REPO, file, text), `${file}: ${text}`).toHaveLength(1);
+    const allowed: [string, string][] = [
+      ['plugins/x.ts', "import type { Host } from '../runtime/host.ts';"],
+      ['plugins/x.ts', "export type { Registry } from '../runtime/types.ts';"],
+      ['plugins/x.ts', "type T = import('../acp.ts').Registry;"],
+      ['plugins/x.ts', "// import { sleep } from '../runtime/util.ts';\n/** `import('../acp.ts')` */"],
+      ['plugins/x/y.ts', "import { edge } from './edge.ts';\nconst s = await import('../x.ts');"],
+      ['plugins/x.ts', "import { parse } from 'yaml';\nimport { join } from 'node:path';"],
+      ['deliverable-types/index.ts', "import adr from './adr.ts';"],
+    ];
+    for (const [file, text] of allowed) expect(importRuleViolations(REPO, file, text), `${file}: ${text}`).toEqual([]);
+  });
+
+  test('runtime/types.ts, the public types, imports nothing but the Host interfaces (and valibot’s type)', () => {
+    const edges = importsOf(readFileSync(join(REPO, 'runtime', 'types.ts'), 'utf8'));
+    expect(edges.filter((edge) => !edge.typeOnly || (edge.spec !== './host.ts' && edge.spec !== 'valibot'))).toEqual([]);
+    expect(importsOf("type V = typeof import('valibot');\nexport type { Host } from './host.ts';")).toEqual([
+      { spec: './host.ts', typeOnly: true },
+      { spec: 'valibot', typeOnly: true },
     ]);
+  });
+
+  test('no import circle among acp.ts, runtime/, plugins/ and deliverable-types/, type-only imports included', () => {
+    const files = tracked('acp.ts', 'runtime', 'plugins', 'deliverable-types');
+    expect(cyclesOf(importGraph(REPO, files))).toEqual([]);
+  });
+
+  test('the circle check sees a planted circle, through a type-only or dynamic import too', () => {
+    const texts: Record<string, string> = {
+      'acp.ts': "import { a } from './runtime/a.ts';\nconst p = () => import('./plugins/p.ts');",
+      'runtime/a.ts': "import type { T } from './b.ts';",
+      'runtime/b.ts': "export type T = import('../acp.ts').X;",
+      'plugins/p.ts': "import type { AcpApi } from '../acp.ts';",
+    };
+    const graph = importGraph(REPO, Object.keys(texts), (file) => texts[file]!);
+    expect(cyclesOf(graph)).toEqual(['acp.ts → runtime/a.ts → runtime/b.ts → acp.ts', 'acp.ts → plugins/p.ts → acp.ts']);
   });
 });

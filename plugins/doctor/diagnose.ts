@@ -22,11 +22,11 @@
  * kept). Everything else (user content) is reported, never touched.
  *
  * The `doctor` command (plugins/doctor.ts) loads this module when it runs.
- * Like every plugin module it imports only types from acp.ts; the library
+ * Like every plugin module it imports only types from runtime/types.ts; the library
  * arrives as the command context's `api`.
  * @module
  */
-import type * as Acp from '../../acp.ts';
+import type * as Acp from '../../runtime/types.ts';
 import type { Json } from '../../runtime/util.ts';
 
 /** The library as plugins receive it. */

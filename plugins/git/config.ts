@@ -3,7 +3,7 @@
  * section of the nearest acp.config.yaml (see docs/git.md).
  * @module
  */
-import type { AcpApi, Registry } from '../../acp.ts';
+import type { AcpApi, Registry } from '../../runtime/types.ts';
 
 /** The git transport's settings. */
 export interface GitSettings {

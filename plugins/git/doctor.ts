@@ -10,7 +10,7 @@
  * remote). It never rewrites a branch or pushes.
  * @module
  */
-import type { CommandContext, CommandResult } from '../../acp.ts';
+import type { CommandContext, CommandResult } from '../../runtime/types.ts';
 import type { Json } from '../../runtime/util.ts';
 import type { GitSettings } from './config.ts';
 import { bringFolderTo, folderBase, folderDiff, recordSynced, worktreeState, writeFromCommit } from './folder.ts';

@@ -7,7 +7,7 @@
  * (authentication …), changes already in an existing folder.
  * @module
  */
-import type { CommandContext, CommandResult } from '../../acp.ts';
+import type { CommandContext, CommandResult } from '../../runtime/types.ts';
 import type { Json } from '../../runtime/util.ts';
 import type { GitSettings } from './config.ts';
 import { folderDiff, settleOn, top, withTempIndex, worktreeState } from './folder.ts';

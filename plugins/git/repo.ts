@@ -6,7 +6,7 @@
  * user's work tree: that is plugins/git/folder.ts's, and only in the folder.
  * @module
  */
-import type { CommandContext } from '../../acp.ts';
+import type { CommandContext } from '../../runtime/types.ts';
 
 /** What the git transport uses of a plugin's or a command's context. */
 export type GitEnv = Pick<CommandContext, 'api' | 'host' | 'runtime'>;

@@ -16,7 +16,7 @@
  * @module
  */
 import { relative as relativePath } from 'node:path';
-import type { AcpError, FollowOptions, Store, StoreSession, WriteIntent } from '../../acp.ts';
+import type { AcpError, FollowOptions, Store, StoreSession, WriteIntent } from '../../runtime/types.ts';
 import type { GitSettings } from './config.ts';
 import { bringFolderTo, folderBase, folderDiff, recordSynced, settleOn, top, withTempIndex, worktreeState, writeFromCommit } from './folder.ts';
 import { ACP_SUBJECT_RE, backOff, commitIdentity, fetch, type GitEnv, isAncestor, lsRemote, openRepo, push, readRefs, type Refs, type Repo, RETRY_BUDGET_MS } from './repo.ts';

@@ -5,7 +5,7 @@
  * arrives as `api`).
  * @module
  */
-import type * as Acp from '../../acp.ts';
+import type * as Acp from '../../runtime/types.ts';
 
 /** The library, as `context.api` holds it. */
 export type HumansApi = Acp.AcpApi;

@@ -13,7 +13,7 @@
  * refuses (a plugin's hook, say) the three files are put back as they were.
  * @module
  */
-import type { CommandResult, Store, Transaction } from '../../acp.ts';
+import type { CommandResult, Store, Transaction } from '../../runtime/types.ts';
 import type { Host } from '../../runtime/host.ts';
 import type { HumansContext } from './context.ts';
 import { stringOption } from './context.ts';

@@ -14,7 +14,7 @@
  * @module
  */
 import MarkdownIt from 'markdown-it';
-import type { CommandResult } from '../../acp.ts';
+import type { CommandResult } from '../../runtime/types.ts';
 import type { HumansContext } from './context.ts';
 import { stringOption } from './context.ts';
 import { phaseDiagramSvg, phaseGraph } from './diagram.ts';

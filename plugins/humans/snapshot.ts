@@ -6,7 +6,7 @@
  * @module
  */
 import { join } from 'node:path';
-import type { Registry, ValidationResult } from '../../acp.ts';
+import type { Registry, ValidationResult } from '../../runtime/types.ts';
 import type { Host } from '../../runtime/host.ts';
 import type { HumansApi } from './context.ts';
 import { formatDuration } from './text.ts';

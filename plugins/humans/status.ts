@@ -6,7 +6,7 @@
  * what `validate` says now. Colour only when the edge allows it.
  * @module
  */
-import type { CommandResult } from '../../acp.ts';
+import type { CommandResult } from '../../runtime/types.ts';
 import type { HumansContext } from './context.ts';
 import { blockingEvent, elapsed, loadSnapshot, type DeliverableView, type Snapshot } from './snapshot.ts';
 import { describeSigning, paint, terminalSafe, type Paint } from './text.ts';

@@ -4,12 +4,12 @@
  * as the core's deliverable checks), freezing, and the resource list. The SDK
  * glue in `server.ts` turns these into tools and resources.
  *
- * Imports only types from acp.ts (the library arrives as {@link McpCore}) and
+ * Imports only types from runtime/types.ts (the library arrives as {@link McpCore}) and
  * the shared helpers of runtime/util.ts.
  * @module
  */
 import * as nodePath from 'node:path';
-import type * as Acp from '../../acp.ts';
+import type * as Acp from '../../runtime/types.ts';
 import type { Json } from '../../runtime/util.ts';
 
 /** The library as plugins receive it (`context.api`). */

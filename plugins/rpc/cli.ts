@@ -4,7 +4,7 @@
 
 import { parseHostPort, parseServerConfig, ConfigError, type ServerConfigFile } from './config.ts';
 import type { AcpCore, Host, Registry } from './core.ts';
-import type { CommandContext as AcpCommandContext } from '../../acp.ts';
+import type { CommandContext as AcpCommandContext } from '../../runtime/types.ts';
 import { RpcClient, RpcResponseError, RpcConnectionError, RpcEndpointError, type SubscriptionNotification } from './client.ts';
 import { RpcServer } from './server.ts';
 import type { FolderWatcher } from './collab.ts';

@@ -5,7 +5,7 @@
 
 import * as nodePath from 'node:path';
 import type { AcpCore, DerivedState, Host, JsonObject, Registry } from './core.ts';
-import type { FolderFollower } from '../../acp.ts';
+import type { FolderFollower } from '../../runtime/types.ts';
 import { withJsonText } from './jsonrpc.ts';
 
 /** The state carried by notifications: what `wait` and `next` look at. */

@@ -1,7 +1,7 @@
 // The library as the RPC plugin receives it: the context's `api` (plugins
 // never value-import acp.ts; see docs/architecture.md). Types only.
 
-import type * as Acp from '../../acp.ts';
+import type * as Acp from '../../runtime/types.ts';
 
 /** The library (a plugin's `context.api`; `import * as acp from 'acp.ts'` satisfies it too). */
 export type AcpCore = Acp.AcpApi;

@@ -10,7 +10,7 @@ import * as v from 'valibot';
 import { Collab, type CollabUpdate, type FolderWatcher, type StateSnapshot, type TaskStatus } from './collab.ts';
 import { ConfigError, isLoopback } from './config.ts';
 import type { AcpCore, Host, JsonObject, Registry } from './core.ts';
-import type { CommandSpec, OptionValues } from '../../acp.ts';
+import type { CommandSpec, OptionValues } from '../../runtime/types.ts';
 import type { FrameLimits } from './framing.ts';
 import { RpcCode, RpcError, type CallInfo, type JsonRpcParams } from './jsonrpc.ts';
 import { Peer, RpcCancelledError, RpcConnectionError, RpcResponseError, WorkGate, type ByteStream } from './peer.ts';

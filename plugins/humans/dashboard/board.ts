@@ -9,7 +9,7 @@
  * @module
  */
 import { isAbsolute, join, relative } from 'node:path';
-import type { Registry } from '../../../acp.ts';
+import type { Registry } from '../../../runtime/types.ts';
 import type { Host } from '../../../runtime/host.ts';
 import type { HumansApi } from '../context.ts';
 import { reportBody } from '../report.ts';

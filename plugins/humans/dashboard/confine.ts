@@ -9,7 +9,7 @@
  * in between a check and the open cannot lead outside.
  * @module
  */
-import type { AcpApi } from '../../../acp.ts';
+import type { AcpApi } from '../../../runtime/types.ts';
 import type { FileStat, FileSystem, Host } from '../../../runtime/host.ts';
 
 type NodeFs = typeof import('node:fs');

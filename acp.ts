@@ -29,7 +29,7 @@
  * @module
  */
 import * as nodePath from 'node:path';
-import { checkOptionValues, commandWord, formatHelp, parseArgv, parsePartial, parsePyFloat, parsePyInt } from './runtime/argv.ts';
+import { argvSpecOf, checkOptionValues, commandWord, formatHelp, parseArgv, parseGlobalOptions, parsePyFloat, parsePyInt, pluginOptionConflict } from './runtime/argv.ts';
 import { addSeq, CHECKPOINT_NAME, checkpointState, hasSeq, loadCheckpoint, logFacts, type LogFacts, saveCheckpoint, stripErrors } from './runtime/checkpoint.ts';
 import { checkAnswers, describeError, expandUser, folderOption, jsonWithOutcome, reportError, runCommandChain } from './runtime/cli.ts';
 import { DEFAULT_WAIT_INTERVAL_SECONDS, DEFAULT_WAIT_TIMEOUT_SECONDS, FORBIDDEN_FILES, REQUIRED_FILES, VERSION } from './runtime/constants.ts';
@@ -48,7 +48,8 @@ import { followFolder, formatNext, nextAction, waitForTurn } from './runtime/nex
 import { createNodeHost } from './runtime/node-host.ts';
 import { dumpsPy, loadsPy } from './runtime/pyjson.ts';
 import { comparePy, decodeText, formatProtocolJson, formatTimestamp, parseZonedTimestamp, purePosixPath, pyRepr, pySplitLines, pyStr, pyStrip, reviewHeadings, sha256Hex, sortedPy, zonedInstant } from './runtime/pytext.ts';
-import { applyEvent, DELIVERABLE_EVENTS, emptyState, refusalCodeOf, replay, staleNote, turnOf, TurnTracker } from './runtime/state-machine.ts';
+import { applyEvent, DELIVERABLE_EVENTS, emptyState, refusalCodeOf, replay, stateKeys } from './runtime/state-machine.ts';
+import { TURN_HISTORY, TurnTracker, cacheEquals, decideTurn, folderTurn, readCachedTurn, staleNote, turnOf, withCachedTurn } from './runtime/turn.ts';
 import { localStore, openStore } from './runtime/store.ts';
 import { type PendingFiles, pendingHost, strictSetting } from './runtime/strict.ts';
 import { type AcpApi, type AcpEvent, type AcpHooks, type AcpPlugin, type AfterAppendContext, type AppendOptions, type AppendRequest, type AppendResult, type CliIo, type Collaboration, type CommandContext, type CommandOptionSpec, type CommandResult, type CommandSpec, type DeliverableType, type DerivedState, EVENT_NAMES, type EventLog, type HookOrder, type OpenOptions, type OptionValues, type Origin, PHASES, type PluginContext, type RegistryOptions, type RunCommandOptions, type RuntimeFacts, type StoreProvider, type StoreSession, type Transaction, type WriteIntent } from './runtime/types.ts';
@@ -58,13 +59,14 @@ import { completionGateTexts, deliverableDocErrors, freezeErrors, validate, veri
 
 // The public types (one dependency-free module) and the protocol's constants
 export { DEFAULT_WAIT_INTERVAL_SECONDS, DEFAULT_WAIT_TIMEOUT_SECONDS, FORBIDDEN_FILES, REQUIRED_FILES, VERSION } from './runtime/constants.ts';
-export { EVENT_NAMES, PHASES, type EventName, type Phase, type AcpEvent, type EventLog, type DerivedState, type RefusalCode, type Turn, type ParticipantEntry, type CompletionGate, type DeliverableDeclaration, type DeliverablesDeclaration, type ProtocolDocument, type DeliverableCheckContext, type Findings, type DeliverableType, type InitFilesContext, type DocumentFiles, type BeforeAppendContext, type AfterAppendContext, type ValidateHookContext, type NextHookContext, type AcpHooks, type HookOrder, type CommandOptionSpec, type CommandSpec, type OptionValue, type OptionValuesOf, type CommandOutcome, type CommandResult, type OptionValues, type CommandContext, type AcpPlugin, type PluginContext, type RuntimeFacts, type Origin, type PluginEntry, type RegistryOptions, type AppendRequest, type AppendResult, type AppendOptions, type WriteIntent, type StoreSession, type Store, type FollowOptions, type StoreProvider, type StoreContext, type Transaction, type TransactionWriteOptions, type ValidateOptions, type ValidationResult, type SignatureReport, type InitRequest, type InitResult, type NextResult, type WaitOptions, type WaitResult, type FolderFollower, type OpenOptions, type Collaboration, type CliIo, type RunCommandOptions, type AcpApi } from './runtime/types.ts';
+export { EVENT_NAMES, PHASES, type EventName, type Phase, type AcpEvent, type EventLog, type DerivedState, type RefusalCode, type Turn, type TurnState, type TurnSnapshot, type CachedTurn, type CacheAgreement, type ParticipantEntry, type CompletionGate, type DeliverableDeclaration, type DeliverablesDeclaration, type ProtocolDocument, type DeliverableCheckContext, type Findings, type DeliverableType, type InitFilesContext, type DocumentFiles, type BeforeAppendContext, type AfterAppendContext, type ValidateHookContext, type NextHookContext, type AcpHooks, type HookOrder, type CommandOptionSpec, type CommandSpec, type OptionValue, type OptionValuesOf, type CommandOutcome, type CommandResult, type OptionValues, type CommandContext, type AcpPlugin, type PluginContext, type RuntimeFacts, type Origin, type PluginEntry, type RegistryOptions, type AppendRequest, type AppendResult, type AppendOptions, type WriteIntent, type StoreSession, type Store, type FollowOptions, type StoreProvider, type StoreContext, type Transaction, type TransactionWriteOptions, type ValidateOptions, type ValidationResult, type SignatureReport, type InitRequest, type InitResult, type NextResult, type WaitOptions, type WaitResult, type FolderFollower, type OpenOptions, type Collaboration, type CliIo, type RunCommandOptions, type AcpApi } from './runtime/types.ts';
 
 // The event log (spec §4)
 export { formatEventLine, jsonErrorDetail, nextSeq, parseEventLog, readEventLog, scanEventLog } from './runtime/event-log.ts';
 
 // The derived state machine (spec §5) and whose turn it is
-export { TurnTracker, applyEvent, emptyState, refusalCodeOf, replay, staleNote, turnOf } from './runtime/state-machine.ts';
+export { applyEvent, emptyState, refusalCodeOf, replay } from './runtime/state-machine.ts';
+export { TURN_HISTORY, TurnTracker, cacheEquals, decideTurn, folderTurn, readCachedTurn, staleNote, turnOf, withCachedTurn } from './runtime/turn.ts';
 
 // The folder's declaration: protocol.json, deliverables, their types
 export { callType, checkedDocumentPath, defaultGates, defaultTemplate, deliverableBoundary, deliverableRef, documentFiles, isUnsafePath, participantIds, primaryRef, readDeliverable, readProtocol, resolveDeliverablePath, symlinkRefusal } from './runtime/folder.ts';
@@ -161,6 +163,8 @@ export class Registry {
     for (const command of commands) checkCommand(this, command, where);
     const stores = plugin.stores ?? [];
     if (!Array.isArray(stores) || !stores.every(isStoreProvider)) throw new AcpError(`${where}: stores must be an array of { name, open(context), flag? }`);
+    const conflict = origin.kind === 'built-in' ? undefined : pluginOptionConflict(this, plugin);
+    if (conflict) throw new AcpError(`${where}: ${conflict}`);
     if (plugin.optionsSchema !== undefined && context) await checkPluginOptions(plugin, context, where);
     const typeOrigin: Origin = { ...origin, plugin: plugin.name };
     types.forEach((type, index) => {
@@ -315,15 +319,20 @@ export async function createRegistry(options: RegistryOptions = {}): Promise<Reg
   await loadBuiltInTypes(registry);
   try {
     if (options.builtIns) await loadBuiltInPlugins(registry, options);
-    if (!options.plugins?.length && !options.config) return registry;
-    const { loadPlugins } = await import('./runtime/loader.ts');
-    const host = options.host ?? (await createNodeHost());
-    await loadPlugins(registry, { ...options, host }, libraryApi(), BUNDLED_PLUGINS);
+    await loadUserPlugins(registry, options);
   } catch (error) {
     await registry.cleanup().catch(() => undefined);
     throw error;
   }
   return registry;
+}
+
+/** Load the config file's plugins (with `options.config`) and `options.plugins` into `registry`. */
+async function loadUserPlugins(registry: Registry, options: RegistryOptions): Promise<void> {
+  if (!options.plugins?.length && !options.config) return;
+  const { loadPlugins } = await import('./runtime/loader.ts');
+  const host = options.host ?? (await createNodeHost());
+  await loadPlugins(registry, { ...options, host }, libraryApi(), BUNDLED_PLUGINS);
 }
 
 /** Register the protocol's commands and the built-in plugins (see {@link BUILT_IN_PLUGINS}). */
@@ -342,13 +351,6 @@ async function loadBuiltInPlugins(registry: Registry, options: RegistryOptions):
 
 function readinessAppendErrors(readiness: ReadinessFacts, eventName: string): string[] {
   return readinessGateErrors(readiness, 'first', eventName !== 'decision_accepted');
-}
-
-/** DerivedState keys the checkpoint stores (all but the readiness-dependent errors). */
-function stateKeys(): string[] {
-  return Object.keys(emptyState())
-    .filter((key) => key !== 'errors' && key !== 'codes')
-    .sort();
 }
 
 // ---------------------------------------------------------------------------
@@ -632,8 +634,8 @@ function signedHead(protocol: Json, event: AcpEvent, line: string): Json {
  */
 async function repairStaleCache(host: Host, folder: string, protocol: Json, events: Json[], session: StoreSession): Promise<void> {
   const turn = turnOf(protocol, events);
-  if (!turn.staleAt) return;
-  const updated = { ...protocol, currentPhase: turn.phase, proposalOwner: turn.proposalOwner, waitingFor: turn.waitingFor, updatedAt: events.at(-1)!.at };
+  if (turn.cache !== 'behind') return;
+  const updated = withCachedTurn(protocol, turn.log, events.at(-1)!.at);
   await writeFileAtomic(host, nodePath.join(folder, 'protocol.json'), formatProtocolJson(updated), { throughLink: true });
   session.written.add(nodePath.join(folder, 'protocol.json'));
 }
@@ -647,7 +649,7 @@ function appendedText(view: LogView, event: AcpEvent): string {
 
 /** protocol.json with the state after `event` (other keys as read under the lock: a person's or another tool's edits stay). */
 function updatedProtocol(protocol: Json, state: DerivedState, event: AcpEvent, line: string): Json {
-  const updated: Json = { ...protocol, currentPhase: state.phase, proposalOwner: state.proposalOwner, waitingFor: state.waitingFor, updatedAt: event.at };
+  const updated = withCachedTurn(protocol, state, event.at);
   // A signed collaboration's protocol.json records the last signed line (docs/signing.md).
   if (event.sig !== undefined) updated.signing = signedHead(protocol, event, line);
   return updated;
@@ -758,7 +760,7 @@ function apiObject(): AcpApi {
     VERSION, LOCK_NAME, CHECKPOINT_NAME, LOCK_BREAKER, EVENT_NAMES, PHASES, REQUIRED_FILES, FORBIDDEN_FILES, CONCLUSION_SECTIONS, DEFAULT_WAIT_TIMEOUT_SECONDS, DEFAULT_WAIT_INTERVAL_SECONDS,
     AcpError, AcpTimeoutError, AcpAbortError, AcpPluginError, AcpAppendedError, UsageError,
     createNodeHost, createMemoryHost, createMemoryFileSystem, openCollaboration, createRegistry, pluginContext,
-    init, append, transact, strictSetting, openStore, signingKey, verifySignatures, localStore, eventDocuments, turnOf, staleNote, TurnTracker, refusalCodeOf, validate, nextAction, formatNext, waitForTurn, followFolder,
+    init, append, transact, strictSetting, openStore, signingKey, verifySignatures, localStore, eventDocuments, turnOf, folderTurn, decideTurn, TURN_HISTORY, staleNote, TurnTracker, readCachedTurn, cacheEquals, withCachedTurn, refusalCodeOf, validate, nextAction, formatNext, waitForTurn, followFolder,
     readProtocol, readEventLog, scanEventLog, parseEventLog, formatEventLine, jsonErrorDetail, nextSeq, emptyState, applyEvent, replay,
     participantIds, isUnsafePath, deliverableRef, primaryRef, resolveDeliverablePath, deliverableBoundary, symlinkRefusal, readDeliverable, documentFiles, checkedDocumentPath,
     markdown, readReadiness, decisionGateErrors, conclusionErrors, defaultTemplate, defaultGates, reviewHeadings, parseZonedTimestamp,
@@ -781,27 +783,28 @@ export async function runCli(io: CliIo, hostOverride?: Host): Promise<number> {
   const host = hostOverride ?? (await createNodeHost());
   const found = commandWord(io.argv);
   const argv = io.argv.filter((_, index) => index !== found.index);
-  const wantsJson = argv.includes('--json');
+  // Until the global options are parsed, an error is reported as the words on the command line ask.
+  let flags = { json: argv.includes('--json'), debug: argv.includes('--debug') };
   let registry: Registry | undefined;
   try {
     if (found.word === undefined && (argv.includes('--version') || argv.includes('-v'))) {
       io.stdout(`acp/${VERSION}\n`);
       return 0;
     }
-    const globals = parsePartial(argv);
     // In-process callers (tests, embedders) get this process's capabilities, as the entry point does.
     const runtime = io.runtime ?? (await (await import('./runtime/process.ts')).createProcessRuntime());
-    registry = await createRegistry({
-      host,
-      runtime,
+    const where = { host, runtime, cwd: host.resolvePath('.'), warn: (message: string) => io.stderr(`warning: ${message}\n`), env: io.env };
+    registry = await createRegistry({ ...where, builtIns: true });
+    // Parsed before any plugin of the user's loads: a command line that will be refused runs none (issue 35).
+    const globals = parseGlobalOptions(argv, found.word === undefined ? undefined : argvSpecOf(registry, found.word));
+    if (found.word === undefined && !argv.some((token) => token === '-h' || token === '--help')) throw new UsageError(`a command is required (${[...registry.commands.keys()].join(', ')})`);
+    flags = globals;
+    await loadUserPlugins(registry, {
+      ...where,
       config: globals.config,
       plugins: globals.plugins,
       via: '--plugin',
-      cwd: host.resolvePath('.'),
       folder: globals.folder === undefined ? undefined : host.resolvePath(globals.folder),
-      warn: (message) => io.stderr(`warning: ${message}\n`),
-      builtIns: true,
-      env: io.env,
       // `acp serve` serves its --root (default: the working directory); other agents write there.
       collaborationRoots: found.word === 'serve' ? [host.resolvePath(globals.root ?? '.')] : undefined,
     });
@@ -810,7 +813,7 @@ export async function runCli(io: CliIo, hostOverride?: Host): Promise<number> {
     await registry.cleanup();
     return code;
   } catch (error) {
-    return reportError(io, error, wantsJson);
+    return reportError(io, error, flags);
   } finally {
     await registry?.cleanup().catch((error: unknown) => io.stderr(`error: ${(error as Error).message}\n`));
   }
@@ -820,16 +823,14 @@ export async function runCli(io: CliIo, hostOverride?: Host): Promise<number> {
 async function dispatch(io: CliIo, host: Host, registry: Registry, word: string | undefined, argv: string[]): Promise<number> {
   const out = (text: string): void => io.stdout(`${text}\n`);
   if (word === undefined) {
-    if (argv.includes('--help') || argv.includes('-h')) {
-      io.stdout(formatHelp(registry, VERSION));
-      return 0;
-    }
-    throw new UsageError(`a command is required (${[...registry.commands.keys()].join(', ')})`);
+    // Without a command, runCli has refused any command line but a request for help.
+    io.stdout(formatHelp(registry, VERSION));
+    return 0;
   }
   const entry = registry.commands.get(word);
   if (!entry) throw new UsageError(`unknown command '${word}' (commands: ${[...registry.commands.keys()].join(', ')})`);
   const spec = entry.spec;
-  const parsed = parseArgv(argv, spec);
+  const parsed = parseArgv(argv, argvSpecOf(registry, word)!);
   if (parsed.options.help) {
     io.stdout(formatHelp(registry, VERSION, spec));
     return 0;

@@ -77,11 +77,11 @@ export function expandUser(path: string, env?: (name: string) => string | undefi
 }
 
 /** Print a failure as `error: …` (and the JSON object under `--json`); returns the exit code (70: a bug). */
-export function reportError(io: CliIo, error: unknown, wantsJson: boolean): number {
+export function reportError(io: CliIo, error: unknown, { json: wantsJson, debug }: { json: boolean; debug: boolean }): number {
   const described = describeError(error);
   if (!described) {
     io.stderr(`error: internal error: ${error instanceof Error ? error.message : String(error)}\n`);
-    if (io.argv.includes('--debug') && error instanceof Error && error.stack) io.stderr(`${error.stack}\n`);
+    if (debug && error instanceof Error && error.stack) io.stderr(`${error.stack}\n`);
     return 70;
   }
   const { message, exitCode, code } = described;

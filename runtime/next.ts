@@ -11,13 +11,12 @@ import { scanEventLog } from './event-log.ts';
 import { documentFiles, participantIds, primaryRef, readProtocol } from './folder.ts';
 import type { Host } from './host.ts';
 import { pyRepr, pyStr } from './pytext.ts';
-import { TurnTracker, staleNote, turnOf } from './state-machine.ts';
 import { openStore } from './store.ts';
 import type { FolderFollower, Json, NextResult, Registry, Turn, WaitOptions, WaitResult } from './types.ts';
 import { sleep } from './util.ts';
 import { readEventLogSettled } from './event-log.ts';
 import { readReadinessFile, readTextIfExists } from './folder.ts';
-import { appendInFlight } from './state-machine.ts';
+import { TurnTracker, appendInFlight, readTurn, staleNote } from './turn.ts';
 
 /** Compute the next action for `participant` (spec §10). */
 export async function nextAction(host: Host, folder: string, participant: string, registry?: Registry): Promise<NextResult> {
@@ -25,7 +24,7 @@ export async function nextAction(host: Host, folder: string, participant: string
   if (!participantIds(protocol).includes(participant)) throw new AcpError(`participant ${pyRepr(participant)} is not listed in protocol.json`, 2, 'unknown_participant');
   const log = await readEventLogSettled(host, folder);
   if (log.errors.length) throw new AcpError(log.errors, 2, 'invalid_log');
-  return describeTurn(host, folder, protocol, log.events, participant, turnOf(protocol, log.events), registry);
+  return describeTurn(host, folder, protocol, log.events, participant, await readTurn(host, folder, protocol, log), registry);
 }
 
 /** The next action for `participant` on `turn` (spec §10), the `next` hooks' hints included. */
@@ -92,7 +91,7 @@ async function describeTurn(host: Host, folder: string, protocol: Json, events: 
   const last = events.at(-1);
   const result: NextResult = { phase, proposalOwner: owner, waitingFor: waiting, action, exitCode };
   if (last) result.lastEvent = { seq: last.seq, event: last.event, from: last.from };
-  const note = staleNote(turn, last);
+  const note = staleNote(turn);
   if (note && !(await appendInFlight(host, folder, turn))) result.note = note;
   if (registry?.hooks.has('next')) {
     const hints: string[] = [];
@@ -157,8 +156,8 @@ const UNREADABLE_GRACE_MS = 2000;
  * Wait until `participant` is listed in waitingFor or the phase is
  * completed/blocked (spec §10). Woken by file-system notifications, with a
  * poll every `intervalSeconds` as the fallback; a store that follows others
- * (git) keeps the folder up to date meanwhile. The turn is the log's when
- * protocol.json's cache is a stale copy of it (see {@link TurnTracker}).
+ * (git) keeps the folder up to date meanwhile. The turn is every door's
+ * (runtime/turn.ts): the log's when protocol.json was left behind by an append.
  */
 export async function waitForTurn(host: Host, folder: string, participant: string, options: WaitOptions = {}, registry?: Registry): Promise<WaitResult> {
   // An infinite interval polls never (file-change notifications still wake the wait): a timer past 2^31 - 1 ms would fire at once.

@@ -1,16 +1,13 @@
 /**
  * The derived state machine (spec §5): the phase and the turn after each
- * event, the rule an event breaks and its stable code, and whose turn it
- * is when protocol.json's cache lags behind the log.
+ * event, and the rule an event breaks and its stable code (whose turn it is
+ * against protocol.json's cache is runtime/turn.ts's).
  * @module
  */
 import { decisionGateErrors } from './documents.ts';
-import { inspectFolderLock } from './files.ts';
-import { participantIds, readProtocol } from './folder.ts';
-import type { Host } from './host.ts';
 import { pyStr, sortedPy } from './pytext.ts';
-import type { DerivedState, Json, Phase, ReadinessFacts, RefusalCode, Turn } from './types.ts';
-import { isPyIntLike, pySeqKey, sameList } from './util.ts';
+import type { DerivedState, Json, Phase, ReadinessFacts, RefusalCode } from './types.ts';
+import { isPyIntLike, pySeqKey } from './util.ts';
 
 /** Record a broken rule: its message (validate prints it) and its code. */
 function breakRule(state: DerivedState, code: RefusalCode, message: string): void {
@@ -232,91 +229,12 @@ export function replay(events: Json[], participants: string[], readiness: Readin
   return state;
 }
 
-/** The turn after one event. */
-interface TurnSnapshot {
-  event: Json;
-  phase: Phase | null;
-  owner: string | null;
-  waiting: string[];
-}
-
-/** How many of the log's last events a stale cache may describe (every append repairs it, so one in practice). */
-const STALE_DEPTH = 8;
-
-/**
- * Follows a log event by event (the state machine's turn after each) and
- * tells whose turn it is against protocol.json's cache. A cache that
- * matches the end of the log, or no point of it at all (a hand edit, which
- * the Python tools read as written), is taken as it is; one that matches an
- * earlier event exactly, its time included, was left behind by an append,
- * and the log's turn is the answer.
- */
-export class TurnTracker {
-  readonly state = emptyState();
-  #recent: TurnSnapshot[] = [];
-  readonly #participants: string[];
-
-  constructor(participants: string[]) {
-    this.#participants = participants;
-  }
-
-  /** The next event of the log. */
-  add(event: Json): void {
-    // Phases and turns do not depend on readiness.md (only decision_accepted's errors do).
-    applyEvent(this.state, event, this.#participants, NO_READINESS);
-    if (this.#recent.length === STALE_DEPTH) this.#recent.shift();
-    this.#recent.push({ event, phase: this.state.phase, owner: this.state.proposalOwner, waiting: this.state.waitingFor });
-  }
-
-  /** The turn, given protocol.json as read now. */
-  turn(protocol: Json): Turn {
-    const cached: Turn = { phase: protocol.currentPhase, proposalOwner: protocol.proposalOwner, waitingFor: cachedWaiting(protocol) };
-    const matches = (r: TurnSnapshot): boolean => r.phase === protocol.currentPhase && r.owner === protocol.proposalOwner && sameList(protocol.waitingFor, r.waiting);
-    const last = this.#recent.at(-1);
-    if (!last || matches(last)) return cached;
-    for (let i = this.#recent.length - 2; i >= 0; i--) {
-      const r = this.#recent[i]!;
-      if (r.event.at === protocol.updatedAt && matches(r)) return { phase: last.phase, proposalOwner: last.owner, waitingFor: [...last.waiting], staleAt: r.event };
-    }
-    return cached;
-  }
-}
-
-const NO_READINESS: ReadinessFacts = { blocking: [], unresolved: [], deferredWithoutReason: [], readyToImplement: true, isGateChecked: () => true };
-
-/** The turn of a folder whose log is read whole (see {@link TurnTracker}). */
-export function turnOf(protocol: Json, events: Json[]): Turn {
-  // Only a cache whose time is that of one of the last events but the very
-  // last can be stale: most reads need no replay.
-  if (!events.slice(-STALE_DEPTH - 1, -1).some((e) => e.at === protocol.updatedAt)) return { phase: protocol.currentPhase, proposalOwner: protocol.proposalOwner, waitingFor: cachedWaiting(protocol) };
-  const tracker = new TurnTracker(participantIds(protocol));
-  for (const event of events) tracker.add(event);
-  return tracker.turn(protocol);
-}
-
-/**
- * Whether a stale-looking cache is an append caught between its line and
- * its rename (the folder lock held, or protocol.json caught up since): the
- * answer from the log is right either way, but only a cache left behind is
- * worth a note.
- */
-export async function appendInFlight(host: Host, folder: string, turn: Turn): Promise<boolean> {
-  if ((await inspectFolderLock(host, folder).catch(() => undefined))?.status === 'held') return true;
-  const now = await readProtocol(host, folder).catch(() => undefined);
-  return now !== undefined && now.currentPhase === turn.phase && now.proposalOwner === turn.proposalOwner && sameList(now.waitingFor, turn.waitingFor);
-}
-
-/** Words for a stale cache, on stderr of the command that answered from the log. */
-export function staleNote(turn: Turn, events: Json[] | Json | undefined): string | undefined {
-  if (!turn.staleAt) return undefined;
-  const last = Array.isArray(events) ? events.at(-1) : events;
-  return `protocol.json is stale (it describes seq ${pyStr(turn.staleAt.seq)}; the log ends at seq ${pyStr(last?.seq)}): answering from the log; the next append or \`acp doctor --fix\` rewrites it`;
+/** DerivedState keys the append checkpoint stores (all but the readiness-dependent errors). */
+export function stateKeys(): string[] {
+  return Object.keys(emptyState())
+    .filter((key) => key !== 'errors' && key !== 'codes')
+    .sort();
 }
 
 /** The events that name a deliverable document (`doc`, `role`). */
 export const DELIVERABLE_EVENTS = new Set(['deliverable_drafted', 'deliverable_revised', 'deliverable_frozen']);
-
-/** protocol.json's cached waitingFor, as a list of strings. */
-export function cachedWaiting(protocol: Json): string[] {
-  return Array.isArray(protocol.waitingFor) ? protocol.waitingFor.map((v) => pyStr(v)) : [];
-}

@@ -95,19 +95,50 @@ export interface DerivedState {
  */
 export type RefusalCode = 'phase' | 'not_your_turn' | 'invalid_event';
 
-/** Whose turn it is: protocol.json's cached turn, or the log's when the cache is a stale copy of an earlier point of it. */
+/** A turn: what protocol.json caches and the state machine derives. */
+export interface TurnState {
+  phase: string | null;
+  proposalOwner: string | null;
+  waitingFor: string[];
+}
+
+/** protocol.json's cached turn as written (raw values), and which of its keys are present. */
+export interface CachedTurn {
+  phase: unknown;
+  proposalOwner: unknown;
+  waitingFor: unknown;
+  present: { phase: boolean; proposalOwner: boolean; waitingFor: boolean };
+}
+
+/**
+ * How protocol.json's cache relates to the log: `agrees` (rule 1), `no-log-turn`
+ * (rule 2), `behind` (rules 3 and 4: the answer is the log's), `edited` (rule 5:
+ * the answer is the cache's).
+ */
+export type CacheAgreement = 'agrees' | 'no-log-turn' | 'behind' | 'edited';
+
+/** The answer to "whose turn" (runtime/turn.ts): the same for every door that reads one folder. */
 export interface Turn {
+  /** The phase answered (the cache's raw value under rules 2 and 5). */
   phase: unknown;
   proposalOwner: unknown;
   waitingFor: string[];
-  /**
-   * Set when protocol.json's cache is stale: its phase, owner, waitingFor
-   * and `updatedAt` are exactly those after this earlier event (an append of
-   * a later event died between its line and the rename, met a full disk, or
-   * is between the two right now). The turn is then the log's.
-   */
+  /** The log's last event, if any. */
+  lastEvent: Json | undefined;
+  /** Where the answer comes from. */
+  source: 'log' | 'cache';
+  cache: CacheAgreement;
+  /** The turn the log derives (phase null when it derives none). */
+  log: TurnState;
+  /** Under `behind`: the event after which the cache was written. */
   staleAt?: Json;
 }
+
+/** The turn after one event of the log. */
+export interface TurnSnapshot extends TurnState {
+  event: Json;
+}
+
 
 /** A participant entry: `{id}` (readers also accept plain strings). */
 export type ParticipantEntry = { id: string } | string;
@@ -1169,7 +1200,7 @@ export interface Registry {
   cleanup(): Promise<void>;
 }
 
-/** Follows a log event by event and tells whose turn it is: acp.ts's `TurnTracker` class has this shape. */
+/** Follows a log event by event and tells whose turn it is: runtime/turn.ts's `TurnTracker` class has this shape. */
 export interface TurnTracker {
   readonly state: DerivedState;
   /** The next event of the log. */
@@ -1317,19 +1348,24 @@ export interface AcpApi {
   localStore(host: Host): Store;
   /** Absolute paths of the documents an event speaks for (its `doc`, resolved as a deliverable where it is one). */
   eventDocuments(folder: string, protocol: Json, request: Pick<AppendRequest, 'event' | 'doc'>): string[];
-  /** The turn of a folder whose log is read whole (see {@link TurnTracker}). */
+  /** The turn of a folder whose log is read whole: the one answer of every door (runtime/turn.ts; the rule is in docs/spec-notes.md). */
   turnOf(protocol: Json, events: Json[]): Turn;
-  /** Words for a stale cache, on stderr of the command that answered from the log. */
-  staleNote(turn: Turn, events: Json[] | Json | undefined): string | undefined;
-  /**
-   * Follows a log event by event (the state machine's turn after each) and
-   * tells whose turn it is against protocol.json's cache. A cache that
-   * matches the end of the log, or no point of it at all (a hand edit, which
-   * the Python tools read as written), is taken as it is; one that matches an
-   * earlier event exactly, its time included, was left behind by an append,
-   * and the log's turn is the answer.
-   */
+  /** Whose turn it is in `folder` (protocol.json as read, or `protocol`): {@link turnOf} after reading the log, without its replay where the append checkpoint vouches for it. */
+  folderTurn(host: Host, folder: string, protocol?: Json): Promise<Turn>;
+  /** The rule, given the turn after each of the log's last {@link TURN_HISTORY} events, oldest first (for a follower that keeps its own, such as the JSON-RPC server's). */
+  decideTurn(protocol: Json, recent: readonly TurnSnapshot[]): Turn;
+  /** How many of the log's last turns {@link decideTurn} reads. */
+  readonly TURN_HISTORY: number;
+  /** Words for a cache left behind (`cache: 'behind'`), on stderr of the command that answered from the log. */
+  staleNote(turn: Turn): string | undefined;
+  /** Follows a log event by event and answers whose turn it is against protocol.json as read now (the rule of {@link turnOf}). */
   readonly TurnTracker: new (participants: string[]) => TurnTracker;
+  /** protocol.json's cached turn as written: the one reader of its `currentPhase`, `proposalOwner` and `waitingFor`. */
+  readCachedTurn(protocol: Json): CachedTurn;
+  /** Whether protocol.json caches exactly `turn` (phase, owner and waitingFor). */
+  cacheEquals(protocol: Json, turn: TurnState): boolean;
+  /** protocol.json caching `turn` (its other keys kept), written at `updatedAt`. */
+  withCachedTurn(protocol: Json, turn: TurnState, updatedAt: unknown): Json;
   /** The code of a refused event: a wrong phase outranks a wrong actor (nobody may do it now). */
   refusalCodeOf(state: DerivedState): RefusalCode;
   /**
@@ -1348,8 +1384,8 @@ export interface AcpApi {
    * Wait until `participant` is listed in waitingFor or the phase is
    * completed/blocked (spec §10). Woken by file-system notifications, with a
    * poll every `intervalSeconds` as the fallback; a store that follows others
-   * (git) keeps the folder up to date meanwhile. The turn is the log's when
-   * protocol.json's cache is a stale copy of it (see {@link TurnTracker}).
+   * (git) keeps the folder up to date meanwhile. The turn is every door's
+   * (runtime/turn.ts): the log's when protocol.json was left behind by an append.
    */
   waitForTurn(host: Host, folder: string, participant: string, options?: WaitOptions, registry?: Registry): Promise<WaitResult>;
   /**

@@ -15,7 +15,8 @@ import { compareInstants, decodeText, pyRepr, pyStr, pyStrip, reviewHeadings, ty
 import type { SignatureVerifier, SigningDeclaration } from './signing.ts';
 import { applyEvent, emptyState } from './state-machine.ts';
 import { type DeliverableCheckContext, type DerivedState, EVENT_NAMES, type Findings, type Json, PHASES, type PyInstant, type ReadinessFacts, type Registry, type SignatureReport, type SigningSummary, type ValidateOptions, type ValidationResult } from './types.ts';
-import { isInside, isObject, isPyIntLike, nodeCrypto, pySeqKey } from './util.ts';
+import { isInside, isObject, isPyIntLike, nodeCrypto, pySeqKey, sameList } from './util.ts';
+import { readCachedTurn } from './turn.ts';
 import { ValidateCheckpoint } from './validate-checkpoint.ts';
 import { attachmentPath, isStringList, readTextIfExists, supportingEntries } from './folder.ts';
 import { sha256Hex } from './pytext.ts';
@@ -466,7 +467,8 @@ async function folderFileErrors(host: Host, folder: string): Promise<string[]> {
 function checkDeclaration(protocol: Json, errors: string[]): string[] {
   if (protocol.protocol !== 'acp') errors.push("protocol.json protocol must be 'acp'");
   if (protocol.schemaVersion !== 2) errors.push('protocol.json schemaVersion must be 2');
-  if (typeof protocol.currentPhase !== 'string' || !(PHASES as readonly string[]).includes(protocol.currentPhase)) {
+  const cache = readCachedTurn(protocol);
+  if (typeof cache.phase !== 'string' || !(PHASES as readonly string[]).includes(cache.phase)) {
     errors.push(`currentPhase must be one of ${pyRepr([...PHASES])}`);
   }
   if (typeof protocol.objective !== 'string' || pyStrip(protocol.objective) === '') errors.push('protocol.json objective must not be blank');
@@ -488,8 +490,8 @@ function checkDeclaration(protocol: Json, errors: string[]): string[] {
       for (const name of FORBIDDEN_FILES) if ((gate.text as string).includes(name)) errors.push(`completion gate must not reference obsolete file ${name}`);
     });
   }
-  if (!('waitingFor' in protocol)) errors.push('protocol.json waitingFor must be present');
-  if (!('proposalOwner' in protocol)) errors.push('protocol.json proposalOwner must be present');
+  if (!cache.present.waitingFor) errors.push('protocol.json waitingFor must be present');
+  if (!cache.present.proposalOwner) errors.push('protocol.json proposalOwner must be present');
   return participants;
 }
 
@@ -535,14 +537,12 @@ function checkCachedState(protocol: Json, state: DerivedState, errors: string[])
   // With no event replayed (an empty or unreadable log) the Python tools
   // compare only waitingFor (issue 12 item 6).
   const replayed = state.phase !== null;
-  if (replayed && protocol.currentPhase !== state.phase) errors.push(`protocol.json currentPhase is ${pyStr(protocol.currentPhase)}, expected ${state.phase}`);
-  if (replayed && protocol.proposalOwner !== state.proposalOwner) {
-    errors.push(`protocol.json proposalOwner is '${pyStr(protocol.proposalOwner)}', expected '${pyStr(state.proposalOwner)}'`);
+  const cache = readCachedTurn(protocol);
+  if (replayed && cache.phase !== state.phase) errors.push(`protocol.json currentPhase is ${pyStr(cache.phase)}, expected ${state.phase}`);
+  if (replayed && cache.proposalOwner !== state.proposalOwner) {
+    errors.push(`protocol.json proposalOwner is '${pyStr(cache.proposalOwner)}', expected '${pyStr(state.proposalOwner)}'`);
   }
-  const cachedWaiting = protocol.waitingFor;
-  if (!Array.isArray(cachedWaiting) || cachedWaiting.length !== state.waitingFor.length || cachedWaiting.some((v, i) => v !== state.waitingFor[i])) {
-    errors.push(`protocol.json waitingFor is ${pyRepr(cachedWaiting)}, expected ${pyRepr(state.waitingFor)}`);
-  }
+  if (!sameList(cache.waitingFor, state.waitingFor)) errors.push(`protocol.json waitingFor is ${pyRepr(cache.waitingFor)}, expected ${pyRepr(state.waitingFor)}`);
 }
 
 /** Step 10: the deliverables' content, decisions.md and the attachments. */

@@ -138,6 +138,8 @@ describe('acp dashboard', () => {
     const root = tempRoot();
     expect(await acp(['dashboard', '--root', join(root, 'missing')])).toMatchObject({ rc: 2, stderr: `error: --root '${join(root, 'missing')}' is not a directory\n` });
     expect(await acp(['dashboard', '--root', root, '--port', '70000'])).toMatchObject({ rc: 2, stderr: "error: argument --port: invalid port '70000' (0 to 65535; 0 picks a free one)\n" });
+    // An int option (defineCommand): argparse's words for a value that is no int, before the root is looked at.
+    expect(await acp(['dashboard', '--root', join(root, 'missing'), '--port', 'http'])).toMatchObject({ rc: 2, stderr: "error: argument --port: invalid int value: 'http'\n" });
     expect(await acp(['dashboard', '--root', root, '--tls-cert', 'c.pem'])).toMatchObject({ rc: 2, stderr: 'error: --tls-cert and --tls-key go together\n' });
   });
 

@@ -329,7 +329,11 @@ describe('acp mcp in process', () => {
       await expect.poll(() => progress, { timeout: 30_000 }).toEqual(['waiting: waiting for bob, carol after seq 3']);
       // bob's review lands in the log, but protocol.json still says [bob, carol] (the append died before its rename).
       const stale = readFileSync(join(abs, 'protocol.json'), 'utf8');
-      const line = (seq: number, from: string) => `${JSON.stringify({ seq, from, event: 'review_submitted', at: new Date().toISOString().replace(/\.\d+Z$/, 'Z'), summary: 'ok', doc: 'review.md', reply_to: seq - 1 })}\n`;
+      // Each killed append a second after the last written one: two lines behind, protocol.json is
+      // read as left behind only when its updatedAt is not the last event's (docs/spec-notes.md, the turn).
+      const staleAt = Date.parse(JSON.parse(stale).updatedAt);
+      const at = (seq: number) => new Date(staleAt + (seq - 3) * 1000).toISOString().replace(/\.\d+Z$/, 'Z');
+      const line = (seq: number, from: string) => `${JSON.stringify({ seq, from, event: 'review_submitted', at: at(seq), summary: 'ok', doc: 'review.md', reply_to: seq - 1 })}\n`;
       appendFileSync(join(abs, 'events.jsonl'), line(4, 'bob'));
       expect(readFileSync(join(abs, 'protocol.json'), 'utf8')).toBe(stale);
       await expect.poll(() => progress, { timeout: 30_000 }).toEqual(['waiting: waiting for bob, carol after seq 3', 'waiting: waiting for carol after seq 4']);

@@ -364,7 +364,7 @@ describe('a served collaboration while protocol.json is rewritten in place', () 
     collab.touch();
     await expect.poll(() => protocolReads()).toBeGreaterThan(readsTorn);
     expect(updates).toEqual([]);
-    expect(collab.cached).toEqual({ phase: 'drafting', proposalOwner: 'alice', waitingFor: ['alice'] });
+    expect(collab.turn).toEqual({ phase: 'drafting', proposalOwner: 'alice', waitingFor: ['alice'] });
     writeFileSync(path, acp.formatProtocolJson({ ...protocol, waitingFor: ['bob'] }));
     await expect.poll(() => updates).toEqual([{ kind: 'state', reset: false, state: { phase: 'drafting', proposalOwner: 'alice', waitingFor: ['bob'] } }]);
     done();

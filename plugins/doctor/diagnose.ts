@@ -307,10 +307,11 @@ async function diagnose(core: DoctorCore, host: Acp.Host, folder: string, underL
       const state = core.replay(log.events, participants, core.readReadiness(readinessText));
       const last = log.events.at(-1);
       diagnosis.derived = { phase: state.phase, proposalOwner: state.proposalOwner, waitingFor: state.waitingFor, lastAt: typeof last?.at === 'string' ? last.at : undefined };
-      const cached = `phase ${core.pyRepr(protocol.currentPhase)}, owner ${core.pyRepr(protocol.proposalOwner)}, waitingFor ${core.pyRepr(protocol.waitingFor)}`;
+      const cache = core.readCachedTurn(protocol);
+      const cached = `phase ${core.pyRepr(cache.phase)}, owner ${core.pyRepr(cache.proposalOwner)}, waitingFor ${core.pyRepr(cache.waitingFor)}`;
       const derived = `phase ${core.pyRepr(state.phase)}, owner ${core.pyRepr(state.proposalOwner)}, waitingFor ${core.pyRepr(state.waitingFor)}`;
       if (!log.events.length) add('state', 'problem', 'events.jsonl holds no event: there is no state to derive');
-      else if (protocol.currentPhase !== state.phase || protocol.proposalOwner !== state.proposalOwner || !core.sameList(protocol.waitingFor, state.waitingFor)) {
+      else if (!core.cacheEquals(protocol, state)) {
         add('state', 'problem', `protocol.json caches ${cached}; the log gives ${derived} (a writer stopped between the log and protocol.json?)`, true);
       } else add('state', 'ok', `protocol.json matches the log (${derived})`);
       if (state.errors.length) add('state', 'note', `replaying the log reports ${state.errors.length} protocol error${state.errors.length > 1 ? 's' : ''}; \`acp validate\` lists them`);
@@ -498,8 +499,7 @@ async function repair(core: DoctorCore, host: Acp.Host, folder: string, before: 
   const after = await diagnose(core, host, folder, true);
   if (after.protocol && after.derived && after.log?.events.length && after.findings.some((f) => f.check === 'state' && f.fixable)) {
     const { phase, proposalOwner, waitingFor, lastAt } = after.derived;
-    const updated: Json = { ...after.protocol, currentPhase: phase, proposalOwner, waitingFor };
-    if (lastAt !== undefined) updated.updatedAt = lastAt;
+    const updated = core.withCachedTurn(after.protocol, { phase, proposalOwner, waitingFor }, lastAt ?? after.protocol.updatedAt);
     await core.writeFileAtomic(host, join(folder, 'protocol.json'), core.formatProtocolJson(updated), { throughLink: true });
     changes.push(
       `rewrote protocol.json's cached state from the log: currentPhase ${core.pyRepr(phase)}, proposalOwner ${core.pyRepr(proposalOwner)}, waitingFor ${core.pyRepr(waitingFor)}${lastAt !== undefined ? `, updatedAt ${lastAt}` : ''}`,

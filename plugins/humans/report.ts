@@ -15,18 +15,18 @@
  */
 import MarkdownIt from 'markdown-it';
 import type { CommandResult } from '../../runtime/types.ts';
+import type { ReportOptions } from './options.ts';
 import type { HumansContext } from './context.ts';
-import { stringOption } from './context.ts';
 import { phaseDiagramSvg, phaseGraph } from './diagram.ts';
 import { blockingEvent, elapsed, loadSnapshot, type DeliverableView, type Snapshot } from './snapshot.ts';
 import { describeSigning, escapeHtml as h, visibleControls } from './text.ts';
 import { REPORT_CSS } from './report-css.ts';
 
 /** Run `acp report`: write the file (or stdout with `--out -`) and print its path and size. */
-export async function runReport(ctx: HumansContext): Promise<CommandResult> {
+export async function runReport(ctx: HumansContext<ReportOptions>): Promise<CommandResult> {
   const snapshot = await loadSnapshot(ctx, ctx.folder());
   const html = renderReport(snapshot, ctx.api);
-  const out = stringOption(ctx, 'out') ?? 'report.html';
+  const out = ctx.options.out ?? 'report.html';
   if (out === '-') {
     ctx.out(html);
     return { exitCode: 0 };

@@ -110,8 +110,9 @@ export async function loadSnapshot(sources: SnapshotSources, folder: string): Pr
   };
   const readiness = api.readReadiness(documents.readiness);
   const replayed = replayTimeline(api, log.events, participants, readiness);
-  const cachedWaiting = Array.isArray(protocol.waitingFor) ? protocol.waitingFor.map((v) => api.pyStr(v)) : [];
-  const useLog = log.errors.length === 0 && log.events.length > 0;
+  // Whose turn: the one rule of every door (the log, or protocol.json where the Python tools would read it).
+  const turn = api.turnOf(protocol, log.events);
+  const useLog = turn.source === 'log';
   const last = new Map<string, { seq: unknown; event: unknown; at: unknown }>();
   for (const event of log.events) if (typeof event.from === 'string') last.set(event.from, { seq: event.seq, event: event.event, at: event.at });
   const outcomes = [...documents.conclusion.matchAll(OUTCOME_RE)];
@@ -124,10 +125,10 @@ export async function loadSnapshot(sources: SnapshotSources, folder: string): Pr
     now: api.formatTimestamp(host.now()),
     objective: typeof protocol.objective === 'string' ? protocol.objective : api.pyStr(protocol.objective ?? ''),
     participants: participants.map((id) => ({ id, ...(last.has(id) ? { last: last.get(id) } : {}) })),
-    phase: useLog ? replayed.phase : typeof protocol.currentPhase === 'string' ? protocol.currentPhase : null,
+    phase: typeof turn.phase === 'string' ? turn.phase : null,
     phaseSince: useLog ? replayed.phaseSince : undefined,
-    owner: useLog ? replayed.owner : typeof protocol.proposalOwner === 'string' ? protocol.proposalOwner : null,
-    waitingFor: useLog ? replayed.waitingFor : cachedWaiting,
+    owner: typeof turn.proposalOwner === 'string' ? turn.proposalOwner : null,
+    waitingFor: turn.waitingFor,
     turnSince: useLog ? replayed.turnSince : undefined,
     createdAt: typeof protocol.createdAt === 'string' ? protocol.createdAt : undefined,
     updatedAt: typeof protocol.updatedAt === 'string' ? protocol.updatedAt : undefined,
@@ -157,7 +158,7 @@ function replayTimeline(api: HumansApi, events: Json[], participants: string[], 
     if (state.waitingFor.join('\u0000') !== waitingBefore) turnSince = at;
     timeline.push({ event, phase: state.phase, waitingFor: [...state.waitingFor] });
   }
-  return { timeline, phase: state.phase as string | null, owner: state.proposalOwner, waitingFor: state.waitingFor, phaseSince, turnSince };
+  return { timeline, phaseSince, turnSince };
 }
 
 async function deliverableViews(sources: SnapshotSources, folder: string, protocol: Json, events: Json[]): Promise<{ primary?: DeliverableView; supporting: DeliverableView[] }> {

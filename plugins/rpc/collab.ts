@@ -141,14 +141,22 @@ export class Collab {
     return this.listeners.size;
   }
 
-  /** The state protocol.json caches (what `next` and `wait` read). */
-  get cached(): StateSnapshot {
+  /** Whose turn it is, by the rule of every door (what `next` and `wait` answer; runtime/turn.ts). */
+  get turn(): StateSnapshot {
     return this.cachedState;
   }
 
   /** The state derived from the events seen so far. */
   get derived(): StateSnapshot {
     return snapshot(this.state);
+  }
+
+  /** The turn against `protocol`, from the snapshots this watcher keeps (the rule needs only the last few). */
+  private turnOf(protocol: JsonObject): StateSnapshot {
+    const from = Math.max(0, this.events.length - this.core.TURN_HISTORY);
+    const recent = this.states.slice(from).map((state, i) => ({ ...state, event: this.events[from + i]! }));
+    const turn = this.core.decideTurn(protocol, recent);
+    return { phase: typeof turn.phase === 'string' ? turn.phase : null, proposalOwner: typeof turn.proposalOwner === 'string' ? turn.proposalOwner : null, waitingFor: turn.waitingFor };
   }
 
   /** Something in the folder changed (or may have): read it again. */
@@ -328,13 +336,7 @@ export class Collab {
       }
     }
     this.watchDocumentDirs(fresh);
-    const cached: StateSnapshot = effective
-      ? {
-          phase: typeof effective.currentPhase === 'string' ? effective.currentPhase : null,
-          proposalOwner: typeof effective.proposalOwner === 'string' ? effective.proposalOwner : null,
-          waitingFor: Array.isArray(effective.waitingFor) ? effective.waitingFor.map((w) => core.pyStr(w)) : [],
-        }
-      : { phase: null, proposalOwner: null, waitingFor: [] };
+    const cached = effective ? this.turnOf(effective) : { phase: null, proposalOwner: null, waitingFor: [] };
     const key = JSON.stringify(cached);
     const stateChanged = key !== this.protocolKey;
     const initial = this.protocolKey === '';
@@ -425,10 +427,11 @@ export class Collab {
     const log = await core.readEventLog(host, this.folder);
     const last = log.events.at(-1);
     const validation = await core.validate(host, this.folder, this.registry);
+    const turn = core.turnOf(protocol, log.events);
     return {
-      phase: protocol.currentPhase ?? null,
-      proposalOwner: protocol.proposalOwner ?? null,
-      waitingFor: protocol.waitingFor ?? [],
+      phase: turn.phase ?? null,
+      proposalOwner: turn.proposalOwner ?? null,
+      waitingFor: turn.waitingFor,
       lastEvent: last ? { seq: last.seq, event: last.event, from: last.from, at: last.at, summary: last.summary } : null,
       validation: { ok: validation.ok, errors: validation.errors, warnings: validation.warnings },
     };

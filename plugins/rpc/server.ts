@@ -712,11 +712,12 @@ export class RpcServer {
     const tasks = (await this.listTasks()).filter(({ protocol }) => conn.identity === undefined || this.core.participantIds(protocol).includes(conn.identity));
     const agents = new Map<string, Array<{ task: string; phase: unknown; turn: boolean }>>();
     for (const { task, protocol } of tasks) {
-      const waiting = Array.isArray(protocol.waitingFor) ? protocol.waitingFor : [];
+      // Whose turn: the one rule of every door (the log, or protocol.json where the Python tools would read it).
+      const turn = await this.core.folderTurn(this.host, this.taskFolder(task), protocol);
       for (const id of this.core.participantIds(protocol)) {
         let list = agents.get(id);
         if (!list) agents.set(id, (list = []));
-        list.push({ task, phase: protocol.currentPhase ?? null, turn: waiting.includes(id) });
+        list.push({ task, phase: turn.phase ?? null, turn: turn.waitingFor.includes(id) });
       }
     }
     const list: unknown[] = [{ agent: 'acp', kind: 'runtime', connected: true, version: this.options.version ?? null, capabilities: await this.actionNames() }];
@@ -1026,7 +1027,7 @@ export class RpcServer {
     };
     conn.subscriptions.set(id, sub);
     const seen = collab.events.length;
-    const state = collab.cached;
+    const state = collab.turn;
     // Missed events (fromSeq) and what arrives meanwhile go out only after the answer.
     info.after(() => {
       if (p.fromSeq !== undefined) {
@@ -1134,7 +1135,7 @@ export class RpcServer {
     if (who === undefined) throw new RpcError(RpcCode.InvalidParams, 'Invalid params: participant is required (or authenticate as one)');
     const { folder, protocol } = await this.openTask(conn, p.task);
     // A finished collaboration stays finished: blocking a completed one would erase its result.
-    const phase = protocol.currentPhase ?? null;
+    const phase = (await this.core.folderTurn(this.host, folder, protocol)).phase ?? null;
     if (phase === 'completed' || phase === 'blocked') {
       throw new RpcError(RpcCode.TaskNotRunning, `task '${p.task}' is not running (phase: ${this.core.pyStr(phase)}); only a running task can be cancelled`, { task: p.task, phase });
     }
@@ -1149,9 +1150,8 @@ export class RpcServer {
     const p = parseParams(S.result, params, ['task', 'includeContent']);
     const { folder, protocol } = await this.openTask(conn, p.task, true);
     const { core, host } = this;
-    if (protocol.currentPhase !== 'completed') {
-      throw new RpcError(RpcCode.TaskNotCompleted, `task '${p.task}' is not completed (phase: ${core.pyStr(protocol.currentPhase ?? null)})`, { task: p.task, phase: protocol.currentPhase ?? null });
-    }
+    const phase = (await core.folderTurn(host, folder, protocol)).phase ?? null;
+    if (phase !== 'completed') throw new RpcError(RpcCode.TaskNotCompleted, `task '${p.task}' is not completed (phase: ${core.pyStr(phase)})`, { task: p.task, phase });
     const log = await core.readEventLog(host, folder);
     const readText = async (name: string): Promise<string> => {
       try {

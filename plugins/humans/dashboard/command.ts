@@ -7,8 +7,8 @@
  * required; `--tls-cert`/`--tls-key` serve HTTPS). Runs until Ctrl-C.
  * @module
  */
+import type { DashboardOptions } from '../options.ts';
 import type { HumansContext } from '../context.ts';
-import { stringOption } from '../context.ts';
 import { Board } from './board.ts';
 import { confinedHost } from './confine.ts';
 import { randomToken, startServer } from './server.ts';
@@ -21,26 +21,28 @@ function isLoopback(host: string): boolean {
   return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
 
+/** The context of `acp dashboard`. */
+type DashboardContext = HumansContext<DashboardOptions>;
+
 /** `--port`: 0 (any free port) to 65535. */
-function portOption(ctx: HumansContext): number {
-  const value = stringOption(ctx, 'port') ?? '0';
-  const port = /^\d{1,5}$/.test(value) ? Number(value) : NaN;
-  if (!(port >= 0 && port <= 65535)) throw new ctx.api.UsageError(`argument --port: invalid port '${value}' (0 to 65535; 0 picks a free one)`);
+function portOption(ctx: DashboardContext): number {
+  const port = ctx.options.port ?? 0;
+  if (!(port >= 0 && port <= 65535)) throw new ctx.api.UsageError(`argument --port: invalid port '${port}' (0 to 65535; 0 picks a free one)`);
   return port;
 }
 
 /** The root as a real path: every later check compares real paths with it. */
-async function rootOption(ctx: HumansContext): Promise<string> {
-  const given = ctx.host.resolvePath(stringOption(ctx, 'root') ?? '.');
+async function rootOption(ctx: DashboardContext): Promise<string> {
+  const given = ctx.host.resolvePath(ctx.options.root ?? '.');
   const stat = await ctx.host.fs.stat(given);
   if (!stat?.isDirectory) throw new ctx.api.AcpError(`--root ${ctx.api.pyRepr(given)} is not a directory`);
   return ctx.host.fs.realpath(given);
 }
 
 /** `--tls-cert` and `--tls-key`: both or neither. */
-async function tlsOption(ctx: HumansContext): Promise<{ cert: string; key: string } | undefined> {
-  const cert = stringOption(ctx, 'tls-cert');
-  const key = stringOption(ctx, 'tls-key');
+async function tlsOption(ctx: DashboardContext): Promise<{ cert: string; key: string } | undefined> {
+  const cert = ctx.options['tls-cert'];
+  const key = ctx.options['tls-key'];
   if (cert === undefined && key === undefined) return undefined;
   if (cert === undefined || key === undefined) throw new ctx.api.UsageError('--tls-cert and --tls-key go together');
   const read = async (file: string): Promise<string> => ctx.api.decodeText(await ctx.host.fs.readFile(ctx.host.resolvePath(file)), file);
@@ -48,11 +50,11 @@ async function tlsOption(ctx: HumansContext): Promise<{ cert: string; key: strin
 }
 
 /** Run `acp dashboard` until the process is asked to stop (exit 130/143, as every stopped command). */
-export async function runDashboard(ctx: HumansContext): Promise<number> {
+export async function runDashboard(ctx: DashboardContext): Promise<number> {
   const { api } = ctx;
   const root = await rootOption(ctx);
   const port = portOption(ctx);
-  const address = stringOption(ctx, 'host') ?? '127.0.0.1';
+  const address = ctx.options.host ?? '127.0.0.1';
   const tls = await tlsOption(ctx);
   const stop = new AbortController();
   const board = new Board({ api, host: await confinedHost(api, ctx.host, root), registry: ctx.registry }, root, AbortSignal.any([ctx.signal, stop.signal]));

@@ -10,6 +10,8 @@ const missing = referenceMissing();
 /** Cases per generator: a few seconds in quick, thousands in all in full. */
 const PER_GENERATOR = byScale({ quick: 40, full: 600 });
 const SEEDS = byScale({ quick: [1], full: [1, 2, 3] });
+/** A bound on one generator's run: 1,800 cases take minutes on a loaded machine. */
+const TIMEOUT_MS = byScale({ quick: 120_000, full: 1_800_000 });
 
 describe.skipIf(missing !== undefined)(`acp agrees with the reference Python tools${missing ? ` (skipped: ${missing})` : ''}`, () => {
   let stages: Awaited<ReturnType<typeof buildStages>>;
@@ -29,6 +31,6 @@ describe.skipIf(missing !== undefined)(`acp agrees with the reference Python too
       console.log(`reference-diff ${name}: ${verdicts.length} cases, ${verdicts.length - differing.length} agree (${crashed} where the reference crashes, ${refused} where it writes a folder its validate rejects, ${deliberate} deliberate refusals), ${cases.length - run.length} left out by the spec`);
       if (process.env.REF_DEBUG) for (const v of differing) console.log(explain(v));
       expect(differing.map(explain).slice(0, 5).join('\n\n')).toBe('');
-    }, 120_000);
+    }, TIMEOUT_MS);
   }
 });

@@ -45,7 +45,7 @@ import { init, signingKey } from './runtime/init.ts';
 import { lineHash } from './runtime/keyring.ts';
 import { createMemoryFileSystem, createMemoryHost } from './runtime/memory-host.ts';
 import { followFolder, formatNext, nextAction, waitForTurn } from './runtime/next.ts';
-import { createNodeHost } from './runtime/node-host.ts';
+import { createNodeHost, resolveHost } from './runtime/node-host.ts';
 import { dumpsPy, loadsPy } from './runtime/pyjson.ts';
 import { comparePy, decodeText, formatProtocolJson, formatTimestamp, parseZonedTimestamp, purePosixPath, pyRepr, pySplitLines, pyStr, pyStrip, reviewHeadings, sha256Hex, sortedPy, zonedInstant } from './runtime/pytext.ts';
 import { applyEvent, DELIVERABLE_EVENTS, emptyState, refusalCodeOf, replay, stateKeys } from './runtime/state-machine.ts';
@@ -54,7 +54,7 @@ import { localStore, openStore } from './runtime/store.ts';
 import { type PendingFiles, pendingHost, strictSetting } from './runtime/strict.ts';
 import { type AcpApi, type AcpEvent, type AcpHooks, type AcpPlugin, type AfterAppendContext, type AppendOptions, type AppendRequest, type AppendResult, type CliIo, type Collaboration, type CommandContext, type CommandOptionSpec, type CommandResult, type CommandSpec, type DeliverableType, type DerivedState, EVENT_NAMES, type EventLog, type HookOrder, type OpenOptions, type OptionValues, type Origin, PHASES, type PluginContext, type RegistryOptions, type RunCommandOptions, type RuntimeFacts, type StoreProvider, type StoreSession, type Transaction, type WriteIntent } from './runtime/types.ts';
 import type { Registry as RegistryShape } from './runtime/types.ts';
-import { errorCode, fsError, isInside, isInt, isObject, type Json, pySeqKey, realpathOfExistingAncestor, sameList, sleep } from './runtime/util.ts';
+import { errorCode, fsError, isInside, isInt, isObject, type Json, pySeqKey, realpathOfExistingAncestor, sameList, sleep, jsonWithoutRoot, withoutRoot } from './runtime/util.ts';
 import { completionGateTexts, deliverableDocErrors, freezeErrors, validate, verifySignatures } from './runtime/validate.ts';
 
 // The public types (one dependency-free module) and the protocol's constants
@@ -99,7 +99,7 @@ export { createNodeHost, type NodeHostOptions } from './runtime/node-host.ts';
 export { dumpsPy, isPyFloat, loadsPy, PyFloat, PyInt, PyJsonError, pyFloatRepr, pyKeys, type DumpOptions } from './runtime/pyjson.ts';
 export { compareInstants, comparePy, decodeText, formatProtocolJson, formatTimestamp, parseZonedTimestamp, purePosixPath, pyFromIsoFormat, pyRepr, pySplitLines, pyStr, pyStrip, reviewHeadings, sha256Hex, sortedPy, zonedInstant } from './runtime/pytext.ts';
 export type { PyDateTime, PyInstant } from './runtime/pytext.ts';
-export { errorCode, fsError, isInside, isObject, realpathOfExistingAncestor, sameList, sleep } from './runtime/util.ts';
+export { errorCode, fsError, isInside, isObject, realpathOfExistingAncestor, sameList, sleep, withoutRoot, jsonWithoutRoot } from './runtime/util.ts';
 
 // ---------------------------------------------------------------------------
 // Plugins and the registry (commands are data: the CLI edge, `--help` and
@@ -538,10 +538,11 @@ function eventOf(host: Host, request: AppendRequest, maxSeq: number, lastAt: unk
   // (seq - 1 would be rounded: 2^53 + 1 - 1 gives 2^53 - 1).
   if (!Number.isSafeInteger(seq)) throw new AcpError(`events.jsonl holds a seq of 2^53 - 1 or more; acp cannot number the next event exactly (seq ${pyStr(maxSeq)})`, 2, 'invalid_log');
   const event: AcpEvent = { seq, from: request.participant, event: request.event, at: eventTime(host, lastAt), summary: request.summary };
-  if (request.doc !== undefined) event.doc = request.doc;
+  // As the Python tools (and so every door): an empty doc or sha256 is no value, the key is left out.
+  if (request.doc) event.doc = request.doc;
   if (request.replyTo !== undefined) event.reply_to = request.replyTo;
   if (request.role !== undefined) event.role = request.role;
-  if (request.sha256 !== undefined) event.sha256 = request.sha256;
+  if (request.sha256) event.sha256 = request.sha256;
   return event;
 }
 
@@ -720,7 +721,7 @@ async function writeEvent(host: Host, folder: string, protocol: Json, participan
 
 /** Bind a folder to a host and registry for in-process use. */
 export async function openCollaboration(folder: string, options: OpenOptions = {}): Promise<Collaboration> {
-  const host = options.host ?? (await createNodeHost());
+  const host = await resolveHost(options.host);
   const registry = options.registry ?? (await createRegistry());
   const absolute = host.resolvePath(folder);
   return {
@@ -767,7 +768,7 @@ function apiObject(): AcpApi {
     markdown, readReadiness, decisionGateErrors, conclusionErrors, defaultTemplate, defaultGates, reviewHeadings, parseZonedTimestamp,
     inspectFolderLock, withFolderLock, writeFileAtomic, confineHost, decodeText, sha256Hex, formatTimestamp, formatProtocolJson, pyRepr, pyStr, pyStrip, purePosixPath, expandUser, loadsPy, dumpsPy, pySplitLines,
     comparePy, sortedPy, parseArgv, parsePyInt, parsePyFloat, runCommand, describeError,
-    errorCode, fsError, isInside, isObject, realpathOfExistingAncestor, sameList, sleep,
+    errorCode, fsError, isInside, isObject, realpathOfExistingAncestor, sameList, sleep, withoutRoot, jsonWithoutRoot,
   };
 }
 

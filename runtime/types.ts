@@ -913,8 +913,8 @@ export interface FolderFollower {
 
 /** Options of {@link openCollaboration}. */
 export interface OpenOptions {
-  /** Host capabilities; defaults to the host runtime's files. */
-  host?: Host;
+  /** Host capabilities; defaults to the host runtime's files. A Promise of one (`createNodeHost()`, which is async) is awaited. */
+  host?: Host | Promise<Host>;
   /** Registry with deliverable types and plugins; defaults to the built-ins. */
   registry?: Registry;
 }
@@ -1654,4 +1654,8 @@ export interface AcpApi {
   sameList(a: unknown, b: readonly string[]): boolean;
   /** Resolve after `ms` milliseconds. */
   sleep(ms: number): Promise<void>;
+  /** Text for a server's client: paths under the server's `root` made relative to it (the root itself `.`); see runtime/util.ts. */
+  withoutRoot(root: string, text: string): string;
+  /** {@link AcpApi.withoutRoot} on every string of a JSON value. */
+  jsonWithoutRoot<T>(root: string, value: T): T;
 }

@@ -71,10 +71,7 @@ export function clientPath(env: McpEnv, folder: string): string {
  * results that name paths (init, validate), never for document content.
  */
 export function withoutRoot(env: McpEnv, text: string): string {
-  if (env.root === '/') return text; // every absolute path starts with it; it says nothing
-  const root = env.root.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  // The root followed by a separator, or by the end of the path (not by more of a longer name).
-  return text.replace(new RegExp(`${root}(?:/|(?![^\\s'"\`),;:]))`, 'g'), (match) => (match.endsWith('/') ? '' : '.'));
+  return env.core.withoutRoot(env.root, text);
 }
 
 /** Refuse an external repo root that leaves the server's root (init would create deliverables there). */

@@ -151,6 +151,8 @@ const ACTIONS: Record<string, ActionSpec> = {
   status: { folder: true, participant: 'none', mutates: () => false },
   types: { folder: false, participant: 'none', mutates: () => false },
   doctor: { folder: true, participant: 'none', mutates: (args) => Boolean(args.fix) },
+  // `acp freeze` (plugin humans): Status: Frozen, the hash, the event and the snapshot in one step.
+  freeze: { folder: true, participant: 'one', mutates: () => true },
   // Not CLI commands: document access for agents that cannot see the folder.
   read: { folder: true, participant: 'none', mutates: () => false },
   write: { folder: true, participant: 'none', mutates: () => true },
@@ -576,7 +578,17 @@ export class RpcServer {
     if (conn.transport === 'tcp' && !conn.identity && !OPEN_METHODS.has(method)) {
       throw unauthorized('unauthorized: authenticate first (method authenticate with the token the server config maps to your participant id)');
     }
-    return fn(conn, params, info);
+    const result = fn(conn, params, info);
+    // Errors name folders relative to the root, as results do (runAction): the server's absolute paths stay with it.
+    return result instanceof Promise ? result.catch((error: unknown) => Promise.reject(this.errorWithoutRoot(error))) : result;
+  }
+
+  /** An RpcError with the root taken out of its message and data; anything else as it is. */
+  private errorWithoutRoot(error: unknown): unknown {
+    if (!(error instanceof RpcError)) return error;
+    const message = this.core.withoutRoot(this.root, error.message);
+    const data = this.core.jsonWithoutRoot(this.root, error.data);
+    return message === error.message && data === error.data ? error : new RpcError(error.code, message, data);
   }
 
   private async authenticate(conn: Conn, params: JsonRpcParams | undefined): Promise<unknown> {
@@ -779,8 +791,17 @@ export class RpcServer {
     }
   }
 
-  /** Run one of the `acp` agent's actions: the CLI operation itself, in-process, with `--json`. */
+  /**
+   * Run one of the `acp` agent's actions: the CLI operation itself, in-process, with `--json`.
+   * Its result names folders relative to the root (a document's content is returned as it is).
+   */
   private async runAction(conn: Conn, action: string, rawArgs: JsonObject): Promise<unknown> {
+    const result = await this.runActionWithRoot(conn, action, rawArgs);
+    // `read` returns the document as it is (its name is the one the client gave).
+    return action === 'read' ? result : this.core.jsonWithoutRoot(this.root, result);
+  }
+
+  private async runActionWithRoot(conn: Conn, action: string, rawArgs: JsonObject): Promise<unknown> {
     const spec = Object.hasOwn(ACTIONS, action) ? ACTIONS[action] : undefined;
     const names = await this.actionNames();
     if (!spec || !names.includes(action)) throw new RpcError(RpcCode.InvalidParams, `Invalid params: agent 'acp' has no action '${action}' (actions: ${names.join(', ')})`);

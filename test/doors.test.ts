@@ -1,0 +1,223 @@
+// The doors (issue 39): what each server and the library hand a client.
+// JSON-RPC: `freeze` is an action of agent `acp`, and no method's result or
+// error names the server's absolute root (every method of the server's own
+// table is called; on every runtime of ACP_RPC_RUNTIMES, in-process in
+// `npm test`). MCP: an empty `doc` writes what the CLI writes (no key),
+// arguments that do not fit a tool's schema are a tool error an agent can act
+// on, and unreadable lines get JSON-RPC's -32700 / -32600. The library: a
+// host given as a Promise works, a non-host and the CLI's option names are
+// refused by name, and docs/embedding.md names the file package.json exports.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import * as acp from '../acp.ts';
+import { createMcpServer, serveMcp } from '../plugins/mcp/server.ts';
+import { FROZEN_SHA256, INIT, OWNER, PRIMARY, STEPS } from './happy-path.ts';
+import { ALICE_TOKEN, RawConn, makeRoot, rpcRuntimes, startServerOn, type RunningServer } from './rpc/helpers.ts';
+
+const REPO = join(import.meta.dirname, '..');
+
+/** Drive a folder through the happy path with the library, up to (not including) step `stop`. */
+async function driveTo(folder: string, stop: number): Promise<void> {
+  const host = await acp.createNodeHost();
+  const registry = await acp.createRegistry();
+  await acp.init(host, folder, INIT, registry);
+  for (const step of STEPS.slice(0, stop)) {
+    for (const [doc, content] of Object.entries(step.files)) writeFileSync(join(folder, doc), content);
+    await acp.append(host, folder, step.event, registry);
+  }
+}
+
+const FREEZE_STEP = STEPS.findIndex((step) => step.event.event === 'deliverable_frozen');
+
+for (const runtime of rpcRuntimes()) {
+  describe(`JSON-RPC door (${runtime})`, () => {
+    let root: string;
+    let srv: RunningServer;
+    beforeAll(async () => {
+      root = realpathSync(await makeRoot(['demo', 'broken']));
+      await driveTo(join(root, 'spec'), FREEZE_STEP);
+      // A folder whose protocol.json cannot be read: its refusal quotes the file.
+      writeFileSync(join(root, 'broken', 'protocol.json'), '{ not json');
+      srv = await startServerOn(runtime, root);
+    });
+    afterAll(async () => {
+      await srv?.close();
+      rmSync(root, { recursive: true, force: true });
+    });
+
+    async function alice(): Promise<RawConn> {
+      const conn = await RawConn.tcp(srv.port);
+      expect(await conn.request('authenticate', { token: ALICE_TOKEN })).toHaveProperty('result');
+      return conn;
+    }
+
+    test('freeze is an action of agent acp: Status: Frozen, the hash and the event in one call', async () => {
+      const conn = await alice();
+      const info = (await conn.request('agent/info', { agent: 'acp' })) as { result: { capabilities: string[] } };
+      expect(info.result.capabilities).toContain('freeze');
+      const reply = (await conn.request('agent/call', { agent: 'acp', action: 'freeze', args: { folder: 'spec', summary: 'freeze' } })) as { result?: { data: Record<string, unknown> }; error?: unknown };
+      expect(reply.error).toBeUndefined();
+      expect(reply.result!.data).toMatchObject({ seq: FREEZE_STEP + 2, sha256: FROZEN_SHA256 });
+      const last = JSON.parse(readFileSync(join(root, 'spec', 'events.jsonl'), 'utf8').trim().split('\n').at(-1)!);
+      expect(last).toMatchObject({ from: OWNER, event: 'deliverable_frozen', doc: PRIMARY, role: 'primary', sha256: FROZEN_SHA256 });
+      conn.close();
+    });
+
+    test('no method names the server root in a result or an error', async () => {
+      const conn = await alice();
+      const call = (action: string, args: Record<string, unknown>) => ['agent/call', { agent: 'acp', action, args }] as const;
+      const calls: Array<readonly [string, unknown]> = [
+        ['ping', undefined],
+        ['authenticate', { token: ALICE_TOKEN }],
+        ['agent/list', undefined],
+        ['agent/info', { agent: 'acp' }],
+        call('init', { folder: 'made', participant: ['alice', 'bob'], objective: 'o', completion: ['g'], primaryDeliverableType: 'adr' }),
+        call('init', { folder: 'made', participant: ['alice', 'bob'], objective: 'o', completion: ['g'], primaryDeliverableType: 'adr' }),
+        call('append', { folder: 'demo', event: 'deliverable_drafted', summary: 's', replyTo: 1, doc: 'deliverables/adr.md', role: 'primary' }),
+        call('append', { folder: 'broken', event: 'blocked', summary: 's', replyTo: 1 }),
+        call('next', { folder: 'demo' }),
+        call('validate', { folder: 'demo' }),
+        call('validate', { folder: 'broken' }),
+        call('status', { folder: 'demo' }),
+        call('types', {}),
+        call('doctor', { folder: 'demo' }),
+        call('freeze', { folder: 'demo' }),
+        call('read', { folder: 'demo', doc: 'proposal.md' }),
+        call('write', { folder: 'demo', doc: 'review.md', content: 'x\n' }),
+        ['agent/subscribe', { task: 'demo' }],
+        ['agent/unsubscribe', { subscription: 'none' }],
+        ['$/cancelRequest', { id: 'none' }],
+        ['notifications/cancelled', { requestId: 'none' }],
+        ['task/create', { task: 'fresh', participant: ['alice', 'bob'], objective: 'o', completion: ['g'], primaryDeliverableType: 'adr' }],
+        ['task/create', { task: 'fresh', participant: ['alice', 'bob'], objective: 'o', completion: ['g'], primaryDeliverableType: 'adr' }],
+        ['task/status', { task: 'demo' }],
+        ['task/status', { task: 'broken' }],
+        ['task/result', { task: 'demo' }],
+        ['task/cancel', { task: 'made', reason: 'r' }],
+        ['message/send', { to: 'alice', text: 'hi' }],
+        ['message/broadcast', { task: 'demo', text: 'hi' }],
+      ];
+      const replies: string[] = [];
+      for (const [method, params] of calls) replies.push(JSON.stringify(await conn.request(method, params)));
+      for (const [index, reply] of replies.entries()) expect(reply, JSON.stringify(calls[index])).not.toContain(root);
+      // task/create names the folder as the client named it.
+      expect(JSON.parse(replies[21]!).result).toMatchObject({ task: 'fresh', folder: 'fresh', created: true });
+      if (srv.server) {
+        // Every method the server has was called above.
+        const methods = Object.keys((srv.server as unknown as { methods: Record<string, unknown> }).methods).sort();
+        expect([...new Set(calls.map(([method]) => method))].sort()).toEqual(methods);
+      }
+      conn.close();
+    });
+  });
+}
+
+describe('MCP door', () => {
+  let root: string;
+  let client: Client;
+  beforeAll(async () => {
+    root = realpathSync(mkdtempSync(join(tmpdir(), 'acp-doors-mcp-')));
+    const server = createMcpServer({ core: acp, host: await acp.createNodeHost(), registry: await acp.createRegistry(), root, version: 'test' });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    client = new Client({ name: 'doors', version: '1.0.0' });
+    await client.connect(clientSide);
+  });
+  afterAll(async () => {
+    await client?.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  async function call(name: string, args: Record<string, unknown>): Promise<{ text: string; isError: boolean; structured: unknown }> {
+    const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+    return { text: result.content.map((c) => (c.type === 'text' ? c.text : '')).join(''), isError: result.isError === true, structured: result.structuredContent };
+  }
+
+  test('append with doc "" and sha256 "" writes what the CLI writes: no key', async () => {
+    await call('init', { folder: 'empty', participants: ['alice', 'bob'], objective: 'o', completion: ['g'], primary_deliverable_type: 'adr' });
+    const r = await call('append', { folder: 'empty', participant: 'alice', event: 'blocked', summary: 'stop', reply_to: 1, doc: '', sha256: '' });
+    expect(r.isError, r.text).toBe(false);
+    const last = JSON.parse(readFileSync(join(root, 'empty', 'events.jsonl'), 'utf8').trim().split('\n').at(-1)!);
+    expect(Object.keys(last)).toEqual(['seq', 'from', 'event', 'at', 'summary', 'reply_to']);
+  });
+
+  test('arguments that do not fit the schema are a tool error in words an agent can act on; nothing is written', async () => {
+    await call('init', { folder: 'args', participants: ['alice', 'bob'], objective: 'o', completion: ['g'], primary_deliverable_type: 'adr' });
+    const log = readFileSync(join(root, 'args', 'events.jsonl'), 'utf8');
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ participant: 'alice', event: 'blocked', summary: 's', reply_to: 'one' }, 'error: invalid arguments for tool append: reply_to: expected number, received string'],
+      [{ event: 'blocked', summary: 's', reply_to: 1 }, 'error: invalid arguments for tool append: participant: required'],
+      [{ participant: 'alice', event: 'blocked', summary: 's', reply_to: 1.5 }, 'error: invalid arguments for tool append: reply_to: expected int, received number'],
+    ];
+    for (const [args, line] of cases) {
+      const r = await call('append', { folder: 'args', ...args });
+      expect(r).toMatchObject({ isError: true, text: `${line} (see the tool's inputSchema)`, structured: { ok: false, code: 'usage', exitCode: 2 } });
+      expect(r.text).not.toContain('MCP error');
+    }
+    expect(readFileSync(join(root, 'args', 'events.jsonl'), 'utf8')).toBe(log);
+    // A tool the server does not have stays a protocol error.
+    await expect(client.callTool({ name: 'rm_rf', arguments: {} })).rejects.toMatchObject({ code: -32602 });
+  });
+
+  test('stdio: a line that is not JSON gets -32700, JSON that is not JSON-RPC -32600; the server keeps serving', async () => {
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    const controller = new AbortController();
+    const served = serveMcp({ core: acp, host: await acp.createNodeHost(), registry: await acp.createRegistry(), root, version: 'test', stdin, stdout, signal: controller.signal });
+    const lines: Array<Record<string, unknown>> = [];
+    let buffered = '';
+    stdout.on('data', (chunk: Buffer) => {
+      buffered += chunk.toString('utf8');
+      for (let at = buffered.indexOf('\n'); at !== -1; at = buffered.indexOf('\n')) {
+        lines.push(JSON.parse(buffered.slice(0, at)) as Record<string, unknown>);
+        buffered = buffered.slice(at + 1);
+      }
+    });
+    stdin.write('{"jsonrpc": "2.0", "id": 1, "method": \n');
+    stdin.write('{"hello": "world"}\n');
+    stdin.write('{"jsonrpc":"2.0","id":7,"method":"ping"}\n');
+    await expect.poll(() => lines.length).toBe(3);
+    expect(lines[0]).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32700 } });
+    expect(lines[1]).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } });
+    expect(lines[2]).toMatchObject({ jsonrpc: '2.0', id: 7, result: {} });
+    controller.abort();
+    await served;
+  });
+});
+
+describe('library door', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = realpathSync(mkdtempSync(join(tmpdir(), 'acp-doors-lib-')));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  test('openCollaboration takes createNodeHost() un-awaited; a value that is not a host is refused by name', async () => {
+    const collab = await acp.openCollaboration(join(dir, 'promised'), { host: acp.createNodeHost() });
+    await collab.init(INIT);
+    expect((await collab.state()).phase).toBe('drafting');
+    const refused = await acp.openCollaboration(join(dir, 'nothost'), { host: {} as acp.Host }).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(acp.AcpError);
+    expect(refused).toMatchObject({ code: 'usage', message: expect.stringMatching(/^options\.host is not a Host \(it has no fs, resolvePath, now\): pass `await createNodeHost\(\)`/) });
+  });
+
+  test("init refuses the CLI's option names by name, with the library's", async () => {
+    const collab = await acp.openCollaboration(join(dir, 'named'), { host: acp.createMemoryHost() });
+    const request = { participants: ['alice', 'bob'], objective: 'o', completion: ['g'], primaryDeliverableType: 'adr' } as unknown as acp.InitRequest;
+    await expect(collab.init(request)).rejects.toMatchObject({ code: 'usage', message: "unknown init option 'primaryDeliverableType' (the library calls it primaryType)" });
+    await expect(collab.init({ ...INIT, colour: 'red' } as acp.InitRequest)).rejects.toMatchObject({ message: expect.stringMatching(/^unknown init option 'colour' \(keys: participants, /) });
+  });
+
+  test('docs/embedding.md names the file package.json exports as the library', () => {
+    const exported = (JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { exports: { '.': { default: string } } }).exports['.'].default.replace(/^\.\//, '');
+    const page = readFileSync(join(REPO, 'docs', 'embedding.md'), 'utf8');
+    expect(page).toContain(`ships it as \`${exported}\``);
+    expect(page).not.toMatch(/library[^.]*dist\/acp\.mjs|ships it as `dist\/acp\.mjs`|by path \(`dist\/acp\.mjs`/);
+  });
+});

@@ -10,12 +10,13 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import * as acp from '../acp.ts';
+import { Board } from '../plugins/humans/dashboard/board.ts';
 import { createMcpServer, serveMcp } from '../plugins/mcp/server.ts';
 import { FROZEN_SHA256, INIT, OWNER, PRIMARY, STEPS } from './happy-path.ts';
 import { ALICE_TOKEN, RawConn, makeRoot, rpcRuntimes, startServerOn, type RunningServer } from './rpc/helpers.ts';
@@ -219,5 +220,82 @@ describe('library door', () => {
     const page = readFileSync(join(REPO, 'docs', 'embedding.md'), 'utf8');
     expect(page).toContain(`ships it as \`${exported}\``);
     expect(page).not.toMatch(/library[^.]*dist\/acp\.mjs|ships it as `dist\/acp\.mjs`|by path \(`dist\/acp\.mjs`/);
+  });
+});
+
+describe('one helper per job, the same in every door', () => {
+  let root: string;
+  let srv: RunningServer;
+  let mcp: Client;
+  beforeAll(async () => {
+    root = realpathSync(mkdtempSync(join(tmpdir(), 'acp-doors-one-')));
+    const host = await acp.createNodeHost();
+    const registry = await acp.createRegistry();
+    const init = (folder: string) => acp.init(host, join(root, folder), { participants: ['alice', 'bob'], objective: 'o', completion: ['g'], primaryType: 'adr' }, registry);
+    // Found: a, x/b, x/y/c. Not: too deep, hidden, node_modules, inside a collaboration, behind a symlink.
+    for (const folder of ['a', 'x/b', 'x/y/c', 'x/y/z/deep', '.hidden/d', 'node_modules/e', 'a/deliverables/nested', 'mcp', 'rpc']) await init(folder);
+    symlinkSync(join(root, 'x'), join(root, 'link'));
+    srv = await startServerOn('inproc', root);
+    const server = createMcpServer({ core: acp, host, registry, root, version: 'test' });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    mcp = new Client({ name: 'one', version: '1.0.0' });
+    await mcp.connect(clientSide);
+  });
+  afterAll(async () => {
+    await mcp?.close();
+    await srv?.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  test('findCollaborations: the dashboard and the MCP resources list the same folders, the JSON-RPC tasks the ones directly under the root', async () => {
+    const expected = ['a', 'mcp', 'rpc', 'x/b', 'x/y/c'];
+    expect((await acp.findCollaborations(await acp.createNodeHost(), root)).map((folder) => folder.slice(root.length + 1))).toEqual(expected);
+    const { resources } = await mcp.listResources();
+    const viaMcp = [...new Set(resources.filter((r) => r.uri.endsWith('/protocol.json')).map((r) => decodeURIComponent(r.uri.slice('acp://collab/'.length, -'/protocol.json'.length))))].sort();
+    expect(viaMcp).toEqual(expected);
+    const stop = new AbortController();
+    const board = new Board({ api: acp, host: await acp.createNodeHost(), registry: await acp.createRegistry() }, root, stop.signal);
+    await board.start();
+    expect(board.list().map((entry) => entry.id)).toEqual(expected);
+    stop.abort();
+    const conn = await RawConn.unix(srv.socket);
+    const list = (await conn.request('agent/list')) as { result: { agents: Array<{ agent: string; collaborations?: Array<{ task: string }> }> } };
+    expect([...new Set(list.result.agents.flatMap((agent) => agent.collaborations ?? []).map((c) => c.task))].sort()).toEqual(['a', 'mcp', 'rpc']);
+    conn.close();
+  });
+
+  test('documents: MCP and JSON-RPC accept, refuse and write the same, with one decoding', async () => {
+    const crlf = 'first\r\nsecond\r\n';
+    for (const folder of ['mcp', 'rpc']) {
+      writeFileSync(join(root, folder, 'review.md'), crlf);
+      mkdirSync(join(root, folder, 'notes'));
+      writeFileSync(join(root, folder, 'notes', 'extra.md'), 'extra\n');
+    }
+    const conn = await RawConn.unix(srv.socket);
+    const viaRpc = async (action: 'read' | 'write', args: Record<string, unknown>): Promise<string> => {
+      const reply = (await conn.request('agent/call', { agent: 'acp', action, args: { folder: 'rpc', ...args } })) as { result?: { data: { content?: string } }; error?: { message: string } };
+      return reply.error ? `refused: ${reply.error.message}` : action === 'read' ? reply.result!.data.content! : 'ok';
+    };
+    const viaMcp = async (action: 'read' | 'write', args: Record<string, unknown>): Promise<string> => {
+      const result = (await mcp.callTool({ name: `${action}_document`, arguments: { folder: 'mcp', ...args } })) as CallToolResult;
+      const text = result.content.map((c) => (c.type === 'text' ? c.text : '')).join('');
+      return result.isError ? `refused: ${text.replace(/^error: /, '')}` : action === 'read' ? text : 'ok';
+    };
+    const cases: Array<['read' | 'write', Record<string, unknown>]> = [
+      ['read', { doc: 'notes/extra.md' }],
+      ['read', { doc: 'review.md' }],
+      ['read', { doc: '../a/proposal.md' }],
+      ['read', { doc: 'missing.md' }],
+      ['write', { doc: 'README.md', content: 'readme\n' }],
+      ['write', { doc: 'protocol.json', content: '{}' }],
+      ['write', { doc: 'notes/extra.md', content: 'x' }],
+      ['write', { doc: 'review.md', content: 'third\n', append: true }],
+      ['write', { doc: 'proposal.md', content: 'x'.repeat(1024 * 1024 + 1) }],
+    ];
+    for (const [action, args] of cases) expect(await viaRpc(action, args), `${action} ${String(args.doc)}`).toBe(await viaMcp(action, args));
+    for (const doc of ['README.md', 'review.md', 'proposal.md']) expect(readFileSync(join(root, 'rpc', doc), 'utf8'), doc).toBe(readFileSync(join(root, 'mcp', doc), 'utf8'));
+    expect(readFileSync(join(root, 'rpc', 'review.md'), 'utf8')).toBe('first\nsecond\nthird\n');
+    conn.close();
   });
 });

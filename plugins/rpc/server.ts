@@ -158,10 +158,6 @@ const ACTIONS: Record<string, ActionSpec> = {
   write: { folder: true, participant: 'none', mutates: () => true },
 };
 
-/** Documents `read`/`write` reach besides the declared deliverables. */
-const DOCUMENTS = ['proposal.md', 'review.md', 'decisions.md', 'readiness.md', 'conclusion.md'];
-/** Largest document `write` accepts (characters). */
-export const MAX_DOCUMENT_LENGTH = 1024 * 1024;
 
 /** Option names an agent may not pass (they would change what the CLI prints or loads). */
 const FORBIDDEN_ARGS = new Set(['json', 'help', 'h', 'version', 'v', 'debug', 'plugin', 'config', 'no-config']);
@@ -694,14 +690,11 @@ export class RpcServer {
   }
 
   private async listTasks(): Promise<Array<{ task: string; protocol: JsonObject }>> {
-    let names: string[];
-    try {
-      names = await this.host.fs.readDir(this.root);
-    } catch {
-      return [];
-    }
+    // The core's one walk, one level down: a task is a collaboration folder directly under the root.
+    const folders = await this.core.findCollaborations(this.host, this.root, { depth: 1 });
+    const names = folders.map((folder) => nodePath.relative(this.root, folder)).filter((name) => TASK_ID_RE.test(name) && !name.includes('..'));
     const tasks: Array<{ task: string; protocol: JsonObject }> = [];
-    for (const name of names.filter((n) => TASK_ID_RE.test(n)).sort()) {
+    for (const name of names) {
       try {
         tasks.push({ task: name, protocol: await this.core.readProtocol(this.host, this.taskFolder(name)) });
       } catch {
@@ -865,52 +858,16 @@ export class RpcServer {
     for (const key of Object.keys(args)) if (!allowedKeys.includes(key)) throw new RpcError(RpcCode.InvalidParams, `Invalid params: args.${key}: unknown for action '${action}'`);
     const doc = args.doc;
     if (typeof doc !== 'string' || doc === '') throw new RpcError(RpcCode.InvalidParams, 'Invalid params: args.doc: required (a document name or a deliverable reference)');
-    const protocol = await core.readProtocol(host, folder);
-    const deliverables = (protocol.deliverables ?? {}) as JsonObject;
-    const supporting = Array.isArray(deliverables.supporting) ? deliverables.supporting : [];
-    const refs = [core.primaryRef(protocol), ...supporting.map((s) => (s && typeof (s as JsonObject).file === 'string' ? core.deliverableRef(protocol, (s as JsonObject).file as string) : undefined))].filter(
-      (r): r is string => r !== undefined,
-    );
-    let path: string | undefined;
-    if (DOCUMENTS.includes(doc) || (action === 'read' && ['protocol.json', 'events.jsonl', 'README.md'].includes(doc))) path = nodePath.join(folder, doc);
-    else if (refs.includes(doc)) path = core.resolveDeliverablePath(folder, protocol, doc);
-    if (path === undefined) throw new RpcError(RpcCode.InvalidParams, `Invalid params: args.doc: '${doc}' is not a document of task '${task}' (documents: ${[...DOCUMENTS, ...refs].join(', ')})`);
-    // The CLI's boundary check (symlinks followed): a symlinked proposal.md or deliverables/ pointing out of the folder is refused.
-    const target = await this.checkedPath(folder, protocol, doc);
-    if (action === 'read') {
-      let bytes: Uint8Array;
-      try {
-        bytes = await host.fs.readFile(target);
-      } catch (error) {
-        if (this.core.errorCode(error) === 'ENOENT') throw new RpcError(RpcCode.InvalidParams, `Invalid params: args.doc: '${doc}' does not exist yet`);
-        throw error;
-      }
-      return { doc, content: core.decodeText(bytes, doc), sha256: await core.sha256Hex(bytes) };
-    }
+    // The core's one reader and writer: the same boundary rule and decoding as the MCP server's.
+    const scope = { root: this.root, rootName: 'the server root' };
+    if (action === 'read') return core.readCollaborationDocument(host, folder, doc, scope);
     if (typeof args.content !== 'string') throw new RpcError(RpcCode.InvalidParams, 'Invalid params: args.content: required (the text to write)');
-    if (args.content.length > MAX_DOCUMENT_LENGTH) throw new RpcError(RpcCode.InvalidParams, `Invalid params: args.content: at most ${MAX_DOCUMENT_LENGTH} characters`);
-    const content = args.content;
-    const append = args.append === true;
+    const write = { doc, content: args.content, append: args.append === true, writer };
+    const target = await core.documentWriteTarget(host, folder, write, scope);
     // The one transaction: the folder's store publishes the document (git: committed and pushed).
     const store = await core.openStore(host, folder, this.options.registry, this.options.storeFlags);
-    const intent = { participant: writer, kind: 'write' as const, documents: [target] };
-    return core.transact(host, folder, intent, async (tx) => {
-      let text = content;
-      if (append) {
-        try {
-          text = new TextDecoder().decode(await host.fs.readFile(target)) + content;
-        } catch (error) {
-          if (this.core.errorCode(error) !== 'ENOENT') throw error;
-        }
-      }
-      await host.fs.mkdir(nodePath.dirname(target));
-      // Again under the lock, after mkdir: the directory may have been swapped for a symlink meanwhile.
-      await this.checkedPath(folder, protocol, doc);
-      await tx.write(target, text, { base: core.deliverableBoundary(folder, protocol, doc) });
-      tx.session.done.push(`write ${doc} by ${writer}`);
-      const bytes = new TextEncoder().encode(text);
-      return { doc, bytes: bytes.length, sha256: await core.sha256Hex(bytes) };
-    }, this.options.registry, { store });
+    const intent = { participant: writer, kind: 'write' as const, documents: [target.path] };
+    return core.transact(host, folder, intent, (tx) => core.writeCollaborationDocument(host, folder, tx, write, scope), this.options.registry, { store });
   }
 
   /**
@@ -924,16 +881,6 @@ export class RpcServer {
     const vanished = this.core.errorCode(error) === 'ENOENT' ? new this.core.AcpError(`the folder changed while the document was opened (${(error as Error).message}); nothing was written, try again`) : undefined;
     const refusal = this.core.symlinkRefusal(error) ?? vanished ?? (error instanceof this.core.AcpError ? error : undefined);
     return refusal ? new RpcError(RpcCode.ProtocolRefusal, refusal.message, { message: refusal.message }) : error;
-  }
-
-  /** {@link AcpCore.checkedDocumentPath}, its refusal as -32010 with the CLI's text. */
-  private async checkedPath(folder: string, protocol: JsonObject, doc: string): Promise<string> {
-    try {
-      return await this.core.checkedDocumentPath(this.host, folder, protocol, doc);
-    } catch (error) {
-      if (!(error instanceof this.core.AcpError)) throw error;
-      throw new RpcError(RpcCode.ProtocolRefusal, error.message, { message: error.message });
-    }
   }
 
   /**

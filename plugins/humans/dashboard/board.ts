@@ -17,8 +17,6 @@ import { loadSnapshot } from '../snapshot.ts';
 import { escapeHtml as h } from '../text.ts';
 import type { Listed } from './page.ts';
 
-/** Directories never searched for collaborations. */
-const SKIP_DIRS = new Set(['.git', 'node_modules']);
 /** How deep below the root a collaboration folder may sit. */
 const MAX_DEPTH = 3;
 /** Bounds of one scan: a huge tree costs a bounded walk, not a stall. */
@@ -91,27 +89,11 @@ export class Board {
     for (const listener of this.listeners) listener(id);
   }
 
-  /** Find the collaboration folders (a folder holding protocol.json); symbolic links are not followed. */
+  /** Find the collaboration folders (the core's one walk: a folder holding protocol.json; no symbolic link followed), by id. */
   private async scan(): Promise<Map<string, string>> {
-    const { host } = this.sources;
-    const found = new Map<string, string>();
-    let dirs = 0;
-    const visit = async (dir: string, depth: number): Promise<void> => {
-      if (found.size >= MAX_COLLABS || ++dirs > MAX_DIRS || this.signal.aborted) return;
-      if ((await host.fs.stat(join(dir, 'protocol.json')))?.isFile) {
-        found.set(relative(this.root, dir) || '.', dir);
-        return;
-      }
-      if (depth >= MAX_DEPTH) return;
-      const names = await host.fs.readDir(dir).catch(() => [] as string[]);
-      for (const name of names.sort()) {
-        if (SKIP_DIRS.has(name)) continue;
-        const stat = await host.fs.stat(join(dir, name)).catch(() => null);
-        if (stat?.isDirectory && !stat.isSymlink) await visit(join(dir, name), depth + 1);
-      }
-    };
-    await visit(this.root, 0);
-    return found;
+    const { api, host } = this.sources;
+    const folders = await api.findCollaborations(host, this.root, { depth: MAX_DEPTH, maxFolders: MAX_COLLABS, maxDirs: MAX_DIRS, signal: this.signal });
+    return new Map(folders.map((dir) => [relative(this.root, dir) || '.', dir]));
   }
 
   /** Start following new collaborations and stop following gone ones. */

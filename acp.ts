@@ -37,7 +37,7 @@ import { defineCommand, defineDeliverableType, definePlugin } from './runtime/de
 import { CONCLUSION_SECTIONS, conclusionErrors, decisionGateErrors, markdown, type ReadinessFacts, readinessGateErrors, readReadiness } from './runtime/documents.ts';
 import { AcpAbortError, AcpAppendedError, AcpError, AcpPluginError, AcpTimeoutError, UsageError } from './runtime/errors.ts';
 import { formatEventLine, highestSeq, jsonErrorDetail, nextSeq, parseEventLog, readEventLog, refuseUnencodable, scanEventLog } from './runtime/event-log.ts';
-import { confineHost, inspectFolderLock, LOCK_BREAKER, LOCK_NAME, withFolderLock, writeFileAtomic } from './runtime/files.ts';
+import { confineHost, inspectFolderLock, inspectLockLine, LOCK_BREAKER, LOCK_NAME, READ_LIMITS, readCapped, readFirstEvent, withFolderLock, writeFileAtomic } from './runtime/files.ts';
 import { checkedDocumentPath, findCollaborations, defaultGates, defaultTemplate, deliverableBoundary, deliverableRef, documentFiles, isUnsafePath, participantIds, primaryRef, readDeliverable, readProtocol, readReadinessFile, readTextIfExists, resolveDeliverablePath, symlinkRefusal } from './runtime/folder.ts';
 import { AcpRefusal, HOOK_NAMES, HookRunner } from './runtime/hooks.ts';
 import type { Host } from './runtime/host.ts';
@@ -47,6 +47,7 @@ import { createMemoryFileSystem, createMemoryHost } from './runtime/memory-host.
 import { followFolder, formatNext, nextAction, waitForTurn } from './runtime/next.ts';
 import { createNodeHost, resolveHost } from './runtime/node-host.ts';
 import { declaredRefs, documentTarget, documentWriteTarget, READ_ONLY_DOCUMENTS, readCollaborationDocument, WRITABLE_DOCUMENTS, writeCollaborationDocument } from './runtime/document-access.ts';
+import type { LogScan, VerifiedLog } from './runtime/signed-append.ts';
 import { dumpsPy, loadsPy } from './runtime/pyjson.ts';
 import { comparePy, decodeText, formatProtocolJson, formatTimestamp, parseZonedTimestamp, purePosixPath, pyRepr, pySplitLines, pyStr, pyStrip, reviewHeadings, sha256Hex, sortedPy, zonedInstant } from './runtime/pytext.ts';
 import { applyEvent, DELIVERABLE_EVENTS, emptyState, refusalCodeOf, replay, stateKeys } from './runtime/state-machine.ts';
@@ -79,7 +80,7 @@ export { DEFAULT_HOOK_TIMEOUT_MS, HOOK_NAMES, HookRunner } from './runtime/hooks
 // Stores and strict mode (the transaction itself is below)
 export { localStore, openStore } from './runtime/store.ts';
 export { strictSetting } from './runtime/strict.ts';
-export { LOCK_BREAKER, LOCK_NAME, confineHost, inspectFolderLock, readCapped, withFolderLock, writeFileAtomic, type FolderLock, type FolderLockOptions, type FolderLockState, type WriteAtomicOptions } from './runtime/files.ts';
+export { LOCK_BREAKER, LOCK_NAME, READ_LIMITS, confineHost, inspectFolderLock, inspectLockLine, readCapped, withFolderLock, writeFileAtomic, type FolderLock, type FolderLockOptions, type FolderLockState, type LockTicket, type WriteAtomicOptions } from './runtime/files.ts';
 export { CHECKPOINT_NAME } from './runtime/checkpoint.ts';
 
 // Validation (spec §8), init (spec §9), next action and waiting (spec §10)
@@ -570,6 +571,7 @@ async function appendUnderLock(host: Host, folder: string, request: AppendReques
   const protocol = await readProtocol(host, folder);
   const participants = checkNames(protocol, request);
   const view = await viewLog(host, folder, participants);
+  const signed = await verifySignedLog(host, folder, protocol, request.participant, view);
   await checkRequest(host, folder, protocol, request, view);
   const event = eventOf(host, request, view.maxSeq, view.lastAt);
   const readiness = await readReadinessFile(host, folder);
@@ -593,7 +595,7 @@ async function appendUnderLock(host: Host, folder: string, request: AppendReques
       },
     });
   }
-  const afterWrite = protocol.signing === undefined ? undefined : await signEvent(host, protocol, request, event, view);
+  const afterWrite = await signed?.sign(event, formatEventLine, request.rotateKey === true);
   // Signed first: the strict check validates the very line that will be written.
   if (strict) await refuseInvalidOutcome(host, folder, pendingFiles(folder, protocol, view, event, state), registry);
   const warnings = await writeEvent(host, folder, protocol, participants, view, event, state, before);
@@ -604,22 +606,23 @@ async function appendUnderLock(host: Host, folder: string, request: AppendReques
 }
 
 /**
- * Sign the event of a signed collaboration (docs/signing.md), after every
- * check and right before its line is written, so that every door and store
- * signs alike: `prev` (the SHA-256 of the log's last line), `pubkey` when the
- * participant announces a key (its first, or a rotation signed by the old
- * one), and `sig` last. Returns what to do once the line is durable.
+ * A signed collaboration's log, verified before it is extended
+ * (runtime/signed-append.ts); protocol.json's `signing` (this append's copy)
+ * is rebuilt from it. `undefined` for an unsigned one, which costs nothing
+ * more.
  */
-async function signEvent(host: Host, protocol: Json, request: AppendRequest, event: AcpEvent, view: LogView): Promise<(() => Promise<void>) | undefined> {
-  const signing = await import('./runtime/signing.ts');
-  const declaration = signing.signingDeclaration(protocol)!;
-  const registered = Object.hasOwn(declaration.keys, request.participant) ? declaration.keys[request.participant] : undefined;
-  const { key, announce, afterWrite } = await signing.keyForAppend(host.keyring, request.participant, registered, request.rotateKey === true);
-  const previous = view.checkpoint ? view.checkpoint.log.tail.slice(0, -1) : view.log?.lastLine;
-  event.prev = previous === undefined ? signing.GENESIS_PREV : lineHash(previous);
-  if (announce) event.pubkey = announce.x;
-  event.sig = await signing.signBody(key, declaration.id, formatEventLine(event).slice(0, -1));
-  return afterWrite;
+async function verifySignedLog(host: Host, folder: string, protocol: Json, participant: string, view: LogView): Promise<VerifiedLog | undefined> {
+  let first: Json | undefined = view.events[0];
+  if (protocol.signing === undefined) {
+    // Without a declaration seq 1 decides; an unsigned last line acp wrote (the checkpoint's) says it is unsigned without reading it.
+    if (view.checkpoint && /,"sig":"/.test(view.checkpoint.log.tail)) first = await readFirstEvent(host, folder);
+    if (!isObject(first?.signing)) return undefined;
+  }
+  const { verifyExtension } = await import('./runtime/signed-append.ts');
+  const scan: LogScan = (onEvent, from, afterChunk) => scanEventLog(host, folder, onEvent, from && (async () => ({ ...from, errors: [] })), afterChunk);
+  const verified = await verifyExtension(host, protocol, participant, first, scan, view.checkpoint && { tail: view.checkpoint.log.tail, size: view.checkpoint.log.size });
+  if (verified) protocol.signing = verified.declaration;
+  return verified;
 }
 
 /** protocol.json's `signing` after a signed line: the head moves to it, and a key it announces is recorded. */
@@ -769,7 +772,7 @@ function apiObject(): AcpApi {
     participantIds, isUnsafePath, deliverableRef, primaryRef, resolveDeliverablePath, deliverableBoundary, symlinkRefusal, readDeliverable, documentFiles, checkedDocumentPath, findCollaborations,
     WRITABLE_DOCUMENTS, READ_ONLY_DOCUMENTS, declaredRefs, documentTarget, readCollaborationDocument, documentWriteTarget, writeCollaborationDocument,
     markdown, readReadiness, decisionGateErrors, conclusionErrors, defaultTemplate, defaultGates, reviewHeadings, parseZonedTimestamp,
-    inspectFolderLock, withFolderLock, writeFileAtomic, confineHost, decodeText, sha256Hex, formatTimestamp, formatProtocolJson, pyRepr, pyStr, pyStrip, purePosixPath, expandUser, loadsPy, dumpsPy, pySplitLines,
+    READ_LIMITS, readCapped, inspectFolderLock, inspectLockLine, withFolderLock, writeFileAtomic, confineHost, decodeText, sha256Hex, formatTimestamp, formatProtocolJson, pyRepr, pyStr, pyStrip, purePosixPath, expandUser, loadsPy, dumpsPy, pySplitLines,
     comparePy, sortedPy, parseArgv, parsePyInt, parsePyFloat, runCommand, describeError,
     errorCode, fsError, isInside, isObject, realpathOfExistingAncestor, sameList, sleep, withoutRoot, jsonWithoutRoot,
   };

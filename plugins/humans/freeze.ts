@@ -50,7 +50,7 @@ export async function runFreeze(ctx: HumansContext<FreezeOptions>): Promise<Comm
 
 /** Freeze a deliverable (see the module comment). Raises AcpError, changing nothing, when it is refused. */
 export async function freeze(
-  ctx: Pick<HumansContext, 'api' | 'host' | 'registry'>,
+  ctx: Pick<HumansContext, 'api' | 'host' | 'registry'> & Partial<Pick<HumansContext, 'signal'>>,
   folder: string,
   request: { participant: string; doc?: string; summary?: string },
   store?: Store,
@@ -62,7 +62,7 @@ export async function freeze(
   const firstTarget = freezeTarget(ctx, first, request.doc);
   const documents = [api.resolveDeliverablePath(folder, first, firstTarget.ref), join(folder, 'readiness.md')].filter((p): p is string => p !== undefined);
   const intent = { participant: request.participant, kind: 'freeze' as const, documents };
-  return api.transact(host, folder, intent, (tx) => freezeUnderLock(ctx, folder, request, tx), ctx.registry, { store, strict });
+  return api.transact(host, folder, intent, (tx) => freezeUnderLock(ctx, folder, request, tx), ctx.registry, { store, strict, lockSignal: ctx.signal });
 }
 
 /** The freeze itself, inside the store's transaction: checks first, then the files, then the event. */

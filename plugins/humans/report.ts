@@ -175,7 +175,7 @@ function timeline(s: Snapshot): string {
         `<tr><td class="nowrap">${h(event.at)}</td><td class="num">${h(event.seq)}</td><td class="participant">${h(event.from)}</td><td><code>${h(event.event)}</code></td><td class="nowrap">${h(phase ?? 'none')}</td><td class="summary">${h(event.summary)}${event.doc !== undefined ? ` <span class="muted">(${h(event.doc)})</span>` : ''}</td></tr>`,
     )
     .join('\n');
-  const errors = s.logErrors.map((e) => `<li>${h(e)}</li>`).join('');
+  const errors = [...s.logErrors, ...s.documentNotes].map((e) => `<li>${h(e)}</li>`).join('');
   return `<section id="timeline"><h2>Timeline</h2>
 <table><thead><tr><th>Time (UTC)</th><th>Seq</th><th>From</th><th>Event</th><th>Phase after</th><th>Summary</th></tr></thead>
 <tbody>

@@ -47,6 +47,7 @@ export function statusJson(s: Snapshot): NonNullable<CommandResult['json']> {
     events: s.timeline.length,
     recentEvents: s.timeline.slice(-RECENT_EVENTS).map((t) => ({ ...t.event, phase: t.phase })),
     logErrors: s.logErrors,
+    documentNotes: s.documentNotes,
     validation: s.validation,
   }));
 }
@@ -84,6 +85,7 @@ export function formatStatus(s: Snapshot, p: Paint): string[] {
   lines.push(p.dim(`recent events (${s.timeline.length} in all):`));
   for (const entry of s.timeline.slice(-RECENT_EVENTS)) lines.push(`  ${formatEvent(entry.event, entry.phase, p)}`);
   for (const error of s.logErrors) lines.push(`  ${p.red(terminalSafe(error))}`);
+  for (const note of s.documentNotes) lines.push(`${label('note')}${p.yellow(terminalSafe(note))}`);
   lines.push(...formatVerdict(s, p));
   return lines;
 }

@@ -13,13 +13,16 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { spawn } from 'node:child_process';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import * as acp from '../acp.ts';
 import { Board } from '../plugins/humans/dashboard/board.ts';
 import { createMcpServer, serveMcp } from '../plugins/mcp/server.ts';
 import { FROZEN_SHA256, INIT, OWNER, PRIMARY, STEPS } from './happy-path.ts';
+import { LOCAL_BIN } from './conformance/replay.ts';
 import { ALICE_TOKEN, RawConn, makeRoot, rpcRuntimes, startServerOn, type RunningServer } from './rpc/helpers.ts';
+import { runtimesOfRun } from './runtime-matrix.ts';
 
 const REPO = join(import.meta.dirname, '..');
 
@@ -298,4 +301,33 @@ describe('one helper per job, the same in every door', () => {
     expect(readFileSync(join(root, 'rpc', 'review.md'), 'utf8')).toBe('first\nsecond\nthird\n');
     conn.close();
   });
+});
+
+describe('MCP door, spawned on every runtime (ACP_FULL=1; npm test runs it in-process above)', () => {
+  const ACP = join(REPO, 'dist', 'acp.mjs');
+  const runtimes: Record<string, [string, string[]]> = {
+    node: [process.execPath, [ACP]],
+    bun: [join(LOCAL_BIN, 'bun'), [ACP]],
+    deno: [join(LOCAL_BIN, 'deno'), ['run', '--no-prompt', '--quiet', '--allow-read=ROOT', '--allow-write=ROOT', ACP, '--no-config']],
+    binary: [join(REPO, 'dist', 'acp'), []],
+  };
+  for (const name of runtimesOfRun(Object.keys(runtimes), [])) {
+    test(`${name}: a line that is not JSON gets -32700 and the server keeps serving`, async () => {
+      const root = realpathSync(mkdtempSync(join(tmpdir(), 'acp-doors-stdio-')));
+      const [command, prefix] = runtimes[name]!;
+      const child = spawn(command, [...prefix.map((arg) => arg.replace('ROOT', root)), 'mcp', '--root', root], { cwd: root, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1', DENO_NO_UPDATE_CHECK: '1' } });
+      try {
+        let out = '';
+        child.stdout.on('data', (chunk: Buffer) => void (out += chunk.toString('utf8')));
+        child.stdin.write('not json\n{"jsonrpc":"2.0","id":3,"method":"ping"}\n');
+        await expect.poll(() => out.split('\n').length, { timeout: 30_000 }).toBeGreaterThanOrEqual(3);
+        const [first, second] = out.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+        expect(first).toMatchObject({ id: null, error: { code: -32700 } });
+        expect(second).toMatchObject({ id: 3, result: {} });
+      } finally {
+        child.kill();
+        rmSync(root, { recursive: true, force: true });
+      }
+    });
+  }
 });

@@ -12,7 +12,7 @@ import { READ_LIMITS, readCapped } from './files.ts';
 import type { Host } from './host.ts';
 import { loadsPy } from './pyjson.ts';
 import { decodeText, purePosixPath, pyRepr, pyStr } from './pytext.ts';
-import type { CollaborationSearch, DocumentFiles, Json, ReadinessFacts, Registry } from './types.ts';
+import type { CollaborationList, CollaborationSearch, DocumentFiles, Json, ReadinessFacts, Registry } from './types.ts';
 import { errorCode, isInside, isObject, realpathOfExistingAncestor } from './util.ts';
 
 /** Participant ids of a protocol document, accepting `{id}` objects and strings. */
@@ -279,18 +279,23 @@ export const isStringList = (value: unknown): value is string[] => Array.isArray
  * lists them with (MCP resources, the JSON-RPC tasks, the dashboard).
  * Symbolic links are not followed, hidden directories and node_modules are
  * skipped, and a collaboration's own sub-folders are not searched
- * (collaborations do not nest).
+ * (collaborations do not nest). `stopped` says which bound ended the walk
+ * before the end of the tree, so a caller can say that the list is partial.
  */
-export async function findCollaborations(host: Host, root: string, limits: CollaborationSearch = {}): Promise<string[]> {
+export async function findCollaborations(host: Host, root: string, limits: CollaborationSearch = {}): Promise<CollaborationList> {
   const depthLimit = limits.depth ?? 3;
   const maxFolders = limits.maxFolders ?? 500;
   const maxDirs = limits.maxDirs ?? 5000;
-  const found: string[] = [];
+  const folders: string[] = [];
   let dirs = 0;
+  let stopped: CollaborationList['stopped'];
   const visit = async (dir: string, depth: number): Promise<void> => {
-    if (found.length >= maxFolders || ++dirs > maxDirs || limits.signal?.aborted) return;
+    if (limits.signal?.aborted || stopped) return;
+    if (folders.length >= maxFolders) stopped = 'maxFolders';
+    else if (++dirs > maxDirs) stopped = 'maxDirs';
+    if (stopped) return;
     if ((await host.fs.stat(nodePath.join(dir, 'protocol.json')).catch(() => null))?.isFile) {
-      found.push(dir);
+      folders.push(dir);
       return;
     }
     if (depth >= depthLimit) return;
@@ -303,5 +308,5 @@ export async function findCollaborations(host: Host, root: string, limits: Colla
     }
   };
   await visit(root, 0);
-  return found;
+  return stopped ? { folders, stopped } : { folders };
 }

@@ -900,6 +900,14 @@ export interface CollaborationSearch {
   signal?: AbortSignal;
 }
 
+/** What `findCollaborations` found. */
+export interface CollaborationList {
+  /** The collaboration folders, absolute, in sorted order. */
+  folders: string[];
+  /** The bound that ended the walk before the end of the tree, if one did: the list is partial. */
+  stopped?: 'maxFolders' | 'maxDirs';
+}
+
 /** Where a server's documents must stay besides their folder, and how its refusals name that place. */
 export interface DocumentScope {
   /** The server's root (a real path): nothing outside it is read or written. */
@@ -1766,7 +1774,7 @@ export interface AcpApi {
   /** Resolve after `ms` milliseconds. */
   sleep(ms: number): Promise<void>;
   /** The collaboration folders under `root`, bounded (see runtime/folder.ts): the one walk every door lists them with. */
-  findCollaborations(host: Host, root: string, limits?: CollaborationSearch): Promise<string[]>;
+  findCollaborations(host: Host, root: string, limits?: CollaborationSearch): Promise<CollaborationList>;
   /** The collaboration documents an agent writes (spec §1). */
   readonly WRITABLE_DOCUMENTS: readonly string[];
   /** Documents only the runtime writes: readable, never writable. */

@@ -253,7 +253,7 @@ describe('one helper per job, the same in every door', () => {
 
   test('findCollaborations: the dashboard and the MCP resources list the same folders, the JSON-RPC tasks the ones directly under the root', async () => {
     const expected = ['a', 'mcp', 'rpc', 'x/b', 'x/y/c'];
-    expect((await acp.findCollaborations(await acp.createNodeHost(), root)).map((folder) => folder.slice(root.length + 1))).toEqual(expected);
+    expect((await acp.findCollaborations(await acp.createNodeHost(), root)).folders.map((folder) => folder.slice(root.length + 1))).toEqual(expected);
     const { resources } = await mcp.listResources();
     const viaMcp = [...new Set(resources.filter((r) => r.uri.endsWith('/protocol.json')).map((r) => decodeURIComponent(r.uri.slice('acp://collab/'.length, -'/protocol.json'.length))))].sort();
     expect(viaMcp).toEqual(expected);

@@ -182,8 +182,8 @@ export interface DocumentResource {
 export const RESOURCE_PREFIX = 'acp://collab/';
 
 /** Collaboration folders under the root: the core's one walk, with the limits the dashboard lists them with. */
-export function findCollaborations(env: McpEnv): Promise<string[]> {
-  return env.core.findCollaborations(env.host, env.root);
+export async function findCollaborations(env: McpEnv): Promise<string[]> {
+  return (await env.core.findCollaborations(env.host, env.root)).folders;
 }
 
 /** The existing documents of one collaboration, as resources. */

@@ -691,7 +691,7 @@ export class RpcServer {
 
   private async listTasks(): Promise<Array<{ task: string; protocol: JsonObject }>> {
     // The core's one walk, one level down: a task is a collaboration folder directly under the root.
-    const folders = await this.core.findCollaborations(this.host, this.root, { depth: 1 });
+    const { folders } = await this.core.findCollaborations(this.host, this.root, { depth: 1 });
     const names = folders.map((folder) => nodePath.relative(this.root, folder)).filter((name) => TASK_ID_RE.test(name) && !name.includes('..'));
     const tasks: Array<{ task: string; protocol: JsonObject }> = [];
     for (const name of names) {

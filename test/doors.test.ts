@@ -7,6 +7,9 @@
 // on, and unreadable lines get JSON-RPC's -32700 / -32600. The library: a
 // host given as a Promise works, a non-host and the CLI's option names are
 // refused by name, and docs/embedding.md names the file package.json exports.
+// One helper per job: the dashboard, the MCP resources and the JSON-RPC tasks
+// list collaborations with the core's findCollaborations, and MCP and
+// JSON-RPC read and write documents with the core's one reader and writer.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';

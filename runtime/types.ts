@@ -437,6 +437,12 @@ export interface CommandSpec<O extends Record<string, CommandOptionSpec> = Recor
    */
   answers?: readonly string[];
   /**
+   * The doors besides the CLI that expose the command, declared with it (the
+   * one table): the JSON-RPC server's agent `acp` derives its actions from
+   * these, and test/doors.test.ts holds every door to them.
+   */
+  doors?: CommandDoors;
+  /**
    * Extend the command of this name instead of adding one: the options are
    * merged into it and `run` wraps it (call `context.next()` to run the
    * wrapped command). Used by `wait --server` (plugin `rpc`).
@@ -449,6 +455,19 @@ export interface CommandSpec<O extends Record<string, CommandOptionSpec> = Recor
    * `context.out` (commands print no text when `context.json` is set).
    */
   run(context: CommandContext<OptionValuesOf<O>>): Promise<CommandOutcome> | CommandOutcome;
+}
+
+/** Which doors besides the CLI expose a command ({@link CommandSpec.doors}). */
+export interface CommandDoors {
+  /**
+   * An action of the JSON-RPC server's agent `acp`: which participant a call
+   * speaks for (`one`: the connection's, `many`: init's list, which must
+   * include it; `none`) and whether it writes (a write is serialised with the
+   * server's other writes to the folder), given the call's options.
+   */
+  rpc?: { participant: 'one' | 'many' | 'none'; writes: boolean | ((options: OptionValues) => boolean) };
+  /** The MCP server's tool for the command (its name there). */
+  mcp?: string;
 }
 
 /** The value `run` gets for one option (see {@link CommandOptionSpec.type}). */

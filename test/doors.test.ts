@@ -229,6 +229,36 @@ describe('library door', () => {
   });
 });
 
+describe('the one table: each door exposes the commands whose spec lists it', () => {
+  test('JSON-RPC agent acp and the MCP tools are the commands with doors.rpc / doors.mcp, plus their document and status actions', async () => {
+    const root = realpathSync(mkdtempSync(join(tmpdir(), 'acp-doors-table-')));
+    const registry = await acp.createRegistry({ builtIns: true });
+    const commands = [...registry.commands.values()].map((command) => command.spec);
+    const rpcCommands = commands.filter((spec) => spec.doors?.rpc).map((spec) => spec.name);
+    const mcpTools = commands.filter((spec) => spec.doors?.mcp).map((spec) => spec.doors!.mcp!);
+    expect(rpcCommands).toEqual(['init', 'append', 'next', 'validate', 'types', 'doctor', 'freeze']);
+    expect(mcpTools.sort()).toEqual(['append', 'freeze', 'init', 'validate', 'wait']);
+    const srv = await startServerOn('inproc', root);
+    const mcpServer = createMcpServer({ core: acp, host: await acp.createNodeHost(), registry, root, version: 'test' });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await mcpServer.connect(serverSide);
+    const client = new Client({ name: 'table', version: '1.0.0' });
+    await client.connect(clientSide);
+    try {
+      const conn = await RawConn.unix(srv.socket);
+      const info = (await conn.request('agent/info', { agent: 'acp' })) as { result: { capabilities: string[] } };
+      expect(info.result.capabilities).toEqual([...rpcCommands, 'status', 'read', 'write']);
+      conn.close();
+      const { tools } = await client.listTools();
+      expect(tools.map((tool) => tool.name).sort()).toEqual([...mcpTools, 'read_document', 'status', 'write_document'].sort());
+    } finally {
+      await client.close();
+      await srv.close();
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('one helper per job, the same in every door', () => {
   let root: string;
   let srv: RunningServer;

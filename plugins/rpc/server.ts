@@ -142,22 +142,17 @@ interface ActionSpec {
   mutates(args: JsonObject): boolean;
 }
 
-/** The `acp` agent's actions: the CLI's operations (plus `status`, task/status under another name). */
-const ACTIONS: Record<string, ActionSpec> = {
-  init: { folder: true, participant: 'many', mutates: () => true },
-  append: { folder: true, participant: 'one', mutates: () => true },
-  next: { folder: true, participant: 'one', mutates: () => false },
-  validate: { folder: true, participant: 'none', mutates: () => false },
+/**
+ * The `acp` agent's actions that are not commands: `status` (task/status
+ * under another name) and document access for agents that cannot see the
+ * folder. The others are the commands whose spec lists the `rpc` door
+ * (CommandSpec.doors: the one table), see {@link RpcServer.actionSpec}.
+ */
+const DOCUMENT_ACTIONS: Record<string, ActionSpec> = {
   status: { folder: true, participant: 'none', mutates: () => false },
-  types: { folder: false, participant: 'none', mutates: () => false },
-  doctor: { folder: true, participant: 'none', mutates: (args) => Boolean(args.fix) },
-  // `acp freeze` (plugin humans): Status: Frozen, the hash, the event and the snapshot in one step.
-  freeze: { folder: true, participant: 'one', mutates: () => true },
-  // Not CLI commands: document access for agents that cannot see the folder.
   read: { folder: true, participant: 'none', mutates: () => false },
   write: { folder: true, participant: 'none', mutates: () => true },
 };
-
 
 /** Option names an agent may not pass (they would change what the CLI prints or loads). */
 const FORBIDDEN_ARGS = new Set(['json', 'help', 'h', 'version', 'v', 'debug', 'plugin', 'config', 'no-config']);
@@ -708,9 +703,20 @@ export class RpcServer {
   // agent/*
   // -------------------------------------------------------------------------
 
-  /** The actions of agent `acp`: those whose command this registry has (`doctor` is a plugin's), plus read and write. */
+  /** The actions of agent `acp`: the commands of this registry that list the `rpc` door (`doctor` is a plugin's), then status, read and write. */
   private async actionNames(): Promise<string[]> {
-    return Object.keys(ACTIONS).filter((name) => name === 'read' || name === 'write' || name === 'status' || this.options.registry.commands.has(name));
+    const commands = [...this.options.registry.commands.values()].filter((command) => command.spec.doors?.rpc).map((command) => command.spec.name);
+    return [...commands, ...Object.keys(DOCUMENT_ACTIONS)];
+  }
+
+  /** How the server runs an action: from the command's `doors.rpc` (the one table), or a document action. */
+  private actionSpec(action: string): ActionSpec | undefined {
+    if (Object.hasOwn(DOCUMENT_ACTIONS, action)) return DOCUMENT_ACTIONS[action];
+    const spec = this.options.registry.commands.get(action)?.spec;
+    const rpc = spec?.doors?.rpc;
+    if (!spec || !rpc) return undefined;
+    const { writes } = rpc;
+    return { folder: Boolean(spec.options?.folder), participant: rpc.participant, mutates: (args) => (typeof writes === 'function' ? writes(argsToOptions(args, spec)) : writes) };
   }
 
   private async agentList(conn: Conn): Promise<unknown> {
@@ -795,7 +801,7 @@ export class RpcServer {
   }
 
   private async runActionWithRoot(conn: Conn, action: string, rawArgs: JsonObject): Promise<unknown> {
-    const spec = Object.hasOwn(ACTIONS, action) ? ACTIONS[action] : undefined;
+    const spec = this.actionSpec(action);
     const names = await this.actionNames();
     if (!spec || !names.includes(action)) throw new RpcError(RpcCode.InvalidParams, `Invalid params: agent 'acp' has no action '${action}' (actions: ${names.join(', ')})`);
     const args: JsonObject = { ...rawArgs };

@@ -13,7 +13,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
@@ -364,3 +364,127 @@ describe('MCP door over a real stdio, spawned (npm test: node; ACP_FULL=1: node,
     });
   }
 });
+
+describe('doors × commands × bad inputs: every door refuses the same requests and writes nothing', () => {
+  /** A request in neutral form: option names as the CLI spells them (kebab-case), values as typed. */
+  type Request = Record<string, string | number | string[] | boolean>;
+  const BAD: Array<[command: 'append' | 'init' | 'freeze' | 'validate', request: Request]> = [
+    ['append', { participant: 'alice', event: 'blocked', summary: 's', 'reply-to': 'one' }],
+    ['append', { participant: 'alice', event: 'blocked', summary: 's', 'reply-to': 1.5 }],
+    ['append', { participant: 'alice', event: 'nope', summary: 's', 'reply-to': 1 }],
+    ['append', { participant: 'alice', event: 'blocked', summary: 's', 'reply-to': 1, role: 'x' }],
+    ['append', { participant: 'alice', event: 'blocked', 'reply-to': 1 }],
+    ['append', { participant: 'alice', event: 'blocked', summary: 's', 'reply-to': 99 }],
+    ['append', { participant: 'mallory', event: 'blocked', summary: 's', 'reply-to': 1 }],
+    ['append', { participant: 'alice', event: 'completed', summary: 's', 'reply-to': 1, doc: 'conclusion.md' }],
+    ['init', { participant: ['alice'], objective: 'o', completion: ['g'], 'primary-deliverable-type': 'adr' }],
+    ['init', { participant: ['alice', 'bob'], objective: 'o', completion: ['g'], 'primary-deliverable-type': 'nope' }],
+    ['init', { participant: ['alice', 'bob'], objective: 'o', completion: ['g'], 'primary-deliverable-type': 'adr', 'deliverables-mode': 'sideways' }],
+    ['freeze', { participant: 'alice' }],
+    ['freeze', { participant: 'mallory' }],
+  ];
+  const snake = (name: string): string => name.replace(/-/g, '_');
+  const camel = (name: string): string => name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+  /** The MCP tool's argument names where they differ from the CLI's (init takes lists under plural names). */
+  const MCP_NAMES: Record<string, string> = { participant: 'participants' };
+
+  let root: string;
+  let srv: RunningServer;
+  let mcp: Client;
+  beforeAll(async () => {
+    root = realpathSync(mkdtempSync(join(tmpdir(), 'acp-doors-bad-')));
+    const host = await acp.createNodeHost();
+    const registry = await acp.createRegistry({ builtIns: true });
+    for (const door of ['cli', 'rpc', 'mcp', 'lib']) await acp.init(host, join(root, door), { participants: ['alice', 'bob'], objective: 'o', completion: ['g'], primaryType: 'adr' }, registry);
+    srv = await startServerOn('inproc', root);
+    const server = createMcpServer({ core: acp, host, registry, root, version: 'test' });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    mcp = new Client({ name: 'bad', version: '1.0.0' });
+    await mcp.connect(clientSide);
+  });
+  afterAll(async () => {
+    await mcp?.close();
+    await srv?.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  /** Every file of a folder (a new collaboration's folder counts as a change). */
+  const snapshot = (folder: string): string => JSON.stringify(existsSyncSafe(folder) ? readTree(folder) : null);
+
+  async function viaCli(command: string, request: Request, folder: string): Promise<boolean> {
+    const argv = [command, '--folder', folder];
+    for (const [name, value] of Object.entries(request)) for (const item of Array.isArray(value) ? value : [value]) argv.push(`--${name}`, String(item));
+    const code = await acp.runCli({ argv, stdout: () => undefined, stderr: () => undefined, color: false });
+    return code !== 0;
+  }
+  async function viaRpc(command: string, request: Request, task: string): Promise<boolean> {
+    const conn = await RawConn.unix(srv.socket);
+    try {
+      const args = Object.fromEntries(Object.entries(request).map(([name, value]) => [camel(name), value]));
+      const reply = await conn.request('agent/call', { agent: 'acp', action: command, args: { folder: task, ...args } });
+      return 'error' in reply;
+    } finally {
+      conn.close();
+    }
+  }
+  async function viaMcp(command: string, request: Request, folder: string): Promise<boolean> {
+    const rename = (name: string): string => (command === 'init' && MCP_NAMES[name]) || snake(name);
+    const args = Object.fromEntries(Object.entries(request).map(([name, value]) => [rename(name), value]));
+    const result = (await mcp.callTool({ name: command, arguments: { folder, ...args } })) as CallToolResult;
+    return result.isError === true;
+  }
+
+  /** The library: the typed request objects of `append`, `init` (the CLI's names mapped to the library's) and freeze through runCommand. */
+  async function viaLibrary(command: string, request: Request, folder: string): Promise<boolean> {
+    const host = await acp.createNodeHost();
+    const registry = await acp.createRegistry({ builtIns: true });
+    const r: Record<string, unknown> = request;
+    // As a JavaScript caller (or a cast) may pass them: the values unchecked by the type system.
+    const appendRequest = { participant: r.participant, event: r.event, summary: r.summary, replyTo: r['reply-to'], role: r.role, doc: r.doc } as acp.AppendRequest;
+    const initRequest = { participants: r.participant, objective: r.objective, completion: r.completion, primaryType: r['primary-deliverable-type'], mode: r['deliverables-mode'] } as acp.InitRequest;
+    try {
+      if (command === 'append') await acp.append(host, folder, appendRequest, registry);
+      else if (command === 'init') await acp.init(host, folder, initRequest, registry);
+      else await acp.runCommand(registry, command, { options: { ...request, folder } as acp.OptionValues }, { host });
+      return false;
+    } catch (error) {
+      return error instanceof acp.AcpError;
+    }
+  }
+
+  for (const [index, [command, request]] of BAD.entries()) {
+    test(`${command} ${JSON.stringify(request)}`, async () => {
+      // init makes a new folder per door and case; the others act on the door's collaboration.
+      const name = (door: string): string => (command === 'init' ? `${door}-init-${index}` : door);
+      const doors = ['cli', 'rpc', 'mcp', 'lib'];
+      const before = doors.map((door) => snapshot(join(root, name(door))));
+      const refused = {
+        cli: await viaCli(command, request, join(root, name('cli'))),
+        rpc: await viaRpc(command, request, name('rpc')),
+        mcp: await viaMcp(command, request, name('mcp')),
+        lib: await viaLibrary(command, request, join(root, name('lib'))),
+      };
+      expect(refused).toEqual({ cli: true, rpc: true, mcp: true, lib: true });
+      expect(doors.map((door) => snapshot(join(root, name(door))))).toEqual(before);
+    });
+  }
+});
+
+function existsSyncSafe(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function readTree(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of readdirSync(dir).sort()) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) for (const [inner, text] of Object.entries(readTree(path))) out[`${name}/${inner}`] = text;
+    else out[name] = readFileSync(path, 'base64');
+  }
+  return out;
+}

@@ -13,37 +13,15 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runCli } from '../../acp.ts';
 import { asciiJson, python3 } from '../python/oracle.ts';
+import { referenceDir, referenceMissing, sharedDir } from '../python/reference.ts';
+
+export { referenceDir, referenceMissing, sharedDir };
 
 const HERE = dirname(fileURLToPath(import.meta.url));
-const REPO = resolve(HERE, '..', '..');
-
-/**
- * The shared folder (spec, recordings, reference): `../shared` next to the
- * repository, as the issues name it; a worktree under `wt/` finds it one
- * level further up.
- */
-export function sharedDir(): string | undefined {
-  return [resolve(REPO, '..', 'shared'), resolve(REPO, '..', '..', 'shared')].find((dir) => existsSync(join(dir, 'spec', 'protocol.md')));
-}
-
-/** The reference's directory (scripts/, tests/), or undefined. */
-export function referenceDir(): string | undefined {
-  const shared = sharedDir();
-  const dir = shared && join(shared, 'reference', 'acp-python');
-  return dir && existsSync(join(dir, 'scripts', '_acp.py')) ? dir : undefined;
-}
-
-/** Why the reference cannot run here, or undefined when it can (the tests skip with this reason). */
-export function referenceMissing(): string | undefined {
-  if (!referenceDir()) return `the reference Python tool set is absent (looked for shared/reference/acp-python at ../shared and ../../shared from ${REPO})`;
-  const version = spawnSync(python3(), ['-c', 'import sys; print(sys.version_info >= (3, 11))'], { encoding: 'utf8' });
-  if (version.error || version.stdout.trim() !== 'True') return 'python3 (3.11 or later) is not available';
-  return undefined;
-}
 
 /** acp's command word → the reference script that does the same. */
 export const SCRIPTS: Record<string, string> = {

@@ -36,16 +36,17 @@ import { DEFAULT_WAIT_INTERVAL_SECONDS, DEFAULT_WAIT_TIMEOUT_SECONDS, FORBIDDEN_
 import { defineCommand, defineDeliverableType, definePlugin } from './runtime/define.ts';
 import { CONCLUSION_SECTIONS, conclusionErrors, decisionGateErrors, markdown, type ReadinessFacts, readinessGateErrors, readReadiness } from './runtime/documents.ts';
 import { AcpAbortError, AcpAppendedError, AcpError, AcpPluginError, AcpTimeoutError, UsageError } from './runtime/errors.ts';
-import { formatEventLine, highestSeq, jsonErrorDetail, nextSeq, parseEventLog, readEventLog, refuseUnencodable, scanEventLog } from './runtime/event-log.ts';
+import { formatEventLine, highestSeq, jsonErrorDetail, nextSeq, parseEventLog, readEventLog, refuseMalformedAppend, refuseUnencodable, scanEventLog } from './runtime/event-log.ts';
 import { confineHost, inspectFolderLock, inspectLockLine, LOCK_BREAKER, LOCK_NAME, READ_LIMITS, readCapped, readFirstEvent, withFolderLock, writeFileAtomic } from './runtime/files.ts';
-import { checkedDocumentPath, defaultGates, defaultTemplate, deliverableBoundary, deliverableRef, documentFiles, isUnsafePath, participantIds, primaryRef, readDeliverable, readProtocol, readReadinessFile, readTextIfExists, resolveDeliverablePath, symlinkRefusal } from './runtime/folder.ts';
+import { checkedDocumentPath, findCollaborations, defaultGates, defaultTemplate, deliverableBoundary, deliverableRef, documentFiles, isUnsafePath, participantIds, primaryRef, readDeliverable, readProtocol, readReadinessFile, readTextIfExists, resolveDeliverablePath, symlinkRefusal } from './runtime/folder.ts';
 import { AcpRefusal, HOOK_NAMES, HookRunner } from './runtime/hooks.ts';
 import type { Host } from './runtime/host.ts';
 import { init, signingKey } from './runtime/init.ts';
 import { lineHash } from './runtime/keyring.ts';
 import { createMemoryFileSystem, createMemoryHost } from './runtime/memory-host.ts';
 import { followFolder, formatNext, nextAction, waitForTurn } from './runtime/next.ts';
-import { createNodeHost } from './runtime/node-host.ts';
+import { createNodeHost, resolveHost } from './runtime/node-host.ts';
+import { declaredRefs, documentTarget, documentWriteTarget, READ_ONLY_DOCUMENTS, readCollaborationDocument, WRITABLE_DOCUMENTS, writeCollaborationDocument } from './runtime/document-access.ts';
 import { guardHost, writerHost } from './runtime/guarded-host.ts';
 import type { LogScan, VerifiedLog } from './runtime/signed-append.ts';
 import { dumpsPy, loadsPy } from './runtime/pyjson.ts';
@@ -56,12 +57,12 @@ import { localStore, openStore } from './runtime/store.ts';
 import { type PendingFiles, pendingHost, strictSetting } from './runtime/strict.ts';
 import { type AcpApi, type AcpEvent, type AcpHooks, type AcpPlugin, type AfterAppendContext, type AppendOptions, type AppendRequest, type AppendResult, type CliIo, type Collaboration, type CommandContext, type CommandOptionSpec, type CommandResult, type CommandSpec, type DeliverableType, type DerivedState, EVENT_NAMES, type EventLog, type HookOrder, type OpenOptions, type OptionValues, type Origin, PHASES, type PluginContext, type RegistryOptions, type RunCommandOptions, type RuntimeFacts, type StoreProvider, type StoreSession, type Transaction, type WriteIntent } from './runtime/types.ts';
 import type { Registry as RegistryShape } from './runtime/types.ts';
-import { errorCode, fsError, isInside, isInt, isObject, isPyIntLike, type Json, pySeqKey, realpathOfExistingAncestor, sameList, sleep } from './runtime/util.ts';
+import { errorCode, fsError, isInside, isInt, isObject, isPyIntLike, type Json, pySeqKey, realpathOfExistingAncestor, sameList, sleep, jsonWithoutRoot, withoutRoot } from './runtime/util.ts';
 import { completionGateTexts, deliverableDocErrors, freezeErrors, validate, verifySignatures } from './runtime/validate.ts';
 
 // The public types (one dependency-free module) and the protocol's constants
 export { DEFAULT_WAIT_INTERVAL_SECONDS, DEFAULT_WAIT_TIMEOUT_SECONDS, FORBIDDEN_FILES, REQUIRED_FILES, VERSION } from './runtime/constants.ts';
-export { EVENT_NAMES, PHASES, type EventName, type Phase, type AcpEvent, type EventLog, type DerivedState, type RefusalCode, type Turn, type TurnState, type TurnSnapshot, type CachedTurn, type CacheAgreement, type ParticipantEntry, type CompletionGate, type DeliverableDeclaration, type DeliverablesDeclaration, type ProtocolDocument, type DeliverableCheckContext, type Findings, type DeliverableType, type InitFilesContext, type DocumentFiles, type BeforeAppendContext, type AfterAppendContext, type ValidateHookContext, type NextHookContext, type AcpHooks, type HookOrder, type CommandOptionSpec, type CommandSpec, type OptionValue, type OptionValuesOf, type CommandOutcome, type CommandResult, type OptionValues, type CommandContext, type AcpPlugin, type PluginContext, type RuntimeFacts, type Origin, type PluginEntry, type RegistryOptions, type AppendRequest, type AppendResult, type AppendOptions, type WriteIntent, type StoreSession, type Store, type FollowOptions, type StoreProvider, type StoreContext, type Transaction, type TransactionWriteOptions, type ValidateOptions, type ValidationResult, type SignatureReport, type InitRequest, type InitResult, type NextResult, type WaitOptions, type WaitResult, type FolderFollower, type OpenOptions, type Collaboration, type CliIo, type RunCommandOptions, type AcpApi } from './runtime/types.ts';
+export { EVENT_NAMES, PHASES, type EventName, type Phase, type AcpEvent, type EventLog, type DerivedState, type RefusalCode, type Turn, type TurnState, type TurnSnapshot, type CachedTurn, type CacheAgreement, type ParticipantEntry, type CompletionGate, type DeliverableDeclaration, type DeliverablesDeclaration, type ProtocolDocument, type DeliverableCheckContext, type Findings, type DeliverableType, type InitFilesContext, type DocumentFiles, type BeforeAppendContext, type AfterAppendContext, type ValidateHookContext, type NextHookContext, type AcpHooks, type HookOrder, type CommandOptionSpec, type CommandSpec, type CommandDoors, type OptionValue, type OptionValuesOf, type CommandOutcome, type CommandResult, type OptionValues, type CommandContext, type AcpPlugin, type PluginContext, type RuntimeFacts, type Origin, type PluginEntry, type RegistryOptions, type AppendRequest, type AppendResult, type AppendOptions, type WriteIntent, type StoreSession, type Store, type FollowOptions, type StoreProvider, type StoreContext, type Transaction, type TransactionWriteOptions, type ValidateOptions, type ValidationResult, type SignatureReport, type InitRequest, type InitResult, type CollaborationSearch, type CollaborationList, type DocumentScope, type DocumentTarget, type DocumentWrite, type NextResult, type WaitOptions, type WaitResult, type FolderFollower, type OpenOptions, type Collaboration, type CliIo, type RunCommandOptions, type AcpApi } from './runtime/types.ts';
 
 // The event log (spec §4)
 export { formatEventLine, jsonErrorDetail, nextSeq, parseEventLog, readEventLog, scanEventLog } from './runtime/event-log.ts';
@@ -71,7 +72,7 @@ export { applyEvent, emptyState, refusalCodeOf, replay } from './runtime/state-m
 export { TURN_HISTORY, TurnTracker, cacheEquals, decideTurn, folderTurn, readCachedTurn, staleNote, turnOf, withCachedTurn } from './runtime/turn.ts';
 
 // The folder's declaration: protocol.json, deliverables, their types
-export { callType, checkedDocumentPath, defaultGates, defaultTemplate, deliverableBoundary, deliverableRef, documentFiles, isUnsafePath, participantIds, primaryRef, readDeliverable, readProtocol, resolveDeliverablePath, symlinkRefusal } from './runtime/folder.ts';
+export { callType, checkedDocumentPath, findCollaborations, defaultGates, defaultTemplate, deliverableBoundary, deliverableRef, documentFiles, isUnsafePath, participantIds, primaryRef, readDeliverable, readProtocol, resolveDeliverablePath, symlinkRefusal } from './runtime/folder.ts';
 export { CONCLUSION_SECTIONS, conclusionErrors, decisionGateErrors, markdown, readReadiness, type MarkdownHelpers, type ReadinessFacts } from './runtime/documents.ts';
 
 // The hook points
@@ -98,10 +99,11 @@ export { AcpAbortError, AcpAppendedError, AcpError, AcpPluginError, AcpTimeoutEr
 export type { FileReader, FileStat, FileSystem, Host, ProcessIdentity } from './runtime/host.ts';
 export { createMemoryFileSystem, createMemoryHost, type MemoryFileSystem, type MemoryHostOptions } from './runtime/memory-host.ts';
 export { createNodeHost, type NodeHostOptions } from './runtime/node-host.ts';
+export { declaredRefs, documentTarget, documentWriteTarget, MAX_DOCUMENT_LENGTH, READ_ONLY_DOCUMENTS, readCollaborationDocument, WRITABLE_DOCUMENTS, writeCollaborationDocument } from './runtime/document-access.ts';
 export { dumpsPy, isPyFloat, loadsPy, PyFloat, PyInt, PyJsonError, pyFloatRepr, pyKeys, type DumpOptions } from './runtime/pyjson.ts';
 export { compareInstants, comparePy, decodeText, formatProtocolJson, formatTimestamp, parseZonedTimestamp, purePosixPath, pyFromIsoFormat, pyRepr, pySplitLines, pyStr, pyStrip, reviewHeadings, type ReviewHeading, sha256Hex, sortedPy, zonedInstant } from './runtime/pytext.ts';
 export type { PyDateTime, PyInstant } from './runtime/pytext.ts';
-export { errorCode, fsError, isInside, isObject, realpathOfExistingAncestor, sameList, sleep } from './runtime/util.ts';
+export { errorCode, fsError, isInside, isObject, realpathOfExistingAncestor, sameList, sleep, withoutRoot, jsonWithoutRoot } from './runtime/util.ts';
 
 // ---------------------------------------------------------------------------
 // Plugins and the registry (commands are data: the CLI edge, `--help` and
@@ -424,6 +426,7 @@ export async function append(host: Host, folder: string, request: AppendRequest,
 
 /** The event's name and participant, checked before waiting for any lock. */
 function checkNames(protocol: Json, request: AppendRequest): string[] {
+  refuseMalformedAppend(request as unknown as Record<string, unknown>);
   if (!(EVENT_NAMES as readonly string[]).includes(request.event)) throw new AcpError(`unknown event '${request.event}'`, 2, 'unknown_event');
   const participants = participantIds(protocol);
   if (!participants.includes(request.participant)) throw new AcpError(`participant ${pyRepr(request.participant)} is not listed in protocol.json`, 2, 'unknown_participant');
@@ -540,10 +543,11 @@ async function checkRequest(host: Host, folder: string, protocol: Json, request:
 function eventOf(host: Host, request: AppendRequest, maxSeq: number, lastAt: unknown): AcpEvent {
   const seq = maxSeq + 1;
   const event: AcpEvent = { seq, from: request.participant, event: request.event, at: eventTime(host, lastAt), summary: request.summary };
-  if (request.doc !== undefined) event.doc = request.doc;
+  // As the Python tools (and so every door): an empty doc or sha256 is no value, the key is left out.
+  if (request.doc) event.doc = request.doc;
   if (request.replyTo !== undefined) event.reply_to = request.replyTo;
   if (request.role !== undefined) event.role = request.role;
-  if (request.sha256 !== undefined) event.sha256 = request.sha256;
+  if (request.sha256) event.sha256 = request.sha256;
   return event;
 }
 
@@ -729,7 +733,7 @@ async function writeEvent(host: Host, folder: string, protocol: Json, participan
 
 /** Bind a folder to a host and registry for in-process use. */
 export async function openCollaboration(folder: string, options: OpenOptions = {}): Promise<Collaboration> {
-  const host = options.host ?? (await createNodeHost());
+  const host = await resolveHost(options.host);
   const registry = options.registry ?? (await createRegistry());
   const absolute = host.resolvePath(folder);
   return {
@@ -772,11 +776,12 @@ function apiObject(): AcpApi {
     createMemoryHost, createMemoryFileSystem, openCollaboration, createRegistry, pluginContext,
     init, append, transact, strictSetting, openStore, signingKey, verifySignatures, eventDocuments, turnOf, folderTurn, decideTurn, TURN_HISTORY, staleNote, TurnTracker, readCachedTurn, cacheEquals, withCachedTurn, refusalCodeOf, validate, nextAction, formatNext, waitForTurn, followFolder,
     readProtocol, readEventLog, scanEventLog, parseEventLog, formatEventLine, jsonErrorDetail, nextSeq, emptyState, applyEvent, replay,
-    participantIds, isUnsafePath, deliverableRef, primaryRef, resolveDeliverablePath, deliverableBoundary, symlinkRefusal, readDeliverable, documentFiles, checkedDocumentPath,
+    participantIds, isUnsafePath, deliverableRef, primaryRef, resolveDeliverablePath, deliverableBoundary, symlinkRefusal, readDeliverable, documentFiles, checkedDocumentPath, findCollaborations,
+    WRITABLE_DOCUMENTS, READ_ONLY_DOCUMENTS, declaredRefs, documentTarget, readCollaborationDocument, documentWriteTarget, writeCollaborationDocument,
     markdown, readReadiness, decisionGateErrors, conclusionErrors, defaultTemplate, defaultGates, reviewHeadings, parseZonedTimestamp,
     READ_LIMITS, readCapped, inspectFolderLock, confineHost, ...guardedWriters(), decodeText, sha256Hex, formatTimestamp, formatProtocolJson, pyRepr, pyStr, pyStrip, purePosixPath, expandUser, loadsPy, dumpsPy, pySplitLines,
     comparePy, sortedPy, parseArgv, parsePyInt, parsePyFloat, runCommand, describeError,
-    errorCode, fsError, isInside, isObject, realpathOfExistingAncestor, sameList, sleep,
+    errorCode, fsError, isInside, isObject, realpathOfExistingAncestor, sameList, sleep, withoutRoot, jsonWithoutRoot,
   };
 }
 

@@ -10,6 +10,8 @@ import type { AcpPlugin, CommandSpec, PluginContext } from '../runtime/types.ts'
 const doctorCommand: CommandSpec = {
   name: 'doctor',
   description: 'Diagnose a folder (lock, torn log line, cached state, files, frozen deliverables); --fix repairs what is safe',
+  // Over JSON-RPC a call writes only with fix.
+  doors: { rpc: { participant: 'none', writes: (options) => options.fix === true } },
   options: {
     folder: { type: 'string', required: true, description: 'Collaboration folder' },
     fix: { type: 'boolean', description: 'Repair what loses nothing (keeps a copy of events.jsonl before cutting a torn line)' },

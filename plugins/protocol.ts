@@ -28,6 +28,7 @@ const initCommand = (c: PluginContext): CommandSpec =>
   c.defineCommand({
     name: 'init',
     description: 'Create a collaboration folder (spec §9)',
+    doors: { rpc: { participant: 'many', writes: true }, mcp: 'init' },
     store: true,
     options: {
       folder: FOLDER,
@@ -83,6 +84,7 @@ const appendCommand = (c: PluginContext): CommandSpec =>
   c.defineCommand({
     name: 'append',
     description: 'Append an event (spec §6)',
+    doors: { rpc: { participant: 'one', writes: true }, mcp: 'append' },
     store: true,
     options: {
       folder: FOLDER,
@@ -118,6 +120,7 @@ const nextCommand = (c: PluginContext): CommandSpec =>
   c.defineCommand({
     name: 'next',
     description: 'Print the next action for a participant (spec §10)',
+    doors: { rpc: { participant: 'one', writes: false } },
     options: { folder: FOLDER, participant: { type: 'string', required: true, valueName: 'id', description: 'Participant id' }, json: JSON_FLAG },
     async run(ctx) {
       const result = await ctx.api.nextAction(ctx.host, ctx.folder(), ctx.options.participant, ctx.registry);
@@ -132,6 +135,7 @@ const waitCommand = (c: PluginContext): CommandSpec =>
   c.defineCommand({
     name: 'wait',
     description: 'Wait until it is a participant’s turn (spec §10)',
+    doors: { mcp: 'wait' },
     store: true,
     options: {
       folder: FOLDER,
@@ -162,6 +166,7 @@ const waitCommand = (c: PluginContext): CommandSpec =>
 const validateCommand: CommandSpec = {
   name: 'validate',
   description: 'Validate a collaboration folder (spec §8)',
+  doors: { rpc: { participant: 'none', writes: false }, mcp: 'validate' },
   options: {
     folder: FOLDER,
     'ignore-signatures': { type: 'boolean', description: 'Do not verify a signed folder’s signatures (validate as the Python tools do)' },
@@ -264,6 +269,6 @@ export default (context: PluginContext): AcpPlugin =>
       validateCommand,
       keyCommand,
       pluginsCommand,
-      { ...pluginsCommand, name: 'types', description: 'Same as `acp plugins`' },
+      { ...pluginsCommand, name: 'types', description: 'Same as `acp plugins`', doors: { rpc: { participant: 'none', writes: false } } },
     ],
   });

@@ -30,6 +30,38 @@ function uniqueTrimmed(values: string[]): string[] {
   return out;
 }
 
+/** Every key of {@link InitRequest}: a library caller's other keys are refused by name, never silently ignored. */
+const INIT_REQUEST_KEYS: ReadonlySet<string> = new Set<keyof InitRequest>([
+  'participants', 'objective', 'completion', 'primaryType', 'primaryFile', 'primaryChecks', 'mode', 'dir', 'repoRoot', 'resume', 'sign', 'signingPolicy', 'participantKeys',
+]);
+
+/** The library's key for an option as the CLI (or MCP) names it, camel-cased: the hint of a refusal. */
+const INIT_KEY_OF_CLI_NAME: Readonly<Record<string, keyof InitRequest>> = {
+  participant: 'participants',
+  primaryDeliverableType: 'primaryType',
+  primaryDeliverableFile: 'primaryFile',
+  primaryDeliverableCheck: 'primaryChecks',
+  primaryDeliverableChecks: 'primaryChecks',
+  deliverablesMode: 'mode',
+  deliverablesDir: 'dir',
+  registerKey: 'participantKeys',
+};
+
+/**
+ * Refuse a key {@link init} does not know: `{ primaryDeliverableType: 'adr' }`
+ * (the CLI's name) would otherwise be ignored and fail later, as "unknown
+ * deliverable type ''".
+ */
+function refuseUnknownInitKeys(request: InitRequest): void {
+  for (const key of Object.keys(request)) {
+    if (INIT_REQUEST_KEYS.has(key)) continue;
+    const camel = key.replace(/[-_]([a-z])/g, (_, c: string) => c.toUpperCase());
+    const known = INIT_KEY_OF_CLI_NAME[camel] ?? (INIT_REQUEST_KEYS.has(camel) ? camel : undefined);
+    const hint = known ? ` (the library calls it ${known})` : ` (keys: ${[...INIT_REQUEST_KEYS].join(', ')})`;
+    throw new AcpError(`unknown init option ${pyRepr(key)}${hint}`, 2, 'usage');
+  }
+}
+
 /** Build the protocol document and the files of a new folder (no I/O). */
 export function planInit(folder: string, request: InitRequest, registry: Registry, now: Date): { protocol: ProtocolDocument; files: Map<string, string> } {
   const objective = pyStrip(request.objective ?? '');
@@ -100,6 +132,7 @@ export function planInit(folder: string, request: InitRequest, registry: Registr
  * overwrites an existing file: if any target exists, nothing is written.
  */
 export async function init(guarded: Host, folder: string, request: InitRequest, registry: Registry, options: InitOptions = {}): Promise<InitResult> {
+  refuseUnknownInitKeys(request);
   const host = writerHost(guarded);
   try {
     // Usage errors come first, before a store is asked anything (git: a fetch).

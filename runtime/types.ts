@@ -11,9 +11,19 @@
  *
  * @module
  */
+
 import type { FileReader, FileSystem, Host, Keyring } from './host.ts';
 
 export type { FileReader, FileStat, FileSystem, Host, Keyring, ProcessIdentity } from './host.ts';
+
+declare global {
+  /**
+   * The global `AbortSignal`, as the DOM lib and @types/node declare it; this
+   * empty declaration merges into theirs, and lets the shipped declarations
+   * compile where neither is loaded (`lib: ["es2022"]`, no @types/node).
+   */
+  interface AbortSignal {}
+}
 
 /** Every event name the protocol knows, in the spec's order. */
 export const EVENT_NAMES = [
@@ -427,6 +437,12 @@ export interface CommandSpec<O extends Record<string, CommandOptionSpec> = Recor
    */
   answers?: readonly string[];
   /**
+   * The doors besides the CLI that expose the command, declared with it (the
+   * one table): the JSON-RPC server's agent `acp` derives its actions from
+   * these, and test/doors.test.ts holds every door to them.
+   */
+  doors?: CommandDoors;
+  /**
    * Extend the command of this name instead of adding one: the options are
    * merged into it and `run` wraps it (call `context.next()` to run the
    * wrapped command). Used by `wait --server` (plugin `rpc`).
@@ -439,6 +455,19 @@ export interface CommandSpec<O extends Record<string, CommandOptionSpec> = Recor
    * `context.out` (commands print no text when `context.json` is set).
    */
   run(context: CommandContext<OptionValuesOf<O>>): Promise<CommandOutcome> | CommandOutcome;
+}
+
+/** Which doors besides the CLI expose a command ({@link CommandSpec.doors}). */
+export interface CommandDoors {
+  /**
+   * An action of the JSON-RPC server's agent `acp`: which participant a call
+   * speaks for (`one`: the connection's, `many`: init's list, which must
+   * include it; `none`) and whether it writes (a write is serialised with the
+   * server's other writes to the folder), given the call's options.
+   */
+  rpc?: { participant: 'one' | 'many' | 'none'; writes: boolean | ((options: OptionValues) => boolean) };
+  /** The MCP server's tool for the command (its name there). */
+  mcp?: string;
 }
 
 /** The value `run` gets for one option (see {@link CommandOptionSpec.type}). */
@@ -905,6 +934,52 @@ export interface NextResult {
   note?: string;
 }
 
+/** Bounds of `findCollaborations`: a huge tree costs a bounded walk, never a stall. */
+export interface CollaborationSearch {
+  /** How many levels below the root a collaboration folder may sit (0: the root only; default 3, what the dashboard and the MCP resources list). */
+  depth?: number;
+  /** Stop after this many collaborations (default 500). */
+  maxFolders?: number;
+  /** Stop after looking into this many directories (default 5,000). */
+  maxDirs?: number;
+  /** Stops the walk (what was found so far is returned). */
+  signal?: AbortSignal;
+}
+
+/** What `findCollaborations` found. */
+export interface CollaborationList {
+  /** The collaboration folders, absolute, in sorted order. */
+  folders: string[];
+  /** The bound that ended the walk before the end of the tree, if one did: the list is partial. */
+  stopped?: 'maxFolders' | 'maxDirs';
+}
+
+/** Where a server's documents must stay besides their folder, and how its refusals name that place. */
+export interface DocumentScope {
+  /** The server's root (a real path): nothing outside it is read or written. */
+  root: string;
+  /** The root as refusals name it (`the MCP server's root`): never by its absolute path. */
+  rootName: string;
+}
+
+/** A document a client may touch: where it is and the folder its real path must stay in. */
+export interface DocumentTarget {
+  path: string;
+  boundary: string;
+  /** The boundary is an external deliverable's repo root. */
+  external?: boolean;
+}
+
+/** What `writeCollaborationDocument` writes: a document, its text, and who writes it. */
+export interface DocumentWrite {
+  doc: string;
+  content: string;
+  /** Add to the end instead of replacing (reviews). */
+  append?: boolean;
+  /** Named in the store's record of the write (`acp mcp`, a participant). */
+  writer: string;
+}
+
 /** Options of {@link waitForTurn}. */
 export interface WaitOptions {
   /** Fallback poll period, seconds (default 2). */
@@ -948,8 +1023,8 @@ export interface FolderFollower {
 
 /** Options of {@link openCollaboration}. */
 export interface OpenOptions {
-  /** Host capabilities; defaults to the host runtime's files. */
-  host?: Host;
+  /** Host capabilities; defaults to the host runtime's files. A Promise of one (`createNodeHost()`, which is async) is awaited. */
+  host?: Host | Promise<Host>;
   /** Registry with deliverable types and plugins; defaults to the built-ins. */
   registry?: Registry;
 }
@@ -1748,4 +1823,24 @@ export interface AcpApi {
   sameList(a: unknown, b: readonly string[]): boolean;
   /** Resolve after `ms` milliseconds. */
   sleep(ms: number): Promise<void>;
+  /** The collaboration folders under `root`, bounded (see runtime/folder.ts): the one walk every door lists them with. */
+  findCollaborations(host: Host, root: string, limits?: CollaborationSearch): Promise<CollaborationList>;
+  /** The collaboration documents an agent writes (spec §1). */
+  readonly WRITABLE_DOCUMENTS: readonly string[];
+  /** Documents only the runtime writes: readable, never writable. */
+  readonly READ_ONLY_DOCUMENTS: readonly string[];
+  /** The references of the declared deliverables: the primary, then the supporting ones. */
+  declaredRefs(protocol: Json): string[];
+  /** Where a server door's `doc` lives, or a refusal: the one boundary rule of document reads and writes (runtime/document-access.ts). */
+  documentTarget(host: Host, folder: string, protocol: Json, doc: string, mode: 'read' | 'write', scope: DocumentScope): Promise<DocumentTarget>;
+  /** Read a document for a server's client: its decoded text and the SHA-256 of its bytes. */
+  readCollaborationDocument(host: Host, folder: string, doc: string, scope: DocumentScope): Promise<{ doc: string; content: string; sha256: string }>;
+  /** Check a document write before the lock is taken (target and size); returns the target. */
+  documentWriteTarget(host: Host, folder: string, write: DocumentWrite, scope: DocumentScope): Promise<DocumentTarget>;
+  /** The body of a document write, inside `transact`. */
+  writeCollaborationDocument(host: Host, folder: string, tx: Transaction, write: DocumentWrite, scope: DocumentScope): Promise<{ doc: string; bytes: number; sha256: string }>;
+  /** Text for a server's client: paths under the server's `root` made relative to it (the root itself `.`); see runtime/util.ts. */
+  withoutRoot(root: string, text: string): string;
+  /** {@link AcpApi.withoutRoot} on every string of a JSON value. */
+  jsonWithoutRoot<T>(root: string, value: T): T;
 }

@@ -625,10 +625,10 @@ export async function doctor(core: DoctorCore, host: Acp.Host, folder: string, o
   let findings = before.findings;
   // What an interrupted write of this clone left was never published: the folder lock (the local store) is all its repair takes.
   const tail = (f: DoctorFinding): boolean => f.check === 'events.jsonl' && f.fixable && f.message.startsWith('the last line is');
-  const leftovers = before.findings.some((f) => (f.check === 'lock' && f.status !== 'ok') || (f.check === 'temp-files' && f.fixable) || tail(f));
+  const leftovers = before.findings.some((f) => (f.check === 'lock' && f.status !== 'ok') || (['temp-files', 'lock-line'].includes(f.check) && f.fixable) || tail(f));
   // The log's times, the signing declaration, the cached state: through the run's store, published like an append.
   // Neither: no transaction (under git it would fetch, and refuse what git doctor, run next, repairs).
-  const published = before.findings.some((f) => f.fixable && !['lock', 'temp-files', 'freeze'].includes(f.check) && !tail(f));
+  const published = before.findings.some((f) => f.fixable && !['lock', 'lock-line', 'temp-files', 'freeze'].includes(f.check) && !tail(f));
   for (const [needed, store, body] of [
     [leftovers, core.localStore(host), (tx: Acp.Transaction) => removeLeftovers(core, host, tx, folder, before)],
     [published, options.store, (tx: Acp.Transaction) => repairLog(core, host, tx, folder)],

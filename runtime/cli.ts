@@ -3,7 +3,7 @@
  * --folder option, and turning any failure into `error: …` and an exit code.
  * @module
  */
-import { AcpAppendedError, AcpError, AcpPluginError, UsageError } from './errors.ts';
+import { AcpAbortError, AcpAppendedError, AcpError, AcpPluginError, UsageError } from './errors.ts';
 import type { Host } from './host.ts';
 import { purePosixPath } from './pytext.ts';
 import type { CliIo, CommandContext, CommandResult, CommandSpec, Json, OptionValues, Registry } from './types.ts';
@@ -89,6 +89,8 @@ export function reportError(io: CliIo, error: unknown, { json: wantsJson, debug 
   if (wantsJson) io.stdout(`${JSON.stringify({ ok: false, error: message, exitCode, code, ...(appended ? { appended: appended.event } : {}) })}\n`);
   else if (appended) io.stdout(`appended seq ${appended.event.seq}: ${appended.event.event}\n`);
   // A strict refusal lists validate's errors, one line each as validate prints them (the Python tools' own refusals keep their one line).
+  // Ctrl-C or SIGTERM is how one ends a follower, a wait or a server: the exit code (130/143) says it, no error line.
+  if (error instanceof AcpAbortError && io.signal?.aborted) return exitCode;
   const lines = error instanceof AcpError && code === 'strict' ? error.messages : [message];
   io.stderr(lines.map((line) => `error: ${line}\n`).join(''));
   return exitCode;

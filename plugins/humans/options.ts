@@ -23,6 +23,7 @@ export const dashboardOptions = {
   root: { type: 'string', description: 'Directory holding the collaborations (default: the working directory)', valueName: 'dir' },
   host: { type: 'string', description: 'Address to listen on (default 127.0.0.1; another one is reachable by others: use TLS)', valueName: 'address' },
   port: { type: 'int', description: 'Port (default 0: a free one)', valueName: 'port' },
+  'allow-host': { type: 'string', multiple: true, description: "Another name the Host header may carry (a proxy's, this machine's name; repeatable): any other Host is refused (DNS rebinding)", valueName: 'name' },
   'tls-cert': { type: 'string', description: 'PEM certificate: serve HTTPS', valueName: 'file' },
   'tls-key': { type: 'string', description: 'PEM private key of --tls-cert', valueName: 'file' },
 } as const;

@@ -230,3 +230,13 @@ export function elapsed(s: Snapshot, at: unknown): string {
 export function blockingEvent(s: Snapshot): Json | undefined {
   return s.phase === 'blocked' ? s.timeline.findLast((t) => t.event.event === 'blocked')?.event : undefined;
 }
+
+/**
+ * The outcome drafted in conclusion.md of a collaboration that has not
+ * ended, when it is worth naming: a draft saying `blocked` (init's
+ * placeholder says so) is left out, since the collaboration is not blocked.
+ */
+export function shownDraft(s: Snapshot): Snapshot['outcome'] {
+  if (s.phase === 'completed' || s.phase === 'blocked' || s.outcome?.status === 'blocked') return undefined;
+  return s.outcome;
+}

@@ -11,15 +11,10 @@ import type { DashboardOptions } from '../options.ts';
 import type { HumansContext } from '../context.ts';
 import { Board } from './board.ts';
 import { confinedHost } from './confine.ts';
-import { randomToken, startServer } from './server.ts';
+import { isLoopbackAddress, randomToken, startServer } from './server.ts';
 
 /** Bytes of randomness in the token (256 bits). */
 const TOKEN_BYTES = 32;
-
-/** Addresses that only this machine can reach. */
-function isLoopback(host: string): boolean {
-  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
-}
 
 /** The context of `acp dashboard`. */
 type DashboardContext = HumansContext<DashboardOptions>;
@@ -39,6 +34,15 @@ async function rootOption(ctx: DashboardContext): Promise<string> {
   return ctx.host.fs.realpath(given);
 }
 
+/** `--allow-host NAME[:PORT]` (repeatable): more names the Host header may carry (a proxy's, this machine's name). */
+function allowHostOption(ctx: DashboardContext): string[] {
+  const names = ctx.options['allow-host'] ?? [];
+  for (const name of names) {
+    if (!/^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+)(:\d{1,5})?$/.test(name)) throw new ctx.api.UsageError(`argument --allow-host: invalid host name '${name}' (a name or address, optionally with :port)`);
+  }
+  return names;
+}
+
 /** `--tls-cert` and `--tls-key`: both or neither. */
 async function tlsOption(ctx: DashboardContext): Promise<{ cert: string; key: string } | undefined> {
   const cert = ctx.options['tls-cert'];
@@ -56,6 +60,7 @@ export async function runDashboard(ctx: DashboardContext): Promise<number> {
   const port = portOption(ctx);
   const address = ctx.options.host ?? '127.0.0.1';
   const tls = await tlsOption(ctx);
+  const allowHosts = allowHostOption(ctx);
   const stop = new AbortController();
   const board = new Board({ api, host: await confinedHost(api, ctx.host, root), registry: ctx.registry }, root, AbortSignal.any([ctx.signal, stop.signal]));
   try {
@@ -63,12 +68,12 @@ export async function runDashboard(ctx: DashboardContext): Promise<number> {
     const rootName = root.split(/[\\/]/).filter(Boolean).at(-1) ?? root;
     let server: Awaited<ReturnType<typeof startServer>>;
     try {
-      server = await startServer(board, randomToken(TOKEN_BYTES), rootName, { host: address, port, tls });
+      server = await startServer(board, randomToken(TOKEN_BYTES), rootName, { host: address, port, tls, allowHosts, api });
     } catch (error) {
       throw new api.AcpError(`cannot listen on ${address}:${port}: ${error instanceof Error ? error.message : String(error)}`);
     }
     try {
-      if (!isLoopback(address) && !tls) ctx.err(`warning: serving ${address} over plain HTTP: the token in the URL travels unencrypted (--tls-cert and --tls-key serve HTTPS)`);
+      if (!isLoopbackAddress(address) && !tls) ctx.err(`warning: serving ${address} over plain HTTP: the token in the URL travels unencrypted (--tls-cert and --tls-key serve HTTPS)`);
       ctx.out(`dashboard: ${server.url}`);
       ctx.out(`${board.entries.size} collaboration${board.entries.size === 1 ? '' : 's'} under ${root}; read-only; Ctrl-C stops`);
       await new Promise<void>((resolve) => (ctx.signal.aborted ? resolve() : ctx.signal.addEventListener('abort', () => resolve(), { once: true })));

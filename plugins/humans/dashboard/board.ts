@@ -12,8 +12,9 @@ import { isAbsolute, join, relative } from 'node:path';
 import type { Registry } from '../../../runtime/types.ts';
 import type { Host } from '../../../runtime/host.ts';
 import type { HumansApi } from '../context.ts';
-import { loadSnapshot } from '../snapshot.ts';
-import type { Listed } from './page.ts';
+import { LogModel } from '../log-model.ts';
+import { loadSnapshot, withTimelinePage } from '../snapshot.ts';
+import { TIMELINE_PAGE, type Listed } from './page.ts';
 
 /** Directories never searched for collaborations. */
 const SKIP_DIRS = new Set(['.git', 'node_modules']);
@@ -48,6 +49,8 @@ export interface BoardEntry extends Listed {
   stop: AbortController;
   /** Settled once the first view is published (or the board closed). */
   ready: Promise<void>;
+  /** Its log as last read (a page of events): the next read takes only what was appended. */
+  model: LogModel;
 }
 
 /** What reading needs: the library, a (confined) host, the registry for validate. */
@@ -92,6 +95,16 @@ export class Board {
     await this.rescan();
     await Promise.all([...this.entries.values()].map((entry) => entry.ready));
     void this.watchRoot();
+  }
+
+  /**
+   * A collaboration as listed, with the page of its timeline ending at
+   * `upto` (read from its log when older than the page kept).
+   */
+  async withPage(item: Listed, upto: number): Promise<Listed> {
+    const entry = this.entries.get(item.id);
+    if (!entry || !item.snapshot) return item;
+    return { ...item, snapshot: await withTimelinePage(this.sources, item.snapshot, upto, TIMELINE_PAGE) };
   }
 
   /** Hear about changes. */
@@ -152,7 +165,7 @@ export class Board {
     }
     for (const [id, folder] of found) {
       if (this.entries.has(id)) continue;
-      const entry = { id, folder, stop: new AbortController(), problem: 'not read yet' } as BoardEntry;
+      const entry = { id, folder, stop: new AbortController(), problem: 'not read yet', model: new LogModel(this.sources.api, TIMELINE_PAGE) } as BoardEntry;
       entry.ready = new Promise<void>((ready) => void this.follow(entry, ready));
       this.entries.set(id, entry);
       this.gone.delete(id);
@@ -234,7 +247,7 @@ export class Board {
   private async refresh(entry: BoardEntry, final: boolean): Promise<boolean> {
     const { api } = this.sources;
     try {
-      const snapshot = await loadSnapshot(this.sources, entry.folder);
+      const snapshot = await loadSnapshot(this.sources, entry.folder, { model: entry.model });
       if (snapshot.logErrors.length && !final) return false;
       entry.snapshot = snapshot;
       entry.problem = undefined;

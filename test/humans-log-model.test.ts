@@ -3,14 +3,15 @@
 // one and folds them in, and the result is what a fresh full read gives,
 // also after the log is rewritten, truncated or caught mid-line; the model
 // holds one page of events, and an older page is read from the log.
-import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import * as lib from '../acp.ts';
+import { confinedHost } from '../plugins/humans/dashboard/confine.ts';
 import { detailSections, TIMELINE_PAGE } from '../plugins/humans/dashboard/page.ts';
 import { LogModel } from '../plugins/humans/log-model.ts';
 import { loadSnapshot, withTimelinePage, type Snapshot } from '../plugins/humans/snapshot.ts';
-import { cleanup, happyFolder, OWNER, REVIEWER } from './humans/folders.ts';
+import { cleanup, happyFolder, OWNER, REVIEWER, tempRoot } from './humans/folders.ts';
 
 afterAll(cleanup);
 
@@ -98,5 +99,23 @@ describe('the dashboard log model', () => {
     expect(html).toContain(`<td class="num">${String(full.timeline[50]!.event.seq)}</td>`);
     // The latest page is served from memory.
     expect(await withTimelinePage(src, kept, 455, TIMELINE_PAGE)).toBe(kept);
+  });
+
+  test('the dashboard\'s confined host keeps validate\'s checkpoint in the private cache (a change re-validates the appended events only) and still writes nothing under its root', async () => {
+    const src = await sources();
+    const folder = await happyFolder(4);
+    // Past the size below which validate keeps no checkpoint (64 KiB).
+    appendFileSync(join(folder, 'events.jsonl'), eventLines(folder, 800));
+    const base = await lib.createNodeHost({ checkpointKeyFile: join(tempRoot(), 'state', 'checkpoint.key') });
+    const host = await confinedHost(src.api, base, join(folder, '..'));
+    const cache = (await host.cacheDir?.())!;
+    expect(cache).toBe(await base.cacheDir?.());
+    const verdict = await src.api.validate(host, folder, src.registry);
+    expect(readdirSync(cache)).toHaveLength(1);
+    expect(await src.api.validate(host, folder, src.registry)).toEqual(verdict);
+    expect(verdict).toEqual(await src.api.validate(await lib.createNodeHost({ checkpointKeyFile: null }), folder, src.registry));
+    await expect(host.fs.writeFile(join(folder, 'x.md'), 'x')).rejects.toMatchObject({ code: 'EROFS' });
+    await expect(host.fs.writeFile(join(cache, '..', '..', 'x.md'), 'x')).rejects.toMatchObject({ code: 'EROFS' });
+    await expect(host.fs.mkdir(join(folder, 'd'))).rejects.toMatchObject({ code: 'EROFS' });
   });
 });

@@ -217,8 +217,10 @@ export class Board {
           if (stop.aborted) break;
         }
         if (key !== seen || tries) {
+          const refs = this.refsOf(entry).join('\u0000');
           if (await this.refresh(entry, ++tries >= MAX_RETRIES)) {
-            seen = key;
+            // A read that named other deliverables (the first one does) adds their files to the key now: not a change to read again for.
+            seen = refs === this.refsOf(entry).join('\u0000') ? key : `${key.slice(0, key.indexOf('#'))}#${await this.statKey(entry.folder, this.refsOf(entry))}`;
             tries = 0;
             ready();
           }
@@ -231,10 +233,18 @@ export class Board {
     }
   }
 
-  /** Sizes, times and inodes of the files a view is made of. */
+  /** Sizes, times and inodes of the files a view is made of: the folder's, `#`, its deliverables'. */
   private async stateKey(entry: BoardEntry): Promise<string> {
-    const refs = [entry.snapshot?.primary?.ref, ...(entry.snapshot?.supporting ?? []).map((d) => d.ref)].filter((r): r is string => typeof r === 'string');
-    const paths = [...WATCHED_FILES, ...refs].map((name) => (isAbsolute(name) ? name : join(entry.folder, name)));
+    return `${await this.statKey(entry.folder, WATCHED_FILES)}#${await this.statKey(entry.folder, this.refsOf(entry))}`;
+  }
+
+  /** The deliverables the last read named. */
+  private refsOf(entry: BoardEntry): string[] {
+    return [entry.snapshot?.primary?.ref, ...(entry.snapshot?.supporting ?? []).map((d) => d.ref)].filter((r): r is string => typeof r === 'string');
+  }
+
+  private async statKey(folder: string, names: string[]): Promise<string> {
+    const paths = names.map((name) => (isAbsolute(name) ? name : join(folder, name)));
     const stats = await Promise.all(paths.map((path) => this.sources.host.fs.stat(path).catch(() => null)));
     return stats.map((st) => (st ? `${st.size}:${st.mtimeMs}:${st.ino ?? ''}` : '-')).join('|');
   }

@@ -30,22 +30,24 @@
  */
 import * as nodePath from 'node:path';
 import { argvSpecOf, checkOptionValues, commandWord, formatHelp, parseArgv, parseGlobalOptions, parsePyFloat, parsePyInt, pluginOptionConflict } from './runtime/argv.ts';
-import { addSeq, CHECKPOINT_NAME, checkpointState, duplicateSeqError, hasSeq, loadCheckpoint, logFacts, type LogFacts, saveCheckpoint, stripErrors } from './runtime/checkpoint.ts';
+import { addSeq, CHECKPOINT_NAME, checkpointState, hasSeq, loadCheckpoint, logFacts, type LogFacts, saveCheckpoint, stripErrors } from './runtime/checkpoint.ts';
 import { checkAnswers, describeError, expandUser, folderOption, jsonWithOutcome, reportError, runCommandChain } from './runtime/cli.ts';
 import { DEFAULT_WAIT_INTERVAL_SECONDS, DEFAULT_WAIT_TIMEOUT_SECONDS, FORBIDDEN_FILES, REQUIRED_FILES, VERSION } from './runtime/constants.ts';
 import { defineCommand, defineDeliverableType, definePlugin } from './runtime/define.ts';
 import { CONCLUSION_SECTIONS, conclusionErrors, decisionGateErrors, markdown, type ReadinessFacts, readinessGateErrors, readReadiness } from './runtime/documents.ts';
 import { AcpAbortError, AcpAppendedError, AcpError, AcpPluginError, AcpTimeoutError, UsageError } from './runtime/errors.ts';
-import { formatEventLine, highestSeq, jsonErrorDetail, nextSeq, parseEventLog, readEventLog, refuseUnencodable, scanEventLog } from './runtime/event-log.ts';
+import { formatEventLine, highestSeq, jsonErrorDetail, nextSeq, parseEventLog, readEventLog, refuseMalformedAppend, refuseUnencodable, scanEventLog } from './runtime/event-log.ts';
 import { confineHost, inspectFolderLock, inspectLockLine, LOCK_BREAKER, LOCK_NAME, READ_LIMITS, readCapped, readFirstEvent, withFolderLock, writeFileAtomic } from './runtime/files.ts';
-import { checkedDocumentPath, defaultGates, defaultTemplate, deliverableBoundary, deliverableRef, documentFiles, isUnsafePath, participantIds, primaryRef, readDeliverable, readProtocol, readReadinessFile, readTextIfExists, resolveDeliverablePath, symlinkRefusal } from './runtime/folder.ts';
+import { checkedDocumentPath, findCollaborations, defaultGates, defaultTemplate, deliverableBoundary, deliverableRef, documentFiles, isUnsafePath, participantIds, primaryRef, readDeliverable, readProtocol, readReadinessFile, readTextIfExists, resolveDeliverablePath, symlinkRefusal } from './runtime/folder.ts';
 import { AcpRefusal, HOOK_NAMES, HookRunner } from './runtime/hooks.ts';
 import type { Host } from './runtime/host.ts';
 import { init, signingKey } from './runtime/init.ts';
 import { lineHash } from './runtime/keyring.ts';
 import { createMemoryFileSystem, createMemoryHost } from './runtime/memory-host.ts';
 import { followFolder, formatNext, nextAction, waitForTurn } from './runtime/next.ts';
-import { createNodeHost } from './runtime/node-host.ts';
+import { createNodeHost, resolveHost } from './runtime/node-host.ts';
+import { declaredRefs, documentTarget, documentWriteTarget, READ_ONLY_DOCUMENTS, readCollaborationDocument, WRITABLE_DOCUMENTS, writeCollaborationDocument } from './runtime/document-access.ts';
+import { guardHost, writerHost } from './runtime/guarded-host.ts';
 import type { LogScan, VerifiedLog } from './runtime/signed-append.ts';
 import { dumpsPy, loadsPy } from './runtime/pyjson.ts';
 import { comparePy, decodeText, formatProtocolJson, formatTimestamp, parseZonedTimestamp, purePosixPath, pyRepr, pySplitLines, pyStr, pyStrip, reviewHeadings, sha256Hex, sortedPy, zonedInstant } from './runtime/pytext.ts';
@@ -55,12 +57,12 @@ import { localStore, openStore } from './runtime/store.ts';
 import { type PendingFiles, pendingHost, strictSetting } from './runtime/strict.ts';
 import { type AcpApi, type AcpEvent, type AcpHooks, type AcpPlugin, type AfterAppendContext, type AppendOptions, type AppendRequest, type AppendResult, type CliIo, type Collaboration, type CommandContext, type CommandOptionSpec, type CommandResult, type CommandSpec, type DeliverableType, type DerivedState, EVENT_NAMES, type EventLog, type HookOrder, type OpenOptions, type OptionValues, type Origin, PHASES, type PluginContext, type RegistryOptions, type RunCommandOptions, type RuntimeFacts, type StoreProvider, type StoreSession, type Transaction, type WriteIntent } from './runtime/types.ts';
 import type { Registry as RegistryShape } from './runtime/types.ts';
-import { errorCode, fsError, isInside, isInt, isObject, type Json, pySeqKey, realpathOfExistingAncestor, sameList, sleep } from './runtime/util.ts';
+import { errorCode, fsError, isInside, isInt, isObject, isPyIntLike, type Json, pySeqKey, realpathOfExistingAncestor, sameList, sleep, jsonWithoutRoot, withoutRoot } from './runtime/util.ts';
 import { completionGateTexts, deliverableDocErrors, freezeErrors, validate, verifySignatures } from './runtime/validate.ts';
 
 // The public types (one dependency-free module) and the protocol's constants
 export { DEFAULT_WAIT_INTERVAL_SECONDS, DEFAULT_WAIT_TIMEOUT_SECONDS, FORBIDDEN_FILES, REQUIRED_FILES, VERSION } from './runtime/constants.ts';
-export { EVENT_NAMES, PHASES, type EventName, type Phase, type AcpEvent, type EventLog, type DerivedState, type RefusalCode, type Turn, type TurnState, type TurnSnapshot, type CachedTurn, type CacheAgreement, type ParticipantEntry, type CompletionGate, type DeliverableDeclaration, type DeliverablesDeclaration, type ProtocolDocument, type DeliverableCheckContext, type Findings, type DeliverableType, type InitFilesContext, type DocumentFiles, type BeforeAppendContext, type AfterAppendContext, type ValidateHookContext, type NextHookContext, type AcpHooks, type HookOrder, type CommandOptionSpec, type CommandSpec, type OptionValue, type OptionValuesOf, type CommandOutcome, type CommandResult, type OptionValues, type CommandContext, type AcpPlugin, type PluginContext, type RuntimeFacts, type Origin, type PluginEntry, type RegistryOptions, type AppendRequest, type AppendResult, type AppendOptions, type WriteIntent, type StoreSession, type Store, type FollowOptions, type StoreProvider, type StoreContext, type Transaction, type TransactionWriteOptions, type ValidateOptions, type ValidationResult, type SignatureReport, type InitRequest, type InitResult, type NextResult, type WaitOptions, type WaitResult, type FolderFollower, type OpenOptions, type Collaboration, type CliIo, type RunCommandOptions, type AcpApi } from './runtime/types.ts';
+export { EVENT_NAMES, PHASES, type EventName, type Phase, type AcpEvent, type EventLog, type DerivedState, type RefusalCode, type Turn, type TurnState, type TurnSnapshot, type CachedTurn, type CacheAgreement, type ParticipantEntry, type CompletionGate, type DeliverableDeclaration, type DeliverablesDeclaration, type ProtocolDocument, type DeliverableCheckContext, type Findings, type DeliverableType, type InitFilesContext, type DocumentFiles, type BeforeAppendContext, type AfterAppendContext, type ValidateHookContext, type NextHookContext, type AcpHooks, type HookOrder, type CommandOptionSpec, type CommandSpec, type CommandDoors, type OptionValue, type OptionValuesOf, type CommandOutcome, type CommandResult, type OptionValues, type CommandContext, type AcpPlugin, type PluginContext, type RuntimeFacts, type Origin, type PluginEntry, type RegistryOptions, type AppendRequest, type AppendResult, type AppendOptions, type WriteIntent, type StoreSession, type Store, type FollowOptions, type StoreProvider, type StoreContext, type Transaction, type TransactionWriteOptions, type ValidateOptions, type ValidationResult, type SignatureReport, type InitRequest, type InitResult, type CollaborationSearch, type CollaborationList, type DocumentScope, type DocumentTarget, type DocumentWrite, type NextResult, type WaitOptions, type WaitResult, type FolderFollower, type OpenOptions, type Collaboration, type CliIo, type RunCommandOptions, type AcpApi } from './runtime/types.ts';
 
 // The event log (spec §4)
 export { formatEventLine, jsonErrorDetail, nextSeq, parseEventLog, readEventLog, scanEventLog } from './runtime/event-log.ts';
@@ -70,7 +72,7 @@ export { applyEvent, emptyState, refusalCodeOf, replay } from './runtime/state-m
 export { TURN_HISTORY, TurnTracker, cacheEquals, decideTurn, folderTurn, readCachedTurn, staleNote, turnOf, withCachedTurn } from './runtime/turn.ts';
 
 // The folder's declaration: protocol.json, deliverables, their types
-export { callType, checkedDocumentPath, defaultGates, defaultTemplate, deliverableBoundary, deliverableRef, documentFiles, isUnsafePath, participantIds, primaryRef, readDeliverable, readProtocol, resolveDeliverablePath, symlinkRefusal } from './runtime/folder.ts';
+export { callType, checkedDocumentPath, findCollaborations, defaultGates, defaultTemplate, deliverableBoundary, deliverableRef, documentFiles, isUnsafePath, participantIds, primaryRef, readDeliverable, readProtocol, resolveDeliverablePath, symlinkRefusal } from './runtime/folder.ts';
 export { CONCLUSION_SECTIONS, conclusionErrors, decisionGateErrors, markdown, readReadiness, type MarkdownHelpers, type ReadinessFacts } from './runtime/documents.ts';
 
 // The hook points
@@ -97,10 +99,11 @@ export { AcpAbortError, AcpAppendedError, AcpError, AcpPluginError, AcpTimeoutEr
 export type { FileReader, FileStat, FileSystem, Host, ProcessIdentity } from './runtime/host.ts';
 export { createMemoryFileSystem, createMemoryHost, type MemoryFileSystem, type MemoryHostOptions } from './runtime/memory-host.ts';
 export { createNodeHost, type NodeHostOptions } from './runtime/node-host.ts';
+export { declaredRefs, documentTarget, documentWriteTarget, MAX_DOCUMENT_LENGTH, READ_ONLY_DOCUMENTS, readCollaborationDocument, WRITABLE_DOCUMENTS, writeCollaborationDocument } from './runtime/document-access.ts';
 export { dumpsPy, isPyFloat, loadsPy, PyFloat, PyInt, PyJsonError, pyFloatRepr, pyKeys, type DumpOptions } from './runtime/pyjson.ts';
-export { compareInstants, comparePy, decodeText, formatProtocolJson, formatTimestamp, parseZonedTimestamp, purePosixPath, pyFromIsoFormat, pyRepr, pySplitLines, pyStr, pyStrip, reviewHeadings, sha256Hex, sortedPy, zonedInstant } from './runtime/pytext.ts';
+export { compareInstants, comparePy, decodeText, formatProtocolJson, formatTimestamp, parseZonedTimestamp, purePosixPath, pyFromIsoFormat, pyRepr, pySplitLines, pyStr, pyStrip, reviewHeadings, type ReviewHeading, sha256Hex, sortedPy, zonedInstant } from './runtime/pytext.ts';
 export type { PyDateTime, PyInstant } from './runtime/pytext.ts';
-export { errorCode, fsError, isInside, isObject, realpathOfExistingAncestor, sameList, sleep } from './runtime/util.ts';
+export { errorCode, fsError, isInside, isObject, realpathOfExistingAncestor, sameList, sleep, withoutRoot, jsonWithoutRoot } from './runtime/util.ts';
 
 // ---------------------------------------------------------------------------
 // Plugins and the registry (commands are data: the CLI edge, `--help` and
@@ -366,7 +369,9 @@ function readinessAppendErrors(readiness: ReadinessFacts, eventName: string): st
  * that landed. Every door writes through here: `append`, `freeze`, a
  * server's document write.
  */
-export async function transact<T>(host: Host, folder: string, intent: WriteIntent, body: (tx: Transaction) => Promise<T>, registry?: Registry, options: AppendOptions = {}): Promise<T> {
+export async function transact<T>(guarded: Host, folder: string, intent: WriteIntent, body: (tx: Transaction) => Promise<T>, registry?: Registry, options: AppendOptions = {}): Promise<T> {
+  // The one holder of the write capability: the body's own host stays guarded (runtime/guarded-host.ts).
+  const host = writerHost(guarded);
   const store = options.store ?? (await openStore(host, folder, registry));
   let appended: AppendResult[] = [];
   let attempt = 1;
@@ -394,6 +399,10 @@ export async function transact<T>(host: Host, folder: string, intent: WriteInten
           }
           session.written.add(path);
         },
+        remove: async (path) => {
+          if (path === folder || !isInside(path, folder)) throw new AcpError(`${path} is not inside ${folder}: not removed`);
+          await confineHost(host, [folder]).fs.remove(path);
+        },
       });
     },
     options,
@@ -417,6 +426,7 @@ export async function append(host: Host, folder: string, request: AppendRequest,
 
 /** The event's name and participant, checked before waiting for any lock. */
 function checkNames(protocol: Json, request: AppendRequest): string[] {
+  refuseMalformedAppend(request as unknown as Record<string, unknown>);
   if (!(EVENT_NAMES as readonly string[]).includes(request.event)) throw new AcpError(`unknown event '${request.event}'`, 2, 'unknown_event');
   const participants = participantIds(protocol);
   if (!participants.includes(request.participant)) throw new AcpError(`participant ${pyRepr(request.participant)} is not listed in protocol.json`, 2, 'unknown_participant');
@@ -481,14 +491,12 @@ async function viewLog(host: Host, folder: string, participants: string[]): Prom
   const log = checkpoint ? undefined : await readEventLog(host, folder);
   if (log?.errors.length) throw new AcpError(log.errors, 2, 'invalid_log');
   const events = log?.events ?? [];
-  const duplicate = duplicateSeqError(events);
-  if (duplicate) throw new AcpError(duplicate, 2, 'invalid_log');
   return {
     checkpoint,
     log,
     events,
     count: checkpoint ? checkpoint.count : events.length,
-    seqExists: (seq) => (checkpoint ? isInt(seq) && hasSeq(checkpoint.seqs, seq) : events.some((e) => pySeqKey(e.seq) === seq)),
+    seqExists: (seq) => (checkpoint ? isInt(seq) && hasSeq(checkpoint.seqs, seq) : events.some((e) => isPyIntLike(e.seq) && pySeqKey(e.seq) === seq)),
     nextSeq: checkpoint ? checkpoint.maxSeq + 1 : nextSeq(events),
     maxSeq: checkpoint ? checkpoint.maxSeq : highestSeq(events),
     lastAt: checkpoint ? lastLineAt(checkpoint.log.tail) : events.at(-1)?.at,
@@ -534,15 +542,12 @@ async function checkRequest(host: Host, folder: string, protocol: Json, request:
 /** The event line to write, numbered `seq`. */
 function eventOf(host: Host, request: AppendRequest, maxSeq: number, lastAt: unknown): AcpEvent {
   const seq = maxSeq + 1;
-  // Past 2^53 - 1 a JavaScript number no longer counts by one: every later
-  // append would get the same seq. The log's own highest seq is quoted
-  // (seq - 1 would be rounded: 2^53 + 1 - 1 gives 2^53 - 1).
-  if (!Number.isSafeInteger(seq)) throw new AcpError(`events.jsonl holds a seq of 2^53 - 1 or more; acp cannot number the next event exactly (seq ${pyStr(maxSeq)})`, 2, 'invalid_log');
   const event: AcpEvent = { seq, from: request.participant, event: request.event, at: eventTime(host, lastAt), summary: request.summary };
-  if (request.doc !== undefined) event.doc = request.doc;
+  // As the Python tools (and so every door): an empty doc or sha256 is no value, the key is left out.
+  if (request.doc) event.doc = request.doc;
   if (request.replyTo !== undefined) event.reply_to = request.replyTo;
   if (request.role !== undefined) event.role = request.role;
-  if (request.sha256 !== undefined) event.sha256 = request.sha256;
+  if (request.sha256) event.sha256 = request.sha256;
   return event;
 }
 
@@ -578,6 +583,11 @@ async function appendUnderLock(host: Host, folder: string, request: AppendReques
   applyEvent(state, event, participants, readiness);
   if (state.errors.length) throw new AcpError(state.errors, 2, refusalCodeOf(state));
   await checkGates(host, folder, protocol, request, readiness);
+  // Past 2^53 - 1 a JavaScript number no longer counts by one: every later
+  // append would get the same seq. Checked where the Python tools would
+  // write (their own refusals come first). The log's own highest seq is
+  // quoted (seq - 1 would be rounded: 2^53 + 1 - 1 gives 2^53 - 1).
+  if (!Number.isSafeInteger(event.seq)) throw new AcpError(`events.jsonl holds a seq of 2^53 - 1 or more; acp cannot number the next event exactly (seq ${pyStr(view.maxSeq)})`, 2, 'invalid_log');
   refuseUnencodable('the event', event);
   if (registry?.hooks.has('append:before')) {
     // Copies: a hook must not be able to change what was checked and is written.
@@ -616,8 +626,8 @@ async function verifySignedLog(host: Host, folder: string, protocol: Json, parti
     if (!isObject(first?.signing)) return undefined;
   }
   const { verifyExtension } = await import('./runtime/signed-append.ts');
-  const scan: LogScan = (onEvent, from, afterChunk) => scanEventLog(host, folder, onEvent, from && (async () => ({ ...from, errors: [] })), afterChunk);
-  const verified = await verifyExtension(host, protocol, participant, first, scan, view.checkpoint && { tail: view.checkpoint.log.tail, size: view.checkpoint.log.size });
+  const scan: LogScan = (onEvent, resume, afterChunk) => scanEventLog(host, folder, onEvent, resume, afterChunk);
+  const verified = await verifyExtension(host, folder, protocol, participant, first, scan, view.checkpoint && { tail: view.checkpoint.log.tail, size: view.checkpoint.log.size });
   if (verified) protocol.signing = verified.declaration;
   return verified;
 }
@@ -723,7 +733,7 @@ async function writeEvent(host: Host, folder: string, protocol: Json, participan
 
 /** Bind a folder to a host and registry for in-process use. */
 export async function openCollaboration(folder: string, options: OpenOptions = {}): Promise<Collaboration> {
-  const host = options.host ?? (await createNodeHost());
+  const host = await resolveHost(options.host);
   const registry = options.registry ?? (await createRegistry());
   const absolute = host.resolvePath(folder);
   return {
@@ -763,14 +773,35 @@ function apiObject(): AcpApi {
   return {
     VERSION, LOCK_NAME, CHECKPOINT_NAME, LOCK_BREAKER, EVENT_NAMES, PHASES, REQUIRED_FILES, FORBIDDEN_FILES, CONCLUSION_SECTIONS, DEFAULT_WAIT_TIMEOUT_SECONDS, DEFAULT_WAIT_INTERVAL_SECONDS,
     AcpError, AcpTimeoutError, AcpAbortError, AcpPluginError, AcpAppendedError, UsageError,
-    createNodeHost, createMemoryHost, createMemoryFileSystem, openCollaboration, createRegistry, pluginContext,
-    init, append, transact, strictSetting, openStore, signingKey, verifySignatures, localStore, eventDocuments, turnOf, folderTurn, decideTurn, TURN_HISTORY, staleNote, TurnTracker, readCachedTurn, cacheEquals, withCachedTurn, refusalCodeOf, validate, nextAction, formatNext, waitForTurn, followFolder,
+    createMemoryHost, createMemoryFileSystem, openCollaboration, createRegistry, pluginContext,
+    init, append, transact, strictSetting, openStore, signingKey, verifySignatures, eventDocuments, turnOf, folderTurn, decideTurn, TURN_HISTORY, staleNote, TurnTracker, readCachedTurn, cacheEquals, withCachedTurn, refusalCodeOf, validate, nextAction, formatNext, waitForTurn, followFolder,
     readProtocol, readEventLog, scanEventLog, parseEventLog, formatEventLine, jsonErrorDetail, nextSeq, emptyState, applyEvent, replay,
-    participantIds, isUnsafePath, deliverableRef, primaryRef, resolveDeliverablePath, deliverableBoundary, symlinkRefusal, readDeliverable, documentFiles, checkedDocumentPath,
+    participantIds, isUnsafePath, deliverableRef, primaryRef, resolveDeliverablePath, deliverableBoundary, symlinkRefusal, readDeliverable, documentFiles, checkedDocumentPath, findCollaborations,
+    WRITABLE_DOCUMENTS, READ_ONLY_DOCUMENTS, declaredRefs, documentTarget, readCollaborationDocument, documentWriteTarget, writeCollaborationDocument,
     markdown, readReadiness, decisionGateErrors, conclusionErrors, defaultTemplate, defaultGates, reviewHeadings, parseZonedTimestamp,
-    READ_LIMITS, readCapped, inspectFolderLock, inspectLockLine, withFolderLock, writeFileAtomic, confineHost, decodeText, sha256Hex, formatTimestamp, formatProtocolJson, pyRepr, pyStr, pyStrip, purePosixPath, expandUser, loadsPy, dumpsPy, pySplitLines,
+    READ_LIMITS, readCapped, inspectFolderLock, confineHost, ...guardedWriters(), decodeText, sha256Hex, formatTimestamp, formatProtocolJson, pyRepr, pyStr, pyStrip, purePosixPath, expandUser, loadsPy, dumpsPy, pySplitLines,
     comparePy, sortedPy, parseArgv, parsePyInt, parsePyFloat, runCommand, describeError,
-    errorCode, fsError, isInside, isObject, realpathOfExistingAncestor, sameList, sleep,
+    errorCode, fsError, isInside, isObject, realpathOfExistingAncestor, sameList, sleep, withoutRoot, jsonWithoutRoot,
+  };
+}
+
+/**
+ * The writers a plugin gets: `writeFileAtomic` for its own output files,
+ * through the guarded host (a folder's own files refused), `withFolderLock`
+ * to coordinate with writers (it takes the lock; the body's host stays
+ * guarded), `inspectLockLine` (its stale tickets cleared by the lock's
+ * code), `createNodeHost` that makes a guarded host, `localStore` (its
+ * lock). Never the raw ones.
+ */
+function guardedWriters(): Pick<AcpApi, 'writeFileAtomic' | 'withFolderLock' | 'inspectLockLine' | 'createNodeHost' | 'localStore'> {
+  return {
+    writeFileAtomic: (host, path, text, options) => writeFileAtomic(guardHost(host), path, text, options),
+    withFolderLock: (host, folder, fn, options) => withFolderLock(writerHost(host), folder, fn, options),
+    // Clearing the lock's stale tickets is the lock's own judgment (as breaking an abandoned lock is).
+    inspectLockLine: (host, folder, clear) => inspectLockLine(writerHost(host), folder, clear),
+    createNodeHost: async (options) => guardHost(await createNodeHost(options)),
+    // The local store takes the folder lock (its body gets the session, never a writer): the lock is the store's to write.
+    localStore: (host) => localStore(writerHost(host)),
   };
 }
 
@@ -867,7 +898,8 @@ export async function runCommand(registry: Registry, name: string, input: { opti
     args: input.args ?? {},
     options,
     api: libraryApi(),
-    host: where.host,
+    // Commands are plugins: their host cannot write a folder's own files; the transaction can.
+    host: guardHost(where.host),
     registry,
     runtime: where.runtime ?? { name: 'unknown' },
     out: where.out ?? (() => undefined),

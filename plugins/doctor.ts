@@ -10,6 +10,8 @@ import type { AcpPlugin, CommandSpec, PluginContext } from '../runtime/types.ts'
 const doctorCommand: CommandSpec = {
   name: 'doctor',
   description: 'Diagnose a folder (lock, torn log line, cached state, files, frozen deliverables); --fix repairs what is safe',
+  // Over JSON-RPC a call writes only with fix.
+  doors: { rpc: { participant: 'none', writes: (options) => options.fix === true } },
   options: {
     folder: { type: 'string', required: true, description: 'Collaboration folder' },
     fix: { type: 'boolean', description: 'Repair what loses nothing (keeps a copy of events.jsonl before cutting a torn line)' },
@@ -18,7 +20,9 @@ const doctorCommand: CommandSpec = {
   async run(ctx) {
     const { doctor, formatDoctorReport } = await import('./doctor/diagnose.ts');
     const fix = ctx.options.fix === true;
-    const report = await doctor(ctx.api, ctx.host, ctx.folder(), { fix, registry: ctx.registry, signal: ctx.signal });
+    const folder = ctx.folder();
+    // Repairs are transactions of the run's store (--git, the configuration): published like an append.
+    const report = await doctor(ctx.api, ctx.host, folder, { fix, registry: ctx.registry, signal: ctx.signal, store: fix ? await ctx.store(folder) : undefined });
     const exitCode = report.healthy ? 0 : 1;
     if (!ctx.json) ctx.out(formatDoctorReport(report, fix));
     return { exitCode, json: { ok: report.healthy, exitCode, ...report } };

@@ -46,6 +46,7 @@ export function humansCommands(defineCommand: PluginContext['defineCommand']): C
     defineCommand({
       name: 'freeze',
       description: 'Freeze a deliverable: Status: Frozen, its SHA-256 in readiness.md, deliverable_frozen appended, under the folder lock',
+      doors: { rpc: { participant: 'one', writes: true }, mcp: 'freeze' },
       store: true,
       options: freezeOptions,
       run: async (ctx) => (await import('./humans/freeze.ts')).runFreeze(ctx),

@@ -12,11 +12,24 @@ import type { Json } from '../runtime/util.ts';
 const FOLDER = { type: 'string', required: true, description: 'Collaboration folder' } as const;
 const JSON_FLAG = { type: 'boolean', description: 'Print one JSON object' } as const;
 
-/** `acp init` (spec §9). */
+/**
+ * The Python tools declare the type as an argparse `choices` option: an
+ * unknown type is refused before every other check, in argparse's words
+ * (the choices are the registry's types: the built-ins and any plugin's).
+ */
+function refuseUnknownType(ctx: Parameters<CommandSpec['run']>[0], type: string): void {
+  if (ctx.registry.type(type)) return;
+  const choices = ctx.api.sortedPy([...ctx.registry.types.keys()]).map((name) => ctx.api.pyRepr(name));
+  throw new ctx.api.AcpError(`argument --primary-deliverable-type: invalid choice: ${ctx.api.pyRepr(type)} (choose from ${choices.join(', ')})`);
+}
+
+/** `acp init` (spec §9): made and published by the folder's store (`--git`: committed and pushed). */
 const initCommand = (c: PluginContext): CommandSpec =>
   c.defineCommand({
     name: 'init',
     description: 'Create a collaboration folder (spec §9)',
+    doors: { rpc: { participant: 'many', writes: true }, mcp: 'init' },
+    store: true,
     options: {
       folder: FOLDER,
       participant: { type: 'string', multiple: true, valueName: 'id', description: 'Participant id (repeatable; the first owns the proposal)' },
@@ -25,7 +38,7 @@ const initCommand = (c: PluginContext): CommandSpec =>
       'primary-deliverable-type': { type: 'string', required: true, valueName: 'type', description: 'Primary deliverable type' },
       'primary-deliverable-file': { type: 'string', valueName: 'file', description: 'Primary deliverable file name (.md)' },
       'primary-deliverable-check': { type: 'string', multiple: true, valueName: 'section', description: 'Checklist section for custom types (repeatable)' },
-      'deliverables-mode': { type: 'string', valueName: 'mode', description: 'internal (default) or external' },
+      'deliverables-mode': { type: 'string', choices: ['internal', 'external'], valueName: 'mode', description: 'internal (default) or external' },
       'deliverables-dir': { type: 'string', valueName: 'dir', description: 'Deliverables directory (default deliverables)' },
       'repo-root': { type: 'string', valueName: 'path', description: 'Repository root, relative to the folder (external mode)' },
       resume: { type: 'boolean', description: 'Succeed if the folder already exists' },
@@ -36,6 +49,7 @@ const initCommand = (c: PluginContext): CommandSpec =>
     },
     async run(ctx) {
       const o = ctx.options;
+      refuseUnknownType(ctx, o['primary-deliverable-type']);
       const folder = ctx.folder();
       const keys = o['register-key']?.map((entry) => {
         const at = entry.lastIndexOf('=');
@@ -56,9 +70,12 @@ const initCommand = (c: PluginContext): CommandSpec =>
         sign: o.sign === true,
         signingPolicy: o['signing-policy'] as 'warn' | 'refuse' | undefined,
         participantKeys: keys && Object.fromEntries(keys),
-      }, ctx.registry);
+      }, ctx.registry, { store: await ctx.store(folder) });
       if (!ctx.json) ctx.out(result.created ? `Initialized ACP schema v2 collaboration folder: ${folder}` : `Collaboration folder already exists: ${folder}`);
-      return { exitCode: 0, json: { ok: true, exitCode: 0, created: result.created, folder, files: result.files } };
+      if (!ctx.json && result.store?.note) ctx.out(result.store.note);
+      // A store that publishes says how (git: `{ git: { attempts, remote, branch } }`); the local folder adds nothing.
+      const store = result.store?.record !== undefined ? { [result.store.name]: result.store.record } : {};
+      return { exitCode: 0, json: { ok: true, exitCode: 0, created: result.created, folder, files: result.files, ...store } };
     },
   });
 
@@ -67,11 +84,13 @@ const appendCommand = (c: PluginContext): CommandSpec =>
   c.defineCommand({
     name: 'append',
     description: 'Append an event (spec §6)',
+    doors: { rpc: { participant: 'one', writes: true }, mcp: 'append' },
     store: true,
     options: {
       folder: FOLDER,
       participant: { type: 'string', required: true, valueName: 'id', description: 'Who appends' },
-      event: { type: 'string', required: true, valueName: 'name', description: `Event name (${c.api.EVENT_NAMES.join(', ')})` },
+      // Python's `choices=sorted(EVENTS)`: an unknown name is an argparse error (spec §6 step 2 allows it).
+      event: { type: 'string', required: true, choices: c.api.sortedPy(c.api.EVENT_NAMES), valueName: 'name', description: `Event name (${c.api.EVENT_NAMES.join(', ')})` },
       summary: { type: 'string', required: true, valueName: 'text', description: 'One-line summary' },
       doc: { type: 'string', valueName: 'ref', description: 'Document the event refers to' },
       'reply-to': { type: 'int', valueName: 'seq', description: 'Seq of the event this answers' },
@@ -101,6 +120,7 @@ const nextCommand = (c: PluginContext): CommandSpec =>
   c.defineCommand({
     name: 'next',
     description: 'Print the next action for a participant (spec §10)',
+    doors: { rpc: { participant: 'one', writes: false } },
     options: { folder: FOLDER, participant: { type: 'string', required: true, valueName: 'id', description: 'Participant id' }, json: JSON_FLAG },
     async run(ctx) {
       const result = await ctx.api.nextAction(ctx.host, ctx.folder(), ctx.options.participant, ctx.registry);
@@ -115,6 +135,7 @@ const waitCommand = (c: PluginContext): CommandSpec =>
   c.defineCommand({
     name: 'wait',
     description: 'Wait until it is a participant’s turn (spec §10)',
+    doors: { mcp: 'wait' },
     store: true,
     options: {
       folder: FOLDER,
@@ -145,6 +166,7 @@ const waitCommand = (c: PluginContext): CommandSpec =>
 const validateCommand: CommandSpec = {
   name: 'validate',
   description: 'Validate a collaboration folder (spec §8)',
+  doors: { rpc: { participant: 'none', writes: false }, mcp: 'validate' },
   options: {
     folder: FOLDER,
     'ignore-signatures': { type: 'boolean', description: 'Do not verify a signed folder’s signatures (validate as the Python tools do)' },
@@ -247,6 +269,6 @@ export default (context: PluginContext): AcpPlugin =>
       validateCommand,
       keyCommand,
       pluginsCommand,
-      { ...pluginsCommand, name: 'types', description: 'Same as `acp plugins`' },
+      { ...pluginsCommand, name: 'types', description: 'Same as `acp plugins`', doors: { rpc: { participant: 'none', writes: false } } },
     ],
   });

@@ -148,6 +148,28 @@ export function formatEventLine(event: Json): string {
 }
 
 /**
+ * Refuse an append request whose fields are not of their kinds, before
+ * anything is read or written: the library's typed request is what the CLI,
+ * JSON-RPC and MCP check with their parsers, so a caller that bypasses them
+ * (JavaScript, a cast) meets the same refusals instead of writing
+ * `"role": "x"` or an event without a summary.
+ */
+export function refuseMalformedAppend(request: { [key: string]: unknown }): void {
+  const text = (name: string, required: boolean): void => {
+    const value = request[name];
+    if (value === undefined ? required : typeof value !== 'string') throw new AcpError(`append: ${name} ${required ? 'is required and ' : ''}must be a string, got ${value === undefined ? 'nothing' : pyRepr(value)}`, 2, 'usage');
+  };
+  text('participant', true);
+  text('event', true);
+  text('summary', true);
+  text('doc', false);
+  text('sha256', false);
+  const { replyTo, role } = request;
+  if (replyTo !== undefined && !(typeof replyTo === 'number' && Number.isSafeInteger(replyTo))) throw new AcpError(`append: replyTo must be a whole number, got ${pyRepr(replyTo)}`, 2, 'usage');
+  if (role !== undefined && role !== 'primary' && role !== 'supporting') throw new AcpError(`append: role must be 'primary' or 'supporting', got ${pyRepr(role)}`, 2, 'usage');
+}
+
+/**
  * Refuse to write text that UTF-8 cannot encode: a lone surrogate, which is
  * what a command-line byte that is not UTF-8 becomes (`$'x\xffy'` is
  * `'x\udcffy'`, as Python decodes argv). The Python tools fail to write

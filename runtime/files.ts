@@ -722,7 +722,7 @@ async function removeIfUnchanged(host: Host, path: string, raw: string): Promise
  * and keep the link, as Python's `write_text` (which the other tools rewrite
  * protocol.json with) writes through it.
  */
-export async function writeFileAtomic(host: Host, path: string, text: string, options: WriteAtomicOptions = {}): Promise<void> {
+export async function writeFileAtomic(host: Host, path: string, text: string | Uint8Array, options: WriteAtomicOptions = {}): Promise<void> {
   if (options.throughLink && (await host.fs.stat(path))?.isSymlink) path = await host.fs.realpath(path);
   const temp = `${nodePath.join(nodePath.dirname(path), `.${nodePath.basename(path)}.${host.pid}.${Math.random().toString(36).slice(2)}.tmp`)}`;
   try {
@@ -776,4 +776,27 @@ export async function readFirstEvent(host: Host, folder: string): Promise<Record
   } finally {
     await file.close();
   }
+}
+
+/**
+ * Where protocol.json is written when it is a symbolic link to nothing: its
+ * target, created as the Python tools create it (to them such a link is no
+ * protocol.json: `Path.exists()` is false). A target outside the folder is
+ * refused: init writes nothing out of the collaboration folder through a
+ * link another writer of the folder could have planted.
+ */
+export async function danglingLinkTarget(host: Host, folder: string, protocolPath: string): Promise<string | undefined> {
+  if (!(await host.fs.stat(protocolPath))?.isSymlink) return undefined;
+  try {
+    await host.fs.realpath(protocolPath);
+    return undefined;
+  } catch (error) {
+    if (errorCode(error) !== 'ENOENT') throw error;
+  }
+  const target = host.resolvePath(protocolPath);
+  const realFolder = host.resolvePath(folder);
+  if (!isInside(target, realFolder)) {
+    throw new AcpError(`protocol.json is a symbolic link to ${target}, outside the folder: init does not create a file there (the Python tools would)`);
+  }
+  return target;
 }

@@ -12,7 +12,7 @@ import { READ_LIMITS, readCapped } from './files.ts';
 import type { Host } from './host.ts';
 import { loadsPy } from './pyjson.ts';
 import { decodeText, purePosixPath, pyRepr, pyStr } from './pytext.ts';
-import type { DocumentFiles, Json, ReadinessFacts, Registry } from './types.ts';
+import type { CollaborationList, CollaborationSearch, DocumentFiles, Json, ReadinessFacts, Registry } from './types.ts';
 import { errorCode, isInside, isObject, realpathOfExistingAncestor } from './util.ts';
 
 /** Participant ids of a protocol document, accepting `{id}` objects and strings. */
@@ -272,3 +272,41 @@ export function callType<T>(registry: Registry, type: string, what: string, fn: 
 
 /** Whether a value is a list of strings (what a deliverable type's sections() and gates() return). */
 export const isStringList = (value: unknown): value is string[] => Array.isArray(value) && value.every((item) => typeof item === 'string');
+
+/**
+ * The collaboration folders under `root` (each a directory holding a
+ * protocol.json file), absolute, in sorted order: the one walk every door
+ * lists them with (MCP resources, the JSON-RPC tasks, the dashboard).
+ * Symbolic links are not followed, hidden directories and node_modules are
+ * skipped, and a collaboration's own sub-folders are not searched
+ * (collaborations do not nest). `stopped` says which bound ended the walk
+ * before the end of the tree, so a caller can say that the list is partial.
+ */
+export async function findCollaborations(host: Host, root: string, limits: CollaborationSearch = {}): Promise<CollaborationList> {
+  const depthLimit = limits.depth ?? 3;
+  const maxFolders = limits.maxFolders ?? 500;
+  const maxDirs = limits.maxDirs ?? 5000;
+  const folders: string[] = [];
+  let dirs = 0;
+  let stopped: CollaborationList['stopped'];
+  const visit = async (dir: string, depth: number): Promise<void> => {
+    if (limits.signal?.aborted || stopped) return;
+    if (folders.length >= maxFolders) stopped = 'maxFolders';
+    else if (++dirs > maxDirs) stopped = 'maxDirs';
+    if (stopped) return;
+    if ((await host.fs.stat(nodePath.join(dir, 'protocol.json')).catch(() => null))?.isFile) {
+      folders.push(dir);
+      return;
+    }
+    if (depth >= depthLimit) return;
+    const names = await host.fs.readDir(dir).catch(() => [] as string[]);
+    for (const name of names.sort()) {
+      if (name.startsWith('.') || name === 'node_modules') continue;
+      const child = nodePath.join(dir, name);
+      const stat = await host.fs.stat(child).catch(() => null);
+      if (stat?.isDirectory && !stat.isSymlink) await visit(child, depth + 1);
+    }
+  };
+  await visit(root, 0);
+  return stopped ? { folders, stopped } : { folders };
+}

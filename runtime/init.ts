@@ -7,13 +7,15 @@ import * as nodePath from 'node:path';
 import { initialDocuments } from './documents.ts';
 import { AcpError } from './errors.ts';
 import { formatEventLine } from './event-log.ts';
-import { confineHost, writeFileAtomic } from './files.ts';
+import { confineHost, danglingLinkTarget, writeFileAtomic } from './files.ts';
 import { callType, defaultGates, defaultTemplate, isUnsafePath, participantIds, symlinkRefusal } from './folder.ts';
+import { writerHost } from './guarded-host.ts';
 import type { Host } from './host.ts';
 import { lineHash } from './keyring.ts';
 import { loadsPy } from './pyjson.ts';
 import { formatProtocolJson, formatTimestamp, pyRepr, pyStrip, sortedPy } from './pytext.ts';
-import type { AcpEvent, DeliverableDeclaration, InitRequest, InitResult, ProtocolDocument, Registry } from './types.ts';
+import type { AcpEvent, DeliverableDeclaration, InitOptions, InitRequest, InitResult, ProtocolDocument, Registry } from './types.ts';
+import { localStore, openStore } from './store.ts';
 import { errorCode, fsError } from './util.ts';
 import { refuseUnencodable } from './event-log.ts';
 import { isStringList, readTextIfExists, refOf } from './folder.ts';
@@ -26,6 +28,38 @@ function uniqueTrimmed(values: string[]): string[] {
     if (trimmed && !out.includes(trimmed)) out.push(trimmed);
   }
   return out;
+}
+
+/** Every key of {@link InitRequest}: a library caller's other keys are refused by name, never silently ignored. */
+const INIT_REQUEST_KEYS: ReadonlySet<string> = new Set<keyof InitRequest>([
+  'participants', 'objective', 'completion', 'primaryType', 'primaryFile', 'primaryChecks', 'mode', 'dir', 'repoRoot', 'resume', 'sign', 'signingPolicy', 'participantKeys',
+]);
+
+/** The library's key for an option as the CLI (or MCP) names it, camel-cased: the hint of a refusal. */
+const INIT_KEY_OF_CLI_NAME: Readonly<Record<string, keyof InitRequest>> = {
+  participant: 'participants',
+  primaryDeliverableType: 'primaryType',
+  primaryDeliverableFile: 'primaryFile',
+  primaryDeliverableCheck: 'primaryChecks',
+  primaryDeliverableChecks: 'primaryChecks',
+  deliverablesMode: 'mode',
+  deliverablesDir: 'dir',
+  registerKey: 'participantKeys',
+};
+
+/**
+ * Refuse a key {@link init} does not know: `{ primaryDeliverableType: 'adr' }`
+ * (the CLI's name) would otherwise be ignored and fail later, as "unknown
+ * deliverable type ''".
+ */
+function refuseUnknownInitKeys(request: InitRequest): void {
+  for (const key of Object.keys(request)) {
+    if (INIT_REQUEST_KEYS.has(key)) continue;
+    const camel = key.replace(/[-_]([a-z])/g, (_, c: string) => c.toUpperCase());
+    const known = INIT_KEY_OF_CLI_NAME[camel] ?? (INIT_REQUEST_KEYS.has(camel) ? camel : undefined);
+    const hint = known ? ` (the library calls it ${known})` : ` (keys: ${[...INIT_REQUEST_KEYS].join(', ')})`;
+    throw new AcpError(`unknown init option ${pyRepr(key)}${hint}`, 2, 'usage');
+  }
 }
 
 /** Build the protocol document and the files of a new folder (no I/O). */
@@ -41,15 +75,14 @@ export function planInit(folder: string, request: InitRequest, registry: Registr
   if (!definition) throw new AcpError(`unknown deliverable type '${typeName}' (known: ${sortedPy(registry.types.keys()).join(', ')})`);
   const checks = (request.primaryChecks ?? []).map(pyStrip).filter(Boolean);
   const custom = typeName === 'custom';
-  const file = request.primaryFile !== undefined ? pyStrip(request.primaryFile) : definition.defaultFile;
-  if (!file) throw new AcpError(custom ? 'custom deliverables require --primary-deliverable-file' : `deliverable type '${typeName}' requires --primary-deliverable-file`);
+  // The file and the directory are taken as given, not trimmed, as the Python tools take them (`--primary-deliverable-file ''` is none).
+  const file = request.primaryFile || definition.defaultFile;
+  if (!file || (custom && !request.primaryFile)) throw new AcpError(custom ? 'custom deliverables require --primary-deliverable-file' : `deliverable type '${typeName}' requires --primary-deliverable-file`);
   if (custom && !checks.length) throw new AcpError('custom deliverables require at least one --primary-deliverable-check');
   if (!file.endsWith('.md')) throw new AcpError('primary deliverable file must end with .md');
   if (isUnsafePath(file)) throw new AcpError('primary deliverable file must be relative and must not contain ..');
-  // An empty --deliverables-dir: the Python tools write `"dir": ""`, which
-  // their own validate rejects (`deliverables.dir is required`); refused here.
-  const dir = pyStrip(request.dir ?? 'deliverables');
-  if (!dir) throw new AcpError('--deliverables-dir must not be blank (a folder without deliverables.dir does not validate: deliverables.dir is required)');
+  // A blank --deliverables-dir is refused where the Python tools would write (initFolder).
+  const dir = request.dir ?? 'deliverables';
   if (isUnsafePath(dir)) throw new AcpError('--deliverables-dir must be relative and must not contain ..');
   const mode = pyStrip(request.mode ?? 'internal') || 'internal';
   if (mode !== 'internal' && mode !== 'external') throw new AcpError("--deliverables-mode must be 'internal' or 'external'");
@@ -98,9 +131,16 @@ export function planInit(folder: string, request: InitRequest, registry: Registr
  * Initialise a collaboration folder (spec §9). **[beyond]** never
  * overwrites an existing file: if any target exists, nothing is written.
  */
-export async function init(host: Host, folder: string, request: InitRequest, registry: Registry): Promise<InitResult> {
+export async function init(guarded: Host, folder: string, request: InitRequest, registry: Registry, options: InitOptions = {}): Promise<InitResult> {
+  refuseUnknownInitKeys(request);
+  const host = writerHost(guarded);
   try {
-    return await initFolder(host, folder, request, registry);
+    // Usage errors come first, before a store is asked anything (git: a fetch).
+    const owner = planInit(folder, request, registry, host.now()).protocol.proposalOwner ?? 'acp';
+    const store = options.store ?? (await openStore(host, folder, registry));
+    const creator = store.create ? store : localStore(host);
+    const made = await creator.create!(folder, { participant: owner, kind: 'init', documents: [] }, (underLock) => initFolder(host, folder, request, registry, underLock), options);
+    return creator.name === 'local' ? made.value : { ...made.value, store: { name: creator.name, record: made.record, note: made.note } };
   } catch (error) {
     if (errorCode(error) === 'EROFS') throw new AcpError(`cannot create the collaboration in ${folder}: the file system is read-only (EROFS)`, 2, 'file_system');
     throw symlinkRefusal(error) ?? error;
@@ -112,20 +152,23 @@ export async function init(host: Host, folder: string, request: InitRequest, reg
  * repoRoot) without following a symlink: a `deliverables` planted as a
  * symlink out of the folder is refused, never written through.
  */
-async function initFolder(plainHost: Host, folder: string, request: InitRequest, registry: Registry): Promise<InitResult> {
+async function initFolder(plainHost: Host, folder: string, request: InitRequest, registry: Registry, underLock: <U>(fn: () => Promise<U>) => Promise<U>): Promise<InitResult> {
   const protocolPath = nodePath.join(folder, 'protocol.json');
   // Usage errors come first, as in the common tools.
   const planned = planInit(folder, request, registry, plainHost.now());
   const repoRoot = planned.protocol.repoRoot;
   const host = confineHost(plainHost, [folder, ...(repoRoot === undefined ? [] : [nodePath.resolve(folder, repoRoot)])]);
-  if (await host.fs.stat(protocolPath)) {
+  const protocolTarget = await danglingLinkTarget(plainHost, folder, protocolPath);
+  if (!protocolTarget && (await host.fs.stat(protocolPath))) {
     if (request.resume) return { created: false, files: [] };
     throw new AcpError('collaboration folder already contains protocol.json; use --resume to acknowledge it');
   }
+  // The Python tools would write `"dir": ""` here, which their own validate rejects.
+  if (!pyStrip(planned.protocol.deliverables.dir)) throw new AcpError('--deliverables-dir must not be blank (a folder without deliverables.dir does not validate: deliverables.dir is required)');
   const unfinished = await readInitJournal(host, folder);
   if (unfinished) {
     if (!request.resume) throw new AcpError(`an interrupted init left files in ${folder}; run init again with --resume to complete it`);
-    await writeInitFiles(host, folder, unfinished.files, true);
+    await underLock(() => writeInitFiles(host, folder, unfinished.files, true));
     return { created: true, protocol: loadsPy(unfinished.files.find(([name]) => name === 'protocol.json')![1]) as ProtocolDocument, files: unfinished.files.map(([name]) => name) };
   }
   const { protocol, files } = planned;
@@ -138,7 +181,8 @@ async function initFolder(plainHost: Host, folder: string, request: InitRequest,
   const existing: string[] = [];
   for (const relative of all.keys()) {
     if (isUnsafePath(relative) && !relative.startsWith(protocol.repoRoot ?? '\0')) throw new AcpError(`refusing to write outside the folder: ${relative}`);
-    if (await host.fs.stat(nodePath.resolve(folder, relative))) existing.push(relative);
+    const path = relative === 'protocol.json' ? (protocolTarget ?? protocolPath) : nodePath.resolve(folder, relative);
+    if (await host.fs.stat(path)) existing.push(relative);
   }
   if (existing.length) {
     throw new AcpError(`refusing to overwrite existing files in ${folder}: ${existing.join(', ')} (init never replaces files; move them away or use another folder)`);
@@ -148,7 +192,7 @@ async function initFolder(plainHost: Host, folder: string, request: InitRequest,
     if (root === nodePath.parse(root).root) throw new AcpError('--repo-root must not resolve to the filesystem root');
   }
   await host.fs.mkdir(folder);
-  await writeInitFiles(host, folder, [...all], false);
+  await underLock(() => writeInitFiles(host, folder, [...all], false, protocolTarget));
   return { created: true, protocol, files: [...all.keys()] };
 }
 
@@ -186,7 +230,8 @@ async function signInit(host: Host, protocol: ProtocolDocument, event: AcpEvent,
  * a signed collaboration (`init --register-key`) to be registered from
  * the start (docs/signing.md).
  */
-export async function signingKey(host: Host, participant: string): Promise<{ participant: string; publicKey: string; where: string }> {
+export async function signingKey(guarded: Host, participant: string): Promise<{ participant: string; publicKey: string; where: string }> {
+  const host = writerHost(guarded);
   const signing = await import('./signing.ts');
   if (pyStrip(participant) === '') throw new AcpError('--participant must not be blank');
   const { key } = await signing.keyForAppend(host.keyring, participant, undefined, false);
@@ -228,7 +273,7 @@ async function readInitJournal(host: Host, folder: string): Promise<{ files: [st
  * protocol.json is complete). A failure removes what this call wrote and the
  * journal; `resume` rewrites files a killed init may have left half-written.
  */
-async function writeInitFiles(host: Host, folder: string, all: [string, string][], resume: boolean): Promise<void> {
+async function writeInitFiles(host: Host, folder: string, all: [string, string][], resume: boolean, protocolTarget?: string): Promise<void> {
   const journal = nodePath.join(folder, INIT_JOURNAL);
   const written: string[] = [];
   try {
@@ -241,7 +286,7 @@ async function writeInitFiles(host: Host, folder: string, all: [string, string][
       else await host.fs.writeFile(path, text, { exclusive: true });
       written.push(relative);
     }
-    const protocolPath = nodePath.join(folder, 'protocol.json');
+    const protocolPath = protocolTarget ?? nodePath.join(folder, 'protocol.json');
     if (await host.fs.stat(protocolPath)) throw fsError('EEXIST', protocolPath);
     await writeFileAtomic(host, protocolPath, all.find(([name]) => name === 'protocol.json')![1]);
   } catch (error) {

@@ -29,6 +29,19 @@ interface Placed {
 type Place = (path: string, reach: Reach) => Promise<Placed>;
 
 /**
+ * The host an option names, or the default one. A Promise of a host (what
+ * `createNodeHost()` returns: it is async) is awaited, so
+ * `{ host: createNodeHost() }` works; anything else that is not a host is
+ * refused by name, never met later as `host.resolvePath is not a function`.
+ */
+export async function resolveHost(given: Host | Promise<Host> | undefined): Promise<Host> {
+  const host = await (given ?? createNodeHost());
+  const missing = ['fs', 'resolvePath', 'now'].filter((key) => typeof (host as unknown as Record<string, unknown> | null)?.[key] !== (key === 'fs' ? 'object' : 'function'));
+  if (missing.length) throw new AcpError(`options.host is not a Host (it has no ${missing.join(', ')}): pass \`await createNodeHost()\` or \`createMemoryHost()\``, 2, 'usage');
+  return host;
+}
+
+/**
  * The default host: files through `node:fs`, which Node, Bun and Deno all
  * provide (Deno maps it onto its permission system, so only the folders
  * granted are reachable).

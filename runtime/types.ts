@@ -11,9 +11,19 @@
  *
  * @module
  */
+
 import type { FileReader, FileSystem, Host, Keyring } from './host.ts';
 
 export type { FileReader, FileStat, FileSystem, Host, Keyring, ProcessIdentity } from './host.ts';
+
+declare global {
+  /**
+   * The global `AbortSignal`, as the DOM lib and @types/node declare it; this
+   * empty declaration merges into theirs, and lets the shipped declarations
+   * compile where neither is loaded (`lib: ["es2022"]`, no @types/node).
+   */
+  interface AbortSignal {}
+}
 
 /** Every event name the protocol knows, in the spec's order. */
 export const EVENT_NAMES = [
@@ -427,6 +437,12 @@ export interface CommandSpec<O extends Record<string, CommandOptionSpec> = Recor
    */
   answers?: readonly string[];
   /**
+   * The doors besides the CLI that expose the command, declared with it (the
+   * one table): the JSON-RPC server's agent `acp` derives its actions from
+   * these, and test/doors.test.ts holds every door to them.
+   */
+  doors?: CommandDoors;
+  /**
    * Extend the command of this name instead of adding one: the options are
    * merged into it and `run` wraps it (call `context.next()` to run the
    * wrapped command). Used by `wait --server` (plugin `rpc`).
@@ -439,6 +455,19 @@ export interface CommandSpec<O extends Record<string, CommandOptionSpec> = Recor
    * `context.out` (commands print no text when `context.json` is set).
    */
   run(context: CommandContext<OptionValuesOf<O>>): Promise<CommandOutcome> | CommandOutcome;
+}
+
+/** Which doors besides the CLI expose a command ({@link CommandSpec.doors}). */
+export interface CommandDoors {
+  /**
+   * An action of the JSON-RPC server's agent `acp`: which participant a call
+   * speaks for (`one`: the connection's, `many`: init's list, which must
+   * include it; `none`) and whether it writes (a write is serialised with the
+   * server's other writes to the folder), given the call's options.
+   */
+  rpc?: { participant: 'one' | 'many' | 'none'; writes: boolean | ((options: OptionValues) => boolean) };
+  /** The MCP server's tool for the command (its name there). */
+  mcp?: string;
 }
 
 /** The value `run` gets for one option (see {@link CommandOptionSpec.type}). */
@@ -682,8 +711,8 @@ export interface AppendOptions {
 export interface WriteIntent {
   /** Who writes. */
   participant: string;
-  /** `append` (one event), `freeze` (a deliverable frozen and its event), `write` (a document written through a server). */
-  kind: 'append' | 'freeze' | 'write';
+  /** `append` (one event), `freeze` (a deliverable frozen and its event), `write` (a document written through a server), `repair` (`doctor --fix`), `init` (a new folder). */
+  kind: 'append' | 'freeze' | 'write' | 'repair' | 'init';
   /**
    * Absolute paths of the documents the write speaks for besides
    * events.jsonl and protocol.json (what a participant edits before the
@@ -724,12 +753,29 @@ export interface Store {
    */
   transact<T>(folder: string, intent: WriteIntent, body: (session: StoreSession) => Promise<T>, options?: Pick<AppendOptions, 'onLockWait' | 'lockTimeoutMs' | 'lockSignal' | 'onNote'>): Promise<T>;
   /**
+   * Make a new folder and publish it (`init`; git: committed on top of the
+   * remote's branch and pushed). `body` writes the folder and calls
+   * `underLock` around its writes once the folder exists (the lock lives
+   * in it). A store without `create` leaves the new folder local; its
+   * first transaction publishes it.
+   */
+  create?<T>(folder: string, intent: WriteIntent, body: (underLock: <U>(fn: () => Promise<U>) => Promise<U>) => Promise<T>, options?: Pick<AppendOptions, 'onLockWait' | 'lockTimeoutMs' | 'onNote'>): Promise<Published<T>>;
+  /**
    * Keep the local folder up to date while someone waits on it (git: fetch
    * and fast-forward now, then in the background with back-off). Resolves
    * once the folder is current; `failed` ends the wait with an error that no
    * retry can fix. Returns the function that stops following.
    */
   follow?(folder: string, options: FollowOptions): Promise<() => void>;
+}
+
+/** What {@link Store.create} made: the body's value, and the store's record of the publication. */
+export interface Published<T> {
+  value: T;
+  /** The store's own facts for `--json` (git: `{attempts, remote, branch}`), under its name. */
+  record?: Json;
+  /** One line for a person (`committed and pushed to origin/main`). */
+  note?: string;
 }
 
 /** Options of {@link Store.follow}. */
@@ -785,7 +831,9 @@ export interface Transaction {
    * {@link WriteAtomicOptions} (protocol.json, which a user may have linked
    * on purpose, as the Python tools write it).
    */
-  write(path: string, text: string, options?: TransactionWriteOptions): Promise<void>;
+  write(path: string, text: string | Uint8Array, options?: TransactionWriteOptions): Promise<void>;
+  /** Remove a clone-local leftover inside the folder (an interrupted write's temporary, a lock breaker's file): never published, as it never was. */
+  remove(path: string): Promise<void>;
 }
 
 /** Options of {@link Transaction.write}. */
@@ -863,6 +911,14 @@ export interface InitResult {
   created: boolean;
   protocol?: ProtocolDocument;
   files: string[];
+  /** A store that published the new folder (not the local one): its name, record and note (see {@link Published}). */
+  store?: { name: string; record?: Json; note?: string };
+}
+
+/** Options of {@link init}. */
+export interface InitOptions extends Pick<AppendOptions, 'onLockWait' | 'lockTimeoutMs'> {
+  /** The store that makes and publishes the folder (default: the one {@link openStore} finds for it). */
+  store?: Store;
 }
 
 /** The next action for a participant. */
@@ -876,6 +932,52 @@ export interface NextResult {
   exitCode: number;
   /** Why the answer comes from the log rather than protocol.json's cache (a stale cache); the CLI prints it on stderr. */
   note?: string;
+}
+
+/** Bounds of `findCollaborations`: a huge tree costs a bounded walk, never a stall. */
+export interface CollaborationSearch {
+  /** How many levels below the root a collaboration folder may sit (0: the root only; default 3, what the dashboard and the MCP resources list). */
+  depth?: number;
+  /** Stop after this many collaborations (default 500). */
+  maxFolders?: number;
+  /** Stop after looking into this many directories (default 5,000). */
+  maxDirs?: number;
+  /** Stops the walk (what was found so far is returned). */
+  signal?: AbortSignal;
+}
+
+/** What `findCollaborations` found. */
+export interface CollaborationList {
+  /** The collaboration folders, absolute, in sorted order. */
+  folders: string[];
+  /** The bound that ended the walk before the end of the tree, if one did: the list is partial. */
+  stopped?: 'maxFolders' | 'maxDirs';
+}
+
+/** Where a server's documents must stay besides their folder, and how its refusals name that place. */
+export interface DocumentScope {
+  /** The server's root (a real path): nothing outside it is read or written. */
+  root: string;
+  /** The root as refusals name it (`the MCP server's root`): never by its absolute path. */
+  rootName: string;
+}
+
+/** A document a client may touch: where it is and the folder its real path must stay in. */
+export interface DocumentTarget {
+  path: string;
+  boundary: string;
+  /** The boundary is an external deliverable's repo root. */
+  external?: boolean;
+}
+
+/** What `writeCollaborationDocument` writes: a document, its text, and who writes it. */
+export interface DocumentWrite {
+  doc: string;
+  content: string;
+  /** Add to the end instead of replacing (reviews). */
+  append?: boolean;
+  /** Named in the store's record of the write (`acp mcp`, a participant). */
+  writer: string;
 }
 
 /** Options of {@link waitForTurn}. */
@@ -921,8 +1023,8 @@ export interface FolderFollower {
 
 /** Options of {@link openCollaboration}. */
 export interface OpenOptions {
-  /** Host capabilities; defaults to the host runtime's files. */
-  host?: Host;
+  /** Host capabilities; defaults to the host runtime's files. A Promise of one (`createNodeHost()`, which is async) is awaited. */
+  host?: Host | Promise<Host>;
   /** Registry with deliverable types and plugins; defaults to the built-ins. */
   registry?: Registry;
 }
@@ -1309,7 +1411,8 @@ export interface AcpApi {
   /**
    * The default host: files through `node:fs`, which Node, Bun and Deno all
    * provide (Deno maps it onto its permission system, so only the folders
-   * granted are reachable).
+   * granted are reachable). The host a plugin makes here is guarded
+   * (runtime/guarded-host.ts): a folder's own files refused.
    */
   createNodeHost(options?: NodeHostOptions): Promise<Host>;
   /**
@@ -1349,7 +1452,7 @@ export interface AcpApi {
    * Initialise a collaboration folder (spec §9). **[beyond]** never
    * overwrites an existing file: if any target exists, nothing is written.
    */
-  init(host: Host, folder: string, request: InitRequest, registry: Registry): Promise<InitResult>;
+  init(host: Host, folder: string, request: InitRequest, registry: Registry, options?: InitOptions): Promise<InitResult>;
   /**
    * Append an event (spec §6) through the folder's store. Raises
    * {@link AcpError} with the spec's message when a check fails; nothing is
@@ -1395,7 +1498,7 @@ export interface AcpApi {
    * that declares no signing and whose events carry none reports nothing.
    */
   verifySignatures(host: Host, folder: string): Promise<SignatureReport>;
-  /** The local folder as a store: the folder lock, and atomic writes inside it. */
+  /** The local folder as a store: the folder lock (taken for a guarded host too: its body gets the session, never a writer), and atomic writes inside it. */
   localStore(host: Host): Store;
   /** Absolute paths of the documents an event speaks for (its `doc`, resolved as a deliverable where it is one). */
   eventDocuments(folder: string, protocol: Json, request: Pick<AppendRequest, 'event' | 'doc'>): string[];
@@ -1544,12 +1647,13 @@ export interface AcpApi {
   /** The protocol's six generated completion gates (spec §9). */
   defaultGates(ref: string, type: string): string[];
   /**
-   * The review headings of review.md: `{participant, seq}` per match of the
-   * §7.1 pattern, as Python's `re.finditer` returns them.
+   * The review headings of review.md, as the Python tools' dict of them
+   * holds them: one per seq (a bigint beyond 2^53), in the order each seq
+   * first appears, with the participant of its last heading.
    */
   reviewHeadings(body: string): {
       participant: string;
-      seq: number;
+      seq: number | bigint;
   }[];
   /** {@link zonedInstant} in epoch milliseconds (the microseconds below a millisecond dropped), for a JavaScript Date. */
   parseZonedTimestamp(value: unknown): number | undefined;
@@ -1575,16 +1679,18 @@ export interface AcpApi {
    * lock whose holder is gone is broken under a second "breaker" lock, so two
    * processes never both break it and steal a live holder's lock. With
    * `options.held` (the handle of a lock the caller holds on this folder), `fn`
-   * runs at once: the lock is not taken twice.
+   * runs at once: the lock is not taken twice. It coordinates, and grants
+   * no write: a guarded host stays guarded inside it.
    */
   withFolderLock<T>(host: Host, folder: string, fn: (lock: FolderLock) => Promise<T>, options?: FolderLockOptions): Promise<T>;
   /**
    * Replace a file atomically: write a temporary sibling, then rename it over.
    * `throughLink`: when `path` is a symbolic link, replace what it resolves to
    * and keep the link, as Python's `write_text` (which the other tools rewrite
-   * protocol.json with) writes through it.
+   * protocol.json with) writes through it. Through the guarded host
+   * whatever host is given: a plugin's own files only.
    */
-  writeFileAtomic(host: Host, path: string, text: string, options?: WriteAtomicOptions): Promise<void>;
+  writeFileAtomic(host: Host, path: string, text: string | Uint8Array, options?: WriteAtomicOptions): Promise<void>;
   /**
    * The host with its file system confined beneath `bases` (see
    * {@link FileSystem.beneath}): below them no symlink is followed, so a path
@@ -1717,4 +1823,24 @@ export interface AcpApi {
   sameList(a: unknown, b: readonly string[]): boolean;
   /** Resolve after `ms` milliseconds. */
   sleep(ms: number): Promise<void>;
+  /** The collaboration folders under `root`, bounded (see runtime/folder.ts): the one walk every door lists them with. */
+  findCollaborations(host: Host, root: string, limits?: CollaborationSearch): Promise<CollaborationList>;
+  /** The collaboration documents an agent writes (spec §1). */
+  readonly WRITABLE_DOCUMENTS: readonly string[];
+  /** Documents only the runtime writes: readable, never writable. */
+  readonly READ_ONLY_DOCUMENTS: readonly string[];
+  /** The references of the declared deliverables: the primary, then the supporting ones. */
+  declaredRefs(protocol: Json): string[];
+  /** Where a server door's `doc` lives, or a refusal: the one boundary rule of document reads and writes (runtime/document-access.ts). */
+  documentTarget(host: Host, folder: string, protocol: Json, doc: string, mode: 'read' | 'write', scope: DocumentScope): Promise<DocumentTarget>;
+  /** Read a document for a server's client: its decoded text and the SHA-256 of its bytes. */
+  readCollaborationDocument(host: Host, folder: string, doc: string, scope: DocumentScope): Promise<{ doc: string; content: string; sha256: string }>;
+  /** Check a document write before the lock is taken (target and size); returns the target. */
+  documentWriteTarget(host: Host, folder: string, write: DocumentWrite, scope: DocumentScope): Promise<DocumentTarget>;
+  /** The body of a document write, inside `transact`. */
+  writeCollaborationDocument(host: Host, folder: string, tx: Transaction, write: DocumentWrite, scope: DocumentScope): Promise<{ doc: string; bytes: number; sha256: string }>;
+  /** Text for a server's client: paths under the server's `root` made relative to it (the root itself `.`); see runtime/util.ts. */
+  withoutRoot(root: string, text: string): string;
+  /** {@link AcpApi.withoutRoot} on every string of a JSON value. */
+  jsonWithoutRoot<T>(root: string, value: T): T;
 }

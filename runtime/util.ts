@@ -109,6 +109,27 @@ export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
+/**
+ * Text for a server's client with the server's absolute `root` taken out: a
+ * path under it becomes relative to it, the root itself `.`. Every server
+ * door (MCP, JSON-RPC) names folders this way in its results and errors,
+ * never by the server's absolute paths; never applied to document content.
+ */
+export function withoutRoot(root: string, text: string): string {
+  if (root === '/' || !text.includes(root)) return text; // `/` starts every absolute path: it says nothing
+  const escaped = root.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  // The root followed by a separator, or by the end of the path (not by more of a longer name).
+  return text.replace(new RegExp(`${escaped}(?:/|(?![^\\s'"\`),;:]))`, 'g'), (match) => (match.endsWith('/') ? '' : '.'));
+}
+
+/** {@link withoutRoot} on every string of a JSON value (keys kept), for a server's structured results and error data. */
+export function jsonWithoutRoot<T>(root: string, value: T): T {
+  if (typeof value === 'string') return withoutRoot(root, value) as T;
+  if (Array.isArray(value)) return value.map((item: unknown) => jsonWithoutRoot(root, item)) as T;
+  if (value === null || typeof value !== 'object' || Object.getPrototypeOf(value) !== Object.prototype) return value;
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, jsonWithoutRoot(root, item)])) as T;
+}
+
 /** Whether path `child` is `parent` or lies below it (lexically; resolve symlinks first). */
 export function isInside(child: string, parent: string): boolean {
   const rel = nodePath.relative(parent, child);

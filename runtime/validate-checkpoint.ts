@@ -14,7 +14,7 @@ import type { FileReader, Host } from './host.ts';
 import { hmacHex, sameText } from './checkpoint.ts';
 import { READ_LIMITS } from './files.ts';
 import { isPyNumber } from './pyjson.ts';
-import { type PyInstant, reviewHeadings } from './pytext.ts';
+import { type PyInstant, type ReviewHeading, reviewHeadings } from './pytext.ts';
 import type { VerifierState } from './signing.ts';
 import { isInt, isObject, type Json, type NodeCrypto, nodeCrypto, sameList, type StreamingHash } from './util.ts';
 import type { DerivedState, ResumePoint } from './types.ts';
@@ -64,7 +64,7 @@ export async function validateCheckpointPath(host: Host, folder: string): Promis
 /** validate's log pass (acp.ts LogPass), as far as the checkpoint reads and restores it. */
 export interface LogPassState {
   readonly shapeErrors: string[];
-  readonly headingSeqs: Set<number>;
+  readonly headingSeqs: ReadonlySet<number | bigint>;
   readonly reviewEvents: Json[];
   readonly firstBySeq: Map<number, Json>;
   readonly deliverableItems: { event: Json; docErrors: string[]; freeze: boolean }[];
@@ -116,7 +116,7 @@ interface SavedPass {
 }
 
 /** review.md's headings, as {@link reviewHeadings} finds them. */
-type Headings = { participant: string; seq: number }[];
+type Headings = ReviewHeading[];
 
 interface Stored {
   version: number;
@@ -127,6 +127,60 @@ interface Stored {
   log: { offset: number; sha256: string; lines: number };
   scanErrors: string[];
   pass: SavedPass;
+}
+
+/** The MAC of a checkpoint's JSON: the host's key over a label, the folder's path and the content. */
+function checkpointMac(key: Uint8Array, folder: string, json: string): Promise<string> {
+  return hmacHex(key, `acp validate checkpoint\n${folder}\n${json}`);
+}
+
+/** The checkpoint stored at `path` when `key` authenticates it for `folder` and it has this version's shape; `undefined` otherwise. */
+async function loadAuthentic(host: Host, path: string, key: Uint8Array, folder: string): Promise<Stored | undefined> {
+  let stored: Stored;
+  try {
+    const text = new TextDecoder().decode(await host.fs.readFile(path, { maxBytes: READ_LIMITS.checkpoint }));
+    const newline = text.indexOf('\n');
+    const json = text.slice(newline + 1, text.endsWith('\n') ? -1 : undefined);
+    if (newline < 0 || !sameText(text.slice(0, newline), await checkpointMac(key, folder, json))) return undefined;
+    stored = JSON.parse(json);
+  } catch {
+    return undefined;
+  }
+  return isObject(stored) && stored.version === VERSION && wellFormed(stored) ? stored : undefined;
+}
+
+/**
+ * Where a signed append may start verifying when its participant has no
+ * record of its own (runtime/signed-append.ts): the signature verifier's
+ * state after the prefix of `file` (events.jsonl of `folder`, as opened)
+ * that this host's validation checkpoint vouches for. Only an authentic
+ * checkpoint (the host's key, this folder's path) whose prefix is the
+ * file's own first bytes (hashed here, on the file opened) and whose
+ * verifier met no problem there, in collaboration `id`; `undefined`
+ * otherwise (then the append verifies from seq 1). Hashing the prefix
+ * costs far less than verifying its signatures.
+ */
+export async function checkpointedSignedPrefix(host: Host, folder: string, file: FileReader, id: string): Promise<{ point: ResumePoint; state: VerifierState } | undefined> {
+  if (file.size < MIN_LOG_BYTES) return undefined;
+  const key = await host.checkpointKey?.();
+  const path = key && (await validateCheckpointPath(host, folder));
+  const crypto = await nodeCrypto();
+  const stored = key && path && crypto ? await loadAuthentic(host, path, key, folder) : undefined;
+  const state = stored?.pass.signing;
+  if (!stored || !isVerifierState(state) || state.id !== id || state.problems.length || stored.scanErrors.length) return undefined;
+  const { offset, lines, sha256 } = stored.log;
+  if (!isInt(offset) || offset <= 0 || offset > file.size) return undefined;
+  const hash = crypto!.createHash('sha256');
+  let lastByte = -1;
+  for (let position = 0; position < offset; ) {
+    const piece = await file.read(position, Math.min(PIECE_BYTES, offset - position));
+    if (!piece.length) return undefined;
+    hash.update(piece);
+    lastByte = piece[piece.length - 1]!;
+    position += piece.length;
+  }
+  if (lastByte !== 0x0a || hash.digest('hex') !== sha256) return undefined;
+  return { point: { offset, lines, errors: [] }, state: structuredClone(state) };
 }
 
 /** Whether an (authentic) checkpoint has the shape this version writes: restoring it cannot fail half-way. */
@@ -197,7 +251,7 @@ function restorePass(pass: LogPassState, saved: SavedPass): boolean {
   // Indexed loops: this runs once per process, before the JIT, over ~10 k reviews at 100 k events.
   const { seqs, from } = saved.reviews;
   const reviewSeqs = new Set(seqs);
-  for (const seq of pass.headingSeqs) if (seq >= 1 && seq <= saved.count && !reviewSeqs.has(seq)) return false;
+  for (const seq of pass.headingSeqs) if (typeof seq === 'number' && seq >= 1 && seq <= saved.count && !reviewSeqs.has(seq)) return false;
   if ((saved.signing === null) !== (pass.signing === undefined) || (saved.signing !== null && !isVerifierState(saved.signing))) return false;
   for (let i = 0; i < seqs.length; i++) {
     const event = { seq: seqs[i], from: from[i], event: 'review_submitted' };
@@ -275,32 +329,21 @@ export class ValidateCheckpoint {
       return headings;
     }
     const headings = reviewHeadings(text);
-    const exact = headings.every((h) => Number.isFinite(h.seq));
-    this.#review = exact ? { sha256, participants: headings.map((h) => h.participant), seqs: headings.map((h) => h.seq) } : undefined;
+    const seqs = headings.map((h) => h.seq).filter((seq) => typeof seq === 'number');
+    this.#review = seqs.length === headings.length ? { sha256, participants: headings.map((h) => h.participant), seqs } : undefined;
     return headings;
   }
 
   #mac(json: string): Promise<string> {
-    return hmacHex(this.#key, `acp validate checkpoint\n${this.#folder}\n${json}`);
+    return checkpointMac(this.#key, this.#folder, json);
   }
 
   /** The stored checkpoint when authentic and made from the same inputs. */
   async #load(): Promise<Stored | undefined> {
-    let stored: Stored;
-    try {
-      const text = new TextDecoder().decode(await this.#host.fs.readFile(this.#path, { maxBytes: READ_LIMITS.checkpoint }));
-      const newline = text.indexOf('\n');
-      const json = text.slice(newline + 1, text.endsWith('\n') ? -1 : undefined);
-      if (newline < 0 || !sameText(text.slice(0, newline), await this.#mac(json))) return undefined;
-      stored = JSON.parse(json);
-    } catch {
-      return undefined;
-    }
+    const stored = await loadAuthentic(this.#host, this.#path, this.#key, this.#folder);
     const inputs = this.#inputs;
     const same =
-      isObject(stored) &&
-      stored.version === VERSION &&
-      wellFormed(stored) &&
+      stored !== undefined &&
       stored.inputs.acp === inputs.acp &&
       sameList(stored.inputs.participants, inputs.participants) &&
       stored.inputs.primary === inputs.primary &&

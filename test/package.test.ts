@@ -112,6 +112,39 @@ describe('the npm package', () => {
     await ok([deno, 'check', '--quiet', 'npm.ts'], consumer);
   });
 
+  test("the docs' examples type-check under strict, nodenext and bundler, with and without @types/node; the declarations alone under lib es2022", async () => {
+    // Every ```ts block of README.md and docs/embedding.md that imports the package, as a consumer would paste it.
+    const blocks = ['README.md', join('docs', 'embedding.md')].flatMap((page) =>
+      [...readFileSync(join(REPO_DIR, page), 'utf8').matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((m) => m[1]!).filter((code) => code.includes("from 'acp-collab'")),
+    );
+    expect(blocks.length).toBeGreaterThan(0);
+    const project = join(dir, 'typed');
+    mkdirSync(join(project, 'node_modules', '@types'), { recursive: true });
+    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'typed-consumer', private: true, type: 'module' }));
+    symlinkSync(join(consumer, 'node_modules', NAME), join(project, 'node_modules', NAME));
+    symlinkSync(join(REPO_DIR, 'node_modules', '@types', 'node'), join(project, 'node_modules', '@types', 'node'));
+    const examples = blocks.map((code, i) => {
+      writeFileSync(join(project, `example${i}.ts`), code);
+      return `example${i}.ts`;
+    });
+    // The declarations alone (every public type named), where neither the DOM lib nor @types/node declares AbortSignal.
+    writeFileSync(join(project, 'types-only.ts'), "import type * as acp from 'acp-collab';\nexport type Api = acp.AcpApi;\nexport type Options = acp.WaitOptions;\n");
+    const resolutions = { nodenext: { module: 'NodeNext', moduleResolution: 'NodeNext' }, bundler: { module: 'ESNext', moduleResolution: 'Bundler' } };
+    // Without @types/node an example still needs console and AbortSignal's value: the DOM lib has them.
+    const environments = { node: { lib: ['ES2022'], types: ['node'] }, dom: { lib: ['ES2022', 'DOM'], types: [] as string[] } };
+    const configs: Array<[string, object, string[]]> = [['types-only', { ...resolutions.nodenext, lib: ['ES2022'], types: [] }, ['types-only.ts']]];
+    for (const [resolution, resolved] of Object.entries(resolutions)) {
+      for (const [environment, libs] of Object.entries(environments)) configs.push([`${resolution}-${environment}`, { ...resolved, ...libs }, examples]);
+    }
+    // npm test: the declarations alone and one example configuration; ACP_FULL=1: all four.
+    const run = atLeast('full') ? configs : configs.slice(0, 2);
+    for (const [name, options, files] of run) {
+      const compilerOptions = { target: 'ES2022', strict: true, noEmit: true, skipLibCheck: false, ...options };
+      writeFileSync(join(project, `tsconfig.${name}.json`), JSON.stringify({ compilerOptions, files }));
+    }
+    await Promise.all(run.map(([name]) => ok(['node', join(REPO_DIR, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', `tsconfig.${name}.json`], project)));
+  });
+
   test('a CommonJS project requires it, on Node and Bun', async () => {
     const project = join(dir, 'commonjs');
     mkdirSync(join(project, 'node_modules'), { recursive: true });

@@ -62,28 +62,57 @@ async function guarded(env: McpEnv, body: () => Promise<CallToolResult>): Promis
 const folderArg = z.string().describe(TOOL_TEXT.args.folder);
 const participantArg = z.string().describe(TOOL_TEXT.args.participant);
 
+/** Each tool's arguments: what the SDK lists as its inputSchema and what {@link guardToolCalls} checks before it runs. */
+function toolInputs(core: McpEnv['core']) {
+  return {
+    init: {
+      folder: folderArg,
+      participants: z.array(z.string()).describe(TOOL_TEXT.args.participants),
+      objective: z.string().describe(TOOL_TEXT.args.objective),
+      completion: z.array(z.string()).describe(TOOL_TEXT.args.completion),
+      primary_deliverable_type: z.string().describe(TOOL_TEXT.args.primaryType),
+      primary_deliverable_file: z.string().optional().describe(TOOL_TEXT.args.primaryFile),
+      primary_deliverable_checks: z.array(z.string()).optional().describe(TOOL_TEXT.args.primaryChecks),
+      deliverables_mode: z.enum(['internal', 'external']).optional().describe(TOOL_TEXT.args.mode),
+      deliverables_dir: z.string().optional().describe(TOOL_TEXT.args.dir),
+      repo_root: z.string().optional().describe(TOOL_TEXT.args.repoRoot),
+      resume: z.boolean().optional().describe(TOOL_TEXT.args.resume),
+      sign: z.boolean().optional().describe(TOOL_TEXT.args.sign),
+      signing_policy: z.enum(['warn', 'refuse']).optional().describe(TOOL_TEXT.args.signingPolicy),
+    },
+    status: { folder: folderArg, participant: participantArg.optional() },
+    validate: { folder: folderArg },
+    append: {
+      folder: folderArg,
+      participant: participantArg,
+      event: z.enum(core.EVENT_NAMES).describe(TOOL_TEXT.args.event),
+      summary: z.string().describe(TOOL_TEXT.args.summary),
+      doc: z.string().optional().describe(TOOL_TEXT.args.doc),
+      reply_to: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional().describe(TOOL_TEXT.args.replyTo),
+      role: z.enum(['primary', 'supporting']).optional().describe(TOOL_TEXT.args.role),
+      sha256: z.string().optional().describe(TOOL_TEXT.args.sha256),
+    },
+    wait: { folder: folderArg, participant: participantArg, timeout_seconds: z.number().min(0).optional().describe(TOOL_TEXT.args.timeout) },
+    read_document: { folder: folderArg, doc: z.string().describe(TOOL_TEXT.args.readDoc) },
+    write_document: {
+      folder: folderArg,
+      doc: z.string().describe(TOOL_TEXT.args.writeDoc),
+      content: z.string().describe(TOOL_TEXT.args.content),
+      append: z.boolean().optional().describe(TOOL_TEXT.args.append),
+    },
+    freeze: { folder: folderArg, participant: participantArg, doc: z.string().optional().describe(TOOL_TEXT.args.freezeDoc), summary: z.string().optional().describe(TOOL_TEXT.args.summary) },
+  } satisfies Record<string, z.ZodRawShape>;
+}
+type ToolInputs = ReturnType<typeof toolInputs>;
+
 /** Register init, status, validate and append. */
-function registerProtocolTools(server: McpServer, env: McpEnv): void {
+function registerProtocolTools(server: McpServer, env: McpEnv, inputs: ToolInputs): void {
   const { core, host, registry } = env;
   server.registerTool(
     'init',
     {
       description: TOOL_TEXT.init,
-      inputSchema: {
-        folder: folderArg,
-        participants: z.array(z.string()).describe(TOOL_TEXT.args.participants),
-        objective: z.string().describe(TOOL_TEXT.args.objective),
-        completion: z.array(z.string()).describe(TOOL_TEXT.args.completion),
-        primary_deliverable_type: z.string().describe(TOOL_TEXT.args.primaryType),
-        primary_deliverable_file: z.string().optional().describe(TOOL_TEXT.args.primaryFile),
-        primary_deliverable_checks: z.array(z.string()).optional().describe(TOOL_TEXT.args.primaryChecks),
-        deliverables_mode: z.enum(['internal', 'external']).optional().describe(TOOL_TEXT.args.mode),
-        deliverables_dir: z.string().optional().describe(TOOL_TEXT.args.dir),
-        repo_root: z.string().optional().describe(TOOL_TEXT.args.repoRoot),
-        resume: z.boolean().optional().describe(TOOL_TEXT.args.resume),
-        sign: z.boolean().optional().describe(TOOL_TEXT.args.sign),
-        signing_policy: z.enum(['warn', 'refuse']).optional().describe(TOOL_TEXT.args.signingPolicy),
-      },
+      inputSchema: inputs.init,
     },
     (args) =>
       guarded(env, async () => {
@@ -107,14 +136,14 @@ function registerProtocolTools(server: McpServer, env: McpEnv): void {
   );
   server.registerTool(
     'status',
-    { description: TOOL_TEXT.status, inputSchema: { folder: folderArg, participant: participantArg.optional() }, annotations: { readOnlyHint: true } },
+    { description: TOOL_TEXT.status, inputSchema: inputs.status, annotations: { readOnlyHint: true } },
     (args) =>
       guarded(env, async () => {
         const report = await status(env, await resolveFolder(env, args.folder), args.participant);
         return ok(formatStatus(core, report), { ...report });
       }),
   );
-  server.registerTool('validate', { description: TOOL_TEXT.validate, inputSchema: { folder: folderArg }, annotations: { readOnlyHint: true } }, (args) =>
+  server.registerTool('validate', { description: TOOL_TEXT.validate, inputSchema: inputs.validate, annotations: { readOnlyHint: true } }, (args) =>
     guarded(env, async () => {
       const checked = await core.validate(host, await resolveFolder(env, args.folder), registry, { strict: core.strictSetting(registry, true) });
       const result = { ...checked, errors: checked.errors.map((e) => withoutRoot(env, e)), warnings: checked.warnings.map((w) => withoutRoot(env, w)) };
@@ -128,16 +157,7 @@ function registerProtocolTools(server: McpServer, env: McpEnv): void {
     'append',
     {
       description: TOOL_TEXT.append,
-      inputSchema: {
-        folder: folderArg,
-        participant: participantArg,
-        event: z.enum(core.EVENT_NAMES).describe(TOOL_TEXT.args.event),
-        summary: z.string().describe(TOOL_TEXT.args.summary),
-        doc: z.string().optional().describe(TOOL_TEXT.args.doc),
-        reply_to: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional().describe(TOOL_TEXT.args.replyTo),
-        role: z.enum(['primary', 'supporting']).optional().describe(TOOL_TEXT.args.role),
-        sha256: z.string().optional().describe(TOOL_TEXT.args.sha256),
-      },
+      inputSchema: inputs.append,
     },
     (args) =>
       guarded(env, async () => {
@@ -151,17 +171,13 @@ function registerProtocolTools(server: McpServer, env: McpEnv): void {
 }
 
 /** Register wait: blocks until the participant's turn, with progress notifications and cancellation. */
-function registerWait(server: McpServer, env: McpEnv): void {
+function registerWait(server: McpServer, env: McpEnv, inputs: ToolInputs): void {
   const { core, host, registry } = env;
   server.registerTool(
     'wait',
     {
       description: TOOL_TEXT.wait,
-      inputSchema: {
-        folder: folderArg,
-        participant: participantArg,
-        timeout_seconds: z.number().min(0).optional().describe(TOOL_TEXT.args.timeout),
-      },
+      inputSchema: inputs.wait,
       annotations: { readOnlyHint: true },
     },
     (args, extra: Extra) =>
@@ -205,10 +221,10 @@ function progressReporter(extra: Extra): { report(line: string): void; stop(): v
 }
 
 /** Register read_document, write_document and freeze. */
-function registerDocumentTools(server: McpServer, env: McpEnv): void {
+function registerDocumentTools(server: McpServer, env: McpEnv, inputs: ToolInputs): void {
   server.registerTool(
     'read_document',
-    { description: TOOL_TEXT.readDocument, inputSchema: { folder: folderArg, doc: z.string().describe(TOOL_TEXT.args.readDoc) }, annotations: { readOnlyHint: true } },
+    { description: TOOL_TEXT.readDocument, inputSchema: inputs.read_document, annotations: { readOnlyHint: true } },
     (args) =>
       guarded(env, async () => {
         const result = await readDocument(env, await resolveFolder(env, args.folder), args.doc);
@@ -219,12 +235,7 @@ function registerDocumentTools(server: McpServer, env: McpEnv): void {
     'write_document',
     {
       description: TOOL_TEXT.writeDocument,
-      inputSchema: {
-        folder: folderArg,
-        doc: z.string().describe(TOOL_TEXT.args.writeDoc),
-        content: z.string().describe(TOOL_TEXT.args.content),
-        append: z.boolean().optional().describe(TOOL_TEXT.args.append),
-      },
+      inputSchema: inputs.write_document,
     },
     (args) =>
       guarded(env, async () => {
@@ -236,12 +247,7 @@ function registerDocumentTools(server: McpServer, env: McpEnv): void {
     'freeze',
     {
       description: TOOL_TEXT.freeze,
-      inputSchema: {
-        folder: folderArg,
-        participant: participantArg,
-        doc: z.string().optional().describe(TOOL_TEXT.args.freezeDoc),
-        summary: z.string().optional().describe(TOOL_TEXT.args.summary),
-      },
+      inputSchema: inputs.freeze,
     },
     (args) =>
       guarded(env, async () => {
@@ -283,27 +289,64 @@ function registerResources(server: McpServer, env: McpEnv): void {
   });
 }
 
-/** The tools the server registers. */
-const TOOL_NAMES = ['init', 'status', 'validate', 'append', 'wait', 'read_document', 'write_document', 'freeze'] as const;
-
 /** MCP's error code for a resource that does not exist. */
 const RESOURCE_NOT_FOUND = -32002;
 
 /**
- * A call of a tool the server does not have is a JSON-RPC error (-32602,
- * invalid params), as the MCP specification says, not a tool result with
- * isError (what the SDK answers). The SDK keeps its handler private: it is
- * wrapped, and the server refuses to start if it cannot be.
+ * The arguments' problems in words an agent can act on: `reply_to: expected
+ * number, received string; participant: required`.
  */
-function refuseUnknownTools(server: McpServer, names: ReadonlySet<string>): void {
-  const handlers = (server.server as unknown as { _requestHandlers?: Map<string, (request: { params?: { name?: unknown } }, extra: unknown) => Promise<unknown>> })._requestHandlers;
+function argumentProblems(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => {
+      const where = issue.path.map(String).join('.') || 'arguments';
+      const missing = issue.code === 'invalid_type' && /received undefined/.test(issue.message);
+      return `${where}: ${missing ? 'required' : issue.message.replace(/^Invalid input: /, '')}`;
+    })
+    .join('; ');
+}
+
+/**
+ * tools/call as the MCP specification (2025-11-25, SEP-1303) says: a tool
+ * the server does not have is a JSON-RPC error (-32602, a protocol error);
+ * arguments that do not fit the tool's inputSchema are a tool result with
+ * isError (an input error the model can correct), worded as the CLI words a
+ * refusal (`error: …`), not the SDK's "MCP error -32602: …" text. The SDK
+ * keeps its handler private: it is wrapped, and the server refuses to start
+ * if it cannot be.
+ */
+function guardToolCalls(server: McpServer, inputs: ToolInputs): void {
+  const handlers = (server.server as unknown as { _requestHandlers?: Map<string, (request: { params?: { name?: unknown; arguments?: unknown } }, extra: unknown) => Promise<unknown>> })._requestHandlers;
   const sdkHandler = handlers?.get('tools/call');
   if (!handlers || !sdkHandler) throw new Error('the MCP SDK no longer keeps its tools/call handler where acp wraps it');
-  handlers.set('tools/call', (request, extra) => {
+  const names = Object.keys(inputs).sort();
+  handlers.set('tools/call', async (request, extra) => {
     const name = request.params?.name;
-    if (typeof name !== 'string' || !names.has(name)) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${String(name)} (tools: ${[...names].sort().join(', ')})`);
+    if (typeof name !== 'string' || !Object.hasOwn(inputs, name)) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${String(name)} (tools: ${names.join(', ')})`);
+    const checked = z.object(inputs[name as keyof ToolInputs]).safeParse(request.params?.arguments ?? {});
+    if (!checked.success) {
+      const message = `invalid arguments for tool ${name}: ${argumentProblems(checked.error)} (see the tool's inputSchema)`;
+      return { isError: true, content: [{ type: 'text', text: `error: ${message}` }], structuredContent: { ok: false, error: message, code: 'usage', exitCode: 2 } };
+    }
     return sdkHandler(request, extra);
   });
+}
+
+/**
+ * A line on stdin that is not JSON gets -32700 (parse error), JSON that is
+ * not a JSON-RPC message -32600 (invalid request), both with id null, as
+ * JSON-RPC 2.0 says; the SDK's stdio transport only reports them to onerror.
+ */
+function answerUnreadableLines(transport: StdioServerTransport): void {
+  const reported = transport.onerror;
+  transport.onerror = (error: Error) => {
+    const code = error instanceof SyntaxError ? ErrorCode.ParseError : error.name === 'ZodError' ? ErrorCode.InvalidRequest : undefined;
+    if (code !== undefined) {
+      const message = code === ErrorCode.ParseError ? `Parse error: ${error.message}` : 'Invalid Request: not a JSON-RPC 2.0 message';
+      void transport.send({ jsonrpc: '2.0', id: null, error: { code, message } } as never).catch(() => undefined);
+    }
+    reported?.(error);
+  };
 }
 
 /** Build the MCP server with every tool and resource (no transport yet). */
@@ -311,11 +354,12 @@ export function createMcpServer(options: McpEnv & { version: string }): McpServe
   const server = new McpServer({ name: 'acp', title: 'Agent Collaboration Protocol', version: options.version }, { instructions: TOOL_TEXT.instructions });
   // Beneath the root no symlink is followed: a path the tools checked cannot be redirected out of it before it is opened.
   const env: McpEnv = { core: options.core, host: options.core.confineHost(options.host, [options.root]), registry: options.registry, root: options.root, storeFlags: options.storeFlags };
-  registerProtocolTools(server, env);
-  registerWait(server, env);
-  registerDocumentTools(server, env);
+  const inputs = toolInputs(env.core);
+  registerProtocolTools(server, env, inputs);
+  registerWait(server, env, inputs);
+  registerDocumentTools(server, env, inputs);
   registerResources(server, env);
-  refuseUnknownTools(server, new Set(TOOL_NAMES));
+  guardToolCalls(server, inputs);
   return server;
 }
 
@@ -327,6 +371,7 @@ export async function serveMcp(options: ServeMcpOptions): Promise<void> {
   const stdout = options.stdout ?? proc.stdout;
   const transport = new StdioServerTransport(stdin as never, stdout as never);
   await server.connect(transport);
+  answerUnreadableLines(transport);
   // The SDK's stdio transport does not notice the end of stdin: we do.
   await new Promise<void>((resolve) => {
     server.server.onclose = () => resolve();

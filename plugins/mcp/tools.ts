@@ -37,11 +37,6 @@ export function storeOf(env: McpEnv, folder: string): Promise<Acp.Store> {
   return env.core.openStore(env.host, folder, env.registry, env.storeFlags);
 }
 
-/** The collaboration documents an agent writes (spec §1). */
-export const WRITABLE_DOCUMENTS = ['proposal.md', 'review.md', 'decisions.md', 'readiness.md', 'conclusion.md', 'README.md'] as const;
-/** Documents only the runtime writes: readable, never writable (rewriting the log is what the protocol forbids). */
-export const READ_ONLY_DOCUMENTS = ['protocol.json', 'events.jsonl'] as const;
-
 /**
  * The absolute folder for a tool's `folder` argument (relative to the root,
  * or absolute). Refuses a folder whose real path (symlinks followed) leaves
@@ -71,10 +66,7 @@ export function clientPath(env: McpEnv, folder: string): string {
  * results that name paths (init, validate), never for document content.
  */
 export function withoutRoot(env: McpEnv, text: string): string {
-  if (env.root === '/') return text; // every absolute path starts with it; it says nothing
-  const root = env.root.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  // The root followed by a separator, or by the end of the path (not by more of a longer name).
-  return text.replace(new RegExp(`${root}(?:/|(?![^\\s'"\`),;:]))`, 'g'), (match) => (match.endsWith('/') ? '' : '.'));
+  return env.core.withoutRoot(env.root, text);
 }
 
 /** Refuse an external repo root that leaves the server's root (init would create deliverables there). */
@@ -84,105 +76,27 @@ export async function checkRepoRoot(env: McpEnv, folder: string, repoRoot: strin
   if (!env.core.isInside(real, env.root)) throw new env.core.AcpError(`repo_root ${env.core.pyRepr(repoRoot)} is outside the MCP server's root`);
 }
 
-/** The references of the declared deliverables: the primary, then the supporting ones. */
-export function declaredRefs(core: McpCore, protocol: Json): string[] {
-  const deliverables = core.isObject(protocol.deliverables) ? protocol.deliverables : {};
-  const supporting = Array.isArray(deliverables.supporting) ? deliverables.supporting : [];
-  const refs = [core.primaryRef(protocol)];
-  for (const entry of supporting) if (core.isObject(entry) && typeof entry.file === 'string') refs.push(core.deliverableRef(protocol, entry.file));
-  return refs.filter((ref): ref is string => ref !== undefined);
+/** Where this server's documents must stay, and how its refusals name the root. */
+function scopeOf(env: McpEnv): Acp.DocumentScope {
+  return { root: env.root, rootName: "the MCP server's root" };
 }
 
-/** A document a tool may touch: where it is and the folder its real path must stay in. */
-interface DocumentTarget {
-  path: string;
-  boundary: string;
-  /** The boundary is an external deliverable's repo root. */
-  external?: boolean;
-}
-
-/**
- * Where `doc` lives, or a refusal. Writable: the collaboration documents and
- * the declared deliverables. Readable: those, protocol.json, events.jsonl and
- * any other file inside the folder. Symlinks that leave the folder (or, for
- * an external deliverable, its repo root; or the server's root) are refused.
- */
-export async function documentTarget(env: McpEnv, folder: string, protocol: Json, doc: string, mode: 'read' | 'write'): Promise<DocumentTarget> {
-  const { AcpError, pyRepr } = env.core;
-  const refs = declaredRefs(env.core, protocol);
-  let target: DocumentTarget | undefined;
-  if ((WRITABLE_DOCUMENTS as readonly string[]).includes(doc) || (READ_ONLY_DOCUMENTS as readonly string[]).includes(doc)) {
-    if (mode === 'write' && (READ_ONLY_DOCUMENTS as readonly string[]).includes(doc)) {
-      throw new AcpError(`${doc} is written by the runtime only: append events with the append tool (never rewrite the log)`);
-    }
-    target = { path: nodePath.join(folder, doc), boundary: folder };
-  } else if (refs.includes(doc)) {
-    const path = env.core.resolveDeliverablePath(folder, protocol, doc);
-    const external = doc.startsWith('external:') && typeof protocol.repoRoot === 'string';
-    if (path) target = { path, boundary: external ? nodePath.resolve(folder, protocol.repoRoot as string) : folder, external };
-  } else if (mode === 'read' && !nodePath.isAbsolute(doc) && !doc.split(/[\\/]/).includes('..') && !doc.includes('\0') && doc !== '') {
-    target = { path: nodePath.join(folder, doc), boundary: folder };
-  }
-  if (!target) {
-    const allowed = [...WRITABLE_DOCUMENTS, ...refs].join(', ');
-    throw new AcpError(`${pyRepr(doc)} is not a document of this collaboration you may ${mode === 'read' ? 'read' : 'write'} (${mode === 'read' ? 'any file inside the folder, or ' : ''}${allowed})`);
-  }
-  await assertContained(env, target, doc);
-  return target;
-}
-
-async function assertContained(env: McpEnv, target: DocumentTarget, doc: string): Promise<void> {
-  const { core } = env;
-  const real = await core.realpathOfExistingAncestor(env.host, target.path);
-  let boundary: string;
-  try {
-    boundary = await env.host.fs.realpath(target.boundary);
-  } catch {
-    boundary = target.boundary;
-  }
-  if (core.isInside(real, boundary) && core.isInside(real, env.root)) return;
-  // Named, never by its absolute path (the server's root is not the client's business).
-  const where = !core.isInside(real, env.root) ? "the MCP server's root" : target.external ? "the collaboration's repo root" : 'the collaboration folder';
-  // "symlink refused" only where a link is what leads outside: the path itself lies inside, its real path does not.
-  const lexicallyInside = core.isInside(target.path, target.boundary) && core.isInside(target.path, env.root);
-  throw new core.AcpError(`${core.pyRepr(doc)} resolves outside ${where}${lexicallyInside ? ' (symlink refused)' : ''}`);
-}
-
-/**
- * Read a document's text (UTF-8, universal newlines): the core's
- * `documentFiles` reads it, with its own boundary checks on top of ours.
- */
+/** Read a document's text (the core's one reader: its boundary rule and decoding). */
 export async function readDocument(env: McpEnv, folder: string, doc: string): Promise<{ doc: string; content: string }> {
-  const protocol = await env.core.readProtocol(env.host, folder);
-  const target = await documentTarget(env, folder, protocol, doc, 'read');
-  const stat = await env.host.fs.stat(target.path);
-  if (stat && !stat.isFile) throw new env.core.AcpError(`${env.core.pyRepr(doc)} is not a file`);
-  const content = await env.core.documentFiles(env.host, folder, protocol).read(doc);
-  if (content === undefined) throw new env.core.AcpError(`${env.core.pyRepr(doc)} does not exist`, 2, 'not_found');
+  const { content } = await env.core.readCollaborationDocument(env.host, folder, doc, scopeOf(env));
   return { doc, content };
 }
 
 /**
  * Replace (or, with `append`, extend) a document, atomically and under the
- * folder lock, so an append never reads half a document.
+ * folder lock, so an append never reads half a document (the core's one writer).
  */
 export async function writeDocument(env: McpEnv, folder: string, doc: string, content: string, append = false, writer = 'acp mcp'): Promise<{ doc: string; bytes: number; sha256: string }> {
-  const { core, host } = env;
-  const protocol = await core.readProtocol(host, folder);
-  const target = await documentTarget(env, folder, protocol, doc, 'write');
+  const write = { doc, content, append, writer };
+  const target = await env.core.documentWriteTarget(env.host, folder, write, scopeOf(env));
   // The one transaction: the folder's store publishes the document (git: committed and pushed).
   const intent = { participant: writer, kind: 'write' as const, documents: [target.path] };
-  return core.transact(host, folder, intent, async (tx) => {
-    const stat = await host.fs.stat(target.path);
-    if (stat && !stat.isFile) throw new core.AcpError(`${core.pyRepr(doc)} is not a file`);
-    let text = content;
-    if (append && stat) text = core.decodeText(await host.fs.readFile(target.path), doc) + content;
-    await host.fs.mkdir(nodePath.dirname(target.path));
-    await tx.write(target.path, text, { base: target.boundary });
-    tx.session.done.push(`write ${doc} by ${writer}`);
-    const bytes = new TextEncoder().encode(text);
-    return { doc, bytes: bytes.length, sha256: await core.sha256Hex(bytes) };
-  }, env.registry, { store: await storeOf(env, folder) });
+  return env.core.transact(env.host, folder, intent, (tx) => env.core.writeCollaborationDocument(env.host, folder, tx, write, scopeOf(env)), env.registry, { store: await storeOf(env, folder) });
 }
 
 /** What the status tool reports. */
@@ -267,22 +181,9 @@ export interface DocumentResource {
 /** URI prefix of the resources: `acp://collab/{folder relative to the root}/{doc}`. */
 export const RESOURCE_PREFIX = 'acp://collab/';
 
-/** Collaboration folders: the root and its sub-folders two levels down that hold protocol.json. */
+/** Collaboration folders under the root: the core's one walk, with the limits the dashboard lists them with. */
 export async function findCollaborations(env: McpEnv): Promise<string[]> {
-  const found: string[] = [];
-  const visit = async (dir: string, depth: number): Promise<void> => {
-    if (await env.host.fs.stat(nodePath.join(dir, 'protocol.json'))) found.push(dir);
-    if (depth === 0) return;
-    const names = await env.host.fs.readDir(dir).catch(() => [] as string[]);
-    for (const name of names.sort()) {
-      if (name.startsWith('.') || name === 'node_modules') continue;
-      const child = nodePath.join(dir, name);
-      const stat = await env.host.fs.stat(child);
-      if (stat?.isDirectory && !stat.isSymlink) await visit(child, depth - 1);
-    }
-  };
-  await visit(env.root, 2);
-  return found;
+  return (await env.core.findCollaborations(env.host, env.root)).folders;
 }
 
 /** The existing documents of one collaboration, as resources. */
@@ -291,8 +192,9 @@ export async function collaborationResources(env: McpEnv, folder: string): Promi
   if (!protocol) return [];
   const relative = nodePath.relative(env.root, folder).split(nodePath.sep).join('/');
   const resources: DocumentResource[] = [];
-  for (const doc of [...READ_ONLY_DOCUMENTS, ...WRITABLE_DOCUMENTS, ...declaredRefs(env.core, protocol)]) {
-    const target = await documentTarget(env, folder, protocol, doc, 'read').catch(() => undefined);
+  const { core } = env;
+  for (const doc of [...core.READ_ONLY_DOCUMENTS, ...core.WRITABLE_DOCUMENTS, ...core.declaredRefs(protocol)]) {
+    const target = await core.documentTarget(env.host, folder, protocol, doc, 'read', scopeOf(env)).catch(() => undefined);
     if (!target || !(await env.host.fs.stat(target.path))?.isFile) continue;
     const path = relative ? `${relative}/${doc}` : doc;
     const mimeType = doc.endsWith('.json') ? 'application/json' : doc.endsWith('.jsonl') ? 'application/jsonl' : 'text/markdown';

@@ -142,24 +142,17 @@ interface ActionSpec {
   mutates(args: JsonObject): boolean;
 }
 
-/** The `acp` agent's actions: the CLI's operations (plus `status`, task/status under another name). */
-const ACTIONS: Record<string, ActionSpec> = {
-  init: { folder: true, participant: 'many', mutates: () => true },
-  append: { folder: true, participant: 'one', mutates: () => true },
-  next: { folder: true, participant: 'one', mutates: () => false },
-  validate: { folder: true, participant: 'none', mutates: () => false },
+/**
+ * The `acp` agent's actions that are not commands: `status` (task/status
+ * under another name) and document access for agents that cannot see the
+ * folder. The others are the commands whose spec lists the `rpc` door
+ * (CommandSpec.doors: the one table), see {@link RpcServer.actionSpec}.
+ */
+const DOCUMENT_ACTIONS: Record<string, ActionSpec> = {
   status: { folder: true, participant: 'none', mutates: () => false },
-  types: { folder: false, participant: 'none', mutates: () => false },
-  doctor: { folder: true, participant: 'none', mutates: (args) => Boolean(args.fix) },
-  // Not CLI commands: document access for agents that cannot see the folder.
   read: { folder: true, participant: 'none', mutates: () => false },
   write: { folder: true, participant: 'none', mutates: () => true },
 };
-
-/** Documents `read`/`write` reach besides the declared deliverables. */
-const DOCUMENTS = ['proposal.md', 'review.md', 'decisions.md', 'readiness.md', 'conclusion.md'];
-/** Largest document `write` accepts (characters). */
-export const MAX_DOCUMENT_LENGTH = 1024 * 1024;
 
 /** Option names an agent may not pass (they would change what the CLI prints or loads). */
 const FORBIDDEN_ARGS = new Set(['json', 'help', 'h', 'version', 'v', 'debug', 'plugin', 'config', 'no-config']);
@@ -576,7 +569,17 @@ export class RpcServer {
     if (conn.transport === 'tcp' && !conn.identity && !OPEN_METHODS.has(method)) {
       throw unauthorized('unauthorized: authenticate first (method authenticate with the token the server config maps to your participant id)');
     }
-    return fn(conn, params, info);
+    const result = fn(conn, params, info);
+    // Errors name folders relative to the root, as results do (runAction): the server's absolute paths stay with it.
+    return result instanceof Promise ? result.catch((error: unknown) => Promise.reject(this.errorWithoutRoot(error))) : result;
+  }
+
+  /** An RpcError with the root taken out of its message and data; anything else as it is. */
+  private errorWithoutRoot(error: unknown): unknown {
+    if (!(error instanceof RpcError)) return error;
+    const message = this.core.withoutRoot(this.root, error.message);
+    const data = this.core.jsonWithoutRoot(this.root, error.data);
+    return message === error.message && data === error.data ? error : new RpcError(error.code, message, data);
   }
 
   private async authenticate(conn: Conn, params: JsonRpcParams | undefined): Promise<unknown> {
@@ -682,14 +685,11 @@ export class RpcServer {
   }
 
   private async listTasks(): Promise<Array<{ task: string; protocol: JsonObject }>> {
-    let names: string[];
-    try {
-      names = await this.host.fs.readDir(this.root);
-    } catch {
-      return [];
-    }
+    // The core's one walk, one level down: a task is a collaboration folder directly under the root.
+    const { folders } = await this.core.findCollaborations(this.host, this.root, { depth: 1 });
+    const names = folders.map((folder) => nodePath.relative(this.root, folder)).filter((name) => TASK_ID_RE.test(name) && !name.includes('..'));
     const tasks: Array<{ task: string; protocol: JsonObject }> = [];
-    for (const name of names.filter((n) => TASK_ID_RE.test(n)).sort()) {
+    for (const name of names) {
       try {
         tasks.push({ task: name, protocol: await this.core.readProtocol(this.host, this.taskFolder(name)) });
       } catch {
@@ -703,9 +703,20 @@ export class RpcServer {
   // agent/*
   // -------------------------------------------------------------------------
 
-  /** The actions of agent `acp`: those whose command this registry has (`doctor` is a plugin's), plus read and write. */
+  /** The actions of agent `acp`: the commands of this registry that list the `rpc` door (`doctor` is a plugin's), then status, read and write. */
   private async actionNames(): Promise<string[]> {
-    return Object.keys(ACTIONS).filter((name) => name === 'read' || name === 'write' || name === 'status' || this.options.registry.commands.has(name));
+    const commands = [...this.options.registry.commands.values()].filter((command) => command.spec.doors?.rpc).map((command) => command.spec.name);
+    return [...commands, ...Object.keys(DOCUMENT_ACTIONS)];
+  }
+
+  /** How the server runs an action: from the command's `doors.rpc` (the one table), or a document action. */
+  private actionSpec(action: string): ActionSpec | undefined {
+    if (Object.hasOwn(DOCUMENT_ACTIONS, action)) return DOCUMENT_ACTIONS[action];
+    const spec = this.options.registry.commands.get(action)?.spec;
+    const rpc = spec?.doors?.rpc;
+    if (!spec || !rpc) return undefined;
+    const { writes } = rpc;
+    return { folder: Boolean(spec.options?.folder), participant: rpc.participant, mutates: (args) => (typeof writes === 'function' ? writes(argsToOptions(args, spec)) : writes) };
   }
 
   private async agentList(conn: Conn): Promise<unknown> {
@@ -779,9 +790,18 @@ export class RpcServer {
     }
   }
 
-  /** Run one of the `acp` agent's actions: the CLI operation itself, in-process, with `--json`. */
+  /**
+   * Run one of the `acp` agent's actions: the CLI operation itself, in-process, with `--json`.
+   * Its result names folders relative to the root (a document's content is returned as it is).
+   */
   private async runAction(conn: Conn, action: string, rawArgs: JsonObject): Promise<unknown> {
-    const spec = Object.hasOwn(ACTIONS, action) ? ACTIONS[action] : undefined;
+    const result = await this.runActionWithRoot(conn, action, rawArgs);
+    // `read` returns the document as it is (its name is the one the client gave).
+    return action === 'read' ? result : this.core.jsonWithoutRoot(this.root, result);
+  }
+
+  private async runActionWithRoot(conn: Conn, action: string, rawArgs: JsonObject): Promise<unknown> {
+    const spec = this.actionSpec(action);
     const names = await this.actionNames();
     if (!spec || !names.includes(action)) throw new RpcError(RpcCode.InvalidParams, `Invalid params: agent 'acp' has no action '${action}' (actions: ${names.join(', ')})`);
     const args: JsonObject = { ...rawArgs };
@@ -844,52 +864,16 @@ export class RpcServer {
     for (const key of Object.keys(args)) if (!allowedKeys.includes(key)) throw new RpcError(RpcCode.InvalidParams, `Invalid params: args.${key}: unknown for action '${action}'`);
     const doc = args.doc;
     if (typeof doc !== 'string' || doc === '') throw new RpcError(RpcCode.InvalidParams, 'Invalid params: args.doc: required (a document name or a deliverable reference)');
-    const protocol = await core.readProtocol(host, folder);
-    const deliverables = (protocol.deliverables ?? {}) as JsonObject;
-    const supporting = Array.isArray(deliverables.supporting) ? deliverables.supporting : [];
-    const refs = [core.primaryRef(protocol), ...supporting.map((s) => (s && typeof (s as JsonObject).file === 'string' ? core.deliverableRef(protocol, (s as JsonObject).file as string) : undefined))].filter(
-      (r): r is string => r !== undefined,
-    );
-    let path: string | undefined;
-    if (DOCUMENTS.includes(doc) || (action === 'read' && ['protocol.json', 'events.jsonl', 'README.md'].includes(doc))) path = nodePath.join(folder, doc);
-    else if (refs.includes(doc)) path = core.resolveDeliverablePath(folder, protocol, doc);
-    if (path === undefined) throw new RpcError(RpcCode.InvalidParams, `Invalid params: args.doc: '${doc}' is not a document of task '${task}' (documents: ${[...DOCUMENTS, ...refs].join(', ')})`);
-    // The CLI's boundary check (symlinks followed): a symlinked proposal.md or deliverables/ pointing out of the folder is refused.
-    const target = await this.checkedPath(folder, protocol, doc);
-    if (action === 'read') {
-      let bytes: Uint8Array;
-      try {
-        bytes = await host.fs.readFile(target);
-      } catch (error) {
-        if (this.core.errorCode(error) === 'ENOENT') throw new RpcError(RpcCode.InvalidParams, `Invalid params: args.doc: '${doc}' does not exist yet`);
-        throw error;
-      }
-      return { doc, content: core.decodeText(bytes, doc), sha256: await core.sha256Hex(bytes) };
-    }
+    // The core's one reader and writer: the same boundary rule and decoding as the MCP server's.
+    const scope = { root: this.root, rootName: 'the server root' };
+    if (action === 'read') return core.readCollaborationDocument(host, folder, doc, scope);
     if (typeof args.content !== 'string') throw new RpcError(RpcCode.InvalidParams, 'Invalid params: args.content: required (the text to write)');
-    if (args.content.length > MAX_DOCUMENT_LENGTH) throw new RpcError(RpcCode.InvalidParams, `Invalid params: args.content: at most ${MAX_DOCUMENT_LENGTH} characters`);
-    const content = args.content;
-    const append = args.append === true;
+    const write = { doc, content: args.content, append: args.append === true, writer };
+    const target = await core.documentWriteTarget(host, folder, write, scope);
     // The one transaction: the folder's store publishes the document (git: committed and pushed).
     const store = await core.openStore(host, folder, this.options.registry, this.options.storeFlags);
-    const intent = { participant: writer, kind: 'write' as const, documents: [target] };
-    return core.transact(host, folder, intent, async (tx) => {
-      let text = content;
-      if (append) {
-        try {
-          text = new TextDecoder().decode(await host.fs.readFile(target)) + content;
-        } catch (error) {
-          if (this.core.errorCode(error) !== 'ENOENT') throw error;
-        }
-      }
-      await host.fs.mkdir(nodePath.dirname(target));
-      // Again under the lock, after mkdir: the directory may have been swapped for a symlink meanwhile.
-      await this.checkedPath(folder, protocol, doc);
-      await tx.write(target, text, { base: core.deliverableBoundary(folder, protocol, doc) });
-      tx.session.done.push(`write ${doc} by ${writer}`);
-      const bytes = new TextEncoder().encode(text);
-      return { doc, bytes: bytes.length, sha256: await core.sha256Hex(bytes) };
-    }, this.options.registry, { store });
+    const intent = { participant: writer, kind: 'write' as const, documents: [target.path] };
+    return core.transact(host, folder, intent, (tx) => core.writeCollaborationDocument(host, folder, tx, write, scope), this.options.registry, { store });
   }
 
   /**
@@ -903,16 +887,6 @@ export class RpcServer {
     const vanished = this.core.errorCode(error) === 'ENOENT' ? new this.core.AcpError(`the folder changed while the document was opened (${(error as Error).message}); nothing was written, try again`) : undefined;
     const refusal = this.core.symlinkRefusal(error) ?? vanished ?? (error instanceof this.core.AcpError ? error : undefined);
     return refusal ? new RpcError(RpcCode.ProtocolRefusal, refusal.message, { message: refusal.message }) : error;
-  }
-
-  /** {@link AcpCore.checkedDocumentPath}, its refusal as -32010 with the CLI's text. */
-  private async checkedPath(folder: string, protocol: JsonObject, doc: string): Promise<string> {
-    try {
-      return await this.core.checkedDocumentPath(this.host, folder, protocol, doc);
-    } catch (error) {
-      if (!(error instanceof this.core.AcpError)) throw error;
-      throw new RpcError(RpcCode.ProtocolRefusal, error.message, { message: error.message });
-    }
   }
 
   /**

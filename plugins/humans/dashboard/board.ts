@@ -16,8 +16,6 @@ import { LogModel } from '../log-model.ts';
 import { loadSnapshot, withTimelinePage } from '../snapshot.ts';
 import { TIMELINE_PAGE, type Listed } from './page.ts';
 
-/** Directories never searched for collaborations. */
-const SKIP_DIRS = new Set(['.git', 'node_modules']);
 /** How deep below the root a collaboration folder may sit. */
 const MAX_DEPTH = 3;
 /**
@@ -123,31 +121,14 @@ export class Board {
     for (const listener of this.listeners) listener(change);
   }
 
-  /** Find the collaboration folders (a folder holding protocol.json); symbolic links are not followed. */
+  /** Find the collaboration folders (the core's one walk: a folder holding protocol.json; no symbolic link followed), by id. */
   private async scan(): Promise<{ found: Map<string, string>; stopped?: string }> {
-    const { host } = this.sources;
-    const found = new Map<string, string>();
-    let dirs = 0;
-    let stopped: string | undefined;
-    const visit = async (dir: string, depth: number): Promise<void> => {
-      if (this.signal.aborted || stopped) return;
-      if (found.size >= this.limits.collaborations) stopped = `the scan stopped at ${this.limits.collaborations} collaborations`;
-      else if (++dirs > this.limits.folders) stopped = `the scan stopped after ${this.limits.folders} folders`;
-      if (stopped) return;
-      if ((await host.fs.stat(join(dir, 'protocol.json')))?.isFile) {
-        found.set(relative(this.root, dir) || '.', dir);
-        return;
-      }
-      if (depth >= MAX_DEPTH) return;
-      const names = await host.fs.readDir(dir).catch(() => [] as string[]);
-      for (const name of names.sort()) {
-        if (SKIP_DIRS.has(name)) continue;
-        const stat = await host.fs.stat(join(dir, name)).catch(() => null);
-        if (stat?.isDirectory && !stat.isSymlink) await visit(join(dir, name), depth + 1);
-      }
-    };
-    await visit(this.root, 0);
-    return { found, stopped };
+    const { api, host } = this.sources;
+    const limits = { depth: MAX_DEPTH, maxFolders: this.limits.collaborations, maxDirs: this.limits.folders, signal: this.signal };
+    const { folders, stopped } = await api.findCollaborations(host, this.root, limits);
+    const found = new Map(folders.map((dir) => [relative(this.root, dir) || '.', dir]));
+    if (!stopped) return { found };
+    return { found, stopped: stopped === 'maxFolders' ? `the scan stopped at ${this.limits.collaborations} collaborations` : `the scan stopped after ${this.limits.folders} folders` };
   }
 
   /** Start following new collaborations and stop following gone ones. */

@@ -11,6 +11,7 @@ import { confinedHost } from '../plugins/humans/dashboard/confine.ts';
 import { detailSections, TIMELINE_PAGE } from '../plugins/humans/dashboard/page.ts';
 import { LogModel } from '../plugins/humans/log-model.ts';
 import { loadSnapshot, withTimelinePage, type Snapshot } from '../plugins/humans/snapshot.ts';
+import { dashboard } from './humans/dashboard.ts';
 import { cleanup, happyFolder, OWNER, REVIEWER, tempRoot } from './humans/folders.ts';
 
 afterAll(cleanup);
@@ -99,6 +100,15 @@ describe('the dashboard log model', () => {
     expect(html).toContain(`<td class="num">${String(full.timeline[50]!.event.seq)}</td>`);
     // The latest page is served from memory.
     expect(await withTimelinePage(src, kept, 455, TIMELINE_PAGE)).toBe(kept);
+    // The dashboard serves the older page.
+    const server = await dashboard(join(folder, '..'));
+    try {
+      const page = await (await fetch(new URL(`/c/collab?token=${server.url.searchParams.get('token')}&upto=250`, server.url))).text();
+      expect(page).toContain('Events 51–250 of 455');
+      expect(page).toContain(`<td class="num">${String(full.timeline[50]!.event.seq)}</td>`);
+    } finally {
+      await server.stop();
+    }
   });
 
   test('the dashboard\'s confined host keeps validate\'s checkpoint in the private cache (a change re-validates the appended events only) and still writes nothing under its root', async () => {

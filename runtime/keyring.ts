@@ -107,9 +107,13 @@ export function fileKeyring(fs: KeyringFs, where: { dir: string } | { file: stri
     return value;
   };
   const write = (path: string, key: PrivateJwk, exclusive: boolean): void => {
-    fs.mkdirSync(nodePath.dirname(path), { recursive: true, mode: 0o700 });
     const temp = `${path}.${toBase64Url(crypto.getRandomValues(new Uint8Array(6)))}.tmp`;
-    fs.writeFileSync(temp, `${JSON.stringify(key)}\n`, { mode: 0o600, flag: 'wx' });
+    try {
+      fs.mkdirSync(nodePath.dirname(path), { recursive: true, mode: 0o700 });
+      fs.writeFileSync(temp, `${JSON.stringify(key)}\n`, { mode: 0o600, flag: 'wx' });
+    } catch (error) {
+      throw unwritableKeyError(error, path, 'file' in where) ?? error;
+    }
     try {
       // Linked into place: a racing process reads no key or a whole one, and two racers keep the same key.
       if (exclusive) fs.linkSync(temp, path);
@@ -142,6 +146,29 @@ export function fileKeyring(fs: KeyringFs, where: { dir: string } | { file: stri
       fs.renameSync(`${path}.next`, path);
     },
   };
+}
+
+/** Why a key directory could not be written to, in words (a sandbox's read-only home is the usual cause). */
+const UNWRITABLE: Record<string, string> = {
+  EROFS: 'read-only file system',
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  // mkdir -p on a read-only mount whose parents are missing (Codex's and srt's sandboxes answer so).
+  ENOENT: 'it is missing and cannot be created',
+  ENOTDIR: 'a parent is not a folder',
+};
+
+/**
+ * The error a key write that the file system refused becomes: what could
+ * not be written, where, and the one setting that moves the keys to a
+ * writable place (docs/agents.md "In a sandbox"); `undefined` for any
+ * other failure. Exit 2: the environment's, not a bug.
+ */
+export function unwritableKeyError(error: unknown, path: string, keyFile: boolean): AcpError | undefined {
+  const why = UNWRITABLE[errorCode(error) ?? ''];
+  if (!why) return undefined;
+  const fix = keyFile ? 'set ACP_SIGNING_KEY_FILE to a key file in a writable folder' : 'set ACP_SIGNING_KEY_DIR to a writable folder outside the collaboration folder';
+  return new AcpError(`cannot write the signing key ${path}: ${nodePath.dirname(path)} is not writable here (${why}); ${fix}`, 2, 'usage');
 }
 
 /** A keyring in memory (the memory host's; tests give each participant a keyring of its own). */

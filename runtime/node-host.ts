@@ -558,6 +558,12 @@ export async function createNodeHost(options: NodeHostOptions = {}): Promise<Hos
     const fields = stat?.slice(stat.lastIndexOf(')') + 2).split(' ');
     return fields?.[19];
   };
+  // Whether /proc numbers processes as this process's PID namespace does.
+  // srt's sandbox starts its command in a new PID namespace under a /proc of
+  // another one: there /proc/<pid> is some other process, and a lock holder's
+  // start time read from it would make a live holder look replaced.
+  let procOurs: boolean | undefined;
+  const procIsOurs = (): boolean => (procOurs ??= readProc('/proc/self/stat')?.split(' ')[0] === String(proc?.pid));
   // The lock's process identity, also read on first use (three /proc reads).
   let identity: Host['identity'] | undefined;
   const readIdentity = (): Host['identity'] => {
@@ -616,7 +622,7 @@ export async function createNodeHost(options: NodeHostOptions = {}): Promise<Hos
     get identity() {
       return readIdentity();
     },
-    processStartTime: (pid) => (Number.isSafeInteger(pid) && pid > 0 ? startTime(pid) : undefined),
+    processStartTime: (pid) => (Number.isSafeInteger(pid) && pid > 0 && procIsOurs() ? startTime(pid) : undefined),
     checkpointKey,
     cacheDir,
     get keyring() {

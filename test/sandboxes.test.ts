@@ -275,9 +275,53 @@ describe.runIf(FULL).each(MATRIX)('inside %s (test:all)', (name) => {
   });
 });
 
-test('SKILL.md says what docs/agents.md says about sandboxes, word for word', () => {
+test('SKILL.md says what docs/agents.md says about sandboxes, word for word; the settings parse', () => {
+  expect(JSON.parse(docs.srt)).toMatchObject({ filesystem: { allowWrite: ['PARENT'] }, network: { allowedDomains: [] } });
+  expect(docs.codex).toEqual(['codex', 'sandbox', '-c', 'sandbox_mode="workspace-write"', '-c', 'sandbox_workspace_write.writable_roots=["PARENT"]', '--']);
+  expect(docs.env.map((line) => line.split('=')[0])).toEqual(['ACP_SIGNING_KEY_DIR', 'XDG_STATE_HOME']);
   const skill = sandboxSection('skills/agent-collaboration/SKILL.md');
   const agents = sandboxSection('docs/agents.md');
   expect(agents.startsWith(skill.trimEnd())).toBe(true);
   expect(sandboxDocs('skills/agent-collaboration/SKILL.md')).toEqual(docs);
+});
+
+describe('without a network (bubblewrap --unshare-all)', () => {
+  const gitEnv = { GIT_AUTHOR_NAME: 'a', GIT_AUTHOR_EMAIL: 'a@example.org', GIT_COMMITTER_NAME: 'a', GIT_COMMITTER_EMAIL: 'a@example.org' };
+  const git = (cwd: string, ...args: string[]): void => {
+    const r = spawnSync('git', args, { cwd, env: { ...process.env, ...gitEnv }, encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr}`);
+  };
+
+  test('the git transport fails at once naming the sandbox\'s network rule; wait --git says once that it waits offline', async ({ skip: skipTest }) => {
+    const parent = freshParent();
+    const problem = sandboxProblem('bwrap', docs, parent);
+    if (problem) return skipTest(problem);
+    git(parent, 'init', '-q', '--bare', '-b', 'main', 'remote.git');
+    git(parent, 'clone', '-q', 'remote.git', 'clone');
+    const clone = join(parent, 'clone');
+    git(clone, 'commit', '-q', '--allow-empty', '-m', 'root');
+    git(clone, 'push', '-q', 'origin', 'main');
+    const init = spawnSync(process.execPath, [DIST, ...initArgs('collab'), '--git'], { cwd: clone, env: { ...process.env, ...gitEnv }, encoding: 'utf8' });
+    expect(init.status, init.stderr).toBe(0);
+    // The remote now needs a network, which the sandbox has none of (a name that resolves nowhere, even with one).
+    git(clone, 'remote', 'set-url', 'origin', 'http://acp-remote.invalid/collab.git');
+    const run = (argv: string[]): Promise<Run> => {
+      const { command, args } = sandboxed('bwrap', docs, parent, ['env', ...Object.entries(gitEnv).map(([k, v]) => `${k}=${v}`), 'node', DIST, ...argv], clone);
+      return new Promise((resolve) => {
+        const child = spawn(command, args, { cwd: clone, env: sandboxBaseEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+        let [stdout, stderr] = ['', ''];
+        child.stdout.on('data', (chunk) => (stdout += chunk));
+        child.stderr.on('data', (chunk) => (stderr += chunk));
+        child.on('close', (code) => resolve({ code, stdout, stderr }));
+      });
+    };
+    const rule = "no network reaches the remote from here: an agent's sandbox denies the network unless told";
+    const append = await run(['append', '--git', '--folder', 'collab', '--participant', OWNER, '--event', 'blocked', '--summary', 's', '--reply-to', '1']);
+    expect(append.code).toBe(2);
+    expect(append.stderr).toMatch(/^error: git fetch from 'origin' failed: .*Could not resolve host: acp-remote\.invalid; no network reaches the remote from here: .*allow the remote's host in the sandbox's network rule/);
+    expect(append.stderr).toContain(rule);
+    const wait = await run(['wait', '--git', '--folder', 'collab', '--participant', REVIEWER, '--timeout', '2']);
+    expect(wait.code).toBe(1);
+    expect(wait.stdout.split('\n').filter((line) => line.includes('(waiting offline: local changes are seen meanwhile, the remote once the network is back)'))).toHaveLength(1);
+  });
 });

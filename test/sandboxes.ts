@@ -64,10 +64,10 @@ function shellWords(line: string): string[] {
 /** The settings docs/agents.md gives agents, parsed. */
 export function sandboxDocs(file = 'docs/agents.md'): SandboxDocs {
   const section = sandboxSection(file);
-  const env = blockAfter(section, 'Environment', file).split('\n').map((line) => line.trim().replace(/^export /, '').replace(/\s+#.*$/, '')).filter(Boolean);
-  const codexLine = blockAfter(section, 'Codex', file).trim();
+  const env = blockAfter(section, 'Environment:', file).split('\n').map((line) => line.trim().replace(/^export /, '').replace(/\s+#.*$/, '')).filter(Boolean);
+  const codexLine = blockAfter(section, 'Codex (`@openai/codex`', file).trim();
   const words = shellWords(codexLine);
-  return { env, codex: words.slice(0, words.indexOf('--') + 1), srt: blockAfter(section, 'srt', file) };
+  return { env, codex: words.slice(0, words.indexOf('--') + 1), srt: blockAfter(section, 'srt (`@anthropic-ai/sandbox-runtime`', file) };
 }
 
 /** The environment the docs' lines give agent `agent` whose collaboration folder's parent is `parent`. */

@@ -29,7 +29,7 @@
  * @module
  */
 import * as nodePath from 'node:path';
-import { checkOptionValues, commandWord, formatHelp, parseArgv, parsePartial, parsePyFloat, parsePyInt } from './runtime/argv.ts';
+import { argvSpecOf, checkOptionValues, commandWord, formatHelp, parseArgv, parseGlobalOptions, parsePyFloat, parsePyInt, pluginOptionConflict } from './runtime/argv.ts';
 import { addSeq, CHECKPOINT_NAME, checkpointState, duplicateSeqError, hasSeq, loadCheckpoint, logFacts, type LogFacts, saveCheckpoint, stripErrors } from './runtime/checkpoint.ts';
 import { checkAnswers, describeError, expandUser, folderOption, jsonWithOutcome, reportError, runCommandChain } from './runtime/cli.ts';
 import { DEFAULT_WAIT_INTERVAL_SECONDS, DEFAULT_WAIT_TIMEOUT_SECONDS, FORBIDDEN_FILES, REQUIRED_FILES, VERSION } from './runtime/constants.ts';
@@ -37,7 +37,7 @@ import { defineCommand, defineDeliverableType, definePlugin } from './runtime/de
 import { CONCLUSION_SECTIONS, conclusionErrors, decisionGateErrors, markdown, type ReadinessFacts, readinessGateErrors, readReadiness } from './runtime/documents.ts';
 import { AcpAbortError, AcpAppendedError, AcpError, AcpPluginError, AcpTimeoutError, UsageError } from './runtime/errors.ts';
 import { formatEventLine, highestSeq, jsonErrorDetail, nextSeq, parseEventLog, readEventLog, refuseUnencodable, scanEventLog } from './runtime/event-log.ts';
-import { confineHost, inspectFolderLock, LOCK_BREAKER, LOCK_NAME, withFolderLock, writeFileAtomic } from './runtime/files.ts';
+import { confineHost, inspectFolderLock, inspectLockLine, LOCK_BREAKER, LOCK_NAME, READ_LIMITS, readCapped, readFirstEvent, withFolderLock, writeFileAtomic } from './runtime/files.ts';
 import { checkedDocumentPath, defaultGates, defaultTemplate, deliverableBoundary, deliverableRef, documentFiles, isUnsafePath, participantIds, primaryRef, readDeliverable, readProtocol, readReadinessFile, readTextIfExists, resolveDeliverablePath, symlinkRefusal } from './runtime/folder.ts';
 import { AcpRefusal, HOOK_NAMES, HookRunner } from './runtime/hooks.ts';
 import type { Host } from './runtime/host.ts';
@@ -46,6 +46,7 @@ import { lineHash } from './runtime/keyring.ts';
 import { createMemoryFileSystem, createMemoryHost } from './runtime/memory-host.ts';
 import { followFolder, formatNext, nextAction, waitForTurn } from './runtime/next.ts';
 import { createNodeHost } from './runtime/node-host.ts';
+import type { LogScan, VerifiedLog } from './runtime/signed-append.ts';
 import { dumpsPy, loadsPy } from './runtime/pyjson.ts';
 import { comparePy, decodeText, formatProtocolJson, formatTimestamp, parseZonedTimestamp, purePosixPath, pyRepr, pySplitLines, pyStr, pyStrip, reviewHeadings, sha256Hex, sortedPy, zonedInstant } from './runtime/pytext.ts';
 import { applyEvent, DELIVERABLE_EVENTS, emptyState, refusalCodeOf, replay, stateKeys } from './runtime/state-machine.ts';
@@ -78,7 +79,7 @@ export { DEFAULT_HOOK_TIMEOUT_MS, HOOK_NAMES, HookRunner } from './runtime/hooks
 // Stores and strict mode (the transaction itself is below)
 export { localStore, openStore } from './runtime/store.ts';
 export { strictSetting } from './runtime/strict.ts';
-export { LOCK_BREAKER, LOCK_NAME, confineHost, inspectFolderLock, readCapped, withFolderLock, writeFileAtomic, type FolderLock, type FolderLockOptions, type FolderLockState, type WriteAtomicOptions } from './runtime/files.ts';
+export { LOCK_BREAKER, LOCK_NAME, READ_LIMITS, confineHost, inspectFolderLock, inspectLockLine, readCapped, withFolderLock, writeFileAtomic, type FolderLock, type FolderLockOptions, type FolderLockState, type LockTicket, type WriteAtomicOptions } from './runtime/files.ts';
 export { CHECKPOINT_NAME } from './runtime/checkpoint.ts';
 
 // Validation (spec §8), init (spec §9), next action and waiting (spec §10)
@@ -163,6 +164,8 @@ export class Registry {
     for (const command of commands) checkCommand(this, command, where);
     const stores = plugin.stores ?? [];
     if (!Array.isArray(stores) || !stores.every(isStoreProvider)) throw new AcpError(`${where}: stores must be an array of { name, open(context), flag? }`);
+    const conflict = origin.kind === 'built-in' ? undefined : pluginOptionConflict(this, plugin);
+    if (conflict) throw new AcpError(`${where}: ${conflict}`);
     if (plugin.optionsSchema !== undefined && context) await checkPluginOptions(plugin, context, where);
     const typeOrigin: Origin = { ...origin, plugin: plugin.name };
     types.forEach((type, index) => {
@@ -317,15 +320,20 @@ export async function createRegistry(options: RegistryOptions = {}): Promise<Reg
   await loadBuiltInTypes(registry);
   try {
     if (options.builtIns) await loadBuiltInPlugins(registry, options);
-    if (!options.plugins?.length && !options.config) return registry;
-    const { loadPlugins } = await import('./runtime/loader.ts');
-    const host = options.host ?? (await createNodeHost());
-    await loadPlugins(registry, { ...options, host }, libraryApi(), BUNDLED_PLUGINS);
+    await loadUserPlugins(registry, options);
   } catch (error) {
     await registry.cleanup().catch(() => undefined);
     throw error;
   }
   return registry;
+}
+
+/** Load the config file's plugins (with `options.config`) and `options.plugins` into `registry`. */
+async function loadUserPlugins(registry: Registry, options: RegistryOptions): Promise<void> {
+  if (!options.plugins?.length && !options.config) return;
+  const { loadPlugins } = await import('./runtime/loader.ts');
+  const host = options.host ?? (await createNodeHost());
+  await loadPlugins(registry, { ...options, host }, libraryApi(), BUNDLED_PLUGINS);
 }
 
 /** Register the protocol's commands and the built-in plugins (see {@link BUILT_IN_PLUGINS}). */
@@ -560,6 +568,7 @@ async function appendUnderLock(host: Host, folder: string, request: AppendReques
   const protocol = await readProtocol(host, folder);
   const participants = checkNames(protocol, request);
   const view = await viewLog(host, folder, participants);
+  const signed = await verifySignedLog(host, folder, protocol, request.participant, view);
   await checkRequest(host, folder, protocol, request, view);
   const event = eventOf(host, request, view.maxSeq, view.lastAt);
   const readiness = await readReadinessFile(host, folder);
@@ -583,7 +592,7 @@ async function appendUnderLock(host: Host, folder: string, request: AppendReques
       },
     });
   }
-  const afterWrite = protocol.signing === undefined ? undefined : await signEvent(host, protocol, request, event, view);
+  const afterWrite = await signed?.sign(event, formatEventLine, request.rotateKey === true);
   // Signed first: the strict check validates the very line that will be written.
   if (strict) await refuseInvalidOutcome(host, folder, pendingFiles(folder, protocol, view, event, state), registry);
   const warnings = await writeEvent(host, folder, protocol, participants, view, event, state, before);
@@ -594,22 +603,23 @@ async function appendUnderLock(host: Host, folder: string, request: AppendReques
 }
 
 /**
- * Sign the event of a signed collaboration (docs/signing.md), after every
- * check and right before its line is written, so that every door and store
- * signs alike: `prev` (the SHA-256 of the log's last line), `pubkey` when the
- * participant announces a key (its first, or a rotation signed by the old
- * one), and `sig` last. Returns what to do once the line is durable.
+ * A signed collaboration's log, verified before it is extended
+ * (runtime/signed-append.ts); protocol.json's `signing` (this append's copy)
+ * is rebuilt from it. `undefined` for an unsigned one, which costs nothing
+ * more.
  */
-async function signEvent(host: Host, protocol: Json, request: AppendRequest, event: AcpEvent, view: LogView): Promise<(() => Promise<void>) | undefined> {
-  const signing = await import('./runtime/signing.ts');
-  const declaration = signing.signingDeclaration(protocol)!;
-  const registered = Object.hasOwn(declaration.keys, request.participant) ? declaration.keys[request.participant] : undefined;
-  const { key, announce, afterWrite } = await signing.keyForAppend(host.keyring, request.participant, registered, request.rotateKey === true);
-  const previous = view.checkpoint ? view.checkpoint.log.tail.slice(0, -1) : view.log?.lastLine;
-  event.prev = previous === undefined ? signing.GENESIS_PREV : lineHash(previous);
-  if (announce) event.pubkey = announce.x;
-  event.sig = await signing.signBody(key, declaration.id, formatEventLine(event).slice(0, -1));
-  return afterWrite;
+async function verifySignedLog(host: Host, folder: string, protocol: Json, participant: string, view: LogView): Promise<VerifiedLog | undefined> {
+  let first: Json | undefined = view.events[0];
+  if (protocol.signing === undefined) {
+    // Without a declaration seq 1 decides; an unsigned last line acp wrote (the checkpoint's) says it is unsigned without reading it.
+    if (view.checkpoint && /,"sig":"/.test(view.checkpoint.log.tail)) first = await readFirstEvent(host, folder);
+    if (!isObject(first?.signing)) return undefined;
+  }
+  const { verifyExtension } = await import('./runtime/signed-append.ts');
+  const scan: LogScan = (onEvent, from, afterChunk) => scanEventLog(host, folder, onEvent, from && (async () => ({ ...from, errors: [] })), afterChunk);
+  const verified = await verifyExtension(host, protocol, participant, first, scan, view.checkpoint && { tail: view.checkpoint.log.tail, size: view.checkpoint.log.size });
+  if (verified) protocol.signing = verified.declaration;
+  return verified;
 }
 
 /** protocol.json's `signing` after a signed line: the head moves to it, and a key it announces is recorded. */
@@ -758,7 +768,7 @@ function apiObject(): AcpApi {
     readProtocol, readEventLog, scanEventLog, parseEventLog, formatEventLine, jsonErrorDetail, nextSeq, emptyState, applyEvent, replay,
     participantIds, isUnsafePath, deliverableRef, primaryRef, resolveDeliverablePath, deliverableBoundary, symlinkRefusal, readDeliverable, documentFiles, checkedDocumentPath,
     markdown, readReadiness, decisionGateErrors, conclusionErrors, defaultTemplate, defaultGates, reviewHeadings, parseZonedTimestamp,
-    inspectFolderLock, withFolderLock, writeFileAtomic, confineHost, decodeText, sha256Hex, formatTimestamp, formatProtocolJson, pyRepr, pyStr, pyStrip, purePosixPath, expandUser, loadsPy, dumpsPy, pySplitLines,
+    READ_LIMITS, readCapped, inspectFolderLock, inspectLockLine, withFolderLock, writeFileAtomic, confineHost, decodeText, sha256Hex, formatTimestamp, formatProtocolJson, pyRepr, pyStr, pyStrip, purePosixPath, expandUser, loadsPy, dumpsPy, pySplitLines,
     comparePy, sortedPy, parseArgv, parsePyInt, parsePyFloat, runCommand, describeError,
     errorCode, fsError, isInside, isObject, realpathOfExistingAncestor, sameList, sleep,
   };
@@ -777,27 +787,28 @@ export async function runCli(io: CliIo, hostOverride?: Host): Promise<number> {
   const host = hostOverride ?? (await createNodeHost());
   const found = commandWord(io.argv);
   const argv = io.argv.filter((_, index) => index !== found.index);
-  const wantsJson = argv.includes('--json');
+  // Until the global options are parsed, an error is reported as the words on the command line ask.
+  let flags = { json: argv.includes('--json'), debug: argv.includes('--debug') };
   let registry: Registry | undefined;
   try {
     if (found.word === undefined && (argv.includes('--version') || argv.includes('-v'))) {
       io.stdout(`acp/${VERSION}\n`);
       return 0;
     }
-    const globals = parsePartial(argv);
     // In-process callers (tests, embedders) get this process's capabilities, as the entry point does.
     const runtime = io.runtime ?? (await (await import('./runtime/process.ts')).createProcessRuntime());
-    registry = await createRegistry({
-      host,
-      runtime,
+    const where = { host, runtime, cwd: host.resolvePath('.'), warn: (message: string) => io.stderr(`warning: ${message}\n`), env: io.env };
+    registry = await createRegistry({ ...where, builtIns: true });
+    // Parsed before any plugin of the user's loads: a command line that will be refused runs none (issue 35).
+    const globals = parseGlobalOptions(argv, found.word === undefined ? undefined : argvSpecOf(registry, found.word));
+    if (found.word === undefined && !argv.some((token) => token === '-h' || token === '--help')) throw new UsageError(`a command is required (${[...registry.commands.keys()].join(', ')})`);
+    flags = globals;
+    await loadUserPlugins(registry, {
+      ...where,
       config: globals.config,
       plugins: globals.plugins,
       via: '--plugin',
-      cwd: host.resolvePath('.'),
       folder: globals.folder === undefined ? undefined : host.resolvePath(globals.folder),
-      warn: (message) => io.stderr(`warning: ${message}\n`),
-      builtIns: true,
-      env: io.env,
       // `acp serve` serves its --root (default: the working directory); other agents write there.
       collaborationRoots: found.word === 'serve' ? [host.resolvePath(globals.root ?? '.')] : undefined,
     });
@@ -806,7 +817,7 @@ export async function runCli(io: CliIo, hostOverride?: Host): Promise<number> {
     await registry.cleanup();
     return code;
   } catch (error) {
-    return reportError(io, error, wantsJson);
+    return reportError(io, error, flags);
   } finally {
     await registry?.cleanup().catch((error: unknown) => io.stderr(`error: ${(error as Error).message}\n`));
   }
@@ -816,16 +827,14 @@ export async function runCli(io: CliIo, hostOverride?: Host): Promise<number> {
 async function dispatch(io: CliIo, host: Host, registry: Registry, word: string | undefined, argv: string[]): Promise<number> {
   const out = (text: string): void => io.stdout(`${text}\n`);
   if (word === undefined) {
-    if (argv.includes('--help') || argv.includes('-h')) {
-      io.stdout(formatHelp(registry, VERSION));
-      return 0;
-    }
-    throw new UsageError(`a command is required (${[...registry.commands.keys()].join(', ')})`);
+    // Without a command, runCli has refused any command line but a request for help.
+    io.stdout(formatHelp(registry, VERSION));
+    return 0;
   }
   const entry = registry.commands.get(word);
   if (!entry) throw new UsageError(`unknown command '${word}' (commands: ${[...registry.commands.keys()].join(', ')})`);
   const spec = entry.spec;
-  const parsed = parseArgv(argv, spec);
+  const parsed = parseArgv(argv, argvSpecOf(registry, word)!);
   if (parsed.options.help) {
     io.stdout(formatHelp(registry, VERSION, spec));
     return 0;

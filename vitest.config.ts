@@ -5,6 +5,8 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import type { Reporter } from 'vitest/reporters';
 import { chromiumRequired, findChromium, noChromiumReason } from './test/chromium.ts';
 import { nodeRuntimes } from './test/conformance/select.ts';
+import { serverTools } from './test/git-servers.ts';
+import { NO_PYTHON_REFERENCE, pythonValidator } from './test/python/reference.ts';
 import { testScale } from './test/scale.ts';
 
 // One configuration; the run's size (test/scale.ts) chooses how much runs
@@ -40,6 +42,9 @@ const leftOut: Reporter = {
   onTestRunEnd() {
     const lines = [`Node versions: the CLI and library tests ran on ${nodeRuntimes().join(', ')} (node: this machine's ${process.version})`];
     if (!findChromium() && !chromiumRequired()) lines.push(`skipped: the browser tests (test/humans-report, test/humans-dashboard): ${noChromiumReason()}`);
+    const noServers = serverTools();
+    if (noServers && testScale() === 'quick') lines.push(`skipped: the real git server tests (test/git-servers.test.ts): ${noServers}`);
+    if (!pythonValidator()) lines.push(`skipped: the Python validator's verdicts on signed folders (test/signing, test/signed-append): ${NO_PYTHON_REFERENCE}`);
     if (testScale() === 'quick') lines.push('quick run: the runtime matrix and the full counts run in `npm run test:all` (test/scale.ts says what each file leaves to it)');
     process.stdout.write(`${lines.map((line) => ` ${line}`).join('\n')}\n`);
   },

@@ -42,6 +42,8 @@ const mcpCommand: CommandSpec = {
     const root = await resolveRoot(ctx);
     const { serveMcp } = await loadServer(ctx.api);
     await serveMcp({ core: ctx.api, host: ctx.host, registry: ctx.registry, root, version: ctx.api.VERSION, signal: ctx.signal, storeFlags: ctx.options });
+    // The end of stdin ends the server normally; Ctrl-C or SIGTERM is the aborted command's exit (130/143), without an error line.
+    if (ctx.signal.aborted) throw new ctx.api.AcpAbortError();
     return 0;
   },
 };

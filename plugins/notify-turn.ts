@@ -78,42 +78,177 @@ const PLACEHOLDER = /\{(participant|reason|folder|phase|event|seq|from)\}/;
  * a whole-argument placeholder may stand anywhere after the program.
  */
 const DATA_PROGRAMS = /^(?:notify-send|terminal-notifier|say|spd-say|espeak|espeak-ng|echo)$/;
+/** Shells: POSIX-style option clusters; a `c` in any of them makes the first operand the code. */
+const SHELLS = /^(?:sh|bash|dash|zsh|ksh|mksh|ash|yash|posh)$/;
+
 /**
- * Interpreters whose code comes as the literal argument after a flag
- * (`sh -c 'script' name "$1"`, `python3 -c 'code' arg`, `node -e 'code'
- * arg`): a placeholder may stand only after that literal code, where the
- * program hands it to the code as data ($1, sys.argv, process.argv).
+ * Where the data begins in `args` (the arguments after the program, index 0
+ * the program itself), parsed as `program` parses them: the index of the
+ * first argument it hands its code as data ($0/$1, sys.argv, process.argv,
+ * @ARGV), or `undefined` when nothing after the program is known to be data
+ * (no code flag: a script, a module, stdin; a program acp does not know).
+ * Where acp's parse and the program's could differ, the reading that puts
+ * the code later wins: a placeholder is refused rather than run.
  */
-const CODE_FLAGS: [RegExp, RegExp][] = [
-  [/^(?:sh|bash|dash|zsh|ksh|mksh|ash|busybox)$/, /^-[a-zA-Z]*c[a-zA-Z]*$/],
-  [/^python(?:\d+(?:\.\d+)?)?$/, /^-c$/],
-  [/^(?:node|nodejs|bun)$/, /^(?:-e|--eval|-p|--print)$/],
-  [/^(?:perl|ruby)$/, /^-[a-zA-Z]*e$/],
-];
+function dataStart(command: readonly string[]): number | undefined {
+  const program = programName(command[0]!);
+  if (SHELLS.test(program)) return shellDataStart(command, 1);
+  if (program === 'busybox') return SHELLS.test(command[1] ?? '') ? shellDataStart(command, 2) : undefined;
+  if (program === 'env') return envDataStart(command);
+  if (/^python(?:\d+(?:\.\d+)?)?$/.test(program)) return pythonDataStart(command);
+  if (/^(?:node|nodejs|bun)$/.test(program)) return evalDataStart(command, NODE_SYNTAX);
+  if (/^(?:perl|ruby)$/.test(program)) return evalDataStart(command, PERL_SYNTAX);
+  return undefined;
+}
+
+/** The program's name as a shell would find it (`/usr/bin/bash.exe` → `bash`). */
+function programName(path: string): string {
+  return path.split(/[\\/]/).pop()!.replace(/\.exe$/i, '');
+}
+
+/**
+ * sh, bash, dash, zsh…: options (`-ec`, `+x`, `-o name`, `-O name`,
+ * bash's `--rcfile file`) up to `--`, `-` or the first operand; with a `c`
+ * among them that operand is the code, and the ones after it $0, $1…
+ */
+function shellDataStart(command: readonly string[], from: number): number | undefined {
+  let code = false;
+  let i = from;
+  for (; i < command.length; i++) {
+    const arg = command[i]!;
+    if (arg === '--' || arg === '-') {
+      i++;
+      break;
+    }
+    if (!/^[-+]./.test(arg)) break;
+    if (arg.startsWith('--')) {
+      if (arg === '--rcfile' || arg === '--init-file') i++;
+      continue;
+    }
+    for (const flag of arg.slice(1)) {
+      if (flag === 'c') code = true;
+      // -o/-O take the next argument (one each, as bash reads `-oO a b`).
+      else if (flag === 'o' || flag === 'O') i++;
+    }
+  }
+  return code ? i + 1 : undefined;
+}
+
+/**
+ * env: its own options (`-i`, `-u NAME`, `-C DIR`…) and `NAME=value`
+ * assignments, then a command parsed as that program's; `-S` splits a
+ * string into arguments, so nothing after it is known.
+ */
+function envDataStart(command: readonly string[]): number | undefined {
+  let i = 1;
+  for (; i < command.length; i++) {
+    const arg = command[i]!;
+    if (arg === '--') {
+      i++;
+      break;
+    }
+    if (/^(?:-[a-zA-Z0-9]*S|--split-string)/.test(arg)) return undefined;
+    if (/^(?:-[a-zA-Z0-9]*[uC]|--unset|--chdir)$/.test(arg)) i++;
+    else if (!arg.startsWith('-') && !/^[^=]+=/.test(arg)) break;
+  }
+  if (i >= command.length) return undefined;
+  const inner = dataStart(command.slice(i));
+  return inner === undefined ? undefined : inner + i;
+}
+
+/**
+ * python: option clusters up to the first operand; `-c` ends the options
+ * (its code the rest of the cluster or the next argument) and what follows
+ * is sys.argv; `-m`, a script or `-` leaves nothing known as data.
+ */
+function pythonDataStart(command: readonly string[]): number | undefined {
+  for (let i = 1; i < command.length; i++) {
+    const arg = command[i]!;
+    if (!arg.startsWith('-') || arg === '-' || arg === '--') return undefined;
+    if (arg.startsWith('--')) {
+      if (arg === '--check-hash-based-pycs') i++;
+      continue;
+    }
+    for (let j = 1; j < arg.length; j++) {
+      const flag = arg[j]!;
+      if (flag === 'c') return j + 1 < arg.length ? i + 1 : i + 2;
+      if (flag === 'm') return undefined;
+      if (flag === 'W' || flag === 'X') {
+        if (j + 1 === arg.length) i++;
+        break;
+      }
+    }
+  }
+  return undefined;
+}
+
+/** How node/bun and perl/ruby take code on their command line (see {@link evalDataStart}). */
+interface EvalSyntax {
+  /** An option whose next argument is code. */
+  codeFlag: RegExp;
+  /** An option carrying its code (`--eval=code`). */
+  attachedCode?: RegExp;
+  /** Known options whose next argument is their value. */
+  takesValue?: RegExp;
+}
+
+const NODE_SYNTAX: EvalSyntax = {
+  codeFlag: /^(?:-e|--eval|-p|--print|-pe|-ep)$/,
+  attachedCode: /^--(?:eval|print)=/,
+  takesValue: /^(?:-r|--require|--import|--loader|--experimental-loader|-C|--conditions|--title|--input-type|--env-file|--inspect-port|--cpu-prof-dir|--heap-prof-dir|--diagnostic-dir|--redirect-warnings)$/,
+};
+/** perl and ruby: `-e code`, also at the end of a cluster (`-le`), as many as given. */
+const PERL_SYNTAX: EvalSyntax = { codeFlag: /^-[a-zA-Z0-9]*e$/ };
+
+/**
+ * node, bun, perl, ruby: options go on until the first operand or `--`,
+ * which begin process.argv/@ARGV; a code flag takes the next argument as
+ * code (not an option: node refuses `-e -e …`, so a later option is not
+ * code, and the code comes later still). Without a code flag the first
+ * operand is a script: nothing is known as data.
+ */
+function evalDataStart(command: readonly string[], syntax: EvalSyntax): number | undefined {
+  let code = false;
+  let i = 1;
+  for (; i < command.length; i++) {
+    const arg = command[i]!;
+    if (arg === '--') {
+      i++;
+      break;
+    }
+    if (!arg.startsWith('-') || arg === '-') break;
+    if (syntax.codeFlag.test(arg)) {
+      code = true;
+      if (!command[i + 1]?.startsWith('-')) i++;
+    } else if (syntax.attachedCode?.test(arg)) code = true;
+    else if (syntax.takesValue?.test(arg)) i++;
+  }
+  return code ? i : undefined;
+}
 
 /**
  * An allowlist, not a denylist of shells: a placeholder may be a whole
  * argument only where the program is known to take it as data — any
- * argument of a {@link DATA_PROGRAMS} program, or an argument after the
- * literal code of an interpreter's `-c`/`-e` ({@link CODE_FLAGS}). Anywhere
- * else (a wrapper such as `env`, `sudo`, `ssh` or `tmux send-keys`, a
- * program acp does not know, an interpreter's script or options) it is
- * refused when the options are read: values then come from the environment.
+ * argument of a {@link DATA_PROGRAMS} program, or an argument the program
+ * hands its literal code as data, as {@link dataStart} parses the argument
+ * list (a `-c` anywhere among a shell's options makes its next operand
+ * code). Anywhere else (a wrapper such as `sudo`, `ssh` or `tmux
+ * send-keys`, a program acp does not know, an interpreter's script, code or
+ * options) it is refused when the options are read: values then come from
+ * the environment.
  */
 function checkPlaceholders(command: string[]): void {
   const advice = 'pass values through the environment ("$ACP_PARTICIPANT" in a script: [sh, -c, \'wake "$ACP_PARTICIPANT"\']), or as whole arguments after the literal code of sh -c / python3 -c / node -e, or to notify-send';
-  const program = command[0]!.split(/[\\/]/).pop()!.replace(/\.exe$/i, '');
-  const codeFlag = CODE_FLAGS.find(([name]) => name.test(program))?.[1];
-  const codeAt = codeFlag ? command.findIndex((arg, index) => index > 0 && codeFlag.test(arg)) + 1 : 0;
+  const program = programName(command[0]!);
+  const dataAt = DATA_PROGRAMS.test(program) ? 1 : dataStart(command);
   command.forEach((arg, index) => {
     if (!PLACEHOLDER.test(arg)) return;
     if (arg.replace(PLACEHOLDER, '') !== '') {
       throw new Error(`option command: argument ${JSON.stringify(arg)} embeds a placeholder in a longer string; values (participant ids come from protocol.json) are never spliced into a string that may be run as code: ${advice}`);
     }
     if (index === 0) throw new Error(`option command: the program must not be a placeholder (${arg}); ${advice}`);
-    if (DATA_PROGRAMS.test(program)) return;
-    if (codeAt > 0 && index > codeAt) return;
-    const where = codeAt > 0 && index === codeAt ? `${arg} would be the code ${program} runs` : `${arg} may be read as code or options by ${program} (acp knows which arguments are data only for notify-send and the like, and after the code of sh -c, python3 -c, node -e)`;
+    if (dataAt !== undefined && index >= dataAt) return;
+    const where = dataAt !== undefined && index === dataAt - 1 ? `${arg} would be the code ${program} runs` : `${arg} may be read as code or options by ${program} (acp knows which arguments are data only for notify-send and the like, and after the code of sh -c, python3 -c, node -e, perl -e)`;
     throw new Error(`option command: ${where}; ${advice}`);
   });
 }

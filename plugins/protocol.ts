@@ -87,7 +87,7 @@ const appendCommand = (c: PluginContext): CommandSpec =>
       // The Python tools add doc and sha256 when truthy: an empty value is no value.
       const request: AppendRequest = { participant: o.participant, event: o.event, summary: o.summary, doc: o.doc || undefined, replyTo: o['reply-to'], role: o.role, sha256: o.sha256 || undefined };
       if (o['new-key'] === true) request.rotateKey = true;
-      const result = await ctx.api.append(ctx.host, folder, request, ctx.registry, { onLockWait: ctx.err, onNote: (line) => ctx.err(`note: ${line}`), store: await ctx.store(folder), strict: o.strict ? true : undefined });
+      const result = await ctx.api.append(ctx.host, folder, request, ctx.registry, { onLockWait: ctx.err, lockSignal: ctx.signal, onNote: (line) => ctx.err(`note: ${line}`), store: await ctx.store(folder), strict: o.strict ? true : undefined });
       for (const warning of result.warnings ?? []) ctx.err(`warning: ${warning}`);
       if (!ctx.json) ctx.out(`appended seq ${result.event.seq}: ${result.event.event}`);
       // A store that publishes says how (git: `{ git: { attempts } }`); the local folder adds nothing.

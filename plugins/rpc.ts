@@ -12,7 +12,7 @@ const flag = (description: string) => ({ type: 'boolean', description }) as cons
 
 const serveCommand: CommandSpec = {
   name: 'serve',
-  description: 'Serve the collaborations under a folder over JSON-RPC 2.0 (Agent Communication Protocol)',
+  description: "Serve the collaborations (Agent Collaboration Protocol folders) under a folder over JSON-RPC 2.0, with the Agent Communication Protocol's methods",
   // Its writes and watchers go through the folders' store (`serve --git`).
   store: true,
   options: {

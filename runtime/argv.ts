@@ -7,7 +7,7 @@
  */
 import { UsageError } from './errors.ts';
 import { isPySpaceCode, pyRepr } from './pytext.ts';
-import type { CommandOptionSpec, CommandSpec, OptionValues, ParsedArgv, Registry } from './types.ts';
+import type { AcpPlugin, CommandOptionSpec, CommandSpec, OptionValues, ParsedArgv, Registry } from './types.ts';
 export type { ParsedArgv } from './types.ts';
 
 /** Options every command accepts. */
@@ -39,6 +39,14 @@ const PYTHON_OPTIONS: Record<string, readonly string[]> = {
 const optionLabel = (name: string): string => (name === 'help' ? '-h/--help' : `--${name}`);
 
 /**
+ * What a command line is parsed against: the command's options and
+ * positionals, its name (the Python tools' options resolve prefixes first)
+ * and `late`, the options that plugins loaded after the global options were
+ * read added to it (they resolve prefixes last, see {@link optionTable}).
+ */
+export type ArgvSpec = Pick<CommandSpec, 'options' | 'args'> & { name?: string; late?: readonly string[] };
+
+/**
  * Parse argv the way Python's argparse parses the other tools' command lines
  * (spec §8b): `--name value` and `--name=value`, unambiguous prefixes (the
  * Python tools' options first), the last of a repeated single-value option
@@ -47,19 +55,38 @@ const optionLabel = (name: string): string => (name === 'help' ? '-h/--help' : `
  * argparse's wording. cac cannot express prefixes or these value rules, so
  * this is the one parser (cac's would be a second).
  */
-export function parseArgv(argv: readonly string[], spec: Pick<CommandSpec, 'options' | 'args'> & { name?: string }, globals = GLOBAL_OPTIONS): ParsedArgv {
+export function parseArgv(argv: readonly string[], spec: ArgvSpec, globals = GLOBAL_OPTIONS): ParsedArgv {
+  const scanned = scanArgv(argv, spec, globals);
+  const args = bindPositionals(scanned, spec.options ?? {}, spec.args ?? [], true);
+  if (!scanned.options.help) checkAllSeconds(scanned);
+  return { options: scanned.options, args };
+}
+
+/** One pass over argv: what {@link parseArgv} and {@link parseGlobalOptions} share. */
+interface ScannedArgv {
+  options: OptionValues;
+  rawSeconds: Map<string, string>;
+  positionals: string[];
+  /** Everything argparse would leave unrecognized, in command-line order. */
+  unknown: { token: string; positional: boolean }[];
+  /** An option-like token matched no option (a plugin's option, perhaps). */
+  unknownOption: boolean;
+  /** How many tokens followed `--`. */
+  afterDashes: number;
+}
+
+/** Resolve, check and convert each token; positionals and unknown tokens are kept for binding. Token-level errors are thrown in argparse's words. */
+function scanArgv(argv: readonly string[], spec: ArgvSpec, globals: Record<string, CommandOptionSpec>): ScannedArgv {
   const own = spec.options ?? {};
   const known = { ...globals, ...own };
-  const python = PYTHON_OPTIONS[spec.name ?? ''];
-  const options: OptionValues = {};
-  const rawSeconds = new Map<string, string>();
-  const positionals: string[] = [];
-  // Everything argparse would leave unrecognized, in command-line order.
-  const unknown: { token: string; positional: boolean }[] = [];
-  const lookup = (token: string): { name: string; value?: string } | undefined => optionOf(token, own, globals, python);
+  const table = optionTable(own, globals, PYTHON_OPTIONS[spec.name ?? ''], spec.late);
+  const scanned: ScannedArgv = { options: {}, rawSeconds: new Map(), positionals: [], unknown: [], unknownOption: false, afterDashes: 0 };
+  const { options, positionals, unknown } = scanned;
+  const lookup = (token: string): { name: string; value?: string } | undefined => optionOf(token, table);
   for (let i = 0; i < argv.length; i++) {
     const token = argv[i]!;
     if (token === '--') {
+      scanned.afterDashes = argv.length - i - 1;
       // argparse drops `--` only when a positional takes what follows.
       if (spec.args?.length) for (const rest of argv.slice(i + 1)) positionals.push(rest), unknown.push({ token: rest, positional: true });
       else unknown.push(...argv.slice(i).map((t) => ({ token: t, positional: false })));
@@ -67,7 +94,7 @@ export function parseArgv(argv: readonly string[], spec: Pick<CommandSpec, 'opti
     }
     const match = looksLikeOption(token) ? lookup(token) : undefined;
     if (!match) {
-      if (looksLikeOption(token)) unknown.push({ token, positional: false });
+      if (looksLikeOption(token)) unknown.push({ token, positional: false }), (scanned.unknownOption = true);
       else positionals.push(token), unknown.push({ token, positional: true });
       continue;
     }
@@ -91,12 +118,82 @@ export function parseArgv(argv: readonly string[], spec: Pick<CommandSpec, 'opti
     }
     // argparse converts every occurrence (`--reply-to x --reply-to 1` is refused), the last one wins.
     const typed = convertOptionValue(match.name, option, value);
-    if (option.type === 'seconds') rawSeconds.set(match.name, value);
+    if (option.type === 'seconds') scanned.rawSeconds.set(match.name, value);
     options[match.name] = (option.multiple ? [...((options[match.name] as unknown[] | undefined) ?? []), typed] : typed) as OptionValues[string];
   }
-  const args = bindPositionals(positionals, unknown, own, options, spec.args ?? []);
-  if (!options.help) for (const [name, raw] of rawSeconds) checkSeconds(name, options[name] as number, raw);
-  return { options, args };
+  return scanned;
+}
+
+/** The `seconds` values' check, once every option is parsed. */
+function checkAllSeconds({ options, rawSeconds }: ScannedArgv): void {
+  for (const [name, raw] of rawSeconds) checkSeconds(name, options[name] as number, raw);
+}
+
+/** What the CLI needs before any plugin of the user's is loaded (see {@link parseGlobalOptions}). */
+export interface GlobalOptions {
+  /** `--plugin` values, in order. */
+  plugins: string[];
+  /** Load acp.config.yaml's plugins (no `--no-config`). */
+  config: boolean;
+  /** The collaboration folder given, if any: plugin code inside it is refused. */
+  folder?: string;
+  /** `acp serve --root`. */
+  root?: string;
+  json: boolean;
+  debug: boolean;
+}
+
+/**
+ * The global options, read before any plugin of the user's is loaded (issue
+ * 35): parsed by the one parser over `spec`, the command as the built-in
+ * plugins define it (`undefined` when no built-in defines it: a plugin's
+ * command, or none, is read against the global options alone). Like
+ * argparse's `parse_known_args`, tokens no option matches are left for the
+ * full parse once the plugins are loaded. Plugins cannot change what a
+ * spelling read here means (their options resolve prefixes last, and
+ * {@link spellingChange} refuses a plugin whose option would), so every
+ * `--plugin` and `--no-config` found here is what the full parse finds.
+ * A command line no plugin could make acceptable is refused here, before any
+ * plugin code runs: a bad value, an ambiguous prefix, a missing required
+ * argument, and unrecognized arguments when no token is left that a plugin
+ * option could match (or more tokens follow `--` than positionals exist).
+ */
+export function parseGlobalOptions(argv: readonly string[], spec: ArgvSpec | undefined): GlobalOptions {
+  const scanned = scanArgv(argv, spec ?? {}, GLOBAL_OPTIONS);
+  const { options } = scanned;
+  if (spec && !options.help) {
+    const certain = !scanned.unknownOption || scanned.afterDashes > (spec.args?.length ?? 0);
+    bindPositionals(scanned, spec.options ?? {}, spec.args ?? [], certain);
+    checkAllSeconds(scanned);
+  }
+  const text = (name: string): string | undefined => (typeof options[name] === 'string' ? (options[name] as string) : undefined);
+  return {
+    plugins: (options.plugin as string[] | undefined) ?? [],
+    config: options['no-config'] !== true,
+    folder: spec ? text('folder') : folderCandidate(argv),
+    root: text('root'),
+    // A plugin's command: its options are not known yet, and an error is reported as the words ask.
+    json: spec ? options.json === true : argv.includes('--json'),
+    debug: options.debug === true,
+  };
+}
+
+/**
+ * For a command no built-in defines: the value of the last `--folder` (or a
+ * prefix of it) before `--`, whatever option it turns out to be. Only the
+ * loader's refusal of plugin code inside the folder uses it, so a wrong
+ * guess refuses more, never less.
+ */
+function folderCandidate(argv: readonly string[]): string | undefined {
+  let folder: string | undefined;
+  for (let i = 0; i < argv.length && argv[i] !== '--'; i++) {
+    const token = argv[i]!;
+    const eq = token.indexOf('=');
+    const name = token.startsWith('--') ? token.slice(2, eq === -1 ? undefined : eq) : '';
+    if (name === '' || !'folder'.startsWith(name)) continue;
+    folder = eq === -1 ? argv[i + 1] : token.slice(eq + 1);
+  }
+  return folder;
 }
 
 /**
@@ -127,31 +224,137 @@ function isValueLike(token: string): boolean {
 }
 
 /**
- * Resolve `--name`, `--name=value`, `-h` (`-hx` carries `x`, which a flag
- * refuses) or an unambiguous prefix: exact names first, then prefixes of
- * the Python tools' options, then of the command's own, then the globals.
- * An ambiguous prefix is reported with the token as given (`--s=b`).
+ * The names a command's options resolve against. Exact names first; then a
+ * prefix is tried against each tier in turn, the first tier it matches
+ * deciding (two matches in one tier: ambiguous): the Python tools' options,
+ * so an option acp adds (`wait --token`) never changes how a command line
+ * the Python tools accept parses (`wait --t 5` is `--timeout 5`); the
+ * command's other options; the global options; and last the options that
+ * plugins loaded after the global options were read added (`late`), so a
+ * plugin never changes what a spelling read before it loaded means.
  */
-function optionOf(token: string, own: Record<string, CommandOptionSpec>, globals: Record<string, CommandOptionSpec>, python?: readonly string[]): { name: string; value?: string } | undefined {
-  if (token.startsWith('-h') && !token.startsWith('--')) return { name: 'help', value: token.length > 2 ? token.slice(2) : undefined };
-  if (!token.startsWith('--')) return undefined;
-  const eq = token.indexOf('=');
-  const name = token.slice(2, eq === -1 ? undefined : eq);
-  const value = eq === -1 ? undefined : token.slice(eq + 1);
-  for (const table of [own, globals]) {
-    if (name !== '' && Object.hasOwn(table, name)) return { name, value };
-  }
-  const tables = python ? [python, Object.keys(own).filter((n) => !python.includes(n)), Object.keys(globals).filter((n) => !python.includes(n))] : [Object.keys(own), Object.keys(globals)];
-  for (const names of tables) {
-    const matches = names.filter((candidate) => candidate.startsWith(name));
-    if (matches.length > 1) throw new UsageError(`ambiguous option: ${token} could match ${matches.map((m) => `--${m}`).join(', ')}`);
-    if (matches.length === 1) return { name: matches[0]!, value };
+export interface OptionTable {
+  names: ReadonlySet<string>;
+  tiers: readonly (readonly string[])[];
+}
+
+/** The {@link OptionTable} of a command's own options, the global options, its Python options (if any) and its `late` options. */
+export function optionTable(own: Record<string, CommandOptionSpec>, globals: Record<string, CommandOptionSpec>, python: readonly string[] = [], late: readonly string[] = []): OptionTable {
+  const notPython = (name: string): boolean => !python.includes(name);
+  const early = Object.keys(own).filter((name) => !late.includes(name));
+  return { names: new Set([...Object.keys(own), ...Object.keys(globals)]), tiers: [python, early.filter(notPython), Object.keys(globals).filter(notPython), late.filter(notPython)] };
+}
+
+/** What `--{spelling}` means in `table`: an option's name, the options it could match (ambiguous), or nothing. */
+export function resolveSpelling(table: OptionTable, spelling: string): { name: string } | { ambiguous: string[] } | undefined {
+  if (spelling !== '' && table.names.has(spelling)) return { name: spelling };
+  for (const names of table.tiers) {
+    const matches = names.filter((candidate) => candidate.startsWith(spelling));
+    if (matches.length > 1) return { ambiguous: matches };
+    if (matches.length === 1) return { name: matches[0]! };
   }
   return undefined;
 }
 
-/** Bind positionals to their names; report extras and missing required options in argparse's order and words. */
-function bindPositionals(positionals: string[], unknown: { token: string; positional: boolean }[], own: Record<string, CommandOptionSpec>, options: OptionValues, names: readonly string[]): Record<string, string | undefined> {
+/**
+ * Resolve `--name`, `--name=value`, `-h` (`-hx` carries `x`, which a flag
+ * refuses) or an unambiguous prefix (see {@link OptionTable}). An ambiguous
+ * prefix is reported with the token as given (`--s=b`).
+ */
+function optionOf(token: string, table: OptionTable): { name: string; value?: string } | undefined {
+  if (token.startsWith('-h') && !token.startsWith('--')) return { name: 'help', value: token.length > 2 ? token.slice(2) : undefined };
+  if (!token.startsWith('--')) return undefined;
+  const eq = token.indexOf('=');
+  const value = eq === -1 ? undefined : token.slice(eq + 1);
+  const meaning = resolveSpelling(table, token.slice(2, eq === -1 ? undefined : eq));
+  if (meaning && 'ambiguous' in meaning) throw new UsageError(`ambiguous option: ${token} could match ${meaning.ambiguous.map((m) => `--${m}`).join(', ')}`);
+  return meaning && { name: meaning.name, value };
+}
+
+/**
+ * Which spelling of an option of a command changes meaning when `added`
+ * options join it (a plugin's, registered after `before`), described for
+ * the refusal; `undefined` when none does. Two options with one name are
+ * refused; a spelling that meant an option (or was ambiguous) must mean the
+ * same afterwards. Spellings that meant nothing may come to mean a new option.
+ */
+export function spellingChange(before: OptionTable, after: OptionTable, added: readonly string[], existing: readonly string[]): string | undefined {
+  const twin = added.find((name) => existing.includes(name));
+  if (twin !== undefined) return `option --${twin} is already defined`;
+  const show = (meaning: ReturnType<typeof resolveSpelling>): string => (meaning === undefined ? 'nothing' : 'name' in meaning ? `--${meaning.name}` : `ambiguous (${meaning.ambiguous.map((m) => `--${m}`).join(', ')})`);
+  for (const name of [...existing, ...added]) {
+    for (let length = 1; length <= name.length; length++) {
+      const spelling = name.slice(0, length);
+      const was = resolveSpelling(before, spelling);
+      if (was === undefined) continue;
+      const now = resolveSpelling(after, spelling);
+      if (show(now) !== show(was)) return `--${spelling} would mean ${show(now)} instead of ${show(was)}`;
+    }
+  }
+  return undefined;
+}
+
+/** The command `name` as the CLI parses it: its options, positionals and the options plugins of the user's added ({@link OptionTable}'s `late`). */
+export function argvSpecOf(registry: Registry, name: string): ArgvSpec | undefined {
+  const entry = registry.commands.get(name);
+  if (!entry) return undefined;
+  const late = lateOwners(registry);
+  const options = Object.keys(entry.spec.options ?? {});
+  if (late.has(entry.origin.plugin ?? '')) return { ...entry.spec, late: options };
+  const flags = registry.stores.filter((store) => store.flag && late.has(ownerOfStore(registry, store))).map((store) => store.flag!.name);
+  const extended = entry.chain.flatMap((spec, index) => (index > 0 && late.has(entry.owners[index]!) ? Object.keys(spec.options ?? {}) : []));
+  return { ...entry.spec, late: options.filter((option) => extended.includes(option) || (entry.spec.store === true && flags.includes(option))) };
+}
+
+/** The names of the plugins loaded from files, the config or `--plugin` (not built in): their options are read after the global options. */
+function lateOwners(registry: Registry): Set<string> {
+  return new Set(registry.plugins.filter((entry) => entry.origin.kind !== 'built-in').map((entry) => entry.plugin.name));
+}
+
+/** The plugin a store provider came from. */
+function ownerOfStore(registry: Registry, store: Registry['stores'][number]): string {
+  return registry.plugins.find((entry) => entry.plugin.stores?.includes(store))?.plugin.name ?? '';
+}
+
+/**
+ * Why the options a plugin of the user's adds to the command line (its
+ * commands' options, its extensions' and its stores' flags) cannot join
+ * `registry`: two options with one name, or a spelling that would change
+ * meaning ({@link spellingChange}); `undefined` when they can. Checked
+ * before the plugin's setup runs.
+ */
+export function pluginOptionConflict(registry: Registry, plugin: AcpPlugin): string | undefined {
+  const changed = new Map<string, ArgvSpec>();
+  const current = (name: string): ArgvSpec | undefined => changed.get(name) ?? argvSpecOf(registry, name);
+  const add = (name: string, base: ArgvSpec, added: Record<string, CommandOptionSpec>): string | undefined => {
+    const python = PYTHON_OPTIONS[name];
+    const before = optionTable(base.options ?? {}, GLOBAL_OPTIONS, python, base.late);
+    const next: ArgvSpec = { ...base, options: { ...base.options, ...added }, late: [...(base.late ?? []), ...Object.keys(added)] };
+    const change = spellingChange(before, optionTable(next.options!, GLOBAL_OPTIONS, python, next.late), Object.keys(added), [...Object.keys(base.options ?? {}), ...Object.keys(GLOBAL_OPTIONS)]);
+    changed.set(name, next);
+    return change && `command '${name}': ${change}`;
+  };
+  const storeFlags = Object.fromEntries(registry.stores.filter((store) => store.flag).map((store) => [store.flag!.name, { type: 'boolean', description: store.flag!.description } as const]));
+  for (const command of plugin.commands ?? []) {
+    // A new command is read against the global options alone before its plugin loads.
+    const base = command.extend ? current(command.name) : { name: command.name, options: {}, args: command.args };
+    const added = command.extend ? (command.options ?? {}) : { ...command.options, ...(command.store ? storeFlags : {}) };
+    const conflict = base && add(command.name, base, added);
+    if (conflict) return conflict;
+  }
+  for (const store of plugin.stores ?? []) {
+    if (!store.flag) continue;
+    const storeCommands = new Set([...[...registry.commands].filter(([, entry]) => entry.spec.store).map(([name]) => name), ...(plugin.commands ?? []).filter((c) => c.store && !c.extend).map((c) => c.name)]);
+    for (const name of storeCommands) {
+      const conflict = add(name, current(name)!, { [store.flag.name]: { type: 'boolean', description: store.flag.description } });
+      if (conflict) return conflict;
+    }
+  }
+  return undefined;
+}
+
+/** Bind positionals to their names; report extras (when `unrecognized`) and missing required options in argparse's order and words. */
+function bindPositionals({ positionals, unknown, options }: ScannedArgv, own: Record<string, CommandOptionSpec>, names: readonly string[], unrecognized: boolean): Record<string, string | undefined> {
   const args: Record<string, string | undefined> = {};
   const missing: string[] = [];
   names.forEach((raw, index) => {
@@ -165,7 +368,7 @@ function bindPositionals(positionals: string[], unknown: { token: string; positi
   if (options.help) return args;
   for (const [name, option] of Object.entries(own)) if (option.required && options[name] === undefined) missing.push(`--${name}`);
   if (missing.length) throw new UsageError(`the following arguments are required: ${missing.join(', ')}`);
-  if (unused.length) throw new UsageError(`unrecognized arguments: ${unused.join(' ')}`);
+  if (unused.length && unrecognized) throw new UsageError(`unrecognized arguments: ${unused.join(' ')}`);
   return args;
 }
 
@@ -239,33 +442,20 @@ export function formatHelp(registry: Registry, version: string, command?: Comman
   return [`acp/${version}`, '', `Usage: acp ${command.name}${args ? ` ${args}` : ''} [options]`, '', command.description, '', 'Options:', ...optionRows, ''].join('\n');
 }
 
-/** The first token naming a command, skipping the global options before it. */
+/**
+ * The first token naming a command, skipping the options before it (a
+ * `--plugin` spelling with its value, as the global options resolve it).
+ */
 export function commandWord(argv: readonly string[]): { index: number; word?: string } {
+  const table = optionTable({}, GLOBAL_OPTIONS);
   for (let i = 0; i < argv.length; i++) {
     const token = argv[i]!;
-    if (token === '--plugin') i++;
-    else if (!token.startsWith('-')) return { index: i, word: token };
+    if (!token.startsWith('-')) return { index: i, word: token };
+    const eq = token.indexOf('=');
+    const meaning = token.startsWith('--') && eq === -1 ? resolveSpelling(table, token.slice(2)) : undefined;
+    if (meaning && 'name' in meaning && GLOBAL_OPTIONS[meaning.name]!.type !== 'boolean') i++;
   }
   return { index: -1 };
-}
-
-/** The options needed before the command is known: which plugins to load, and the folder they must not come from. */
-export function parsePartial(argv: readonly string[]): { plugins: string[]; config: boolean; folder?: string; root?: string } {
-  const plugins: string[] = [];
-  let folder: string | undefined;
-  let root: string | undefined;
-  for (let i = 0; i < argv.length; i++) {
-    const token = argv[i]!;
-    const [name, inline] = token.startsWith('--') && token.includes('=') ? [token.slice(0, token.indexOf('=')), token.slice(token.indexOf('=') + 1)] : [token, undefined];
-    const value = inline ?? argv[i + 1];
-    if ((name === '--plugin' || name === '--folder' || name === '--root') && value !== undefined) {
-      if (name === '--plugin') plugins.push(value);
-      else if (name === '--root') root = value;
-      else folder = value;
-      if (inline === undefined) i++;
-    }
-  }
-  return { plugins, config: !argv.includes('--no-config'), folder, root };
 }
 
 /**

@@ -3,7 +3,7 @@
  * --folder option, and turning any failure into `error: …` and an exit code.
  * @module
  */
-import { AcpAppendedError, AcpError, AcpPluginError, UsageError } from './errors.ts';
+import { AcpAbortError, AcpAppendedError, AcpError, AcpPluginError, UsageError } from './errors.ts';
 import type { Host } from './host.ts';
 import { purePosixPath } from './pytext.ts';
 import type { CliIo, CommandContext, CommandResult, CommandSpec, Json, OptionValues, Registry } from './types.ts';
@@ -77,11 +77,11 @@ export function expandUser(path: string, env?: (name: string) => string | undefi
 }
 
 /** Print a failure as `error: …` (and the JSON object under `--json`); returns the exit code (70: a bug). */
-export function reportError(io: CliIo, error: unknown, wantsJson: boolean): number {
+export function reportError(io: CliIo, error: unknown, { json: wantsJson, debug }: { json: boolean; debug: boolean }): number {
   const described = describeError(error);
   if (!described) {
     io.stderr(`error: internal error: ${error instanceof Error ? error.message : String(error)}\n`);
-    if (io.argv.includes('--debug') && error instanceof Error && error.stack) io.stderr(`${error.stack}\n`);
+    if (debug && error instanceof Error && error.stack) io.stderr(`${error.stack}\n`);
     return 70;
   }
   const { message, exitCode, code } = described;
@@ -89,6 +89,8 @@ export function reportError(io: CliIo, error: unknown, wantsJson: boolean): numb
   if (wantsJson) io.stdout(`${JSON.stringify({ ok: false, error: message, exitCode, code, ...(appended ? { appended: appended.event } : {}) })}\n`);
   else if (appended) io.stdout(`appended seq ${appended.event.seq}: ${appended.event.event}\n`);
   // A strict refusal lists validate's errors, one line each as validate prints them (the Python tools' own refusals keep their one line).
+  // Ctrl-C or SIGTERM is how one ends a follower, a wait or a server: the exit code (130/143) says it, no error line.
+  if (error instanceof AcpAbortError && io.signal?.aborted) return exitCode;
   const lines = error instanceof AcpError && code === 'strict' ? error.messages : [message];
   io.stderr(lines.map((line) => `error: ${line}\n`).join(''));
   return exitCode;

@@ -8,10 +8,10 @@
  */
 import * as nodePath from 'node:path';
 import type { FileReader, FileSystem, Host } from './host.ts';
-import { AcpError } from './errors.ts';
+import { AcpAbortError, AcpError } from './errors.ts';
 import { errorCode, isInside, isObject, joinBytes, sleep } from './util.ts';
-import type { FolderLockState, FolderLockOptions, FolderLock, WriteAtomicOptions } from './types.ts';
-export type { FolderLockState, FolderLockOptions, FolderLock, WriteAtomicOptions } from './types.ts';
+import type { FolderLockState, FolderLockOptions, FolderLock, LockTicket, WriteAtomicOptions } from './types.ts';
+export type { FolderLockState, FolderLockOptions, FolderLock, LockTicket, WriteAtomicOptions } from './types.ts';
 
 export const MiB = 1 << 20;
 /**
@@ -171,13 +171,13 @@ function lockContent(host: Host, token: string, at = host.now().getTime()): stri
   return JSON.stringify({ pid: host.pid, hostname: host.hostname, token, at, bootId: id?.bootId, pidNs: id?.pidNamespace, start: id?.startTime, leaseMs: LOCK_LEASE_MS });
 }
 
-async function readLockInfo(host: Host, path: string): Promise<{ info: LockInfo | undefined; raw: string; mtimeMs: number } | undefined> {
+async function readLockInfo(host: Host, path: string, maxBytes = LOCK_MAX_BYTES): Promise<{ info: LockInfo | undefined; raw: string; mtimeMs: number } | undefined> {
   const stat = await host.fs.stat(path);
   if (!stat) return undefined;
   if (!stat.isFile) throw new AcpError(`${path} is not a lock file (a ${stat.isDirectory ? 'directory' : 'special file'}); remove it`);
   let raw = '';
   try {
-    raw = new TextDecoder().decode(await readCapped(host, path, LOCK_MAX_BYTES, nodePath.basename(path)));
+    raw = new TextDecoder().decode(await readCapped(host, path, maxBytes, nodePath.basename(path)));
   } catch (error) {
     if (errorCode(error) === 'ENOENT') return undefined;
     throw error;
@@ -356,30 +356,135 @@ const LINE_POLL_MS = 15;
 /** How often a waiter looks whether the ticket ahead of it was abandoned (its holder killed). */
 const HEAD_CHECK_MS = 250;
 
-/** The numbers of the tickets in the line, lowest first. */
-async function ticketNumbers(host: Host, folder: string): Promise<number[]> {
-  const names = await host.fs.readDir(folder);
-  const numbers: number[] = [];
-  for (const name of names) {
-    if (!name.startsWith(LOCK_TICKET_PREFIX)) continue;
-    const n = Number(name.slice(LOCK_TICKET_PREFIX.length));
-    if (Number.isSafeInteger(n) && n > 0) numbers.push(n);
-  }
-  return numbers.sort((a, b) => a - b);
+/** A ticket holds a waiter's identity (~250 bytes); anything larger is not one. */
+const TICKET_MAX_BYTES = 4096;
+/** How many taken numbers a newcomer steps over (files that are not tickets) before it waits without a ticket. */
+const TICKET_TRIES = 64;
+
+/**
+ * The number of a ticket's file name, or `undefined` when the name is not a
+ * ticket's: canonical decimal only (no `01`, `1e3`, ` 7`, `+5`: one number,
+ * one name) within the safe integer range, so that the next number is
+ * always one more.
+ */
+export function ticketNumber(name: string): number | undefined {
+  if (!name.startsWith(LOCK_TICKET_PREFIX)) return undefined;
+  const digits = name.slice(LOCK_TICKET_PREFIX.length);
+  if (!/^[1-9][0-9]{0,15}$/.test(digits)) return undefined;
+  const n = Number(digits);
+  return Number.isSafeInteger(n) ? n : undefined;
 }
 
-/** Take a ticket behind the last one: the lowest free number above every ticket seen. */
-async function takeTicket(host: Host, folder: string, token: string): Promise<number> {
-  let n = ((await ticketNumbers(host, folder)).at(-1) ?? 0) + 1;
-  for (;;) {
+/**
+ * Judge one file of the line. Trusted only for its liveness proof: a
+ * regular file (a symlink is not followed: `stat` says what the name is),
+ * small, holding a waiter's identity, renewed within its lease (waiters
+ * rewrite their ticket every quarter lease, so a fresh one that names a
+ * live process still expires once nobody renews it), and neither dated in
+ * the future nor naming a dead process.
+ */
+async function judgeTicket(host: Host, folder: string, name: string): Promise<LockTicket> {
+  const number = ticketNumber(name);
+  const garbage = (why: string): LockTicket => ({ name, ...(number === undefined ? {} : { number }), kind: 'garbage', why });
+  if (number === undefined) return garbage('not a ticket name (canonical decimal numbers only)');
+  const path = nodePath.join(folder, name);
+  const stat = await host.fs.stat(path).catch(() => null);
+  if (!stat) return garbage('gone');
+  if (stat.isSymlink) return garbage('a symbolic link');
+  if (!stat.isFile) return garbage(stat.isDirectory ? 'a directory' : 'not a regular file (a FIFO, device or socket)');
+  if (stat.size > TICKET_MAX_BYTES) return garbage(`larger than ${TICKET_MAX_BYTES} bytes`);
+  const ticket = await readLockInfo(host, path, TICKET_MAX_BYTES).catch(() => undefined);
+  if (!ticket) return garbage('unreadable');
+  if (!ticket.info || typeof ticket.info.token !== 'string' || !Number.isSafeInteger(ticket.info.pid)) return garbage('does not hold a waiter\'s identity');
+  const ageMs = host.now().getTime() - ticket.mtimeMs;
+  const found = { name, number, pid: ticket.info.pid, raw: ticket.raw, ageMs, ...(typeof ticket.info.hostname === 'string' ? { hostname: ticket.info.hostname } : {}) };
+  if (ageMs < -LOCK_LEASE_MS) return { ...found, kind: 'stale', why: 'dated in the future' };
+  if (ageMs > LOCK_LEASE_MS) return { ...found, kind: 'stale', why: `not renewed for ${Math.round(ageMs / 1000)} s (its waiter is gone or stopped)` };
+  if (isLockAbandoned(host, ticket)) return { ...found, kind: 'stale', why: 'its waiter is gone' };
+  // Every waiter of this machine records its start time where the host reads one: a ticket without it names a process that did not write it.
+  if (holderVisible(host, ticket.info) && typeof ticket.info.start !== 'string' && host.processStartTime?.(ticket.info.pid) !== undefined) {
+    return { ...found, kind: 'stale', why: `names pid ${ticket.info.pid} without its start time (not a ticket that process wrote)` };
+  }
+  return { ...found, kind: 'live', why: 'a waiter renewing its ticket', liveUntil: ticket.mtimeMs + LOCK_LEASE_MS };
+}
+
+/**
+ * The files of the waiting line (names beginning with the ticket prefix,
+ * but not the `.stale` files of removeIfUnchanged), each judged once: a
+ * name judged before (`known`) is not read again, so N files cost O(N)
+ * reads over the whole wait, not per attempt.
+ */
+async function lineFiles(host: Host, folder: string, known: Map<string, LockTicket> = new Map()): Promise<Map<string, LockTicket>> {
+  const names = (await host.fs.readDir(folder)).filter((name) => name.startsWith(LOCK_TICKET_PREFIX) && !ASIDE_NAME.test(name));
+  const present = new Set(names);
+  for (const name of known.keys()) if (!present.has(name)) known.delete(name);
+  for (const name of names) if (!known.has(name)) known.set(name, await judgeTicket(host, folder, name));
+  return known;
+}
+
+/** The numbers of the live tickets, lowest first. */
+function liveNumbers(line: Map<string, LockTicket>): number[] {
+  return [...line.values()].filter((t) => t.kind === 'live').map((t) => t.number!).sort((a, b) => a - b);
+}
+
+/** Judge again the ticket in front of `ahead` and those whose lease ended, and clear the stale ones. */
+async function rejudgeAhead(host: Host, folder: string, line: Map<string, LockTicket>, ahead: readonly number[], now: number): Promise<void> {
+  for (const [index, n] of ahead.entries()) {
+    const name = `${LOCK_TICKET_PREFIX}${n}`;
+    if (index === 0 || (line.get(name)?.liveUntil ?? 0) <= now) line.set(name, await judgeTicket(host, folder, name));
+  }
+  await clearStaleTickets(host, folder, line);
+}
+
+/** Clear the stale tickets judged so far (each once: a cleared one is forgotten). */
+async function clearStaleTickets(host: Host, folder: string, line: Map<string, LockTicket>): Promise<void> {
+  for (const ticket of line.values()) {
+    if (ticket.kind !== 'stale') continue;
+    await removeIfUnchanged(host, nodePath.join(folder, ticket.name), ticket.raw!).catch(() => undefined);
+    line.delete(ticket.name);
+  }
+}
+
+/**
+ * Every file of a folder's waiting line, judged (for `acp doctor`); with
+ * `clear`, remove what is not live (a directory, which `remove` cannot
+ * take, stays, and is reported). Returns the tickets found.
+ */
+export async function inspectLockLine(host: Host, folder: string, clear = false): Promise<{ tickets: LockTicket[]; cleared: LockTicket[] }> {
+  const tickets = [...(await lineFiles(host, folder)).values()].sort((a, b) => (a.number ?? Infinity) - (b.number ?? Infinity) || (a.name < b.name ? -1 : 1));
+  const cleared: LockTicket[] = [];
+  if (!clear) return { tickets, cleared };
+  for (const ticket of tickets) {
+    if (ticket.kind === 'live') continue;
+    const path = nodePath.join(folder, ticket.name);
+    try {
+      if (ticket.raw !== undefined) await removeIfUnchanged(host, path, ticket.raw);
+      else await host.fs.remove(path);
+      cleared.push(ticket);
+    } catch {
+      // A directory (or a file this user cannot remove): left for a person; writers ignore it.
+    }
+  }
+  return { tickets, cleared };
+}
+
+/**
+ * Take a ticket behind the last live one. A number taken by something else
+ * (a file that is not a live ticket) is stepped over, a bounded number of
+ * times and within the safe range; `undefined` when no number could be had
+ * (the line is full of such files): the caller waits without a ticket.
+ */
+async function takeTicket(host: Host, folder: string, token: string, line: Map<string, LockTicket>): Promise<number | undefined> {
+  let n = (liveNumbers(line).at(-1) ?? 0) + 1;
+  for (let tries = 0; tries < TICKET_TRIES && Number.isSafeInteger(n); tries++, n++) {
     try {
       await host.fs.writeFile(nodePath.join(folder, `${LOCK_TICKET_PREFIX}${n}`), lockContent(host, token), { exclusive: true });
       return n;
     } catch (error) {
       if (errorCode(error) !== 'EEXIST') throw error;
-      n++;
     }
   }
+  return undefined;
 }
 
 /** Try to create the lock file: true when taken, false when someone holds it. */
@@ -407,8 +512,9 @@ async function holdFolderLock<T>(
   const { token } = options;
   const lockPath = nodePath.join(folder, LOCK_NAME);
   // Nobody in line and the lock free: taken at once (the common case).
-  const lineEmpty = (await ticketNumbers(host, folder).catch(() => [])).length === 0;
-  if (!lineEmpty || !(await tryLock(host, folder, token))) await waitInLine(host, folder, options);
+  const line = await lineFiles(host, folder).catch(() => new Map<string, LockTicket>());
+  const lineEmpty = liveNumbers(line).length === 0;
+  if (!lineEmpty || !(await tryLock(host, folder, token))) await waitInLine(host, folder, line, options);
   const lease = renewLease(host, lockPath, token);
   try {
     return await fn({ folder, token });
@@ -422,37 +528,34 @@ async function holdFolderLock<T>(
 /**
  * Wait in line for the lock: take a ticket, and once it is in front, take
  * the lock as soon as it is free (breaking it when its holder is gone);
- * meanwhile clear a ticket ahead whose waiter is gone. The timeout is a
- * last resort against a holder that never lets go: it counts from the last
- * time the line moved (a writer ahead served, the lock changing hands), so
- * a long line on a loaded machine is waited out however long it takes;
- * then the ticket is withdrawn and `lock_timeout` raised, naming the holder
- * and the line.
+ * meanwhile clear the tickets of waiters that are gone. Only live tickets
+ * (see {@link judgeTicket}) are waited for; each file of the line is read
+ * once, and the one in front again every {@link HEAD_CHECK_MS}. The timeout
+ * is a last resort against a holder that never lets go: it counts from the
+ * last time the line moved (a writer ahead served, the lock changing
+ * hands), so a long line on a loaded machine is waited out however long it
+ * takes; then the ticket is withdrawn and `lock_timeout` raised, naming the
+ * holder and the line. An aborted `signal` withdraws it too.
  */
-async function waitInLine(host: Host, folder: string, options: FolderLockOptions & { token: string; started: number; deadline: number }): Promise<void> {
+async function waitInLine(host: Host, folder: string, line: Map<string, LockTicket>, options: FolderLockOptions & { token: string; started: number; deadline: number }): Promise<void> {
   const { token, started, deadline } = options;
   const patience = deadline - started;
   let movedAt = host.now().getTime();
   let lastAhead = Number.POSITIVE_INFINITY;
   let lastHolder: string | undefined;
   const lockPath = nodePath.join(folder, LOCK_NAME);
-  let mine = await takeTicket(host, folder, token);
-  let ticketPath = nodePath.join(folder, `${LOCK_TICKET_PREFIX}${mine}`);
-  let lease = renewLease(host, ticketPath, token);
+  await clearStaleTickets(host, folder, line);
+  const ticket = new OwnTicket(host, folder, token);
+  await ticket.take(line);
   let told = !options.onWait;
   let checkedHead = host.now().getTime();
   try {
     for (;;) {
-      const line = await ticketNumbers(host, folder);
-      if (!line.includes(mine)) {
-        // Our ticket was cleared as abandoned (this process stalled past its lease): back in line.
-        await lease.stop();
-        mine = await takeTicket(host, folder, token);
-        ticketPath = nodePath.join(folder, `${LOCK_TICKET_PREFIX}${mine}`);
-        lease = renewLease(host, ticketPath, token);
-        continue;
-      }
-      const ahead = line.filter((n) => n < mine);
+      if (options.signal?.aborted) throw new AcpAbortError();
+      await lineFiles(host, folder, line);
+      // Our ticket was cleared as abandoned (this process stalled past its lease): back in line.
+      if (ticket.lost(line)) await ticket.take(line);
+      const ahead = liveNumbers(line).filter((n) => n < ticket.number);
       const now = host.now().getTime();
       if (ahead.length < lastAhead) [lastAhead, movedAt] = [ahead.length, now];
       if (ahead.length < LINE_FRONT) {
@@ -467,13 +570,16 @@ async function waitInLine(host: Host, folder: string, options: FolderLockOptions
         if (holder !== lastHolder) [lastHolder, movedAt] = [holder, now];
       }
       if (ahead.length && now - checkedHead >= HEAD_CHECK_MS) {
+        // The waiter in front may have been killed meanwhile, and any ticket
+        // ahead past its lease may not have been renewed: judged again (each
+        // at most once a lease), cleared if so.
         checkedHead = now;
-        await clearAbandonedTicket(host, nodePath.join(folder, `${LOCK_TICKET_PREFIX}${ahead[0]}`));
+        await rejudgeAhead(host, folder, line, ahead, now);
       }
       if (now - movedAt > patience) {
         const holder = describeHolder(host, await readLockInfo(host, lockPath).catch(() => undefined));
-        const line = ahead.length ? `; ${ahead.length} writer(s) ahead in line` : '';
-        throw new AcpError(`timed out waiting for the lock on ${folder} after ${Math.round((now - started) / 1000)} s (held by ${holder}${line}); it did not change hands for ${Math.round((now - movedAt) / 1000)} s: retry, or see acp doctor`, 2, 'lock_timeout');
+        const queue = ahead.length ? `; ${ahead.length} writer(s) ahead in line` : '';
+        throw new AcpError(`timed out waiting for the lock on ${folder} after ${Math.round((now - started) / 1000)} s (held by ${holder}${queue}); it did not change hands for ${Math.round((now - movedAt) / 1000)} s: retry, or see acp doctor`, 2, 'lock_timeout');
       }
       const current = !told && now - started >= 1000 ? await readLockInfo(host, lockPath).catch(() => undefined) : undefined;
       if (current) {
@@ -484,16 +590,53 @@ async function waitInLine(host: Host, folder: string, options: FolderLockOptions
       await sleep(ahead.length < LINE_FRONT ? HEAD_POLL_MS : LINE_POLL_MS);
     }
   } finally {
-    await lease.stop();
-    const current = await readLockInfo(host, ticketPath).catch(() => undefined);
-    if (current?.info?.token === token) await host.fs.remove(ticketPath);
+    await ticket.withdraw();
   }
 }
 
-/** Remove a ticket whose waiter is gone (killed while waiting), as an abandoned lock is broken. */
-async function clearAbandonedTicket(host: Host, path: string): Promise<void> {
-  const ticket = await readLockInfo(host, path).catch(() => undefined);
-  if (ticket && isLockAbandoned(host, ticket)) await removeIfUnchanged(host, path, ticket.raw);
+/**
+ * This process's ticket in the line, renewed while it waits. Without a
+ * number (every number tried was taken by files that are not tickets) it
+ * waits behind every live ticket, ticketless, and still within the bound.
+ */
+class OwnTicket {
+  number = Number.POSITIVE_INFINITY;
+  #lease: { stop(): Promise<void> } | undefined;
+  readonly #host: Host;
+  readonly #folder: string;
+  readonly #token: string;
+
+  constructor(host: Host, folder: string, token: string) {
+    this.#host = host;
+    this.#folder = folder;
+    this.#token = token;
+  }
+
+  get #path(): string {
+    return nodePath.join(this.#folder, `${LOCK_TICKET_PREFIX}${this.number}`);
+  }
+
+  /** Take a ticket behind the live ones (after withdrawing one held). */
+  async take(line: Map<string, LockTicket>): Promise<void> {
+    await this.#lease?.stop();
+    this.number = (await takeTicket(this.#host, this.#folder, this.#token, line)) ?? Number.POSITIVE_INFINITY;
+    this.#lease = Number.isFinite(this.number) ? renewLease(this.#host, this.#path, this.#token) : undefined;
+    // Ours is live: no need to read it back.
+    if (Number.isFinite(this.number)) line.set(`${LOCK_TICKET_PREFIX}${this.number}`, { name: `${LOCK_TICKET_PREFIX}${this.number}`, number: this.number, kind: 'live', why: 'this process' });
+  }
+
+  /** Whether the ticket taken is no longer in the line (cleared by another writer). */
+  lost(line: Map<string, LockTicket>): boolean {
+    return Number.isFinite(this.number) && !line.has(`${LOCK_TICKET_PREFIX}${this.number}`);
+  }
+
+  /** Stop renewing, and remove the ticket if it is still ours. */
+  async withdraw(): Promise<void> {
+    await this.#lease?.stop();
+    if (!Number.isFinite(this.number)) return;
+    const current = await readLockInfo(this.#host, this.#path, TICKET_MAX_BYTES).catch(() => undefined);
+    if (current?.info?.token === this.#token) await this.#host.fs.remove(this.#path);
+  }
 }
 
 /**
@@ -553,6 +696,9 @@ async function breakLock(host: Host, folder: string, staleRaw: string): Promise<
   }
 }
 
+/** The name {@link removeIfUnchanged} moves a file aside under (`{name}.{pid}.{random}.stale`). */
+const ASIDE_NAME = /\.[0-9]+\.[a-z0-9]*\.stale$/;
+
 /**
  * Remove `path` only if it still holds `raw`: move it aside atomically,
  * check, and put back a file that changed meanwhile (someone else's).
@@ -601,4 +747,33 @@ export function logDecodeError(bytes: Uint8Array, error: unknown): unknown {
   }
   if (headValid) return new AcpError('events.jsonl is not valid UTF-8 (the last line is incomplete: a writer was interrupted; `acp doctor --fix` repairs it)');
   return error;
+}
+
+/** How much of events.jsonl is read at a time to find its first line. */
+const FIRST_LINE_PIECE = 16 * 1024;
+
+/**
+ * seq 1 of `folder`'s log as an object (undefined: none, or not JSON): an
+ * append that did not read the log (the append checkpoint stood in for it)
+ * reads its first line only, to know whether the collaboration is signed.
+ */
+export async function readFirstEvent(host: Host, folder: string): Promise<Record<string, unknown> | undefined> {
+  const file = await openCapped(host, nodePath.join(folder, 'events.jsonl'), READ_LIMITS.log, 'events.jsonl');
+  try {
+    const pieces: Uint8Array[] = [];
+    for (let position = 0; position < file.size; ) {
+      const piece = (await file.read(position, FIRST_LINE_PIECE)).slice();
+      if (!piece.length) break;
+      const end = piece.indexOf(0x0a);
+      pieces.push(end < 0 ? piece : piece.subarray(0, end));
+      if (end >= 0) break;
+      position += piece.length;
+    }
+    const event: unknown = JSON.parse(new TextDecoder().decode(joinBytes(pieces)));
+    return isObject(event) ? event : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    await file.close();
+  }
 }

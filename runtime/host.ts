@@ -183,4 +183,13 @@ export interface Keyring {
   staged(participant: string): Promise<object | undefined>;
   /** Make the staged key the current one (the old one is kept beside it). */
   promote(participant: string): Promise<void>;
+  /**
+   * The participant's record of the last line it signed in collaboration
+   * `id` (docs/signing.md), kept beside its key where no other participant
+   * writes: its next append checks that line is still in the log. Absent:
+   * an append verifies the log from seq 1.
+   */
+  recall?(participant: string, id: string): Promise<unknown>;
+  /** Keep `record` as {@link recall}'s answer (replaced whole). */
+  remember?(participant: string, id: string, record: object): Promise<void>;
 }

@@ -156,7 +156,9 @@ async function initFolder(plainHost: Host, folder: string, request: InitRequest,
  * Declare a signed collaboration (docs/signing.md): seq 1 carries the
  * declaration (a fresh id, the policy, the keys known now: the initializer's
  * and those given) and is signed by the first participant's key, made on
- * first use; protocol.json records the declaration and its head.
+ * first use; protocol.json records the declaration and its head. seq 1
+ * also signs the digests of the collaboration's terms (objective, gates,
+ * participants, deliverables).
  */
 async function signInit(host: Host, protocol: ProtocolDocument, event: AcpEvent, request: InitRequest): Promise<void> {
   const signing = await import('./signing.ts');
@@ -171,7 +173,8 @@ async function signInit(host: Host, protocol: ProtocolDocument, event: AcpEvent,
   const owner = event.from;
   const { key } = await signing.keyForAppend(host.keyring, owner, Object.hasOwn(given, owner) ? given[owner] : undefined, false);
   const declaration = signing.newDeclaration(policy, { ...given, [owner]: key.x });
-  event.signing = { version: declaration.version, id: declaration.id, policy, keys: declaration.keys };
+  // The terms are signed with the declaration: validate names one edited later.
+  event.signing = { version: declaration.version, id: declaration.id, policy, keys: declaration.keys, terms: signing.termsDigests(protocol) };
   event.prev = signing.GENESIS_PREV;
   event.sig = await signing.signBody(key, declaration.id, formatEventLine(event).slice(0, -1));
   protocol.signing = { ...declaration, head: { seq: 1, sha256: lineHash(formatEventLine(event).slice(0, -1)) } };

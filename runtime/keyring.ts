@@ -67,7 +67,11 @@ export function keyFileName(participant: string): string {
  */
 export interface KeyringFs {
   statSync(path: string): { mode: number };
-  readFileSync(path: string, encoding: 'utf8'): string;
+  openSync(path: string, flags: number): number;
+  fstatSync(fd: number): { mode: number; size: number; isFile(): boolean };
+  readSync(fd: number, buffer: Uint8Array, offset: number, length: number, position: number): number;
+  closeSync(fd: number): void;
+  constants: { O_RDONLY: number; O_NOFOLLOW?: number; O_NONBLOCK?: number };
   mkdirSync(path: string, options: { recursive: true; mode: number }): unknown;
   writeFileSync(path: string, data: string, options: { mode: number; flag: string }): void;
   linkSync(existing: string, path: string): void;
@@ -78,25 +82,73 @@ export interface KeyringFs {
   chmodSync(path: string, mode: number): void;
 }
 
+/** A key file holds one JWK (~150 bytes); anything larger is not one, and is not read. */
+const KEY_FILE_MAX_BYTES = 16 * 1024;
+
+/**
+ * The text of the key file `path`, or `undefined` when there is none. Opened
+ * without following a symlink and without blocking (a FIFO must not hang the
+ * append), and read only when the opened file is a regular file of at most
+ * {@link KEY_FILE_MAX_BYTES} that others may neither read nor write, as ssh
+ * refuses a key file (`posixModes`: where the file system has POSIX modes).
+ */
+function readKeyFile(fs: KeyringFs, path: string, posixModes: boolean): string | undefined {
+  let fd: number;
+  try {
+    fd = fs.openSync(path, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0));
+  } catch (error) {
+    if (errorCode(error) === 'ENOENT') return undefined;
+    if (errorCode(error) === 'ELOOP') throw new AcpError(`signing key ${path} is a symbolic link: acp opens key files only as the regular files they are (put the key itself there)`, 2, 'usage');
+    throw error;
+  }
+  try {
+    const stat = fs.fstatSync(fd);
+    if (!stat.isFile()) throw new AcpError(`signing key ${path} is not a regular file (a directory, FIFO, device or socket)`, 2, 'usage');
+    if (posixModes && (stat.mode & 0o077) !== 0) throw new AcpError(`signing key ${path} is readable or writable by others (mode ${(stat.mode & 0o777).toString(8)}); chmod 600 it`, 2, 'usage');
+    if (stat.size > KEY_FILE_MAX_BYTES) throw new AcpError(`signing key ${path} is larger than ${KEY_FILE_MAX_BYTES / 1024} KiB, more than a key; refusing to read it`, 2, 'usage');
+    const buffer = new Uint8Array(KEY_FILE_MAX_BYTES + 1);
+    let length = 0;
+    for (let n = 1; n > 0 && length < buffer.length; length += n) n = fs.readSync(fd, buffer, length, buffer.length - length, length);
+    if (length > KEY_FILE_MAX_BYTES) throw new AcpError(`signing key ${path} grew past ${KEY_FILE_MAX_BYTES / 1024} KiB while read; refusing it`, 2, 'usage');
+    return new TextDecoder().decode(buffer.subarray(0, length));
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/**
+ * Refuse a key directory others may write (or, for a directory of keys,
+ * read), as the key file's mode is checked: whoever may write the directory
+ * may replace the key in it. A directory of keys is made 0700; a key file
+ * given by path may sit in a world-readable directory, not in a writable one
+ * (unless sticky, as /tmp: nobody else may rename a file there).
+ */
+function checkKeyDirectory(fs: KeyringFs, dir: string, ofKeys: boolean): void {
+  let mode: number;
+  try {
+    mode = fs.statSync(dir).mode;
+  } catch (error) {
+    if (errorCode(error) === 'ENOENT') return;
+    throw error;
+  }
+  const open = ofKeys ? (mode & 0o077) !== 0 : (mode & 0o022) !== 0 && (mode & 0o1000) === 0;
+  if (open) throw new AcpError(`signing key directory ${dir} is ${ofKeys ? 'readable or writable' : 'writable'} by others (mode ${(mode & 0o7777).toString(8)}): anyone who may write it may replace the key; chmod ${ofKeys ? '700' : 'go-w'} it`, 2, 'usage');
+}
+
 /**
  * A keyring of files: one JWK file per participant in `dir`, or every
  * participant's key in one `file` (a key given by path: one agent, one
  * identity). Keys are created 0600 (their directory 0700) and, where the
  * file system has POSIX modes (`posixModes`), a key file that others may
- * read or write is refused, as ssh refuses one.
+ * read or write, or a directory others may write, is refused, as ssh
+ * refuses one (see {@link readKeyFile}, {@link checkKeyDirectory}).
  */
 export function fileKeyring(fs: KeyringFs, where: { dir: string } | { file: string }, posixModes = true): Keyring {
   const pathOf = (participant: string): string => ('file' in where ? where.file : nodePath.join(where.dir, keyFileName(participant)));
   const read = (path: string): PrivateJwk | undefined => {
-    let text: string;
-    try {
-      const stat = fs.statSync(path);
-      if (posixModes && (stat.mode & 0o077) !== 0) throw new AcpError(`signing key ${path} is readable or writable by others (mode ${(stat.mode & 0o777).toString(8)}); chmod 600 it`, 2, 'usage');
-      text = fs.readFileSync(path, 'utf8');
-    } catch (error) {
-      if (errorCode(error) === 'ENOENT') return undefined;
-      throw error;
-    }
+    if (posixModes) checkKeyDirectory(fs, nodePath.dirname(path), 'dir' in where);
+    const text = readKeyFile(fs, path, posixModes);
+    if (text === undefined) return undefined;
     let value: unknown;
     try {
       value = JSON.parse(text);
@@ -145,6 +197,20 @@ export function fileKeyring(fs: KeyringFs, where: { dir: string } | { file: stri
       fs.chmodSync(`${path}.next`, 0o600);
       fs.renameSync(`${path}.next`, path);
     },
+    async recall(participant, id) {
+      try {
+        // Read as a key file is (no-follow, regular, small): it sits beside the key, in the same directory.
+        const text = readKeyFile(fs, headRecordPath(pathOf(participant), id), posixModes);
+        return text === undefined ? undefined : (JSON.parse(text) as unknown);
+      } catch {
+        // None yet, or unreadable: the append verifies the log from seq 1.
+        return undefined;
+      }
+    },
+    async remember(participant, id, record) {
+      // Written in place (one call per append): a record cut short by a crash does not parse, and then the next append verifies from seq 1.
+      fs.writeFileSync(headRecordPath(pathOf(participant), id), JSON.stringify(record), { mode: 0o600, flag: 'w' });
+    },
   };
 }
 
@@ -171,10 +237,16 @@ export function unwritableKeyError(error: unknown, path: string, keyFile: boolea
   return new AcpError(`cannot write the signing key ${path}: ${nodePath.dirname(path)} is not writable here (${why}); ${fix}`, 2, 'usage');
 }
 
+/** Where a key file's record of the last line it signed in collaboration `id` is kept: beside it (`id` is base64url). */
+function headRecordPath(keyPath: string, id: string): string {
+  return `${keyPath}.${id}.head`;
+}
+
 /** A keyring in memory (the memory host's; tests give each participant a keyring of its own). */
 export function memoryKeyring(initial: Record<string, PrivateJwk> = {}): Keyring {
   const keys = new Map(Object.entries(initial));
   const next = new Map<string, PrivateJwk>();
+  const heads = new Map<string, unknown>();
   return {
     where: (participant) => `memory:${participant}`,
     async load(participant, create) {
@@ -191,6 +263,12 @@ export function memoryKeyring(initial: Record<string, PrivateJwk> = {}): Keyring
       const key = next.get(participant);
       if (key) keys.set(participant, key);
       next.delete(participant);
+    },
+    async recall(participant, id) {
+      return structuredClone(heads.get(`${participant}\n${id}`));
+    },
+    async remember(participant, id, record) {
+      heads.set(`${participant}\n${id}`, structuredClone(record));
     },
   };
 }

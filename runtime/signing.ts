@@ -24,9 +24,10 @@ import type { webcrypto } from 'node:crypto';
 import { AcpError } from './errors.ts';
 import type { Keyring } from './host.ts';
 import { fromBase64Url, isPrivateJwk, lineHash, toBase64Url, type PrivateJwk } from './keyring.ts';
+import { dumpsPy } from './pyjson.ts';
 import { getBuiltin, isInt, isObject, type Json } from './util.ts';
-import type { UnsignedPolicy, SigningSummary } from './types.ts';
-export type { UnsignedPolicy, SigningSummary } from './types.ts';
+import type { SigningDeclaration, SigningSummary, UnsignedPolicy } from './types.ts';
+export type { SigningDeclaration, SigningSummary, UnsignedPolicy } from './types.ts';
 
 /** The format's version (protocol.json and seq 1 `signing.version`). */
 export const SIGNING_VERSION = 1;
@@ -35,15 +36,20 @@ export const GENESIS_PREV = '0'.repeat(64);
 /** The policies, for option choices. */
 export const UNSIGNED_POLICIES: readonly UnsignedPolicy[] = ['warn', 'refuse'];
 
-/** protocol.json's `signing` (and, without `head`, seq 1's). */
-export interface SigningDeclaration {
-  version: number;
-  id: string;
-  policy: UnsignedPolicy;
-  /** Participant → current public key (base64url, 32 bytes). */
-  keys: Record<string, string>;
-  /** The last line acp signed: its seq and the SHA-256 of its text. */
-  head?: { seq: number; sha256: string };
+
+/**
+ * The collaboration's fixed terms: what protocol.json declares at init and
+ * no event changes (the signing policy is in the declaration itself).
+ */
+export const TERM_FIELDS = ['objective', 'objectiveGates', 'participants', 'completionGates', 'deliverables', 'repoRoot'] as const;
+
+/**
+ * SHA-256 (hex) of each of protocol.json's fixed terms, in a canonical form
+ * (Python's `json.dumps(sort_keys=True)`, a missing field as `null`): seq 1
+ * carries them, signed, so that validate names a term edited afterwards.
+ */
+export function termsDigests(protocol: Json): Record<string, string> {
+  return Object.fromEntries(TERM_FIELDS.map((field) => [field, lineHash(dumpsPy(protocol[field] ?? null, { sortKeys: true }))]));
 }
 
 const SIG_TAIL = /,"sig":"([A-Za-z0-9_-]{86})"\}$/;
@@ -195,6 +201,16 @@ export interface VerifierState {
   verified: number;
   /** `[position, message]`, in the order found. */
   problems: [number, string][];
+  /** How many of `problems` are about protocol.json's copy of the declaration only (`doctor --fix` rebuilds it from the log). */
+  cacheProblems?: number;
+}
+
+/** Options of a {@link SignatureVerifier}. */
+export interface VerifierOptions {
+  /** Where to go on from: a saved state (the validation checkpoint), or a point an append verified before. */
+  state?: VerifierState;
+  /** {@link termsDigests} of protocol.json as it is now, compared with seq 1's (undefined: not compared). */
+  terms?: Record<string, string>;
 }
 
 /** How many problems are listed one by one; past it, one line counts the rest. */
@@ -217,14 +233,18 @@ export class SignatureVerifier {
   readonly #declared: SigningDeclaration | undefined;
   readonly #hash: LineHasher;
   readonly #keys = new PublicKeys();
+  readonly #terms: Record<string, string> | undefined;
+  /** This run's problems of protocol.json's copy only (an append rebuilds the copy rather than refusing). */
+  readonly #cacheEntries = new Set<[number, string]>();
   #pending: { position: number; from: string; key: string; message: Uint8Array<ArrayBuffer>; sig: string }[] = [];
   #warnedUndeclared = false;
 
   /** `declared`: protocol.json's `signing` (undefined when it has none); `hash`: see {@link fastLineHasher}. */
-  constructor(declared: SigningDeclaration | undefined, hash: LineHasher, state?: VerifierState) {
+  constructor(declared: SigningDeclaration | undefined, hash: LineHasher, options: VerifierOptions = {}) {
     this.#declared = declared;
     this.#hash = hash;
-    this.state = state ?? { position: 0, lastHash: '', id: null, policy: declared?.policy ?? 'warn', keys: {}, keySeqs: {}, lastSigned: null, unsigned: [], verified: 0, problems: [] };
+    this.#terms = options.terms;
+    this.state = options.state ?? { position: 0, lastHash: '', id: null, policy: declared?.policy ?? 'warn', keys: {}, keySeqs: {}, lastSigned: null, unsigned: [], verified: 0, problems: [] };
   }
 
   /** Whether the folder is signed: protocol.json or seq 1 declares it. */
@@ -286,23 +306,43 @@ export class SignatureVerifier {
    * `seq N: …`, in log order), warnings (unsigned events under `warn`, a
    * stale head) and the summary.
    */
-  finish(): { errors: string[]; warnings: string[]; summary: SigningSummary | undefined } {
+  finish(): { errors: string[]; warnings: string[]; summary: SigningSummary | undefined; rebuilt?: SigningDeclaration } {
     if (!this.active) return { errors: this.state.problems.map(([p, m]) => `seq ${p}: ${m}`), warnings: [], summary: undefined };
     const s = this.state;
     const problems: [number, string][] = [...s.problems];
     const warnings: string[] = [];
+    let cacheProblems = s.cacheProblems ?? 0;
     // A log that falls short of the head lacks key announcements too: only a whole log is compared with the registry.
-    if (this.#checkHead(problems, warnings)) this.#checkRegistry(problems);
-    problems.sort((a, b) => a[0] - b[0]);
-    const errors = problems.slice(0, LISTED_PROBLEMS).map(([p, m]) => `seq ${p}: ${m}`);
-    if (problems.length > LISTED_PROBLEMS) errors.push(`signatures: ${problems.length - LISTED_PROBLEMS} more problems after seq ${problems[LISTED_PROBLEMS - 1]![0]}`);
+    const whole = this.#checkHead(problems, warnings);
+    if (whole) cacheProblems += this.#checkRegistry(problems) + (this.#declared && !this.#declared.head && s.lastSigned ? 1 : 0);
+    const errors = formatProblems(problems);
     if (s.unsigned.length) {
       const text = `seq ${formatRanges(s.unsigned)}: unsigned (appended by a tool that does not sign, such as the Python scripts): who wrote ${count(s.unsigned) > 1 ? 'them' : 'it'} is not verified`;
       if (s.policy === 'refuse') errors.push(`${text}, and this collaboration's signing policy refuses unsigned events`);
       else warnings.push(text);
     }
     const summary: SigningSummary = { events: s.position, policy: s.policy, verified: s.verified, unsigned: s.unsigned, head: s.lastSigned, problems: problems.length + (s.policy === 'refuse' && s.unsigned.length ? 1 : 0) };
-    return { errors, warnings, summary };
+    // Only a copy that is all that is wrong is rebuilt: the log itself must be whole.
+    const rebuilt = whole && s.id !== null && cacheProblems === problems.length ? this.declaration() : undefined;
+    return { errors, warnings, summary, ...(rebuilt && problems.length ? { rebuilt } : {}) };
+  }
+
+  /**
+   * What an append refuses to extend, in validate's words: the chain's
+   * problems and the head's (not protocol.json's copy of the keys, which
+   * the append rebuilds from the log, nor unsigned events, validate's
+   * verdict under the policy).
+   */
+  chainErrors(): string[] {
+    const problems = this.state.problems.filter((problem) => !this.#cacheEntries.has(problem));
+    this.#checkHead(problems, []);
+    return formatProblems(problems);
+  }
+
+  /** protocol.json's `signing` as the log says it (id and policy of seq 1, the keys of the log, the head at the last signed line). */
+  declaration(): SigningDeclaration {
+    const s = this.state;
+    return { version: SIGNING_VERSION, id: s.id ?? '', policy: s.policy, keys: { ...s.keys }, ...(s.lastSigned ? { head: { ...s.lastSigned } } : {}) };
   }
 
   /** seq 1: the declaration the log starts with, against protocol.json's. */
@@ -315,8 +355,9 @@ export class SignatureVerifier {
       s.id = first.id as string;
       s.policy = first.policy as UnsignedPolicy;
       for (const [who, key] of Object.entries(first.keys as Record<string, string>)) [s.keys[who], s.keySeqs[who]] = [key, 1];
-      if (!declared) this.#problem(1, 'declares a signed collaboration, but protocol.json has no signing declaration (removed?)');
-      else if (declared.id !== s.id || declared.policy !== s.policy) this.#problem(1, `protocol.json signing (id ${declared.id}, policy ${declared.policy}) is not what seq 1 declares (id ${s.id}, policy ${s.policy})`);
+      if (!declared) this.#cacheProblem(1, 'declares a signed collaboration, but protocol.json has no signing declaration (removed?)');
+      else if (declared.id !== s.id || declared.policy !== s.policy) this.#cacheProblem(1, `protocol.json signing (id ${declared.id}, policy ${declared.policy}) is not what seq 1 declares (id ${s.id}, policy ${s.policy})`);
+      this.#checkTerms(first.terms);
       return;
     }
     if (first) this.#problem(1, `signing ${problem}`);
@@ -325,6 +366,15 @@ export class SignatureVerifier {
       // Go on with protocol.json's word, so that every later line is still checked.
       s.id = declared.id;
       s.policy = declared.policy;
+    }
+  }
+
+  /** seq 1's digests of the terms against protocol.json's terms now (a seq 1 without them, from before terms were signed, is not compared). */
+  #checkTerms(signed: unknown): void {
+    if (!this.#terms || !isObject(signed)) return;
+    const edited = TERM_FIELDS.filter((field) => signed[field] !== this.#terms![field]);
+    if (edited.length) {
+      this.#problem(1, `protocol.json's ${edited.join(', ')} ${edited.length > 1 ? 'are' : 'is'} not what seq 1 signed: the collaboration's terms were edited after it started (restore protocol.json from a known-good copy or its git history)`);
     }
   }
 
@@ -346,7 +396,10 @@ export class SignatureVerifier {
   #checkHead(problems: [number, string][], warnings: string[]): boolean {
     const head = this.#declared?.head;
     const last = this.state.lastSigned;
-    if (!head) return true;
+    if (!head) {
+      if (this.#declared && last) problems.push([last.seq, "protocol.json's signing has no head (removed?): a cut tail of the log cannot be told from an honest end; `acp doctor --fix` restores it from the log"]);
+      return true;
+    }
     const count = this.state.position;
     const range = head.seq === count + 1 ? `seq ${head.seq} was` : `events ${count + 1}–${head.seq} were`;
     if (head.seq > count) problems.push([count + 1, `missing: events.jsonl ends at seq ${count}, but protocol.json's signed head is seq ${head.seq} (${range} removed)`]);
@@ -357,17 +410,42 @@ export class SignatureVerifier {
     return false;
   }
 
-  /** protocol.json's copy of the keys against the log's. */
-  #checkRegistry(problems: [number, string][]): void {
-    const cached = this.#declared?.keys ?? {};
+  /** protocol.json's copy of the keys against the log's, both ways; returns how many problems it added. */
+  #checkRegistry(problems: [number, string][]): number {
+    if (!this.#declared) return 0;
+    const cached = this.#declared.keys;
+    const before = problems.length;
     for (const [who, key] of Object.entries(this.state.keys)) {
-      if (Object.hasOwn(cached, who) && cached[who] !== key) problems.push([this.state.keySeqs[who]!, `protocol.json signing.keys records another key for ${who} than the log (announced at seq ${this.state.keySeqs[who]})`]);
+      const where = this.state.keySeqs[who]!;
+      if (!Object.hasOwn(cached, who)) problems.push([where, `protocol.json signing.keys has no key for ${who}, whose key the log registers (at seq ${where}): the copy is not what the log says (\`acp doctor --fix\` rebuilds it)`]);
+      else if (cached[who] !== key) problems.push([where, `protocol.json signing.keys records another key for ${who} than the log (announced at seq ${where})`]);
     }
+    for (const who of Object.keys(cached)) {
+      // Found at the log's end (no line up to there registers it): an edited line that lost its announcement is named first.
+      if (!Object.hasOwn(this.state.keys, who)) problems.push([this.state.position, `protocol.json signing.keys names ${who}, whose key the log never registers: the copy is not what the log says (\`acp doctor --fix\` rebuilds it)`]);
+    }
+    return problems.length - before;
   }
 
   #problem(position: number, message: string): void {
     this.state.problems.push([position, message]);
   }
+
+  /** A problem of protocol.json's copy only. */
+  #cacheProblem(position: number, message: string): void {
+    const problem: [number, string] = [position, message];
+    this.state.problems.push(problem);
+    this.#cacheEntries.add(problem);
+    this.state.cacheProblems = (this.state.cacheProblems ?? 0) + 1;
+  }
+}
+
+/** Problems as messages, in log order, the first {@link LISTED_PROBLEMS} one by one. */
+function formatProblems(problems: [number, string][]): string[] {
+  problems.sort((a, b) => a[0] - b[0]);
+  const errors = problems.slice(0, LISTED_PROBLEMS).map(([p, m]) => `seq ${p}: ${m}`);
+  if (problems.length > LISTED_PROBLEMS) errors.push(`signatures: ${problems.length - LISTED_PROBLEMS} more problems after seq ${problems[LISTED_PROBLEMS - 1]![0]}`);
+  return errors;
 }
 
 /** Extend sorted `[first, last]` ranges with `n`, larger than all of them. */

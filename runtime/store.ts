@@ -13,7 +13,7 @@ export function localStore(host: Host): Store {
   return {
     name: 'local',
     transact: (folder, _intent, body, options = {}) =>
-      withFolderLock(host, folder, (lock) => body({ lock, synced: false, written: new Set(), done: [], attempt: 1 }), { onWait: options.onLockWait, timeoutMs: options.lockTimeoutMs }),
+      withFolderLock(host, folder, (lock) => body({ lock, synced: false, written: new Set(), done: [], attempt: 1 }), { onWait: options.onLockWait, timeoutMs: options.lockTimeoutMs, signal: options.lockSignal }),
   };
 }
 

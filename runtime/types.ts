@@ -663,6 +663,8 @@ export interface AppendOptions {
   onLockWait?: (message: string) => void;
   /** Give up when the lock has not changed hands (nor the line ahead moved) for this long (default 60 s); a line that keeps moving is waited out. */
   lockTimeoutMs?: number;
+  /** Stop waiting for the lock when this aborts (SIGINT/SIGTERM; see {@link FolderLockOptions.signal}). */
+  lockSignal?: AbortSignal;
   /** Told what a store found and settled on the way (git: an earlier run's event that did or did not land). */
   onNote?: (line: string) => void;
   /** The store to write through (default: the one {@link openStore} chooses for the folder). */
@@ -720,7 +722,7 @@ export interface Store {
    * check runs again), so it keeps no state between runs. A refusal thrown
    * by the body is passed on and nothing is published.
    */
-  transact<T>(folder: string, intent: WriteIntent, body: (session: StoreSession) => Promise<T>, options?: Pick<AppendOptions, 'onLockWait' | 'lockTimeoutMs' | 'onNote'>): Promise<T>;
+  transact<T>(folder: string, intent: WriteIntent, body: (session: StoreSession) => Promise<T>, options?: Pick<AppendOptions, 'onLockWait' | 'lockTimeoutMs' | 'lockSignal' | 'onNote'>): Promise<T>;
   /**
    * Keep the local folder up to date while someone waits on it (git: fetch
    * and fast-forward now, then in the background with back-off). Resolves
@@ -827,6 +829,12 @@ export interface SignatureReport {
   warnings: string[];
   /** Absent when the folder declares no signing. */
   signing?: SigningSummary;
+  /**
+   * protocol.json's `signing` rebuilt from the log, when protocol.json's
+   * copy (removed, without its head, keys that are not the log's) is all
+   * that is wrong: `doctor --fix` writes it.
+   */
+  rebuilt?: SigningDeclaration;
 }
 
 /** What `init` asks for. */
@@ -990,6 +998,36 @@ export interface FolderLockOptions {
   onWait?: (message: string) => void;
   /** The handle of a lock the caller already holds on this folder (see {@link FolderLock}). */
   held?: FolderLock;
+  /**
+   * Stop waiting when this aborts (SIGINT/SIGTERM): the wait ends with an
+   * `AcpAbortError` and withdraws its ticket. A lock already taken is held
+   * until `fn` ends.
+   */
+  signal?: AbortSignal;
+}
+
+/**
+ * What a file of the waiting line is: `live`, a waiter that renews its
+ * ticket (the only kind anyone waits for); `stale`, a waiter that is gone
+ * or stopped renewing (cleared by the next writer); `garbage`, not a
+ * waiter's ticket at all (a name that is not a ticket's, a directory, FIFO
+ * or symlink, an oversized or unreadable file): ignored by writers, removed
+ * by `acp doctor --fix`.
+ */
+export interface LockTicket {
+  name: string;
+  /** The ticket's number (absent when the name is not a ticket's). */
+  number?: number;
+  kind: 'live' | 'stale' | 'garbage';
+  /** Why it is that kind, for a person (doctor). */
+  why: string;
+  /** The recorded waiter and its raw text (live and stale tickets). */
+  pid?: number;
+  hostname?: string;
+  raw?: string;
+  ageMs?: number;
+  /** A live ticket: when its lease ends unless renewed (host clock, ms); judged again then. */
+  liveUntil?: number;
 }
 
 /**
@@ -1032,6 +1070,19 @@ export interface ReadinessFacts {
 
 /** What validate makes of an event without a signature in a signed folder. */
 export type UnsignedPolicy = 'warn' | 'refuse';
+
+/** protocol.json's `signing` (and, without `head`, seq 1's): docs/signing.md. */
+export interface SigningDeclaration {
+  version: number;
+  id: string;
+  policy: UnsignedPolicy;
+  /** Participant → current public key (base64url, 32 bytes). */
+  keys: Record<string, string>;
+  /** The last line acp signed: its seq and the SHA-256 of its text. */
+  head?: { seq: number; sha256: string };
+  /** seq 1 only: SHA-256 of each of the collaboration's fixed terms (signing.ts termsDigests). */
+  terms?: Record<string, string>;
+}
 
 /** What a signed folder's verification found, besides its messages (status and the report show it). */
 export interface SigningSummary {
@@ -1507,6 +1558,18 @@ export interface AcpApi {
    * {@link AcpError} when `.acp.lock` is not a regular file.
    */
   inspectFolderLock(host: Host, folder: string): Promise<FolderLockState>;
+  /**
+   * Every file of a folder's waiting line, judged (for `acp doctor`); with
+   * `clear`, remove what is not live (a directory stays, and is reported).
+   */
+  inspectLockLine(host: Host, folder: string, clear?: boolean): Promise<{ tickets: LockTicket[]; cleared: LockTicket[] }>;
+  /** The most each kind of file can legitimately hold (bytes): a larger one is refused unread. */
+  readonly READ_LIMITS: { readonly protocol: number; readonly log: number; readonly document: number; readonly checkpoint: number };
+  /**
+   * Read a regular file of at most `maxBytes`; a FIFO, device or socket, or a
+   * larger file, is refused with an {@link AcpError} naming it (exit 2).
+   */
+  readCapped(host: Host, path: string, maxBytes: number, name: string): Promise<Uint8Array>;
   /**
    * Hold the folder's exclusive lock while `fn` runs, renewing its lease. A
    * lock whose holder is gone is broken under a second "breaker" lock, so two

@@ -11,6 +11,7 @@ import { AcpError, AcpPluginError } from './errors.ts';
 import { scanEventLog } from './event-log.ts';
 import { callType, defaultTemplate, deliverableRef, documentFiles, isUnsafePath, participantIds, primaryRef, readDeliverable, readProtocol } from './folder.ts';
 import type { Host } from './host.ts';
+import { lineHash } from './keyring.ts';
 import { compareInstants, decodeText, pyRepr, pyStr, pyStrip, reviewHeadings, zonedInstant } from './pytext.ts';
 import type { SignatureVerifier, SigningDeclaration } from './signing.ts';
 import { applyEvent, emptyState } from './state-machine.ts';
@@ -331,9 +332,9 @@ interface PassSignatures {
 }
 
 /** The signature checks of validate's pass: signing.ts is loaded only for a folder that declares signing. */
-async function passSignatures(protocol: Json, options: ValidateOptions): Promise<PassSignatures> {
+async function passSignatures(protocol: Json, options: ValidateOptions, evenUndeclared = false): Promise<PassSignatures> {
   if (options.signatures === false) return { check: false, key: 'off' };
-  if (protocol.signing === undefined) return { check: true, key: 'none' };
+  if (protocol.signing === undefined && !evenUndeclared) return { check: true, key: 'none' };
   const signing = await import('./signing.ts');
   const hash = signing.fastLineHasher(await nodeCrypto());
   let declared: SigningDeclaration | undefined;
@@ -343,11 +344,13 @@ async function passSignatures(protocol: Json, options: ValidateOptions): Promise
     if (!(error instanceof AcpError)) throw error;
     return { check: true, key: 'malformed', problem: error.message, verifier: () => new signing.SignatureVerifier(undefined, hash) };
   }
-  return { check: true, key: `${declared!.id} ${declared!.policy}`, verifier: () => new signing.SignatureVerifier(declared, hash) };
+  // seq 1 signs the terms: a checkpoint made under other terms is not used.
+  const terms = signing.termsDigests(protocol);
+  return { check: true, key: declared ? `${declared.id} ${declared.policy} ${lineHash(Object.values(terms).join(' '))}` : 'none', verifier: () => new signing.SignatureVerifier(declared, hash, { terms }) };
 }
 
 /** The signature checks' verdict, after every spec step (so that the spec's messages keep their order). */
-function signatureFindings(pass: Pick<LogPass, 'signing' | 'firstSignature'>, signatures: PassSignatures, findings: Findings): SigningSummary | undefined {
+function signatureFindings(pass: Pick<LogPass, 'signing' | 'firstSignature'>, signatures: PassSignatures, findings: Findings & { rebuilt?: SigningDeclaration }): SigningSummary | undefined {
   if (signatures.problem) findings.errors.push(signatures.problem);
   if (pass.firstSignature !== undefined) {
     findings.errors.push(`seq ${pass.firstSignature}: carries a signature, but protocol.json declares no signed collaboration (its signing declaration was removed?)`);
@@ -356,6 +359,7 @@ function signatureFindings(pass: Pick<LogPass, 'signing' | 'firstSignature'>, si
   const verdict = pass.signing.finish();
   findings.errors.push(...verdict.errors);
   findings.warnings.push(...verdict.warnings);
+  if (verdict.rebuilt) findings.rebuilt = verdict.rebuilt;
   return verdict.summary;
 }
 
@@ -367,30 +371,20 @@ function signatureFindings(pass: Pick<LogPass, 'signing' | 'firstSignature'>, si
  */
 export async function verifySignatures(host: Host, folder: string): Promise<SignatureReport> {
   const protocol = await readProtocol(host, folder);
-  const signatures = await passSignatures(protocol, {});
-  const verifier = signatures.verifier?.();
-  let position = 0;
-  let firstSignature: number | undefined;
+  // Also without a declaration in protocol.json: seq 1 may declare one (removed from the copy).
+  const signatures = await passSignatures(protocol, {}, true);
+  // Always one here: a folder without signing, and whose lines carry none, reports nothing.
+  const verifier = signatures.verifier!();
   const errors: string[] = [];
   try {
-    const log = await scanEventLog(
-      host,
-      folder,
-      (event, line) => {
-        position++;
-        if (verifier) verifier.add(event, line);
-        else if (firstSignature === undefined && event.sig !== undefined) firstSignature = position;
-      },
-      undefined,
-      verifier && (() => verifier.flush()),
-    );
+    const log = await scanEventLog(host, folder, (event, line) => verifier.add(event, line), undefined, () => verifier.flush());
     errors.push(...log.errors);
   } catch (error) {
     if (!(error instanceof AcpError)) throw error;
     errors.push(error.message);
   }
-  const findings: Findings = { errors, warnings: [] };
-  const signing = signatureFindings({ signing: verifier, firstSignature }, signatures, findings);
+  const findings: Findings & { rebuilt?: SigningDeclaration } = { errors, warnings: [] };
+  const signing = signatureFindings({ signing: verifier, firstSignature: undefined }, signatures, findings);
   return { ...findings, ...(signing ? { signing } : {}) };
 }
 

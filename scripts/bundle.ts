@@ -44,6 +44,12 @@ const MCP_SERVER = 'plugins/mcp/server.ts';
 const BIN = 'runtime/bin.ts';
 /** acp.ts is its own file, dist/lib.mjs, which the bin imports. */
 const LIBRARY = 'acp.ts';
+/**
+ * The error classes, which the CLI tells apart with `instanceof`: a chunk
+ * takes them from lib.mjs (acp.ts re-exports every one), never a copy of
+ * its own (runtime/signing.ts's refusals were internal errors, exit 70).
+ */
+const ERRORS = 'runtime/errors.ts';
 
 /**
  * acp.ts reads only the version from package.json; the rest (scripts,
@@ -89,7 +95,7 @@ async function build(job: Job, queue: Map<string, Job>): Promise<void> {
         const target = targetOf(args.path, args.importer);
         if (target === undefined || target === job.target) return undefined;
         if (target === MCP_SERVER) return { path: importPath('acp-mcp.mjs'), external: true };
-        if (target === LIBRARY) return { path: importPath('lib.mjs'), external: true };
+        if (target === LIBRARY || (target === ERRORS && job.target !== LIBRARY)) return { path: importPath('lib.mjs'), external: true };
         const isPackage = !target.endsWith('.ts') && !target.endsWith('.json');
         const lazy = args.kind === 'dynamic-import' ? !START_PATH.has(target) : isPackage && SHARED_PACKAGES.has(target);
         if (!lazy) return undefined;

@@ -8,6 +8,14 @@
 //   GIT_RACE_CLONES=4,8 GIT_RACE_APPENDS=10 bun scripts/git-race.ts
 //   GIT_RACE_ONLY=race|handoff|idle         one section
 //   GIT_RACE_IDLE_SECONDS=60                length of the idle measurement
+//   GIT_RACE_SERVER=http|ssh                the remote on a real server on
+//                                           loopback (test/git-servers.ts:
+//                                           lighttpd + git http-backend with
+//                                           basic auth, or openssh-server)
+//                                           instead of a bare directory
+//   GIT_RACE_SSH_MULTIPLEX=1                SSH clients share a connection
+//                                           (ControlMaster, as ~/.ssh/config
+//                                           can set it)
 //
 // The race runs in one process (runCli per append, as many at once as there
 // are clones); every append is a real transaction against the remote: git
@@ -19,6 +27,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createNodeHost, createRegistry, openStore, runCli } from '../acp.ts';
 import { createProcessRuntime } from '../runtime/process.ts';
+import { type GitServer, serverTools, startHttpServer, startSshServer } from '../test/git-servers.ts';
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), '..');
 const GIT_ENV = { GIT_AUTHOR_NAME: 'race', GIT_AUTHOR_EMAIL: 'race@example.invalid', GIT_COMMITTER_NAME: 'race', GIT_COMMITTER_EMAIL: 'race@example.invalid', GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' };
@@ -44,15 +53,20 @@ const mean = (values: number[]): number => values.reduce((a, b) => a + b, 0) / v
 /** A bare remote with a project file and a folder `collab` of `participants`, and one clone per participant. */
 async function setup(base: string, participants: string[]): Promise<{ remote: string; clones: string[] }> {
   mkdirSync(base, { recursive: true });
-  const remote = join(base, 'remote.git');
+  const name = base.slice(base.lastIndexOf('/') + 1);
+  const remote = server ? join(server.repos, `${name}.git`) : join(base, 'remote.git');
   git(base, 'init', '--quiet', '--bare', '-b', 'main', remote);
+  const url = server ? server.url(name) : remote;
+  const config = Object.entries(server?.config ?? {}).flatMap(([key, value]) => ['-c', `${key}=${value}`]);
   const seed = join(base, 'seed');
-  git(base, 'clone', '--quiet', remote, seed);
+  git(base, 'clone', '--quiet', ...config, url, seed);
+  // A clone of an empty repository over SSH may name its branch by init.defaultBranch: the collaboration is on main.
+  git(seed, 'symbolic-ref', 'HEAD', 'refs/heads/main');
   const init = await acp('init', '--no-config', '--git', '--folder', join(seed, 'collab'), ...participants.flatMap((p) => ['--participant', p]), '--objective', 'race', '--completion', 'done', '--primary-deliverable-type', 'design-spec');
   if (init.code !== 0) throw new Error(init.stderr);
   const clones = participants.map((_, i) => {
     const clone = join(base, `clone${i}`);
-    git(base, 'clone', '--quiet', remote, clone);
+    git(base, 'clone', '--quiet', ...config, url, clone);
     return clone;
   });
   return { remote, clones };
@@ -148,7 +162,11 @@ async function idle(root: string, seconds: number): Promise<void> {
 
 const root = mkdtempSync(join(tmpdir(), 'acp-git-race-'));
 const only = process.env.GIT_RACE_ONLY;
-console.log(`git race figures: ${cpus().length} cores, load ${loadavg().map((l) => l.toFixed(1)).join(' ')}, git ${git(root, '--version').trim().replace('git version ', '')}`);
+const kind = process.env.GIT_RACE_SERVER;
+if (kind && kind !== 'http' && kind !== 'ssh') throw new Error(`GIT_RACE_SERVER must be http or ssh, not ${kind}`);
+if (kind && serverTools()) throw new Error(serverTools());
+const server: GitServer | undefined = kind === 'http' ? await startHttpServer(join(root, 'server')) : kind === 'ssh' ? await startSshServer(join(root, 'server'), { multiplex: process.env.GIT_RACE_SSH_MULTIPLEX === '1' }) : undefined;
+console.log(`git race figures: ${cpus().length} cores, load ${loadavg().map((l) => l.toFixed(1)).join(' ')}, git ${git(root, '--version').trim().replace('git version ', '')}, remote: ${server ? `${server.kind} server on 127.0.0.1${process.env.GIT_RACE_SSH_MULTIPLEX === '1' ? ' (multiplexed)' : ''}` : 'a bare directory'}`);
 try {
   if (!only || only === 'race') {
     const sizes = (process.env.GIT_RACE_CLONES ?? '4,8,20').split(',').map(Number);
@@ -157,5 +175,6 @@ try {
   if (!only || only === 'handoff') await handoff(root, Number(process.env.GIT_RACE_HANDOFFS ?? 20));
   if (!only || only === 'idle') await idle(root, Number(process.env.GIT_RACE_IDLE_SECONDS ?? 60));
 } finally {
+  await server?.stop();
   rmSync(root, { recursive: true, force: true });
 }

@@ -7,7 +7,7 @@
 // the set-ups are copies of one built per file (test/git-harness.ts), and
 // the outage lasts until the waiter has met it, not a fixed time.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -161,6 +161,21 @@ describe('4. hooks run once, after the push landed', () => {
   });
 });
 
+describe("4b. the user's pre-push hook", () => {
+  it('runs once for an append that lost a race and took a ticket in line, never for the line\'s own refs', async () => {
+    const { remote, clones, base } = await sandbox.setup('pre-push', initArgs, 2);
+    const [a, b] = clones as [string, string];
+    const count = join(base, 'pre-push.log');
+    writeFileSync(join(a, '.git', 'hooks', 'pre-push'), `#!/bin/sh\nwhile read local sha remote_ref rest; do echo "$remote_ref" >> '${count}'; done\nexit 0\n`, { mode: 0o755 });
+    await prepareCommit(b, REVIEWER, 'first');
+    const r = await sandbox.withGitWrapper(landsFirst(b, join(base, 'mark')), () => acp('append', '--git', '--json', '--folder', join(a, 'collab'), '--participant', OWNER, '--event', 'blocked', '--summary', 'second', '--reply-to', '1'));
+    expect(r.stderr).toBe('');
+    expect(JSON.parse(r.stdout).git.attempts).toBe(2);
+    expect(remoteLog(remote).map((e) => e.summary).slice(1)).toEqual(['first', 'second']);
+    expect(readFileSync(count, 'utf8')).toBe('refs/heads/main\n');
+  });
+});
+
 describe('5. half-written states are found by doctor --git and repaired', () => {
   it('no git identity: the participant signs the commit', async () => {
     const { remote, clones } = await sandbox.setup('identity', initArgs, 1);
@@ -176,6 +191,34 @@ describe('5. half-written states are found by doctor --git and repaired', () => 
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(git(remote, 'log', '-1', '--format=%an <%ae>', 'main').trim()).toBe(`${OWNER} <${OWNER}@acp.invalid>`);
+    expect(git(clones[0]!, 'status', '--porcelain')).toBe('');
+  });
+
+  it("commit.gpgsign with no way to sign: the event is committed unsigned, with a note; the user's commit hooks do not run", async () => {
+    const { remote, clones } = await sandbox.setup('gpgsign', initArgs, 1);
+    const a = clones[0]!;
+    git(a, 'config', 'commit.gpgsign', 'true');
+    git(a, 'config', 'gpg.program', 'false');
+    writeFileSync(join(a, '.git', 'hooks', 'pre-commit'), '#!/bin/sh\necho "pre-commit ran" >&2\nexit 1\n', { mode: 0o755 });
+    const r = await acp(...blocked(join(a, 'collab')));
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/^note: git: acp: seq 2 blocked by alice was committed unsigned: commit\.gpgsign is set, but signing failed \(.*gpg failed to sign the data.*\)\n$/);
+    expect(git(remote, 'log', '-1', '--format=%s %G?', 'main').trim()).toBe('acp: seq 2 blocked by alice N');
+  });
+
+  it('a torn last line: the append names it, doctor --git --fix cuts it with its copy under .git/acp-backup/, and appends go on', async () => {
+    const { remote, clones } = await sandbox.setup('torn', initArgs, 1);
+    const folder = join(clones[0]!, 'collab');
+    writeFileSync(join(folder, 'events.jsonl'), `${readFileSync(join(folder, 'events.jsonl'), 'utf8')}{"seq":2,"from":"alice","ev`);
+    const refused = await acp(...blocked(folder, OWNER, 'after the tear'));
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('holds changes that are on no remote and no push is pending (events.jsonl ends in a torn line: a writer was interrupted in the middle of an append)');
+    const fixed = await acp('doctor', '--git', '--fix', '--folder', folder);
+    expect(fixed.stdout).toMatch(/fixed: git: moved events\.jsonl\.torn-\w+\.bak out of the folder to \S+\/\.git\/acp-backup\/\w+ /);
+    expect(fixed.stdout).toContain('ok: git: the folder is in step with origin/main');
+    expect(readdirSync(folder).filter((name) => name.endsWith('.bak'))).toEqual([]);
+    expect((await acp(...blocked(folder, OWNER, 'after the tear'))).code).toBe(0);
+    expect(remoteLog(remote).slice(1).map((e) => `${e.seq} ${e.summary}`)).toEqual(['2 after the tear']);
     expect(git(clones[0]!, 'status', '--porcelain')).toBe('');
   });
 
@@ -251,34 +294,60 @@ describe('7. a force-push that dropped events', () => {
     const doctor = await acp('doctor', '--git', '--folder', join(a, 'collab'));
     expect(doctor.stdout).toContain(`if not, push it back with git push --force-with-lease origin ${dropped}:refs/heads/main`);
     const fixed = await acp('doctor', '--git', '--fix', '--folder', join(a, 'collab'));
-    expect(fixed.stdout).toContain(`fixed: git: kept the folder's history that origin/main no longer has as refs/acp/backup/collab (${dropped.slice(0, 12)})`);
+    expect(fixed.stdout).toContain(`fixed: git: took 1 acp commit(s) off HEAD (seq 2 blocked by ${OWNER}): origin/main lost them to a force-push; HEAD is origin/main again, the old history is kept as refs/acp/backup/collab`);
     expect(git(a, 'rev-parse', 'refs/acp/backup/collab').trim()).toBe(dropped);
     expect((await acp(...blocked(join(a, 'collab'), OWNER, 'next'))).code).toBe(0);
     expect(remoteLog(remote).slice(1).map((e) => `${e.seq} ${e.summary}`)).toEqual(['2 next']);
   });
 });
 
-describe('8. the folder lives in a repository people work in', () => {
-  it("an unrelated local commit on a diverged branch blocks nothing and is left alone", async () => {
-    const { remote, clones } = await sandbox.setup('wip', initArgs, 2);
-    const [a, b] = clones as [string, string];
-    writeFileSync(join(a, 'NOTES.md'), 'my own notes\n');
-    git(a, 'add', 'NOTES.md');
-    git(a, 'commit', '--quiet', '-m', 'wip');
-    const wip = git(a, 'rev-parse', 'HEAD').trim();
-    expect((await acp(...blocked(join(b, 'collab'), REVIEWER))).code).toBe(0);
-    const w = await acp('wait', '--git', '--folder', join(a, 'collab'), '--participant', OWNER, '--timeout', '60');
-    expect(w.code).toBe(0);
-    const r = await acp(...blocked(join(a, 'collab'), OWNER, 'mine'));
-    expect(r.stderr).toBe('');
-    expect(r.code).toBe(0);
-    expect(git(a, 'rev-parse', 'HEAD').trim()).toBe(wip);
-    expect(git(remote, 'log', '--format=%s', 'main')).not.toContain('wip');
-    expect(readFileSync(join(a, 'collab', 'events.jsonl'), 'utf8')).toBe(git(remote, 'show', 'main:collab/events.jsonl'));
-    // The user's branch catches up with a plain fast-forwarding pull... after their own rebase; the folder never blocks it.
-    expect(git(a, 'status', '--porcelain', '--', ':!collab')).toBe('');
+describe('7b. a force-push seen by a clone that only followed', () => {
+  it('is named as a force-push by the append, doctor and --fix; nothing is called an edit of this clone', async () => {
+    const { remote, clones } = await sandbox.setup('forced-follower', initArgs, 3);
+    const [a, b, c] = clones as [string, string, string];
+    const init = git(remote, 'rev-parse', 'main').trim();
+    expect((await acp(...blocked(join(a, 'collab'), OWNER, 'dropped'))).code).toBe(0);
+    expect((await acp('wait', '--git', '--folder', join(c, 'collab'), '--participant', REVIEWER, '--timeout', '60')).code).toBe(0);
+    git(b, 'push', '--quiet', '--force', 'origin', `${init}:main`);
+    const r = await acp(...blocked(join(c, 'collab'), REVIEWER, 'next'));
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('git: origin/main was rewritten (force-pushed): it no longer has 1 commit(s) this folder had, with the events seq 2 blocked by alice');
+    const doctor = await acp('doctor', '--git', '--folder', join(c, 'collab'));
+    expect(doctor.stdout).toContain('was rewritten (force-pushed)');
+    expect(doctor.stdout).not.toMatch(/edited|cut short|never appended/);
+    const fixed = await acp('doctor', '--git', '--fix', '--folder', join(c, 'collab'));
+    expect(fixed.stdout).toContain('fixed: git: took 1 acp commit(s) off HEAD (seq 2 blocked by alice): origin/main lost them to a force-push;');
+    expect((await acp(...blocked(join(c, 'collab'), REVIEWER, 'next'))).code).toBe(0);
+    expect(remoteLog(remote).slice(1).map((e) => `${e.seq} ${e.summary}`)).toEqual(['2 next']);
+    expect(git(c, 'status', '--porcelain')).toBe('');
   });
+});
 
+describe('7c. a stale copy of a document', () => {
+  it('is named by doctor as what an older commit had, not as an edit, and --fix brings it to the remote', async () => {
+    const { remote, clones } = await sandbox.setup('stale', initArgs, 1);
+    const a = clones[0]!;
+    const notes = join(a, 'collab', 'notes.md');
+    for (const line of ['n1', 'n2']) {
+      writeFileSync(notes, `${existsSync(notes) ? readFileSync(notes, 'utf8') : ''}${line}\n`);
+      expect((await acp(...blocked(join(a, 'collab'), OWNER, line, '--doc', 'notes.md'))).code).toBe(0);
+    }
+    // An editor's old buffer saved over the file.
+    writeFileSync(notes, 'n1\n');
+    const doctor = await acp('doctor', '--git', '--folder', join(a, 'collab'));
+    expect(doctor.code).toBe(1);
+    expect(doctor.stdout).toContain('PROBLEM: git: collab/notes.md is as an older commit of origin/main had it, not as it is now: a stale copy');
+    expect(doctor.stdout).not.toContain('not published yet');
+    const fixed = await acp('doctor', '--git', '--fix', '--folder', join(a, 'collab'));
+    expect(fixed.stdout).toMatch(/fixed: git: brought collab\/notes\.md \(a stale copy of an older commit\) to origin\/main \(the stale copy is kept in \S+acp-backup/);
+    expect(readFileSync(notes, 'utf8')).toBe('n1\nn2\n');
+    expect(git(remote, 'show', 'main:collab/notes.md')).toBe('n1\nn2\n');
+    expect(git(a, 'status', '--porcelain')).toBe('');
+  });
+});
+
+describe('8. the folder lives in a repository people work in', () => {
+  // The user's own unpushed commit on the branch: refused before writing, with the way out (test/git-checkout.test.ts).
   it('the collaboration can live on its own branch beside a protected main', async () => {
     const { remote, clones, base } = await sandbox.setup('branch', initArgs, 1);
     const a = clones[0]!;

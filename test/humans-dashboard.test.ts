@@ -10,36 +10,13 @@ import * as lib from '../acp.ts';
 import { confinedHost } from '../plugins/humans/dashboard/confine.ts';
 import { REPO_DIR } from './conformance/replay.ts';
 import { browserTestName, launchBrowser, SKIP_BROWSER } from './humans/browser.ts';
-import { acp, type Captured } from './humans/context.ts';
+import { acp } from './humans/context.ts';
+import { dashboard } from './humans/dashboard.ts';
 import { cleanup, happyFolder, REVIEWER, STEPS, tempRoot } from './humans/folders.ts';
 
 afterAll(cleanup);
 
 const HOSTILE = "<script>document.documentElement.setAttribute('data-pwned','row')</script> \u202eevil\u0007";
-
-/** A running dashboard: its URL, and `stop()` (resolves with what the command printed and its exit code). */
-async function dashboard(root: string, extra: string[] = []): Promise<{ url: URL; stop(): Promise<Captured> }> {
-  const controller = new AbortController();
-  let printed = '';
-  let announce: (url: string) => void = () => undefined;
-  const started = new Promise<string>((resolve) => (announce = resolve));
-  const run = acp(['dashboard', '--root', root, ...extra], {
-    signal: controller.signal,
-    onStdout: (text) => {
-      printed += text;
-      const url = /^dashboard: (\S+)$/m.exec(printed)?.[1];
-      if (url) announce(url);
-    },
-  });
-  const url = await Promise.race([started, run.then((r) => Promise.reject(new Error(`dashboard ended: ${r.rc} ${r.stderr}`)))]);
-  return {
-    url: new URL(url),
-    stop: async () => {
-      controller.abort();
-      return run;
-    },
-  };
-}
 
 /** Three collaborations: alpha revising (alice's turn), beta completed, gamma blocked by bob with a hostile reason. */
 async function threeCollaborations(): Promise<string> {
@@ -138,6 +115,8 @@ describe('acp dashboard', () => {
     const root = tempRoot();
     expect(await acp(['dashboard', '--root', join(root, 'missing')])).toMatchObject({ rc: 2, stderr: `error: --root '${join(root, 'missing')}' is not a directory\n` });
     expect(await acp(['dashboard', '--root', root, '--port', '70000'])).toMatchObject({ rc: 2, stderr: "error: argument --port: invalid port '70000' (0 to 65535; 0 picks a free one)\n" });
+    // An int option (defineCommand): argparse's words for a value that is no int, before the root is looked at.
+    expect(await acp(['dashboard', '--root', join(root, 'missing'), '--port', 'http'])).toMatchObject({ rc: 2, stderr: "error: argument --port: invalid int value: 'http'\n" });
     expect(await acp(['dashboard', '--root', root, '--tls-cert', 'c.pem'])).toMatchObject({ rc: 2, stderr: 'error: --tls-cert and --tls-key go together\n' });
   });
 

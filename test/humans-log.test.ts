@@ -56,6 +56,18 @@ describe('acp log', () => {
     expect((await acp(['log', '--folder', folder, '--since', 'five'])).stderr).toBe("error: argument --since: invalid int value: 'five'\n");
   });
 
+  test('--since is an int option (defineCommand): Python int() on the command line, a number from an embedder or RPC', async () => {
+    const folder = await happyFolder(6);
+    const seqs = (stdout: string): string[] => stdout.trimEnd().split('\n').map((l) => /seq (\d+)/.exec(l)![1]!);
+    expect(seqs((await acp(['log', '--folder', folder, '--since', '0_5'])).stdout)).toEqual(['6', '7']);
+    const host = await lib.createNodeHost();
+    const registry = await lib.createRegistry({ builtIns: true });
+    const out: string[] = [];
+    await lib.runCommand(registry, 'log', { options: { folder, since: 5 } }, { host, out: (t) => void out.push(t) });
+    await registry.cleanup();
+    expect(seqs(out.join('\n'))).toEqual(['6', '7']);
+  });
+
   test('bad lines: the readable events, a warning per bad line, exit 1', async () => {
     const folder = await happyFolder(1);
     appendFileSync(join(folder, 'events.jsonl'), '{"seq": 3, oops\n');

@@ -127,6 +127,20 @@ describe('acp report', () => {
     expect(blocked).toContain('<dd id="turn"><span class="muted">nobody (collaboration blocked)</span></dd>');
   });
 
+  test('fresh, in progress, frozen: the conclusion says "not concluded yet", never "blocked"; the header names what is frozen', async () => {
+    const frozenAt = STEPS.findIndex((s) => s.event.event === 'deliverable_frozen') + 1;
+    for (const steps of [0, 3, frozenAt]) {
+      const html = (await acp(['report', '--folder', await happyFolder(steps), '--out', '-'])).stdout;
+      const conclusion = /<section id="conclusion">(.*?)<\/section>/s.exec(html)![1]!;
+      expect({ steps, conclusion }).toEqual({ steps, conclusion: expect.stringContaining('not concluded yet') });
+      expect({ steps, blocked: /blocked/i.test(conclusion) }).toEqual({ steps, blocked: false });
+      const frozen = /<dd id="frozen">(.*?)<\/dd>/.exec(html)?.[1];
+      expect({ steps, frozen }).toEqual({ steps, frozen: steps === frozenAt ? expect.stringMatching(new RegExp(`^<code>${PRIMARY}</code> <code title="[0-9a-f]{64}">[0-9a-f]{12}</code>$`)) : '<span class="muted">nothing yet</span>' });
+    }
+    const done = (await acp(['report', '--folder', await happyFolder(STEPS.length), '--out', '-'])).stdout;
+    expect(/<section id="conclusion">(.*?)<\/section>/s.exec(done)![1]).toContain('Implement the design.');
+  });
+
   test('one outline: no repeated headings, documents below the sections, field lines apart, no local path', async () => {
     const folder = await happyFolder(STEPS.length);
     const html = (await acp(['report', '--folder', folder, '--out', '-'])).stdout;

@@ -36,8 +36,20 @@ describe('acp status', () => {
     expect(r.stdout).toMatch(/seq 4 +bob +review_submitted +→ revising +looks good/);
     expect(r.stdout).toMatch(/^validate: +passed$/m);
     expect(r.stdout).not.toMatch(ANSI);
-    // The draft init wrote into conclusion.md says [blocked]: an ongoing collaboration must not read as blocked (issue 29).
-    expect(r.stdout).toMatch(/^outcome: +not concluded yet \(draft in conclusion\.md: blocked: The collaboration has not concluded yet\.\)$/m);
+    // The draft init wrote into conclusion.md says [blocked]: an ongoing collaboration must not read as blocked (issues 29, 39).
+    expect(r.stdout).toMatch(/^outcome: +not concluded yet$/m);
+  });
+
+  test('fresh, in progress, frozen: no word says "blocked"; a real draft is named', async () => {
+    const frozenAt = STEPS.findIndex((s) => s.event.event === 'deliverable_frozen') + 1;
+    for (const steps of [0, 3, frozenAt]) {
+      const r = await status(await happyFolder(steps));
+      expect({ steps, rc: r.rc, blocked: r.stdout.match(/.*blocked.*/g) }).toEqual({ steps, rc: 0, blocked: null });
+      expect(r.stdout).toMatch(/^outcome: +not concluded yet$/m);
+    }
+    const folder = await happyFolder(3);
+    writeFileSync(join(folder, 'conclusion.md'), '# Conclusion\n\n## Decision Outcome\n\n- [proceed] Ship it.\n');
+    expect((await status(folder)).stdout).toMatch(/^outcome: +not concluded yet \(draft in conclusion\.md: proceed: Ship it\.\)$/m);
   });
 
   test('blocked: the outcome line gives the reason, who blocked and at which seq', async () => {

@@ -3,6 +3,7 @@
 // code from a collaboration folder, hook order and failures (a veto writes
 // nothing, byte for byte), interoperable custom types, the two plugins of
 // plugins/, `acp types`, and the "Write a plugin" example of docs/plugins.md.
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -568,6 +569,90 @@ describe('plugin notify-turn', () => {
     // A value that would be read as an option is never put in argv.
     expect(() => notificationArgv(['notify-send', '{participant}'], { participant: '-f/etc/shadow' })).toThrow("begins with '-'");
     expect(notificationArgv(['notify-send', 'turn', '{participant}'], { participant: 'x;touch /tmp/p;#' })).toEqual(['notify-send', 'turn', 'x;touch /tmp/p;#']);
+  });
+
+  test('placeholders where the program takes data, as it parses its arguments (issue 38 item 7): a -c anywhere among a shell\'s options makes its next operand code', () => {
+    const p = '{participant}';
+    const refused = [
+      ['bash', '-c', '-c', p],
+      ['bash', '-c', '-e', p],
+      ['bash', '-c', '--', p],
+      ['bash', '-c', '-', p],
+      ['bash', '-ec', p],
+      ['sh', '-xc', p],
+      ['dash', '-e', '-c', p],
+      ['zsh', '-c', '-o', 'errexit', p],
+      ['bash', '-o', 'errexit', '-c', p],
+      ['bash', '--norc', '-c', p],
+      ['bash', '-c', '+x', p],
+      ['bash', '-o', p, '-c', 'code', 'name'],
+      ['bash', 'script.sh', p],
+      ['/bin/bash', '-c', '-c', p],
+      ['busybox', 'sh', '-c', '-c', p],
+      ['busybox', 'wget', p],
+      ['env', 'bash', '-c', '-c', p],
+      ['env', '-i', 'A=1', 'bash', '-c', p],
+      ['env', '-u', 'HOME', 'sh', '-ec', p],
+      ['env', '-S', 'bash -c', 'code', p],
+      ['env', p],
+      ['env', '--', 'sh', '-c', p],
+      ['python3', '-I', '-c', p],
+      ['python3', '-Ic', p],
+      ['python3', '-W', 'ignore', '-c', p],
+      ['python3', '-m', 'mod', p],
+      ['python3', 'script.py', '-c', 'x', p],
+      ['python3', '-', p],
+      ['node', '-e', '-e', p],
+      ['node', '-r', 'mod', '-e', p],
+      ['node', '--eval', p],
+      ['node', '-p', p],
+      ['node', 'script.js', '-e', 'x', p],
+      ['bun', '-e', p],
+      ['perl', '-le', p],
+      ['perl', '-e', 'x', '-e', p],
+      ['ruby', 'script.rb', p],
+    ];
+    for (const command of refused) expect(() => parseNotifyTurnOptions({ command }), JSON.stringify(command)).toThrow('option command: ');
+    const kept = [
+      ['bash', '-c', 'wake "$1"', 'notify', p],
+      ['bash', '-ec', 'wake "$1"', 'notify', p],
+      ['bash', '-c', '-e', 'wake "$0"', p],
+      ['bash', '-c', '--', 'wake "$0"', p],
+      ['bash', '-o', 'errexit', '-c', 'wake "$0"', p],
+      ['sh', '-xc', 'wake "$0"', p],
+      ['dash', '-c', 'wake "$0"', p],
+      ['zsh', '-c', 'wake "$0"', p],
+      ['busybox', 'sh', '-c', 'wake "$0"', p],
+      ['env', 'bash', '-c', 'wake "$0"', p],
+      ['/usr/bin/env', '-i', 'A=1', '-u', 'B', 'sh', '-c', 'wake "$0"', p],
+      ['env', '--', 'python3', '-c', 'import sys', p],
+      ['python3', '-c', 'import sys', p, '{reason}'],
+      ['python3', '-Ic', 'import sys', p],
+      ['python3', '-cimport sys', p],
+      ['node', '-e', 'x', p],
+      ['node', '--eval=x', p],
+      ['node', '-e', 'x', '--', p],
+      ['node', '-r', 'mod', '-e', 'x', p],
+      ['bun', '-e', 'x', p],
+      ['perl', '-le', 'print @ARGV', p],
+      ['perl', '-e', 'x', '-e', 'y', p],
+      ['ruby', '-e', 'p ARGV', p],
+    ];
+    for (const command of kept) expect(parseNotifyTurnOptions({ command }).command, JSON.stringify(command)).toEqual(command);
+  });
+
+  test('what the kept spellings run: the value reaches the shell as data, never as code', async () => {
+    const root = tempDir();
+    const touched = join(root, 'p');
+    const value = `x;touch ${touched};#`;
+    const log = join(root, 'log');
+    const script = `printf '%s\\n' "$0" >> ${JSON.stringify(log)}`;
+    const run = async (argv: string[]): Promise<void> => void execFileSync(argv[0]!, argv.slice(1));
+    for (const command of [['bash', '-c', '-e', script, '{participant}'], ['sh', '-ec', script, '{participant}'], ['env', 'A=1', 'bash', '-c', '--', script, '{participant}']]) {
+      await run(notificationArgv(parseNotifyTurnOptions({ command }).command, { participant: value }));
+    }
+    expect(readFileSync(log, 'utf8')).toBe(`${value}\n`.repeat(3));
+    expect(existsSync(touched)).toBe(false);
   });
 
   test('a failing command is a warning by default, an error naming the plugin with failOnError', async () => {

@@ -7,21 +7,24 @@
 // signers wrote, and no untouched log may raise anything. 50 of each in
 // quick (`npm test`), 1,000 in full (ACP_FULL=1, `npm run test:all`) and long
 // (test/scale.ts).
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import * as acp from '../acp.ts';
 import type { Keyring } from '../runtime/host.ts';
 import { lineHash, memoryKeyring, type PrivateJwk } from '../runtime/keyring.ts';
 import { signBody, splitSignedLine } from '../runtime/signing.ts';
 import { validateCheckpointPath } from '../runtime/validate-checkpoint.ts';
+import { pythonValidator } from './python/reference.ts';
 import { byScale } from './scale.ts';
 import { rng as random } from './seeded.ts';
 
 const COUNT = byScale({ quick: 50, full: 1000 });
 const SEED = Number(process.env.SIGNING_SEED ?? 30);
 const FOLDER = '/c';
+const PY_VALIDATE = pythonValidator();
 const PRIMARY = 'deliverables/adr.md';
 const NAMES = ['alice', 'bob', 'carol'];
 const decoder = new TextDecoder();
@@ -146,10 +149,12 @@ async function mutate(kind: Mutation, r: () => number, session: Session, other: 
   }
 }
 
+// The sessions of the tamper suites: one keyring, so each participant's record of the last line it signed is kept.
+const keyring = memoryKeyring();
+const sessions: Session[] = [];
+const session = async (i: number): Promise<Session> => (sessions[i] ??= await randomSession(SEED * 100_000 + i, keyring));
+
 describe('signed collaborations: the tamper suite', () => {
-  const keyring = memoryKeyring();
-  const sessions: Session[] = [];
-  const session = async (i: number): Promise<Session> => (sessions[i] ??= await randomSession(SEED * 100_000 + i, keyring));
 
   test(`${COUNT} untouched signed logs from random sessions: no false alarm`, { timeout: 600_000 }, async () => {
     let alarms = 0;
@@ -235,6 +240,25 @@ describe('signed collaborations: interop with tools that do not sign', () => {
       const verified = await acp.validate(s.host, FOLDER, s.registry);
       expect({ ...verified, signing: undefined }).toEqual({ ...unsigned, signing: undefined });
       expect(verified.signing).toMatchObject({ verified: s.lines.length, unsigned: [], problems: 0 });
+    }
+  });
+
+  test.skipIf(!PY_VALIDATE)(`the Python validator gives ${byScale({ quick: 1, full: 30 })} random signed folders the verdict it gives them unsigned (it reads the signing keys as the extra keys they are)`, { timeout: 600_000 }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'acp-sign-py-'));
+    afterAll(() => rmSync(dir, { recursive: true, force: true }));
+    const keyring = memoryKeyring();
+    const verdict = (host: acp.Host & { fs: acp.MemoryFileSystem }, name: string): { status: number | null; out: string } => {
+      for (const [path, bytes] of host.fs.snapshot()) {
+        const target = join(dir, name, path);
+        mkdirSync(dirname(target), { recursive: true });
+        writeFileSync(target, bytes);
+      }
+      const python = spawnSync('python3', [PY_VALIDATE!, '--folder', join(dir, name, FOLDER)], { encoding: 'utf8' });
+      return { status: python.status, out: python.stdout + python.stderr };
+    };
+    for (let i = 0; i < byScale({ quick: 1, full: 30 }); i++) {
+      const s = await randomSession(9_000 + i, keyring);
+      expect(verdict(s.host, `signed${i}`)).toEqual(verdict((await stripped(s.host)) as acp.Host & { fs: acp.MemoryFileSystem }, `plain${i}`));
     }
   });
 
@@ -380,7 +404,10 @@ describe('signed collaborations: every door signs', () => {
     expect(status.out).toMatch(/signing: +0 of 1 events verified/);
     expect((await cli('validate', '--folder', folder, '--ignore-signatures')).rc).toBe(0);
     writeFileSync(join(folder, 'events.jsonl'), log);
-    expect((await cli('status', '--folder', folder)).out).toMatch(/signing: +1 of 1 events verified, policy refuse, head seq 1 [0-9a-f]{12}/);
+    // The full head hash (issue 36): the thing to publish, in status and status --json alike.
+    const head = lineHash(log.split('\n')[0]!);
+    expect((await cli('status', '--folder', folder)).out).toContain(`signing:      1 of 1 events verified, policy refuse, head seq 1 ${head}\n`);
+    expect(JSON.parse((await cli('status', '--folder', folder, '--json')).out).validation.signing.head).toEqual({ seq: 1, sha256: head });
   });
 });
 
@@ -402,5 +429,174 @@ describe('signed collaborations: the validation checkpoint', () => {
     const log = readFileSync(join(folder, 'events.jsonl'), 'utf8');
     writeFileSync(join(folder, 'events.jsonl'), log.replace('"seq":17,"from":"alice"', '"seq":17,"from":"bob"'));
     expect((await acp.validate(host, folder, registry)).errors).toContain('seq 17: bob has no registered signing key (a participant\'s first signed event must announce its pubkey)');
+    // seq 1 signs the terms: an edit of protocol.json's objective is named, checkpoint or not.
+    writeFileSync(join(folder, 'events.jsonl'), log);
+    expect((await acp.validate(host, folder, registry)).ok).toBe(true);
+    const protocol = readFileSync(join(folder, 'protocol.json'), 'utf8');
+    writeFileSync(join(folder, 'protocol.json'), protocol.replace('"objective": "o"', '"objective": "p"'));
+    expect((await acp.validate(host, folder, registry)).errors).toEqual([expect.stringMatching(/^seq 1: protocol\.json's objective is not what seq 1 signed/)]);
+  });
+});
+
+// Issue 36's classes: what validate alone used to guard (or nothing did).
+// Each attack must be refused (an append) or reported (verification) at its
+// seq, and nothing may be written by a refused append. ≥ 200 of each in
+// full; 3 of each in quick.
+type Attack = 'cut the tail, then an honest append' | 'the last line replaced and the head rewritten, then its signer appends' | 'a key copy deleted, then an append as its owner' | 'signing removed' | 'head removed' | 'a term edited' | 'a key copy with a name missing or extra';
+const ATTACKS: Attack[] = ['cut the tail, then an honest append', 'the last line replaced and the head rewritten, then its signer appends', 'a key copy deleted, then an append as its owner', 'signing removed', 'head removed', 'a term edited', 'a key copy with a name missing or extra'];
+const ATTACK_COUNT = byScale({ quick: 3, full: 200 }) * ATTACKS.length;
+
+/** A copy of a session's folder, on a host whose keyring holds the participants' keys (and, with `records`, what each signed last). */
+async function copyOf(s: Session, records: boolean): Promise<acp.Host & { fs: acp.MemoryFileSystem }> {
+  const keys = Object.fromEntries(await Promise.all(s.participants.map(async (p) => [p, (await keyring.load(p)) as PrivateJwk] as const)));
+  const fs = acp.createMemoryFileSystem({ files: Object.fromEntries(s.host.fs.snapshot()) });
+  return acp.createMemoryHost({ fs, keyring: records ? keyring : memoryKeyring(Object.fromEntries(Object.entries(keys).filter(([, k]) => k !== undefined))) });
+}
+
+const blockedBy = (participant: string): acp.AppendRequest => ({ participant, event: 'blocked', summary: 'honest', doc: 'conclusion.md', replyTo: 1 });
+
+/** The seq an append's refusal names, after refusing to write anything. */
+async function refusedAt(host: acp.Host & { fs: acp.MemoryFileSystem }, request: acp.AppendRequest, registry: acp.Registry): Promise<{ seq?: number; message: string }> {
+  const before = host.fs.snapshot();
+  const error = await acp.append(host, FOLDER, request, registry).then(() => undefined, (e: Error) => e);
+  if (!error) return { message: 'appended' };
+  expect(host.fs.snapshot()).toEqual(before);
+  return { seq: Number(/seq (\d+)/.exec(error.message)?.[1] ?? NaN), message: error.message };
+}
+
+/** Carry out `attack` on a copy of `s`; returns the seq it must be named at, what named it, and the message. */
+async function attack(kind: Attack, r: () => number, s: Session): Promise<{ seq: number; found?: number; message: string }> {
+  const n = s.lines.length;
+  const host = await copyOf(s, false);
+  const protocol = JSON.parse(await read(host, 'protocol.json')) as Record<string, any>;
+  const writeProtocol = (): Promise<void> => host.fs.writeFile(join(FOLDER, 'protocol.json'), acp.formatProtocolJson(protocol));
+  const verified = async (): Promise<{ found?: number; message: string }> => {
+    const report = await acp.verifySignatures(host, FOLDER);
+    return { found: reportedSeq(report), message: report.errors.join(' | ') };
+  };
+  switch (kind) {
+    case 'cut the tail, then an honest append': {
+      const k = 1 + Math.floor(r() * Math.min(3, n - 1));
+      await host.fs.writeFile(join(FOLDER, 'events.jsonl'), s.lines.slice(0, n - k).map((l) => `${l}\n`).join(''));
+      const { seq: found, message } = await refusedAt(host, blockedBy(pick(r, s.participants)), s.registry);
+      return { seq: n - k + 1, found, message };
+    }
+    case 'the last line replaced and the head rewritten, then its signer appends': {
+      const last = JSON.parse(s.lines[n - 1]!) as Record<string, unknown>;
+      const author = last.from as string;
+      const forger = pick(r, s.participants.filter((p) => p !== author));
+      const key = (await keyring.load(forger, async () => (await import('../runtime/signing.ts')).generateSigningKey())) as PrivateJwk;
+      const { sig: _sig, pubkey: _pubkey, ...event } = last;
+      event.from = forger;
+      event.summary = `${String(event.summary)} (replaced)`;
+      if (!s.lines.some((l) => (JSON.parse(l) as { from: string; pubkey?: string }).from === forger && JSON.parse(l).pubkey) && !Object.hasOwn(protocol.signing.keys, forger)) event.pubkey = key.x;
+      const body = acp.formatEventLine(event).slice(0, -1);
+      const forged = `${body.slice(0, -1)},"sig":"${await signBody(key, protocol.signing.id, body)}"}`;
+      await host.fs.writeFile(join(FOLDER, 'events.jsonl'), [...s.lines.slice(0, -1), forged].map((l) => `${l}\n`).join(''));
+      protocol.signing.head = { seq: n, sha256: lineHash(forged) };
+      await writeProtocol();
+      // The author's own host: its record of the line it signed.
+      const own = acp.createMemoryHost({ fs: host.fs, keyring });
+      const { seq: found, message } = await refusedAt(own, blockedBy(author), s.registry);
+      return { seq: n, found: message.includes(`the line ${author} signed there`) ? found : undefined, message };
+    }
+    case 'a key copy deleted, then an append as its owner': {
+      const owner = pick(r, Object.keys(protocol.signing.keys));
+      const registered = protocol.signing.keys[owner] as string;
+      delete protocol.signing.keys[owner];
+      await writeProtocol();
+      const impostor = acp.createMemoryHost({ fs: host.fs, keyring: memoryKeyring({ [owner]: await (await import('../runtime/signing.ts')).generateSigningKey() }) });
+      const { message } = await refusedAt(impostor, blockedBy(owner), s.registry);
+      const seq = Number(JSON.parse(s.lines.findLast((l) => (JSON.parse(l) as { from: string; pubkey?: string }).from === owner && JSON.parse(l).pubkey) ?? s.lines[0]!).seq);
+      // The real owner is not locked out (unless the session ended blocked, where blocked is refused for everyone,
+      // or a later session of the shared keyring rotated the owner's key).
+      if (protocol.currentPhase !== 'blocked' && ((await keyring.load(owner)) as PrivateJwk).x === registered) {
+        await acp.append(host, FOLDER, blockedBy(owner), s.registry);
+        expect(JSON.parse(await read(host, 'protocol.json')).signing.keys).toHaveProperty(owner);
+      }
+      return { seq, found: message.includes(`not the one this collaboration registered for ${owner}`) ? seq : undefined, message };
+    }
+    case 'signing removed': {
+      const original = protocol.signing;
+      delete protocol.signing;
+      await writeProtocol();
+      const { seq: found, message } = await refusedAt(host, blockedBy(pick(r, s.participants)), s.registry);
+      const report = await acp.verifySignatures(host, FOLDER);
+      expect(report.rebuilt).toEqual(original);
+      return { seq: 1, found: reportedSeq(report) === 1 && message.startsWith('seq 1 declares a signed collaboration') ? found : undefined, message };
+    }
+    case 'head removed': {
+      delete protocol.signing.head;
+      await writeProtocol();
+      const { seq: found, message } = await refusedAt(host, blockedBy(pick(r, s.participants)), s.registry);
+      const report = await verified();
+      return { seq: n, found: report.found === found && message.includes('has no head') ? found : undefined, message };
+    }
+    case 'a term edited': {
+      const field = pick(r, ['objective', 'objectiveGates', 'completionGates', 'participants', 'deliverables'] as const);
+      if (field === 'objective') protocol.objective = `${protocol.objective} (edited)`;
+      else if (field === 'objectiveGates') protocol.objectiveGates = [...(protocol.objectiveGates ?? []), 'one more gate'];
+      else if (field === 'completionGates') protocol.completionGates[0].text += '!';
+      else if (field === 'participants') protocol.participants = protocol.participants.slice(0, -1);
+      else protocol.deliverables.primary.file = 'other.md';
+      await writeProtocol();
+      const report = await verified();
+      return { seq: 1, found: report.message.includes(`protocol.json's ${field} is not what seq 1 signed`) ? report.found : undefined, message: report.message };
+    }
+    case 'a key copy with a name missing or extra': {
+      const how = r();
+      if (how < 0.67) delete protocol.signing.keys[pick(r, Object.keys(protocol.signing.keys))];
+      if (how > 0.33) protocol.signing.keys.mallory = (await keyring.load('mallory', async () => (await import('../runtime/signing.ts')).generateSigningKey()) as PrivateJwk).x;
+      await writeProtocol();
+      const report = await acp.verifySignatures(host, FOLDER);
+      const found = report.errors.length && report.rebuilt && report.errors.every((e) => /signing\.keys (has no key for|names mallory)/.test(e)) ? 1 : undefined;
+      return { seq: 1, found: found && Math.min(reportedSeq(report) ?? 1, 1), message: report.errors.join(' | ') };
+    }
+  }
+}
+
+describe('signed collaborations: the tamper suite, part II (an append verifies what it extends; the log is the key registry)', () => {
+  test(`${ATTACK_COUNT} attacks (${ATTACKS.join(', ')}): each refused or reported at its seq`, { timeout: 600_000 }, async () => {
+    const r = random(SEED + 36);
+    const pool = Math.min(byScale({ quick: 50, full: 1000 }), 100);
+    const byKind = new Map<Attack, [number, number]>(ATTACKS.map((a) => [a, [0, 0]]));
+    const misses: string[] = [];
+    for (let i = 0; i < ATTACK_COUNT; i++) {
+      const kind = ATTACKS[i % ATTACKS.length]!;
+      let s = await session(Math.floor(r() * pool));
+      // A cut or a replaced signer's line needs a line after seq 1.
+      while (s.lines.length < 2) s = await session(Math.floor(r() * pool));
+      const { seq, found, message } = await attack(kind, r, s);
+      const tally = byKind.get(kind)!;
+      tally[1]++;
+      if (found === seq) tally[0]++;
+      else misses.push(`${kind} #${i}: expected seq ${seq}, found ${found ?? 'nothing'}: ${message.slice(0, 300)}`);
+    }
+    const caught = [...byKind.values()].reduce((n, [d]) => n + d, 0);
+    console.log(`signing II: ${caught}/${ATTACK_COUNT} attacks refused or reported at their seq (seed ${SEED + 36}): ${[...byKind].map(([k, [d, t]]) => `${k} ${d}/${t}`).join(', ')}`);
+    expect(misses).toEqual([]);
+  });
+});
+
+describe('signed collaborations: racing signers', () => {
+  test(`${byScale({ quick: 5, full: 200 })} logs written by 4 racing signers (a keyring each): every append verifies what it extends without a false refusal, and every log verifies clean`, { timeout: 600_000 }, async () => {
+    const registry = await registryPromise;
+    const names = ['alice', 'bob', 'carol', 'dave'];
+    let alarms = 0;
+    for (let i = 0; i < byScale({ quick: 5, full: 200 }); i++) {
+      const fs = acp.createMemoryFileSystem();
+      const hosts = names.map(() => acp.createMemoryHost({ fs, keyring: memoryKeyring() }));
+      await acp.init(hosts[0]!, FOLDER, { participants: names, objective: 'race', completion: ['done'], primaryType: 'adr', sign: true }, registry);
+      // blocked is legal for anyone from any phase: every append races every other.
+      await Promise.all(hosts.map(async (host, w) => {
+        for (let k = 0; k < 3; k++) await acp.append(host, FOLDER, { participant: names[w]!, event: 'blocked', summary: `${names[w]} ${k}`, doc: 'conclusion.md', replyTo: 1 }, registry);
+      }));
+      const report = await acp.verifySignatures(hosts[0]!, FOLDER);
+      if (report.errors.length || report.warnings.length || report.signing?.verified !== 13) {
+        alarms++;
+        console.error(`racing log ${i}:`, report);
+      }
+    }
+    expect(alarms).toBe(0);
   });
 });

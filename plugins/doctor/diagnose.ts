@@ -60,6 +60,8 @@ export interface DoctorOptions {
   fix?: boolean;
   /** How long `--fix` waits for a live lock holder (default 10 s). */
   lockTimeoutMs?: number;
+  /** Stop waiting for the lock when this aborts (SIGINT/SIGTERM): nothing is changed. */
+  signal?: AbortSignal;
   /** The registry the event `--fix` appends to complete an interrupted freeze goes through (its hooks run). */
   registry?: Acp.Registry;
 }
@@ -214,6 +216,8 @@ async function diagnose(core: DoctorCore, host: Acp.Host, folder: string, underL
     }
   }
 
+  await diagnoseLockLine(core, host, folder, add);
+
   // Leftover temporary files.
   let names: string[] = [];
   try {
@@ -344,14 +348,35 @@ async function diagnose(core: DoctorCore, host: Acp.Host, folder: string, underL
     }
   }
   if (protocol && log) await findHalfFrozen(core, host, folder, protocol, log.events, diagnosis, add);
-  if (protocol?.signing !== undefined) await checkSignatures(core, host, folder, add);
+  // Signed when either says so: seq 1 stays the declaration when protocol.json's copy is removed.
+  if (protocol && (protocol.signing !== undefined || core.isObject(log?.events[0]?.signing))) await checkSignatures(core, host, folder, add);
   return diagnosis;
 }
 
-/** A signed folder (docs/signing.md): its chain and every signature, in validate's words; nothing here is for `--fix` to repair. */
-async function checkSignatures(core: DoctorCore, host: Acp.Host, folder: string, add: (check: string, status: DoctorFinding['status'], message: string) => void): Promise<void> {
+/**
+ * The lock's waiting line: every file named like a ticket, live (a waiter
+ * at work: a note), stale (its waiter gone: the next writer clears it) or
+ * not a ticket at all (writers ignore it). `--fix` removes all but the live
+ * ones; a directory is left for a person.
+ */
+async function diagnoseLockLine(core: DoctorCore, host: Acp.Host, folder: string, add: (check: string, status: DoctorFinding['status'], message: string, fixable?: boolean) => void): Promise<void> {
+  const { tickets } = await core.inspectLockLine(host, folder).catch(() => ({ tickets: [] }));
+  for (const ticket of tickets) {
+    const who = ticket.pid === undefined ? '' : ` of pid ${ticket.pid}${ticket.hostname ? ` on ${ticket.hostname}` : ''}`;
+    if (ticket.kind === 'live') add('lock-line', 'note', `${ticket.name}: a writer${who} waiting for the lock`);
+    else if (ticket.kind === 'stale') add('lock-line', 'problem', `${ticket.name}: a stale ticket${who}: ${ticket.why}; writers skip it and the next one clears it`, true);
+    else add('lock-line', 'problem', `${core.pyRepr(ticket.name)}: not a ticket of the lock's line (${ticket.why}); writers ignore it${ticket.why === 'a directory' ? ': remove it by hand' : ''}`, ticket.why !== 'a directory');
+  }
+}
+
+/**
+ * A signed folder (docs/signing.md): its chain and every signature, in
+ * validate's words. Only protocol.json's copy of the declaration (removed,
+ * its head or keys not the log's) is for `--fix` to repair, from the log.
+ */
+async function checkSignatures(core: DoctorCore, host: Acp.Host, folder: string, add: (check: string, status: DoctorFinding['status'], message: string, fixable?: boolean) => void): Promise<void> {
   const report = await core.verifySignatures(host, folder);
-  for (const error of report.errors) add('signatures', 'problem', error);
+  for (const error of report.errors) add('signatures', 'problem', error, report.rebuilt !== undefined);
   for (const warning of report.warnings) add('signatures', 'note', warning);
   const summary = report.signing;
   if (summary && !report.errors.length) add('signatures', 'ok', `${summary.verified} signed event${summary.verified === 1 ? '' : 's'} verified, chain whole up to seq ${summary.head?.seq ?? 0}`);
@@ -470,6 +495,9 @@ async function repair(core: DoctorCore, host: Acp.Host, folder: string, before: 
     await host.fs.remove(join(folder, name));
     changes.push(`removed ${name} (a temporary file left by an interrupted write; its content is derived and was never the live file)`);
   }
+  for (const ticket of (await core.inspectLockLine(host, folder, true)).cleared) {
+    changes.push(`removed ${core.pyRepr(ticket.name)} (${ticket.kind === 'stale' ? `a stale ticket of the lock's line: ${ticket.why}` : `not a ticket: ${ticket.why}`})`);
+  }
   if (before.breakerAbandoned && (await host.fs.stat(join(folder, '.acp.lock.break')))) {
     await host.fs.remove(join(folder, '.acp.lock.break'));
     changes.push('removed .acp.lock.break left by a process killed while breaking a lock');
@@ -495,6 +523,7 @@ async function repair(core: DoctorCore, host: Acp.Host, folder: string, before: 
     }
   }
   await repairTimes(core, host, folder, (await diagnose(core, host, folder, true)).backwardsAt, changes);
+  await restoreSigning(core, host, folder, changes);
   // Derive the state again from what the log now holds.
   const after = await diagnose(core, host, folder, true);
   if (after.protocol && after.derived && after.log?.events.length && after.findings.some((f) => f.check === 'state' && f.fixable)) {
@@ -505,6 +534,15 @@ async function repair(core: DoctorCore, host: Acp.Host, folder: string, before: 
       `rewrote protocol.json's cached state from the log: currentPhase ${core.pyRepr(phase)}, proposalOwner ${core.pyRepr(proposalOwner)}, waitingFor ${core.pyRepr(waitingFor)}${lastAt !== undefined ? `, updatedAt ${lastAt}` : ''}`,
     );
   }
+}
+
+/** `--fix` for protocol.json's copy of a signed collaboration's declaration: rebuilt from the log, when the log itself verifies. */
+async function restoreSigning(core: DoctorCore, host: Acp.Host, folder: string, changes: string[]): Promise<void> {
+  const { rebuilt } = await core.verifySignatures(host, folder);
+  if (!rebuilt) return;
+  const protocol = await core.readProtocol(host, folder);
+  await core.writeFileAtomic(host, join(folder, 'protocol.json'), core.formatProtocolJson({ ...protocol, signing: rebuilt }), { throughLink: true });
+  changes.push(`restored protocol.json's signing from the log: id ${rebuilt.id}, policy ${rebuilt.policy}, keys of ${Object.keys(rebuilt.keys).join(', ') || 'nobody'}, head seq ${rebuilt.head?.seq ?? 0} ${rebuilt.head?.sha256 ?? ''}`.trimEnd());
 }
 
 /**
@@ -540,10 +578,10 @@ export async function doctor(core: DoctorCore, host: Acp.Host, folder: string, o
         await repair(core, host, folder, before, changes);
         return (await diagnose(core, host, folder, true)).findings;
       },
-      { timeoutMs: options.lockTimeoutMs ?? 10_000 },
+      { timeoutMs: options.lockTimeoutMs ?? 10_000, signal: options.signal },
     );
   } catch (error) {
-    if (!(error instanceof core.AcpError) || changes.length) throw error;
+    if (!(error instanceof core.AcpError) || error.code === 'aborted' || changes.length) throw error;
     const findings2 = [...before.findings, { check: 'lock', status: 'problem' as const, message: `${error.message}; nothing was changed`, fixable: false }];
     return { folder, healthy: false, findings: findings2, changes };
   }

@@ -10,12 +10,13 @@
  * remote). It never rewrites a branch or pushes.
  * @module
  */
-import type { CommandContext, CommandResult } from '../../runtime/types.ts';
+import type { AcpError, CommandContext, CommandResult } from '../../runtime/types.ts';
 import type { Json } from '../../runtime/util.ts';
 import type { GitSettings } from './config.ts';
-import { bringFolderTo, folderBase, folderDiff, recordSynced, worktreeState, writeFromCommit } from './folder.ts';
-import { ACP_SUBJECT_RE, fetch, isAncestor, openRepo, readRefs, type Refs, type Repo, resolveRef } from './repo.ts';
-import { logFiles, settlePending } from './store.ts';
+import { bringFolderTo, folderBase, folderDiff, recordSynced, top, worktreeState, writeFromCommit } from './folder.ts';
+import { ACP_SUBJECT_RE, fetch, isAncestor, openRepo, readRefs, type Refs, type Repo } from './repo.ts';
+import { checkCheckout } from './checkout.ts';
+import { logFiles, settlePending, tornTail } from './store.ts';
 
 interface Finding {
   check: 'git';
@@ -66,13 +67,12 @@ async function gitFindings(repo: Repo, add: Add): Promise<void> {
     add('problem', `the remote has no branch '${repo.branch}' yet (push the folder first: acp init --git)`);
     return;
   }
-  const pending = await resolveRef(repo, repo.pendingRef);
+  const { pending, synced } = refs;
   if (pending) {
     const subject = (await repo.git(['log', '-1', '--format=%s', pending])).stdout.trim().slice(5);
     const landed = await isAncestor(repo, pending, remote);
     add('problem', `the push of ${subject} was never confirmed (an interrupted run, or the network failed twice): it ${landed ? `is on ${where}, so it was appended` : `is not on ${where}, so it was not appended`}; the next append or wait settles it, acp doctor --git --fix does it now`, true);
   }
-  const synced = await resolveRef(repo, repo.syncedRef);
   const rewritten = synced !== undefined && !(await isAncestor(repo, synced, remote));
   if (rewritten) add('problem', `${where} was rewritten (force-pushed) under the folder: ${await goneEvents(repo, synced, remote)}; acp neither re-pushes nor drops them. If the rewrite was meant, acp doctor --git --fix makes the folder follow ${where} (the old history is kept as ${backupRef(repo)}); if not, push it back with git push --force-with-lease ${repo.settings.remote} ${synced}:refs/heads/${repo.branch}`, true);
   if (!rewritten && !pending) await folderFindings(repo, { ...refs, remote }, add);
@@ -84,14 +84,25 @@ async function gitFindings(repo: Repo, add: Add): Promise<void> {
 async function folderFindings(repo: Repo, refs: Refs & { remote: string }, add: Add): Promise<void> {
   const where = `${repo.settings.remote}/${repo.branch}`;
   const { remote } = refs;
-  const base = await folderBase(repo, refs);
+  try {
+    await checkCheckout(repo, refs);
+  } catch (error) {
+    const code = (error as AcpError).code;
+    if (code !== 'git_checkout' && code !== 'git_unappended') throw error;
+    add('problem', (error as Error).message.replace(/^git: /, '').replace('; nothing was done: ', ': ').replace(/, then run the command again.*$/, ''), code === 'git_unappended');
+    return;
+  }
+  const base = folderBase(repo, refs);
   const state = await worktreeState(repo, base);
   const differs = new Set((await folderDiff(repo, state.tree, remote)).map((d) => d.path));
   const edits = state.edits.filter((p) => differs.has(p));
   const log = logFiles(repo).filter((p) => edits.includes(p));
-  if (log.length) add('problem', `${log.join(' and ')} ${log.length > 1 ? 'hold' : 'holds'} changes on no remote, with no push pending (an append cut short before its push, or one made without --git): they were never appended; acp doctor --git --fix puts the folder back as ${where} has it (a copy goes to .git/acp-backup/)`, true);
-  const documents = edits.filter((p) => !log.includes(p));
-  if (documents.length) add('note', `edited in the folder, not published yet: ${documents.join(', ')} (the next append that names them publishes them)`);
+  const cause = (await tornTail(repo)) ? 'events.jsonl ends in a torn line: a writer was interrupted in the middle of an append' : 'an append cut short before its push, or one made without --git';
+  if (log.length) add('problem', `${log.join(' and ')} ${log.length > 1 ? 'hold' : 'holds'} changes on no remote, with no push pending (${cause}): they were never appended; acp doctor --git --fix puts the folder back as ${where} has it (a copy goes to .git/acp-backup/)`, true);
+  const stale = await staleCopies(repo, remote, edits.filter((p) => !log.includes(p)));
+  if (stale.length) add('problem', `${stale.join(', ')} ${stale.length > 1 ? 'are' : 'is'} as an older commit of ${where} had ${stale.length > 1 ? 'them' : 'it'}, not as ${stale.length > 1 ? 'they are' : 'it is'} now: a stale copy (an editor's old buffer, a copy from an older checkout), not an edit; an append naming it would undo what was published since. acp doctor --git --fix brings ${stale.length > 1 ? 'them' : 'it'} to ${where} (a copy goes to .git/acp-backup/)`, true);
+  const documents = edits.filter((p) => !log.includes(p) && !stale.includes(p));
+  if (documents.length) add('note', `changed in the folder and not on ${where}: ${documents.join(', ')} (an append whose event names them publishes them; any other append is refused until they are committed, stashed or removed)`);
   const behind = base === remote ? 0 : Number((await repo.git(['rev-list', '--count', `${base ?? remote}..${remote}`])).stdout.trim());
   if (behind) add('note', `the folder is ${behind} commit(s) behind ${where} (the next append or wait brings it up)`);
   if (!log.length && !behind) add('ok', `the folder is in step with ${where}`);
@@ -105,11 +116,14 @@ async function headFindings(repo: Repo, remote: string, add: Add): Promise<void>
   }
   const log = await repo.git(['log', '--format=%H %s', remote ? `${remote}..HEAD` : 'HEAD', '--'], { allowFail: true });
   const ahead = log.stdout.split('\n').filter(Boolean).map((line) => ({ hash: line.slice(0, 40), subject: line.slice(41) }));
-  const events = ahead.filter((c) => ACP_SUBJECT_RE.test(c.subject));
+  const dropped = new Set((await droppedFromRemote(repo, remote)).map((c) => c.hash));
+  const events = ahead.filter((c) => ACP_SUBJECT_RE.test(c.subject) && !dropped.has(c.hash));
+  const forced = ahead.filter((c) => dropped.has(c.hash));
   if (events.length) {
     add('note', `${events.length} acp commit(s) on ${repo.branch} are not on the remote (${events.map((c) => c.subject.slice(5)).join(', ')}): they were never appended and acp will not push them; to drop them: git reset --keep ${repo.settings.remote}/${repo.branch}`);
   }
-  if (ahead.length > events.length) add('note', `${ahead.length - events.length} commit(s) of your own on ${repo.branch}, not pushed: acp leaves them alone`);
+  if (forced.length) add('note', `${forced.length} commit(s) on ${repo.branch} were on ${repo.settings.remote}/${repo.branch} until a force-push dropped them (${forced.map((c) => c.subject).join(', ')}); acp doctor --git --fix takes acp's off HEAD, keeping them as ${backupRef(repo)}`);
+  if (ahead.length > events.length + forced.length) add('note', `${ahead.length - events.length - forced.length} commit(s) of your own on ${repo.branch}, not pushed: acp leaves them alone`);
 }
 
 /** Whether events.jsonl's history, local and remote, is append-only, and whether the remote was force-pushed. */
@@ -131,7 +145,7 @@ async function goneEvents(repo: Repo, synced: string, remote: string): Promise<s
   return `${gone.length} commit(s) the folder had are gone from it${events.length ? ` (${events.join(', ')})` : ''}`;
 }
 
-const backupRef = (repo: Repo): string => repo.syncedRef.replace('/synced/', '/backup/');
+const backupRef = (repo: Repo): string => repo.backupRef;
 
 /**
  * `--fix`: settle a pending push; follow a rewritten remote, keeping the
@@ -144,7 +158,17 @@ async function repair(repo: Repo, changes: string[]): Promise<void> {
   const { remote } = await readRefs(repo);
   if (!remote) return;
   await settlePending(repo, (line) => changes.push(line.replace(/^git: /, '')));
-  let base = await folderBase(repo, await readRefs(repo));
+  await moveBackupsOut(repo, changes);
+  await dropRewritten(repo, remote, changes);
+  const refs = await readRefs(repo);
+  try {
+    await checkCheckout(repo, { ...refs, remote });
+  } catch (error) {
+    // A checkout acp must not move (the user's own commits, a rebase): the finding names the way out.
+    if ((error as AcpError).code === 'git_checkout' || (error as AcpError).code === 'git_unappended') return;
+    throw error;
+  }
+  let base = folderBase(repo, refs);
   if (base && !(await isAncestor(repo, base, remote))) {
     await repo.git(['update-ref', backupRef(repo), base]);
     changes.push(`kept the folder's history that ${repo.settings.remote}/${repo.branch} no longer has as ${backupRef(repo)} (${base.slice(0, 12)})`);
@@ -152,10 +176,9 @@ async function repair(repo: Repo, changes: string[]): Promise<void> {
   const state = await worktreeState(repo, base);
   const differs = new Set((await folderDiff(repo, state.tree, remote)).map((d) => d.path));
   const log = logFiles(repo).filter((p) => state.edits.includes(p) && differs.has(p));
+  await replaceStaleCopies(repo, remote, state.edits.filter((p) => differs.has(p) && !log.includes(p)), changes);
   if (log.length) {
-    const stamp = repo.ctx.api.formatTimestamp(repo.ctx.host.now()).replace(/[-:]/g, '');
-    const dir = `${repo.gitDir}/acp-backup/${stamp}`;
-    await repo.ctx.host.fs.mkdir(dir);
+    const dir = await backupDir(repo);
     for (const path of log) await repo.ctx.host.fs.writeFile(`${dir}/${path.slice(path.lastIndexOf('/') + 1)}`, await repo.ctx.host.fs.readFile(`${repo.top}/${path}`));
     // Take the log back to the base: bringFolderTo then brings it to the remote.
     base = base ?? remote;
@@ -166,9 +189,85 @@ async function repair(repo: Repo, changes: string[]): Promise<void> {
   const stillDiffers = new Set((await folderDiff(repo, after.tree, remote)).map((d) => d.path));
   if (base !== remote) {
     await bringFolderTo(repo, base, remote, { tree: after.tree, edits: after.edits.filter((p) => stillDiffers.has(p)) });
-    await recordSynced(repo, remote, (await readRefs(repo)).head);
     changes.push(`brought the folder to ${repo.settings.remote}/${repo.branch}`);
   }
+  if (base !== remote || refs.synced !== remote) await recordSynced(repo, remote, (await readRefs(repo)).head);
+}
+
+/** A new backup directory under the common `.git/acp-backup/` (never in the folder: the next append would publish it). */
+async function backupDir(repo: Repo): Promise<string> {
+  const stamp = repo.ctx.api.formatTimestamp(repo.ctx.host.now()).replace(/[-:]/g, '');
+  const dir = `${repo.gitDir}/acp-backup/${stamp}`;
+  await repo.ctx.host.fs.mkdir(dir);
+  return dir;
+}
+
+/**
+ * Folder paths whose work-tree content is exactly what an older commit of
+ * the remote branch had, and not what it has now: stale copies (an
+ * editor's old buffer, a file copied from an older checkout), which an
+ * append naming them would publish as a revert of later edits.
+ */
+async function staleCopies(repo: Repo, remote: string, paths: string[]): Promise<string[]> {
+  const stale: string[] = [];
+  for (const path of paths) {
+    const file = `${repo.top}/${path}`;
+    if (!(await repo.ctx.host.fs.stat(file))) continue;
+    const blob = (await repo.git(['hash-object', '--', file])).stdout.trim();
+    // --raw lines: ":<mode> <mode> <old blob> <new blob> <status>\t<path>".
+    const history = await repo.git(['log', '--raw', '--no-abbrev', '--no-renames', '--format=', remote, '--', top(path)]);
+    if (history.stdout.split('\n').some((line) => line.split(' ')[3] === blob)) stale.push(path);
+  }
+  return stale;
+}
+
+/** `--fix` of stale copies: each goes to .git/acp-backup/, and the remote's version takes its place. */
+async function replaceStaleCopies(repo: Repo, remote: string, paths: string[], changes: string[]): Promise<void> {
+  const stale = await staleCopies(repo, remote, paths);
+  if (!stale.length) return;
+  const dir = await backupDir(repo);
+  for (const path of stale) await repo.ctx.host.fs.writeFile(`${dir}/${path.slice(path.lastIndexOf('/') + 1)}`, await repo.ctx.host.fs.readFile(`${repo.top}/${path}`));
+  await writeFromCommit(repo, remote, stale);
+  changes.push(`brought ${stale.join(', ')} (a stale copy of an older commit) to ${repo.settings.remote}/${repo.branch} (the stale copy is kept in ${dir})`);
+}
+
+/**
+ * The copies of events.jsonl that doctor's own --fix keeps in the folder
+ * (`events.jsonl.torn-….bak`, `events.jsonl.at-….bak`) go to
+ * .git/acp-backup/ in a git folder: in the folder, every later append
+ * would be refused (a change it does not name) or publish them.
+ */
+async function moveBackupsOut(repo: Repo, changes: string[]): Promise<void> {
+  const { fs } = repo.ctx.host;
+  const names = (await fs.readDir(repo.folder)).filter((name) => /^events\.jsonl\.[a-z]+-[0-9TZ]+(-\d+)?\.bak$/.test(name));
+  if (!names.length) return;
+  const tracked = new Set((await repo.git(['ls-files', '-z', '--full-name', '--', ...names.map((n) => top(repo.prefix + n))])).stdout.split('\0'));
+  const loose = names.filter((name) => !tracked.has(repo.prefix + name));
+  if (!loose.length) return;
+  const dir = await backupDir(repo);
+  for (const name of loose) await fs.rename(`${repo.folder}/${name}`, `${dir}/${name}`);
+  changes.push(`moved ${loose.join(', ')} out of the folder to ${dir} (a copy in the folder would stop every later append)`);
+}
+
+/**
+ * HEAD on acp commits the remote no longer has (it was force-pushed after
+ * acp fast-forwarded HEAD): HEAD goes back to the remote with `git reset
+ * --keep` (which refuses rather than lose a local change), the old history
+ * kept as the backup ref. A branch with commits of the user's own is left
+ * to the user.
+ */
+async function dropRewritten(repo: Repo, remote: string, changes: string[]): Promise<void> {
+  const { head } = await readRefs(repo);
+  if (!head || (await isAncestor(repo, head, remote))) return;
+  const ahead = (await repo.git(['log', '--format=%s', head, '--not', remote, '--'])).stdout.split('\n').filter(Boolean);
+  if (!ahead.every((subject) => ACP_SUBJECT_RE.test(subject))) return;
+  const wasOnRemote = new Set((await droppedFromRemote(repo, remote)).map((c) => c.hash));
+  const hashes = (await repo.git(['rev-list', head, '--not', remote])).stdout.split('\n').filter(Boolean);
+  const cause = hashes.every((h) => wasOnRemote.has(h)) ? `${repo.settings.remote}/${repo.branch} lost them to a force-push` : 'they were never appended';
+  await repo.git(['update-ref', backupRef(repo), head]);
+  const reset = await repo.git(['reset', '--quiet', '--keep', remote], { allowFail: true });
+  if (reset.code !== 0) return;
+  changes.push(`took ${ahead.length} acp commit(s) off HEAD (${ahead.map((a) => a.slice(5)).join(', ')}): ${cause}; HEAD is ${repo.settings.remote}/${repo.branch} again, the old history is kept as ${backupRef(repo)}`);
 }
 
 /**

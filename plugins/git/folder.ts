@@ -5,13 +5,14 @@
  * what differs from it in the folder are the clone's own edits. Trees are
  * built in a temporary index (`GIT_INDEX_FILE`), so the user's index, HEAD
  * and every file outside the folder are never read, staged, reset or
- * checked out. Only when HEAD is on the collaboration branch are the
- * folder's own index entries kept in step, and HEAD fast-forwarded when
- * nothing but the folder changed.
+ * checked out. Only when HEAD's commit holds the folder are the folder's
+ * own index entries kept in step, and HEAD fast-forwarded with them (see
+ * plugins/git/checkout.ts for when that is refused instead).
  * @module
  */
 import type { GitRun, Refs, Repo } from './repo.ts';
-import { isAncestor, LOCAL_FILES, resolveRef, updateRefs } from './repo.ts';
+import { isAncestor, LOCAL_FILES, readRefs, updateRefs } from './repo.ts';
+import { decideCheckout } from './checkout.ts';
 
 /** A top-relative literal pathspec, so git reads it the same whatever the working directory. */
 export const top = (path: string): string => `:(top,literal)${path}`;
@@ -53,26 +54,22 @@ async function emptyTree(repo: Repo): Promise<string> {
 }
 
 /**
- * The commit the folder's files stand on: the synced ref; for a clone that
- * never synced, HEAD's common ancestor with the remote (when HEAD holds the
- * folder), else the remote's commit.
+ * The commit the folder's files stand on: HEAD's, when it holds the folder
+ * (checked by {@link checkCheckout} first: the files and HEAD move
+ * together), else this work tree's synced commit for the branch, else the
+ * remote's.
  */
-export async function folderBase(repo: Repo, refs: Refs): Promise<string | undefined> {
-  if (refs.synced) return refs.synced;
-  const { remote } = refs;
-  const head = await resolveRef(repo, 'HEAD');
-  const hasFolder = head !== undefined && (await repo.git(['cat-file', '-e', `${head}:${repo.prefix}`], { allowFail: true })).code === 0;
-  if (!hasFolder || !head) return remote;
-  if (!remote) return head;
-  const base = await repo.git(['merge-base', head, remote], { allowFail: true });
-  return base.code === 0 ? base.stdout.trim() : remote;
+export function folderBase(repo: Repo, refs: Refs): string | undefined {
+  if (repo.checkout.tracks && refs.head) return refs.head;
+  return refs.synced ?? refs.remote;
 }
 
 /** The folder as it is in the work tree, over `base`: its tree and the paths that differ (the clone's edits). */
 export async function worktreeState(repo: Repo, base: string | undefined): Promise<{ tree: string; edits: string[] }> {
   const tree = await withTempIndex(repo, async (git) => {
     await git(base ? ['read-tree', base] : ['read-tree', '--empty']);
-    await git(['add', '-A', '--', ...folderSpecs(repo)]);
+    // A path a sparse checkout leaves out is absent from the work tree, not deleted: it keeps the base's entry.
+    await git(['add', '-A', '--', ...folderSpecs(repo), ...[...repo.checkout.skipped].map((p) => `:(top,exclude,literal)${p}`)]);
     return (await git(['write-tree'])).stdout.trim();
   });
   const edits = (await folderDiff(repo, base, tree)).map((d) => d.path);
@@ -97,7 +94,7 @@ export async function bringFolderTo(repo: Repo, from: string | undefined, to: st
       'git_conflict',
     );
   }
-  const take = remoteChanged.filter((d) => !edited.has(d.path));
+  const take = remoteChanged.filter((d) => !edited.has(d.path) && !repo.checkout.skipped.has(d.path));
   await writeFromCommit(repo, to, take.filter((d) => d.status !== 'D').map((d) => d.path));
   for (const d of take.filter((d) => d.status === 'D')) await repo.ctx.host.fs.remove(`${repo.top}/${d.path}`).catch(() => undefined);
   await followInIndex(repo, to, remoteChanged.map((d) => d.path));
@@ -105,7 +102,9 @@ export async function bringFolderTo(repo: Repo, from: string | undefined, to: st
 }
 
 /** Write `paths` (top-relative, in the folder) as `commit` has them, through a temporary index. */
-export async function writeFromCommit(repo: Repo, commit: string, paths: string[]): Promise<void> {
+export async function writeFromCommit(repo: Repo, commit: string, wanted: string[]): Promise<void> {
+  // A path a sparse checkout leaves out stays out of the work tree.
+  const paths = wanted.filter((p) => !repo.checkout.skipped.has(p));
   if (!paths.length) return;
   await withTempIndex(repo, async (git) => {
     await git(['read-tree', commit]);
@@ -114,10 +113,13 @@ export async function writeFromCommit(repo: Repo, commit: string, paths: string[
   });
 }
 
-/** With HEAD on the collaboration branch, the folder's index entries follow `commit` (the user's other entries are untouched). */
+/** With HEAD holding the folder, the folder's index entries follow `commit` (the user's other entries are untouched). */
 export async function followInIndex(repo: Repo, commit: string, paths: string[]): Promise<void> {
-  if (!repo.attached || !paths.length) return;
+  if (!repo.checkout.tracks || !paths.length) return;
   await repo.git(['reset', '--quiet', commit, '--', ...paths.map(top)]);
+  // reset clears the skip-worktree bit of the entries it rewrites: a sparse checkout's exclusions are put back.
+  const skipped = paths.filter((p) => repo.checkout.skipped.has(p));
+  if (skipped.length) await repo.git(['update-index', '--skip-worktree', '--', ...skipped.map((p) => p.slice(repo.prefix.length))]);
 }
 
 /**
@@ -126,6 +128,7 @@ export async function followInIndex(repo: Repo, commit: string, paths: string[])
  * previous one): the index follows, then {@link recordSynced}.
  */
 export async function settleOn(repo: Repo, commit: string, changed: string[], head: string | undefined, knownBase?: string, extra: string[] = []): Promise<string | undefined> {
+  if (!repo.checkout.decided) await decideCheckout(repo, await readRefs(repo), commit);
   await followInIndex(repo, commit, changed);
   return recordSynced(repo, commit, head, knownBase, extra);
 }
@@ -140,9 +143,12 @@ export async function settleOn(repo: Repo, commit: string, changed: string[], he
  */
 export async function recordSynced(repo: Repo, commit: string, head: string | undefined, knownBase?: string, extra: string[] = []): Promise<string | undefined> {
   const lines = [`update ${repo.syncedRef} ${commit}`, ...extra];
+  if (repo.legacyRefs) lines.push(`delete ${repo.legacyRefs.synced}`);
   if (await mayAdvanceHead(repo, commit, head, knownBase)) {
-    // HEAD's branch may have moved meanwhile (the user committed): then only the rest applies.
-    if (await updateRefs(repo, [...lines, `update refs/heads/${repo.branch} ${commit} ${head}`])) return commit;
+    // HEAD may have moved meanwhile (the user committed, or switched): then only the rest applies.
+    const { headRef } = repo.checkout;
+    const moveHead = headRef ? [`update ${headRef} ${commit} ${head}`] : ['option no-deref', `update HEAD ${commit} ${head}`];
+    if (await updateRefs(repo, [...lines, ...moveHead])) return commit;
   }
   if (!(await updateRefs(repo, lines))) throw new repo.ctx.api.AcpError(`git: cannot update ${repo.syncedRef}`);
   return head;
@@ -156,7 +162,7 @@ export async function recordSynced(repo: Repo, commit: string, head: string | un
  * synced commit, or the parent of a commit acp just built): one diff decides.
  */
 async function mayAdvanceHead(repo: Repo, commit: string, head: string | undefined, knownBase?: string): Promise<boolean> {
-  if (!repo.attached || !head || head === commit) return false;
+  if (!repo.checkout.tracks || !head || head === commit) return false;
   const folder = repo.prefix.replace(/\/$/, '');
   if (head === knownBase) {
     if (folder === '') return true;

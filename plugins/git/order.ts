@@ -16,7 +16,8 @@
  * gone takes a new one and keeps its place (the place is by seq, not by
  * ticket age). Without contention no ticket is taken: the cost is the one
  * ls-remote. A remote that refuses the queue's refs leaves the writers to
- * "full jitter" back-off alone.
+ * "full jitter" back-off alone. The line's refs are acp's own: their pushes
+ * never run the user's pre-push hook (`--no-verify`).
  * @module
  */
 import type { Repo } from './repo.ts';
@@ -97,7 +98,7 @@ export class Turn {
       if (line[0]!.ref !== this.#head) [this.#head, this.#since] = [line[0]!.ref, Date.now()];
       // A head that holds the line longer than a few turns is a writer that died: its ticket goes.
       if (Date.now() - this.#since > Math.max(STALE_MS, 6 * slot)) {
-        await this.#repo.git(['push', '--quiet', this.#repo.settings.remote, `:${line[0]!.ref}`], { allowFail: true });
+        await this.#repo.git(['push', '--quiet', '--no-verify', this.#repo.settings.remote, `:${line[0]!.ref}`], { allowFail: true });
         this.#since = Date.now();
         continue;
       }
@@ -112,7 +113,7 @@ export class Turn {
     if (this.#ref === undefined) return;
     // A ticket left behind would hold the line once its participant's turn comes again: a few tries (the remote's ref locks can collide).
     for (let tries = 1; tries <= 3; tries++) {
-      const deleted = await this.#repo.git(['push', '--quiet', this.#repo.settings.remote, `:${this.#ref}`], { allowFail: true });
+      const deleted = await this.#repo.git(['push', '--quiet', '--no-verify', this.#repo.settings.remote, `:${this.#ref}`], { allowFail: true });
       if (deleted.code === 0 || /remote ref does not exist|unable to delete .*: remote ref does not exist/i.test(deleted.stderr)) break;
       await this.#repo.ctx.api.sleep(50 + Math.random() * 200);
     }
@@ -145,7 +146,7 @@ export class Turn {
     this.#ref = `${this.#queue}/${hex(this.#participant)}.${Math.random().toString(36).slice(2, 10)}`;
     // Ref updates on one remote can collide on its locks (tried again); a refusal (a hook, a host that keeps refs/ to itself) turns the line off.
     for (let tries = 1; tries <= 5; tries++) {
-      const pushed = await repo.git(['push', '--quiet', '--porcelain', repo.settings.remote, `${at}:${this.#ref}`], { allowFail: true });
+      const pushed = await repo.git(['push', '--quiet', '--no-verify', '--porcelain', repo.settings.remote, `${at}:${this.#ref}`], { allowFail: true });
       if (pushed.code === 0) return true;
       if (!/cannot lock ref|failed to update ref|unable to create .*\.lock|incorrect old value/i.test(`${pushed.stdout}\n${pushed.stderr}`)) break;
       await repo.ctx.api.sleep(50 + Math.random() * 200);

@@ -6,6 +6,7 @@
  * user's work tree: that is plugins/git/folder.ts's, and only in the folder.
  * @module
  */
+import { resolve } from 'node:path';
 import type { CommandContext } from '../../runtime/types.ts';
 
 /** What the git transport uses of a plugin's or a command's context. */
@@ -41,18 +42,33 @@ export interface Repo {
   prefix: string;
   /** The top of the work tree (absolute). */
   top: string;
-  /** The `.git` directory (absolute): the clone's git transactions lock there. */
+  /** The repository's common `.git` directory (absolute), shared by its linked work trees: the clone's git transactions lock there, backups go there. */
   gitDir: string;
+  /** This work tree's own git directory (absolute; `gitDir` for the main work tree): where an operation in progress (a rebase, a merge) is recorded. */
+  worktreeDir: string;
   /** The branch the collaboration lives on (`git.branch`, else the checked-out one). */
   branch: string;
   /** HEAD is on {@link branch}: the folder's index entries follow the remote, and HEAD fast-forwards when only the folder changed. */
   attached: boolean;
   /** `refs/remotes/{remote}/{branch}`. */
   remoteRef: string;
-  /** The remote commit the folder's files were last brought to (what the clone's edits are measured against). */
+  /**
+   * The remote commit the folder's files in this work tree were last brought to, for this branch:
+   * a per-work-tree ref (`refs/worktree/…`), so that no other work tree or branch can move it.
+   */
   syncedRef: string;
-  /** A commit pushed (or about to be) whose landing is not known yet: a run was interrupted or lost the answer. */
+  /** A commit pushed (or about to be) from this work tree whose landing is not known yet: a run was interrupted or lost the answer. */
   pendingRef: string;
+  /** Where doctor --fix keeps history it takes the folder off (a force-pushed remote's old commits): `refs/acp/backup/<folder>`. */
+  backupRef: string;
+  /** The refs an older acp kept for the folder, shared by every work tree and branch: read (main work tree only) until the new ones exist. */
+  legacyRefs: { synced: string; pending: string } | undefined;
+  /**
+   * What HEAD is, as the last sync found it (`decided`: a sync looked): whether its commit holds the folder (then HEAD, the index's folder
+   * entries and the files move together), its branch ref (undefined: detached), and the folder's paths a sparse
+   * checkout leaves out of the work tree (skip-worktree: never written, never taken for deleted).
+   */
+  checkout: { decided: boolean; tracks: boolean; headRef: string | undefined; skipped: Set<string> };
   git(args: string[], options?: GitRun): Promise<{ code: number | null; stdout: string; stderr: string }>;
 }
 
@@ -85,23 +101,28 @@ export async function openRepo(ctx: GitEnv, settings: GitSettings, folder: strin
     return result;
   };
   // One run for where we are and which branch HEAD is on; a HEAD with no commit yet needs a second.
-  let where = await git(['rev-parse', '--show-toplevel', '--show-prefix', '--absolute-git-dir', '--symbolic-full-name', 'HEAD'], { allowFail: true });
+  const located = ['rev-parse', '--show-toplevel', '--show-prefix', '--absolute-git-dir', '--git-common-dir'];
+  let where = await git([...located, '--symbolic-full-name', 'HEAD'], { allowFail: true });
   let symbolic: string | undefined;
-  if (where.code === 0) symbolic = where.stdout.split('\n')[3];
+  if (where.code === 0) symbolic = where.stdout.split('\n')[4];
   else {
-    where = await git(['rev-parse', '--show-toplevel', '--show-prefix', '--absolute-git-dir'], { allowFail: true });
+    where = await git(located, { allowFail: true });
     if (where.code !== 0) fail(`git: ${folder} is not inside a git work tree (${gitMessage(where.stderr)})`);
     symbolic = (await git(['symbolic-ref', '--quiet', 'HEAD'], { allowFail: true })).stdout.trim();
   }
-  const [top = '', prefix = '', gitDir = ''] = where.stdout.split('\n');
+  const [top = '', prefix = '', worktreeDir = '', commonDir = ''] = where.stdout.split('\n');
+  // --git-common-dir is relative to the working directory unless git prints it absolute (--path-format needs git 2.31).
+  const gitDir = resolve(folder, commonDir);
   const headBranch = symbolic?.startsWith('refs/heads/') ? symbolic.slice('refs/heads/'.length) : undefined;
   const branch = settings.branch ?? headBranch ?? fail('git: HEAD is detached; check out the collaboration branch, or name it (git: branch: … in acp.config.yaml)');
   const remotes = (await git(['remote'])).stdout.split('\n').filter(Boolean);
   if (!remotes.includes(settings.remote)) fail(`git: no remote '${settings.remote}' in this repository (remotes: ${remotes.join(', ') || 'none'})`);
   const key = await folderKey(ctx, prefix);
+  const legacyRefs = worktreeDir === gitDir ? { synced: `refs/acp/synced/${key}`, pending: `refs/acp/pending/${key}` } : undefined;
   return {
-    ctx, settings, folder, top, prefix, gitDir, branch, attached: headBranch === branch,
-    remoteRef: `refs/remotes/${settings.remote}/${branch}`, syncedRef: `refs/acp/synced/${key}`, pendingRef: `refs/acp/pending/${key}`, git,
+    ctx, settings, folder, top, prefix, gitDir, worktreeDir, branch, attached: headBranch === branch,
+    remoteRef: `refs/remotes/${settings.remote}/${branch}`, syncedRef: `refs/worktree/acp/synced/${key}/@${branch}`, pendingRef: `refs/worktree/acp/pending/${key}/@${branch}`,
+    backupRef: `refs/acp/backup/${key}`, legacyRefs, checkout: { decided: false, tracks: false, headRef: symbolic?.startsWith('refs/heads/') ? symbolic : undefined, skipped: new Set() }, git,
   };
 }
 
@@ -129,6 +150,17 @@ export async function isAncestor(repo: Repo, a: string, b: string): Promise<bool
   return (await repo.git(['merge-base', '--is-ancestor', a, b], { allowFail: true })).code === 0;
 }
 
+/** Whether git's message says the remote refused this clone's credentials (HTTP 401/403, SSH's key refused): refused before anything was received. */
+export function credentialsRefused(text: string): boolean {
+  return /Authentication failed|HTTP 40[13]|returned error: 40[13]|Permission denied \(publickey|Invalid username or password/i.test(text);
+}
+
+/** git's message, with what to do when the remote refused the credentials (an expired token or password, a revoked key). */
+export function failureMessage(text: string): string {
+  const message = gitMessage(text);
+  return credentialsRefused(text) ? `${message} (the remote refused this clone's credentials: renew them, then run the command again)` : message;
+}
+
 /**
  * git's words for a network it cannot reach at all (no name resolution, no
  * route, connections refused or forbidden by a proxy): what an agent's
@@ -142,7 +174,7 @@ const NO_NETWORK = /Could not resolve host|Could not resolve hostname|Temporary 
  * the likely cause is named: a sandbox's network rule, which no retry changes.
  */
 function unreachable(repo: Repo, what: string, stderr: string): Error {
-  const failed = `git ${what} '${repo.settings.remote}' failed: ${gitMessage(stderr)}`;
+  const failed = `git ${what} '${repo.settings.remote}' failed: ${failureMessage(stderr)}`;
   if (!NO_NETWORK.test(stderr)) return new repo.ctx.api.AcpError(failed, 2, 'git_unreachable');
   const hint = "no network reaches the remote from here: an agent's sandbox denies the network unless told (Codex's workspace-write, srt without the remote's host in network.allowedDomains); allow the remote's host in the sandbox's network rule, or use a remote on a path the sandbox may write";
   return new repo.ctx.api.AcpError(`${failed}; ${hint}`, 2, 'git_offline');
@@ -156,21 +188,37 @@ export async function fetch(repo: Repo): Promise<void> {
   if (result.code !== 0) await repo.git(['update-ref', '-d', repo.remoteRef], { allowFail: true });
 }
 
-/** The refs a transaction reads, in one git run: the remote-tracking commit, the folder's synced and pending commits, the branch's local head. */
+/** The refs a transaction reads: the remote-tracking commit, the folder's synced and pending commits, HEAD. */
 export interface Refs {
   remote?: string;
   synced?: string;
   pending?: string;
-  /** The local branch's commit, when HEAD is on it. */
+  /** The ref `pending` was read from (this work tree's, or an older acp's). */
+  pendingRef?: string;
+  /** HEAD's commit (undefined: a branch with no commit yet). */
   head?: string;
+  /** HEAD's branch (`refs/heads/…`); undefined when HEAD is detached. */
+  headRef?: string;
 }
 
-/** Read {@link Refs} (one `git for-each-ref`). */
+/** Read {@link Refs}: HEAD from this work tree's git directory (it moves under a running waiter when the user switches branches), the rest in one `git for-each-ref`. */
 export async function readRefs(repo: Repo): Promise<Refs> {
-  const names = { remote: repo.remoteRef, synced: repo.syncedRef, pending: repo.pendingRef, head: `refs/heads/${repo.branch}` };
-  const out = await repo.git(['for-each-ref', '--format=%(refname) %(objectname)', ...Object.values(names)]);
+  const headFile = await repo.ctx.host.fs.readFile(`${repo.worktreeDir}/HEAD`).then((b) => new TextDecoder().decode(b).trim(), () => '');
+  const headRef = headFile.startsWith('ref: ') ? headFile.slice(5) : undefined;
+  const legacy = repo.legacyRefs ? [repo.legacyRefs.synced, repo.legacyRefs.pending] : [];
+  const names = [repo.remoteRef, repo.syncedRef, repo.pendingRef, ...legacy, ...(headRef ? [headRef] : [])];
+  const out = await repo.git(['for-each-ref', '--format=%(refname) %(objectname)', ...names]);
   const found = new Map(out.stdout.split('\n').filter(Boolean).map((line) => [line.slice(0, line.lastIndexOf(' ')), line.slice(line.lastIndexOf(' ') + 1)]));
-  return { remote: found.get(names.remote), synced: found.get(names.synced), pending: found.get(names.pending), head: repo.attached ? found.get(names.head) : undefined };
+  const pendingRef = found.has(repo.pendingRef) ? repo.pendingRef : repo.legacyRefs && found.has(repo.legacyRefs.pending) ? repo.legacyRefs.pending : undefined;
+  const head = headRef ? found.get(headRef) : /^[0-9a-f]{40,64}$/.test(headFile) ? headFile : undefined;
+  return {
+    remote: found.get(repo.remoteRef),
+    synced: found.get(repo.syncedRef) ?? (repo.legacyRefs && found.get(repo.legacyRefs.synced)),
+    pending: pendingRef && found.get(pendingRef),
+    pendingRef,
+    head,
+    headRef,
+  };
 }
 
 /** The remote's commit for the branch by `git ls-remote` of that one ref, no objects (undefined: no such branch); a failure is transient. */
@@ -187,13 +235,16 @@ export async function lsRemote(repo: Repo): Promise<string | undefined> {
  * pushed first; any other failure is an AcpError with code
  * `git_push_failed` and git's message: the push may or may not have landed
  * (a dropped connection after the remote accepted it), which the caller
- * settles by fetching.
+ * settles by fetching. `runHooks` false skips the user's pre-push hook
+ * (it already ran for this append).
  */
-export async function push(repo: Repo, commit: string): Promise<'ok' | 'rejected'> {
-  const result = await repo.git(['push', '--quiet', '--porcelain', repo.settings.remote, `${commit}:refs/heads/${repo.branch}`], { allowFail: true });
+export async function push(repo: Repo, commit: string, runHooks = true): Promise<'ok' | 'rejected'> {
+  const result = await repo.git(['push', '--quiet', '--porcelain', ...(runHooks ? [] : ['--no-verify']), repo.settings.remote, `${commit}:refs/heads/${repo.branch}`], { allowFail: true });
   if (result.code === 0) return 'ok';
   const text = `${result.stdout}\n${result.stderr}`;
   if (/\[rejected\]|non-fast-forward|fetch first|\[remote rejected\].*(cannot lock ref|failed to update ref)|incorrect old value/i.test(text)) return 'rejected';
+  // Refused credentials: the remote took nothing (no need to ask whether it landed).
+  if (credentialsRefused(text)) throw new repo.ctx.api.AcpError(failureMessage(result.stderr || result.stdout), 2, 'git_push_refused');
   throw new repo.ctx.api.AcpError(gitMessage(result.stderr || result.stdout), 2, 'git_push_failed');
 }
 

@@ -19,8 +19,9 @@ import { relative as relativePath } from 'node:path';
 import type { AcpError, FollowOptions, Store, StoreSession, WriteIntent } from '../../runtime/types.ts';
 import type { GitSettings } from './config.ts';
 import { bringFolderTo, folderBase, folderDiff, recordSynced, settleOn, top, withTempIndex, worktreeState, writeFromCommit } from './folder.ts';
-import { ACP_SUBJECT_RE, backOff, commitIdentity, fetch, type GitEnv, isAncestor, lsRemote, openRepo, push, readRefs, type Refs, type Repo, RETRY_BUDGET_MS } from './repo.ts';
+import { ACP_SUBJECT_RE, backOff, commitIdentity, fetch, type GitEnv, gitMessage, isAncestor, lsRemote, openRepo, push, readRefs, type Refs, type Repo, RETRY_BUDGET_MS } from './repo.ts';
 import { recordSlot, Turn } from './order.ts';
+import { checkCheckout } from './checkout.ts';
 
 /** The git store for `settings` (one per provider: its remote polls are shared by every folder it follows). */
 export function gitStore(env: GitEnv, settings: GitSettings, polls: RemotePolls): Store {
@@ -29,7 +30,7 @@ export function gitStore(env: GitEnv, settings: GitSettings, polls: RemotePolls)
     async transact(folder, intent, body, options = {}) {
       const repo = await openRepo(env, settings, folder);
       const named = new Set(intent.documents.map((path) => topRelative(repo, path)));
-      const underLock: UnderLock = (fn) => env.api.withFolderLock(env.host, folder, fn, { onWait: options.onLockWait, timeoutMs: options.lockTimeoutMs });
+      const underLock: UnderLock = (fn) => env.api.withFolderLock(env.host, folder, fn, { onWait: options.onLockWait, timeoutMs: options.lockTimeoutMs, signal: options.lockSignal });
       const note = options.onNote ?? (() => undefined);
       // One git transaction at a time per clone: the refs acp keeps are the clone's.
       return env.api.withFolderLock(env.host, repo.gitDir, () => transaction(repo, intent, named, body, underLock, note), { timeoutMs: 300_000 });
@@ -77,7 +78,7 @@ async function transaction<T>(repo: Repo, intent: WriteIntent, named: Set<string
           'git_contended',
         );
       }
-      const outcome: Attempt<T> = await underLock((lock) => attemptOnce(repo, refs, intent, named, (session) => body({ ...session, lock }), attempt));
+      const outcome: Attempt<T> = await underLock((lock) => attemptOnce(repo, refs, intent, named, (session) => body({ ...session, lock }), attempt, note));
       await recordSlot(repo, Date.now() - started);
       if (outcome.kind === 'landed') return outcome.value;
       await backOff(ctx.api, Math.min(attempt, lost + 1));
@@ -109,7 +110,7 @@ async function fetchForWrite(repo: Repo, underLock: UnderLock, note: (line: stri
  * remote has it plus the clone's edits whatever happens, except when the
  * push's outcome cannot be told (then the event stays, recorded as pending).
  */
-async function attemptOnce<T>(repo: Repo, refs: Refs & { remote: string }, intent: WriteIntent, named: Set<string>, body: (s: Omit<StoreSession, 'lock'>) => Promise<T>, attempt: number): Promise<Attempt<T>> {
+async function attemptOnce<T>(repo: Repo, refs: Refs & { remote: string }, intent: WriteIntent, named: Set<string>, body: (s: Omit<StoreSession, 'lock'>) => Promise<T>, attempt: number, note: (line: string) => void): Promise<Attempt<T>> {
   const { remote } = refs;
   const state = await syncFolder(repo, refs, named);
   const saved = await saveFiles(repo, state.edits);
@@ -119,7 +120,7 @@ async function attemptOnce<T>(repo: Repo, refs: Refs & { remote: string }, inten
   let built: Awaited<ReturnType<typeof buildCommit>>;
   try {
     value = await body(session);
-    built = await buildCommit(repo, remote, session, [...state.edits, ...outsideFolder(repo, named)], intent);
+    built = await buildCommit(repo, remote, session, [...state.edits, ...outsideFolder(repo, named)], intent, note);
   } catch (error) {
     // Refused (a refusal writes nothing) or the commit could not be made: nothing stays.
     await undo();
@@ -128,7 +129,8 @@ async function attemptOnce<T>(repo: Repo, refs: Refs & { remote: string }, inten
   if (!built) return { kind: 'landed', value };
   const { commit, paths } = built;
   await repo.git(['update-ref', repo.pendingRef, commit]);
-  const pushed = await pushSettled(repo, commit);
+  // The user's pre-push hook judges the append once, on its first push; a retry after a lost race carries the same event.
+  const pushed = await pushSettled(repo, commit, attempt === 1);
   if (pushed === 'ok') {
     const inFolder = paths.filter((p) => p.startsWith(repo.prefix));
     await settleOn(repo, commit, inFolder, state.head, inFolder.length === paths.length ? remote : undefined, [`delete ${repo.pendingRef}`]);
@@ -148,13 +150,14 @@ async function attemptOnce<T>(repo: Repo, refs: Refs & { remote: string }, inten
  */
 async function syncFolder(repo: Repo, refs: Refs & { remote: string }, named?: Set<string>): Promise<{ tree: string; edits: string[]; moved: boolean; head: string | undefined }> {
   const { remote } = refs;
-  const base = await folderBase(repo, refs);
   if (refs.synced && refs.synced !== remote) await checkNotRewritten(repo, refs.synced, remote);
+  await checkCheckout(repo, refs);
+  const base = folderBase(repo, refs);
   const state = await worktreeState(repo, base);
   // A file that already is as the remote has it (a sync or a git pull cut short) is no edit.
   const differs = state.edits.length && base !== remote ? new Set((await folderDiff(repo, state.tree, remote)).map((d) => d.path)) : new Set(state.edits);
   const edits = state.edits.filter((p) => differs.has(p));
-  checkEdits(repo, edits, named);
+  await checkEdits(repo, edits, named);
   let moved = false;
   if (base !== remote) moved = await bringFolderTo(repo, base, remote, { tree: state.tree, edits });
   let head = refs.head;
@@ -167,17 +170,24 @@ async function syncFolder(repo: Repo, refs: Refs & { remote: string }, named?: S
 /** The files an append writes, changed with no push pending: an append cut short before its push, or one made without git. */
 export const logFiles = (repo: Repo): string[] => [`${repo.prefix}events.jsonl`, `${repo.prefix}protocol.json`];
 
-function checkEdits(repo: Repo, edits: string[], named: Set<string> | undefined): void {
+async function checkEdits(repo: Repo, edits: string[], named: Set<string> | undefined): Promise<void> {
   const log = logFiles(repo).filter((p) => edits.includes(p));
   if (log.length) {
+    const cause = (await tornTail(repo)) ? 'events.jsonl ends in a torn line: a writer was interrupted in the middle of an append' : 'an append cut short before its push, or one made without --git';
     throw new repo.ctx.api.AcpError(
-      `git: ${log.join(' and ')} ${log.length > 1 ? 'hold' : 'holds'} changes that are on no remote and no push is pending (an append cut short before its push, or one made without --git); nothing was done: acp doctor --git --folder ${repo.folder} shows them, and --fix puts the folder back as ${where(repo)} has it (keeping a copy in .git/acp-backup/)`,
+      `git: ${log.join(' and ')} ${log.length > 1 ? 'hold' : 'holds'} changes that are on no remote and no push is pending (${cause}); nothing was done: acp doctor --git --folder ${repo.folder} shows them, and --fix puts the folder back as ${where(repo)} has it (keeping a copy in .git/acp-backup/)`,
       2,
       'git_unpublished',
     );
   }
   const stray = named ? edits.filter((p) => !named.has(p)) : [];
   if (stray.length) throw new repo.ctx.api.AcpError(`git: the folder has changes this event does not name: ${stray.join(', ')} (commit, stash or discard them first)`);
+}
+
+/** Whether the folder's events.jsonl ends in a line without its newline: a writer interrupted mid-append. */
+export async function tornTail(repo: Repo): Promise<boolean> {
+  const bytes = await repo.ctx.host.fs.readFile(`${repo.folder}/events.jsonl`).catch(() => undefined);
+  return bytes !== undefined && bytes.length > 0 && bytes[bytes.length - 1] !== 0x0a;
 }
 
 /** A remote whose history no longer holds the folder's synced commit was force-pushed: reported, never silently undone or re-pushed. */
@@ -198,7 +208,7 @@ function outsideFolder(repo: Repo, named: Set<string>): string[] {
 }
 
 /** The commit of this write: the remote's tree plus what the body wrote and the named documents changed (undefined: nothing written), and those paths. */
-async function buildCommit(repo: Repo, remote: string, session: Omit<StoreSession, 'lock'>, edits: string[], intent: WriteIntent): Promise<{ commit: string; paths: string[] } | undefined> {
+async function buildCommit(repo: Repo, remote: string, session: Omit<StoreSession, 'lock'>, edits: string[], intent: WriteIntent, note: (line: string) => void): Promise<{ commit: string; paths: string[] } | undefined> {
   const paths = [...new Set([...[...session.written].map((p) => topRelative(repo, p)), ...edits])];
   const present: string[] = [];
   for (const p of paths) if (p.startsWith(repo.prefix) || (await repo.ctx.host.fs.stat(`${repo.top}/${p}`))) present.push(p);
@@ -210,7 +220,16 @@ async function buildCommit(repo: Repo, remote: string, session: Omit<StoreSessio
   });
   const what = session.done.length ? session.done.join(', ') : `${intent.kind} by ${intent.participant}`;
   const identity = await commitIdentity(repo, intent.participant);
-  const made = await repo.git(['commit-tree', tree, '-p', remote, '-m', `acp: ${what}`], { env: identity, allowFail: true });
+  const args = ['commit-tree', tree, '-p', remote, '-m', `acp: ${what}`];
+  // Signed as the user's commit.gpgsign says (commit-tree itself ignores it); acp runs no commit hooks (it never runs git commit).
+  const sign = (await repo.git(['config', '--type=bool', '--get', 'commit.gpgsign'], { allowFail: true })).stdout.trim() === 'true';
+  let made = await repo.git(sign ? [...args, '-S'] : args, { env: identity, allowFail: true });
+  if (made.code !== 0 && sign) {
+    // A sandbox without the user's key or agent: an unsigned commit, said, rather than no append.
+    const why = gitMessage(made.stderr);
+    made = await repo.git(args, { env: identity, allowFail: true });
+    if (made.code === 0) note(`git: acp: ${what} was committed unsigned: commit.gpgsign is set, but signing failed (${why})`);
+  }
   if (made.code !== 0) throw new repo.ctx.api.AcpError(`git: cannot make the commit (nothing was appended): ${made.stderr.trim().split('\n').at(-1)}`);
   return { commit: made.stdout.trim(), paths: present };
 }
@@ -220,10 +239,11 @@ async function buildCommit(repo: Repo, remote: string, session: Omit<StoreSessio
  * commit by its hash on the remote. `failed` when it is certainly not there;
  * an error (the commit kept as pending) when even that cannot be told.
  */
-async function pushSettled(repo: Repo, commit: string): Promise<'ok' | 'rejected' | { failed: string }> {
+async function pushSettled(repo: Repo, commit: string, runHooks: boolean): Promise<'ok' | 'rejected' | { failed: string }> {
   try {
-    return await push(repo, commit);
+    return await push(repo, commit, runHooks);
   } catch (error) {
+    if ((error as AcpError).code === 'git_push_refused') return { failed: (error as Error).message };
     if ((error as AcpError).code !== 'git_push_failed') throw error;
     const message = (error as Error).message;
     let landed: boolean;
@@ -279,18 +299,22 @@ async function restore(repo: Repo, remote: string, saved: Map<string, Uint8Array
  */
 export async function settlePending(repo: Repo, note: (line: string) => void, known?: Refs): Promise<void> {
   const refs = known ?? (await readRefs(repo));
-  const { pending, remote } = refs;
-  if (!pending) return;
+  const { pending, pendingRef, remote } = refs;
+  if (!pending || !pendingRef) return;
   const subject = (await repo.git(['log', '-1', '--format=%s', pending])).stdout.trim().slice(5);
   const parent = (await repo.git(['rev-parse', `${pending}^`])).stdout.trim();
   if (remote && (await isAncestor(repo, pending, remote))) {
-    if (refs.synced === parent) await repo.git(['update-ref', repo.syncedRef, pending]);
+    if (refs.synced === parent || refs.head === parent) {
+      // The folder holds the commit's files: it (and HEAD with it, when HEAD holds the folder) stands on the commit now.
+      await checkCheckout(repo, { ...refs, remote });
+      await settleOn(repo, pending, (await folderDiff(repo, parent, pending)).map((d) => d.path), refs.head, parent);
+    }
     note(`git: ${subject}, whose push an earlier run could not confirm, is on ${where(repo)}: it was appended`);
   } else {
     await writeFromCommit(repo, parent, logFiles(repo));
     note(`git: ${subject}, from a run that was interrupted before its push was confirmed, is not on ${where(repo)}: it was not appended (append it again if it is still meant)`);
   }
-  await repo.git(['update-ref', '-d', repo.pendingRef]);
+  await repo.git(['update-ref', '-d', pendingRef]);
 }
 
 /** How long after the remote last moved the poll stays at its first interval. */
@@ -435,8 +459,8 @@ export class RemotePolls {
   }
 }
 
-/** Failures no retry fixes: an edit that conflicts with the remote, a rewritten remote, log lines on no remote (a person must decide). Anything else (the network) is transient. */
+/** Failures no retry fixes: an edit that conflicts with the remote, a rewritten remote, log lines on no remote, a checkout acp must not move (a person must decide). Anything else (the network) is transient. */
 function isPermanent(error: unknown): boolean {
   const code = (error as AcpError).code;
-  return code === 'git_conflict' || code === 'git_rewritten' || code === 'git_unpublished';
+  return code === 'git_conflict' || code === 'git_rewritten' || code === 'git_unpublished' || code === 'git_checkout' || code === 'git_unappended';
 }

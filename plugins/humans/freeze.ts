@@ -15,8 +15,8 @@
  */
 import type { CommandResult, Store, Transaction } from '../../runtime/types.ts';
 import type { Host } from '../../runtime/host.ts';
+import type { FreezeOptions } from './options.ts';
 import type { HumansContext } from './context.ts';
-import { stringOption } from './context.ts';
 import { join } from 'node:path';
 
 type Json = Record<string, unknown>;
@@ -36,12 +36,11 @@ function isObject(value: unknown): value is Json {
 }
 
 /** Run `acp freeze`: prints `frozen …` and `appended seq N: deliverable_frozen`. */
-export async function runFreeze(ctx: HumansContext): Promise<CommandResult> {
-  const participant = stringOption(ctx, 'participant');
-  if (participant === undefined) throw new ctx.api.UsageError('the following arguments are required: --participant');
+export async function runFreeze(ctx: HumansContext<FreezeOptions>): Promise<CommandResult> {
+  const { participant, doc, summary } = ctx.options;
   const folder = ctx.folder();
   const strict = ctx.options.strict === true ? true : undefined;
-  const result = await freeze(ctx, folder, { participant, doc: stringOption(ctx, 'doc'), summary: stringOption(ctx, 'summary') }, await ctx.store(folder), strict);
+  const result = await freeze(ctx, folder, { participant, doc, summary }, await ctx.store(folder), strict);
   if (!ctx.json) {
     ctx.out(`frozen ${result.doc} (${result.role}): sha256 ${result.sha256}`);
     ctx.out(`appended seq ${result.seq}: deliverable_frozen`);
@@ -51,7 +50,7 @@ export async function runFreeze(ctx: HumansContext): Promise<CommandResult> {
 
 /** Freeze a deliverable (see the module comment). Raises AcpError, changing nothing, when it is refused. */
 export async function freeze(
-  ctx: Pick<HumansContext, 'api' | 'host' | 'registry'>,
+  ctx: Pick<HumansContext, 'api' | 'host' | 'registry'> & Partial<Pick<HumansContext, 'signal'>>,
   folder: string,
   request: { participant: string; doc?: string; summary?: string },
   store?: Store,
@@ -63,7 +62,7 @@ export async function freeze(
   const firstTarget = freezeTarget(ctx, first, request.doc);
   const documents = [api.resolveDeliverablePath(folder, first, firstTarget.ref), join(folder, 'readiness.md')].filter((p): p is string => p !== undefined);
   const intent = { participant: request.participant, kind: 'freeze' as const, documents };
-  return api.transact(host, folder, intent, (tx) => freezeUnderLock(ctx, folder, request, tx), ctx.registry, { store, strict });
+  return api.transact(host, folder, intent, (tx) => freezeUnderLock(ctx, folder, request, tx), ctx.registry, { store, strict, lockSignal: ctx.signal });
 }
 
 /** The freeze itself, inside the store's transaction: checks first, then the files, then the event. */

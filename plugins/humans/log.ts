@@ -9,8 +9,8 @@
  * @module
  */
 import { join } from 'node:path';
+import type { LogOptions } from './options.ts';
 import type { HumansContext } from './context.ts';
-import { stringOption } from './context.ts';
 import { readText } from './snapshot.ts';
 import { formatEvent } from './status.ts';
 import { paint, terminalSafe } from './text.ts';
@@ -21,10 +21,10 @@ type Json = Record<string, unknown>;
 const POLL_MS = 2000;
 
 /** Run `acp log`; returns the exit code (1 when the log has unreadable lines). */
-export async function runLog(ctx: HumansContext): Promise<number> {
+export async function runLog(ctx: HumansContext<LogOptions>): Promise<number> {
   const { api, host } = ctx;
   const folder = ctx.folder();
-  const since = sinceOption(ctx);
+  const since = ctx.options.since;
   const follow = ctx.options.follow === true;
   const p = await paint(ctx.color);
   const protocol = await api.readProtocol(host, folder);
@@ -67,14 +67,6 @@ export async function runLog(ctx: HumansContext): Promise<number> {
   } finally {
     follower.close();
   }
-}
-
-/** `--since SEQ`: only events after that seq (argparse's wording for a bad int). */
-function sinceOption(ctx: HumansContext): number | undefined {
-  const value = stringOption(ctx, 'since');
-  if (value === undefined) return undefined;
-  if (!/^\s*[+-]?\d+\s*$/.test(value)) throw new ctx.api.UsageError(`argument --since: invalid int value: '${value}'`);
-  return Number.parseInt(value, 10);
 }
 
 /**

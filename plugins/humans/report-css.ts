@@ -9,7 +9,7 @@ export const REPORT_CSS = `
 :root { --ink: #1f2328; --muted: #59636e; --line: #d1d9e0; --accent: #0969da; --accent-soft: #ddf4ff; --ok: #1a7f37; --warn: #9a6700; --bad: #cf222e; }
 * { box-sizing: border-box; }
 body { margin: 0 auto; max-width: 1100px; padding: 24px 32px 48px; font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; color: var(--ink); background: #fff; }
-h1 { font-size: 1.8em; margin: 0.2em 0 0.6em; line-height: 1.25; }
+h1 { font-size: 1.8em; margin: 0.2em 0 0.6em; line-height: 1.25; overflow-wrap: anywhere; }
 h2 { font-size: 1.3em; border-bottom: 1px solid var(--line); padding-bottom: 0.25em; margin-top: 2em; }
 h3 { font-size: 1.05em; }
 code { font: 0.9em ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; background: #f6f8fa; padding: 0.1em 0.3em; border-radius: 4px; overflow-wrap: anywhere; }
@@ -17,9 +17,11 @@ pre { background: #f6f8fa; padding: 12px; border-radius: 6px; overflow-x: auto; 
 pre code { padding: 0; background: none; }
 .kicker { color: var(--muted); text-transform: uppercase; letter-spacing: 0.06em; font-size: 0.8em; margin: 0; }
 .muted { color: var(--muted); }
-.facts { display: grid; grid-template-columns: max-content 1fr; gap: 4px 16px; margin: 0; }
+.facts { display: grid; grid-template-columns: max-content minmax(0, 1fr); gap: 4px 16px; margin: 0; }
 .facts dt { color: var(--muted); }
-.facts dd { margin: 0; }
+.facts dd { margin: 0; overflow-wrap: anywhere; }
+/* A wide table scrolls in its own box: long text never widens the page. */
+.scroll { overflow-x: auto; }
 ul.inline { list-style: none; padding: 0; margin: 0; display: flex; flex-wrap: wrap; gap: 4px 16px; }
 .badge { display: inline-block; padding: 0 8px; border-radius: 999px; font-size: 0.85em; font-weight: 600; border: 1px solid currentColor; }
 .badge.ok, .outcome-proceed, .phase-completed { color: var(--ok); }

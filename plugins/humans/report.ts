@@ -15,18 +15,18 @@
  */
 import MarkdownIt from 'markdown-it';
 import type { CommandResult } from '../../runtime/types.ts';
+import type { ReportOptions } from './options.ts';
 import type { HumansContext } from './context.ts';
-import { stringOption } from './context.ts';
 import { phaseDiagramSvg, phaseGraph } from './diagram.ts';
 import { blockingEvent, elapsed, loadSnapshot, type DeliverableView, type Snapshot } from './snapshot.ts';
 import { describeSigning, escapeHtml as h, visibleControls } from './text.ts';
 import { REPORT_CSS } from './report-css.ts';
 
 /** Run `acp report`: write the file (or stdout with `--out -`) and print its path and size. */
-export async function runReport(ctx: HumansContext): Promise<CommandResult> {
+export async function runReport(ctx: HumansContext<ReportOptions>): Promise<CommandResult> {
   const snapshot = await loadSnapshot(ctx, ctx.folder());
   const html = renderReport(snapshot, ctx.api);
-  const out = stringOption(ctx, 'out') ?? 'report.html';
+  const out = ctx.options.out ?? 'report.html';
   if (out === '-') {
     ctx.out(html);
     return { exitCode: 0 };
@@ -106,23 +106,48 @@ ${reportBody(s, api)}
  * them): `acp report` wraps it in a document, the dashboard shows it live.
  */
 export function reportBody(s: Snapshot, api: Parameters<typeof phaseGraph>[0]): string {
+  const [header, ...sections] = reportSections(s, api);
+  return `${header!.html}\n<main>\n${sections.map((section) => section.html).join('\n')}\n</main>`;
+}
+
+/** One part of the report, by the id of its element: what the dashboard replaces when it changes. */
+export interface ReportSection {
+  id: string;
+  html: string;
+}
+
+/** Which slice of a long timeline to show, and where the other slices are (the dashboard's pages). */
+export interface TimelinePaging {
+  /** At most this many events. */
+  limit: number;
+  /** Show the events before this position in the timeline (default: the latest). */
+  upto?: number;
+  /** The link to the slice ending at `upto`. */
+  href(upto: number): string;
+}
+
+/** The report's header and sections, in order (`summary`, `phases`, `timeline`, …, `validation`). */
+export function reportSections(s: Snapshot, api: Parameters<typeof phaseGraph>[0], paging?: TimelinePaging): ReportSection[] {
   const md = markdownRenderer();
   const render = (text: string, title?: string): string => (text.trim() ? visibleControls(md.render(text, { title })) : '<p class="muted">(empty)</p>');
   const graph = phaseGraph(api);
   const path = { phases: s.timeline.map((t) => t.phase).filter((p): p is string => p !== null), current: s.phase };
-  return `${header(s)}
-<main>
-<section id="phases"><h2>Phases</h2>
+  return [
+    { id: 'summary', html: header(s) },
+    {
+      id: 'phases',
+      html: `<section id="phases"><h2>Phases</h2>
 <p>Current phase: <strong class="current-phase">${h(s.phase ?? 'none')}</strong>${s.phaseSince ? ` since ${h(s.phaseSince)}` : ''}; waiting for: ${h(s.waitingFor.join(', ') || 'nobody')}.</p>
 <figure>${phaseDiagramSvg(graph, path)}<figcaption>Highlighted: the phases this collaboration went through and the moves it made (×n: more than once); the filled box is the current phase.</figcaption></figure>
-</section>
-${timeline(s)}
-<section id="decisions"><h2>Decisions</h2><div class="doc">${render(s.documents.decisions, 'Decisions')}</div></section>
-${gates(s, (text) => visibleControls(md.renderInline(text)))}
-${deliverables(s, render)}
-<section id="conclusion"><h2>Conclusion</h2><div class="doc">${render(s.documents.conclusion, 'Conclusion')}</div></section>
-${verdict(s)}
-</main>`;
+</section>`,
+    },
+    { id: 'timeline', html: timeline(s, paging) },
+    { id: 'decisions', html: `<section id="decisions"><h2>Decisions</h2><div class="doc">${render(s.documents.decisions, 'Decisions')}</div></section>` },
+    { id: 'gates', html: gates(s, (text) => visibleControls(md.renderInline(text))) },
+    { id: 'deliverable', html: deliverables(s, render) },
+    { id: 'conclusion', html: conclusion(s, render) },
+    { id: 'validation', html: verdict(s) },
+  ];
 }
 
 /**
@@ -144,7 +169,7 @@ function header(s: Snapshot): string {
   const last = s.timeline.at(-1)?.event.at;
   return `<header id="summary">
 <p class="kicker">Agent Collaboration Protocol — report</p>
-<h1>${h(s.objective)}</h1>
+<h1${s.objective.length > LONG_TITLE ? ` title="${h(s.objective)}"` : ''}>${h(s.objective)}</h1>
 <dl class="facts">
 <dt>Outcome</dt><dd id="outcome">${outcome}</dd>
 <dt>Phase</dt><dd><span class="badge phase-${h(s.phase ?? 'none')}">${h(s.phase ?? 'none')}</span>${s.phaseSince ? ` <span class="muted">for ${since(s, s.phaseSince)}</span>` : ''}</dd>
@@ -152,9 +177,40 @@ function header(s: Snapshot): string {
 <dt>Participants</dt><dd><ul class="inline">${people}</ul></dd>
 <dt>Started</dt><dd>${h(s.createdAt ?? first ?? '—')}</dd>
 <dt>Last event</dt><dd>${h(last ?? '—')} (${s.timeline.length} events)</dd>
+<dt>Frozen</dt><dd id="frozen">${frozenSummary(s)}</dd>
 <dt>Verdict</dt><dd>${verdictBadge(s)}</dd>${s.validation.signing ? `\n<dt>Signing</dt><dd>${h(describeSigning(s.validation.signing))}</dd>` : ''}
 </dl>
 </header>`;
+}
+
+/** A title longer than this also goes in the heading's title attribute (a view that clips it keeps it whole there). */
+const LONG_TITLE = 200;
+
+/** How many hex digits of a frozen hash the header shows (the deliverable section has it whole). */
+const SHORT_HASH = 12;
+
+/** What is frozen, for the header: each frozen deliverable's file and short hash, or that nothing is. */
+function frozenSummary(s: Snapshot): string {
+  const frozen = [s.primary, ...s.supporting].filter((d): d is DeliverableView => d?.frozen !== undefined);
+  if (!frozen.length) return '<span class="muted">nothing yet</span>';
+  return frozen
+    .map((d) => `<code>${h(d.ref)}</code> <code title="${h(d.frozen!.sha256)}">${h(String(d.frozen!.sha256).slice(0, SHORT_HASH))}</code>${d.matches ? '' : ' <span class="badge bad">changed since</span>'}`)
+    .join('; ');
+}
+
+/**
+ * The conclusion: conclusion.md once the collaboration has ended. Before
+ * that the file is a draft (init's says `[blocked] … not concluded yet`):
+ * the section says so, and shows the draft only when it does not claim an
+ * outcome the collaboration has not had.
+ */
+function conclusion(s: Snapshot, render: (text: string, title?: string) => string): string {
+  const ended = s.phase === 'completed' || s.phase === 'blocked';
+  const draft = /^\s*-\s*\[blocked\]/m.test(s.documents.conclusion) ? '' : s.documents.conclusion;
+  const body = ended
+    ? `<div class="doc">${render(s.documents.conclusion, 'Conclusion')}</div>`
+    : `<p><span class="badge in-progress">not concluded yet</span></p>${draft.trim() ? `<details><summary>Draft in conclusion.md</summary><div class="doc">${render(draft, 'Conclusion')}</div></details>` : ''}`;
+  return `<section id="conclusion"><h2>Conclusion</h2>${body}</section>`;
 }
 
 /** A duration up to the snapshot's time, marked with its start so a live page can keep it current. */
@@ -168,19 +224,26 @@ export function turn(s: Snapshot): string {
   return `<span class="muted">nobody${s.phase === 'completed' || s.phase === 'blocked' ? ` (collaboration ${h(s.phase)})` : ''}</span>`;
 }
 
-function timeline(s: Snapshot): string {
+/** The timeline: every event, or with `paging` one slice of at most `paging.limit` events and links to the others. */
+function timeline(s: Snapshot, paging?: TimelinePaging): string {
+  const total = s.timeline.length;
+  const upto = paging ? Math.min(Math.max(paging.upto ?? total, 0), total) : total;
+  const from = paging ? Math.max(0, upto - paging.limit) : 0;
   const rows = s.timeline
+    .slice(from, upto)
     .map(
       ({ event, phase }) =>
-        `<tr><td class="nowrap">${h(event.at)}</td><td class="num">${h(event.seq)}</td><td class="participant">${h(event.from)}</td><td><code>${h(event.event)}</code></td><td class="nowrap">${h(phase ?? 'none')}</td><td class="summary">${h(event.summary)}${event.doc !== undefined ? ` <span class="muted">(${h(event.doc)})</span>` : ''}</td></tr>`,
+        `<tr><td class="nowrap">${h(event.at)}</td><td class="num">${h(event.seq)}</td><td class="participant">${h(event.from)}</td><td><code>${h(event.event)}</code></td><td class="nowrap">${h(phase ?? 'none')}</td><td class="summary"><span class="text"${String(event.summary ?? '').length > LONG_TITLE ? ` title="${h(event.summary)}"` : ''}>${h(event.summary)}</span>${event.doc !== undefined ? ` <span class="muted">(${h(event.doc)})</span>` : ''}</td></tr>`,
     )
     .join('\n');
-  const errors = s.logErrors.map((e) => `<li>${h(e)}</li>`).join('');
-  return `<section id="timeline"><h2>Timeline</h2>
-<table><thead><tr><th>Time (UTC)</th><th>Seq</th><th>From</th><th>Event</th><th>Phase after</th><th>Summary</th></tr></thead>
+  const errors = [...s.logErrors, ...s.documentNotes].map((e) => `<li>${h(e)}</li>`).join('');
+  const links = [from > 0 ? `<a href="${h(paging!.href(from))}">earlier events</a>` : '', upto < total ? `<a href="${h(paging!.href(total))}">the latest events</a>` : ''].filter(Boolean);
+  const slice = from > 0 || upto < total ? `<p class="muted" id="timeline-page">Events ${from + 1}–${upto} of ${total}${links.length ? `: ${links.join(' · ')}` : ''}.</p>` : '';
+  return `<section id="timeline"><h2>Timeline</h2>${slice}
+<div class="scroll"><table><thead><tr><th>Time (UTC)</th><th>Seq</th><th>From</th><th>Event</th><th>Phase after</th><th>Summary</th></tr></thead>
 <tbody>
 ${rows}
-</tbody></table>${errors ? `<ul class="errors">${errors}</ul>` : ''}</section>`;
+</tbody></table></div>${errors ? `<ul class="errors">${errors}</ul>` : ''}</section>`;
 }
 
 function gates(s: Snapshot, inline: (text: string) => string): string {

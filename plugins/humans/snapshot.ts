@@ -70,6 +70,8 @@ export interface Snapshot {
   outcome?: { status: string; text: string };
   /** The documents, as text ('' when missing). */
   documents: { decisions: string; readiness: string; conclusion: string; proposal: string };
+  /** Why a document is shown as empty although it exists (larger than append's cap, not a regular file…). */
+  documentNotes: string[];
   validation: ValidationResult;
 }
 
@@ -84,12 +86,33 @@ function isObject(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** A document of the folder as text, '' when missing or unreadable (validate's verdict says which). */
-export async function readText(sources: Pick<SnapshotSources, 'api' | 'host'>, folder: string, name: string): Promise<string> {
+/**
+ * A document of the folder as text, '' when missing or unreadable
+ * (validate's verdict says which). Read with append's cap
+ * (`READ_LIMITS.document`, 64 MiB): a larger one, or one that is not a
+ * regular file, is not read at all, and `notes` says so.
+ */
+export async function readText(sources: Pick<SnapshotSources, 'api' | 'host'>, folder: string, name: string, notes?: string[]): Promise<string> {
+  const { api } = sources;
   try {
-    return sources.api.decodeText(await sources.host.fs.readFile(join(folder, name)), name);
-  } catch {
+    return api.decodeText(await api.readCapped(sources.host, join(folder, name), api.READ_LIMITS.document, name), name);
+  } catch (error) {
+    if (error instanceof api.AcpError) notes?.push(`${error.message} (shown as empty)`);
     return '';
+  }
+}
+
+/**
+ * validate's verdict; a folder validate refuses to read (a document over
+ * its cap, a FIFO) is a failed verdict naming why, so that the rest of the
+ * view is still shown.
+ */
+async function verdict(sources: SnapshotSources, folder: string): Promise<ValidationResult> {
+  try {
+    return await sources.api.validate(sources.host, folder, sources.registry);
+  } catch (error) {
+    if (!(error instanceof sources.api.AcpError)) throw error;
+    return { ok: false, errors: error.messages, warnings: [] };
   }
 }
 
@@ -102,11 +125,12 @@ export async function loadSnapshot(sources: SnapshotSources, folder: string): Pr
   const protocol = await api.readProtocol(host, folder);
   const participants = api.participantIds(protocol);
   const log = await api.readEventLog(host, folder);
+  const documentNotes: string[] = [];
   const documents = {
-    decisions: await readText(sources, folder, 'decisions.md'),
-    readiness: await readText(sources, folder, 'readiness.md'),
-    conclusion: await readText(sources, folder, 'conclusion.md'),
-    proposal: await readText(sources, folder, 'proposal.md'),
+    decisions: await readText(sources, folder, 'decisions.md', documentNotes),
+    readiness: await readText(sources, folder, 'readiness.md', documentNotes),
+    conclusion: await readText(sources, folder, 'conclusion.md', documentNotes),
+    proposal: await readText(sources, folder, 'proposal.md', documentNotes),
   };
   const readiness = api.readReadiness(documents.readiness);
   const replayed = replayTimeline(api, log.events, participants, readiness);
@@ -139,7 +163,8 @@ export async function loadSnapshot(sources: SnapshotSources, folder: string): Pr
     ...(await deliverableViews(sources, folder, protocol, log.events)),
     ...(outcomes.length === 1 ? { outcome: { status: outcomes[0]![1]!, text: outcomes[0]![2]!.trim() } } : {}),
     documents,
-    validation: await api.validate(host, folder, sources.registry),
+    documentNotes,
+    validation: await verdict(sources, folder),
   };
 }
 
@@ -204,4 +229,14 @@ export function elapsed(s: Snapshot, at: unknown): string {
 /** The event that blocked a blocked collaboration (its summary is the reason). */
 export function blockingEvent(s: Snapshot): Json | undefined {
   return s.phase === 'blocked' ? s.timeline.findLast((t) => t.event.event === 'blocked')?.event : undefined;
+}
+
+/**
+ * The outcome drafted in conclusion.md of a collaboration that has not
+ * ended, when it is worth naming: a draft saying `blocked` (init's
+ * placeholder says so) is left out, since the collaboration is not blocked.
+ */
+export function shownDraft(s: Snapshot): Snapshot['outcome'] {
+  if (s.phase === 'completed' || s.phase === 'blocked' || s.outcome?.status === 'blocked') return undefined;
+  return s.outcome;
 }

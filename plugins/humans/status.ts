@@ -8,7 +8,7 @@
  */
 import type { CommandResult } from '../../runtime/types.ts';
 import type { HumansContext } from './context.ts';
-import { blockingEvent, elapsed, loadSnapshot, type DeliverableView, type Snapshot } from './snapshot.ts';
+import { blockingEvent, elapsed, loadSnapshot, shownDraft, type DeliverableView, type Snapshot } from './snapshot.ts';
 import { describeSigning, paint, terminalSafe, type Paint } from './text.ts';
 
 /** How many recent events `status` shows. */
@@ -47,6 +47,7 @@ export function statusJson(s: Snapshot): NonNullable<CommandResult['json']> {
     events: s.timeline.length,
     recentEvents: s.timeline.slice(-RECENT_EVENTS).map((t) => ({ ...t.event, phase: t.phase })),
     logErrors: s.logErrors,
+    documentNotes: s.documentNotes,
     validation: s.validation,
   }));
 }
@@ -84,22 +85,24 @@ export function formatStatus(s: Snapshot, p: Paint): string[] {
   lines.push(p.dim(`recent events (${s.timeline.length} in all):`));
   for (const entry of s.timeline.slice(-RECENT_EVENTS)) lines.push(`  ${formatEvent(entry.event, entry.phase, p)}`);
   for (const error of s.logErrors) lines.push(`  ${p.red(terminalSafe(error))}`);
+  for (const note of s.documentNotes) lines.push(`${label('note')}${p.yellow(terminalSafe(note))}`);
   lines.push(...formatVerdict(s, p));
   return lines;
 }
 
 /**
  * The outcome line. Before completion conclusion.md holds a draft (init
- * writes `[blocked] … not concluded yet`): shown as a draft, so that an
- * ongoing collaboration does not read as blocked; a blocked one gives the
- * reason its `blocked` event stated.
+ * writes `[blocked] … not concluded yet`): an ongoing collaboration says
+ * "not concluded yet", and a draft is named only when it does not claim an
+ * outcome the collaboration has not had (a draft saying "blocked" would
+ * read as blocked); a blocked one gives the reason its `blocked` event stated.
  */
 function formatOutcome(s: Snapshot, label: (name: string) => string, p: Paint): string[] {
   const blocked = blockingEvent(s);
   if (blocked) return [`${label('outcome')}${p.red('blocked')}: ${terminalSafe(blocked.summary)}${p.dim(` (${terminalSafe(blocked.from)}, seq ${terminalSafe(blocked.seq)})`)}`];
   if (s.phase === 'completed') return s.outcome ? [`${label('outcome')}${terminalSafe(s.outcome.status)}: ${terminalSafe(s.outcome.text)}`] : [];
-  const draft = s.outcome ? p.dim(` (draft in conclusion.md: ${terminalSafe(s.outcome.status)}: ${terminalSafe(s.outcome.text)})`) : '';
-  return [`${label('outcome')}not concluded yet${draft}`];
+  const draft = shownDraft(s);
+  return [`${label('outcome')}not concluded yet${draft ? p.dim(` (draft in conclusion.md: ${terminalSafe(draft.status)}: ${terminalSafe(draft.text)})`) : ''}`];
 }
 
 function formatDeliverable(d: DeliverableView, p: Paint): string[] {

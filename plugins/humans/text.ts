@@ -79,7 +79,7 @@ export async function paint(color: boolean): Promise<Paint> {
 /** A signed folder's verification in one line (status and the report; docs/signing.md). */
 export function describeSigning(signing: { events: number; verified: number; unsigned: [number, number][]; policy: string; head: { seq: number; sha256: string } | null; problems: number }): string {
   const unsigned = signing.unsigned.reduce((n, [a, b]) => n + b - a + 1, 0);
-  const head = signing.head ? `head seq ${signing.head.seq} ${signing.head.sha256.slice(0, 12)}` : 'no signed head';
+  const head = signing.head ? `head seq ${signing.head.seq} ${signing.head.sha256}` : 'no signed head';
   const problems = signing.problems ? `, ${signing.problems} problem${signing.problems === 1 ? '' : 's'}` : '';
   return `${signing.verified} of ${signing.events} events verified${unsigned ? ` (${unsigned} unsigned)` : ''}, policy ${signing.policy}, ${head}${problems}`;
 }

@@ -140,7 +140,11 @@ export async function serveCommand(options: Options, ctx: CommandContext): Promi
     });
     let stop!: () => void;
     const stopped = new Promise<void>((resolve) => (stop = resolve));
-    const removeSignals = edge.onTerminate(() => stop());
+    let signalled = false;
+    const removeSignals = edge.onTerminate(() => {
+      signalled = true;
+      stop();
+    });
     try {
       // stdout is the protocol channel with --stdio: every message goes to stderr.
       io.stderr(`acp serve: serving ${root}\n`);
@@ -167,6 +171,8 @@ export async function serveCommand(options: Options, ctx: CommandContext): Promi
       await server.close();
     }
     io.stderr('acp serve: stopped\n');
+    // Stopped by Ctrl-C or SIGTERM: the aborted command's exit (130, or 143 for SIGTERM), without an error line.
+    if (signalled) throw new ctx.core.AcpAbortError();
     return 0;
   } catch (error) {
     return fail(ctx, error);

@@ -266,7 +266,8 @@ export async function startServerOn(runtime: RpcRuntime, root: string, options: 
       const code = await served.stop();
       const leftover = existsSync(socket);
       rmSync(dir, { recursive: true, force: true });
-      if (code !== 0) throw new Error(`acp serve (${runtime}) exited ${code}:\n${served.stderr()}`);
+      // Stopped by SIGTERM: 143, as every stopped command (README), and no error line.
+      if (code !== 143 || /^error:/m.test(served.stderr())) throw new Error(`acp serve (${runtime}) exited ${code}:\n${served.stderr()}`);
       if (leftover) throw new Error(`acp serve (${runtime}) left its socket ${socket} behind`);
     },
   };

@@ -12,18 +12,22 @@ import { isAbsolute, join, relative } from 'node:path';
 import type { Registry } from '../../../runtime/types.ts';
 import type { Host } from '../../../runtime/host.ts';
 import type { HumansApi } from '../context.ts';
-import { reportBody } from '../report.ts';
 import { loadSnapshot } from '../snapshot.ts';
-import { escapeHtml as h } from '../text.ts';
 import type { Listed } from './page.ts';
 
 /** Directories never searched for collaborations. */
 const SKIP_DIRS = new Set(['.git', 'node_modules']);
 /** How deep below the root a collaboration folder may sit. */
 const MAX_DEPTH = 3;
-/** Bounds of one scan: a huge tree costs a bounded walk, not a stall. */
-const MAX_COLLABS = 500;
-const MAX_DIRS = 5000;
+/**
+ * Bounds of one scan: a huge tree costs a bounded walk, not a stall. The
+ * index says so when a bound stopped the scan, so no collaboration is
+ * hidden silently (issue 38).
+ */
+const MAX_COLLABS = 5000;
+const MAX_DIRS = 50_000;
+/** How many collaborations that disappeared the index keeps showing as gone. */
+const MAX_GONE = 100;
 /** Let a writer's burst (the log line, then protocol.json) land before reading. */
 const DEBOUNCE_MS = 30;
 /** A folder caught mid-write (half a line, an empty protocol.json) is read again this soon… */
@@ -38,11 +42,9 @@ const RESCAN_MS = 30_000;
 /** The files whose change means a collaboration must be read again. */
 const WATCHED_FILES = ['protocol.json', 'events.jsonl', 'decisions.md', 'readiness.md', 'conclusion.md', 'proposal.md'];
 
-/** A followed collaboration: its row's facts and its live view. */
+/** A followed collaboration: its row's facts (its snapshot, or why it cannot be read). */
 export interface BoardEntry extends Listed {
   folder: string;
-  /** The live view's HTML (the report's content). */
-  detail: string;
   stop: AbortController;
   /** Settled once the first view is published (or the board closed). */
   ready: Promise<void>;
@@ -55,18 +57,34 @@ export interface BoardSources {
   registry: Registry;
 }
 
+/** Where a scan stops: after this many collaborations found, or folders visited. */
+export interface ScanLimits {
+  collaborations: number;
+  folders: number;
+}
+
+/** What changed: the list (a collaboration came or went, the scan's note), one collaboration, or one that is gone. */
+export type BoardChange = { kind: 'list' } | { kind: 'entry'; id: string } | { kind: 'gone'; id: string };
+
 /** The collaborations under a root, followed live. */
 export class Board {
   readonly root: string;
   readonly entries = new Map<string, BoardEntry>();
+  /** Collaborations that were followed and disappeared, with when that was noticed (the latest {@link MAX_GONE}). */
+  readonly gone = new Map<string, string>();
+  /** Why the last scan stopped before the end of the tree, if it did (the index warns). */
+  scanStopped: string | undefined;
   private readonly sources: BoardSources;
   private readonly signal: AbortSignal;
-  private readonly listeners = new Set<(id: string | undefined) => void>();
+  private readonly listeners = new Set<(change: BoardChange) => void>();
 
-  constructor(sources: BoardSources, root: string, signal: AbortSignal) {
+  private readonly limits: ScanLimits;
+
+  constructor(sources: BoardSources, root: string, signal: AbortSignal, limits: ScanLimits = { collaborations: MAX_COLLABS, folders: MAX_DIRS }) {
     this.sources = sources;
     this.root = root;
     this.signal = signal;
+    this.limits = limits;
   }
 
   /** Scan the root and read every collaboration once; then keep following them and the root. */
@@ -76,28 +94,33 @@ export class Board {
     void this.watchRoot();
   }
 
-  /** Hear about changes: the id of the collaboration that changed, `undefined` when the list did. */
-  subscribe(listener: (id: string | undefined) => void): () => void {
+  /** Hear about changes. */
+  subscribe(listener: (change: BoardChange) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
 
-  /** The collaborations, by folder. */
-  list(): BoardEntry[] {
-    return [...this.entries.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  /** The collaborations, by folder, with the ones that disappeared (shown as gone). */
+  list(): Listed[] {
+    const gone: Listed[] = [...this.gone].map(([id, since]) => ({ id, gone: since }));
+    return [...this.entries.values(), ...gone].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
 
-  private emit(id: string | undefined): void {
-    for (const listener of this.listeners) listener(id);
+  private emit(change: BoardChange): void {
+    for (const listener of this.listeners) listener(change);
   }
 
   /** Find the collaboration folders (a folder holding protocol.json); symbolic links are not followed. */
-  private async scan(): Promise<Map<string, string>> {
+  private async scan(): Promise<{ found: Map<string, string>; stopped?: string }> {
     const { host } = this.sources;
     const found = new Map<string, string>();
     let dirs = 0;
+    let stopped: string | undefined;
     const visit = async (dir: string, depth: number): Promise<void> => {
-      if (found.size >= MAX_COLLABS || ++dirs > MAX_DIRS || this.signal.aborted) return;
+      if (this.signal.aborted || stopped) return;
+      if (found.size >= this.limits.collaborations) stopped = `the scan stopped at ${this.limits.collaborations} collaborations`;
+      else if (++dirs > this.limits.folders) stopped = `the scan stopped after ${this.limits.folders} folders`;
+      if (stopped) return;
       if ((await host.fs.stat(join(dir, 'protocol.json')))?.isFile) {
         found.set(relative(this.root, dir) || '.', dir);
         return;
@@ -111,27 +134,38 @@ export class Board {
       }
     };
     await visit(this.root, 0);
-    return found;
+    return { found, stopped };
   }
 
   /** Start following new collaborations and stop following gone ones. */
   private async rescan(): Promise<void> {
-    const found = await this.scan();
-    let changed = false;
+    const { found, stopped } = await this.scan();
+    let changed = stopped !== this.scanStopped;
+    this.scanStopped = stopped;
     for (const [id, entry] of this.entries) {
-      if (found.has(id)) continue;
+      // A scan cut short by a bound has not seen every folder: it removes nothing.
+      if (found.has(id) || stopped) continue;
       entry.stop.abort();
       this.entries.delete(id);
+      this.markGone(id);
       changed = true;
     }
     for (const [id, folder] of found) {
       if (this.entries.has(id)) continue;
-      const entry = { id, folder, detail: '', stop: new AbortController(), problem: 'not read yet' } as BoardEntry;
+      const entry = { id, folder, stop: new AbortController(), problem: 'not read yet' } as BoardEntry;
       entry.ready = new Promise<void>((ready) => void this.follow(entry, ready));
       this.entries.set(id, entry);
+      this.gone.delete(id);
       changed = true;
     }
-    if (changed) this.emit(undefined);
+    if (changed) this.emit({ kind: 'list' });
+  }
+
+  /** Remember a collaboration that disappeared (the oldest forgotten past the bound) and tell its watchers. */
+  private markGone(id: string): void {
+    this.gone.set(id, this.sources.api.formatTimestamp(this.sources.host.now()));
+    for (const old of this.gone.keys()) if (this.gone.size > MAX_GONE) this.gone.delete(old);
+    this.emit({ kind: 'gone', id });
   }
 
   private async watchRoot(): Promise<void> {
@@ -164,6 +198,11 @@ export class Board {
       while (!stop.aborted) {
         follower.settle();
         const key = await this.stateKey(entry);
+        // protocol.json is gone (the folder removed): scan again, which stops following it and shows it as gone.
+        if (key.startsWith('-|')) {
+          await this.rescan();
+          if (stop.aborted) break;
+        }
         if (key !== seen || tries) {
           if (await this.refresh(entry, ++tries >= MAX_RETRIES)) {
             seen = key;
@@ -199,15 +238,13 @@ export class Board {
       if (snapshot.logErrors.length && !final) return false;
       entry.snapshot = snapshot;
       entry.problem = undefined;
-      entry.detail = reportBody(snapshot, api);
     } catch (error) {
       if (!final) return false;
       const described = api.describeError(error);
       entry.snapshot = undefined;
       entry.problem = described?.message ?? (error instanceof Error ? error.message : String(error));
-      entry.detail = `<h2>${h(entry.id)}</h2><p class="errors"><span class="badge bad">unreadable</span> ${h(entry.problem)}</p>`;
     }
-    this.emit(entry.id);
+    this.emit({ kind: 'entry', id: entry.id });
     return true;
   }
 }

@@ -7,40 +7,46 @@
  * required; `--tls-cert`/`--tls-key` serve HTTPS). Runs until Ctrl-C.
  * @module
  */
+import type { DashboardOptions } from '../options.ts';
 import type { HumansContext } from '../context.ts';
-import { stringOption } from '../context.ts';
 import { Board } from './board.ts';
 import { confinedHost } from './confine.ts';
-import { randomToken, startServer } from './server.ts';
+import { isLoopbackAddress, randomToken, startServer } from './server.ts';
 
 /** Bytes of randomness in the token (256 bits). */
 const TOKEN_BYTES = 32;
 
-/** Addresses that only this machine can reach. */
-function isLoopback(host: string): boolean {
-  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
-}
+/** The context of `acp dashboard`. */
+type DashboardContext = HumansContext<DashboardOptions>;
 
 /** `--port`: 0 (any free port) to 65535. */
-function portOption(ctx: HumansContext): number {
-  const value = stringOption(ctx, 'port') ?? '0';
-  const port = /^\d{1,5}$/.test(value) ? Number(value) : NaN;
-  if (!(port >= 0 && port <= 65535)) throw new ctx.api.UsageError(`argument --port: invalid port '${value}' (0 to 65535; 0 picks a free one)`);
+function portOption(ctx: DashboardContext): number {
+  const port = ctx.options.port ?? 0;
+  if (!(port >= 0 && port <= 65535)) throw new ctx.api.UsageError(`argument --port: invalid port '${port}' (0 to 65535; 0 picks a free one)`);
   return port;
 }
 
 /** The root as a real path: every later check compares real paths with it. */
-async function rootOption(ctx: HumansContext): Promise<string> {
-  const given = ctx.host.resolvePath(stringOption(ctx, 'root') ?? '.');
+async function rootOption(ctx: DashboardContext): Promise<string> {
+  const given = ctx.host.resolvePath(ctx.options.root ?? '.');
   const stat = await ctx.host.fs.stat(given);
   if (!stat?.isDirectory) throw new ctx.api.AcpError(`--root ${ctx.api.pyRepr(given)} is not a directory`);
   return ctx.host.fs.realpath(given);
 }
 
+/** `--allow-host NAME[:PORT]` (repeatable): more names the Host header may carry (a proxy's, this machine's name). */
+function allowHostOption(ctx: DashboardContext): string[] {
+  const names = ctx.options['allow-host'] ?? [];
+  for (const name of names) {
+    if (!/^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+)(:\d{1,5})?$/.test(name)) throw new ctx.api.UsageError(`argument --allow-host: invalid host name '${name}' (a name or address, optionally with :port)`);
+  }
+  return names;
+}
+
 /** `--tls-cert` and `--tls-key`: both or neither. */
-async function tlsOption(ctx: HumansContext): Promise<{ cert: string; key: string } | undefined> {
-  const cert = stringOption(ctx, 'tls-cert');
-  const key = stringOption(ctx, 'tls-key');
+async function tlsOption(ctx: DashboardContext): Promise<{ cert: string; key: string } | undefined> {
+  const cert = ctx.options['tls-cert'];
+  const key = ctx.options['tls-key'];
   if (cert === undefined && key === undefined) return undefined;
   if (cert === undefined || key === undefined) throw new ctx.api.UsageError('--tls-cert and --tls-key go together');
   const read = async (file: string): Promise<string> => ctx.api.decodeText(await ctx.host.fs.readFile(ctx.host.resolvePath(file)), file);
@@ -48,12 +54,13 @@ async function tlsOption(ctx: HumansContext): Promise<{ cert: string; key: strin
 }
 
 /** Run `acp dashboard` until the process is asked to stop (exit 130/143, as every stopped command). */
-export async function runDashboard(ctx: HumansContext): Promise<number> {
+export async function runDashboard(ctx: DashboardContext): Promise<number> {
   const { api } = ctx;
   const root = await rootOption(ctx);
   const port = portOption(ctx);
-  const address = stringOption(ctx, 'host') ?? '127.0.0.1';
+  const address = ctx.options.host ?? '127.0.0.1';
   const tls = await tlsOption(ctx);
+  const allowHosts = allowHostOption(ctx);
   const stop = new AbortController();
   const board = new Board({ api, host: await confinedHost(api, ctx.host, root), registry: ctx.registry }, root, AbortSignal.any([ctx.signal, stop.signal]));
   try {
@@ -61,12 +68,12 @@ export async function runDashboard(ctx: HumansContext): Promise<number> {
     const rootName = root.split(/[\\/]/).filter(Boolean).at(-1) ?? root;
     let server: Awaited<ReturnType<typeof startServer>>;
     try {
-      server = await startServer(board, randomToken(TOKEN_BYTES), rootName, { host: address, port, tls });
+      server = await startServer(board, randomToken(TOKEN_BYTES), rootName, { host: address, port, tls, allowHosts, api });
     } catch (error) {
       throw new api.AcpError(`cannot listen on ${address}:${port}: ${error instanceof Error ? error.message : String(error)}`);
     }
     try {
-      if (!isLoopback(address) && !tls) ctx.err(`warning: serving ${address} over plain HTTP: the token in the URL travels unencrypted (--tls-cert and --tls-key serve HTTPS)`);
+      if (!isLoopbackAddress(address) && !tls) ctx.err(`warning: serving ${address} over plain HTTP: the token in the URL travels unencrypted (--tls-cert and --tls-key serve HTTPS)`);
       ctx.out(`dashboard: ${server.url}`);
       ctx.out(`${board.entries.size} collaboration${board.entries.size === 1 ? '' : 's'} under ${root}; read-only; Ctrl-C stops`);
       await new Promise<void>((resolve) => (ctx.signal.aborted ? resolve() : ctx.signal.addEventListener('abort', () => resolve(), { once: true })));

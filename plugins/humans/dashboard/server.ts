@@ -10,8 +10,11 @@
  * @module
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { Buffer } from 'node:buffer';
+import type { HumansApi } from '../context.ts';
 import type { Board } from './board.ts';
-import { renderPage, renderRows } from './page.ts';
+import { LiveViews, sse, type Stream } from './live.ts';
+import { renderPage } from './page.ts';
 
 /** At most this many live pages at once (more get 503): a bound on sockets and memory. */
 const MAX_STREAMS = 1000;
@@ -28,6 +31,10 @@ export interface ListenOptions {
   port: number;
   /** PEM certificate and key: serve HTTPS. */
   tls?: { cert: string; key: string };
+  /** More names the `Host` header may carry (a proxy's, the machine's): `--allow-host`. */
+  allowHosts?: readonly string[];
+  /** The library (the report's phase diagram). */
+  api: HumansApi;
 }
 
 /** A running dashboard server. */
@@ -56,15 +63,53 @@ function pageHeaders(nonce: string): Record<string, string> {
   return { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': csp, 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer', 'x-frame-options': 'DENY' };
 }
 
-/** An open event stream and the collaboration its page shows. */
-interface Stream {
-  res: ServerResponse;
-  collab?: string;
+/**
+ * Write to a page's stream, or drop the page when what it has not read plus
+ * this message would exceed the bound (1 MiB, docs/humans.md): a page that
+ * stops reading costs at most that, never that plus a message. Returns
+ * whether it was written.
+ */
+export function writeBounded(res: Pick<ServerResponse, 'writableLength' | 'write' | 'destroy'>, text: string, bound = MAX_BUFFERED): boolean {
+  if (res.writableLength + Buffer.byteLength(text) > bound) {
+    res.destroy();
+    return false;
+  }
+  res.write(text);
+  return true;
 }
 
-/** One Server-Sent Event: each line of the data on its own `data:` line. */
-function sse(event: string, data: string): string {
-  return `event: ${event}\n${data.split('\n').map((line) => `data: ${line}`).join('\n')}\n\n`;
+/** A whole number from a query parameter, else `fallback`. */
+function wholeParam(url: URL, name: string, fallback: number): number {
+  const value = url.searchParams.get(name);
+  return value !== null && /^\d{1,9}$/.test(value) ? Number(value) : fallback;
+}
+
+/** Addresses that only this machine can reach. */
+export function isLoopbackAddress(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
+
+/**
+ * The `Host` values the server answers to: its bound address and port (for
+ * a loopback address also `localhost`, `127.0.0.1` and `[::1]`), and the
+ * names the user passed (`--allow-host`, with or without a port). Any other
+ * Host is a page that reached us by DNS rebinding, or a proxy nobody named.
+ */
+export function allowedHosts(bound: string, port: number, names: readonly string[], tls: boolean): Set<string> {
+  const bracket = (name: string): string => (name.includes(':') && !name.startsWith('[') ? `[${name}]` : name);
+  const hosts = new Set<string>();
+  for (const name of [bound, ...(isLoopbackAddress(bound) ? ['127.0.0.1', 'localhost', '::1'] : []), ...names]) {
+    const hasPort = /^\[.*\]:\d+$|^[^:[\]]+:\d+$/.test(name);
+    hosts.add((hasPort ? name : `${bracket(name)}:${port}`).toLowerCase());
+    // A browser leaves the scheme's default port out of Host.
+    if (!hasPort && port === (tls ? 443 : 80)) hosts.add(bracket(name).toLowerCase());
+  }
+  return hosts;
+}
+
+/** The answer to a request whose Host is not one of ours: 421, before the token is even looked at. */
+function misdirected(res: ServerResponse): void {
+  res.writeHead(421, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' }).end('this dashboard answers only to its own address (acp dashboard --allow-host NAME adds a name)\n');
 }
 
 /** Start serving `board`; resolves once listening. */
@@ -72,46 +117,49 @@ export async function startServer(board: Board, token: string, rootName: string,
   const http = options.tls ? await import('node:https') : await import('node:http');
   const streams = new Set<Stream>();
   const sockets = new Set<{ destroy(): void }>();
-  let rows = renderRows(board.list(), token);
-  const write = (stream: Stream, text: string): void => {
-    // A page that does not read its updates is dropped, not buffered for.
-    if (stream.res.writableLength > MAX_BUFFERED) stream.res.destroy();
-    else stream.res.write(text);
-  };
-  const unsubscribe = board.subscribe((id) => {
-    rows = renderRows(board.list(), token);
-    const rowsEvent = sse('rows', rows);
-    const detail = id === undefined ? undefined : board.entries.get(id)?.detail;
-    for (const stream of streams) write(stream, rowsEvent + (detail !== undefined && stream.collab === id ? sse('detail', detail) : ''));
+  const live = new LiveViews(board, token, options.api);
+  let hosts = new Set<string>();
+  const write = (stream: Stream, text: string): void => void writeBounded(stream.res, text);
+  const unsubscribe = board.subscribe((change) => {
+    for (const [stream, text] of live.messages(change, streams)) write(stream, text);
   });
   const heartbeat = setInterval(() => {
     for (const stream of streams) write(stream, ': keep-alive\n\n');
   }, HEARTBEAT_MS);
   const handler = (req: IncomingMessage, res: ServerResponse): void => {
+    if (!hosts.has((req.headers.host ?? '').toLowerCase())) return misdirected(res);
     const url = new URL(req.url ?? '/', 'http://dashboard.invalid');
     const bearer = /^Bearer (\S+)$/.exec(req.headers.authorization ?? '')?.[1];
     if (!sameSecret(url.searchParams.get('token') ?? bearer ?? '', token)) return void res.writeHead(401, { 'content-length': '0', 'cache-control': 'no-store' }).end();
     if (req.method !== 'GET' && req.method !== 'HEAD') return void res.writeHead(405, { allow: 'GET, HEAD', 'content-length': '0' }).end();
     const nonce = randomToken(16);
-    if (url.pathname === '/events') return openStream(url.searchParams.get('c') ?? undefined, res);
+    const page = wholeParam(url, 'page', 0);
+    if (url.pathname === '/events') return openStream(url.searchParams.get('c') ?? undefined, Math.max(page, 1), url.searchParams.has('upto'), res);
     const match = /^\/c\/([^/]+)$/.exec(url.pathname);
     const collab = match ? safeDecode(match[1]!) : undefined;
+    const gone = collab !== undefined && board.gone.has(collab);
     // Only the collaborations the scan found are served: any other name, `..` included, is not one.
-    if ((match && (collab === undefined || !board.entries.has(collab))) || (!match && url.pathname !== '/')) {
+    if ((match && (collab === undefined || (!board.entries.has(collab) && !gone))) || (!match && url.pathname !== '/')) {
       return void res.writeHead(404, { ...pageHeaders(nonce), 'content-type': 'text/plain; charset=utf-8' }).end('not found: no such collaboration under the dashboard\'s root\n');
     }
-    const detail = collab === undefined ? undefined : board.entries.get(collab)?.detail;
-    res.writeHead(200, pageHeaders(nonce)).end(req.method === 'HEAD' ? undefined : renderPage({ rows, detail, collab, nonce, rootName }));
+    const shown = page || live.pageOf(collab);
+    const upto = url.searchParams.has('upto') ? wholeParam(url, 'upto', Number.MAX_SAFE_INTEGER) : undefined;
+    const html = renderPage({ index: live.index(shown), page: shown, detail: collab === undefined ? undefined : live.sections(collab, upto), collab, nonce, rootName });
+    res.writeHead(gone ? 410 : 200, pageHeaders(nonce)).end(req.method === 'HEAD' ? undefined : html);
   };
-  const openStream = (collab: string | undefined, res: ServerResponse): void => {
-    if (collab !== undefined && !board.entries.has(collab)) return void res.writeHead(404, { 'content-length': '0' }).end();
+  const openStream = (collab: string | undefined, page: number, paged: boolean, res: ServerResponse): void => {
+    if (collab !== undefined && !board.entries.has(collab) && !board.gone.has(collab)) return void res.writeHead(404, { 'content-length': '0' }).end();
     if (streams.size >= MAX_STREAMS) return void res.writeHead(503, { 'retry-after': '10', 'content-length': '0' }).end();
     res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
-    const stream: Stream = { res, collab };
+    const stream: Stream = { res, collab, page, paged };
     streams.add(stream);
-    res.on('close', () => streams.delete(stream));
-    const detail = collab === undefined ? undefined : board.entries.get(collab)?.detail;
-    write(stream, sse('rows', rows) + (detail !== undefined ? sse('detail', detail) : ''));
+    res.on('close', () => {
+      streams.delete(stream);
+      if (collab !== undefined) live.forgetUnwatched(collab, streams);
+    });
+    write(stream, sse('rows', live.index(page)));
+    if (collab !== undefined && board.gone.has(collab)) write(stream, sse('gone', { id: collab }));
+    else if (collab !== undefined && !paged) for (const section of live.watch(collab)) write(stream, sse('detail', section));
   };
   const server: Server = options.tls ? (http as typeof import('node:https')).createServer({ cert: options.tls.cert, key: options.tls.key }, handler) : (http as typeof import('node:http')).createServer(handler);
   server.headersTimeout = HEADERS_TIMEOUT_MS;
@@ -126,6 +174,7 @@ export async function startServer(board: Board, token: string, rootName: string,
   });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
+  hosts = allowedHosts(options.host, port, options.allowHosts ?? [], Boolean(options.tls));
   const hostPart = options.host.includes(':') ? `[${options.host}]` : options.host;
   return {
     url: `${options.tls ? 'https' : 'http'}://${hostPart}:${port}/?token=${token}`,

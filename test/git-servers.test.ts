@@ -1,0 +1,142 @@
+// The git store against real servers (issue 37): smart HTTP (git
+// http-backend behind lighttpd, basic authentication) and SSH
+// (openssh-server), started on loopback by test/git-servers.ts from
+// Debian's packages. npm test runs one sample (two clones racing and a
+// third waiting, over HTTP); test:all adds, for both servers, 8 racing
+// clones against a branch that refuses non-fast-forward pushes, a server
+// that refuses acp's own refs (the line falls back to back-off), a
+// pre-receive hook that rejects a push, and (HTTP) a credential that
+// expires in the middle of a race. Without the packages the file is
+// skipped, with the reason, in npm test, and fails in test:all.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { acp, git, gitSandbox } from './git-harness.ts';
+import { type GitServer, serverTools, startHttpServer, startSshServer } from './git-servers.ts';
+import { atLeast } from './scale.ts';
+
+const sandbox = gitSandbox();
+const missing = serverTools();
+if (missing && atLeast('full')) throw new Error(missing);
+
+const ids = (n: number): string[] => Array.from({ length: n }, (_, i) => `p${i}`);
+
+/** A repository `name` on `server` holding a project and a folder `collab` made by init --git, and `n` clones of it. */
+async function serve(server: GitServer, name: string, n: number): Promise<{ bare: string; clones: string[] }> {
+  const bare = join(server.repos, `${name}.git`);
+  git(server.repos, 'init', '--quiet', '--bare', '-b', 'main', bare);
+  git(bare, 'config', 'http.receivepack', 'true');
+  const base = join(sandbox.root(), `${server.kind}-${name}`);
+  mkdirSync(base);
+  const config = Object.entries(server.config).flatMap(([key, value]) => ['-c', `${key}=${value}`]);
+  const clone = (dir: string): string => {
+    git(base, 'clone', '--quiet', ...config, server.url(name), dir);
+    return join(base, dir);
+  };
+  const seed = clone('seed');
+  // A clone of an empty repository over SSH may name its branch by init.defaultBranch: the project starts main.
+  git(seed, 'symbolic-ref', 'HEAD', 'refs/heads/main');
+  writeFileSync(join(seed, 'project.txt'), 'the project\n');
+  git(seed, 'add', 'project.txt');
+  git(seed, 'commit', '--quiet', '-m', 'the project');
+  git(seed, 'push', '--quiet', 'origin', 'main');
+  const init = await acp('init', '--folder', join(seed, 'collab'), ...ids(Math.max(2, n)).flatMap((p) => ['--participant', p]), '--objective', 'o', '--completion', 'c', '--primary-deliverable-type', 'design-spec', '--git');
+  expect(init.stderr).toBe('');
+  return { bare, clones: Array.from({ length: n }, (_, i) => clone(`clone${i}`)) };
+}
+
+const remoteLog = (bare: string): { seq: number; from: string; summary: string }[] => git(bare, 'show', 'main:collab/events.jsonl').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+
+/** Every clone appends `each` blocked events as fast as it can; returns the summaries reported appended and the failures. */
+async function race(clones: string[], each: number, after?: (landed: number) => void): Promise<{ landed: string[]; failed: string[] }> {
+  const landed: string[] = [];
+  const failed: string[] = [];
+  await Promise.all(clones.map(async (clone, w) => {
+    for (let k = 0; k < each; k++) {
+      const summary = `p${w}-${k}`;
+      const r = await acp('append', '--git', '--folder', join(clone, 'collab'), '--participant', `p${w}`, '--event', 'blocked', '--summary', summary, '--reply-to', '1');
+      if (r.code === 0) {
+        landed.push(summary);
+        after?.(landed.length);
+      } else failed.push(r.stderr);
+    }
+  }));
+  return { landed, failed };
+}
+
+/** The remote holds exactly the events reported appended, once each, seqs continuous. */
+function exactlyOnce(bare: string, landed: string[]): void {
+  const log = remoteLog(bare);
+  expect(log.map((e) => e.seq)).toEqual(log.map((_, i) => i + 1));
+  expect(log.slice(1).map((e) => e.summary).sort()).toEqual([...landed].sort());
+}
+
+describe.skipIf(missing !== undefined)('real git servers', () => {
+  const servers: GitServer[] = [];
+  beforeAll(async () => {
+    const dir = join(sandbox.root(), 'servers');
+    servers.push(await startHttpServer(join(dir, 'http')));
+    if (atLeast('full')) servers.push(await startSshServer(join(dir, 'ssh')));
+  }, 30_000);
+  afterAll(async () => {
+    for (const server of servers) await server.stop();
+  });
+  const http = (): GitServer => servers[0]!;
+
+  it('smart HTTP with basic authentication: two clones racing and one waiting; every append lands once', async () => {
+    const { bare, clones } = await serve(http(), 'sample', 3);
+    const waiting = acp('wait', '--git', '--folder', join(clones[2]!, 'collab'), '--participant', 'p2', '--timeout', '60');
+    const { landed, failed } = await race(clones.slice(0, 2), 2);
+    expect(failed).toEqual([]);
+    exactlyOnce(bare, landed);
+    expect((await waiting).code).toBe(0);
+    for (const clone of clones.slice(0, 2)) expect(git(clone, 'status', '--porcelain')).toBe('');
+  });
+
+  for (const kind of ['http', 'ssh'] as const) {
+    const server = (): GitServer => servers.find((s) => s.kind === kind)!;
+    describe.runIf(atLeast('full'))(`${kind}`, () => {
+      it('8 clones race on a branch that refuses non-fast-forward pushes: none lost, duplicated or given up', async () => {
+        const { bare, clones } = await serve(server(), 'race8', 8);
+        git(bare, 'config', 'receive.denyNonFastForwards', 'true');
+        const { landed, failed } = await race(clones, 2);
+        expect(failed).toEqual([]);
+        exactlyOnce(bare, landed);
+      });
+
+      it("a server that refuses acp's own refs: the writers fall back to back-off, none lost or given up", async () => {
+        const { bare, clones } = await serve(server(), 'no-acp-refs', 4);
+        writeFileSync(join(bare, 'hooks', 'pre-receive'), '#!/bin/sh\nwhile read old new ref; do case "$ref" in refs/acp/*) echo "refs/acp/* is not allowed here" >&2; exit 1;; esac; done\nexit 0\n', { mode: 0o755 });
+        const { landed, failed } = await race(clones, 2);
+        expect(failed).toEqual([]);
+        exactlyOnce(bare, landed);
+        expect(git(bare, 'for-each-ref', 'refs/acp/')).toBe('');
+      });
+
+      it('a pre-receive hook that rejects the push: a clear error, nothing appended, the folder as it was', async () => {
+        const { bare, clones } = await serve(server(), 'rejecting', 1);
+        writeFileSync(join(bare, 'hooks', 'pre-receive'), '#!/bin/sh\necho "policy: the branch is frozen" >&2\nexit 1\n', { mode: 0o755 });
+        const folder = join(clones[0]!, 'collab');
+        const before = [readFileSync(join(folder, 'events.jsonl'), 'utf8'), git(clones[0]!, 'rev-parse', 'HEAD'), git(clones[0]!, 'status', '--porcelain')];
+        const r = await acp('append', '--git', '--folder', folder, '--participant', 'p0', '--event', 'blocked', '--summary', 'refused', '--reply-to', '1');
+        expect(r.code).toBe(2);
+        expect(r.stderr).toMatch(/^error: git push to 'origin' failed \(nothing was appended\): .*policy: the branch is frozen/);
+        expect([readFileSync(join(folder, 'events.jsonl'), 'utf8'), git(clones[0]!, 'rev-parse', 'HEAD'), git(clones[0]!, 'status', '--porcelain')]).toEqual(before);
+        expect(remoteLog(bare)).toHaveLength(1);
+      });
+    });
+  }
+
+  it.runIf(atLeast('full'))('HTTP: a credential that expires in the middle of a race: clear errors, nothing lost, nothing half-appended', async () => {
+    const { bare, clones } = await serve(http(), 'expiring', 4);
+    const { landed, failed } = await race(clones, 3, (count) => count === 3 && http().setPassword('rotated'));
+    http().setPassword('secret');
+    expect(landed.length).toBeGreaterThanOrEqual(3);
+    expect(failed.length).toBeGreaterThan(0);
+    for (const message of failed) expect(message).toMatch(/^error: git (fetch from|push to|ls-remote of) 'origin' failed.*(HTTP 401|Authentication failed).*\(the remote refused this clone's credentials: renew them, then run the command again\)\n$/);
+    exactlyOnce(bare, landed);
+    // Every clone's folder is as the remote had it at some point: no line that never landed stays behind.
+    const published = git(bare, 'log', '--format=%H', 'main', '--', 'collab/events.jsonl').split('\n').filter(Boolean).map((c) => git(bare, 'show', `${c}:collab/events.jsonl`));
+    for (const clone of clones) expect(published).toContain(readFileSync(join(clone, 'collab', 'events.jsonl'), 'utf8'));
+  });
+});

@@ -97,7 +97,7 @@ function readKeyFile(fs: KeyringFs, path: string, posixModes: boolean): string |
   try {
     fd = fs.openSync(path, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0));
   } catch (error) {
-    if (errorCode(error) === 'ENOENT') return undefined;
+    if (isAbsent(error)) return undefined;
     if (errorCode(error) === 'ELOOP') throw new AcpError(`signing key ${path} is a symbolic link: acp opens key files only as the regular files they are (put the key itself there)`, 2, 'usage');
     throw error;
   }
@@ -116,6 +116,11 @@ function readKeyFile(fs: KeyringFs, path: string, posixModes: boolean): string |
   }
 }
 
+/** Whether a read failed because the file cannot be there: missing, or a parent is not a folder (then a write says why, see {@link unwritableKeyError}). */
+function isAbsent(error: unknown): boolean {
+  return errorCode(error) === 'ENOENT' || errorCode(error) === 'ENOTDIR';
+}
+
 /**
  * Refuse a key directory others may write (or, for a directory of keys,
  * read), as the key file's mode is checked: whoever may write the directory
@@ -128,7 +133,7 @@ function checkKeyDirectory(fs: KeyringFs, dir: string, ofKeys: boolean): void {
   try {
     mode = fs.statSync(dir).mode;
   } catch (error) {
-    if (errorCode(error) === 'ENOENT') return;
+    if (isAbsent(error)) return;
     throw error;
   }
   const open = ofKeys ? (mode & 0o077) !== 0 : (mode & 0o022) !== 0 && (mode & 0o1000) === 0;

@@ -285,6 +285,20 @@ test('SKILL.md says what docs/agents.md says about sandboxes, word for word; the
   expect(sandboxDocs('skills/agent-collaboration/SKILL.md')).toEqual(docs);
 });
 
+test('outside any sandbox too: a home that cannot hold the keys gets the documented refusal, for acp key and a signed init, and the folder is not made', () => {
+  const parent = freshParent();
+  // A home whose state folder cannot exist (its parent is a file): ENOTDIR, as root meets no EROFS outside a sandbox.
+  writeFileSync(join(parent, 'home'), '');
+  const env = { ...sandboxBaseEnv(), HOME: join(parent, 'home', 'inside') };
+  const folder = join(parent, 'collab');
+  for (const argv of [['key', '--participant', OWNER], [...initArgs(folder), '--sign']]) {
+    const r = spawnSync(process.execPath, [DIST, ...argv], { env, encoding: 'utf8' });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/^error: cannot write the signing key \S+\/\.local\/state\/acp\/keys\/alice-[0-9a-f]{12}\.jwk: \S+ is not writable here \(a parent is not a folder\); set ACP_SIGNING_KEY_DIR to a writable folder outside the collaboration folder\n$/);
+  }
+  expect(readdirSync(parent)).toEqual(['home']);
+});
+
 describe('without a network (bubblewrap --unshare-all)', () => {
   const gitEnv = { GIT_AUTHOR_NAME: 'a', GIT_AUTHOR_EMAIL: 'a@example.org', GIT_COMMITTER_NAME: 'a', GIT_COMMITTER_EMAIL: 'a@example.org' };
   const git = (cwd: string, ...args: string[]): void => {

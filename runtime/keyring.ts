@@ -10,7 +10,7 @@ import * as nodePath from 'node:path';
 import { AcpError } from './errors.ts';
 import type { Keyring } from './host.ts';
 import { sha256, toHex } from './sha256.ts';
-import { errorCode, isObject } from './util.ts';
+import { errorCode, isObject, unwritableReason } from './util.ts';
 
 const PUBLIC_KEY = /^[A-Za-z0-9_-]{43}$/;
 
@@ -219,16 +219,6 @@ export function fileKeyring(fs: KeyringFs, where: { dir: string } | { file: stri
   };
 }
 
-/** Why a key directory could not be written to, in words (a sandbox's read-only home is the usual cause). */
-const UNWRITABLE: Record<string, string> = {
-  EROFS: 'read-only file system',
-  EACCES: 'permission denied',
-  EPERM: 'operation not permitted',
-  // mkdir -p on a read-only mount whose parents are missing (Codex's and srt's sandboxes answer so).
-  ENOENT: 'it is missing and cannot be created',
-  ENOTDIR: 'a parent is not a folder',
-};
-
 /**
  * The error a key write that the file system refused becomes: what could
  * not be written, where, and the one setting that moves the keys to a
@@ -236,7 +226,7 @@ const UNWRITABLE: Record<string, string> = {
  * other failure. Exit 2: the environment's, not a bug.
  */
 export function unwritableKeyError(error: unknown, path: string, keyFile: boolean): AcpError | undefined {
-  const why = UNWRITABLE[errorCode(error) ?? ''];
+  const why = unwritableReason(error);
   if (!why) return undefined;
   const fix = keyFile ? 'set ACP_SIGNING_KEY_FILE to a key file in a writable folder' : 'set ACP_SIGNING_KEY_DIR to a writable folder outside the collaboration folder';
   return new AcpError(`cannot write the signing key ${path}: ${nodePath.dirname(path)} is not writable here (${why}); ${fix}`, 2, 'usage');

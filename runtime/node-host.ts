@@ -10,7 +10,7 @@ import { AcpError } from './errors.ts';
 import type { FileStat, FileSystem, Host } from './host.ts';
 import { fileKeyring } from './keyring.ts';
 import { decodeSurrogateEscape, encodeSurrogateEscape, hasLoneSurrogate, type LinkReader, purePosixPath, pyRealpath, pyRepr } from './pytext.ts';
-import { builtinModule, errorCode, fsError, getBuiltin, isInside } from './util.ts';
+import { builtinModule, errorCode, fsError, getBuiltin, isInside, unwritableReason } from './util.ts';
 import type { NodeHostOptions } from './types.ts';
 export type { NodeHostOptions } from './types.ts';
 
@@ -581,11 +581,18 @@ export async function createNodeHost(options: NodeHostOptions = {}): Promise<Hos
   let key: Promise<Uint8Array | undefined> | undefined;
   const keyFile = (): string | undefined => (options.checkpointKeyFile === undefined ? defaultKeyFile(proc?.env, granted) : (options.checkpointKeyFile ?? undefined));
   const mayUse = (path: string): boolean => granted({ name: 'read', path } as { name: string }) && granted({ name: 'write', path } as { name: string });
+  // Why the key could not be made (a sandbox's read-only home), for validate to say once.
+  let keyProblem: string | undefined;
   const checkpointKey = (): Promise<Uint8Array | undefined> => {
     key ??= (async () => {
       const path = keyFile();
       return path && mayUse(path) ? loadOrCreateKey(fs, path) : undefined;
-    })().catch(() => undefined);
+    })().catch((error) => {
+      const why = unwritableReason(error);
+      const path = keyFile();
+      if (why && path) keyProblem = `${nodePath.dirname(path)} is not writable here (${why}); set XDG_STATE_HOME to a writable folder to keep one`;
+      return undefined;
+    });
     return key;
   };
   // The caches live next to the key: private to this account (0700, as the
@@ -624,6 +631,7 @@ export async function createNodeHost(options: NodeHostOptions = {}): Promise<Hos
     },
     processStartTime: (pid) => (Number.isSafeInteger(pid) && pid > 0 && procIsOurs() ? startTime(pid) : undefined),
     checkpointKey,
+    stateUnavailable: () => keyProblem,
     cacheDir,
     get keyring() {
       const where = options.signingKeys === undefined ? defaultKeyring(proc?.env, granted) : options.signingKeys;
@@ -671,7 +679,8 @@ async function loadOrCreateKey(fs: typeof import('node:fs'), path: string): Prom
   try {
     return parse(fs.readFileSync(path, 'utf8'));
   } catch (error) {
-    if (errorCode(error) !== 'ENOENT') return undefined;
+    // ENOTDIR: a parent is a file; making the folder then fails and says so.
+    if (errorCode(error) !== 'ENOENT' && errorCode(error) !== 'ENOTDIR') return undefined;
   }
   fs.mkdirSync(nodePath.dirname(path), { recursive: true, mode: 0o700 });
   const bytes = crypto.getRandomValues(new Uint8Array(32));

@@ -18,7 +18,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { appendArgs, initArgs, OWNER, REVIEWER, STEPS } from './happy-path.ts';
-import { DIST, DIST_URL, makeFolder, readLines, writeWorker } from './reliability/fixture.ts';
+import { DIST, DIST_URL, makeFolder, racerAppend, readLines, writeWorker } from './reliability/fixture.ts';
 import { documentedEnv, installSandboxes, SANDBOX_NAMES, type SandboxName, sandboxBaseEnv, sandboxDocs, sandboxed, sandboxProblem, sandboxSection } from './sandboxes.ts';
 import { atLeast, byScale } from './scale.ts';
 
@@ -297,6 +297,21 @@ test('outside any sandbox too: a home that cannot hold the keys gets the documen
     expect(r.stderr).toMatch(/^error: cannot write the signing key \S+\/\.local\/state\/acp\/keys\/alice-[0-9a-f]{12}\.jwk: \S+ is not writable here \(a parent is not a folder\); set ACP_SIGNING_KEY_DIR to a writable folder outside the collaboration folder\n$/);
   }
   expect(readdirSync(parent)).toEqual(['home']);
+});
+
+test('outside any sandbox too: validate of a long log without a writable state folder runs in full and says so once', async () => {
+  const parent = freshParent();
+  const folder = await makeFolder(parent, [OWNER, REVIEWER]);
+  // Past the checkpoint's 64 KiB threshold in a few appends (long summaries).
+  for (let i = 0; i < 9; i++) expect(spawnSync(process.execPath, [DIST, ...racerAppend(folder, OWNER, `${i} ${'x'.repeat(8000)}`)]).status).toBe(0);
+  writeFileSync(join(parent, 'home'), '');
+  const env = { ...sandboxBaseEnv(), HOME: join(parent, 'home', 'inside') };
+  const before = readdirSync(folder).sort();
+  const r = spawnSync(process.execPath, [DIST, 'validate', '--folder', folder], { env, encoding: 'utf8' });
+  expect(r.stdout).toBe('ACP validation passed\n');
+  expect(r.stderr).toMatch(/^note: no validation checkpoint, so every validate checks the whole log: \S+\/\.local\/state\/acp is not writable here \(a parent is not a folder\); set XDG_STATE_HOME to a writable folder to keep one\n$/);
+  expect(r.status).toBe(0);
+  expect(readdirSync(folder).sort()).toEqual(before);
 });
 
 describe('without a network (bubblewrap --unshare-all)', () => {

@@ -46,6 +46,7 @@ import { lineHash } from './runtime/keyring.ts';
 import { createMemoryFileSystem, createMemoryHost } from './runtime/memory-host.ts';
 import { followFolder, formatNext, nextAction, waitForTurn } from './runtime/next.ts';
 import { createNodeHost } from './runtime/node-host.ts';
+import { guardHost, writerHost } from './runtime/guarded-host.ts';
 import type { LogScan, VerifiedLog } from './runtime/signed-append.ts';
 import { dumpsPy, loadsPy } from './runtime/pyjson.ts';
 import { comparePy, decodeText, formatProtocolJson, formatTimestamp, parseZonedTimestamp, purePosixPath, pyRepr, pySplitLines, pyStr, pyStrip, reviewHeadings, sha256Hex, sortedPy, zonedInstant } from './runtime/pytext.ts';
@@ -366,7 +367,9 @@ function readinessAppendErrors(readiness: ReadinessFacts, eventName: string): st
  * that landed. Every door writes through here: `append`, `freeze`, a
  * server's document write.
  */
-export async function transact<T>(host: Host, folder: string, intent: WriteIntent, body: (tx: Transaction) => Promise<T>, registry?: Registry, options: AppendOptions = {}): Promise<T> {
+export async function transact<T>(guarded: Host, folder: string, intent: WriteIntent, body: (tx: Transaction) => Promise<T>, registry?: Registry, options: AppendOptions = {}): Promise<T> {
+  // The one holder of the write capability: the body's own host stays guarded (runtime/guarded-host.ts).
+  const host = writerHost(guarded);
   const store = options.store ?? (await openStore(host, folder, registry));
   let appended: AppendResult[] = [];
   let attempt = 1;
@@ -393,6 +396,10 @@ export async function transact<T>(host: Host, folder: string, intent: WriteInten
             throw symlinkRefusal(error) ?? error;
           }
           session.written.add(path);
+        },
+        remove: async (path) => {
+          if (path === folder || !isInside(path, folder)) throw new AcpError(`${path} is not inside ${folder}: not removed`);
+          await confineHost(host, [folder]).fs.remove(path);
         },
       });
     },
@@ -763,14 +770,34 @@ function apiObject(): AcpApi {
   return {
     VERSION, LOCK_NAME, CHECKPOINT_NAME, LOCK_BREAKER, EVENT_NAMES, PHASES, REQUIRED_FILES, FORBIDDEN_FILES, CONCLUSION_SECTIONS, DEFAULT_WAIT_TIMEOUT_SECONDS, DEFAULT_WAIT_INTERVAL_SECONDS,
     AcpError, AcpTimeoutError, AcpAbortError, AcpPluginError, AcpAppendedError, UsageError,
-    createNodeHost, createMemoryHost, createMemoryFileSystem, openCollaboration, createRegistry, pluginContext,
-    init, append, transact, strictSetting, openStore, signingKey, verifySignatures, localStore, eventDocuments, turnOf, folderTurn, decideTurn, TURN_HISTORY, staleNote, TurnTracker, readCachedTurn, cacheEquals, withCachedTurn, refusalCodeOf, validate, nextAction, formatNext, waitForTurn, followFolder,
+    createMemoryHost, createMemoryFileSystem, openCollaboration, createRegistry, pluginContext,
+    init, append, transact, strictSetting, openStore, signingKey, verifySignatures, eventDocuments, turnOf, folderTurn, decideTurn, TURN_HISTORY, staleNote, TurnTracker, readCachedTurn, cacheEquals, withCachedTurn, refusalCodeOf, validate, nextAction, formatNext, waitForTurn, followFolder,
     readProtocol, readEventLog, scanEventLog, parseEventLog, formatEventLine, jsonErrorDetail, nextSeq, emptyState, applyEvent, replay,
     participantIds, isUnsafePath, deliverableRef, primaryRef, resolveDeliverablePath, deliverableBoundary, symlinkRefusal, readDeliverable, documentFiles, checkedDocumentPath,
     markdown, readReadiness, decisionGateErrors, conclusionErrors, defaultTemplate, defaultGates, reviewHeadings, parseZonedTimestamp,
-    READ_LIMITS, readCapped, inspectFolderLock, inspectLockLine, withFolderLock, writeFileAtomic, confineHost, decodeText, sha256Hex, formatTimestamp, formatProtocolJson, pyRepr, pyStr, pyStrip, purePosixPath, expandUser, loadsPy, dumpsPy, pySplitLines,
+    READ_LIMITS, readCapped, inspectFolderLock, confineHost, ...guardedWriters(), decodeText, sha256Hex, formatTimestamp, formatProtocolJson, pyRepr, pyStr, pyStrip, purePosixPath, expandUser, loadsPy, dumpsPy, pySplitLines,
     comparePy, sortedPy, parseArgv, parsePyInt, parsePyFloat, runCommand, describeError,
     errorCode, fsError, isInside, isObject, realpathOfExistingAncestor, sameList, sleep,
+  };
+}
+
+/**
+ * The writers a plugin gets: `writeFileAtomic` for its own output files,
+ * through the guarded host (a folder's own files refused), `withFolderLock`
+ * to coordinate with writers (it takes the lock; the body's host stays
+ * guarded), `inspectLockLine` (its stale tickets cleared by the lock's
+ * code), `createNodeHost` that makes a guarded host, `localStore` (its
+ * lock). Never the raw ones.
+ */
+function guardedWriters(): Pick<AcpApi, 'writeFileAtomic' | 'withFolderLock' | 'inspectLockLine' | 'createNodeHost' | 'localStore'> {
+  return {
+    writeFileAtomic: (host, path, text, options) => writeFileAtomic(guardHost(host), path, text, options),
+    withFolderLock: (host, folder, fn, options) => withFolderLock(writerHost(host), folder, fn, options),
+    // Clearing the lock's stale tickets is the lock's own judgment (as breaking an abandoned lock is).
+    inspectLockLine: (host, folder, clear) => inspectLockLine(writerHost(host), folder, clear),
+    createNodeHost: async (options) => guardHost(await createNodeHost(options)),
+    // The local store takes the folder lock (its body gets the session, never a writer): the lock is the store's to write.
+    localStore: (host) => localStore(writerHost(host)),
   };
 }
 
@@ -867,7 +894,8 @@ export async function runCommand(registry: Registry, name: string, input: { opti
     args: input.args ?? {},
     options,
     api: libraryApi(),
-    host: where.host,
+    // Commands are plugins: their host cannot write a folder's own files; the transaction can.
+    host: guardHost(where.host),
     registry,
     runtime: where.runtime ?? { name: 'unknown' },
     out: where.out ?? (() => undefined),

@@ -18,7 +18,9 @@ const doctorCommand: CommandSpec = {
   async run(ctx) {
     const { doctor, formatDoctorReport } = await import('./doctor/diagnose.ts');
     const fix = ctx.options.fix === true;
-    const report = await doctor(ctx.api, ctx.host, ctx.folder(), { fix, registry: ctx.registry, signal: ctx.signal });
+    const folder = ctx.folder();
+    // Repairs are transactions of the run's store (--git, the configuration): published like an append.
+    const report = await doctor(ctx.api, ctx.host, folder, { fix, registry: ctx.registry, signal: ctx.signal, store: fix ? await ctx.store(folder) : undefined });
     const exitCode = report.healthy ? 0 : 1;
     if (!ctx.json) ctx.out(formatDoctorReport(report, fix));
     return { exitCode, json: { ok: report.healthy, exitCode, ...report } };

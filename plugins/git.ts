@@ -5,8 +5,8 @@
  * from the CLI, the library, the JSON-RPC and MCP servers, `freeze`, a
  * document written through a server — is fetched, checked, committed and
  * pushed, and every waiter (`wait`, the servers' subscribers) follows the
- * remote. It also extends `init` (commit and push the new folder) and
- * `doctor` (the folder's git history). Enabled by `--git` or a `git:`
+ * remote; `init` makes the folder through the store too (committed and
+ * pushed). It also extends `doctor` (the folder's git history). Enabled by `--git` or a `git:`
  * section in acp.config.yaml; nothing changes for other folders. This
  * module only describes the store and commands; plugins/git/ loads when
  * one is used. See docs/git.md.
@@ -40,7 +40,7 @@ function gitStoreProvider(context: PluginContext): StoreProvider {
   };
 }
 
-/** The settings for a command that extends init or doctor, when git is on for this run. */
+/** The settings for a command that extends doctor, when git is on for this run. */
 async function settingsOf(ctx: CommandContext) {
   const requested = ctx.options.git === true;
   if (!mentionsGit(requested, ctx.registry.config)) return undefined;
@@ -62,18 +62,5 @@ const doctorExtension: CommandSpec = {
   },
 };
 
-const initExtension: CommandSpec = {
-  name: 'init',
-  extend: true,
-  description: 'Also commit and push the new folder',
-  options: { git: { type: 'boolean', description: GIT_FLAG.description } },
-  async run(ctx) {
-    const settings = await settingsOf(ctx);
-    if (!settings) return ctx.next();
-    const { gitInit } = await import('./git/init.ts');
-    return gitInit(ctx, settings);
-  },
-};
-
 /** The `git` plugin. */
-export default (context: PluginContext): AcpPlugin => context.definePlugin({ name: 'git', stores: [gitStoreProvider(context)], commands: [initExtension, doctorExtension] });
+export default (context: PluginContext): AcpPlugin => context.definePlugin({ name: 'git', stores: [gitStoreProvider(context)], commands: [doctorExtension] });

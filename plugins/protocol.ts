@@ -12,11 +12,12 @@ import type { Json } from '../runtime/util.ts';
 const FOLDER = { type: 'string', required: true, description: 'Collaboration folder' } as const;
 const JSON_FLAG = { type: 'boolean', description: 'Print one JSON object' } as const;
 
-/** `acp init` (spec §9). */
+/** `acp init` (spec §9): made and published by the folder's store (`--git`: committed and pushed). */
 const initCommand = (c: PluginContext): CommandSpec =>
   c.defineCommand({
     name: 'init',
     description: 'Create a collaboration folder (spec §9)',
+    store: true,
     options: {
       folder: FOLDER,
       participant: { type: 'string', multiple: true, valueName: 'id', description: 'Participant id (repeatable; the first owns the proposal)' },
@@ -56,9 +57,12 @@ const initCommand = (c: PluginContext): CommandSpec =>
         sign: o.sign === true,
         signingPolicy: o['signing-policy'] as 'warn' | 'refuse' | undefined,
         participantKeys: keys && Object.fromEntries(keys),
-      }, ctx.registry);
+      }, ctx.registry, { store: await ctx.store(folder) });
       if (!ctx.json) ctx.out(result.created ? `Initialized ACP schema v2 collaboration folder: ${folder}` : `Collaboration folder already exists: ${folder}`);
-      return { exitCode: 0, json: { ok: true, exitCode: 0, created: result.created, folder, files: result.files } };
+      if (!ctx.json && result.store?.note) ctx.out(result.store.note);
+      // A store that publishes says how (git: `{ git: { attempts, remote, branch } }`); the local folder adds nothing.
+      const store = result.store?.record !== undefined ? { [result.store.name]: result.store.record } : {};
+      return { exitCode: 0, json: { ok: true, exitCode: 0, created: result.created, folder, files: result.files, ...store } };
     },
   });
 

@@ -722,7 +722,7 @@ async function removeIfUnchanged(host: Host, path: string, raw: string): Promise
  * and keep the link, as Python's `write_text` (which the other tools rewrite
  * protocol.json with) writes through it.
  */
-export async function writeFileAtomic(host: Host, path: string, text: string, options: WriteAtomicOptions = {}): Promise<void> {
+export async function writeFileAtomic(host: Host, path: string, text: string | Uint8Array, options: WriteAtomicOptions = {}): Promise<void> {
   if (options.throughLink && (await host.fs.stat(path))?.isSymlink) path = await host.fs.realpath(path);
   const temp = `${nodePath.join(nodePath.dirname(path), `.${nodePath.basename(path)}.${host.pid}.${Math.random().toString(36).slice(2)}.tmp`)}`;
   try {

@@ -9,11 +9,13 @@ import { AcpError } from './errors.ts';
 import { formatEventLine } from './event-log.ts';
 import { confineHost, writeFileAtomic } from './files.ts';
 import { callType, defaultGates, defaultTemplate, isUnsafePath, participantIds, symlinkRefusal } from './folder.ts';
+import { writerHost } from './guarded-host.ts';
 import type { Host } from './host.ts';
 import { lineHash } from './keyring.ts';
 import { loadsPy } from './pyjson.ts';
 import { formatProtocolJson, formatTimestamp, pyRepr, pyStrip, sortedPy } from './pytext.ts';
-import type { AcpEvent, DeliverableDeclaration, InitRequest, InitResult, ProtocolDocument, Registry } from './types.ts';
+import type { AcpEvent, DeliverableDeclaration, InitOptions, InitRequest, InitResult, ProtocolDocument, Registry } from './types.ts';
+import { localStore, openStore } from './store.ts';
 import { errorCode, fsError } from './util.ts';
 import { refuseUnencodable } from './event-log.ts';
 import { isStringList, readTextIfExists, refOf } from './folder.ts';
@@ -98,9 +100,15 @@ export function planInit(folder: string, request: InitRequest, registry: Registr
  * Initialise a collaboration folder (spec §9). **[beyond]** never
  * overwrites an existing file: if any target exists, nothing is written.
  */
-export async function init(host: Host, folder: string, request: InitRequest, registry: Registry): Promise<InitResult> {
+export async function init(guarded: Host, folder: string, request: InitRequest, registry: Registry, options: InitOptions = {}): Promise<InitResult> {
+  const host = writerHost(guarded);
   try {
-    return await initFolder(host, folder, request, registry);
+    // Usage errors come first, before a store is asked anything (git: a fetch).
+    const owner = planInit(folder, request, registry, host.now()).protocol.proposalOwner ?? 'acp';
+    const store = options.store ?? (await openStore(host, folder, registry));
+    const creator = store.create ? store : localStore(host);
+    const made = await creator.create!(folder, { participant: owner, kind: 'init', documents: [] }, (underLock) => initFolder(host, folder, request, registry, underLock), options);
+    return creator.name === 'local' ? made.value : { ...made.value, store: { name: creator.name, record: made.record, note: made.note } };
   } catch (error) {
     if (errorCode(error) === 'EROFS') throw new AcpError(`cannot create the collaboration in ${folder}: the file system is read-only (EROFS)`, 2, 'file_system');
     throw symlinkRefusal(error) ?? error;
@@ -112,7 +120,7 @@ export async function init(host: Host, folder: string, request: InitRequest, reg
  * repoRoot) without following a symlink: a `deliverables` planted as a
  * symlink out of the folder is refused, never written through.
  */
-async function initFolder(plainHost: Host, folder: string, request: InitRequest, registry: Registry): Promise<InitResult> {
+async function initFolder(plainHost: Host, folder: string, request: InitRequest, registry: Registry, underLock: <U>(fn: () => Promise<U>) => Promise<U>): Promise<InitResult> {
   const protocolPath = nodePath.join(folder, 'protocol.json');
   // Usage errors come first, as in the common tools.
   const planned = planInit(folder, request, registry, plainHost.now());
@@ -125,7 +133,7 @@ async function initFolder(plainHost: Host, folder: string, request: InitRequest,
   const unfinished = await readInitJournal(host, folder);
   if (unfinished) {
     if (!request.resume) throw new AcpError(`an interrupted init left files in ${folder}; run init again with --resume to complete it`);
-    await writeInitFiles(host, folder, unfinished.files, true);
+    await underLock(() => writeInitFiles(host, folder, unfinished.files, true));
     return { created: true, protocol: loadsPy(unfinished.files.find(([name]) => name === 'protocol.json')![1]) as ProtocolDocument, files: unfinished.files.map(([name]) => name) };
   }
   const { protocol, files } = planned;
@@ -148,7 +156,7 @@ async function initFolder(plainHost: Host, folder: string, request: InitRequest,
     if (root === nodePath.parse(root).root) throw new AcpError('--repo-root must not resolve to the filesystem root');
   }
   await host.fs.mkdir(folder);
-  await writeInitFiles(host, folder, [...all], false);
+  await underLock(() => writeInitFiles(host, folder, [...all], false));
   return { created: true, protocol, files: [...all.keys()] };
 }
 
@@ -186,7 +194,8 @@ async function signInit(host: Host, protocol: ProtocolDocument, event: AcpEvent,
  * a signed collaboration (`init --register-key`) to be registered from
  * the start (docs/signing.md).
  */
-export async function signingKey(host: Host, participant: string): Promise<{ participant: string; publicKey: string; where: string }> {
+export async function signingKey(guarded: Host, participant: string): Promise<{ participant: string; publicKey: string; where: string }> {
+  const host = writerHost(guarded);
   const signing = await import('./signing.ts');
   if (pyStrip(participant) === '') throw new AcpError('--participant must not be blank');
   const { key } = await signing.keyForAppend(host.keyring, participant, undefined, false);

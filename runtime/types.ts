@@ -682,8 +682,8 @@ export interface AppendOptions {
 export interface WriteIntent {
   /** Who writes. */
   participant: string;
-  /** `append` (one event), `freeze` (a deliverable frozen and its event), `write` (a document written through a server). */
-  kind: 'append' | 'freeze' | 'write';
+  /** `append` (one event), `freeze` (a deliverable frozen and its event), `write` (a document written through a server), `repair` (`doctor --fix`), `init` (a new folder). */
+  kind: 'append' | 'freeze' | 'write' | 'repair' | 'init';
   /**
    * Absolute paths of the documents the write speaks for besides
    * events.jsonl and protocol.json (what a participant edits before the
@@ -724,12 +724,29 @@ export interface Store {
    */
   transact<T>(folder: string, intent: WriteIntent, body: (session: StoreSession) => Promise<T>, options?: Pick<AppendOptions, 'onLockWait' | 'lockTimeoutMs' | 'lockSignal' | 'onNote'>): Promise<T>;
   /**
+   * Make a new folder and publish it (`init`; git: committed on top of the
+   * remote's branch and pushed). `body` writes the folder and calls
+   * `underLock` around its writes once the folder exists (the lock lives
+   * in it). A store without `create` leaves the new folder local; its
+   * first transaction publishes it.
+   */
+  create?<T>(folder: string, intent: WriteIntent, body: (underLock: <U>(fn: () => Promise<U>) => Promise<U>) => Promise<T>, options?: Pick<AppendOptions, 'onLockWait' | 'lockTimeoutMs' | 'onNote'>): Promise<Published<T>>;
+  /**
    * Keep the local folder up to date while someone waits on it (git: fetch
    * and fast-forward now, then in the background with back-off). Resolves
    * once the folder is current; `failed` ends the wait with an error that no
    * retry can fix. Returns the function that stops following.
    */
   follow?(folder: string, options: FollowOptions): Promise<() => void>;
+}
+
+/** What {@link Store.create} made: the body's value, and the store's record of the publication. */
+export interface Published<T> {
+  value: T;
+  /** The store's own facts for `--json` (git: `{attempts, remote, branch}`), under its name. */
+  record?: Json;
+  /** One line for a person (`committed and pushed to origin/main`). */
+  note?: string;
 }
 
 /** Options of {@link Store.follow}. */
@@ -785,7 +802,9 @@ export interface Transaction {
    * {@link WriteAtomicOptions} (protocol.json, which a user may have linked
    * on purpose, as the Python tools write it).
    */
-  write(path: string, text: string, options?: TransactionWriteOptions): Promise<void>;
+  write(path: string, text: string | Uint8Array, options?: TransactionWriteOptions): Promise<void>;
+  /** Remove a clone-local leftover inside the folder (an interrupted write's temporary, a lock breaker's file): never published, as it never was. */
+  remove(path: string): Promise<void>;
 }
 
 /** Options of {@link Transaction.write}. */
@@ -865,6 +884,14 @@ export interface InitResult {
   created: boolean;
   protocol?: ProtocolDocument;
   files: string[];
+  /** A store that published the new folder (not the local one): its name, record and note (see {@link Published}). */
+  store?: { name: string; record?: Json; note?: string };
+}
+
+/** Options of {@link init}. */
+export interface InitOptions extends Pick<AppendOptions, 'onLockWait' | 'lockTimeoutMs'> {
+  /** The store that makes and publishes the folder (default: the one {@link openStore} finds for it). */
+  store?: Store;
 }
 
 /** The next action for a participant. */
@@ -1311,7 +1338,8 @@ export interface AcpApi {
   /**
    * The default host: files through `node:fs`, which Node, Bun and Deno all
    * provide (Deno maps it onto its permission system, so only the folders
-   * granted are reachable).
+   * granted are reachable). The host a plugin makes here is guarded
+   * (runtime/guarded-host.ts): a folder's own files refused.
    */
   createNodeHost(options?: NodeHostOptions): Promise<Host>;
   /**
@@ -1351,7 +1379,7 @@ export interface AcpApi {
    * Initialise a collaboration folder (spec §9). **[beyond]** never
    * overwrites an existing file: if any target exists, nothing is written.
    */
-  init(host: Host, folder: string, request: InitRequest, registry: Registry): Promise<InitResult>;
+  init(host: Host, folder: string, request: InitRequest, registry: Registry, options?: InitOptions): Promise<InitResult>;
   /**
    * Append an event (spec §6) through the folder's store. Raises
    * {@link AcpError} with the spec's message when a check fails; nothing is
@@ -1397,7 +1425,7 @@ export interface AcpApi {
    * that declares no signing and whose events carry none reports nothing.
    */
   verifySignatures(host: Host, folder: string): Promise<SignatureReport>;
-  /** The local folder as a store: the folder lock, and atomic writes inside it. */
+  /** The local folder as a store: the folder lock (taken for a guarded host too: its body gets the session, never a writer), and atomic writes inside it. */
   localStore(host: Host): Store;
   /** Absolute paths of the documents an event speaks for (its `doc`, resolved as a deliverable where it is one). */
   eventDocuments(folder: string, protocol: Json, request: Pick<AppendRequest, 'event' | 'doc'>): string[];
@@ -1577,16 +1605,18 @@ export interface AcpApi {
    * lock whose holder is gone is broken under a second "breaker" lock, so two
    * processes never both break it and steal a live holder's lock. With
    * `options.held` (the handle of a lock the caller holds on this folder), `fn`
-   * runs at once: the lock is not taken twice.
+   * runs at once: the lock is not taken twice. It coordinates, and grants
+   * no write: a guarded host stays guarded inside it.
    */
   withFolderLock<T>(host: Host, folder: string, fn: (lock: FolderLock) => Promise<T>, options?: FolderLockOptions): Promise<T>;
   /**
    * Replace a file atomically: write a temporary sibling, then rename it over.
    * `throughLink`: when `path` is a symbolic link, replace what it resolves to
    * and keep the link, as Python's `write_text` (which the other tools rewrite
-   * protocol.json with) writes through it.
+   * protocol.json with) writes through it. Through the guarded host
+   * whatever host is given: a plugin's own files only.
    */
-  writeFileAtomic(host: Host, path: string, text: string, options?: WriteAtomicOptions): Promise<void>;
+  writeFileAtomic(host: Host, path: string, text: string | Uint8Array, options?: WriteAtomicOptions): Promise<void>;
   /**
    * The host with its file system confined beneath `bases` (see
    * {@link FileSystem.beneath}): below them no symlink is followed, so a path

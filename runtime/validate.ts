@@ -8,6 +8,7 @@ import * as nodePath from 'node:path';
 import { FORBIDDEN_FILES, REQUIRED_FILES, VERSION } from './constants.ts';
 import { checkDecisions, conclusionErrors, decisionGateErrors, markdown, readReadiness, readinessGateErrors, strictProposalErrors, strictReviewErrors } from './documents.ts';
 import { AcpError, AcpPluginError } from './errors.ts';
+import { writerHost } from './guarded-host.ts';
 import { scanEventLog } from './event-log.ts';
 import { callType, defaultTemplate, deliverableRef, documentFiles, isUnsafePath, participantIds, primaryRef, readDeliverable, readProtocol } from './folder.ts';
 import type { Host } from './host.ts';
@@ -393,7 +394,9 @@ export async function verifySignatures(host: Host, folder: string): Promise<Sign
  * problems: they are reported as errors, in the order of the spec's steps;
  * a signed folder's chain and signatures after them (docs/signing.md).
  */
-export async function validate(host: Host, folder: string, registry: Registry, options: ValidateOptions = {}): Promise<ValidationResult> {
+export async function validate(guarded: Host, folder: string, registry: Registry, options: ValidateOptions = {}): Promise<ValidationResult> {
+  // Validate writes only its checkpoint, in this machine's cache (never in the folder).
+  const host = writerHost(guarded);
   const errors: string[] = [];
   const warnings: string[] = [];
   const fileErrors = await folderFileErrors(host, folder);

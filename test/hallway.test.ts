@@ -6,14 +6,16 @@
 // every cell must give the same refusal (words and code), the same recorded
 // seqs, and under git every accepted write on the remote.
 //
-// Every cell runs in every run size (test/scale.ts): the matrix is the proof.
+// Every door cell runs in every run size (test/scale.ts): the matrix is the
+// proof. The store operations' git column runs two repairs in `npm test`,
+// every repair under ACP_FULL=1.
 // What keeps it cheap: the CLI door is runCli in this process with the cell
 // as its working directory (the process edge is test/cli.test.ts's), and a
 // git cell is a copy of one built per file (a bare remote, a clone, the
 // folder pushed; once more at readiness_check for the freeze doors), its
 // remote's path rewritten: a git spawn costs ~50 ms of CPU from a test worker.
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -26,6 +28,7 @@ import { createMcpServer } from '../plugins/mcp/server.ts';
 import { RpcClient, RpcResponseError } from '../plugins/rpc/client.ts';
 import { FROZEN, INIT, OWNER, PRIMARY, STEPS } from './happy-path.ts';
 import { ALICE_TOKEN, startServer } from './rpc/helpers.ts';
+import { atLeast } from './scale.ts';
 
 const REPO = join(import.meta.dirname, '..');
 const AUDIT = join(REPO, 'test', 'plugins', 'fixtures', 'audit.mjs');
@@ -417,5 +420,228 @@ describe('structured refusals', () => {
       code: 'invalid_event',
       message: 'seq 2: proposal_submitted requires prior primary deliverable_drafted',
     });
+  });
+});
+
+// The store owns every write (issue 35): init, each repair of doctor --fix
+// and the completion of an interrupted freeze are store operations like an
+// append — under the folder lock, published under git (the damage a clone
+// pushed is repaired by a commit on the remote), and in a signed folder
+// never at the price of a signature: what would break one is refused with
+// the reason and the way by hand; what does not (cutting a torn line,
+// ending the last one, the cached state) leaves every signature valid.
+type OpStore = 'local' | 'git' | 'signed';
+
+/** A signed cell's keys: its own keyring beside the work directory. */
+const keysOf = (cell: Cell): string => join(cell.work, '..', 'keys');
+
+/** `acp …` in this process for a cell, holding the cell's signing keys. */
+const keyedCli = (cell: Cell, ...args: string[]): ReturnType<typeof cliWithKeys> => cliWithKeys(cell, keysOf(cell), ...args);
+
+/** `acp …` in this process for a cell, holding the signing keys (and their records of the last line signed) in `keys`. */
+async function cliWithKeys(cell: Cell, keys: string, ...args: string[]): Promise<{ status: number; stdout: string; stderr: string }> {
+  const base = await acp.createNodeHost({ signingKeys: { dir: keys } });
+  const host = { ...base, resolvePath: (path: string) => resolve(cell.work, path) };
+  let stdout = '';
+  let stderr = '';
+  const status = await acp.runCli({ argv: args, stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), color: false, env: (name) => process.env[name] }, host);
+  return { status, stdout, stderr };
+}
+
+/** A signed local cell (`ready`: at readiness_check, every event signed). */
+async function makeSignedCell(ready: boolean): Promise<Cell> {
+  const root = newRoot();
+  const cell: Cell = { work: join(root, 'work'), folder: join(root, 'work', 'collab'), log: join(root, 'seqs.txt') };
+  mkdirSync(cell.work);
+  writeFileSync(cell.log, '');
+  writeConfig(cell);
+  const init = await keyedCli(cell, 'init', '--folder', 'collab', '--participant', OWNER, '--participant', 'bob', '--objective', INIT.objective, '--completion', INIT.completion[0]!, '--primary-deliverable-type', INIT.primaryType, '--sign');
+  expect(init.status, init.stderr).toBe(0);
+  if (ready) {
+    const host = await acp.createNodeHost({ signingKeys: { dir: keysOf(cell) } });
+    const collab = await acp.openCollaboration(cell.folder, { host, registry: await acp.createRegistry() });
+    for (const step of STEPS.slice(0, 7)) {
+      for (const [name, text] of Object.entries(step.files)) writeFileSync(join(cell.folder, name), text);
+      await collab.append(step.event);
+    }
+  }
+  return cell;
+}
+
+const opCell = (store: OpStore, ready = false): Promise<Cell> => (store === 'signed' ? makeSignedCell(ready) : makeCell(store, ready));
+
+/** Under git, the damage is what a clone pushed: committed and pushed as it is. */
+function publishDamage(cell: Cell): void {
+  if (git(cell.work, 'status', '--porcelain', '--', 'collab') === '') return;
+  git(cell.work, 'add', '-A', 'collab');
+  git(cell.work, 'commit', '--quiet', '-m', 'damage');
+  git(cell.work, 'push', '--quiet', 'origin', 'main');
+}
+
+const LOG = (cell: Cell): string => join(cell.folder, 'events.jsonl');
+/** Rewrite seq 2's `at` to a second before seq 1's (a clock behind the others'). */
+function backwards(cell: Cell): void {
+  const lines = readFileSync(LOG(cell), 'utf8').split('\n');
+  const first = JSON.parse(lines[0]!) as { at: string };
+  const earlier = new Date(Date.parse(first.at) - 1000).toISOString().replace(/\.\d+Z$/, 'Z');
+  lines[1] = lines[1]!.replace(/"at": ?"[^"]*"/, (m) => m.replace(/"[^"]*"$/, JSON.stringify(earlier)));
+  writeFileSync(LOG(cell), lines.join('\n'));
+}
+
+/**
+ * Each repair: the damage (`local`: what an interrupted write of this clone
+ * leaves, never pushed: repaired under the folder lock alone), and
+ * what `doctor --fix` must say (`signedRefusal`: in a signed folder, the
+ * reason it refuses).
+ */
+const REPAIRS: Record<string, { ready?: boolean; events?: number; local?: boolean; damage(cell: Cell, store: OpStore): void | Promise<void>; fixed: string; signedRefusal?: string }> = {
+  'torn last line': {
+    local: true,
+    damage: (cell) => appendFileSync(LOG(cell), '{"seq": 2, "event": "propo'),
+    fixed: 'fixed: cut the incomplete last line from events.jsonl',
+  },
+  'last line without its newline': {
+    local: true,
+    damage: (cell) => writeFileSync(LOG(cell), readFileSync(LOG(cell), 'utf8').replace(/\n$/, '')),
+    fixed: 'fixed: ended the last line of events.jsonl (a complete event) with its missing newline',
+  },
+  'times that run backwards': {
+    events: 2,
+    damage: backwards,
+    fixed: "fixed: set seq 2's at to",
+    signedRefusal: "--fix refuses to move it: this collaboration is signed, and a new at would invalidate seq 2's signature and the prev of every line after it. By hand: keep a copy of events.jsonl",
+  },
+  'stale cached state': {
+    damage: (cell) => {
+      const path = join(cell.folder, 'protocol.json');
+      writeFileSync(path, readFileSync(path, 'utf8').replace(/"currentPhase": "[a-z_]+"/, '"currentPhase": "review"'));
+    },
+    fixed: "fixed: rewrote protocol.json's cached state from the log",
+  },
+  'a damaged last line that ends with a signature': {
+    events: 2,
+    damage: (cell) => writeFileSync(LOG(cell), readFileSync(LOG(cell), 'utf8').replace(/\n\{([^\n]*)\n$/, '\n$1')),
+    fixed: 'fixed: cut the incomplete last line from events.jsonl',
+    signedRefusal: '--fix refuses to cut it: it ends with a signature, so it is a signed line damaged after it was written, not a torn append. By hand:',
+  },
+  'interrupted freeze, completed': {
+    ready: true,
+    damage: async (cell, store) => {
+      // Killed between the freeze's files and its event: the deliverable and readiness.md written, the log and protocol.json not
+      // (nor, in a signed folder, the key's record of its last signed line: the freeze runs with a copy of the keys).
+      const protocol = readFileSync(join(cell.folder, 'protocol.json'));
+      const keys = store === 'signed' ? `${keysOf(cell)}-freeze` : keysOf(cell);
+      if (store === 'signed') cpSync(keysOf(cell), keys, { recursive: true });
+      const frozen = await cliWithKeys(cell, keys, 'freeze', '--folder', 'collab', '--participant', OWNER);
+      expect(frozen.status, frozen.stderr).toBe(0);
+      const lines = readFileSync(LOG(cell), 'utf8').split('\n').filter(Boolean);
+      writeFileSync(LOG(cell), `${lines.slice(0, -1).join('\n')}\n`);
+      writeFileSync(join(cell.folder, 'protocol.json'), protocol);
+    },
+    fixed: `fixed: completed the interrupted freeze of ${PRIMARY}: appended seq 9 deliverable_frozen as ${OWNER}`,
+  },
+  'interrupted freeze, undone': {
+    ready: true,
+    damage: async (cell, store) => {
+      await REPAIRS['interrupted freeze, completed']!.damage(cell, store);
+      if (store === 'git') publishDamage(cell);
+      // The folder moved on meanwhile: blocked, so no deliverable_frozen can be appended.
+      const blocked = await keyedCli(cell, 'append', '--folder', 'collab', '--participant', OWNER, '--event', 'blocked', '--summary', 'Stop.', '--reply-to', '8');
+      expect(blocked.status, blocked.stderr).toBe(0);
+    },
+    fixed: `fixed: undid the interrupted freeze of ${PRIMARY} (nobody may append its deliverable_frozen now)`,
+  },
+  'an abandoned lock and a temporary file': {
+    local: true,
+    damage: (cell) => {
+      writeFileSync(join(cell.folder, '.acp.lock'), JSON.stringify({ pid: 2 ** 22 + 7, token: 'x', at: 0 }));
+      writeFileSync(join(cell.folder, `.protocol.json.${2 ** 22 + 7}.abc123.tmp`), '{"half": ');
+    },
+    fixed: `fixed: removed .protocol.json.${2 ** 22 + 7}.abc123.tmp`,
+  },
+};
+
+/**
+ * The git cells `npm test` runs (a git cell costs seconds of git spawns);
+ * the rest of the git column runs under ACP_FULL=1 (test/scale.ts). The
+ * local and signed columns run in every size.
+ */
+const QUICK_GIT_REPAIRS = new Set(['stale cached state', 'interrupted freeze, undone']);
+
+describe.concurrent('the store owns every write: init, doctor --fix, freeze completion', () => {
+  for (const store of ['local', 'git', 'signed'] as const) {
+    test(`init × ${store}`, async () => {
+      const cell = store === 'git' ? await buildGitCell(false) : await opCell(store);
+      expect(readFileSync(LOG(cell), 'utf8')).toMatch(/^\{"seq":1,"from":"alice","event":"initialized"/);
+      // Made under the folder lock, which is gone again.
+      expect(existsSync(join(cell.folder, '.acp.lock'))).toBe(false);
+      if (store === 'git') {
+        expect(onRemote(cell, 'events.jsonl')).toBe(readFileSync(LOG(cell), 'utf8'));
+        expect(git(cell.remote!, 'log', '-1', '--format=%s', 'main')).toBe(`acp: seq 1 initialized by ${OWNER}\n`);
+        expect(git(cell.work, 'status', '--porcelain', '--', 'collab')).toBe('');
+      }
+      if (store === 'signed') expect(await acp.verifySignatures(await acp.createNodeHost(), cell.folder)).toMatchObject({ errors: [], warnings: [] });
+    });
+    for (const [repair, { ready, events, local, damage, fixed, signedRefusal }] of Object.entries(REPAIRS)) {
+      test.runIf(store !== 'git' || QUICK_GIT_REPAIRS.has(repair) || atLeast('full'))(`doctor --fix: ${repair} × ${store}`, async () => {
+        const cell = await opCell(store, ready);
+        if (events === 2) {
+          writeFileSync(join(cell.folder, PRIMARY), draft.files[PRIMARY]!);
+          const drafted = await keyedCli(cell, 'append', '--folder', 'collab', '--participant', draft.event.participant, '--event', draft.event.event, '--summary', draft.event.summary, '--doc', draft.event.doc!, '--reply-to', '1', '--role', 'primary');
+          expect(drafted.status, drafted.stderr).toBe(0);
+        }
+        await damage(cell, store);
+        // Clone-local leftovers are never published; every other damage is what a clone pushed.
+        if (store === 'git' && !local) publishDamage(cell);
+        const damaged = readFileSync(LOG(cell), 'utf8');
+        const r = await keyedCli(cell, 'doctor', '--folder', 'collab', '--fix');
+        if (store === 'signed' && signedRefusal) {
+          expect(r.stdout).toContain(signedRefusal);
+          expect(r.stdout).not.toContain('fixed:');
+          expect(r.status).toBe(1);
+          expect(readFileSync(LOG(cell), 'utf8')).toBe(damaged);
+          return;
+        }
+        expect(r.stdout, r.stderr).toContain(fixed);
+        expect(r.stdout).toMatch(/^ok: state: protocol\.json matches the log/m);
+        expect(r.stdout).not.toMatch(/^PROBLEM: (?!git)/m);
+        if (store === 'git') {
+          // Published: the remote holds the repaired folder, and the clone has nothing left to push.
+          expect(onRemote(cell, 'events.jsonl')).toBe(readFileSync(LOG(cell), 'utf8'));
+          expect(onRemote(cell, 'protocol.json')).toBe(readFileSync(join(cell.folder, 'protocol.json'), 'utf8'));
+          expect(git(cell.work, 'status', '--porcelain', '--', 'collab').split('\n').filter((l) => l && !/\.bak$/.test(l))).toEqual([]);
+        }
+        if (store === 'signed') expect((await acp.verifySignatures(await acp.createNodeHost(), cell.folder)).errors).toEqual([]);
+      });
+    }
+  }
+});
+
+describe('init holds the folder lock while it writes', () => {
+  test('an init that finds the new folder locked waits for the lock, and writes nothing until it has it', async () => {
+    const root = newRoot();
+    const folder = join(root, 'collab');
+    mkdirSync(folder);
+    const host = await acp.createNodeHost();
+    const registry = await acp.createRegistry({ config: false });
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let waited = false;
+    const holder = acp.withFolderLock(host, folder, () => held);
+    const made = acp.init(host, folder, { participants: [OWNER, 'bob'], objective: INIT.objective, completion: [...INIT.completion], primaryType: INIT.primaryType }, registry, {
+      onLockWait: () => {
+        waited = true;
+        // Told while it waits: nothing of the folder is written yet.
+        expect(existsSync(join(folder, 'events.jsonl'))).toBe(false);
+        release();
+      },
+    });
+    // Without the lock init would be done at once, never told to wait.
+    const result = await made;
+    release();
+    await holder;
+    expect(waited).toBe(true);
+    expect(result.created).toBe(true);
+    expect(existsSync(join(folder, '.acp.lock'))).toBe(false);
   });
 });

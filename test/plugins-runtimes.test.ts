@@ -20,6 +20,8 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { type RunResult, expectRun, postmortemText, rfcText, runFlow } from './plugins/flow.ts';
 import { configCandidates } from './deno-grants.ts';
 import { runtimesOfRun } from './runtime-matrix.ts';
+import { atLeast } from './scale.ts';
+import { expectAllRefused, snapshotFolder, trespassFolder } from './plugins/trespass.ts';
 
 const REPO = resolve(import.meta.dirname, '..');
 const BIN = join(REPO, 'node_modules', '.bin');
@@ -133,6 +135,19 @@ for (const name of names) {
       expect((await expectRun(run, ['validate', '--folder', folder], 1)).stdout).not.toContain('ERROR');
       const types = JSON.parse((await expectRun(run, ['types', '--json', '--plugin', plugin])).stdout);
       expect(types.plugins).toEqual([{ name: 'rfc', source: plugin, via: '--plugin', enforce: 'normal', hooks: [], types: ['rfc'], commands: [] }]);
+    });
+
+    test.runIf(atLeast('full') || listed !== undefined)('a plugin that writes the folder\'s own files through anything it was given is refused (issue 35)', async () => {
+      const { root, pluginDir, pluginFile } = setup(join(REPO, 'test', 'plugins', 'fixtures', 'trespasser.mjs'));
+      const run = runner(runtime, root, [pluginDir]);
+      const folder = await trespassFolder(root, (_cwd, ...argv) => run(argv));
+      const before = snapshotFolder(folder);
+      const r = await expectRun(run, ['trespass', '--folder', folder, '--plugin', pluginFile, '--json']);
+      expectAllRefused(JSON.parse(r.stdout).results);
+      expect(snapshotFolder(folder)).toEqual(before);
+      const uncaught = await expectRun(run, ['trespass', '--folder', folder, '--plugin', pluginFile, '--only', 'api.writeFileAtomic events.jsonl'], 2);
+      expect(uncaught.stderr).toContain(`error: refused to write ${folder}/events.jsonl: events.jsonl is the collaboration's own file`);
+      expect(snapshotFolder(folder)).toEqual(before);
     });
 
     if (name === 'node') {

@@ -64,6 +64,8 @@ export interface DoctorOptions {
   signal?: AbortSignal;
   /** The registry the event `--fix` appends to complete an interrupted freeze goes through (its hooks run). */
   registry?: Acp.Registry;
+  /** The store every repair goes through (the command's: `--git`, the configuration); default: the folder's. */
+  store?: Acp.Store;
 }
 
 /** Temporary files of `writeFileAtomic` (`.{name}.{pid}.{random}.tmp`) and of lock breaking (`.acp.lock….stale`). */
@@ -283,8 +285,16 @@ async function diagnose(core: DoctorCore, host: Acp.Host, folder: string, underL
       expected++;
     }
     diagnosis.backwardsAt = backwardsTimes(core, log.events);
+    const signed = isSigned(core, diagnosis.protocol, log.events);
     for (const b of diagnosis.backwardsAt) {
-      add('events.jsonl', 'problem', `seq ${core.pyRepr(b.seq)}: at ${b.at} is earlier than ${b.after}'s ${b.repaired} (written by a clock behind the others'); validate fails for everyone until it is moved to ${b.repaired}`, true);
+      const what = `seq ${core.pyRepr(b.seq)}: at ${b.at} is earlier than ${b.after}'s ${b.repaired} (written by a clock behind the others'); validate fails for everyone until it is moved to ${b.repaired}`;
+      if (signed) add('events.jsonl', 'problem', `${what}. --fix refuses to move it: this collaboration is signed, and a new at would invalidate seq ${core.pyRepr(b.seq)}'s signature and the prev of every line after it. By hand: keep a copy of events.jsonl, then either leave the log as it is (every line stays verifiable; validate keeps reporting the time) or start a new signed collaboration from this one's documents (docs/signing.md)`);
+      else add('events.jsonl', 'problem', what, true);
+    }
+    if (signed && log.tail.length && !log.tailIsEvent && !log.tailBlank && SIGNED_TAIL_RE.test(new TextDecoder().decode(log.tail))) {
+      // A line that ends with a signature but does not parse was not torn by an append: cutting it would drop a signed line.
+      const finding = findings.findLast((f) => f.check === 'events.jsonl' && f.fixable);
+      if (finding) Object.assign(finding, { fixable: false, message: `${finding.message}; --fix refuses to cut it: it ends with a signature, so it is a signed line damaged after it was written, not a torn append. By hand: compare it with another participant's copy of events.jsonl and put the line back` });
     }
     if (!findings.some((f) => f.check === 'events.jsonl')) add('events.jsonl', 'ok', `${log.events.length} event${log.events.length === 1 ? '' : 's'}, every line complete`);
   }
@@ -399,14 +409,24 @@ function backwardsTimes(core: DoctorCore, events: Json[]): { seq: unknown; at: s
   return found;
 }
 
-/** `--fix` for times that run backwards: a copy of the log kept, then each such `at` set to the time validate accepts (the rest of each line unchanged). */
-async function repairTimes(core: DoctorCore, host: Acp.Host, folder: string, backwards: Diagnosis['backwardsAt'], changes: string[]): Promise<void> {
+/** A line that ends as a signed line does (`,"sig":"…"}`, spec of docs/signing.md). */
+const SIGNED_TAIL_RE = /,"sig":"[A-Za-z0-9_-]{86}"\}\s*$/;
+
+/** Whether the collaboration is signed (protocol.json's `signing`, or seq 1's declaration): a repair must not change a signed line. */
+function isSigned(core: DoctorCore, protocol: Json | undefined, events: Json[]): boolean {
+  return core.isObject(protocol?.signing) || core.isObject(events[0]?.signing);
+}
+
+/** `--fix` for times that run backwards: a copy of the log kept, then each such `at` set to the time validate accepts (the rest of each line unchanged). Never in a signed folder (diagnose marks those unfixable). */
+async function repairTimes(core: DoctorCore, host: Acp.Host, tx: Acp.Transaction, folder: string, diagnosis: Diagnosis, changes: string[]): Promise<void> {
+  const backwards = diagnosis.backwardsAt;
   if (!backwards.length) return;
+  if (isSigned(core, diagnosis.protocol, diagnosis.log?.events ?? [])) throw new core.AcpError('doctor --fix refuses to rewrite at values in a signed collaboration (the signatures would break); nothing was changed');
   const path = join(folder, 'events.jsonl');
   const bytes = await host.fs.readFile(path);
   const stamp = core.formatTimestamp(host.now()).replace(/[-:]/g, '');
   const backup = await backupName(host, folder, stamp, 'at');
-  await host.fs.writeFile(join(folder, backup), bytes, { exclusive: true });
+  await tx.write(join(folder, backup), bytes);
   changes.push(`kept a copy of events.jsonl (${bytes.length} bytes) as ${backup}`);
   const bySeq = new Map(backwards.map((b) => [JSON.stringify(b.seq), b]));
   const lines = core.decodeText(bytes, 'events.jsonl').split('\n').map((line) => {
@@ -421,7 +441,7 @@ async function repairTimes(core: DoctorCore, host: Acp.Host, folder: string, bac
     changes.push(`set seq ${core.pyRepr(fix.seq)}'s at to ${fix.repaired} (was ${fix.at}), the time validate accepts`);
     return line.replace(/("at"\s*:\s*)"[^"]*"/, (_, key: string) => `${key}${JSON.stringify(fix.repaired)}`);
   });
-  await core.writeFileAtomic(host, path, lines.join('\n'));
+  await tx.write(path, lines.join('\n'));
 }
 
 
@@ -455,31 +475,35 @@ async function findHalfFrozen(core: DoctorCore, host: Acp.Host, folder: string, 
  * (`Draft` while drafting, else `In Review`) and the hash leaves
  * readiness.md; every other byte of both files stays.
  */
-async function settleFreeze(core: DoctorCore, host: Acp.Host, folder: string, target: HalfFrozen, waitingFor: string[], registry: Acp.Registry | undefined, changes: string[]): Promise<void> {
+async function settleFreeze(core: DoctorCore, host: Acp.Host, folder: string, target: HalfFrozen, waitingFor: string[], options: DoctorOptions, changes: string[]): Promise<void> {
+  const { registry, store } = options;
   const log = await core.readEventLog(host, folder);
   const last = log.events.at(-1);
   for (const participant of waitingFor) {
     const summary = `Froze ${target.ref} (sha256 ${target.sha256.slice(0, 12)}); an interrupted acp freeze, completed by acp doctor --fix.`;
     try {
-      const result = await core.append(host, folder, { participant, event: 'deliverable_frozen', summary, doc: target.ref, role: target.role, sha256: target.sha256, replyTo: last?.seq as number }, registry);
+      const result = await core.append(host, folder, { participant, event: 'deliverable_frozen', summary, doc: target.ref, role: target.role, sha256: target.sha256, replyTo: last?.seq as number }, registry, { store });
       changes.push(`completed the interrupted freeze of ${target.ref}: appended seq ${result.event.seq} deliverable_frozen as ${participant}`);
       return;
     } catch (error) {
       if (!(error instanceof core.AcpError)) throw error;
     }
   }
-  await core.withFolderLock(host, folder, async () => {
+  const readinessPath = join(folder, 'readiness.md');
+  const intent: Acp.WriteIntent = { participant: 'doctor', kind: 'repair', documents: [readinessPath] };
+  const undone = await core.transact(host, folder, intent, async (tx) => {
     const protocol = await core.readProtocol(host, folder);
     const path = core.resolveDeliverablePath(folder, protocol, target.ref)!;
     const text = new TextDecoder().decode(await host.fs.readFile(path));
     const status = (await core.turnOf(protocol, log.events)).phase === 'drafting' ? 'Draft' : 'In Review';
     const reverted = text.replace(/^([ \t]*)Status:[ \t]*Frozen[ \t]*$/m, `$1Status: ${status}`);
-    const readinessPath = join(folder, 'readiness.md');
     const readiness = new TextDecoder().decode(await host.fs.readFile(readinessPath));
-    await core.writeFileAtomic(host, path, reverted);
-    await core.writeFileAtomic(host, readinessPath, readiness.split(` ${target.sha256}`).join('').split(target.sha256).join(''));
-    changes.push(`undid the interrupted freeze of ${target.ref} (nobody may append its deliverable_frozen now): Status: Frozen is Status: ${status} again and its hash left readiness.md; the text is unchanged`);
-  });
+    await tx.write(path, reverted, { base: core.deliverableBoundary(folder, protocol, target.ref) });
+    await tx.write(readinessPath, readiness.split(` ${target.sha256}`).join('').split(target.sha256).join(''));
+    tx.session.done.push(`doctor --fix undid the interrupted freeze of ${target.ref}`);
+    return `undid the interrupted freeze of ${target.ref} (nobody may append its deliverable_frozen now): Status: Frozen is Status: ${status} again and its hash left readiness.md; the text is unchanged`;
+  }, registry, { store });
+  changes.push(undone);
 }
 
 async function backupName(host: Acp.Host, folder: string, stamp: string, kind = 'torn'): Promise<string> {
@@ -489,64 +513,94 @@ async function backupName(host: Acp.Host, folder: string, stamp: string, kind = 
   }
 }
 
-async function repair(core: DoctorCore, host: Acp.Host, folder: string, before: Diagnosis, changes: string[]): Promise<void> {
-  const d = await diagnose(core, host, folder, true);
-  for (const name of d.staleTemps) {
-    await host.fs.remove(join(folder, name));
+/**
+ * What an interrupted write of this clone left, in a transaction of the
+ * local store (none of it was ever published): an abandoned lock (broken
+ * by taking it), a breaker's file, temporaries, stale tickets, and the
+ * log's torn or unended last line.
+ */
+async function removeLeftovers(core: DoctorCore, host: Acp.Host, tx: Acp.Transaction, folder: string, before: Diagnosis): Promise<string[]> {
+  const changes: string[] = [];
+  await repairTail(core, host, tx, folder, await diagnose(core, host, folder, true), changes);
+  for (const name of (await diagnose(core, host, folder, true)).staleTemps) {
+    await tx.remove(join(folder, name));
     changes.push(`removed ${name} (a temporary file left by an interrupted write; its content is derived and was never the live file)`);
   }
   for (const ticket of (await core.inspectLockLine(host, folder, true)).cleared) {
     changes.push(`removed ${core.pyRepr(ticket.name)} (${ticket.kind === 'stale' ? `a stale ticket of the lock's line: ${ticket.why}` : `not a ticket: ${ticket.why}`})`);
   }
   if (before.breakerAbandoned && (await host.fs.stat(join(folder, '.acp.lock.break')))) {
-    await host.fs.remove(join(folder, '.acp.lock.break'));
+    await tx.remove(join(folder, '.acp.lock.break'));
     changes.push('removed .acp.lock.break left by a process killed while breaking a lock');
   }
-  const log = d.log;
-  if (log && log.tail.length) {
-    const path = join(folder, 'events.jsonl');
-    // Re-check under the lock: the bytes about to be cut are the ones diagnosed.
-    const now = await host.fs.readFile(path);
-    if (now.length !== log.bytes.length) throw new core.AcpError('events.jsonl changed while doctor was repairing it (a writer that does not take the lock?); run doctor again');
-    if (log.tailBlank) {
-      // Harmless: readers skip blank lines. Left as it is.
-    } else if (log.tailIsEvent) {
-      await host.fs.appendFile(path, '\n');
-      changes.push('ended the last line of events.jsonl (a complete event) with its missing newline');
-    } else {
-      const stamp = core.formatTimestamp(host.now()).replace(/[-:]/g, '');
-      const backup = await backupName(host, folder, stamp);
-      await host.fs.writeFile(join(folder, backup), log.bytes, { exclusive: true });
-      await host.fs.truncate(path, log.completeEnd);
-      changes.push(`kept a copy of events.jsonl (${log.bytes.length} bytes) as ${backup}`);
-      changes.push(`cut the incomplete last line from events.jsonl (${log.tail.length} bytes: ${preview(log.tail)}); it now ends after its last complete line`);
-    }
-  }
-  await repairTimes(core, host, folder, (await diagnose(core, host, folder, true)).backwardsAt, changes);
-  await restoreSigning(core, host, folder, changes);
+  if (before.lockAbandoned) changes.unshift(`broke the abandoned lock (${before.findings.find((f) => f.check === 'lock' && f.status === 'problem')?.message ?? ''})`);
+  return changes;
+}
+
+/**
+ * The log and the cached state, inside the run's store's transaction (the
+ * body may run again under git: it diagnoses afresh and reports only what
+ * its last run changed).
+ */
+async function repairLog(core: DoctorCore, host: Acp.Host, tx: Acp.Transaction, folder: string): Promise<string[]> {
+  const changes: string[] = [];
+  await repairTimes(core, host, tx, folder, await diagnose(core, host, folder, true), changes);
+  await restoreSigning(core, host, tx, folder, changes);
   // Derive the state again from what the log now holds.
   const after = await diagnose(core, host, folder, true);
   if (after.protocol && after.derived && after.log?.events.length && after.findings.some((f) => f.check === 'state' && f.fixable)) {
     const { phase, proposalOwner, waitingFor, lastAt } = after.derived;
     const updated = core.withCachedTurn(after.protocol, { phase, proposalOwner, waitingFor }, lastAt ?? after.protocol.updatedAt);
-    await core.writeFileAtomic(host, join(folder, 'protocol.json'), core.formatProtocolJson(updated), { throughLink: true });
+    await tx.write(join(folder, 'protocol.json'), core.formatProtocolJson(updated), { throughLink: true });
     changes.push(
       `rewrote protocol.json's cached state from the log: currentPhase ${core.pyRepr(phase)}, proposalOwner ${core.pyRepr(proposalOwner)}, waitingFor ${core.pyRepr(waitingFor)}${lastAt !== undefined ? `, updatedAt ${lastAt}` : ''}`,
     );
   }
+  if (changes.length) tx.session.done.push(`doctor --fix: ${changes.length} repair${changes.length > 1 ? 's' : ''}`);
+  return changes;
+}
+
+/** A torn last line cut (a copy of the whole log kept first), or a complete last event given its newline; never a signed line (diagnose marks those unfixable). */
+async function repairTail(core: DoctorCore, host: Acp.Host, tx: Acp.Transaction, folder: string, d: Diagnosis, changes: string[]): Promise<void> {
+  const log = d.log;
+  if (!log || !log.tail.length || log.tailBlank) return; // Blank: harmless, readers skip it. Left as it is.
+  if (!log.tailIsEvent && !d.findings.some((f) => f.check === 'events.jsonl' && f.fixable)) return;
+  const path = join(folder, 'events.jsonl');
+  if (log.tailIsEvent) {
+    // The line's bytes stay as they are (a signature covers them): only the newline after it is added.
+    await tx.write(path, concat(log.bytes, new Uint8Array([0x0a])));
+    changes.push('ended the last line of events.jsonl (a complete event) with its missing newline');
+    return;
+  }
+  const stamp = core.formatTimestamp(host.now()).replace(/[-:]/g, '');
+  const backup = await backupName(host, folder, stamp);
+  await tx.write(join(folder, backup), log.bytes);
+  await tx.write(path, log.bytes.subarray(0, log.completeEnd));
+  changes.push(`kept a copy of events.jsonl (${log.bytes.length} bytes) as ${backup}`);
+  changes.push(`cut the incomplete last line from events.jsonl (${log.tail.length} bytes: ${preview(log.tail)}); it now ends after its last complete line`);
+}
+
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const joined = new Uint8Array(a.length + b.length);
+  joined.set(a);
+  joined.set(b, a.length);
+  return joined;
 }
 
 /** `--fix` for protocol.json's copy of a signed collaboration's declaration: rebuilt from the log, when the log itself verifies. */
-async function restoreSigning(core: DoctorCore, host: Acp.Host, folder: string, changes: string[]): Promise<void> {
+async function restoreSigning(core: DoctorCore, host: Acp.Host, tx: Acp.Transaction, folder: string, changes: string[]): Promise<void> {
   const { rebuilt } = await core.verifySignatures(host, folder);
   if (!rebuilt) return;
   const protocol = await core.readProtocol(host, folder);
-  await core.writeFileAtomic(host, join(folder, 'protocol.json'), core.formatProtocolJson({ ...protocol, signing: rebuilt }), { throughLink: true });
+  await tx.write(join(folder, 'protocol.json'), core.formatProtocolJson({ ...protocol, signing: rebuilt }), { throughLink: true });
   changes.push(`restored protocol.json's signing from the log: id ${rebuilt.id}, policy ${rebuilt.policy}, keys of ${Object.keys(rebuilt.keys).join(', ') || 'nobody'}, head seq ${rebuilt.head?.seq ?? 0} ${rebuilt.head?.sha256 ?? ''}`.trimEnd());
 }
 
 /**
- * Diagnose `folder` and, with `fix`, repair what is safely repairable.
+ * Diagnose `folder` and, with `fix`, repair what is safely repairable: each
+ * repair is a transaction of the folder's store (`options.store`, else the
+ * one the folder's configuration names), under its lock, published where
+ * the store publishes (git: committed and pushed).
  * Raises {@link Acp.AcpError} (exit 2) when the folder is not a collaboration folder.
  */
 export async function doctor(core: DoctorCore, host: Acp.Host, folder: string, options: DoctorOptions = {}): Promise<DoctorReport> {
@@ -555,7 +609,6 @@ export async function doctor(core: DoctorCore, host: Acp.Host, folder: string, o
   if (!(await host.fs.stat(join(folder, 'protocol.json'))) && !(await host.fs.stat(join(folder, 'events.jsonl')))) {
     throw new core.AcpError(`missing protocol.json in ${folder} (not a collaboration folder)`);
   }
-  const changes: string[] = [];
   if (!options.fix) {
     // Let an append that is running finish, so its halfway state is not reported.
     const deadline = host.now().getTime() + SETTLE_MS;
@@ -563,35 +616,47 @@ export async function doctor(core: DoctorCore, host: Acp.Host, folder: string, o
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     const { findings } = await diagnose(core, host, folder, false);
-    return { folder, healthy: !findings.some((f) => f.status === 'problem'), findings, changes };
+    return { folder, healthy: !findings.some((f) => f.status === 'problem'), findings, changes: [] };
   }
   const before = await diagnose(core, host, folder, false);
   const lockFinding = before.findings.find((f) => f.check === 'lock' && f.status === 'problem' && !f.fixable);
-  if (lockFinding) return { folder, healthy: false, findings: before.findings, changes };
-  let findings: DoctorFinding[];
-  try {
-    findings = await core.withFolderLock(
-      host,
-      folder,
-      async () => {
-        if (before.lockAbandoned) changes.push(`broke the abandoned lock (${before.findings.find((f) => f.check === 'lock' && f.status === 'problem')?.message ?? ''})`);
-        await repair(core, host, folder, before, changes);
-        return (await diagnose(core, host, folder, true)).findings;
-      },
-      { timeoutMs: options.lockTimeoutMs ?? 10_000, signal: options.signal },
-    );
-  } catch (error) {
-    if (!(error instanceof core.AcpError) || error.code === 'aborted' || changes.length) throw error;
-    const findings2 = [...before.findings, { check: 'lock', status: 'problem' as const, message: `${error.message}; nothing was changed`, fixable: false }];
-    return { folder, healthy: false, findings: findings2, changes };
+  if (lockFinding) return { folder, healthy: false, findings: before.findings, changes: [] };
+  const changes: string[] = [];
+  let findings = before.findings;
+  // What an interrupted write of this clone left was never published: the folder lock (the local store) is all its repair takes.
+  const tail = (f: DoctorFinding): boolean => f.check === 'events.jsonl' && f.fixable && f.message.startsWith('the last line is');
+  const leftovers = before.findings.some((f) => (f.check === 'lock' && f.status !== 'ok') || (f.check === 'temp-files' && f.fixable) || tail(f));
+  // The log's times, the signing declaration, the cached state: through the run's store, published like an append.
+  // Neither: no transaction (under git it would fetch, and refuse what git doctor, run next, repairs).
+  const published = before.findings.some((f) => f.fixable && !['lock', 'temp-files', 'freeze'].includes(f.check) && !tail(f));
+  for (const [needed, store, body] of [
+    [leftovers, core.localStore(host), (tx: Acp.Transaction) => removeLeftovers(core, host, tx, folder, before)],
+    [published, options.store, (tx: Acp.Transaction) => repairLog(core, host, tx, folder)],
+  ] as const) {
+    if (!needed) continue;
+    const repaired = await repairInStore(core, host, folder, before, body, { ...options, store });
+    if ('findings' in repaired) return { folder, healthy: false, findings: repaired.findings, changes };
+    changes.push(...repaired.changes);
+    findings = (await diagnose(core, host, folder, false)).findings;
   }
-  // An interrupted freeze is settled through append (which takes the lock itself, and runs every check).
+  // An interrupted freeze is settled through append (its own transaction, every check).
   const settled = await diagnose(core, host, folder, false);
-  for (const target of settled.halfFrozen) await settleFreeze(core, host, folder, target, settled.derived?.waitingFor ?? [], options.registry, changes);
+  for (const target of settled.halfFrozen) await settleFreeze(core, host, folder, target, settled.derived?.waitingFor ?? [], options, changes);
   if (settled.halfFrozen.length) findings = (await diagnose(core, host, folder, false)).findings;
-  // The lock doctor held is gone now; report it as the folder's state.
-  findings = findings.map((f) => (f.check === 'lock' ? { ...f, message: 'free' } : f));
   return { folder, healthy: !findings.some((f) => f.status === 'problem'), findings, changes };
+}
+
+/** Repairs as one transaction of `options.store`; a lock that cannot be had, or a store's refusal, is a finding (nothing changed), not a failure. */
+async function repairInStore(core: DoctorCore, host: Acp.Host, folder: string, before: Diagnosis, body: (tx: Acp.Transaction) => Promise<string[]>, options: DoctorOptions): Promise<{ changes: string[] } | { findings: DoctorFinding[] }> {
+  const intent: Acp.WriteIntent = { participant: 'doctor', kind: 'repair', documents: [] };
+  try {
+    return { changes: await core.transact(host, folder, intent, body, options.registry, { store: options.store, lockTimeoutMs: options.lockTimeoutMs ?? 10_000, lockSignal: options.signal }) };
+  } catch (error) {
+    if (!(error instanceof core.AcpError) || error.code === 'aborted') throw error;
+    // The lock could not be had, or the store refused (git: the remote unreachable): the folder is as it was.
+    const check = error.code === 'lock_timeout' ? 'lock' : 'store';
+    return { findings: [...before.findings, { check, status: 'problem' as const, message: `${error.message}; nothing was changed`, fixable: false }] };
+  }
 }
 
 /** The text `acp doctor` prints. */

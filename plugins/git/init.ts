@@ -1,35 +1,31 @@
 /**
- * `init --git`: create the folder, commit it (message `acp: seq 1
- * initialized by P`) on top of the remote's branch in a temporary index,
- * and push that commit; the user's index and other files are untouched.
- * Everything that can be refused is checked before init writes a file: not
- * a git work tree, no branch to follow, no remote, a fetch that fails
- * (authentication …), changes already in an existing folder.
+ * The git store's `create` (`init --git`): the folder made by init's body,
+ * then committed (message `acp: seq 1 initialized by P`) on top of the
+ * remote's branch in a temporary index, and that commit pushed; the user's
+ * index and other files are untouched. Everything that can be refused is
+ * checked before init writes a file: not a git work tree, no branch to
+ * follow, no remote, a fetch that fails (authentication …), changes
+ * already in an existing folder.
  * @module
  */
-import type { CommandContext, CommandResult } from '../../runtime/types.ts';
-import type { Json } from '../../runtime/util.ts';
+import type { Published, Store } from '../../runtime/types.ts';
 import type { GitSettings } from './config.ts';
 import { folderDiff, settleOn, top, withTempIndex, worktreeState } from './folder.ts';
-import { backOff, commitIdentity, fetch, LOCAL_FILES, openRepo, push, readRefs, type Repo, resolveRef, RETRY_BUDGET_MS } from './repo.ts';
+import { backOff, commitIdentity, fetch, type GitEnv, LOCAL_FILES, openRepo, push, readRefs, type Repo, resolveRef, RETRY_BUDGET_MS } from './repo.ts';
 
-/** Run `init`, then commit and push the new folder (see the module comment and docs/git.md). */
-export async function gitInit(ctx: CommandContext, settings: GitSettings): Promise<CommandResult> {
-  const folder = ctx.folder();
+/** {@link Store.create} for git: check, let init's body make the folder, then commit and push it (see the module comment and docs/git.md). */
+export async function createFolder<T>(env: GitEnv, settings: GitSettings, folder: string, body: (underLock: <U>(fn: () => Promise<U>) => Promise<U>) => Promise<T>, options: { onLockWait?(line: string): void; lockTimeoutMs?: number } = {}): Promise<Published<T>> {
   // The folder may not exist yet: git runs in its nearest existing ancestor until init made it.
-  const before = await openRepo(ctx, settings, await existingAncestor(ctx, folder));
-  await ctx.api.withFolderLock(ctx.host, before.gitDir, () => precheck(before, folder), { timeoutMs: 300_000 });
-  const result = await ctx.next();
-  if (result.exitCode !== 0) return result;
-  const repo = await openRepo(ctx, settings, folder);
+  const before = await openRepo(env, settings, await existingAncestor(env, folder));
+  await env.api.withFolderLock(env.host, before.gitDir, () => precheck(before, folder), { timeoutMs: 300_000 });
+  const value = await body((fn) => env.api.withFolderLock(env.host, folder, fn, { onWait: options.onLockWait, timeoutMs: options.lockTimeoutMs }));
+  const repo = await openRepo(env, settings, folder);
   await ignoreLocalFiles(repo);
-  const attempts = await ctx.api.withFolderLock(ctx.host, repo.gitDir, () => commitAndPush(repo), { timeoutMs: 300_000 });
-  if (!ctx.json) ctx.out(`committed and pushed to ${settings.remote}/${repo.branch}`);
-  const json = (result.json ?? {}) as Record<string, Json>;
-  return { exitCode: 0, json: { ...json, git: { attempts, remote: settings.remote, branch: repo.branch } } };
+  const attempts = await env.api.withFolderLock(env.host, repo.gitDir, () => commitAndPush(repo), { timeoutMs: 300_000 });
+  return { value, record: { attempts, remote: settings.remote, branch: repo.branch }, note: `committed and pushed to ${settings.remote}/${repo.branch}` };
 }
 
-async function existingAncestor(ctx: CommandContext, folder: string): Promise<string> {
+async function existingAncestor(ctx: GitEnv, folder: string): Promise<string> {
   const { dirname } = await import('node:path');
   let dir = folder;
   while (!(await ctx.host.fs.stat(dir).catch(() => undefined))?.isDirectory && dirname(dir) !== dir) dir = dirname(dir);

@@ -35,6 +35,10 @@ export function gitStore(env: GitEnv, settings: GitSettings, polls: RemotePolls)
       // One git transaction at a time per clone: the refs acp keeps are the clone's.
       return env.api.withFolderLock(env.host, repo.gitDir, () => transaction(repo, intent, named, body, underLock, note), { timeoutMs: 300_000 });
     },
+    async create(folder, _intent, body, options = {}) {
+      const { createFolder } = await import('./init.ts');
+      return createFolder(env, settings, folder, body, options);
+    },
     async follow(folder, options) {
       const repo = await openRepo(env, settings, folder);
       return polls.follow(repo, options);

@@ -86,10 +86,11 @@ async function freezeUnderLock(ctx: Pick<HumansContext, 'api' | 'host' | 'regist
   const sha256 = await api.sha256Hex(new TextEncoder().encode(frozenText));
   const protocolPath = join(folder, 'protocol.json');
   const protocolBytes = await host.fs.readFile(protocolPath);
-  const restore: [string, Uint8Array | undefined][] = [[path, original], [readinessPath, readinessBytes], [protocolPath, protocolBytes]];
+  const boundary = api.deliverableBoundary(folder, protocol, target.ref);
+  const restore: Restore[] = [[path, original, boundary], [readinessPath, readinessBytes, folder], [protocolPath, protocolBytes, folder]];
   const changed = [target.ref, 'readiness.md'];
   try {
-    await tx.write(path, frozenText, { base: api.deliverableBoundary(folder, protocol, target.ref) });
+    await tx.write(path, frozenText, { base: boundary });
     await tx.write(readinessPath, withSnapshot(readinessText, target, sha256));
     if (target.role === 'supporting') {
       const declared = structuredClone(protocol);
@@ -102,7 +103,7 @@ async function freezeUnderLock(ctx: Pick<HumansContext, 'api' | 'host' | 'regist
     return { seq: appended.event.seq, doc: target.ref, role: target.role, sha256, changed };
   } catch (error) {
     // Not appended (a check or a hook refused, or a write failed): put the files back.
-    await restoreFiles(ctx, restore);
+    await restoreFiles(tx, restore);
     throw error;
   }
 }
@@ -227,11 +228,13 @@ async function readIfExists(host: Host, path: string): Promise<Uint8Array | unde
   }
 }
 
-/** Put files back as they were (`undefined`: the file did not exist). */
-async function restoreFiles(ctx: Pick<HumansContext, 'api' | 'host'>, files: [string, Uint8Array | undefined][]): Promise<void> {
-  for (const [path, bytes] of files) {
-    // Each was decoded as strict UTF-8 before the change, so its text gives back the same bytes.
-    if (bytes === undefined) await ctx.host.fs.remove(path);
-    else await ctx.api.writeFileAtomic(ctx.host, path, rawText(ctx, bytes, path));
+/** A file to put back: its path, its bytes before (`undefined`: it did not exist), the directory it stays beneath. */
+type Restore = [string, Uint8Array | undefined, string];
+
+/** Put files back as they were, through the transaction (the only writer of protocol.json). */
+async function restoreFiles(tx: Transaction, files: Restore[]): Promise<void> {
+  for (const [path, bytes, base] of files) {
+    if (bytes === undefined) await tx.remove(path);
+    else await tx.write(path, bytes, { base, throughLink: path.endsWith('/protocol.json') });
   }
 }

@@ -30,7 +30,7 @@
  */
 import * as nodePath from 'node:path';
 import { argvSpecOf, checkOptionValues, commandWord, formatHelp, parseArgv, parseGlobalOptions, parsePyFloat, parsePyInt, pluginOptionConflict } from './runtime/argv.ts';
-import { addSeq, CHECKPOINT_NAME, checkpointState, duplicateSeqError, hasSeq, loadCheckpoint, logFacts, type LogFacts, saveCheckpoint, stripErrors } from './runtime/checkpoint.ts';
+import { addSeq, CHECKPOINT_NAME, checkpointState, hasSeq, loadCheckpoint, logFacts, type LogFacts, saveCheckpoint, stripErrors } from './runtime/checkpoint.ts';
 import { checkAnswers, describeError, expandUser, folderOption, jsonWithOutcome, reportError, runCommandChain } from './runtime/cli.ts';
 import { DEFAULT_WAIT_INTERVAL_SECONDS, DEFAULT_WAIT_TIMEOUT_SECONDS, FORBIDDEN_FILES, REQUIRED_FILES, VERSION } from './runtime/constants.ts';
 import { defineCommand, defineDeliverableType, definePlugin } from './runtime/define.ts';
@@ -56,7 +56,7 @@ import { localStore, openStore } from './runtime/store.ts';
 import { type PendingFiles, pendingHost, strictSetting } from './runtime/strict.ts';
 import { type AcpApi, type AcpEvent, type AcpHooks, type AcpPlugin, type AfterAppendContext, type AppendOptions, type AppendRequest, type AppendResult, type CliIo, type Collaboration, type CommandContext, type CommandOptionSpec, type CommandResult, type CommandSpec, type DeliverableType, type DerivedState, EVENT_NAMES, type EventLog, type HookOrder, type OpenOptions, type OptionValues, type Origin, PHASES, type PluginContext, type RegistryOptions, type RunCommandOptions, type RuntimeFacts, type StoreProvider, type StoreSession, type Transaction, type WriteIntent } from './runtime/types.ts';
 import type { Registry as RegistryShape } from './runtime/types.ts';
-import { errorCode, fsError, isInside, isInt, isObject, type Json, pySeqKey, realpathOfExistingAncestor, sameList, sleep } from './runtime/util.ts';
+import { errorCode, fsError, isInside, isInt, isObject, isPyIntLike, type Json, pySeqKey, realpathOfExistingAncestor, sameList, sleep } from './runtime/util.ts';
 import { completionGateTexts, deliverableDocErrors, freezeErrors, validate, verifySignatures } from './runtime/validate.ts';
 
 // The public types (one dependency-free module) and the protocol's constants
@@ -99,7 +99,7 @@ export type { FileReader, FileStat, FileSystem, Host, ProcessIdentity } from './
 export { createMemoryFileSystem, createMemoryHost, type MemoryFileSystem, type MemoryHostOptions } from './runtime/memory-host.ts';
 export { createNodeHost, type NodeHostOptions } from './runtime/node-host.ts';
 export { dumpsPy, isPyFloat, loadsPy, PyFloat, PyInt, PyJsonError, pyFloatRepr, pyKeys, type DumpOptions } from './runtime/pyjson.ts';
-export { compareInstants, comparePy, decodeText, formatProtocolJson, formatTimestamp, parseZonedTimestamp, purePosixPath, pyFromIsoFormat, pyRepr, pySplitLines, pyStr, pyStrip, reviewHeadings, sha256Hex, sortedPy, zonedInstant } from './runtime/pytext.ts';
+export { compareInstants, comparePy, decodeText, formatProtocolJson, formatTimestamp, parseZonedTimestamp, purePosixPath, pyFromIsoFormat, pyRepr, pySplitLines, pyStr, pyStrip, reviewHeadings, type ReviewHeading, sha256Hex, sortedPy, zonedInstant } from './runtime/pytext.ts';
 export type { PyDateTime, PyInstant } from './runtime/pytext.ts';
 export { errorCode, fsError, isInside, isObject, realpathOfExistingAncestor, sameList, sleep } from './runtime/util.ts';
 
@@ -488,14 +488,12 @@ async function viewLog(host: Host, folder: string, participants: string[]): Prom
   const log = checkpoint ? undefined : await readEventLog(host, folder);
   if (log?.errors.length) throw new AcpError(log.errors, 2, 'invalid_log');
   const events = log?.events ?? [];
-  const duplicate = duplicateSeqError(events);
-  if (duplicate) throw new AcpError(duplicate, 2, 'invalid_log');
   return {
     checkpoint,
     log,
     events,
     count: checkpoint ? checkpoint.count : events.length,
-    seqExists: (seq) => (checkpoint ? isInt(seq) && hasSeq(checkpoint.seqs, seq) : events.some((e) => pySeqKey(e.seq) === seq)),
+    seqExists: (seq) => (checkpoint ? isInt(seq) && hasSeq(checkpoint.seqs, seq) : events.some((e) => isPyIntLike(e.seq) && pySeqKey(e.seq) === seq)),
     nextSeq: checkpoint ? checkpoint.maxSeq + 1 : nextSeq(events),
     maxSeq: checkpoint ? checkpoint.maxSeq : highestSeq(events),
     lastAt: checkpoint ? lastLineAt(checkpoint.log.tail) : events.at(-1)?.at,
@@ -541,10 +539,6 @@ async function checkRequest(host: Host, folder: string, protocol: Json, request:
 /** The event line to write, numbered `seq`. */
 function eventOf(host: Host, request: AppendRequest, maxSeq: number, lastAt: unknown): AcpEvent {
   const seq = maxSeq + 1;
-  // Past 2^53 - 1 a JavaScript number no longer counts by one: every later
-  // append would get the same seq. The log's own highest seq is quoted
-  // (seq - 1 would be rounded: 2^53 + 1 - 1 gives 2^53 - 1).
-  if (!Number.isSafeInteger(seq)) throw new AcpError(`events.jsonl holds a seq of 2^53 - 1 or more; acp cannot number the next event exactly (seq ${pyStr(maxSeq)})`, 2, 'invalid_log');
   const event: AcpEvent = { seq, from: request.participant, event: request.event, at: eventTime(host, lastAt), summary: request.summary };
   if (request.doc !== undefined) event.doc = request.doc;
   if (request.replyTo !== undefined) event.reply_to = request.replyTo;
@@ -585,6 +579,11 @@ async function appendUnderLock(host: Host, folder: string, request: AppendReques
   applyEvent(state, event, participants, readiness);
   if (state.errors.length) throw new AcpError(state.errors, 2, refusalCodeOf(state));
   await checkGates(host, folder, protocol, request, readiness);
+  // Past 2^53 - 1 a JavaScript number no longer counts by one: every later
+  // append would get the same seq. Checked where the Python tools would
+  // write (their own refusals come first). The log's own highest seq is
+  // quoted (seq - 1 would be rounded: 2^53 + 1 - 1 gives 2^53 - 1).
+  if (!Number.isSafeInteger(event.seq)) throw new AcpError(`events.jsonl holds a seq of 2^53 - 1 or more; acp cannot number the next event exactly (seq ${pyStr(view.maxSeq)})`, 2, 'invalid_log');
   refuseUnencodable('the event', event);
   if (registry?.hooks.has('append:before')) {
     // Copies: a hook must not be able to change what was checked and is written.

@@ -12,6 +12,17 @@ import type { Json } from '../runtime/util.ts';
 const FOLDER = { type: 'string', required: true, description: 'Collaboration folder' } as const;
 const JSON_FLAG = { type: 'boolean', description: 'Print one JSON object' } as const;
 
+/**
+ * The Python tools declare the type as an argparse `choices` option: an
+ * unknown type is refused before every other check, in argparse's words
+ * (the choices are the registry's types: the built-ins and any plugin's).
+ */
+function refuseUnknownType(ctx: Parameters<CommandSpec['run']>[0], type: string): void {
+  if (ctx.registry.type(type)) return;
+  const choices = ctx.api.sortedPy([...ctx.registry.types.keys()]).map((name) => ctx.api.pyRepr(name));
+  throw new ctx.api.AcpError(`argument --primary-deliverable-type: invalid choice: ${ctx.api.pyRepr(type)} (choose from ${choices.join(', ')})`);
+}
+
 /** `acp init` (spec §9): made and published by the folder's store (`--git`: committed and pushed). */
 const initCommand = (c: PluginContext): CommandSpec =>
   c.defineCommand({
@@ -26,7 +37,7 @@ const initCommand = (c: PluginContext): CommandSpec =>
       'primary-deliverable-type': { type: 'string', required: true, valueName: 'type', description: 'Primary deliverable type' },
       'primary-deliverable-file': { type: 'string', valueName: 'file', description: 'Primary deliverable file name (.md)' },
       'primary-deliverable-check': { type: 'string', multiple: true, valueName: 'section', description: 'Checklist section for custom types (repeatable)' },
-      'deliverables-mode': { type: 'string', valueName: 'mode', description: 'internal (default) or external' },
+      'deliverables-mode': { type: 'string', choices: ['internal', 'external'], valueName: 'mode', description: 'internal (default) or external' },
       'deliverables-dir': { type: 'string', valueName: 'dir', description: 'Deliverables directory (default deliverables)' },
       'repo-root': { type: 'string', valueName: 'path', description: 'Repository root, relative to the folder (external mode)' },
       resume: { type: 'boolean', description: 'Succeed if the folder already exists' },
@@ -37,6 +48,7 @@ const initCommand = (c: PluginContext): CommandSpec =>
     },
     async run(ctx) {
       const o = ctx.options;
+      refuseUnknownType(ctx, o['primary-deliverable-type']);
       const folder = ctx.folder();
       const keys = o['register-key']?.map((entry) => {
         const at = entry.lastIndexOf('=');
@@ -75,7 +87,8 @@ const appendCommand = (c: PluginContext): CommandSpec =>
     options: {
       folder: FOLDER,
       participant: { type: 'string', required: true, valueName: 'id', description: 'Who appends' },
-      event: { type: 'string', required: true, valueName: 'name', description: `Event name (${c.api.EVENT_NAMES.join(', ')})` },
+      // Python's `choices=sorted(EVENTS)`: an unknown name is an argparse error (spec §6 step 2 allows it).
+      event: { type: 'string', required: true, choices: c.api.sortedPy(c.api.EVENT_NAMES), valueName: 'name', description: `Event name (${c.api.EVENT_NAMES.join(', ')})` },
       summary: { type: 'string', required: true, valueName: 'text', description: 'One-line summary' },
       doc: { type: 'string', valueName: 'ref', description: 'Document the event refers to' },
       'reply-to': { type: 'int', valueName: 'seq', description: 'Seq of the event this answers' },

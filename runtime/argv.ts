@@ -6,7 +6,7 @@
  * @module
  */
 import { UsageError } from './errors.ts';
-import { isPySpaceCode, pyRepr } from './pytext.ts';
+import { isPySpaceCode, pyRepr, unicodeDigitValue } from './pytext.ts';
 import type { AcpPlugin, CommandOptionSpec, CommandSpec, OptionValues, ParsedArgv, Registry } from './types.ts';
 export type { ParsedArgv } from './types.ts';
 
@@ -83,6 +83,8 @@ function scanArgv(argv: readonly string[], spec: ArgvSpec, globals: Record<strin
   const scanned: ScannedArgv = { options: {}, rawSeconds: new Map(), positionals: [], unknown: [], unknownOption: false, afterDashes: 0 };
   const { options, positionals, unknown } = scanned;
   const lookup = (token: string): { name: string; value?: string } | undefined => optionOf(token, table);
+  // argparse classifies every token before it consumes any: an ambiguous prefix anywhere is the first error.
+  for (const token of argv.slice(0, argv.includes('--') ? argv.indexOf('--') : argv.length)) if (looksLikeOption(token)) lookup(token);
   for (let i = 0; i < argv.length; i++) {
     const token = argv[i]!;
     if (token === '--') {
@@ -208,9 +210,10 @@ export function convertOptionValue(name: string, option: CommandOptionSpec, text
   return text;
 }
 
-/** A `seconds` value must be a non-negative number (checked once every option is parsed, as the tools check it). */
+/** A `seconds` value must be a number, not NaN (checked once every option is parsed, as the tools check it). */
 export function checkSeconds(name: string, value: number, raw: string): void {
-  if (!(value >= 0)) throw new UsageError(`argument --${name}: invalid non-negative number: '${raw}'`);
+  // A negative value is Python's too (wait: a negative --timeout times out at once, a negative --interval polls at the floor); NaN crashes it.
+  if (Number.isNaN(value)) throw new UsageError(`argument --${name}: invalid non-negative number: '${raw}'`);
 }
 
 /** Whether argparse would take `token` for an option string (`_parse_optional` returning non-None). */
@@ -407,16 +410,6 @@ export function parsePyInt(text: string, name: string): number {
   return match[1] === '-' ? -value : value;
 }
 
-/** The value of a Unicode decimal digit (`\p{Nd}` comes in runs of ten, 0 to 9). */
-function unicodeDigitValue(ch: string): number {
-  const code = ch.codePointAt(0)!;
-  // The mathematical digits are five runs of ten back to back.
-  if (code >= 0x1d7ce && code <= 0x1d7ff) return (code - 0x1d7ce) % 10;
-  let zero = code;
-  while (zero > code - 9 && /\p{Nd}/u.test(String.fromCodePoint(zero - 1))) zero--;
-  return code - zero;
-}
-
 /** Python's `float()` on a command-line value (also `inf`, `1e3`, `1_0`, Unicode digits). */
 export function parsePyFloat(text: string, name: string): number {
   const body = pyNumberAscii(text);
@@ -487,7 +480,8 @@ function typedValue(name: string, option: CommandOptionSpec, value: OptionValues
   if (!Array.isArray(items)) throw new UsageError(`argument --${name}: expected a list of ${option.type === 'string' ? 'strings' : 'numbers'}`);
   const numeric = option.type === 'int' || option.type === 'seconds';
   const typed = items.map((item) => {
-    if (numeric && typeof item === 'number' && (option.type === 'seconds' || Number.isSafeInteger(item))) return item;
+    // Any integer: `--reply-to` of 40 digits is an int to argparse (it then points to no event).
+    if (numeric && typeof item === 'number' && (option.type === 'seconds' || Number.isInteger(item))) return item;
     if (typeof item !== 'string') throw new UsageError(`argument --${name}: expected ${option.multiple ? 'a list of strings' : 'one argument'}`);
     if (option.choices && !option.choices.includes(item)) throw new UsageError(`argument --${name}: invalid choice: ${pyRepr(item)} (choose from ${option.choices.map((c) => pyRepr(c)).join(', ')})`);
     return convertOptionValue(name, option, item);

@@ -288,29 +288,3 @@ export async function saveCheckpoint(host: Host, folder: string, participants: s
     await host.fs.remove(path).catch(() => undefined);
   }
 }
-
-/** Options of {@link append}. */
-/**
- * The refusal for a log in which an integer seq occurs twice (a writer that
- * takes no lock, such as the Python tools, appended at the same time as
- * another): the validator's first seq error, then why acp stops. acp cannot
- * keep such writers out; it refuses to number more events on top of the
- * ambiguity (docs/reliability.md). `undefined` when every seq is unique.
- */
-export function duplicateSeqError(events: Json[]): string | undefined {
-  if (seqsAreIndexes(events)) return undefined;
-  const seen = new Set<number>();
-  let twice: number | undefined;
-  for (const event of events) {
-    if (!isInt(event.seq)) continue;
-    if (seen.has(event.seq)) {
-      twice = event.seq;
-      break;
-    }
-    seen.add(event.seq);
-  }
-  if (twice === undefined) return undefined;
-  const index = events.findIndex((event, i) => event.seq !== i + 1);
-  const validator = `events.jsonl: expected seq ${index + 1}, found ${pyStr(events[index]!.seq)}`;
-  return `${validator} (seq ${twice} occurs more than once: another tool appended without the folder lock; acp appends nothing more to this log until it is repaired)`;
-}

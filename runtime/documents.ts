@@ -5,7 +5,7 @@
  * pytext.ts); acp.ts re-exports the public ones.
  * @module
  */
-import { BOL, DOT, EOL, PY_SPACE, RUN_START, S, escapeRegExp, pyStrip } from './pytext.ts';
+import { BOL, DOT, EOL, PY_SPACE, RUN_START, S, escapeRegExp, isPySpaceCode, pyStrip } from './pytext.ts';
 import type { MarkdownHelpers, ReadinessFacts } from './types.ts';
 export type { MarkdownHelpers, ReadinessFacts } from './types.ts';
 
@@ -124,7 +124,34 @@ export function conclusionErrors(text: string, ref: string | undefined): string[
   return errors;
 }
 
-const DECISION_ID_RE = /^(D[0-9]+)\.[\t\n\v\f\r \x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+[^\n]+/u;
+const DECISION_ID_RE = new RegExp(`^(D\\p{Nd}+)\\.${S}+${DOT}+`, 'u');
+/** `^###\s+(.+)$`: `\s+` may cross line ends, as in Python. */
+const DECISION_HEADING_RE = new RegExp(`${BOL}###${S}+(${DOT}+)${EOL}`, 'g');
+const NEXT_H3_RE = new RegExp(`${BOL}###${S}`, 'g');
+
+/**
+ * The block of a decision heading as the Python tools find it: the first
+ * match in the text of `^###\s+{heading}\s*$([\s\S]*?)(?=^###\s+|\Z)`
+ * (the first heading with that text, wherever it is), without running that
+ * pattern once per heading over the whole text.
+ */
+function decisionBlock(text: string, heading: string): string {
+  for (let at = text.indexOf(heading); at !== -1; at = text.indexOf(heading, at + 1)) {
+    let ws = at;
+    while (ws > 0 && isPySpaceCode(text.charCodeAt(ws - 1))) ws--;
+    const hashes = ws - 3;
+    if (ws === at || hashes < 0 || !text.startsWith('###', hashes) || (hashes > 0 && text[hashes - 1] !== '\n')) continue;
+    // `\s*$`: the white space after the heading, back to its last line end (or the text's end).
+    let after = at + heading.length;
+    while (after < text.length && isPySpaceCode(text.charCodeAt(after))) after++;
+    const start = after === text.length ? after : text.lastIndexOf('\n', after - 1);
+    if (start < at + heading.length) continue;
+    NEXT_H3_RE.lastIndex = start;
+    const next = NEXT_H3_RE.exec(text);
+    return text.slice(start, next ? next.index : text.length);
+  }
+  return '';
+}
 
 /** decisions.md's rules (spec §7.2): D<n> headings in order, each with a Decision and a Reflected in naming a declared deliverable. */
 export function checkDecisions(text: string | undefined, refs: string[], errors: string[]): void {
@@ -132,12 +159,10 @@ export function checkDecisions(text: string | undefined, refs: string[], errors:
     errors.push('missing decisions.md');
     return;
   }
-  const parts = text.split(new RegExp(`${BOL}### `));
-  parts.shift();
   const seen = new Set<string>();
-  parts.forEach((block, index) => {
+  [...text.matchAll(DECISION_HEADING_RE)].forEach((found, index) => {
+    const heading = found[1]!;
     const position = `D${index + 1}`;
-    const heading = block.split('\n', 1)[0]!;
     const match = DECISION_ID_RE.exec(heading);
     const id = match ? match[1]! : position;
     if (!match) errors.push('accepted decision headings must use D<number>');
@@ -146,6 +171,7 @@ export function checkDecisions(text: string | undefined, refs: string[], errors:
       seen.add(id);
       if (id !== position) errors.push('accepted decision ids must be sequential');
     }
+    const block = decisionBlock(text, heading);
     if (!block.includes('- Decision:')) errors.push(`accepted decision ${id} requires Decision`);
     if (!block.includes('- Reflected in:')) errors.push(`accepted decision ${id} requires Reflected in`);
     else if (!refs.some((ref) => block.includes(ref))) errors.push(`accepted decision ${id} Reflected in must point to declared deliverable`);
@@ -189,7 +215,7 @@ export function strictProposalErrors(text: string): string[] {
  * comments left out) declares, itself, what validate looks for anywhere in
  * the file (init's template comment declares it too).
  */
-export function strictReviewErrors(text: string, reviewSeqs: ReadonlySet<number>, findHeadings: (line: string) => { seq: number }[]): string[] {
+export function strictReviewErrors(text: string, reviewSeqs: ReadonlySet<unknown>, findHeadings: (line: string) => { seq: number | bigint }[]): string[] {
   const errors: string[] = [];
   for (const section of h2Sections(withoutComments(text))) {
     const heading = findHeadings(`## ${section.name}`)[0];

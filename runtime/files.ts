@@ -777,3 +777,26 @@ export async function readFirstEvent(host: Host, folder: string): Promise<Record
     await file.close();
   }
 }
+
+/**
+ * Where protocol.json is written when it is a symbolic link to nothing: its
+ * target, created as the Python tools create it (to them such a link is no
+ * protocol.json: `Path.exists()` is false). A target outside the folder is
+ * refused: init writes nothing out of the collaboration folder through a
+ * link another writer of the folder could have planted.
+ */
+export async function danglingLinkTarget(host: Host, folder: string, protocolPath: string): Promise<string | undefined> {
+  if (!(await host.fs.stat(protocolPath))?.isSymlink) return undefined;
+  try {
+    await host.fs.realpath(protocolPath);
+    return undefined;
+  } catch (error) {
+    if (errorCode(error) !== 'ENOENT') throw error;
+  }
+  const target = host.resolvePath(protocolPath);
+  const realFolder = host.resolvePath(folder);
+  if (!isInside(target, realFolder)) {
+    throw new AcpError(`protocol.json is a symbolic link to ${target}, outside the folder: init does not create a file there (the Python tools would)`);
+  }
+  return target;
+}

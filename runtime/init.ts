@@ -7,7 +7,7 @@ import * as nodePath from 'node:path';
 import { initialDocuments } from './documents.ts';
 import { AcpError } from './errors.ts';
 import { formatEventLine } from './event-log.ts';
-import { confineHost, writeFileAtomic } from './files.ts';
+import { confineHost, danglingLinkTarget, writeFileAtomic } from './files.ts';
 import { callType, defaultGates, defaultTemplate, isUnsafePath, participantIds, symlinkRefusal } from './folder.ts';
 import { writerHost } from './guarded-host.ts';
 import type { Host } from './host.ts';
@@ -43,15 +43,14 @@ export function planInit(folder: string, request: InitRequest, registry: Registr
   if (!definition) throw new AcpError(`unknown deliverable type '${typeName}' (known: ${sortedPy(registry.types.keys()).join(', ')})`);
   const checks = (request.primaryChecks ?? []).map(pyStrip).filter(Boolean);
   const custom = typeName === 'custom';
-  const file = request.primaryFile !== undefined ? pyStrip(request.primaryFile) : definition.defaultFile;
-  if (!file) throw new AcpError(custom ? 'custom deliverables require --primary-deliverable-file' : `deliverable type '${typeName}' requires --primary-deliverable-file`);
+  // The file and the directory are taken as given, not trimmed, as the Python tools take them (`--primary-deliverable-file ''` is none).
+  const file = request.primaryFile || definition.defaultFile;
+  if (!file || (custom && !request.primaryFile)) throw new AcpError(custom ? 'custom deliverables require --primary-deliverable-file' : `deliverable type '${typeName}' requires --primary-deliverable-file`);
   if (custom && !checks.length) throw new AcpError('custom deliverables require at least one --primary-deliverable-check');
   if (!file.endsWith('.md')) throw new AcpError('primary deliverable file must end with .md');
   if (isUnsafePath(file)) throw new AcpError('primary deliverable file must be relative and must not contain ..');
-  // An empty --deliverables-dir: the Python tools write `"dir": ""`, which
-  // their own validate rejects (`deliverables.dir is required`); refused here.
-  const dir = pyStrip(request.dir ?? 'deliverables');
-  if (!dir) throw new AcpError('--deliverables-dir must not be blank (a folder without deliverables.dir does not validate: deliverables.dir is required)');
+  // A blank --deliverables-dir is refused where the Python tools would write (initFolder).
+  const dir = request.dir ?? 'deliverables';
   if (isUnsafePath(dir)) throw new AcpError('--deliverables-dir must be relative and must not contain ..');
   const mode = pyStrip(request.mode ?? 'internal') || 'internal';
   if (mode !== 'internal' && mode !== 'external') throw new AcpError("--deliverables-mode must be 'internal' or 'external'");
@@ -126,10 +125,13 @@ async function initFolder(plainHost: Host, folder: string, request: InitRequest,
   const planned = planInit(folder, request, registry, plainHost.now());
   const repoRoot = planned.protocol.repoRoot;
   const host = confineHost(plainHost, [folder, ...(repoRoot === undefined ? [] : [nodePath.resolve(folder, repoRoot)])]);
-  if (await host.fs.stat(protocolPath)) {
+  const protocolTarget = await danglingLinkTarget(plainHost, folder, protocolPath);
+  if (!protocolTarget && (await host.fs.stat(protocolPath))) {
     if (request.resume) return { created: false, files: [] };
     throw new AcpError('collaboration folder already contains protocol.json; use --resume to acknowledge it');
   }
+  // The Python tools would write `"dir": ""` here, which their own validate rejects.
+  if (!pyStrip(planned.protocol.deliverables.dir)) throw new AcpError('--deliverables-dir must not be blank (a folder without deliverables.dir does not validate: deliverables.dir is required)');
   const unfinished = await readInitJournal(host, folder);
   if (unfinished) {
     if (!request.resume) throw new AcpError(`an interrupted init left files in ${folder}; run init again with --resume to complete it`);
@@ -146,7 +148,8 @@ async function initFolder(plainHost: Host, folder: string, request: InitRequest,
   const existing: string[] = [];
   for (const relative of all.keys()) {
     if (isUnsafePath(relative) && !relative.startsWith(protocol.repoRoot ?? '\0')) throw new AcpError(`refusing to write outside the folder: ${relative}`);
-    if (await host.fs.stat(nodePath.resolve(folder, relative))) existing.push(relative);
+    const path = relative === 'protocol.json' ? (protocolTarget ?? protocolPath) : nodePath.resolve(folder, relative);
+    if (await host.fs.stat(path)) existing.push(relative);
   }
   if (existing.length) {
     throw new AcpError(`refusing to overwrite existing files in ${folder}: ${existing.join(', ')} (init never replaces files; move them away or use another folder)`);
@@ -156,7 +159,7 @@ async function initFolder(plainHost: Host, folder: string, request: InitRequest,
     if (root === nodePath.parse(root).root) throw new AcpError('--repo-root must not resolve to the filesystem root');
   }
   await host.fs.mkdir(folder);
-  await underLock(() => writeInitFiles(host, folder, [...all], false));
+  await underLock(() => writeInitFiles(host, folder, [...all], false, protocolTarget));
   return { created: true, protocol, files: [...all.keys()] };
 }
 
@@ -237,7 +240,7 @@ async function readInitJournal(host: Host, folder: string): Promise<{ files: [st
  * protocol.json is complete). A failure removes what this call wrote and the
  * journal; `resume` rewrites files a killed init may have left half-written.
  */
-async function writeInitFiles(host: Host, folder: string, all: [string, string][], resume: boolean): Promise<void> {
+async function writeInitFiles(host: Host, folder: string, all: [string, string][], resume: boolean, protocolTarget?: string): Promise<void> {
   const journal = nodePath.join(folder, INIT_JOURNAL);
   const written: string[] = [];
   try {
@@ -250,7 +253,7 @@ async function writeInitFiles(host: Host, folder: string, all: [string, string][
       else await host.fs.writeFile(path, text, { exclusive: true });
       written.push(relative);
     }
-    const protocolPath = nodePath.join(folder, 'protocol.json');
+    const protocolPath = protocolTarget ?? nodePath.join(folder, 'protocol.json');
     if (await host.fs.stat(protocolPath)) throw fsError('EEXIST', protocolPath);
     await writeFileAtomic(host, protocolPath, all.find(([name]) => name === 'protocol.json')![1]);
   } catch (error) {

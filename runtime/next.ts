@@ -163,7 +163,8 @@ export async function waitForTurn(host: Host, folder: string, participant: strin
   // An infinite interval polls never (file-change notifications still wake the wait): a timer past 2^31 - 1 ms would fire at once.
   const intervalMs = Math.min(2 ** 31 - 1, Math.max(0.01, options.intervalSeconds ?? DEFAULT_WAIT_INTERVAL_SECONDS) * 1000);
   const timeoutSeconds = options.timeoutSeconds ?? DEFAULT_WAIT_TIMEOUT_SECONDS;
-  const deadline = timeoutSeconds > 0 ? host.now().getTime() + timeoutSeconds * 1000 : Infinity;
+  // Python's `if args.timeout and elapsed >= args.timeout`: 0 waits forever, a negative timeout is already over.
+  const deadline = timeoutSeconds !== 0 ? host.now().getTime() + timeoutSeconds * 1000 : Infinity;
   const follower = followFolder(host, folder, options.signal);
   let failure: AcpError | undefined;
   let stopFollowing = (): void => undefined;

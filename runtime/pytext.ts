@@ -494,12 +494,24 @@ export function parseZonedTimestamp(value: unknown): number | undefined {
   return instant && instant[0] * 1000 + Math.floor(instant[1] / 1000);
 }
 
-// A review heading (spec §7.1) is the pattern
-//   ^##\s+.+?\s+-\s+(.+?)\s+-\s+seq\s+([0-9]+)\s*$   (multiline; \s includes \n)
-// found with Python's `finditer`. A backtracking engine needs time quadratic
-// (or worse) in the length of a line for it, so a hostile review.md with a
-// long line hangs every validate. reviewHeadings finds exactly the matches
-// of that pattern, in the engine's priority order, in O(n log n).
+/** The value of a Unicode decimal digit (`\p{Nd}` comes in runs of ten, 0 to 9). */
+export function unicodeDigitValue(ch: string): number {
+  const code = ch.codePointAt(0)!;
+  // The mathematical digits are five runs of ten back to back.
+  if (code >= 0x1d7ce && code <= 0x1d7ff) return (code - 0x1d7ce) % 10;
+  let zero = code;
+  while (zero > code - 9 && /\p{Nd}/u.test(String.fromCodePoint(zero - 1))) zero--;
+  return code - zero;
+}
+
+// A review heading (spec §7.1) is a line (of `str.splitlines()`) that
+// matches
+//   ^##\s+.+?\s+-\s+(.+?)\s+-\s+seq\s+(\d+)\s*$
+// (`\d`: any Unicode decimal digit, read with `int()`), as the Python tools
+// find it. A backtracking engine needs time quadratic (or worse) in the
+// length of a line for it, so a hostile review.md with a long line hangs
+// every validate. headingsOf finds exactly the matches of that pattern, in
+// the engine's priority order, in O(n log n).
 
 /** First index of `sorted` (ascending) whose value is > `value`. */
 function firstAbove(sorted: Int32Array | number[], value: number): number {
@@ -513,13 +525,50 @@ function firstAbove(sorted: Int32Array | number[], value: number): number {
   return lo;
 }
 
+/** A review heading of review.md: the participant and the seq (`int()` of its digits: a bigint beyond 2^53). */
+export interface ReviewHeading {
+  participant: string;
+  seq: number | bigint;
+}
+
 /**
- * The review headings of review.md: `{participant, seq}` per match of the
- * §7.1 pattern, as Python's `re.finditer` returns them.
+ * The review headings of review.md, as the Python tools' dict of them holds
+ * them: one per seq, in the order each seq first appears, with the
+ * participant of its last heading.
  */
-export function reviewHeadings(body: string): { participant: string; seq: number }[] {
-  const headings: { participant: string; seq: number }[] = [];
-  if (!body.includes('seq') || !body.includes('##')) return headings;
+export function reviewHeadings(body: string): ReviewHeading[] {
+  if (!body.includes('seq') || !body.includes('##')) return [];
+  const bySeq = new Map<number | bigint, string>();
+  for (const line of pySplitLines(body)) {
+    if (!line.startsWith('##') || !line.includes('seq')) continue;
+    for (const found of headingsOf(line)) bySeq.set(pyIntOfDigits(found.seq), found.participant);
+  }
+  return [...bySeq].map(([seq, participant]) => ({ participant, seq }));
+}
+
+/** Python's `int()` of a run of Unicode decimal digits: a number when exact, else a bigint. */
+function pyIntOfDigits(digits: string): number | bigint {
+  let ascii = '';
+  for (const ch of digits) ascii += ch >= '0' && ch <= '9' ? ch : String(unicodeDigitValue(ch));
+  const value = BigInt(ascii);
+  return value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value;
+}
+
+/** The length in code units of the Unicode decimal digit (`\d`) at `i` of `text`, or 0. */
+function digitLength(text: string, i: number): number {
+  const code = text.charCodeAt(i);
+  if (code >= 48 && code <= 57) return 1;
+  if (code < 0x660 || Number.isNaN(code)) return 0;
+  const point = text.codePointAt(i)!;
+  return /\p{Nd}/u.test(String.fromCodePoint(point)) ? (point > 0xffff ? 2 : 1) : 0;
+}
+
+/**
+ * Every match of the §7.1 pattern in `body` (multiline; `\s` includes
+ * `\n`), as Python's `re.finditer` returns them, the seq as written.
+ */
+function headingsOf(body: string): { participant: string; seq: string }[] {
+  const headings: { participant: string; seq: string }[] = [];
   const n = body.length;
   const space = (i: number): boolean => i < n && isPySpaceCode(body.charCodeAt(i));
   const dot = (i: number): boolean => i < n && body.charCodeAt(i) !== 10;
@@ -559,7 +608,7 @@ export function reviewHeadings(body: string): { participant: string; seq: number
     const e = wsEnd[c + 3]!;
     if (e === c + 3) continue;
     let f = e;
-    while (f < n && body.charCodeAt(f) >= 48 && body.charCodeAt(f) <= 57) f++;
+    for (let step = digitLength(body, f); step; step = digitLength(body, f)) f += step;
     if (f === e) continue;
     const g = wsEnd[f]!;
     // `\s*$`: greedy, then back to the last line end inside the white space.
@@ -625,7 +674,7 @@ export function reviewHeadings(body: string): { participant: string; seq: number
       if (!dot(t0)) continue;
       const found = fromTitle(t0);
       if (!found) continue;
-      headings.push({ participant: found.participant, seq: Number(found.seq) });
+      headings.push({ participant: found.participant, seq: found.seq });
       from = Math.max(found.end, start + 1);
       break;
     }

@@ -157,8 +157,11 @@ function applyReviewSubmitted(state: DerivedState, event: Json): void {
   requirePhase(state, event, PHASE_RULES.review_submitted!.phases);
   requireActor(state, event, state.reviewersDue, 'review submission');
   state.reviewersDue = state.reviewersDue.filter((p) => p !== actor);
-  if (state.reviewersDue.length) state.waitingFor = sortedPy(new Set(state.reviewersDue));
-  else {
+  // Each event sets the phase it leads to, even one refused from another phase (the Python tools' replay).
+  if (state.reviewersDue.length) {
+    state.phase = 'reviewing';
+    state.waitingFor = sortedPy(new Set(state.reviewersDue));
+  } else {
     state.phase = 'revising';
     state.waitingFor = ownerList(state);
   }
@@ -179,6 +182,7 @@ function applyQuestionClassified(state: DerivedState, event: Json, participants:
   requireOwner(state, event, 'question classification');
   state.latestClassification = isPyIntLike(event.seq) ? Number(pySeqKey(event.seq)) : 0;
   state.acceptorsDue = [...participants];
+  state.phase = 'decision_review';
   state.waitingFor = sortedPy(new Set(state.acceptorsDue));
 }
 
@@ -192,8 +196,10 @@ function applyDecisionAccepted(state: DerivedState, event: Json, readiness: Read
   // The gates read the *current* readiness.md, on every replay (spec §5).
   for (const message of decisionGateErrors(readiness)) breakRule(state, 'invalid_event', `seq ${seqText(event)}: ${message}`);
   state.acceptorsDue = state.acceptorsDue.filter((p) => p !== actor);
-  if (state.acceptorsDue.length) state.waitingFor = sortedPy(new Set(state.acceptorsDue));
-  else {
+  if (state.acceptorsDue.length) {
+    state.phase = 'decision_review';
+    state.waitingFor = sortedPy(new Set(state.acceptorsDue));
+  } else {
     state.phase = 'readiness_check';
     state.waitingFor = ownerList(state);
   }
@@ -204,6 +210,7 @@ function applyReadinessPassed(state: DerivedState, event: Json): void {
   if (!state.primaryFrozen) breakRule(state, 'invalid_event', `seq ${seqText(event)}: readiness_passed requires primary deliverable_frozen`);
   requireOwner(state, event, 'readiness pass');
   state.readinessPassed = true;
+  state.phase = 'readiness_check';
   state.waitingFor = ownerList(state);
 }
 

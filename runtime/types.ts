@@ -1574,12 +1574,13 @@ export interface AcpApi {
   /** The protocol's six generated completion gates (spec §9). */
   defaultGates(ref: string, type: string): string[];
   /**
-   * The review headings of review.md: `{participant, seq}` per match of the
-   * §7.1 pattern, as Python's `re.finditer` returns them.
+   * The review headings of review.md, as the Python tools' dict of them
+   * holds them: one per seq (a bigint beyond 2^53), in the order each seq
+   * first appears, with the participant of its last heading.
    */
   reviewHeadings(body: string): {
       participant: string;
-      seq: number;
+      seq: number | bigint;
   }[];
   /** {@link zonedInstant} in epoch milliseconds (the microseconds below a millisecond dropped), for a JavaScript Date. */
   parseZonedTimestamp(value: unknown): number | undefined;

@@ -14,7 +14,7 @@ import type { FileReader, Host } from './host.ts';
 import { hmacHex, sameText } from './checkpoint.ts';
 import { READ_LIMITS } from './files.ts';
 import { isPyNumber } from './pyjson.ts';
-import { type PyInstant, reviewHeadings } from './pytext.ts';
+import { type PyInstant, type ReviewHeading, reviewHeadings } from './pytext.ts';
 import type { VerifierState } from './signing.ts';
 import { isInt, isObject, type Json, type NodeCrypto, nodeCrypto, sameList, type StreamingHash } from './util.ts';
 import type { DerivedState, ResumePoint } from './types.ts';
@@ -64,7 +64,7 @@ export async function validateCheckpointPath(host: Host, folder: string): Promis
 /** validate's log pass (acp.ts LogPass), as far as the checkpoint reads and restores it. */
 export interface LogPassState {
   readonly shapeErrors: string[];
-  readonly headingSeqs: Set<number>;
+  readonly headingSeqs: ReadonlySet<number | bigint>;
   readonly reviewEvents: Json[];
   readonly firstBySeq: Map<number, Json>;
   readonly deliverableItems: { event: Json; docErrors: string[]; freeze: boolean }[];
@@ -116,7 +116,7 @@ interface SavedPass {
 }
 
 /** review.md's headings, as {@link reviewHeadings} finds them. */
-type Headings = { participant: string; seq: number }[];
+type Headings = ReviewHeading[];
 
 interface Stored {
   version: number;
@@ -197,7 +197,7 @@ function restorePass(pass: LogPassState, saved: SavedPass): boolean {
   // Indexed loops: this runs once per process, before the JIT, over ~10 k reviews at 100 k events.
   const { seqs, from } = saved.reviews;
   const reviewSeqs = new Set(seqs);
-  for (const seq of pass.headingSeqs) if (seq >= 1 && seq <= saved.count && !reviewSeqs.has(seq)) return false;
+  for (const seq of pass.headingSeqs) if (typeof seq === 'number' && seq >= 1 && seq <= saved.count && !reviewSeqs.has(seq)) return false;
   if ((saved.signing === null) !== (pass.signing === undefined) || (saved.signing !== null && !isVerifierState(saved.signing))) return false;
   for (let i = 0; i < seqs.length; i++) {
     const event = { seq: seqs[i], from: from[i], event: 'review_submitted' };
@@ -275,8 +275,8 @@ export class ValidateCheckpoint {
       return headings;
     }
     const headings = reviewHeadings(text);
-    const exact = headings.every((h) => Number.isFinite(h.seq));
-    this.#review = exact ? { sha256, participants: headings.map((h) => h.participant), seqs: headings.map((h) => h.seq) } : undefined;
+    const seqs = headings.map((h) => h.seq).filter((seq) => typeof seq === 'number');
+    this.#review = seqs.length === headings.length ? { sha256, participants: headings.map((h) => h.participant), seqs } : undefined;
     return headings;
   }
 

@@ -13,7 +13,7 @@ import { scanEventLog } from './event-log.ts';
 import { callType, defaultTemplate, deliverableRef, documentFiles, isUnsafePath, participantIds, primaryRef, readDeliverable, readProtocol } from './folder.ts';
 import type { Host } from './host.ts';
 import { lineHash } from './keyring.ts';
-import { compareInstants, decodeText, pyRepr, pyStr, pyStrip, reviewHeadings, zonedInstant } from './pytext.ts';
+import { compareInstants, decodeText, pyRepr, pyStr, pyStrip, reviewHeadings, type ReviewHeading, zonedInstant } from './pytext.ts';
 import type { SignatureVerifier, SigningDeclaration } from './signing.ts';
 import { applyEvent, emptyState } from './state-machine.ts';
 import { type DeliverableCheckContext, type DerivedState, EVENT_NAMES, type Findings, type Json, PHASES, type PyInstant, type ReadinessFacts, type Registry, type SignatureReport, type SigningSummary, type ValidateOptions, type ValidationResult } from './types.ts';
@@ -98,7 +98,7 @@ function checkReviews(text: string | undefined, pass: LogPass, ref: string | und
     if (!headingSeqs.has(pySeqKey(event.seq) as number)) errors.push(`seq ${pyStr(event.seq)}: review_submitted requires matching review.md heading`);
   }
   for (const heading of headings) {
-    const event = firstBySeq.get(heading.seq);
+    const event = typeof heading.seq === 'number' ? firstBySeq.get(heading.seq) : undefined;
     if (!event) errors.push(`review.md heading seq ${heading.seq}: no matching event`);
     else if (event.event !== 'review_submitted') errors.push(`review.md heading seq ${heading.seq}: matching event is ${pyStr(event.event)}, not review_submitted`);
     else if (event.from !== heading.participant) {
@@ -215,8 +215,8 @@ class LogPass {
   /** Step 6 messages, in event order. */
   readonly shapeErrors: string[] = [];
   /** Step 7: the review.md headings, the review events, and the first event of each heading's seq. */
-  readonly headings: { participant: string; seq: number }[];
-  readonly headingSeqs: Set<number>;
+  readonly headings: ReviewHeading[];
+  readonly headingSeqs: Set<number | bigint>;
   readonly reviewEvents: Json[] = [];
   readonly firstBySeq = new Map<number, Json>();
   /** Step 8: deliverable events with doc errors, or freezes to check against the files, in order. */
@@ -245,7 +245,7 @@ class LogPass {
   readonly #participants: string[];
   readonly #readiness: ReadinessFacts;
 
-  constructor(protocol: Json, participants: string[], readiness: ReadinessFacts, headings: { participant: string; seq: number }[], keepEvents: boolean, signatures: PassSignatures) {
+  constructor(protocol: Json, participants: string[], readiness: ReadinessFacts, headings: ReviewHeading[], keepEvents: boolean, signatures: PassSignatures) {
     this.signing = signatures.verifier?.();
     this.#watchSignatures = signatures.check;
     this.#protocol = protocol;
@@ -301,9 +301,11 @@ class LogPass {
       if (this.lastAt !== undefined && compareInstants(at, this.lastAt) < 0) errors.push(`seq ${seqText(event)}: at must not be earlier than the previous event`);
       this.lastAt = at;
     }
-    if (this.seenSeqs) this.seenSeqs.add(pySeqKey(event.seq));
-    else if (pySeqKey(event.seq) !== expected) {
-      this.seenSeqs = new Set<unknown>([pySeqKey(event.seq)]);
+    // The earlier seqs a reply_to may name: the int ones (`1.0` is no int to Python).
+    const seq = isPyIntLike(event.seq) ? pySeqKey(event.seq) : undefined;
+    if (this.seenSeqs) this.seenSeqs.add(seq);
+    else if (seq !== expected) {
+      this.seenSeqs = new Set<unknown>([seq]);
       for (let seq = 1; seq <= index; seq++) this.seenSeqs.add(seq);
     }
   }

@@ -318,11 +318,13 @@ describe('10. argparse behaviour', () => {
     expect(bad.stderr).toBe("error: argument --reply-to: invalid int value: '1_'\n");
   });
 
-  test('a negative number is a value, reaching the command’s own check', async () => {
+  test('a negative number is a value: a negative --timeout is over at once, as in Python (issue 40)', async () => {
     const host = await fresh();
     const r = await acp(host, ['wait', '--folder', F, '--participant', 'bob', '--timeout', '-1']);
-    expect(r.rc).toBe(2);
-    expect(r.stderr).toBe("error: argument --timeout: invalid non-negative number: '-1'\n");
+    expect(r.rc).toBe(1);
+    expect(r.stderr).toMatch(/^timeout: waiting for /);
+    const nan = await acp(host, ['wait', '--folder', F, '--participant', 'bob', '--interval', 'nan']);
+    expect(nan.stderr).toBe("error: argument --interval: invalid non-negative number: 'nan'\n");
   });
 });
 

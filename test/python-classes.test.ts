@@ -286,12 +286,12 @@ describe('class 10: paths resolve as pathlib resolves them', () => {
     expect(unknown.code).toBe(2);
   });
 
-  test('init through a dangling protocol.json symlink is refused (Python writes through it): kept, documented', async () => {
+  test('init through a dangling protocol.json symlink out of the folder is refused, nothing written (issue 40: one inside is followed, test/conformance-iv.test.ts)', async () => {
     const folder = join(tempDir(), 'c');
     mkdirSync(folder);
     symlinkSync('/nonexistent/acp-target.json', join(folder, 'protocol.json'));
     const r = await acp('init', '--folder', folder, '--participant', 's', '--participant', 'r', '--objective', 'o', '--completion', 'g', '--primary-deliverable-type', 'adr');
-    expect(r.stderr).toBe('error: collaboration folder already contains protocol.json; use --resume to acknowledge it\n');
+    expect(r.stderr).toBe('error: protocol.json is a symbolic link to /nonexistent/acp-target.json, outside the folder: init does not create a file there (the Python tools would)\n');
     expect(readdirSync(folder)).toEqual(['protocol.json']);
   });
 });

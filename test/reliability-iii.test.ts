@@ -384,7 +384,8 @@ describe('item 9: the small ones', () => {
   test('the refusal past 2^53 quotes the log\'s own highest seq, 2^53, not a rounded 2^53 - 1', async () => {
     const { root } = await rootWithTask();
     const folder = join(root, 't');
-    const line = JSON.stringify({ seq: 1, from: 'alice', event: 'initialized', at: '2026-01-01T00:00:00Z', summary: 'x', doc: 'protocol.json' }).replace('"seq":1', '"seq":9007199254740992');
+    // An event the replay takes without complaint (a supporting draft): the refusal comes after every check the Python tools make first (issue 40).
+    const line = JSON.stringify({ seq: 1, from: 'alice', event: 'deliverable_drafted', at: '2026-01-01T00:00:00Z', summary: 'x', doc: 'deliverables/notes.md', reply_to: 1, role: 'supporting' }).replace('"seq":1', '"seq":9007199254740992');
     writeFileSync(join(folder, 'events.jsonl'), `${readFileSync(join(folder, 'events.jsonl'), 'utf8')}${line}\n`);
     const r = spawnSync(process.execPath, [cliPath, 'append', '--folder', folder, '--participant', 'alice', '--event', 'deliverable_drafted', '--summary', 's', '--reply-to', '1', '--doc', 'deliverables/adr.md', '--role', 'primary', '--no-config'], { encoding: 'utf8' });
     expect(r.stderr).toBe('error: events.jsonl holds a seq of 2^53 - 1 or more; acp cannot number the next event exactly (seq 9007199254740992)\n');

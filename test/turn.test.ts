@@ -7,7 +7,7 @@
 // events share one second, where the old timestamp heuristic was not
 // deterministic.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, test } from 'vitest';
@@ -18,6 +18,8 @@ import { RpcClient } from '../plugins/rpc/client.ts';
 import { acp as cli } from './humans/context.ts';
 import { cleanup, happyFolder, OWNER, REVIEWER, STEPS } from './humans/folders.ts';
 import { ALICE_TOKEN, BOB_TOKEN, startServer } from './rpc/helpers.ts';
+import { python3 } from './python/oracle.ts';
+import { referenceDir, referenceMissing } from './python/reference.ts';
 import { byScale } from './scale.ts';
 import { rng } from './seeded.ts';
 
@@ -121,17 +123,11 @@ describe('the rule, from the files alone', () => {
 
 // ---------------------------------------------------------------- Python
 
-/** The Python tool set, where this machine has it: ACP_REFERENCE, else `shared/reference/acp-python` beside the repository or its parent. */
-function findReference(): string | undefined {
-  const candidates = [process.env.ACP_REFERENCE, join(REPO, '..', 'shared', 'reference', 'acp-python'), join(REPO, '..', '..', 'shared', 'reference', 'acp-python')];
-  return candidates.find((dir): dir is string => dir !== undefined && existsSync(join(dir, 'scripts', 'next_action.py')));
-}
-const REFERENCE = findReference();
-const HAS_PYTHON = spawnSync('python3', ['--version']).status === 0;
-const NO_ORACLE = !HAS_PYTHON ? 'no python3 on the PATH' : !REFERENCE ? 'no Python reference (set ACP_REFERENCE, or keep ../shared/reference/acp-python beside the repository)' : undefined;
+const REFERENCE = referenceDir();
+const NO_ORACLE = referenceMissing();
 
 function python(script: string, args: string[]): { rc: number; stdout: string; stderr: string } {
-  const run = spawnSync('python3', [join(REFERENCE!, 'scripts', script), ...args], { encoding: 'utf8' });
+  const run = spawnSync(python3(), [join(REFERENCE!, 'scripts', script), ...args], { encoding: 'utf8' });
   return { rc: run.status ?? -1, stdout: run.stdout, stderr: run.stderr };
 }
 

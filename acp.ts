@@ -622,8 +622,8 @@ async function verifySignedLog(host: Host, folder: string, protocol: Json, parti
     if (!isObject(first?.signing)) return undefined;
   }
   const { verifyExtension } = await import('./runtime/signed-append.ts');
-  const scan: LogScan = (onEvent, from, afterChunk) => scanEventLog(host, folder, onEvent, from && (async () => ({ ...from, errors: [] })), afterChunk);
-  const verified = await verifyExtension(host, protocol, participant, first, scan, view.checkpoint && { tail: view.checkpoint.log.tail, size: view.checkpoint.log.size });
+  const scan: LogScan = (onEvent, resume, afterChunk) => scanEventLog(host, folder, onEvent, resume, afterChunk);
+  const verified = await verifyExtension(host, folder, protocol, participant, first, scan, view.checkpoint && { tail: view.checkpoint.log.tail, size: view.checkpoint.log.size });
   if (verified) protocol.signing = verified.declaration;
   return verified;
 }

@@ -163,11 +163,11 @@ export function fileKeyring(fs: KeyringFs, where: { dir: string } | { file: stri
     if (!isPrivateJwk(value)) throw new AcpError(`signing key ${path} is not an Ed25519 private key (a JWK with kty OKP, crv Ed25519, d and x)`, 2, 'usage');
     return value;
   };
-  const write = (path: string, key: PrivateJwk, exclusive: boolean): void => {
+  const write = (path: string, value: PrivateJwk | unknown, exclusive: boolean): void => {
     const temp = `${path}.${toBase64Url(crypto.getRandomValues(new Uint8Array(6)))}.tmp`;
     try {
       fs.mkdirSync(nodePath.dirname(path), { recursive: true, mode: 0o700 });
-      fs.writeFileSync(temp, `${JSON.stringify(key)}\n`, { mode: 0o600, flag: 'wx' });
+      fs.writeFileSync(temp, `${JSON.stringify(value)}\n`, { mode: 0o600, flag: 'wx' });
     } catch (error) {
       throw unwritableKeyError(error, path, 'file' in where) ?? error;
     }
@@ -213,8 +213,8 @@ export function fileKeyring(fs: KeyringFs, where: { dir: string } | { file: stri
       }
     },
     async remember(participant, id, record) {
-      // Written in place (one call per append): a record cut short by a crash does not parse, and then the next append verifies from seq 1.
-      fs.writeFileSync(headRecordPath(pathOf(participant), id), JSON.stringify(record), { mode: 0o600, flag: 'w' });
+      // Renamed into place: whatever was at the path (a link, a FIFO) is replaced, never written through or waited on.
+      write(headRecordPath(pathOf(participant), id), record, false);
     },
   };
 }

@@ -12,10 +12,12 @@
  * @module
  */
 import { AcpError } from './errors.ts';
-import type { Host } from './host.ts';
+import type { FileReader, Host } from './host.ts';
 import { lineHash } from './keyring.ts';
 import { fastLineHasher, GENESIS_PREV, isPublicKey, keyForAppend, SignatureVerifier, type SigningDeclaration, signBody, signingDeclaration, UNSIGNED_POLICIES, type UnsignedPolicy, type VerifierState } from './signing.ts';
+import type { ResumePoint } from './types.ts';
 import { isInt, isObject, type Json, nodeCrypto } from './util.ts';
+import { checkpointedSignedPrefix } from './validate-checkpoint.ts';
 
 /** A participant's record of the last line it signed in one collaboration (kept by its keyring). */
 interface HeadRecord {
@@ -32,8 +34,12 @@ interface HeadRecord {
   keys: Record<string, string>;
 }
 
-/** How an append reads events.jsonl: from the start, or from a line's byte offset (`lines` lines before it); `afterChunk` runs after each piece. */
-export type LogScan = (onEvent: (event: Json, line: string) => void, from: { offset: number; lines: number } | undefined, afterChunk: () => Promise<void>) => Promise<{ size: number; lines: number; tornTail: boolean }>;
+/**
+ * How an append reads events.jsonl: from the start, or from where `resume`
+ * says (given the file as opened: a line's byte offset, `lines` lines
+ * before it); `afterChunk` runs after each piece.
+ */
+export type LogScan = (onEvent: (event: Json, line: string) => void, resume: ((file: FileReader) => Promise<ResumePoint | undefined>) | undefined, afterChunk: () => Promise<void>) => Promise<{ size: number; lines: number; tornTail: boolean }>;
 
 /** The log's last line (with its newline) and size, when the append checkpoint vouches for them (read from the file, authenticated). */
 export interface KnownEnd {
@@ -64,7 +70,7 @@ const RECOVER = 'find out with `acp validate` and `acp doctor`, and restore even
  * collaboration is signed), and so is one whose declaration names another
  * collaboration than seq 1.
  */
-export async function verifyExtension(host: Host, protocol: Json, participant: string, first: Json | undefined, scan: LogScan, known?: KnownEnd): Promise<VerifiedLog | undefined> {
+export async function verifyExtension(host: Host, folder: string, protocol: Json, participant: string, first: Json | undefined, scan: LogScan, known?: KnownEnd): Promise<VerifiedLog | undefined> {
   if (protocol.signing === undefined) {
     if (!isObject(first?.signing)) return undefined;
     throw new AcpError("seq 1 declares a signed collaboration, but protocol.json has no signing declaration (removed?): every event of a signed collaboration is signed, so nothing was appended; `acp doctor --fix` restores protocol.json's signing from the log", 2, 'invalid_folder');
@@ -72,7 +78,9 @@ export async function verifyExtension(host: Host, protocol: Json, participant: s
   const declared = signingDeclaration(protocol)!;
   // Looked up by protocol.json's id: one edited to hide the record sends the append to seq 1, whose id must be the same.
   const record = asRecord(await host.keyring?.recall?.(participant, declared.id).catch(() => undefined));
-  const { verifier, read } = await checkLog(declared, participant, record, scan, known);
+  // No record of its own (its first append on this machine): from where this host's last validate verified to, if it did.
+  const fromCheckpoint: PrefixFinder = (file) => checkpointedSignedPrefix(host, folder, file, declared.id);
+  const { verifier, read } = await checkLog(declared, participant, record ?? fromCheckpoint, scan, known);
   const s = verifier.state;
   return {
     declaration: verifier.declaration(),
@@ -100,14 +108,26 @@ export async function verifyExtension(host: Host, protocol: Json, participant: s
   };
 }
 
+/** A verified prefix of the log, found in the file as opened: where it ends and the verifier's state there. */
+type PrefixFinder = (file: FileReader) => Promise<{ point: ResumePoint; state: VerifierState } | undefined>;
+
 /**
- * Verify the log from `record` (the participant's last signed line; none:
- * from seq 1) to its end, and against protocol.json's head; throws the
- * refusal. Returns the verifier after the last line, and where that is.
+ * Verify the log from `start` (the participant's record of its last signed
+ * line, or a finder of a verified prefix; none found: from seq 1) to its
+ * end, and against protocol.json's head; throws the refusal. Returns the
+ * verifier after the last line, and where that is.
  */
-async function checkLog(declared: SigningDeclaration, participant: string, record: HeadRecord | undefined, scan: LogScan, known: KnownEnd | undefined): Promise<{ verifier: SignatureVerifier; read: { size: number; lines: number; tornTail: boolean } }> {
+async function checkLog(declared: SigningDeclaration, participant: string, start: HeadRecord | PrefixFinder, scan: LogScan, known: KnownEnd | undefined): Promise<{ verifier: SignatureVerifier; read: { size: number; lines: number; tornTail: boolean } }> {
+  const record = typeof start === 'function' ? undefined : start;
   const hash = record ? lineHash : fastLineHasher(await nodeCrypto());
   const verifier = new SignatureVerifier(declared, hash, record ? { state: stateAt(record, declared.id) } : {});
+  const resume = record
+    ? async () => ({ offset: record.offset, lines: record.lines, errors: [] })
+    : async (file: FileReader) => {
+        const prefix = await (start as PrefixFinder)(file);
+        if (prefix) Object.assign(verifier.state, prefix.state);
+        return prefix?.point;
+      };
   let recordLine = 'unseen' as 'unseen' | 'same' | 'changed';
   // The participant's own line still the last one, and the head: nothing to read (an agent appending twice in a row).
   const unchanged = record && known && endsAt(record, known) && declared.head?.seq === record.seq && declared.head.sha256 === record.sha256;
@@ -119,7 +139,7 @@ async function checkLog(declared: SigningDeclaration, participant: string, recor
           if (record && recordLine === 'unseen') recordLine = hash(line) === record.sha256 ? 'same' : 'changed';
           else if (recordLine !== 'changed') verifier.add(event, line);
         },
-        record && { offset: record.offset, lines: record.lines },
+        resume,
         () => verifier.flush(),
       );
   await verifier.flush();

@@ -129,6 +129,60 @@ interface Stored {
   pass: SavedPass;
 }
 
+/** The MAC of a checkpoint's JSON: the host's key over a label, the folder's path and the content. */
+function checkpointMac(key: Uint8Array, folder: string, json: string): Promise<string> {
+  return hmacHex(key, `acp validate checkpoint\n${folder}\n${json}`);
+}
+
+/** The checkpoint stored at `path` when `key` authenticates it for `folder` and it has this version's shape; `undefined` otherwise. */
+async function loadAuthentic(host: Host, path: string, key: Uint8Array, folder: string): Promise<Stored | undefined> {
+  let stored: Stored;
+  try {
+    const text = new TextDecoder().decode(await host.fs.readFile(path, { maxBytes: READ_LIMITS.checkpoint }));
+    const newline = text.indexOf('\n');
+    const json = text.slice(newline + 1, text.endsWith('\n') ? -1 : undefined);
+    if (newline < 0 || !sameText(text.slice(0, newline), await checkpointMac(key, folder, json))) return undefined;
+    stored = JSON.parse(json);
+  } catch {
+    return undefined;
+  }
+  return isObject(stored) && stored.version === VERSION && wellFormed(stored) ? stored : undefined;
+}
+
+/**
+ * Where a signed append may start verifying when its participant has no
+ * record of its own (runtime/signed-append.ts): the signature verifier's
+ * state after the prefix of `file` (events.jsonl of `folder`, as opened)
+ * that this host's validation checkpoint vouches for. Only an authentic
+ * checkpoint (the host's key, this folder's path) whose prefix is the
+ * file's own first bytes (hashed here, on the file opened) and whose
+ * verifier met no problem there, in collaboration `id`; `undefined`
+ * otherwise (then the append verifies from seq 1). Hashing the prefix
+ * costs far less than verifying its signatures.
+ */
+export async function checkpointedSignedPrefix(host: Host, folder: string, file: FileReader, id: string): Promise<{ point: ResumePoint; state: VerifierState } | undefined> {
+  if (file.size < MIN_LOG_BYTES) return undefined;
+  const key = await host.checkpointKey?.();
+  const path = key && (await validateCheckpointPath(host, folder));
+  const crypto = await nodeCrypto();
+  const stored = key && path && crypto ? await loadAuthentic(host, path, key, folder) : undefined;
+  const state = stored?.pass.signing;
+  if (!stored || !isVerifierState(state) || state.id !== id || state.problems.length || stored.scanErrors.length) return undefined;
+  const { offset, lines, sha256 } = stored.log;
+  if (!isInt(offset) || offset <= 0 || offset > file.size) return undefined;
+  const hash = crypto!.createHash('sha256');
+  let lastByte = -1;
+  for (let position = 0; position < offset; ) {
+    const piece = await file.read(position, Math.min(PIECE_BYTES, offset - position));
+    if (!piece.length) return undefined;
+    hash.update(piece);
+    lastByte = piece[piece.length - 1]!;
+    position += piece.length;
+  }
+  if (lastByte !== 0x0a || hash.digest('hex') !== sha256) return undefined;
+  return { point: { offset, lines, errors: [] }, state: structuredClone(state) };
+}
+
 /** Whether an (authentic) checkpoint has the shape this version writes: restoring it cannot fail half-way. */
 function wellFormed(stored: Stored): boolean {
   const { inputs, log, pass, review } = stored;
@@ -281,26 +335,15 @@ export class ValidateCheckpoint {
   }
 
   #mac(json: string): Promise<string> {
-    return hmacHex(this.#key, `acp validate checkpoint\n${this.#folder}\n${json}`);
+    return checkpointMac(this.#key, this.#folder, json);
   }
 
   /** The stored checkpoint when authentic and made from the same inputs. */
   async #load(): Promise<Stored | undefined> {
-    let stored: Stored;
-    try {
-      const text = new TextDecoder().decode(await this.#host.fs.readFile(this.#path, { maxBytes: READ_LIMITS.checkpoint }));
-      const newline = text.indexOf('\n');
-      const json = text.slice(newline + 1, text.endsWith('\n') ? -1 : undefined);
-      if (newline < 0 || !sameText(text.slice(0, newline), await this.#mac(json))) return undefined;
-      stored = JSON.parse(json);
-    } catch {
-      return undefined;
-    }
+    const stored = await loadAuthentic(this.#host, this.#path, this.#key, this.#folder);
     const inputs = this.#inputs;
     const same =
-      isObject(stored) &&
-      stored.version === VERSION &&
-      wellFormed(stored) &&
+      stored !== undefined &&
       stored.inputs.acp === inputs.acp &&
       sameList(stored.inputs.participants, inputs.participants) &&
       stored.inputs.primary === inputs.primary &&

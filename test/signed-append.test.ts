@@ -6,10 +6,10 @@
 // a key copy with missing or extra names. The tamper suite's classes of these
 // (hundreds in test:all) are in test/signing.test.ts.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, onTestFinished, test } from 'vitest';
+import { afterAll, describe, expect, onTestFinished, test, vi } from 'vitest';
 import * as acp from '../acp.ts';
 import { lineHash, memoryKeyring, type PrivateJwk } from '../runtime/keyring.ts';
 import { generateSigningKey } from '../runtime/signing.ts';
@@ -269,5 +269,101 @@ describe('the Python validator accepts a signed folder (extra keys only)', () =>
     const python = spawnSync('python3', [PY_VALIDATE!, '--folder', folder], { encoding: 'utf8' });
     expect({ status: python.status, out: python.stdout, err: python.stderr }).toEqual({ status: 0, out: 'ACP validation passed\n', err: '' });
     expect(await acp.validate(host, folder, registry)).toMatchObject({ ok: true, errors: [], warnings: [] });
+  });
+});
+
+describe('a participant with no record of its own starts from the validation checkpoint', () => {
+  // A Node host: the validation checkpoint lives beside its checkpoint key (validate/), named by the folder's path and MACed with that key.
+  async function longSignedFolder(events = 120): Promise<{ host: acp.Host; registry: acp.Registry; folder: string; keys: string; cache: string }> {
+    const dir = realpathSync(mkdtempSync(join(tmpdir(), 'acp-sign-append-cp-')));
+    dirs.push(dir);
+    const [keys, cache] = [join(dir, 'keys'), join(dir, 'validate')];
+    const host = await acp.createNodeHost({ checkpointKeyFile: join(dir, 'checkpoint.key'), signingKeys: { dir: keys } });
+    const registry = await registryPromise;
+    const folder = join(dir, 'collab');
+    await acp.init(host, folder, { participants: [OWNER, REVIEWER], objective: 'o', completion: ['g'], primaryType: 'adr', sign: true }, registry);
+    // 120 lines of ~650 bytes: past MIN_LOG_BYTES, below which no checkpoint is kept.
+    for (let seq = 2; seq <= events; seq++) await acp.append(host, folder, { participant: OWNER, event: 'deliverable_drafted', summary: 'x'.repeat(400), doc: 'deliverables/adr.md', role: 'primary', replyTo: seq - 1 }, registry);
+    return { host, registry, folder, keys, cache };
+  }
+  /** Forget every participant's record of what it signed (a first append on this machine). */
+  const forgetRecords = (keys: string): void => {
+    for (const name of readdirSync(keys)) if (name.endsWith('.head')) rmSync(join(keys, name));
+  };
+  /** How many Ed25519 signatures `run` verifies. */
+  async function verifications(run: () => Promise<unknown>): Promise<number> {
+    const spy = vi.spyOn(globalThis.crypto.subtle, 'verify');
+    try {
+      await run();
+      return spy.mock.calls.filter(([algorithm]) => algorithm === 'Ed25519').length;
+    } finally {
+      spy.mockRestore();
+    }
+  }
+  const draft = (seq: number) => ({ participant: OWNER, event: 'deliverable_drafted', summary: 'again', doc: 'deliverables/adr.md', role: 'primary', replyTo: seq });
+
+  test('after a validate, the first append verifies only the lines after the checkpoint; without one, the whole log', async () => {
+    const { host, registry, folder, keys, cache } = await longSignedFolder();
+    expect(await acp.validate(host, folder, registry)).toMatchObject({ ok: true, signing: { verified: 120 } });
+    forgetRecords(keys);
+    expect(await verifications(() => acp.append(host, folder, draft(120), registry))).toBe(0);
+    // One line past the checkpoint: that one is verified.
+    forgetRecords(keys);
+    expect(await verifications(() => acp.append(host, folder, draft(121), registry))).toBe(1);
+    // No checkpoint: from seq 1.
+    forgetRecords(keys);
+    rmSync(cache, { recursive: true });
+    expect(await verifications(() => acp.append(host, folder, draft(122), registry))).toBe(122);
+    expect(await acp.validate(host, folder, registry)).toMatchObject({ ok: true, signing: { verified: 123 } });
+  });
+
+  test('a checkpoint cannot launder a cut tail: one made before the cut, one made after it, and a forged one are all refused', async () => {
+    const { host, registry, folder, keys, cache } = await longSignedFolder();
+    expect((await acp.validate(host, folder, registry)).ok).toBe(true);
+    forgetRecords(keys);
+    const log = join(folder, 'events.jsonl');
+    writeFileSync(log, readFileSync(log, 'utf8').split('\n').slice(0, -2).map((l) => `${l}\n`).join(''));
+    const cutTailRefused = /: seq 120: missing: events\.jsonl ends at seq 119, but protocol\.json's signed head is seq 120/;
+    // The checkpoint vouches for a longer log than there is: not used.
+    await expect(acp.append(host, folder, draft(119), registry)).rejects.toThrow(cutTailRefused);
+    // A validate of the cut log (which fails) checkpoints it: the head still refuses.
+    expect((await acp.validate(host, folder, registry)).errors).toContainEqual(expect.stringMatching(/^seq 120: missing/));
+    await expect(acp.append(host, folder, draft(119), registry)).rejects.toThrow(cutTailRefused);
+    // Forged without the host's key: the state edited to reach the head, MACed with another key. Not used (a full verification refuses).
+    const [path] = readdirSync(cache, { recursive: true, withFileTypes: true }).filter((e) => e.isFile() && e.name.endsWith('.json')).map((e) => join(e.parentPath, e.name));
+    const stored = JSON.parse(readFileSync(path!, 'utf8').split('\n')[1]!);
+    const head = JSON.parse(readFileSync(join(folder, 'protocol.json'), 'utf8')).signing.head;
+    Object.assign(stored.pass.signing, { position: 120, lastSigned: head, lastHash: head.sha256 });
+    const json = JSON.stringify(stored);
+    const { hmacHex } = await import('../runtime/checkpoint.ts');
+    writeFileSync(path!, `${await hmacHex(new Uint8Array(32), `acp validate checkpoint\n${folder}\n${json}`)}\n${json}\n`);
+    expect(await verifications(() => expect(acp.append(host, folder, draft(119), registry)).rejects.toThrow(cutTailRefused))).toBe(119);
+  });
+
+  test('the head record is read as a key file is: a symbolic link, a FIFO, a directory or an oversized file is no record (the log is verified from seq 1), and nothing waits', async () => {
+    const { host, registry, folder, keys } = await longSignedFolder(4);
+    const [name] = readdirSync(keys).filter((n) => n.endsWith('.head'));
+    const record = join(keys, name!);
+    const saved = readFileSync(record, 'utf8');
+    const elsewhere = join(keys, '..', 'record-copy');
+    const plant: Record<string, () => void> = {
+      'a symbolic link to a copy of the record': () => {
+        writeFileSync(elsewhere, saved);
+        symlinkSync(elsewhere, record);
+      },
+      'an oversized (but parsable) record': () => writeFileSync(record, saved + ' '.repeat(70 * 1024)),
+      'a directory': () => mkdirSync(record),
+      'a FIFO': () => expect(spawnSync('mkfifo', [record]).status).toBe(0),
+    };
+    // The record as written: the append verifies nothing (its own line is still the last one).
+    expect(await verifications(() => acp.append(host, folder, draft(4), registry))).toBe(0);
+    let seq = 5;
+    for (const [what, make] of Object.entries(plant)) {
+      rmSync(record, { recursive: true, force: true });
+      make();
+      expect(await verifications(() => acp.append(host, folder, draft(seq), registry)), what).toBe(seq);
+      seq++;
+    }
+    expect(await acp.validate(host, folder, registry)).toMatchObject({ ok: true, signing: { verified: seq } });
   });
 });

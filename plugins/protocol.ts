@@ -183,6 +183,7 @@ const validateCommand: CommandSpec = {
         for (const error of result.errors) ctx.out(`ERROR: ${error}`);
       } else ctx.out(result.warnings.length ? 'ACP validation passed with warnings' : 'ACP validation passed');
       for (const warning of result.warnings) ctx.out(`WARNING: ${warning}`);
+      for (const note of result.notes ?? []) ctx.err(`note: ${note}`);
     }
     // ok mirrors the exit code: warnings exit 1, so they are not ok (issue 12 item 11).
     return { exitCode, json: { ...result, ok: exitCode === 0, exitCode } };

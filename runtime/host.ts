@@ -141,6 +141,12 @@ export interface Host {
    */
   checkpointKey?(): Promise<Uint8Array | undefined>;
   /**
+   * Why {@link checkpointKey} found no key although this host would keep one
+   * (a read-only home): where it could not write and the setting that fixes
+   * it; `undefined` otherwise. Optional.
+   */
+  stateUnavailable?(): string | undefined;
+  /**
    * A directory of this machine's caches that must not live in a
    * collaboration folder (validate is read-only there): the validation
    * checkpoints, next to the checkpoint key; `undefined` when there is none.

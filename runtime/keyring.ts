@@ -10,7 +10,7 @@ import * as nodePath from 'node:path';
 import { AcpError } from './errors.ts';
 import type { Keyring } from './host.ts';
 import { sha256, toHex } from './sha256.ts';
-import { errorCode, isObject } from './util.ts';
+import { errorCode, isObject, unwritableReason } from './util.ts';
 
 const PUBLIC_KEY = /^[A-Za-z0-9_-]{43}$/;
 
@@ -97,7 +97,7 @@ function readKeyFile(fs: KeyringFs, path: string, posixModes: boolean): string |
   try {
     fd = fs.openSync(path, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0));
   } catch (error) {
-    if (errorCode(error) === 'ENOENT') return undefined;
+    if (isAbsent(error)) return undefined;
     if (errorCode(error) === 'ELOOP') throw new AcpError(`signing key ${path} is a symbolic link: acp opens key files only as the regular files they are (put the key itself there)`, 2, 'usage');
     throw error;
   }
@@ -116,6 +116,11 @@ function readKeyFile(fs: KeyringFs, path: string, posixModes: boolean): string |
   }
 }
 
+/** Whether a read failed because the file cannot be there: missing, or a parent is not a folder (then a write says why, see {@link unwritableKeyError}). */
+function isAbsent(error: unknown): boolean {
+  return errorCode(error) === 'ENOENT' || errorCode(error) === 'ENOTDIR';
+}
+
 /**
  * Refuse a key directory others may write (or, for a directory of keys,
  * read), as the key file's mode is checked: whoever may write the directory
@@ -128,7 +133,7 @@ function checkKeyDirectory(fs: KeyringFs, dir: string, ofKeys: boolean): void {
   try {
     mode = fs.statSync(dir).mode;
   } catch (error) {
-    if (errorCode(error) === 'ENOENT') return;
+    if (isAbsent(error)) return;
     throw error;
   }
   const open = ofKeys ? (mode & 0o077) !== 0 : (mode & 0o022) !== 0 && (mode & 0o1000) === 0;
@@ -159,9 +164,13 @@ export function fileKeyring(fs: KeyringFs, where: { dir: string } | { file: stri
     return value;
   };
   const write = (path: string, value: PrivateJwk | unknown, exclusive: boolean): void => {
-    fs.mkdirSync(nodePath.dirname(path), { recursive: true, mode: 0o700 });
     const temp = `${path}.${toBase64Url(crypto.getRandomValues(new Uint8Array(6)))}.tmp`;
-    fs.writeFileSync(temp, `${JSON.stringify(value)}\n`, { mode: 0o600, flag: 'wx' });
+    try {
+      fs.mkdirSync(nodePath.dirname(path), { recursive: true, mode: 0o700 });
+      fs.writeFileSync(temp, `${JSON.stringify(value)}\n`, { mode: 0o600, flag: 'wx' });
+    } catch (error) {
+      throw unwritableKeyError(error, path, 'file' in where) ?? error;
+    }
     try {
       // Linked into place: a racing process reads no key or a whole one, and two racers keep the same key.
       if (exclusive) fs.linkSync(temp, path);
@@ -208,6 +217,19 @@ export function fileKeyring(fs: KeyringFs, where: { dir: string } | { file: stri
       write(headRecordPath(pathOf(participant), id), record, false);
     },
   };
+}
+
+/**
+ * The error a key write that the file system refused becomes: what could
+ * not be written, where, and the one setting that moves the keys to a
+ * writable place (docs/agents.md "In a sandbox"); `undefined` for any
+ * other failure. Exit 2: the environment's, not a bug.
+ */
+export function unwritableKeyError(error: unknown, path: string, keyFile: boolean): AcpError | undefined {
+  const why = unwritableReason(error);
+  if (!why) return undefined;
+  const fix = keyFile ? 'set ACP_SIGNING_KEY_FILE to a key file in a writable folder' : 'set ACP_SIGNING_KEY_DIR to a writable folder outside the collaboration folder';
+  return new AcpError(`cannot write the signing key ${path}: ${nodePath.dirname(path)} is not writable here (${why}); ${fix}`, 2, 'usage');
 }
 
 /** Where a key file's record of the last line it signed in collaboration `id` is kept: beside it (`id` is base64url). */

@@ -10,7 +10,7 @@ import { AcpError } from './errors.ts';
 import type { FileStat, FileSystem, Host } from './host.ts';
 import { fileKeyring } from './keyring.ts';
 import { decodeSurrogateEscape, encodeSurrogateEscape, hasLoneSurrogate, type LinkReader, purePosixPath, pyRealpath, pyRepr } from './pytext.ts';
-import { builtinModule, errorCode, fsError, getBuiltin, isInside } from './util.ts';
+import { builtinModule, errorCode, fsError, getBuiltin, isInside, unwritableReason } from './util.ts';
 import type { NodeHostOptions } from './types.ts';
 export type { NodeHostOptions } from './types.ts';
 
@@ -571,6 +571,12 @@ export async function createNodeHost(options: NodeHostOptions = {}): Promise<Hos
     const fields = stat?.slice(stat.lastIndexOf(')') + 2).split(' ');
     return fields?.[19];
   };
+  // Whether /proc numbers processes as this process's PID namespace does.
+  // srt's sandbox starts its command in a new PID namespace under a /proc of
+  // another one: there /proc/<pid> is some other process, and a lock holder's
+  // start time read from it would make a live holder look replaced.
+  let procOurs: boolean | undefined;
+  const procIsOurs = (): boolean => (procOurs ??= readProc('/proc/self/stat')?.split(' ')[0] === String(proc?.pid));
   // The lock's process identity, also read on first use (three /proc reads).
   let identity: Host['identity'] | undefined;
   const readIdentity = (): Host['identity'] => {
@@ -588,11 +594,18 @@ export async function createNodeHost(options: NodeHostOptions = {}): Promise<Hos
   let key: Promise<Uint8Array | undefined> | undefined;
   const keyFile = (): string | undefined => (options.checkpointKeyFile === undefined ? defaultKeyFile(proc?.env, granted) : (options.checkpointKeyFile ?? undefined));
   const mayUse = (path: string): boolean => granted({ name: 'read', path } as { name: string }) && granted({ name: 'write', path } as { name: string });
+  // Why the key could not be made (a sandbox's read-only home), for validate to say once.
+  let keyProblem: string | undefined;
   const checkpointKey = (): Promise<Uint8Array | undefined> => {
     key ??= (async () => {
       const path = keyFile();
       return path && mayUse(path) ? loadOrCreateKey(fs, path) : undefined;
-    })().catch(() => undefined);
+    })().catch((error) => {
+      const why = unwritableReason(error);
+      const path = keyFile();
+      if (why && path) keyProblem = `${nodePath.dirname(path)} is not writable here (${why}); set XDG_STATE_HOME to a writable folder to keep one`;
+      return undefined;
+    });
     return key;
   };
   // The caches live next to the key: private to this account (0700, as the
@@ -629,8 +642,9 @@ export async function createNodeHost(options: NodeHostOptions = {}): Promise<Hos
     get identity() {
       return readIdentity();
     },
-    processStartTime: (pid) => (Number.isSafeInteger(pid) && pid > 0 ? startTime(pid) : undefined),
+    processStartTime: (pid) => (Number.isSafeInteger(pid) && pid > 0 && procIsOurs() ? startTime(pid) : undefined),
     checkpointKey,
+    stateUnavailable: () => keyProblem,
     cacheDir,
     get keyring() {
       const where = options.signingKeys === undefined ? defaultKeyring(proc?.env, granted) : options.signingKeys;
@@ -678,7 +692,8 @@ async function loadOrCreateKey(fs: typeof import('node:fs'), path: string): Prom
   try {
     return parse(fs.readFileSync(path, 'utf8'));
   } catch (error) {
-    if (errorCode(error) !== 'ENOENT') return undefined;
+    // ENOTDIR: a parent is a file; making the folder then fails and says so.
+    if (errorCode(error) !== 'ENOENT' && errorCode(error) !== 'ENOTDIR') return undefined;
   }
   fs.mkdirSync(nodePath.dirname(path), { recursive: true, mode: 0o700 });
   const bytes = crypto.getRandomValues(new Uint8Array(32));

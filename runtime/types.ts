@@ -861,6 +861,8 @@ export interface ValidationResult {
   warnings: string[];
   /** A signed folder's verification (docs/signing.md): absent for an unsigned folder or `signatures: false`. */
   signing?: SigningSummary;
+  /** What validate could not keep outside the folder (its checkpoint, in a read-only home): for the user, not a finding. */
+  notes?: string[];
 }
 
 /** Options of {@link validate}. */

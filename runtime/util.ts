@@ -40,6 +40,19 @@ export function errorCode(error: unknown): string | undefined {
   return typeof error === 'object' && error !== null && 'code' in error ? String((error as { code: unknown }).code) : undefined;
 }
 
+/** Why a file system refused a write, in words, for the errors a read-only or missing place gives (a sandbox's home); `undefined` for any other failure. */
+export function unwritableReason(error: unknown): string | undefined {
+  const reasons: Record<string, string> = {
+    EROFS: 'read-only file system',
+    EACCES: 'permission denied',
+    EPERM: 'operation not permitted',
+    // mkdir -p on a read-only mount whose parents are missing (Codex's and srt's sandboxes answer so).
+    ENOENT: 'it is missing and cannot be created',
+    ENOTDIR: 'a parent is not a folder',
+  };
+  return reasons[errorCode(error) ?? ''];
+}
+
 /** Build an error carrying an errno-like code (used by file systems). */
 export function fsError(code: string, message: string): Error & { code: string } {
   const error = new Error(`${code}: ${message}`) as Error & { code: string };

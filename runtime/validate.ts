@@ -438,7 +438,10 @@ export async function validate(guarded: Host, folder: string, registry: Registry
   const signing = signatureFindings(pass, signatures, { errors, warnings });
   if (options.strict) await checkStrict(host, folder, protocol, registry, { pass, reviewText, readiness, ref: declarationOk ? ref : undefined }, errors);
   if (hooked) await registry.hooks.call('validate', { folder, files: documentFiles(host, folder, protocol), protocol, events: pass.events ?? [], errors, warnings });
-  return { ok: errors.length === 0, errors, warnings, ...(signing ? { signing } : {}) };
+  // A long log validated without its checkpoint because none can be written: said once, the verdict unchanged.
+  const stateless = !hooked && !checkpoint ? host.stateUnavailable?.() : undefined;
+  const notes = stateless ? { notes: [`no validation checkpoint, so every validate checks the whole log: ${stateless}`] } : {};
+  return { ok: errors.length === 0, errors, warnings, ...(signing ? { signing } : {}), ...notes };
 }
 
 /** Steps 1–2: the required files (not directories) and the forbidden ones. */

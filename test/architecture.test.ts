@@ -4,7 +4,7 @@
 // CLI; hooks that are misused fail loudly, naming their plugin; the argv
 // parser follows argparse; importing acp.ts has no side effects.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import fc from 'fast-check';
@@ -269,5 +269,15 @@ describe('the import rule', () => {
     };
     const graph = importGraph(REPO, Object.keys(texts), (file) => texts[file]!);
     expect(cyclesOf(graph)).toEqual(['acp.ts → runtime/a.ts → runtime/b.ts → acp.ts', 'acp.ts → plugins/p.ts → acp.ts']);
+  });
+});
+
+describe('docs/architecture.md matches the tree', () => {
+  test('its module table names every module of runtime/, and no module that is gone', () => {
+    const doc = readFileSync(join(REPO, 'docs', 'architecture.md'), 'utf8');
+    const named = new Set([...doc.matchAll(/^\| ([^|]+) \|/gm)].flatMap(([, cell]) => [...cell!.matchAll(/`([\w.-]+\.ts)`/g)].map(([, name]) => name!)));
+    const modules = readdirSync(join(REPO, 'runtime')).filter((name) => name.endsWith('.ts'));
+    expect(modules.filter((name) => !named.has(name)), 'runtime modules the table does not describe').toEqual([]);
+    expect([...named].filter((name) => !modules.includes(name) && !existsSync(join(REPO, name))), 'modules the table names that do not exist').toEqual([]);
   });
 });

@@ -110,7 +110,7 @@ describe('the dashboard\'s bounded views', () => {
     const api = lib.libraryApi();
     const sources = { api, host: await lib.createNodeHost(), registry: await lib.createRegistry() };
     const snapshot = await loadSnapshot(sources, await happyFolder(3));
-    const many = { ...snapshot, timeline: Array.from({ length: 450 }, (_, i) => ({ ...snapshot.timeline[i % snapshot.timeline.length]!, event: { ...snapshot.timeline[0]!.event, seq: i + 1 } })) };
+    const many = { ...snapshot, eventCount: 450, timelineFrom: 0, timeline: Array.from({ length: 450 }, (_, i) => ({ ...snapshot.timeline[i % snapshot.timeline.length]!, event: { ...snapshot.timeline[0]!.event, seq: i + 1 } })) };
     const latest = detailSections({ id: 'c', snapshot: many }, 'tok', api).find((s) => s.id === 'timeline')!.html;
     expect(latest.match(/<tr><td/g)).toHaveLength(TIMELINE_PAGE);
     expect(latest).toContain('Events 251–450 of 450: <a href="/c/c?token=tok&amp;upto=250">earlier events</a>.');

@@ -207,6 +207,11 @@ describe('items 1 and 2: a waiting command ends at once on SIGTERM/SIGINT, leavi
     for (const [[signal, code], [command, args]] of chosen) {
       test(`${runtime}: ${command}, ${signal} → ${code}`, async () => {
         const folder = await collaboration();
+        // doctor --fix takes the lock only when it has something to repair: a cached turn that disagrees with the log.
+        if (command === 'doctor --fix') {
+          const cached = JSON.parse(readFileSync(join(folder, 'protocol.json'), 'utf8'));
+          writeFileSync(join(folder, 'protocol.json'), JSON.stringify({ ...cached, waitingFor: ['nobody'] }, null, 2));
+        }
         // Two live waiters ahead (records of this process, fresh): the command waits in line.
         const live = await liveRecord(folder);
         writeFileSync(join(folder, '.acp.lock.wait.1'), live);

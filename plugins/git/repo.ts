@@ -168,9 +168,23 @@ export function failureMessage(text: string): string {
   return credentialsRefused(text) ? `${message} (the remote refused this clone's credentials: renew them, then run the command again)` : message;
 }
 
-/** An unreachable remote (the network, the remote's host): transient, a waiter retries it. */
+/**
+ * git's words for a network it cannot reach at all (no name resolution, no
+ * route, connections refused or forbidden by a proxy): what an agent's
+ * sandbox that denies the network makes of every remote.
+ */
+const NO_NETWORK = /Could not resolve host|Could not resolve hostname|Temporary failure in name resolution|Network is unreachable|Couldn't connect to server|Failed to connect to|Connection refused|CONNECT tunnel failed|Operation not permitted/i;
+
+/**
+ * An unreachable remote (the network, the remote's host): transient, a waiter
+ * retries it; an append fails at once. Without any network (`git_offline`)
+ * the likely cause is named: a sandbox's network rule, which no retry changes.
+ */
 function unreachable(repo: Repo, what: string, stderr: string): Error {
-  return new repo.ctx.api.AcpError(`git ${what} '${repo.settings.remote}' failed: ${failureMessage(stderr)}`, 2, 'git_unreachable');
+  const failed = `git ${what} '${repo.settings.remote}' failed: ${failureMessage(stderr)}`;
+  if (!NO_NETWORK.test(stderr)) return new repo.ctx.api.AcpError(failed, 2, 'git_unreachable');
+  const hint = "no network reaches the remote from here: an agent's sandbox denies the network unless told (Codex's workspace-write, srt without the remote's host in network.allowedDomains); allow the remote's host in the sandbox's network rule, or use a remote on a path the sandbox may write";
+  return new repo.ctx.api.AcpError(`${failed}; ${hint}`, 2, 'git_offline');
 }
 
 /** `git fetch` the branch into its remote-tracking ref (the remote's branch may not exist yet: a first push). A failure is transient. */

@@ -453,8 +453,12 @@ export class RemotePolls {
   #failed(poll: RepoPoll, error: Error): void {
     for (const w of poll.folders.values()) w.due = true;
     const first = poll.folders.values().next().value;
-    if (error.message !== poll.failure) for (const w of poll.folders.values()) for (const f of w.followers) f.note?.(`${error.message} (retrying; local changes are seen meanwhile)`);
-    poll.failure = error.message;
+    const offline = (error as AcpError).code === 'git_offline';
+    const retrying = offline ? 'waiting offline: local changes are seen meanwhile, the remote once the network is back' : 'retrying; local changes are seen meanwhile';
+    // Offline is said once, whichever git command met it first.
+    const failure = offline ? 'git_offline' : error.message;
+    if (failure !== poll.failure) for (const w of poll.folders.values()) for (const f of w.followers) f.note?.(`${error.message} (${retrying})`);
+    poll.failure = failure;
     if (first) poll.intervalSeconds = Math.min(first.repo.settings.maxIntervalSeconds, poll.intervalSeconds * 1.5);
   }
 }

@@ -131,7 +131,7 @@ export function reportSections(s: Snapshot, api: Parameters<typeof phaseGraph>[0
   const md = markdownRenderer();
   const render = (text: string, title?: string): string => (text.trim() ? visibleControls(md.render(text, { title })) : '<p class="muted">(empty)</p>');
   const graph = phaseGraph(api);
-  const path = { phases: s.timeline.map((t) => t.phase).filter((p): p is string => p !== null), current: s.phase };
+  const path = { phases: s.phasePath, current: s.phase };
   return [
     { id: 'summary', html: header(s) },
     {
@@ -165,8 +165,8 @@ function header(s: Snapshot): string {
       ? declared || '<span class="muted">none declared</span>'
       : `<span class="badge in-progress">in progress</span> <span class="muted">not concluded yet</span>`;
   const people = s.participants.map((p) => `<li><span class="participant">${h(p.id)}</span>${p.id === s.owner ? ' <span class="muted">(owner)</span>' : ''}</li>`).join('');
-  const first = s.timeline[0]?.event.at;
-  const last = s.timeline.at(-1)?.event.at;
+  const first = s.firstAt;
+  const last = s.lastEvent?.at;
   return `<header id="summary">
 <p class="kicker">Agent Collaboration Protocol — report</p>
 <h1${s.objective.length > LONG_TITLE ? ` title="${h(s.objective)}"` : ''}>${h(s.objective)}</h1>
@@ -176,7 +176,7 @@ function header(s: Snapshot): string {
 <dt>Whose turn</dt><dd id="turn">${turn(s)}</dd>
 <dt>Participants</dt><dd><ul class="inline">${people}</ul></dd>
 <dt>Started</dt><dd>${h(s.createdAt ?? first ?? '—')}</dd>
-<dt>Last event</dt><dd>${h(last ?? '—')} (${s.timeline.length} events)</dd>
+<dt>Last event</dt><dd>${h(last ?? '—')} (${s.eventCount} events)</dd>
 <dt>Frozen</dt><dd id="frozen">${frozenSummary(s)}</dd>
 <dt>Verdict</dt><dd>${verdictBadge(s)}</dd>${s.validation.signing ? `\n<dt>Signing</dt><dd>${h(describeSigning(s.validation.signing))}</dd>` : ''}
 </dl>
@@ -226,11 +226,11 @@ export function turn(s: Snapshot): string {
 
 /** The timeline: every event, or with `paging` one slice of at most `paging.limit` events and links to the others. */
 function timeline(s: Snapshot, paging?: TimelinePaging): string {
-  const total = s.timeline.length;
+  const total = s.eventCount;
   const upto = paging ? Math.min(Math.max(paging.upto ?? total, 0), total) : total;
-  const from = paging ? Math.max(0, upto - paging.limit) : 0;
+  const from = Math.max(paging ? upto - paging.limit : 0, s.timelineFrom);
   const rows = s.timeline
-    .slice(from, upto)
+    .slice(from - s.timelineFrom, upto - s.timelineFrom)
     .map(
       ({ event, phase }) =>
         `<tr><td class="nowrap">${h(event.at)}</td><td class="num">${h(event.seq)}</td><td class="participant">${h(event.from)}</td><td><code>${h(event.event)}</code></td><td class="nowrap">${h(phase ?? 'none')}</td><td class="summary"><span class="text"${String(event.summary ?? '').length > LONG_TITLE ? ` title="${h(event.summary)}"` : ''}>${h(event.summary)}</span>${event.doc !== undefined ? ` <span class="muted">(${h(event.doc)})</span>` : ''}</td></tr>`,

@@ -10,16 +10,10 @@ import type { Registry, ValidationResult } from '../../runtime/types.ts';
 import type { Host } from '../../runtime/host.ts';
 import type { HumansApi } from './context.ts';
 import { formatDuration } from './text.ts';
+import { freezeKey, LogModel, type LogFacts, type TimelineEntry } from './log-model.ts';
+export type { TimelineEntry } from './log-model.ts';
 
 type Json = Record<string, unknown>;
-
-/** One event with the state right after it. */
-export interface TimelineEntry {
-  event: Json;
-  /** Phase after the event (`null` before any `initialized`). */
-  phase: string | null;
-  waitingFor: string[];
-}
 
 /** A deliverable's declared place, current file and freeze. */
 export interface DeliverableView {
@@ -59,7 +53,20 @@ export interface Snapshot {
   turnSince?: string;
   createdAt?: string;
   updatedAt?: string;
+  /** The last events of the log (all of them unless the reader asked for fewer): event `timelineFrom + i` is `timeline[i]`. */
   timeline: TimelineEntry[];
+  /** How many events precede the timeline's first. */
+  timelineFrom: number;
+  /** How many events the log holds. */
+  eventCount: number;
+  /** `at` of the log's first event. */
+  firstAt: unknown;
+  /** The phases after each event, repeats in a row dropped. */
+  phasePath: string[];
+  /** The latest `blocked` event. */
+  lastBlocked?: Json;
+  /** The log's last event. */
+  lastEvent?: Json;
   /** events.jsonl read errors (bad lines). */
   logErrors: string[];
   gates: { text: string; source: string; checked: boolean }[];
@@ -119,12 +126,20 @@ async function verdict(sources: SnapshotSources, folder: string): Promise<Valida
 /** Outcome items of conclusion.md (spec §7.4): `- [status] text`. */
 const OUTCOME_RE = /^\s*-\s*\[(proceed|do_not_proceed|defer|blocked)\]\s+(.+)$/gm;
 
+/** How a snapshot is read: through a model kept between reads (the dashboard), or keeping the last `keep` events of the timeline (default: all). */
+export interface SnapshotOptions {
+  model?: LogModel;
+  keep?: number;
+}
+
 /** Read a collaboration folder into a {@link Snapshot}. Raises AcpError when protocol.json is unreadable. */
-export async function loadSnapshot(sources: SnapshotSources, folder: string): Promise<Snapshot> {
+export async function loadSnapshot(sources: SnapshotSources, folder: string, options: SnapshotOptions = {}): Promise<Snapshot> {
   const { api, host } = sources;
   const protocol = await api.readProtocol(host, folder);
   const participants = api.participantIds(protocol);
-  const log = await api.readEventLog(host, folder);
+  const model = options.model ?? new LogModel(api, options.keep ?? Infinity);
+  // Whose turn: the one rule of every door (the log, or protocol.json where the Python tools would read it).
+  const { facts: log, turn } = await model.update(host, folder, protocol);
   const documentNotes: string[] = [];
   const documents = {
     decisions: await readText(sources, folder, 'decisions.md', documentNotes),
@@ -133,12 +148,7 @@ export async function loadSnapshot(sources: SnapshotSources, folder: string): Pr
     proposal: await readText(sources, folder, 'proposal.md', documentNotes),
   };
   const readiness = api.readReadiness(documents.readiness);
-  const replayed = replayTimeline(api, log.events, participants, readiness);
-  // Whose turn: the one rule of every door (the log, or protocol.json where the Python tools would read it).
-  const turn = api.turnOf(protocol, log.events);
   const useLog = turn.source === 'log';
-  const last = new Map<string, { seq: unknown; event: unknown; at: unknown }>();
-  for (const event of log.events) if (typeof event.from === 'string') last.set(event.from, { seq: event.seq, event: event.event, at: event.at });
   const outcomes = [...documents.conclusion.matchAll(OUTCOME_RE)];
   const gates = (Array.isArray(protocol.completionGates) ? protocol.completionGates : [])
     .filter(isObject)
@@ -148,19 +158,25 @@ export async function loadSnapshot(sources: SnapshotSources, folder: string): Pr
     // To the second, as the log's times (and without toISOString(), which loads the time zone database).
     now: api.formatTimestamp(host.now()),
     objective: typeof protocol.objective === 'string' ? protocol.objective : api.pyStr(protocol.objective ?? ''),
-    participants: participants.map((id) => ({ id, ...(last.has(id) ? { last: last.get(id) } : {}) })),
+    participants: participants.map((id) => ({ id, ...(log.last.has(id) ? { last: log.last.get(id) } : {}) })),
     phase: typeof turn.phase === 'string' ? turn.phase : null,
-    phaseSince: useLog ? replayed.phaseSince : undefined,
+    phaseSince: useLog ? log.phaseSince : undefined,
     owner: typeof turn.proposalOwner === 'string' ? turn.proposalOwner : null,
     waitingFor: turn.waitingFor,
-    turnSince: useLog ? replayed.turnSince : undefined,
+    turnSince: useLog ? log.turnSince : undefined,
     createdAt: typeof protocol.createdAt === 'string' ? protocol.createdAt : undefined,
     updatedAt: typeof protocol.updatedAt === 'string' ? protocol.updatedAt : undefined,
-    timeline: replayed.timeline,
+    timeline: log.tail,
+    timelineFrom: log.count - log.tail.length,
+    eventCount: log.count,
+    firstAt: log.firstAt,
+    phasePath: log.phases,
+    ...(log.lastBlocked ? { lastBlocked: log.lastBlocked } : {}),
+    ...(log.lastEvent ? { lastEvent: log.lastEvent } : {}),
     logErrors: log.errors,
     gates,
     readiness: { blocking: readiness.blocking, unresolved: readiness.unresolved, deferredWithoutReason: readiness.deferredWithoutReason, readyToImplement: readiness.readyToImplement },
-    ...(await deliverableViews(sources, folder, protocol, log.events)),
+    ...(await deliverableViews(sources, folder, protocol, log)),
     ...(outcomes.length === 1 ? { outcome: { status: outcomes[0]![1]!, text: outcomes[0]![2]!.trim() } } : {}),
     documents,
     documentNotes,
@@ -168,41 +184,35 @@ export async function loadSnapshot(sources: SnapshotSources, folder: string): Pr
   };
 }
 
-/** Replay the log one event at a time, keeping the state after each and when phase and turn last changed. */
-function replayTimeline(api: HumansApi, events: Json[], participants: string[], readiness: ReturnType<HumansApi['readReadiness']>) {
-  const state = api.emptyState();
-  const timeline: TimelineEntry[] = [];
-  let phaseSince: string | undefined;
-  let turnSince: string | undefined;
-  for (const event of events) {
-    const phaseBefore = state.phase;
-    const waitingBefore = state.waitingFor.join('\u0000');
-    api.applyEvent(state, event, participants, readiness);
-    const at = typeof event.at === 'string' ? event.at : undefined;
-    if (state.phase !== phaseBefore) phaseSince = at;
-    if (state.waitingFor.join('\u0000') !== waitingBefore) turnSince = at;
-    timeline.push({ event, phase: state.phase, waitingFor: [...state.waitingFor] });
-  }
-  return { timeline, phaseSince, turnSince };
+/**
+ * The snapshot with its timeline holding the `limit` events before position
+ * `upto` (an older page of the dashboard's timeline). A page the snapshot
+ * does not hold is read from the log, streamed once more keeping only it.
+ */
+export async function withTimelinePage(sources: SnapshotSources, s: Snapshot, upto: number, limit: number): Promise<Snapshot> {
+  const end = Math.min(Math.max(upto, 0), s.eventCount);
+  if (end - limit >= s.timelineFrom || s.timelineFrom === 0) return s;
+  const { facts } = await new LogModel(sources.api, limit, end).update(sources.host, s.folder, await sources.api.readProtocol(sources.host, s.folder));
+  return { ...s, timeline: facts.tail, timelineFrom: Math.min(end, facts.count) - facts.tail.length };
 }
 
-async function deliverableViews(sources: SnapshotSources, folder: string, protocol: Json, events: Json[]): Promise<{ primary?: DeliverableView; supporting: DeliverableView[] }> {
+async function deliverableViews(sources: SnapshotSources, folder: string, protocol: Json, log: LogFacts): Promise<{ primary?: DeliverableView; supporting: DeliverableView[] }> {
   const { api } = sources;
   const declared = isObject(protocol.deliverables) ? protocol.deliverables : {};
   const primaryRef = api.primaryRef(protocol);
   const primaryType = isObject(declared.primary) ? api.pyStr(declared.primary.pluginType ?? declared.primary.type ?? '') : '';
   const supporting = (Array.isArray(declared.supporting) ? declared.supporting : []).filter(isObject).filter((s) => typeof s.file === 'string');
-  const view = (ref: string, type: string, role: DeliverableView['role']) => deliverableView(sources, folder, protocol, events, ref, type, role);
+  const view = (ref: string, type: string, role: DeliverableView['role']) => deliverableView(sources, folder, protocol, log, ref, type, role);
   return {
     ...(primaryRef === undefined ? {} : { primary: await view(primaryRef, primaryType, 'primary') }),
     supporting: await Promise.all(supporting.map((s) => view(api.deliverableRef(protocol, s.file as string), api.pyStr(s.type ?? ''), 'supporting'))),
   };
 }
 
-async function deliverableView(sources: SnapshotSources, folder: string, protocol: Json, events: Json[], ref: string, type: string, role: DeliverableView['role']): Promise<DeliverableView> {
+async function deliverableView(sources: SnapshotSources, folder: string, protocol: Json, log: LogFacts, ref: string, type: string, role: DeliverableView['role']): Promise<DeliverableView> {
   const { api, host } = sources;
   const view: DeliverableView = { ref, type, role, exists: false };
-  const freeze = events.findLast((e) => e.event === 'deliverable_frozen' && e.role === role && e.doc === ref);
+  const freeze = log.freezes.get(freezeKey(role, ref));
   if (freeze) view.frozen = { seq: freeze.seq, at: freeze.at, sha256: freeze.sha256, from: freeze.from };
   try {
     const bytes = await api.readDeliverable(host, folder, protocol, ref);
@@ -228,7 +238,7 @@ export function elapsed(s: Snapshot, at: unknown): string {
 
 /** The event that blocked a blocked collaboration (its summary is the reason). */
 export function blockingEvent(s: Snapshot): Json | undefined {
-  return s.phase === 'blocked' ? s.timeline.findLast((t) => t.event.event === 'blocked')?.event : undefined;
+  return s.phase === 'blocked' ? s.lastBlocked : undefined;
 }
 
 /**

@@ -16,7 +16,7 @@ export const RECENT_EVENTS = 5;
 
 /** Run `acp status`: exit 0 once the folder was read (its verdict is part of what is shown). */
 export async function runStatus(ctx: HumansContext): Promise<CommandResult> {
-  const snapshot = await loadSnapshot(ctx, ctx.folder());
+  const snapshot = await loadSnapshot(ctx, ctx.folder(), { keep: RECENT_EVENTS });
   if (!ctx.json) for (const line of formatStatus(snapshot, await paint(ctx.color))) ctx.out(line);
   return { exitCode: 0, json: statusJson(snapshot) };
 }
@@ -44,7 +44,7 @@ export function statusJson(s: Snapshot): NonNullable<CommandResult['json']> {
     primary: strip(s.primary) ?? null,
     supporting: s.supporting.map(strip),
     outcome: s.outcome ?? null,
-    events: s.timeline.length,
+    events: s.eventCount,
     recentEvents: s.timeline.slice(-RECENT_EVENTS).map((t) => ({ ...t.event, phase: t.phase })),
     logErrors: s.logErrors,
     documentNotes: s.documentNotes,
@@ -82,7 +82,7 @@ export function formatStatus(s: Snapshot, p: Paint): string[] {
   if (s.primary) lines.push(...formatDeliverable(s.primary, p));
   for (const d of s.supporting) lines.push(...formatDeliverable(d, p));
   lines.push(...formatOutcome(s, label, p));
-  lines.push(p.dim(`recent events (${s.timeline.length} in all):`));
+  lines.push(p.dim(`recent events (${s.eventCount} in all):`));
   for (const entry of s.timeline.slice(-RECENT_EVENTS)) lines.push(`  ${formatEvent(entry.event, entry.phase, p)}`);
   for (const error of s.logErrors) lines.push(`  ${p.red(terminalSafe(error))}`);
   for (const note of s.documentNotes) lines.push(`${label('note')}${p.yellow(terminalSafe(note))}`);

@@ -12,8 +12,9 @@ import { isAbsolute, join, relative } from 'node:path';
 import type { Registry } from '../../../runtime/types.ts';
 import type { Host } from '../../../runtime/host.ts';
 import type { HumansApi } from '../context.ts';
-import { loadSnapshot } from '../snapshot.ts';
-import type { Listed } from './page.ts';
+import { LogModel } from '../log-model.ts';
+import { loadSnapshot, withTimelinePage } from '../snapshot.ts';
+import { TIMELINE_PAGE, type Listed } from './page.ts';
 
 /** How deep below the root a collaboration folder may sit. */
 const MAX_DEPTH = 3;
@@ -46,6 +47,8 @@ export interface BoardEntry extends Listed {
   stop: AbortController;
   /** Settled once the first view is published (or the board closed). */
   ready: Promise<void>;
+  /** Its log as last read (a page of events): the next read takes only what was appended. */
+  model: LogModel;
 }
 
 /** What reading needs: the library, a (confined) host, the registry for validate. */
@@ -92,6 +95,16 @@ export class Board {
     void this.watchRoot();
   }
 
+  /**
+   * A collaboration as listed, with the page of its timeline ending at
+   * `upto` (read from its log when older than the page kept).
+   */
+  async withPage(item: Listed, upto: number): Promise<Listed> {
+    const entry = this.entries.get(item.id);
+    if (!entry || !item.snapshot) return item;
+    return { ...item, snapshot: await withTimelinePage(this.sources, item.snapshot, upto, TIMELINE_PAGE) };
+  }
+
   /** Hear about changes. */
   subscribe(listener: (change: BoardChange) => void): () => void {
     this.listeners.add(listener);
@@ -133,7 +146,7 @@ export class Board {
     }
     for (const [id, folder] of found) {
       if (this.entries.has(id)) continue;
-      const entry = { id, folder, stop: new AbortController(), problem: 'not read yet' } as BoardEntry;
+      const entry = { id, folder, stop: new AbortController(), problem: 'not read yet', model: new LogModel(this.sources.api, TIMELINE_PAGE) } as BoardEntry;
       entry.ready = new Promise<void>((ready) => void this.follow(entry, ready));
       this.entries.set(id, entry);
       this.gone.delete(id);
@@ -185,8 +198,10 @@ export class Board {
           if (stop.aborted) break;
         }
         if (key !== seen || tries) {
+          const refs = this.refsOf(entry).join('\u0000');
           if (await this.refresh(entry, ++tries >= MAX_RETRIES)) {
-            seen = key;
+            // A read that named other deliverables (the first one does) adds their files to the key now: not a change to read again for.
+            seen = refs === this.refsOf(entry).join('\u0000') ? key : `${key.slice(0, key.indexOf('#'))}#${await this.statKey(entry.folder, this.refsOf(entry))}`;
             tries = 0;
             ready();
           }
@@ -199,10 +214,18 @@ export class Board {
     }
   }
 
-  /** Sizes, times and inodes of the files a view is made of. */
+  /** Sizes, times and inodes of the files a view is made of: the folder's, `#`, its deliverables'. */
   private async stateKey(entry: BoardEntry): Promise<string> {
-    const refs = [entry.snapshot?.primary?.ref, ...(entry.snapshot?.supporting ?? []).map((d) => d.ref)].filter((r): r is string => typeof r === 'string');
-    const paths = [...WATCHED_FILES, ...refs].map((name) => (isAbsolute(name) ? name : join(entry.folder, name)));
+    return `${await this.statKey(entry.folder, WATCHED_FILES)}#${await this.statKey(entry.folder, this.refsOf(entry))}`;
+  }
+
+  /** The deliverables the last read named. */
+  private refsOf(entry: BoardEntry): string[] {
+    return [entry.snapshot?.primary?.ref, ...(entry.snapshot?.supporting ?? []).map((d) => d.ref)].filter((r): r is string => typeof r === 'string');
+  }
+
+  private async statKey(folder: string, names: string[]): Promise<string> {
+    const paths = names.map((name) => (isAbsolute(name) ? name : join(folder, name)));
     const stats = await Promise.all(paths.map((path) => this.sources.host.fs.stat(path).catch(() => null)));
     return stats.map((st) => (st ? `${st.size}:${st.mtimeMs}:${st.ino ?? ''}` : '-')).join('|');
   }
@@ -215,7 +238,7 @@ export class Board {
   private async refresh(entry: BoardEntry, final: boolean): Promise<boolean> {
     const { api } = this.sources;
     try {
-      const snapshot = await loadSnapshot(this.sources, entry.folder);
+      const snapshot = await loadSnapshot(this.sources, entry.folder, { model: entry.model });
       if (snapshot.logErrors.length && !final) return false;
       entry.snapshot = snapshot;
       entry.problem = undefined;

@@ -9,6 +9,7 @@
  * in between a check and the open cannot lead outside.
  * @module
  */
+import { sep } from 'node:path';
 import type { AcpApi } from '../../../runtime/types.ts';
 import type { FileStat, FileSystem, Host } from '../../../runtime/host.ts';
 
@@ -17,24 +18,31 @@ type NodeFs = typeof import('node:fs');
 /**
  * A read-only host confined to `root` (a real path): reads outside it fail
  * with EACCES, stats outside it answer "missing", writes fail with EROFS.
- * No validation cache or checkpoint key: nothing is written, not even there.
+ * The one exception is the base host's validation cache (private to this
+ * account, outside every folder, its files authenticated with the
+ * checkpoint key): there validate keeps its checkpoint, so that a change
+ * costs the appended events, not the whole log (issue 38). Nothing is
+ * written under the root.
  */
 export async function confinedHost(api: AcpApi, base: Host, root: string): Promise<Host> {
   const { fsError, isInside, realpathOfExistingAncestor } = api;
   const fs: NodeFs = await import('node:fs');
   const inside = async (path: string): Promise<boolean> => isInside(await realpathOfExistingAncestor(base, path), root);
+  const cache = await base.cacheDir?.();
+  // Only validate's own cache paths (built by acp from the cache directory, never from a folder's content) reach the base host.
+  const inCache = (path: string): boolean => cache !== undefined && (path === cache || (path.startsWith(cache + sep) && !path.slice(cache.length).includes(`${sep}..`)));
   const readOnly = (name: string) => async (path: string): Promise<never> => {
     throw fsError('EROFS', `${name} ${path}: the dashboard is read-only`);
   };
   const confined: FileSystem = {
-    readFile: (path, options) => readInside(api, fs, base, root, path, options?.maxBytes),
-    writeFile: readOnly('write'),
+    readFile: (path, options) => (inCache(path) ? base.fs.readFile(path, options) : readInside(api, fs, base, root, path, options?.maxBytes)),
+    writeFile: (path, data, options) => (inCache(path) ? base.fs.writeFile(path, data, options) : readOnly('write')(path)),
     appendFile: readOnly('append to'),
-    rename: readOnly('rename'),
-    remove: readOnly('remove'),
-    mkdir: readOnly('create'),
+    rename: (from, to) => (inCache(from) && inCache(to) ? base.fs.rename(from, to) : readOnly('rename')(from)),
+    remove: (path) => (inCache(path) ? base.fs.remove(path) : readOnly('remove')(path)),
+    mkdir: (path) => (inCache(path) ? base.fs.mkdir(path) : readOnly('create')(path)),
     truncate: readOnly('truncate'),
-    stat: async (path): Promise<FileStat | null> => ((await inside(path)) ? base.fs.stat(path) : null),
+    stat: async (path): Promise<FileStat | null> => ((inCache(path) || (await inside(path))) ? base.fs.stat(path) : null),
     realpath: (path) => base.fs.realpath(path),
     readDir: async (path) => {
       if (!(await inside(path))) throw fsError('ENOENT', `${path} is outside the dashboard's root`);
@@ -42,7 +50,8 @@ export async function confinedHost(api: AcpApi, base: Host, root: string): Promi
     },
     ...(base.fs.watch ? { watch: base.fs.watch } : {}),
   };
-  return { fs: confined, now: () => base.now(), pid: base.pid, isProcessAlive: (pid) => base.isProcessAlive(pid), resolvePath: (path) => base.resolvePath(path) };
+  const checkpoint = cache === undefined ? {} : { cacheDir: async () => cache, checkpointKey: () => base.checkpointKey!() };
+  return { fs: confined, now: () => base.now(), pid: base.pid, isProcessAlive: (pid) => base.isProcessAlive(pid), resolvePath: (path) => base.resolvePath(path), ...checkpoint };
 }
 
 /**

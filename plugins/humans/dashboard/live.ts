@@ -59,9 +59,14 @@ export class LiveViews {
     return at < 0 ? 1 : Math.floor(at / PAGE_SIZE) + 1;
   }
 
-  /** A collaboration's live view (`upto`: an older slice of its timeline). */
-  sections(collab: string, upto?: number): ReportSection[] {
-    return detailSections(this.item(collab), this.token, this.api, upto);
+  /** A collaboration's live view (its latest events). */
+  sections(collab: string): ReportSection[] {
+    return detailSections(this.item(collab), this.token, this.api);
+  }
+
+  /** A collaboration's live view showing the page of its timeline that ends at `upto` (read from the log when not kept). */
+  async pageSections(collab: string, upto: number): Promise<ReportSection[]> {
+    return detailSections(await this.board.withPage(this.item(collab), upto), this.token, this.api, upto);
   }
 
   /** A page starts watching `collab`: its current sections (kept as the base of later differences). */

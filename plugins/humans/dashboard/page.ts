@@ -58,7 +58,7 @@ export function renderRow(item: Listed, token: string): string {
   if (item.gone !== undefined) return `<tr data-id="${h(item.id)}" class="gone"><td class="title">${h(item.id)}</td><td colspan="4" class="problem"><span class="badge bad">gone</span> no longer under the root (noticed ${h(item.gone)})</td></tr>`;
   if (!s) return `<tr data-id="${h(item.id)}"><td class="title">${link(h(item.id))}</td><td colspan="4" class="problem"><span class="badge bad">unreadable</span> ${h(item.problem ?? '')}</td></tr>`;
   const phase = s.phase ?? 'none';
-  const last = s.timeline.at(-1)?.event;
+  const last = s.lastEvent;
   const lastCell = last
     ? `seq ${h(last.seq)} <code>${h(last.event)}</code> by <span class="participant">${h(last.from)}</span> ${since(s, last.at)} ago${clipped(String(last.summary ?? ''), 'summary', 'div')}`
     : '<span class="muted">no event</span>';

@@ -15,6 +15,7 @@ import type { HumansApi } from '../context.ts';
 import type { Board } from './board.ts';
 import { LiveViews, sse, type Stream } from './live.ts';
 import { renderPage } from './page.ts';
+import type { ReportSection } from '../report.ts';
 
 /** At most this many live pages at once (more get 503): a bound on sockets and memory. */
 const MAX_STREAMS = 1000;
@@ -144,8 +145,13 @@ export async function startServer(board: Board, token: string, rootName: string,
     }
     const shown = page || live.pageOf(collab);
     const upto = url.searchParams.has('upto') ? wholeParam(url, 'upto', Number.MAX_SAFE_INTEGER) : undefined;
-    const html = renderPage({ index: live.index(shown), page: shown, detail: collab === undefined ? undefined : live.sections(collab, upto), collab, nonce, rootName });
-    res.writeHead(gone ? 410 : 200, pageHeaders(nonce)).end(req.method === 'HEAD' ? undefined : html);
+    const send = (detail: ReportSection[] | undefined): void => {
+      const html = renderPage({ index: live.index(shown), page: shown, detail, collab, nonce, rootName });
+      res.writeHead(gone ? 410 : 200, pageHeaders(nonce)).end(req.method === 'HEAD' ? undefined : html);
+    };
+    if (collab === undefined || upto === undefined) return send(collab === undefined ? undefined : live.sections(collab));
+    // An older page of the timeline is read from the log; a log that cannot be read now shows the latest page.
+    void live.pageSections(collab, upto).catch(() => live.sections(collab)).then(send);
   };
   const openStream = (collab: string | undefined, page: number, paged: boolean, res: ServerResponse): void => {
     if (collab !== undefined && !board.entries.has(collab) && !board.gone.has(collab)) return void res.writeHead(404, { 'content-length': '0' }).end();

@@ -3,7 +3,7 @@
 // left alone. The connection itself is exercised against a real sshd in
 // test/git-servers.test.ts and measured by scripts/git-race.ts.
 import { describe, expect, it } from 'vitest';
-import type { GitEnv } from '../plugins/git/repo.ts';
+import type { GitEnv } from '../plugins/git/config.ts';
 import { sharedSshArgs, sharingCommand, sshTarget } from '../plugins/git/ssh.ts';
 
 /** A git environment whose `ssh -G` prints `sshConfig`, whose environment is `vars`, with acp's per-account caches at /home/u/.local/state/acp/validate. */

@@ -3,7 +3,10 @@
  * section of the nearest acp.config.yaml (see docs/git.md).
  * @module
  */
-import type { AcpApi, Registry } from '../../runtime/types.ts';
+import type { AcpApi, CommandContext, Registry } from '../../runtime/types.ts';
+
+/** What the git plugin's modules need of a command's context: the library, the host and the runtime facts. */
+export type GitEnv = Pick<CommandContext, 'api' | 'host' | 'runtime'>;
 
 /** The git transport's settings. */
 export interface GitSettings {

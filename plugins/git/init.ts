@@ -9,9 +9,9 @@
  * @module
  */
 import type { Published, Store } from '../../runtime/types.ts';
-import type { GitSettings } from './config.ts';
+import type { GitEnv, GitSettings } from './config.ts';
 import { folderDiff, settleOn, top, withTempIndex, worktreeState } from './folder.ts';
-import { backOff, commitIdentity, fetch, type GitEnv, LOCAL_FILES, openRepo, push, readRefs, type Repo, resolveRef, RETRY_BUDGET_MS } from './repo.ts';
+import { backOff, commitIdentity, fetch, LOCAL_FILES, openRepo, push, readRefs, type Repo, resolveRef, RETRY_BUDGET_MS } from './repo.ts';
 
 /** {@link Store.create} for git: check, let init's body make the folder, then commit and push it (see the module comment and docs/git.md). */
 export async function createFolder<T>(env: GitEnv, settings: GitSettings, folder: string, body: (underLock: <U>(fn: () => Promise<U>) => Promise<U>) => Promise<T>, options: { onLockWait?(line: string): void; lockTimeoutMs?: number } = {}): Promise<Published<T>> {

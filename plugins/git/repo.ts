@@ -7,11 +7,7 @@
  * @module
  */
 import { resolve } from 'node:path';
-import type { CommandContext } from '../../runtime/types.ts';
-
-/** What the git transport uses of a plugin's or a command's context. */
-export type GitEnv = Pick<CommandContext, 'api' | 'host' | 'runtime'>;
-import type { GitSettings } from './config.ts';
+import type { GitEnv, GitSettings } from './config.ts';
 import { sharedSshArgs } from './ssh.ts';
 
 /** Commit subjects written by this plugin: `acp: seq N event by P`. */

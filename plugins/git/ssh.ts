@@ -11,7 +11,7 @@
  * @module
  */
 import { dirname } from 'node:path';
-import type { GitEnv } from './repo.ts';
+import type { GitEnv } from './config.ts';
 
 /** How long an idle shared connection stays open: a follower polls every 1–2 s, an agent appends every few seconds. */
 const PERSIST_SECONDS = 60;

@@ -17,9 +17,9 @@
  */
 import { relative as relativePath } from 'node:path';
 import type { AcpError, FollowOptions, Store, StoreSession, WriteIntent } from '../../runtime/types.ts';
-import type { GitSettings } from './config.ts';
+import type { GitEnv, GitSettings } from './config.ts';
 import { bringFolderTo, folderBase, folderDiff, recordSynced, settleOn, top, withTempIndex, worktreeState, writeFromCommit } from './folder.ts';
-import { ACP_SUBJECT_RE, backOff, commitIdentity, fetch, type GitEnv, gitMessage, isAncestor, lsRemote, openRepo, push, readRefs, type Refs, type Repo, RETRY_BUDGET_MS } from './repo.ts';
+import { ACP_SUBJECT_RE, backOff, commitIdentity, fetch, gitMessage, isAncestor, lsRemote, openRepo, push, readRefs, type Refs, type Repo, RETRY_BUDGET_MS } from './repo.ts';
 import { recordSlot, Turn } from './order.ts';
 import { checkCheckout } from './checkout.ts';
 

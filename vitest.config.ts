@@ -61,7 +61,14 @@ const leftOut: Reporter = {
 const START_FIRST = [
   // test:all only (npm test skips it): every scenario in-process under five runtimes, minutes of CPU.
   'test/conformance-runtimes.test.ts',
+  // test:all: thousands of differential cases against the Python reference, and the reference's runs per runtime.
+  'test/reference-diff.test.ts',
+  'test/reference-runtimes.test.ts',
   'test/conformance-inproc.test.ts',
+  // Real git servers and the agents' sandboxes (minutes in test:all); the reference's own tests spawn the CLI often.
+  'test/git-servers.test.ts',
+  'test/sandboxes.test.ts',
+  'test/reference-upstream.test.ts',
   'test/git-recovery.test.ts',
   'test/git.test.ts',
   // In test:all, a sample of each file spawned under every runtime; one scenario per runtime in npm test.

@@ -10,7 +10,7 @@ import type { FileReader, Host } from './host.ts';
 import { PyJsonError, dumpsPy, loadsPy, pyKeys } from './pyjson.ts';
 import { decodeText, endsWithLineBreak, hasLoneSurrogate, pyRepr, pySplitLines, pyStrip } from './pytext.ts';
 import type { EventLog, Json, ResumePoint } from './types.ts';
-import { errorCode, isObject, isPyIntLike, pySeqKey, sleep } from './util.ts';
+import { errorCode, isInt, isObject, isPyIntLike, pySeqKey, sleep } from './util.ts';
 
 /** Parse events.jsonl text (spec §4). */
 export function parseEventLog(text: string): Omit<EventLog, 'size'> {
@@ -165,7 +165,8 @@ export function refuseMalformedAppend(request: { [key: string]: unknown }): void
   text('doc', false);
   text('sha256', false);
   const { replyTo, role } = request;
-  if (replyTo !== undefined && !(typeof replyTo === 'number' && Number.isSafeInteger(replyTo))) throw new AcpError(`append: replyTo must be a whole number, got ${pyRepr(replyTo)}`, 2, 'usage');
+  // Any whole number: one past 2^53 names no event, which the append says in the Python tools' words (issue 40).
+  if (replyTo !== undefined && !isInt(replyTo)) throw new AcpError(`append: replyTo must be a whole number, got ${pyRepr(replyTo)}`, 2, 'usage');
   if (role !== undefined && role !== 'primary' && role !== 'supporting') throw new AcpError(`append: role must be 'primary' or 'supporting', got ${pyRepr(role)}`, 2, 'usage');
 }
 

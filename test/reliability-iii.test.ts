@@ -129,7 +129,7 @@ describe('item 1: the servers open what they checked', () => {
       rmSync(deliverables, { recursive: true });
       symlinkSync(outside, deliverables);
       rmSync(join(folder, '.acp.lock'));
-      expect(await settled).toContain('symbolic link');
+      expect(await settled).toMatch(/symbolic link|symlink refused/);
       expect(readFileSync(join(outside, 'adr.md'), 'utf8')).toBe(SECRET);
       expect(existsSync(join(outside, '.adr.md.tmp'))).toBe(false);
     } finally {

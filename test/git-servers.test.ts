@@ -24,6 +24,21 @@ if (noGitolite && atLeast('full')) throw new Error(noGitolite);
 const ids = (n: number): string[] => Array.from({ length: n }, (_, i) => `p${i}`);
 
 /** A repository `name` on `server` holding a project and a folder `collab` made by init --git, and `n` clones of it (`clientConfig`: the clones' git configuration beyond the server's). */
+
+/**
+ * The project's first commit pushed from the seed clone, then `init --git` of
+ * a collaboration of `participants` in it. A clone of an empty repository
+ * over SSH may name its branch by init.defaultBranch: the project starts main.
+ */
+async function seedProject(seed: string, participants: number): Promise<Awaited<ReturnType<typeof acp>>> {
+  git(seed, 'symbolic-ref', 'HEAD', 'refs/heads/main');
+  writeFileSync(join(seed, 'project.txt'), 'the project\n');
+  git(seed, 'add', 'project.txt');
+  git(seed, 'commit', '--quiet', '-m', 'the project');
+  git(seed, 'push', '--quiet', 'origin', 'main');
+  return acp('init', '--folder', join(seed, 'collab'), ...ids(participants).flatMap((p) => ['--participant', p]), '--objective', 'o', '--completion', 'c', '--primary-deliverable-type', 'design-spec', '--git');
+}
+
 async function serve(server: GitServer, name: string, n: number, clientConfig: Record<string, string> = {}): Promise<{ bare: string; clones: string[] }> {
   const bare = join(server.repos, `${name}.git`);
   git(server.repos, 'init', '--quiet', '--bare', '-b', 'main', bare);
@@ -36,13 +51,7 @@ async function serve(server: GitServer, name: string, n: number, clientConfig: R
     return join(base, dir);
   };
   const seed = clone('seed');
-  // A clone of an empty repository over SSH may name its branch by init.defaultBranch: the project starts main.
-  git(seed, 'symbolic-ref', 'HEAD', 'refs/heads/main');
-  writeFileSync(join(seed, 'project.txt'), 'the project\n');
-  git(seed, 'add', 'project.txt');
-  git(seed, 'commit', '--quiet', '-m', 'the project');
-  git(seed, 'push', '--quiet', 'origin', 'main');
-  const init = await acp('init', '--folder', join(seed, 'collab'), ...ids(Math.max(2, n)).flatMap((p) => ['--participant', p]), '--objective', 'o', '--completion', 'c', '--primary-deliverable-type', 'design-spec', '--git');
+  const init = await seedProject(seed, Math.max(2, n));
   expect(init.stderr).toBe('');
   return { bare, clones: Array.from({ length: n }, (_, i) => clone(`clone${i}`)) };
 }
@@ -163,12 +172,7 @@ describe.runIf(atLeast('full'))(noGitolite ?? 'gitolite3 (test:all)', () => {
         return join(base, user);
       };
       const seed = clone('admin');
-      git(seed, 'symbolic-ref', 'HEAD', 'refs/heads/main');
-      writeFileSync(join(seed, 'project.txt'), 'the project\n');
-      git(seed, 'add', 'project.txt');
-      git(seed, 'commit', '--quiet', '-m', 'the project');
-      git(seed, 'push', '--quiet', 'origin', 'main');
-      const init = await acp('init', '--folder', join(seed, 'collab'), ...ids(4).flatMap((p) => ['--participant', p]), '--objective', 'o', '--completion', 'c', '--primary-deliverable-type', 'design-spec', '--git');
+      const init = await seedProject(seed, 4);
       expect(init.stderr).toBe('');
       const { landed, failed } = await race(['p0', 'p1', 'p2'].map(clone), 2);
       expect(failed).toEqual([]);

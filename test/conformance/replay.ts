@@ -13,6 +13,7 @@ import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { nodeBinary } from '../node-versions.ts';
+import type { Host } from '../../runtime/host.ts';
 
 export const HERE = dirname(fileURLToPath(import.meta.url));
 export const REPO_DIR = resolve(HERE, '..', '..');
@@ -459,11 +460,14 @@ export function runtimeSpec(name: string, dir: string = REPO_DIR): RuntimeSpec {
       // Bun and Deno users run it), inproc-dist the bundle dist/lib.mjs (as
       // Node users run it; Node 20 cannot load acp.ts).
       const module = name === 'inproc' ? acpTs : join(dir, 'dist', 'lib.mjs');
+      // One host for the whole replay, synchronous as the CLI's own (runtime/process.ts): what a process running acp uses.
+      let host: Promise<Host> | undefined;
       const exec = async (argv: string[]): Promise<RunResult> => {
-        const { runCli } = (await import(pathToFileURL(module).href)) as typeof import('../../acp.ts');
+        const { runCli, createNodeHost } = (await import(pathToFileURL(module).href)) as typeof import('../../acp.ts');
         let stdout = '';
         let stderr = '';
-        const rc = await runCli({ argv, stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), color: false });
+        host ??= createNodeHost({ syncFs: true });
+        const rc = await runCli({ argv, stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), color: false }, await host);
         return { rc, stdout, stderr };
       };
       return { runtime: { name, prefix: [], exec }, needs: [module] };

@@ -2,8 +2,8 @@
 // (`codex sandbox`, Landlock + seccomp), Anthropic's sandbox runtime (`srt`,
 // bubblewrap with a settings file) and bubblewrap alone with --unshare-all.
 // The two npm packages are pinned in test/sandboxes/ (package.json and its
-// lockfile) and installed with `npm ci` into node_modules/.cache/acp-sandboxes/
-// on first use, as test/node-versions.ts installs the Node versions: they are
+// lockfile) and installed with `npm ci` into the user's cache
+// (test/tool-cache.ts) on first use, as test/node-versions.ts installs the Node versions: they are
 // 400 MB that only this test needs. bubblewrap, socat and ripgrep are Debian's
 // (.ci/run installs them). Each sandbox is tried once with `true`: one that
 // cannot run here (no user namespaces, no Landlock) is skipped with what it
@@ -16,11 +16,12 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { installPinned, toolCacheDir } from './tool-cache.ts';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const PINNED = join(REPO, 'test', 'sandboxes');
 /** Where the pinned sandboxes are installed (and Codex's home: it refuses one under /tmp). */
-export const SANDBOX_CACHE = join(REPO, 'node_modules', '.cache', 'acp-sandboxes');
+export const SANDBOX_CACHE = toolCacheDir('sandboxes', readFileSync(join(PINNED, 'package-lock.json'), 'utf8'));
 const BIN = join(SANDBOX_CACHE, 'node_modules', '.bin');
 
 /** The sandboxes of the matrix. */
@@ -81,16 +82,12 @@ export function documentedEnv(docs: SandboxDocs, parent: string, agent: string):
 /** Install the pinned sandboxes unless installed as pinned; returns why they are not there (undefined when they are). */
 export function installSandboxes(): string | undefined {
   if (process.platform !== 'linux') return `the sandboxes of the matrix are Linux's (this is ${process.platform})`;
-  const lock = readFileSync(join(PINNED, 'package-lock.json'), 'utf8');
-  const stamp = join(SANDBOX_CACHE, 'installed-lock.json');
-  if (existsSync(stamp) && readFileSync(stamp, 'utf8') === lock && existsSync(join(BIN, 'codex')) && existsSync(join(BIN, 'srt'))) return undefined;
-  mkdirSync(SANDBOX_CACHE, { recursive: true });
-  writeFileSync(join(SANDBOX_CACHE, 'package.json'), readFileSync(join(PINNED, 'package.json')));
-  writeFileSync(join(SANDBOX_CACHE, 'package-lock.json'), lock);
-  const r = spawnSync('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: SANDBOX_CACHE, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-  if (r.status !== 0) return `npm ci in ${SANDBOX_CACHE} failed: ${(r.error?.message ?? r.stderr).trim().split('\n').slice(-3).join(' | ')}`;
-  writeFileSync(stamp, lock);
-  return undefined;
+  return installPinned({
+    dir: SANDBOX_CACHE,
+    packageJson: readFileSync(join(PINNED, 'package.json'), 'utf8'),
+    lockfile: readFileSync(join(PINNED, 'package-lock.json'), 'utf8'),
+    complete: (dir) => ['codex', 'srt'].every((bin) => existsSync(join(dir, 'node_modules', '.bin', bin))),
+  });
 }
 
 let instances = 0;

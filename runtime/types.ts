@@ -1844,9 +1844,10 @@ export interface AcpApi {
    * checked there cannot be redirected out between the check and the use.
    * The same host object for the same host and bases (the in-process lock
    * queue is kept per host). A host without `beneath` is returned as it is:
-   * its callers' checks are all it has.
+   * its callers' checks are all it has. With `readOnly` (the dashboard's
+   * view): nothing outside the bases is read either, and nothing is written.
    */
-  confineHost(host: Host, bases: readonly string[]): Host;
+  confineHost(host: Host, bases: readonly string[], options?: { readOnly?: boolean }): Host;
   /** Python's strict UTF-8 decoding with universal newlines (spec §8a); raises AcpError on invalid UTF-8. */
   decodeText(bytes: Uint8Array, name: string): string;
   /**

@@ -37,14 +37,22 @@ export function doorName(name: string, option: CommandOptionSpec, door: Door): s
 }
 
 /** The options `door` takes, by the name it gives them: `[option name, its spec]`. */
-export function doorOptions(options: Readonly<Record<string, CommandOptionSpec>> | undefined, door: Door): Map<string, [string, CommandOptionSpec]> {
+export function doorOptions(options: Readonly<Record<string, CommandOptionSpec>> | undefined, door: Door): ReadonlyMap<string, [string, CommandOptionSpec]> {
+  // Option tables are data, made once: their door tables too (every append asks for append's).
+  const byDoor = options === undefined ? undefined : doorTables.get(options) ?? new Map();
+  if (options !== undefined && !doorTables.has(options)) doorTables.set(options, byDoor!);
+  const known = byDoor?.get(door);
+  if (known) return known;
   const table = new Map<string, [string, CommandOptionSpec]>();
   for (const [name, option] of Object.entries(options ?? {})) {
     const key = doorName(name, option, door);
     if (key !== undefined) table.set(key, [name, option]);
   }
+  byDoor?.set(door, table);
   return table;
 }
+
+const doorTables = new WeakMap<object, Map<Door, ReadonlyMap<string, [string, CommandOptionSpec]>>>();
 
 /**
  * The one check of a door's arguments: `args` (JSON values, named as
@@ -74,7 +82,7 @@ export function optionsFromDoor(options: Readonly<Record<string, CommandOptionSp
 }
 
 /** ` (did you mean primaryType?)` where `key` is how another door (or the CLI) names an option this door calls otherwise. */
-function spellingHint(key: string, table: Map<string, [string, CommandOptionSpec]>): string {
+function spellingHint(key: string, table: ReadonlyMap<string, [string, CommandOptionSpec]>): string {
   const folded = key.replace(/[-_]/g, '').toLowerCase();
   for (const [doorKey, [name, option]] of table) {
     const spellings = [name, camelCase(name), name.replaceAll('-', '_'), ...(['mcp', 'rpc', 'library'] as const).map((door) => doorName(name, option, door) ?? name)];

@@ -183,6 +183,13 @@ describe('MCP door', () => {
     await expect(client.callTool({ name: 'rm_rf', arguments: {} })).rejects.toMatchObject({ code: -32602 });
   });
 
+  test("wait that runs out of time: a tool error in wait's own words, its --json object beside; a seconds value may be a string the CLI reads", async () => {
+    await call('init', { folder: 'late', participants: ['alice', 'bob'], objective: 'o', completion: ['g'], primary_deliverable_type: 'adr' });
+    const r = await call('wait', { folder: 'late', participant: 'bob', timeout_seconds: '0.05' });
+    expect(r).toMatchObject({ isError: true, text: expect.stringMatching(/^timeout: /), structured: { ok: false, exitCode: 1, timeout: true } });
+    expect(await call('wait', { folder: 'late', participant: 'bob', timeout_seconds: 'soon' })).toMatchObject({ isError: true, text: "error: argument --timeout: invalid float value: 'soon'" });
+  });
+
   test('stdio: a line that is not JSON gets -32700, JSON that is not JSON-RPC -32600; the server keeps serving', async () => {
     const stdin = new PassThrough();
     const stdout = new PassThrough();

@@ -38,17 +38,18 @@ export function doorName(name: string, option: CommandOptionSpec, door: Door): s
 
 /** The options `door` takes, by the name it gives them: `[option name, its spec]`. */
 export function doorOptions(options: Readonly<Record<string, CommandOptionSpec>> | undefined, door: Door): ReadonlyMap<string, [string, CommandOptionSpec]> {
+  if (options === undefined) return new Map();
   // Option tables are data, made once: their door tables too (every append asks for append's).
-  const byDoor = options === undefined ? undefined : doorTables.get(options) ?? new Map();
-  if (options !== undefined && !doorTables.has(options)) doorTables.set(options, byDoor!);
-  const known = byDoor?.get(door);
+  let byDoor = doorTables.get(options);
+  if (!byDoor) doorTables.set(options, (byDoor = new Map()));
+  const known = byDoor.get(door);
   if (known) return known;
   const table = new Map<string, [string, CommandOptionSpec]>();
-  for (const [name, option] of Object.entries(options ?? {})) {
+  for (const [name, option] of Object.entries(options)) {
     const key = doorName(name, option, door);
     if (key !== undefined) table.set(key, [name, option]);
   }
-  byDoor?.set(door, table);
+  byDoor.set(door, table);
   return table;
 }
 

@@ -36,12 +36,13 @@ import { DEFAULT_WAIT_INTERVAL_SECONDS, DEFAULT_WAIT_TIMEOUT_SECONDS, FORBIDDEN_
 import { defineCommand, defineDeliverableType, definePlugin } from './runtime/define.ts';
 import { CONCLUSION_SECTIONS, conclusionErrors, decisionGateErrors, markdown, type ReadinessFacts, readinessGateErrors, readReadiness } from './runtime/documents.ts';
 import { AcpAbortError, AcpAppendedError, AcpError, AcpPluginError, AcpTimeoutError, UsageError } from './runtime/errors.ts';
-import { formatEventLine, highestSeq, jsonErrorDetail, nextSeq, parseEventLog, readEventLog, refuseMalformedAppend, refuseUnencodable, scanEventLog } from './runtime/event-log.ts';
+import { formatEventLine, highestSeq, jsonErrorDetail, nextSeq, parseEventLog, readEventLog, refuseUnencodable, scanEventLog } from './runtime/event-log.ts';
+import { checkedRequest, doorName, doorSchema, optionsFromDoor, serverOptions } from './runtime/doors.ts';
 import { confineHost, inspectFolderLock, inspectLockLine, LOCK_BREAKER, LOCK_NAME, READ_LIMITS, readCapped, readFirstEvent, withFolderLock, writeFileAtomic } from './runtime/files.ts';
 import { checkedDocumentPath, findCollaborations, defaultGates, defaultTemplate, deliverableBoundary, deliverableRef, documentFiles, isUnsafePath, participantIds, primaryRef, readDeliverable, readProtocol, readReadinessFile, readTextIfExists, resolveDeliverablePath, symlinkRefusal } from './runtime/folder.ts';
 import { AcpRefusal, HOOK_NAMES, HookRunner } from './runtime/hooks.ts';
 import type { Host } from './runtime/host.ts';
-import { init, signingKey } from './runtime/init.ts';
+import { init, refuseUnknownType, signingKey } from './runtime/init.ts';
 import { lineHash } from './runtime/keyring.ts';
 import { createMemoryFileSystem, createMemoryHost } from './runtime/memory-host.ts';
 import { followFolder, formatNext, nextAction, waitForTurn } from './runtime/next.ts';
@@ -55,14 +56,14 @@ import { applyEvent, DELIVERABLE_EVENTS, emptyState, refusalCodeOf, replay, stat
 import { TURN_HISTORY, TurnTracker, cacheEquals, decideTurn, folderTurn, readCachedTurn, staleNote, turnOf, withCachedTurn } from './runtime/turn.ts';
 import { localStore, openStore } from './runtime/store.ts';
 import { type PendingFiles, pendingHost, strictSetting } from './runtime/strict.ts';
-import { type AcpApi, type AcpEvent, type AcpHooks, type AcpPlugin, type AfterAppendContext, type AppendOptions, type AppendRequest, type AppendResult, type CliIo, type Collaboration, type CommandContext, type CommandOptionSpec, type CommandResult, type CommandSpec, type DeliverableType, type DerivedState, EVENT_NAMES, type EventLog, type HookOrder, type OpenOptions, type OptionValues, type Origin, PHASES, type PluginContext, type RegistryOptions, type RunCommandOptions, type RuntimeFacts, type StoreProvider, type StoreSession, type Transaction, type WriteIntent } from './runtime/types.ts';
+import { APPEND_OPTIONS, INIT_OPTIONS, type AcpApi, type AcpEvent, type AcpHooks, type AcpPlugin, type AfterAppendContext, type AppendOptions, type AppendRequest, type AppendResult, type CliIo, type Collaboration, type CommandContext, type CommandOptionSpec, type CommandResult, type CommandSpec, type DeliverableType, type DerivedState, EVENT_NAMES, type EventLog, type HookOrder, type OpenOptions, type OptionValues, type Origin, PHASES, type PluginContext, type RegistryOptions, type RunCommandOptions, type RuntimeFacts, type StoreProvider, type StoreSession, type Transaction, type WriteIntent } from './runtime/types.ts';
 import type { Registry as RegistryShape } from './runtime/types.ts';
 import { errorCode, fsError, isInside, isInt, isObject, isPyIntLike, type Json, pySeqKey, realpathOfExistingAncestor, sameList, sleep, jsonWithoutRoot, withoutRoot } from './runtime/util.ts';
 import { completionGateTexts, deliverableDocErrors, freezeErrors, validate, verifySignatures } from './runtime/validate.ts';
 
 // The public types (one dependency-free module) and the protocol's constants
 export { DEFAULT_WAIT_INTERVAL_SECONDS, DEFAULT_WAIT_TIMEOUT_SECONDS, FORBIDDEN_FILES, REQUIRED_FILES, VERSION } from './runtime/constants.ts';
-export { EVENT_NAMES, PHASES, type EventName, type Phase, type AcpEvent, type EventLog, type DerivedState, type RefusalCode, type Turn, type TurnState, type TurnSnapshot, type CachedTurn, type CacheAgreement, type ParticipantEntry, type CompletionGate, type DeliverableDeclaration, type DeliverablesDeclaration, type ProtocolDocument, type DeliverableCheckContext, type Findings, type DeliverableType, type InitFilesContext, type DocumentFiles, type BeforeAppendContext, type AfterAppendContext, type ValidateHookContext, type NextHookContext, type AcpHooks, type HookOrder, type CommandOptionSpec, type CommandSpec, type CommandDoors, type OptionValue, type OptionValuesOf, type CommandOutcome, type CommandResult, type OptionValues, type CommandContext, type AcpPlugin, type PluginContext, type RuntimeFacts, type Origin, type PluginEntry, type RegistryOptions, type AppendRequest, type AppendResult, type AppendOptions, type WriteIntent, type StoreSession, type Store, type FollowOptions, type StoreProvider, type StoreContext, type Transaction, type TransactionWriteOptions, type ValidateOptions, type ValidationResult, type SignatureReport, type InitRequest, type InitResult, type CollaborationSearch, type CollaborationList, type DocumentScope, type DocumentTarget, type DocumentWrite, type NextResult, type WaitOptions, type WaitResult, type FolderFollower, type OpenOptions, type Collaboration, type CliIo, type RunCommandOptions, type AcpApi } from './runtime/types.ts';
+export { EVENT_NAMES, PHASES, INIT_OPTIONS, APPEND_OPTIONS, type EventName, type Phase, type AcpEvent, type EventLog, type DerivedState, type RefusalCode, type Turn, type TurnState, type TurnSnapshot, type CachedTurn, type CacheAgreement, type ParticipantEntry, type CompletionGate, type DeliverableDeclaration, type DeliverablesDeclaration, type ProtocolDocument, type DeliverableCheckContext, type Findings, type DeliverableType, type InitFilesContext, type DocumentFiles, type BeforeAppendContext, type AfterAppendContext, type ValidateHookContext, type NextHookContext, type AcpHooks, type HookOrder, type CommandOptionSpec, type OptionDoors, type Door, type ServerDecisions, type JsonSchemaProperty, type JsonObjectSchema, type CamelCase, type RequestOf, type CommandSpec, type CommandDoors, type OptionValue, type OptionValuesOf, type CommandOutcome, type CommandResult, type OptionValues, type CommandContext, type AcpPlugin, type PluginContext, type RuntimeFacts, type Origin, type PluginEntry, type RegistryOptions, type AppendRequest, type AppendResult, type AppendOptions, type WriteIntent, type StoreSession, type Store, type FollowOptions, type StoreProvider, type StoreContext, type Transaction, type TransactionWriteOptions, type ValidateOptions, type ValidationResult, type SignatureReport, type InitRequest, type InitResult, type CollaborationSearch, type CollaborationList, type DocumentScope, type DocumentTarget, type DocumentWrite, type NextResult, type WaitOptions, type WaitResult, type FolderFollower, type OpenOptions, type Collaboration, type CliIo, type RunCommandOptions, type AcpApi } from './runtime/types.ts';
 
 // The event log (spec §4)
 export { formatEventLine, jsonErrorDetail, nextSeq, parseEventLog, readEventLog, scanEventLog } from './runtime/event-log.ts';
@@ -86,12 +87,13 @@ export { CHECKPOINT_NAME } from './runtime/checkpoint.ts';
 
 // Validation (spec §8), init (spec §9), next action and waiting (spec §10)
 export { validate, verifySignatures } from './runtime/validate.ts';
-export { init, planInit, signingKey } from './runtime/init.ts';
+export { init, planInit, refuseUnknownType, signingKey } from './runtime/init.ts';
 export { followFolder, formatNext, nextAction, waitForTurn } from './runtime/next.ts';
 
 // Plugins, commands and the CLI edge
 export { defineCommand, defineDeliverableType, definePlugin } from './runtime/define.ts';
 export { parseArgv, parsePyFloat, parsePyInt, type ParsedArgv } from './runtime/argv.ts';
+export { doorName, doorSchema, optionsFromDoor, serverOptions } from './runtime/doors.ts';
 export { describeError, expandUser } from './runtime/cli.ts';
 export { AcpAbortError, AcpAppendedError, AcpError, AcpPluginError, AcpTimeoutError, UsageError } from './runtime/errors.ts';
 
@@ -258,7 +260,8 @@ function isStoreProvider(value: unknown): value is StoreProvider {
 
 /** A command that writes or waits through the store, with each store's flag as a boolean option. */
 function withStoreFlags(spec: CommandSpec, providers: readonly StoreProvider[]): CommandSpec {
-  const flags = Object.fromEntries(providers.filter((p) => p.flag).map((p) => [p.flag!.name, { type: 'boolean', description: p.flag!.description } as const]));
+  // The CLI's only: a server's store is the one it was started with, whatever a call asks (doors: false).
+  const flags = Object.fromEntries(providers.filter((p) => p.flag).map((p) => [p.flag!.name, { type: 'boolean', description: p.flag!.description, doors: false } as const]));
   return { ...spec, options: { ...spec.options, ...flags } };
 }
 
@@ -384,7 +387,9 @@ export async function transact<T>(guarded: Host, folder: string, intent: WriteIn
       attempt = session.attempt;
       return body({
         session,
-        append: async (request) => {
+        append: async (given) => {
+          // A body's request meets the check every door's does (`replyTo: '3'` is 3; `role: 'x'` is refused in argparse's words).
+          const request = checkedRequest(APPEND_OPTIONS, given, { folder });
           const result = await appendUnderLock(host, folder, request, registry, session, options.strict ?? strictSetting(registry, false));
           appended.push(result);
           return result;
@@ -417,7 +422,9 @@ export async function transact<T>(guarded: Host, folder: string, intent: WriteIn
  * {@link AcpError} with the spec's message when a check fails; nothing is
  * written then.
  */
-export async function append(host: Host, folder: string, request: AppendRequest, registry?: Registry, options: AppendOptions = {}): Promise<AppendResult> {
+export async function append(host: Host, folder: string, given: AppendRequest, registry?: Registry, options: AppendOptions = {}): Promise<AppendResult> {
+  // Checked as every door checks append's arguments (runtime/doors.ts), before any lock is waited for.
+  const request = checkedRequest(APPEND_OPTIONS, given, { folder });
   const protocol = await readProtocol(host, folder);
   checkNames(protocol, request);
   const intent: WriteIntent = { participant: request.participant, kind: 'append', documents: eventDocuments(folder, protocol, request) };
@@ -426,7 +433,6 @@ export async function append(host: Host, folder: string, request: AppendRequest,
 
 /** The event's name and participant, checked before waiting for any lock. */
 function checkNames(protocol: Json, request: AppendRequest): string[] {
-  refuseMalformedAppend(request as unknown as Record<string, unknown>);
   if (!(EVENT_NAMES as readonly string[]).includes(request.event)) throw new AcpError(`unknown event '${request.event}'`, 2, 'unknown_event');
   const participants = participantIds(protocol);
   if (!participants.includes(request.participant)) throw new AcpError(`participant ${pyRepr(request.participant)} is not listed in protocol.json`, 2, 'unknown_participant');
@@ -771,7 +777,7 @@ export function libraryApi(): AcpApi {
 
 function apiObject(): AcpApi {
   return {
-    VERSION, LOCK_NAME, CHECKPOINT_NAME, LOCK_BREAKER, EVENT_NAMES, PHASES, REQUIRED_FILES, FORBIDDEN_FILES, CONCLUSION_SECTIONS, DEFAULT_WAIT_TIMEOUT_SECONDS, DEFAULT_WAIT_INTERVAL_SECONDS,
+    VERSION, LOCK_NAME, CHECKPOINT_NAME, LOCK_BREAKER, EVENT_NAMES, PHASES, INIT_OPTIONS, APPEND_OPTIONS, REQUIRED_FILES, FORBIDDEN_FILES, CONCLUSION_SECTIONS, DEFAULT_WAIT_TIMEOUT_SECONDS, DEFAULT_WAIT_INTERVAL_SECONDS,
     AcpError, AcpTimeoutError, AcpAbortError, AcpPluginError, AcpAppendedError, UsageError,
     createMemoryHost, createMemoryFileSystem, openCollaboration, createRegistry, pluginContext,
     init, append, transact, strictSetting, openStore, signingKey, verifySignatures, eventDocuments, turnOf, folderTurn, decideTurn, TURN_HISTORY, staleNote, TurnTracker, readCachedTurn, cacheEquals, withCachedTurn, refusalCodeOf, validate, nextAction, formatNext, waitForTurn, followFolder,
@@ -780,7 +786,7 @@ function apiObject(): AcpApi {
     WRITABLE_DOCUMENTS, READ_ONLY_DOCUMENTS, declaredRefs, documentTarget, readCollaborationDocument, documentWriteTarget, writeCollaborationDocument,
     markdown, readReadiness, decisionGateErrors, conclusionErrors, defaultTemplate, defaultGates, reviewHeadings, parseZonedTimestamp,
     READ_LIMITS, readCapped, inspectFolderLock, confineHost, ...guardedWriters(), decodeText, sha256Hex, formatTimestamp, formatProtocolJson, pyRepr, pyStr, pyStrip, purePosixPath, expandUser, loadsPy, dumpsPy, pySplitLines,
-    comparePy, sortedPy, parseArgv, parsePyInt, parsePyFloat, runCommand, describeError,
+    comparePy, sortedPy, parseArgv, parsePyInt, parsePyFloat, runCommand, optionsFromDoor, serverOptions, doorName, doorSchema, refuseUnknownType, describeError,
     errorCode, fsError, isInside, isObject, realpathOfExistingAncestor, sameList, sleep, withoutRoot, jsonWithoutRoot,
   };
 }
@@ -904,6 +910,7 @@ export async function runCommand(registry: Registry, name: string, input: { opti
     runtime: where.runtime ?? { name: 'unknown' },
     out: where.out ?? (() => undefined),
     err: where.err ?? (() => undefined),
+    progress: where.progress ?? (options.json === true ? () => undefined : (where.out ?? (() => undefined))),
     json: options.json === true,
     color: where.color ?? false,
     signal: where.signal ?? new AbortController().signal,

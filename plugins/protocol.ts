@@ -9,19 +9,8 @@ import type { AcpPlugin, AppendRequest, CommandSpec, Origin, PluginContext, Regi
 import type { Json } from '../runtime/util.ts';
 
 
-const FOLDER = { type: 'string', required: true, description: 'Collaboration folder' } as const;
+const FOLDER = { type: 'string', required: true, description: 'Collaboration folder (over MCP and JSON-RPC: relative to the server root)' } as const;
 const JSON_FLAG = { type: 'boolean', description: 'Print one JSON object' } as const;
-
-/**
- * The Python tools declare the type as an argparse `choices` option: an
- * unknown type is refused before every other check, in argparse's words
- * (the choices are the registry's types: the built-ins and any plugin's).
- */
-function refuseUnknownType(ctx: Parameters<CommandSpec['run']>[0], type: string): void {
-  if (ctx.registry.type(type)) return;
-  const choices = ctx.api.sortedPy([...ctx.registry.types.keys()]).map((name) => ctx.api.pyRepr(name));
-  throw new ctx.api.AcpError(`argument --primary-deliverable-type: invalid choice: ${ctx.api.pyRepr(type)} (choose from ${choices.join(', ')})`);
-}
 
 /** `acp init` (spec §9): made and published by the folder's store (`--git`: committed and pushed). */
 const initCommand = (c: PluginContext): CommandSpec =>
@@ -30,26 +19,12 @@ const initCommand = (c: PluginContext): CommandSpec =>
     description: 'Create a collaboration folder (spec §9)',
     doors: { rpc: { participant: 'many', writes: true }, mcp: 'init' },
     store: true,
-    options: {
-      folder: FOLDER,
-      participant: { type: 'string', multiple: true, valueName: 'id', description: 'Participant id (repeatable; the first owns the proposal)' },
-      objective: { type: 'string', description: 'What the collaboration must achieve' },
-      completion: { type: 'string', multiple: true, valueName: 'gate', description: 'Objective completion gate (repeatable)' },
-      'primary-deliverable-type': { type: 'string', required: true, valueName: 'type', description: 'Primary deliverable type' },
-      'primary-deliverable-file': { type: 'string', valueName: 'file', description: 'Primary deliverable file name (.md)' },
-      'primary-deliverable-check': { type: 'string', multiple: true, valueName: 'section', description: 'Checklist section for custom types (repeatable)' },
-      'deliverables-mode': { type: 'string', choices: ['internal', 'external'], valueName: 'mode', description: 'internal (default) or external' },
-      'deliverables-dir': { type: 'string', valueName: 'dir', description: 'Deliverables directory (default deliverables)' },
-      'repo-root': { type: 'string', valueName: 'path', description: 'Repository root, relative to the folder (external mode)' },
-      resume: { type: 'boolean', description: 'Succeed if the folder already exists' },
-      sign: { type: 'boolean', description: 'Sign every event with its participant’s Ed25519 key (docs/signing.md)' },
-      'signing-policy': { type: 'string', choices: ['warn', 'refuse'], description: 'What validate makes of an unsigned event: warn (default) or refuse' },
-      'register-key': { type: 'string', multiple: true, valueName: 'id=key', description: 'Register a participant’s public key, as `acp key` prints it (repeatable)' },
-      json: JSON_FLAG,
-    },
+    // The one table (runtime/types.ts): the MCP tool, the JSON-RPC action and InitRequest read the same data.
+    options: c.api.INIT_OPTIONS,
     async run(ctx) {
       const o = ctx.options;
-      refuseUnknownType(ctx, o['primary-deliverable-type']);
+      // Python's argparse refuses an unknown type (a choice) before anything else is read.
+      ctx.api.refuseUnknownType(ctx.registry, o['primary-deliverable-type']);
       const folder = ctx.folder();
       const keys = o['register-key']?.map((entry) => {
         const at = entry.lastIndexOf('=');
@@ -68,7 +43,7 @@ const initCommand = (c: PluginContext): CommandSpec =>
         repoRoot: o['repo-root'] === undefined ? undefined : ctx.api.expandUser(o['repo-root'], ctx.env, ctx.host),
         resume: o.resume === true,
         sign: o.sign === true,
-        signingPolicy: o['signing-policy'] as 'warn' | 'refuse' | undefined,
+        signingPolicy: o['signing-policy'],
         participantKeys: keys && Object.fromEntries(keys),
       }, ctx.registry, { store: await ctx.store(folder) });
       if (!ctx.json) ctx.out(result.created ? `Initialized ACP schema v2 collaboration folder: ${folder}` : `Collaboration folder already exists: ${folder}`);
@@ -86,20 +61,8 @@ const appendCommand = (c: PluginContext): CommandSpec =>
     description: 'Append an event (spec §6)',
     doors: { rpc: { participant: 'one', writes: true }, mcp: 'append' },
     store: true,
-    options: {
-      folder: FOLDER,
-      participant: { type: 'string', required: true, valueName: 'id', description: 'Who appends' },
-      // Python's `choices=sorted(EVENTS)`: an unknown name is an argparse error (spec §6 step 2 allows it).
-      event: { type: 'string', required: true, choices: c.api.sortedPy(c.api.EVENT_NAMES), valueName: 'name', description: `Event name (${c.api.EVENT_NAMES.join(', ')})` },
-      summary: { type: 'string', required: true, valueName: 'text', description: 'One-line summary' },
-      doc: { type: 'string', valueName: 'ref', description: 'Document the event refers to' },
-      'reply-to': { type: 'int', valueName: 'seq', description: 'Seq of the event this answers' },
-      role: { type: 'string', choices: ['primary', 'supporting'], description: 'primary or supporting (deliverable events)' },
-      sha256: { type: 'string', valueName: 'hex', description: 'SHA-256 of the frozen deliverable' },
-      'new-key': { type: 'boolean', description: 'Signed collaborations: announce a new key, signed by the current one (docs/signing.md)' },
-      strict: { type: 'boolean', description: 'Refuse, in validate’s words, an event after which the folder would fail `validate --strict` (default: the strict: key of acp.config.yaml, else off)' },
-      json: { type: 'boolean', description: 'Print the appended event as JSON' },
-    },
+    // The one table (runtime/types.ts): the MCP tool, the JSON-RPC action and AppendRequest read the same data.
+    options: c.api.APPEND_OPTIONS,
     async run(ctx) {
       const o = ctx.options;
       const folder = ctx.folder();
@@ -140,13 +103,18 @@ const waitCommand = (c: PluginContext): CommandSpec =>
     options: {
       folder: FOLDER,
       participant: { type: 'string', required: true, valueName: 'id', description: 'Participant id' },
-      interval: { type: 'seconds', description: `Fallback poll period (default ${c.api.DEFAULT_WAIT_INTERVAL_SECONDS})` },
-      timeout: { type: 'seconds', description: `Give up after this long; 0, or an infinite value (inf, 1e309: Python's float reads both), waits forever (default ${c.api.DEFAULT_WAIT_TIMEOUT_SECONDS})` },
+      interval: { type: 'seconds', doors: { mcp: false }, description: `Fallback poll period (default ${c.api.DEFAULT_WAIT_INTERVAL_SECONDS})` },
+      timeout: {
+        type: 'seconds',
+        // MCP clients time tool calls out: the tool waits 5 minutes unless asked (and says so with a heartbeat meanwhile).
+        doors: { mcp: { name: 'timeout_seconds', default: 300 } },
+        description: `Give up after this many seconds; 0, or an infinite value (inf, 1e309: Python's float reads both), waits forever (default ${c.api.DEFAULT_WAIT_TIMEOUT_SECONDS}; MCP: 300)`,
+      },
       json: JSON_FLAG,
     },
     async run(ctx) {
       const folder = ctx.folder();
-      const options = { intervalSeconds: ctx.options.interval, timeoutSeconds: ctx.options.timeout, signal: ctx.signal, onProgress: ctx.json ? undefined : ctx.out, store: await ctx.store(folder) };
+      const options = { intervalSeconds: ctx.options.interval, timeoutSeconds: ctx.options.timeout, signal: ctx.signal, onProgress: ctx.progress, store: await ctx.store(folder) };
       try {
         const result = await ctx.api.waitForTurn(ctx.host, folder, ctx.options.participant, options, ctx.registry);
         if (result.next.note) ctx.err(`note: ${result.next.note}`);
@@ -169,8 +137,9 @@ const validateCommand: CommandSpec = {
   doors: { rpc: { participant: 'none', writes: false }, mcp: 'validate' },
   options: {
     folder: FOLDER,
-    'ignore-signatures': { type: 'boolean', description: 'Do not verify a signed folder’s signatures (validate as the Python tools do)' },
-    strict: { type: 'boolean', description: 'Also what strict appends ask: no step recorded over an empty or template document (default: the strict: key of acp.config.yaml)' },
+    // The MCP tool validates as its appends do: every signature, strict unless acp.config.yaml says otherwise.
+    'ignore-signatures': { type: 'boolean', doors: { mcp: false }, description: 'Do not verify a signed folder’s signatures (validate as the Python tools do)' },
+    strict: { type: 'boolean', doors: { mcp: false }, description: 'Also what strict appends ask: no step recorded over an empty or template document (default: the strict: key of acp.config.yaml)' },
     json: { type: 'boolean', description: 'Print {ok, errors, warnings}' },
   },
   async run(ctx) {

@@ -56,11 +56,12 @@ const waitExtension: CommandSpec = {
   // With --server it waits on the server's folder, not this one: a store's flag (--git) or another plugin's option is refused with it.
   answers: ['server'],
   description: 'Wait by subscription to an `acp serve` endpoint',
+  // The CLI's only (doors: false): an MCP wait waits on its own server's folder.
   options: {
-    server: str('Wait by subscription to an `acp serve` endpoint (tcp://host:port or unix:/path); --folder is then the task name', 'endpoint'),
-    token: str('With --server: the token the server maps to --participant (or ACP_TOKEN)'),
-    'token-file': str('With --server: read the token from this file', 'file'),
-    ca: str('With a tls:// --server: verify its certificate against these CAs (PEM)', 'file'),
+    server: { ...str('Wait by subscription to an `acp serve` endpoint (tcp://host:port or unix:/path); --folder is then the task name', 'endpoint'), doors: false },
+    token: { ...str('With --server: the token the server maps to --participant (or ACP_TOKEN)'), doors: false },
+    'token-file': { ...str('With --server: read the token from this file', 'file'), doors: false },
+    ca: { ...str('With a tls:// --server: verify its certificate against these CAs (PEM)', 'file'), doors: false },
   },
   async run(ctx) {
     if (ctx.options.server === undefined) {

@@ -452,37 +452,50 @@ export function commandWord(argv: readonly string[]): { index: number; word?: st
 }
 
 /**
- * Check typed option values against a command's spec (what argv parsing
+ * Check typed option values against a command's options (what argv parsing
  * guarantees for the CLI), converting texts of typed options (`int`,
- * `seconds`) with the same parser as the command line. Returns the values
- * as `run` sees them.
+ * `seconds`) with the same parser as the command line: the one check of
+ * every door (runCommand, and runtime/doors.ts for the servers and the
+ * library's requests), in the CLI's words. `null` is no value. Returns the
+ * values as `run` sees them.
  */
-export function checkOptionValues(spec: CommandSpec, options: OptionValues): OptionValues {
+export function checkOptionValues(spec: Pick<CommandSpec, 'options'>, options: OptionValues): OptionValues {
   const known = { ...spec.options, ...GLOBAL_OPTIONS };
   const checked: OptionValues = {};
   for (const [name, value] of Object.entries(options)) {
     const option = Object.hasOwn(known, name) ? known[name] : undefined;
     if (!option) throw new UsageError(`unrecognized arguments: --${name}`);
-    checked[name] = value === undefined ? undefined : typedValue(name, option, value);
+    checked[name] = value === undefined || value === null ? undefined : typedValue(name, option, value);
   }
   const missing = Object.entries(spec.options ?? {}).filter(([name, option]) => option.required && checked[name] === undefined).map(([name]) => `--${name}`);
   if (missing.length) throw new UsageError(`the following arguments are required: ${missing.join(', ')}`);
   return checked;
 }
 
-/** One typed value (or list of them, for a `multiple` option) as `run` sees it. */
-function typedValue(name: string, option: CommandOptionSpec, value: OptionValues[string]): OptionValues[string] {
+/** A value as a refusal shows it: a string as Python's repr (argparse's words), anything else (a door's JSON value) as JSON. */
+function shownValue(value: unknown): string {
+  return typeof value === 'string' ? pyRepr(value) : (JSON.stringify(value) ?? String(value));
+}
+
+/**
+ * One typed value (or list of them, for a `multiple` option) as `run` sees
+ * it. A number option takes a number, or a string read as the command line
+ * reads its text (`'3'`; `'x'` is argparse's `invalid int value: 'x'`).
+ */
+function typedValue(name: string, option: CommandOptionSpec, value: unknown): OptionValues[string] {
   if (option.type === 'boolean') {
-    if (typeof value !== 'boolean') throw new UsageError(`argument --${name}: expected a flag (true or false)`);
+    if (typeof value !== 'boolean') throw new UsageError(`argument --${name}: expected true or false, got ${shownValue(value)}`);
     return value;
   }
-  const items = option.multiple ? value : [value];
-  if (!Array.isArray(items)) throw new UsageError(`argument --${name}: expected a list of ${option.type === 'string' ? 'strings' : 'numbers'}`);
-  const numeric = option.type === 'int' || option.type === 'seconds';
+  if (option.multiple && !Array.isArray(value)) throw new UsageError(`argument --${name}: expected a list (the option is repeatable), got ${shownValue(value)}`);
+  const items: unknown[] = option.multiple ? (value as unknown[]) : [value];
   const typed = items.map((item) => {
-    // Any integer: `--reply-to` of 40 digits is an int to argparse (it then points to no event).
-    if (numeric && typeof item === 'number' && (option.type === 'seconds' || Number.isInteger(item))) return item;
-    if (typeof item !== 'string') throw new UsageError(`argument --${name}: expected ${option.multiple ? 'a list of strings' : 'one argument'}`);
+    if (option.type === 'int' || option.type === 'seconds') {
+      // Any integer: `--reply-to` of 40 digits is an int to argparse (it then points to no event).
+      if (typeof item === 'number' && (option.type === 'seconds' || Number.isInteger(item))) return item;
+      // A number that is not an int is shown as its text, as argparse shows the text it could not read (`invalid int value: '1.5'`).
+      if (typeof item !== 'string') throw new UsageError(`argument --${name}: invalid ${option.type === 'int' ? 'int' : 'float'} value: ${shownValue(typeof item === 'number' ? String(item) : item)}`);
+    } else if (typeof item !== 'string') throw new UsageError(`argument --${name}: expected a string, got ${shownValue(item)}`);
     if (option.choices && !option.choices.includes(item)) throw new UsageError(`argument --${name}: invalid choice: ${pyRepr(item)} (choose from ${option.choices.map((c) => pyRepr(c)).join(', ')})`);
     return convertOptionValue(name, option, item);
   });

@@ -10,7 +10,7 @@ import type { FileReader, Host } from './host.ts';
 import { PyJsonError, dumpsPy, loadsPy, pyKeys } from './pyjson.ts';
 import { decodeText, endsWithLineBreak, hasLoneSurrogate, pyRepr, pySplitLines, pyStrip } from './pytext.ts';
 import type { EventLog, Json, ResumePoint } from './types.ts';
-import { errorCode, isInt, isObject, isPyIntLike, pySeqKey, sleep } from './util.ts';
+import { errorCode, isObject, isPyIntLike, pySeqKey, sleep } from './util.ts';
 
 /** Parse events.jsonl text (spec §4). */
 export function parseEventLog(text: string): Omit<EventLog, 'size'> {
@@ -145,29 +145,6 @@ export function formatEventLine(event: Json): string {
   const keys = [...EVENT_FIELD_ORDER.filter((key) => Object.hasOwn(event, key)), ...pyKeys(event).filter((key) => !EVENT_FIELD_ORDER.includes(key))];
   const members = keys.flatMap((key) => (event[key] === undefined ? [] : [`${dumpsPy(key)}:${dumpsPy(event[key])}`]));
   return `{${members.join(',')}}`.replace(/[\u0085\u2028\u2029]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`) + '\n';
-}
-
-/**
- * Refuse an append request whose fields are not of their kinds, before
- * anything is read or written: the library's typed request is what the CLI,
- * JSON-RPC and MCP check with their parsers, so a caller that bypasses them
- * (JavaScript, a cast) meets the same refusals instead of writing
- * `"role": "x"` or an event without a summary.
- */
-export function refuseMalformedAppend(request: { [key: string]: unknown }): void {
-  const text = (name: string, required: boolean): void => {
-    const value = request[name];
-    if (value === undefined ? required : typeof value !== 'string') throw new AcpError(`append: ${name} ${required ? 'is required and ' : ''}must be a string, got ${value === undefined ? 'nothing' : pyRepr(value)}`, 2, 'usage');
-  };
-  text('participant', true);
-  text('event', true);
-  text('summary', true);
-  text('doc', false);
-  text('sha256', false);
-  const { replyTo, role } = request;
-  // Any whole number: one past 2^53 names no event, which the append says in the Python tools' words (issue 40).
-  if (replyTo !== undefined && !isInt(replyTo)) throw new AcpError(`append: replyTo must be a whole number, got ${pyRepr(replyTo)}`, 2, 'usage');
-  if (role !== undefined && role !== 'primary' && role !== 'supporting') throw new AcpError(`append: role must be 'primary' or 'supporting', got ${pyRepr(role)}`, 2, 'usage');
 }
 
 /**

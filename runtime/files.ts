@@ -9,6 +9,7 @@
 import * as nodePath from 'node:path';
 import type { FileReader, FileSystem, Host } from './host.ts';
 import { AcpAbortError, AcpError } from './errors.ts';
+import { readOnlyView } from './guarded-host.ts';
 import { errorCode, isInside, isObject, joinBytes, sleep } from './util.ts';
 import type { FolderLockState, FolderLockOptions, FolderLock, LockTicket, WriteAtomicOptions } from './types.ts';
 export type { FolderLockState, FolderLockOptions, FolderLock, LockTicket, WriteAtomicOptions } from './types.ts';
@@ -101,9 +102,11 @@ function cappedReadError(error: unknown, maxBytes: number, name: string): unknow
  * checked there cannot be redirected out between the check and the use.
  * The same host object for the same host and bases (the in-process lock
  * queue is kept per host). A host without `beneath` is returned as it is:
- * its callers' checks are all it has.
+ * its callers' checks are all it has. With `readOnly`, a read-only view
+ * that reads nothing outside the bases either ({@link ConfineOptions}).
  */
-export function confineHost(host: Host, bases: readonly string[]): Host {
+export function confineHost(host: Host, bases: readonly string[], options: ConfineOptions = {}): Host {
+  if (options.readOnly) return readOnlyView(host, bases, confinedResolvePath(host, bases));
   if (!host.fs.beneath) return host;
   const key = bases.map((base) => nodePath.resolve(base)).join('\0');
   let byBases = confinedHosts.get(host);
@@ -115,21 +118,38 @@ export function confineHost(host: Host, bases: readonly string[]): Host {
     const fs: FileSystem = { ...host.fs.beneath(bases), realpath: (path) => host.fs.realpath(path) };
     if (host.fs.watch) fs.watch = (path, onChange) => host.fs.watch!(path, onChange);
     else delete fs.watch;
-    // A path beneath a base keeps its own name: resolving it as Python does
-    // (symlinks followed) would name where a symlink there leads, outside
-    // the confinement, and the walk would never see the link to refuse it.
-    const roots = bases.map((base) => nodePath.resolve(base));
-    const resolvePath = (path: string): string => {
-      const lexical = nodePath.isAbsolute(path) ? nodePath.resolve(path) : nodePath.resolve(host.resolvePath('.'), path);
-      return roots.some((root) => isInside(lexical, root)) ? lexical : host.resolvePath(path);
-    };
-    confined = Object.create(host, { fs: { value: fs, enumerable: true }, resolvePath: { value: resolvePath, enumerable: true } }) as Host;
+    confined = Object.create(host, { fs: { value: fs, enumerable: true }, resolvePath: { value: confinedResolvePath(host, bases), enumerable: true } }) as Host;
     byBases.set(key, confined);
   }
   return confined;
 }
 
 const confinedHosts = new WeakMap<Host, Map<string, Host>>();
+
+/** Options of {@link confineHost}. */
+export interface ConfineOptions {
+  /**
+   * A read-only view (the dashboard's): paths outside every base are not
+   * read either, and nothing is written (see `readOnlyView`,
+   * runtime/guarded-host.ts). A host without `beneath` is still confined,
+   * by the path's name alone.
+   */
+  readOnly?: boolean;
+}
+
+/**
+ * A confined host's `resolvePath`: a path beneath a base keeps its own
+ * name. Resolving it as Python does (symlinks followed) would name where a
+ * symlink there leads, outside the confinement, and the walk would never
+ * see the link to refuse it.
+ */
+function confinedResolvePath(host: Host, bases: readonly string[]): (path: string) => string {
+  const roots = bases.map((base) => nodePath.resolve(base));
+  return (path) => {
+    const lexical = nodePath.isAbsolute(path) ? nodePath.resolve(path) : nodePath.resolve(host.resolvePath('.'), path);
+    return roots.some((root) => isInside(lexical, root)) ? lexical : host.resolvePath(path);
+  };
+}
 
 
 /** The folder lock's file name; other readers (the RPC server) wait while it exists. */

@@ -23,7 +23,7 @@
 import * as nodePath from 'node:path';
 import type { FileSystem, Host } from './host.ts';
 import { AcpError } from './errors.ts';
-import { errorCode, isInside, realpathOfExistingAncestor } from './util.ts';
+import { errorCode, fsError, isInside, realpathOfExistingAncestor } from './util.ts';
 
 /** The names a collaboration folder keeps for itself (compared folded, see {@link foldName}). */
 const OWN_FILES = new Set(['events.jsonl', 'protocol.json', '.acp.checkpoint.json', '.acp.init.json']);
@@ -138,6 +138,64 @@ function guardFileSystem(host: Host, fs: FileSystem): FileSystem {
   guardedFileSystems.set(token, fs);
   Object.defineProperty(guarded, GUARDED_FS, { value: token, enumerable: true });
   return guarded;
+}
+
+/**
+ * A read-only view of `host` confined beneath `roots` (the dashboard's,
+ * which serves to a browser what others wrote): beneath a root a path is
+ * opened as {@link FileSystem.beneath} opens it, no symlink followed on the
+ * way or at its end, so what is read is the file actually opened there and
+ * a link planted at any time leads nowhere (`ELOOP`; `stat` answers it
+ * missing when the link is on the way). A path outside every root is not
+ * read (`EACCES`; `stat` null, `readDir` `ENOENT`), and nothing is written
+ * (`EROFS`). The core's writers ({@link writerHost}: validate) get one
+ * exception, which the view's holder does not: the host's own validation
+ * cache, private to this account and outside every folder, so that a
+ * change costs validate the appended events, not the whole log.
+ */
+export function readOnlyView(host: Host, roots: readonly string[], resolvePath: (path: string) => string): Host {
+  const bases = roots.map((root) => nodePath.resolve(root));
+  const confined = host.fs.beneath ? host.fs.beneath(bases) : host.fs;
+  const inside = (path: string): boolean => bases.some((base) => isInside(nodePath.resolve(path), base));
+  const view = Object.create(host, { fs: { value: viewFileSystem(host, confined, inside), enumerable: true }, resolvePath: { value: resolvePath, enumerable: true } }) as Host;
+  let cacheDir: Promise<string | undefined> | undefined;
+  const holds = async (path: string): Promise<boolean> => {
+    const dir = await (cacheDir ??= host.cacheDir ? host.cacheDir().catch(() => undefined) : Promise.resolve(undefined));
+    // Resolved first: `cache/../elsewhere` is not in the cache.
+    return dir !== undefined && isInside(nodePath.resolve(path), dir);
+  };
+  const writer = Object.create(view, { fs: { value: viewFileSystem(host, confined, inside, { fs: writerHost(host).fs, holds }), enumerable: true } }) as Host;
+  writers.set(view, writer);
+  return view;
+}
+
+/** The view's file system: reads beneath the roots, nothing outside them, no write; with `cache`, the validation cache read and written through its file system. */
+function viewFileSystem(host: Host, confined: FileSystem, inside: (path: string) => boolean, cache?: { fs: FileSystem; holds(path: string): Promise<boolean> }): FileSystem {
+  const inCache = async (path: string): Promise<boolean> => cache !== undefined && (await cache.holds(path));
+  const refuse = (what: string) => (path: string): Promise<never> => Promise.reject(fsError('EROFS', `${what} ${path}: refused, a read-only view writes nothing`));
+  const outside = (path: string): Error => fsError('EACCES', `${path} is outside the read-only view's roots: not read`);
+  // A read: from the cache (the core's writer only), beneath a root, or refused.
+  const read = <A extends unknown[], T>(run: (fs: FileSystem, path: string, ...rest: A) => Promise<T>, elsewhere: (path: string) => Promise<T>) =>
+    async (path: string, ...rest: A): Promise<T> => ((await inCache(path)) ? run(cache!.fs, path, ...rest) : inside(path) ? run(confined, path, ...rest) : elsewhere(path));
+  const write = <A extends unknown[]>(what: string, run: (fs: FileSystem, path: string, ...rest: A) => Promise<void>) =>
+    async (path: string, ...rest: A): Promise<void> => ((await inCache(path)) ? run(cache!.fs, path, ...rest) : refuse(what)(path));
+  const fs: FileSystem = {
+    readFile: read((at, path, options?: { maxBytes?: number }) => at.readFile(path, options), (path) => Promise.reject(outside(path))),
+    // A symlinked directory on the way is not in the view: missing, as a path outside it is.
+    stat: read((at, path) => at.stat(path).catch((error: unknown) => (errorCode(error) === 'ELOOP' ? null : Promise.reject(error))), async () => null),
+    readDir: read((at, path) => at.readDir(path), (path) => Promise.reject(fsError('ENOENT', `${path} is outside the read-only view's roots`))),
+    realpath: (path) => host.fs.realpath(path),
+    writeFile: write('write', (at, path, data: Uint8Array | string, options?: { exclusive?: boolean; temporary?: boolean }) => at.writeFile(path, data, options)),
+    appendFile: write('append to', (at, path, data: Uint8Array | string) => at.appendFile(path, data)),
+    truncate: write('truncate', (at, path, size: number) => at.truncate(path, size)),
+    remove: write('remove', (at, path) => at.remove(path)),
+    mkdir: write('create', (at, path) => at.mkdir(path)),
+    rename: async (from, to) => ((await inCache(from)) && (await inCache(to)) ? cache!.fs.rename(from, to) : refuse('rename')(from)),
+  };
+  if (confined.readTail) fs.readTail = read((at, path, length: number) => at.readTail ? at.readTail(path, length) : Promise.resolve(null), async () => null);
+  if (confined.openRead) fs.openRead = read((at, path, options?: { maxBytes?: number }) => (at.openRead ? at.openRead(path, options) : Promise.reject(fsError('ENOTSUP', `${path}: no piecewise reads here`))), (path) => Promise.reject(outside(path)));
+  if (host.fs.watch) fs.watch = (path, onChange) => host.fs.watch!(path, onChange);
+  return fs;
 }
 
 /**

@@ -14,7 +14,8 @@ import type { Host } from './host.ts';
 import { lineHash } from './keyring.ts';
 import { loadsPy } from './pyjson.ts';
 import { formatProtocolJson, formatTimestamp, pyRepr, pyStrip, sortedPy } from './pytext.ts';
-import type { AcpEvent, DeliverableDeclaration, InitOptions, InitRequest, InitResult, ProtocolDocument, Registry } from './types.ts';
+import { INIT_OPTIONS, type AcpEvent, type DeliverableDeclaration, type InitOptions, type InitRequest, type InitResult, type ProtocolDocument, type Registry, type UnsignedPolicy } from './types.ts';
+import { checkedRequest } from './doors.ts';
 import { localStore, openStore } from './store.ts';
 import { errorCode, fsError } from './util.ts';
 import { refuseUnencodable } from './event-log.ts';
@@ -30,49 +31,29 @@ function uniqueTrimmed(values: string[]): string[] {
   return out;
 }
 
-/** Every key of {@link InitRequest}: a library caller's other keys are refused by name, never silently ignored. */
-const INIT_REQUEST_KEYS: ReadonlySet<string> = new Set<keyof InitRequest>([
-  'participants', 'objective', 'completion', 'primaryType', 'primaryFile', 'primaryChecks', 'mode', 'dir', 'repoRoot', 'resume', 'sign', 'signingPolicy', 'participantKeys',
-]);
-
-/** The library's key for an option as the CLI (or MCP) names it, camel-cased: the hint of a refusal. */
-const INIT_KEY_OF_CLI_NAME: Readonly<Record<string, keyof InitRequest>> = {
-  participant: 'participants',
-  primaryDeliverableType: 'primaryType',
-  primaryDeliverableFile: 'primaryFile',
-  primaryDeliverableCheck: 'primaryChecks',
-  primaryDeliverableChecks: 'primaryChecks',
-  deliverablesMode: 'mode',
-  deliverablesDir: 'dir',
-  registerKey: 'participantKeys',
-};
-
 /**
- * Refuse a key {@link init} does not know: `{ primaryDeliverableType: 'adr' }`
- * (the CLI's name) would otherwise be ignored and fail later, as "unknown
- * deliverable type ''".
+ * Refuse a deliverable type the registry does not know, as the Python
+ * tools' argparse refuses a choice: before every other check of init,
+ * whichever door asked (the `init` command runs it before it reads another
+ * option; {@link planInit} first of all).
  */
-function refuseUnknownInitKeys(request: InitRequest): void {
-  for (const key of Object.keys(request)) {
-    if (INIT_REQUEST_KEYS.has(key)) continue;
-    const camel = key.replace(/[-_]([a-z])/g, (_, c: string) => c.toUpperCase());
-    const known = INIT_KEY_OF_CLI_NAME[camel] ?? (INIT_REQUEST_KEYS.has(camel) ? camel : undefined);
-    const hint = known ? ` (the library calls it ${known})` : ` (keys: ${[...INIT_REQUEST_KEYS].join(', ')})`;
-    throw new AcpError(`unknown init option ${pyRepr(key)}${hint}`, 2, 'usage');
-  }
+export function refuseUnknownType(registry: Registry, type: string): void {
+  if (registry.type(type)) return;
+  const choices = sortedPy([...registry.types.keys()]).map((name) => pyRepr(name));
+  throw new AcpError(`argument --primary-deliverable-type: invalid choice: ${pyRepr(type)} (choose from ${choices.join(', ')})`);
 }
 
 /** Build the protocol document and the files of a new folder (no I/O). */
 export function planInit(folder: string, request: InitRequest, registry: Registry, now: Date): { protocol: ProtocolDocument; files: Map<string, string> } {
+  refuseUnknownType(registry, request.primaryType);
   const objective = pyStrip(request.objective ?? '');
   if (!objective) throw new AcpError('--objective must not be blank');
   const participants = uniqueTrimmed(request.participants ?? []);
   if (participants.length < 2) throw new AcpError('at least two non-blank --participant values are required');
   const completion = (request.completion ?? []).map(pyStrip).filter(Boolean);
   if (!completion.length) throw new AcpError('at least one non-blank --completion is required');
-  const typeName = pyStrip(request.primaryType ?? '');
-  const definition = registry.type(typeName);
-  if (!definition) throw new AcpError(`unknown deliverable type '${typeName}' (known: ${sortedPy(registry.types.keys()).join(', ')})`);
+  const typeName = request.primaryType;
+  const definition = registry.type(typeName)!;
   const checks = (request.primaryChecks ?? []).map(pyStrip).filter(Boolean);
   const custom = typeName === 'custom';
   // The file and the directory are taken as given, not trimmed, as the Python tools take them (`--primary-deliverable-file ''` is none).
@@ -131,8 +112,9 @@ export function planInit(folder: string, request: InitRequest, registry: Registr
  * Initialise a collaboration folder (spec §9). **[beyond]** never
  * overwrites an existing file: if any target exists, nothing is written.
  */
-export async function init(guarded: Host, folder: string, request: InitRequest, registry: Registry, options: InitOptions = {}): Promise<InitResult> {
-  refuseUnknownInitKeys(request);
+export async function init(guarded: Host, folder: string, given: InitRequest, registry: Registry, options: InitOptions = {}): Promise<InitResult> {
+  // Checked as every door checks init's arguments (runtime/doors.ts): a key the table does not know is refused by name, never ignored.
+  const request = checkedRequest(INIT_OPTIONS, given, { folder }, ['participantKeys']);
   const host = writerHost(guarded);
   try {
     // Usage errors come first, before a store is asked anything (git: a fetch).
@@ -207,7 +189,8 @@ async function initFolder(plainHost: Host, folder: string, request: InitRequest,
 async function signInit(host: Host, protocol: ProtocolDocument, event: AcpEvent, request: InitRequest): Promise<void> {
   const signing = await import('./signing.ts');
   const policy = request.signingPolicy ?? 'warn';
-  if (!signing.UNSIGNED_POLICIES.includes(policy)) throw new AcpError(`--signing-policy must be 'warn' or 'refuse', not ${pyRepr(policy)}`);
+  const known = (value: string): value is UnsignedPolicy => (signing.UNSIGNED_POLICIES as readonly string[]).includes(value);
+  if (!known(policy)) throw new AcpError(`--signing-policy must be 'warn' or 'refuse', not ${pyRepr(policy)}`);
   const given = request.participantKeys ?? {};
   const participants = participantIds(protocol);
   for (const [who, key] of Object.entries(given)) {

@@ -404,6 +404,32 @@ export interface CommandOptionSpec {
   choices?: readonly string[];
   /** Placeholder in `--help` (default: the option name). */
   valueName?: string;
+  /**
+   * The doors besides the CLI that take the option, and under which name
+   * (see {@link OptionDoors}); `false`: the CLI's only (`--strict`, which a
+   * server decides for its calls; a store's flag, which a server is started
+   * with). Absent: every door, under its usual spelling. `--json` is never a
+   * door's argument: the doors answer JSON anyway.
+   */
+  doors?: false | OptionDoors;
+}
+
+/**
+ * How the doors besides the CLI name one option (the one table,
+ * runtime/doors.ts): JSON-RPC takes it camel-cased (`replyTo`) or as the
+ * CLI spells it, MCP snake-cased (`reply_to`), the library's request
+ * objects camel-cased; a door set to `false` does not take it.
+ */
+export interface OptionDoors {
+  /**
+   * The MCP tool's argument: `name` where MCP's published name is not the
+   * snake-cased option (init's `participants`), `default` where MCP takes
+   * another default than the command (wait's 300 s: MCP clients time calls out).
+   */
+  mcp?: false | { name?: string; default?: string | number | boolean };
+  /** The key in the library's request object ({@link InitRequest}, {@link AppendRequest}) when it is not the camel-cased option. */
+  library?: false | string;
+  rpc?: false;
 }
 
 /**
@@ -470,6 +496,38 @@ export interface CommandDoors {
   mcp?: string;
 }
 
+/** A door besides the CLI: the MCP server, the JSON-RPC server, the library's request objects (runtime/doors.ts). */
+export type Door = 'mcp' | 'rpc' | 'library';
+
+/** What a server decides itself about a command it runs for a client ({@link AcpApi.serverOptions}). */
+export interface ServerDecisions {
+  /** The folder, as the server resolved it (JSON-RPC: the task's); absent: the client's `folder`, checked as the others. */
+  folder?: string;
+  /** The store flags the server was started with (`--git`): its writes and waits go through the store they choose. */
+  storeFlags?: Readonly<Record<string, unknown>>;
+  /** Ask the command for JSON only (`--json`: the JSON-RPC server's answer is the command's JSON). */
+  json?: boolean;
+}
+
+
+/** One property of a JSON Schema, as MCP lists a tool's inputSchema. */
+export interface JsonSchemaProperty {
+  type: 'string' | 'integer' | 'number' | 'boolean' | 'array';
+  description?: string;
+  enum?: readonly string[];
+  items?: JsonSchemaProperty;
+  minimum?: number;
+  default?: string | number | boolean;
+}
+
+/** A tool's inputSchema: an object whose properties are the options a door takes. */
+export interface JsonObjectSchema {
+  type: 'object';
+  properties: Record<string, JsonSchemaProperty>;
+  required?: string[];
+  additionalProperties: false;
+}
+
 /** The value `run` gets for one option (see {@link CommandOptionSpec.type}). */
 export type OptionValue<O extends CommandOptionSpec> = O extends { type: 'boolean' }
   ? boolean
@@ -480,6 +538,35 @@ export type OptionValue<O extends CommandOptionSpec> = O extends { type: 'boolea
     : O extends { multiple: true }
       ? string[]
       : string;
+
+/** `primary-deliverable-type` → `primaryDeliverableType`. */
+export type CamelCase<S extends string> = S extends `${infer Head}-${infer Tail}` ? `${Head}${Capitalize<CamelCase<Tail>>}` : S;
+
+/** The key option `K` has in a library request: {@link OptionDoors.library}, else `K` camel-cased; `never` where the library does not take it. */
+type RequestKey<K extends string, O> = K extends 'json'
+  ? never
+  : O extends { doors: false } | { doors: { library: false } }
+    ? never
+    : O extends { doors: { library: infer N extends string } }
+      ? N
+      : CamelCase<K>;
+
+/**
+ * A library request object derived from a command's option table: each
+ * option the library takes, under its key there, typed as `run` gets it,
+ * required where the option is, and where it is one of `Needed` (options
+ * the command cannot do without but refuses in its own words, after the
+ * parser's checks: init's `--objective must not be blank`).
+ * {@link InitRequest} and {@link AppendRequest} are made this way from
+ * {@link INIT_OPTIONS} and {@link APPEND_OPTIONS}, so the table and the
+ * library cannot drift: an option renamed in the table renames (or, in
+ * `Needed`, breaks) the request type.
+ */
+export type RequestOf<O extends Record<string, CommandOptionSpec>, Needed extends keyof O = never> = {
+  -readonly [K in keyof O & string as O[K] extends { required: true } ? RequestKey<K, O[K]> : K extends Needed ? RequestKey<K, O[K]> : never]: OptionValue<O[K]>;
+} & {
+  -readonly [K in keyof O & string as O[K] extends { required: true } ? never : K extends Needed ? never : RequestKey<K, O[K]>]?: OptionValue<O[K]>;
+};
 
 /** The options `run` gets, typed from their data: a required option is always there. */
 export type OptionValuesOf<O extends Record<string, CommandOptionSpec>> = string extends keyof O
@@ -519,6 +606,12 @@ export interface CommandContext<V = OptionValues> {
   out(text: string): void;
   /** Print one line on stderr. */
   err(text: string): void;
+  /**
+   * Say how a long command goes (wait's `waiting: …` lines): the CLI prints
+   * it on stdout (nothing under `--json`), the MCP server sends it as
+   * `notifications/progress`. Not part of the command's answer.
+   */
+  progress(text: string): void;
   /** `--json` was given: print one JSON object instead of text. */
   json: boolean;
   /** Colour is allowed (a TTY, and NO_COLOR/FORCE_COLOR say so; decided at the edge). */
@@ -654,22 +747,77 @@ export interface RegistryOptions {
   env?(name: string): string | undefined;
 }
 
-/** What an append asks for. */
-export interface AppendRequest {
-  participant: string;
-  event: string;
-  summary: string;
-  doc?: string;
-  replyTo?: number;
-  role?: string;
-  sha256?: string;
-  /**
-   * In a signed collaboration: announce a new signing key in this event,
-   * signed by the current one, and sign with the new key from then on
-   * (docs/signing.md).
-   */
-  rotateKey?: boolean;
-}
+/** `--folder` of init and append: an argument of the library's functions, not a key of their requests. */
+const FOLDER_OPTION = { type: 'string', required: true, description: 'Collaboration folder (over MCP and JSON-RPC: relative to the server root)', doors: { library: false } } as const;
+
+/**
+ * The options of `acp init` (spec §9), the one table of every door: the
+ * CLI's argv and `--help`, the MCP tool's inputSchema, the JSON-RPC
+ * action's args and {@link InitRequest} are all read from it
+ * (runtime/doors.ts). `--participant`, `--objective` and `--completion`,
+ * which the Python tools' argparse requires, are refused by init's own
+ * check instead (`--objective must not be blank`), after the deliverable
+ * type's: an unknown type is what the reference names first.
+ */
+export const INIT_OPTIONS = {
+  folder: FOLDER_OPTION,
+  participant: {
+    type: 'string', multiple: true, valueName: 'id', doors: { mcp: { name: 'participants' }, library: 'participants' },
+    description: 'Participant id (repeatable; at least two; the first owns the proposal)',
+  },
+  objective: { type: 'string', description: 'What the collaboration must achieve (one sentence)' },
+  completion: { type: 'string', multiple: true, valueName: 'gate', description: 'Objective completion gate, checked in readiness.md before completing (repeatable; at least one)' },
+  'primary-deliverable-type': {
+    type: 'string', required: true, valueName: 'type', doors: { library: 'primaryType' },
+    description: "Primary deliverable type: adr, design-spec, implementation-plan, decision-memo, review-report, test-plan, custom, or a plugin's",
+  },
+  'primary-deliverable-file': { type: 'string', valueName: 'file', doors: { library: 'primaryFile' }, description: "Primary deliverable file name (.md); required for custom, else the type's default" },
+  'primary-deliverable-check': {
+    type: 'string', multiple: true, valueName: 'section', doors: { mcp: { name: 'primary_deliverable_checks' }, library: 'primaryChecks' },
+    description: 'Required section of a custom deliverable (repeatable)',
+  },
+  'deliverables-mode': { type: 'string', choices: ['internal', 'external'], valueName: 'mode', doors: { library: 'mode' }, description: 'internal (in the folder, default) or external (in a repository around it)' },
+  'deliverables-dir': { type: 'string', valueName: 'dir', doors: { library: 'dir' }, description: 'Deliverables directory (default deliverables)' },
+  'repo-root': { type: 'string', valueName: 'path', description: 'Repository root, relative to the folder (external mode)' },
+  resume: { type: 'boolean', description: 'Succeed if the folder already exists' },
+  sign: { type: 'boolean', description: 'Sign every event with its participant’s Ed25519 key (docs/signing.md)' },
+  'signing-policy': { type: 'string', choices: ['warn', 'refuse'], description: 'What validate makes of an unsigned event: warn (default) or refuse' },
+  // The library takes the keys as a record (participantKeys), MCP not at all: a key is registered where its participant runs.
+  'register-key': {
+    type: 'string', multiple: true, valueName: 'id=key', doors: { mcp: false, library: false },
+    description: 'Register a participant’s public key, as `acp key` prints it (repeatable)',
+  },
+  json: { type: 'boolean', description: 'Print one JSON object' },
+} as const satisfies Record<string, CommandOptionSpec>;
+
+/**
+ * The options of `acp append` (spec §6), the one table of every door (see
+ * {@link INIT_OPTIONS}); {@link AppendRequest} is derived from it.
+ */
+export const APPEND_OPTIONS = {
+  folder: FOLDER_OPTION,
+  participant: { type: 'string', required: true, valueName: 'id', description: 'Who appends (a participant id listed in protocol.json)' },
+  // Python's `choices=sorted(EVENTS)`: an unknown name is an argparse error (spec §6 step 2 allows it).
+  event: { type: 'string', required: true, choices: [...EVENT_NAMES].sort(), valueName: 'name', description: `Event name (${EVENT_NAMES.join(', ')})` },
+  summary: { type: 'string', required: true, valueName: 'text', description: 'One-line summary of what you did' },
+  doc: { type: 'string', valueName: 'ref', description: 'Document the event refers to (the deliverable reference for deliverable_* events, conclusion.md for completed)' },
+  'reply-to': { type: 'int', valueName: 'seq', description: 'Seq of the event this answers (usually the latest; required after initialized)' },
+  role: { type: 'string', choices: ['primary', 'supporting'], description: 'primary or supporting (deliverable events)' },
+  sha256: { type: 'string', valueName: 'hex', description: 'SHA-256 of the frozen deliverable (deliverable_frozen; freeze computes it)' },
+  // Key rotation needs the participant's key on the machine that appends: not an MCP argument.
+  'new-key': {
+    type: 'boolean', doors: { mcp: false, library: 'rotateKey' },
+    description: 'Signed collaborations: announce a new key in this event, signed by the current one, and sign with it from then on (docs/signing.md)',
+  },
+  strict: {
+    type: 'boolean', doors: false,
+    description: 'Refuse, in validate’s words, an event after which the folder would fail `validate --strict` (default: the strict: key of acp.config.yaml, else off)',
+  },
+  json: { type: 'boolean', description: 'Print the appended event as JSON' },
+} as const satisfies Record<string, CommandOptionSpec>;
+
+/** What an append asks for: {@link APPEND_OPTIONS} as the library names them (`replyTo`, `rotateKey`). */
+export interface AppendRequest extends RequestOf<typeof APPEND_OPTIONS> {}
 
 /** What an append did. */
 export interface AppendResult {
@@ -889,22 +1037,11 @@ export interface SignatureReport {
   rebuilt?: SigningDeclaration;
 }
 
-/** What `init` asks for. */
-export interface InitRequest {
-  participants: string[];
-  objective: string;
-  completion: string[];
-  primaryType: string;
-  primaryFile?: string;
-  primaryChecks?: string[];
-  mode?: 'internal' | 'external' | string;
-  dir?: string;
-  repoRoot?: string;
-  resume?: boolean;
-  /** Start a signed collaboration (docs/signing.md): the first participant's key signs seq 1. */
-  sign?: boolean;
-  /** What validate makes of an unsigned event in it: `warn` (default) or `refuse`. */
-  signingPolicy?: UnsignedPolicy;
+/**
+ * What `init` asks for: {@link INIT_OPTIONS} as the library names them
+ * (`participants`, `primaryType`, `mode`, …), and the registered keys as a record.
+ */
+export interface InitRequest extends RequestOf<typeof INIT_OPTIONS, 'participant' | 'objective' | 'completion'> {
   /** Public keys of participants registered at init (participant → key, as `acp key` prints it), instead of at their first append. */
   participantKeys?: Record<string, string>;
 }
@@ -1067,6 +1204,8 @@ export interface RunCommandOptions {
   runtime?: RuntimeFacts;
   out?(text: string): void;
   err?(text: string): void;
+  /** Where {@link CommandContext.progress} goes (default: `out`, unless the options ask for JSON). */
+  progress?(text: string): void;
   color?: boolean;
   signal?: AbortSignal;
   env?(name: string): string | undefined;
@@ -1384,6 +1523,10 @@ export interface AcpApi {
   readonly EVENT_NAMES: typeof EVENT_NAMES;
   /** Every phase of the state machine. */
   readonly PHASES: typeof PHASES;
+  /** The options of `acp init`: the one table its doors and {@link InitRequest} are read from. */
+  readonly INIT_OPTIONS: typeof INIT_OPTIONS;
+  /** The options of `acp append`: the one table its doors and {@link AppendRequest} are read from. */
+  readonly APPEND_OPTIONS: typeof APPEND_OPTIONS;
   /** Files a collaboration folder must hold (spec §1). */
   readonly REQUIRED_FILES: readonly ['protocol.json', 'events.jsonl', 'proposal.md', 'review.md', 'decisions.md', 'readiness.md', 'conclusion.md'];
   /** Files whose presence is an error (spec §1). */
@@ -1701,9 +1844,10 @@ export interface AcpApi {
    * checked there cannot be redirected out between the check and the use.
    * The same host object for the same host and bases (the in-process lock
    * queue is kept per host). A host without `beneath` is returned as it is:
-   * its callers' checks are all it has.
+   * its callers' checks are all it has. With `readOnly` (the dashboard's
+   * view): nothing outside the bases is read either, and nothing is written.
    */
-  confineHost(host: Host, bases: readonly string[]): Host;
+  confineHost(host: Host, bases: readonly string[], options?: { readOnly?: boolean }): Host;
   /** Python's strict UTF-8 decoding with universal newlines (spec §8a); raises AcpError on invalid UTF-8. */
   decodeText(bytes: Uint8Array, name: string): string;
   /**
@@ -1797,6 +1941,25 @@ export interface AcpApi {
       options?: OptionValues;
       args?: Record<string, string | undefined>;
   }, where: RunCommandOptions): Promise<CommandResult>;
+  /**
+   * The one check of a door's arguments (runtime/doors.ts): JSON values,
+   * named as `door` names the options, become the values `run` gets (keyed
+   * by option name), or a usage error in the CLI's words; `decided` are the
+   * values the door sets itself.
+   */
+  optionsFromDoor(options: Readonly<Record<string, CommandOptionSpec>> | undefined, args: Readonly<Record<string, unknown>>, door: Door, decided?: OptionValues): OptionValues;
+  /** Refuse a deliverable type the registry does not know, in argparse's words for a choice (init's first check, at every door). */
+  refuseUnknownType(registry: Registry, type: string): void;
+  /**
+   * A command's options for a call to a server: the client's `args` checked
+   * as {@link AcpApi.optionsFromDoor} checks them, and what the server
+   * decides itself (the folder, its store flags, strictness, JSON output).
+   */
+  serverOptions(registry: Registry, spec: CommandSpec, args: Readonly<Record<string, unknown>>, door: 'mcp' | 'rpc', given?: ServerDecisions): OptionValues;
+  /** What `door` calls option `name` (`reply_to` at MCP, `replyTo` over JSON-RPC), or undefined where it does not take it. */
+  doorName(name: string, option: CommandOptionSpec, door: Door): string | undefined;
+  /** The JSON Schema of the options `door` takes: MCP's inputSchema of a command's tool. */
+  doorSchema(options: Readonly<Record<string, CommandOptionSpec>> | undefined, door: Door): JsonObjectSchema;
   /**
    * The user-facing side of a failure: an {@link AcpError}'s message, exit code
    * and stable code, or a file system failure nobody foresaw (a file replaced

@@ -40,6 +40,16 @@ async function driveTo(folder: string, stop: number): Promise<void> {
   }
 }
 
+/** An MCP client of an in-process server over `root`, as `acp mcp` builds it. */
+async function mcpClient(registry: acp.Registry, root: string): Promise<Client> {
+  const server = createMcpServer({ core: acp, host: await acp.createNodeHost(), registry, root, version: 'test' });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  const client = new Client({ name: 'doors', version: '1.0.0' });
+  await client.connect(clientSide);
+  return client;
+}
+
 const FREEZE_STEP = STEPS.findIndex((step) => step.event.event === 'deliverable_frozen');
 
 for (const runtime of rpcRuntimes()) {
@@ -130,7 +140,7 @@ describe('MCP door', () => {
   let client: Client;
   beforeAll(async () => {
     root = realpathSync(mkdtempSync(join(tmpdir(), 'acp-doors-mcp-')));
-    const server = createMcpServer({ core: acp, host: await acp.createNodeHost(), registry: await acp.createRegistry(), root, version: 'test' });
+    const server = createMcpServer({ core: acp, host: await acp.createNodeHost(), registry: await acp.createRegistry({ builtIns: true }), root, version: 'test' });
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await server.connect(serverSide);
     client = new Client({ name: 'doors', version: '1.0.0' });
@@ -154,22 +164,30 @@ describe('MCP door', () => {
     expect(Object.keys(last)).toEqual(['seq', 'from', 'event', 'at', 'summary', 'reply_to']);
   });
 
-  test('arguments that do not fit the schema are a tool error in words an agent can act on; nothing is written', async () => {
+  test('arguments the one check refuses are a tool error in the CLI\'s words; nothing is written', async () => {
     await call('init', { folder: 'args', participants: ['alice', 'bob'], objective: 'o', completion: ['g'], primary_deliverable_type: 'adr' });
     const log = readFileSync(join(root, 'args', 'events.jsonl'), 'utf8');
     const cases: Array<[Record<string, unknown>, string]> = [
-      [{ participant: 'alice', event: 'blocked', summary: 's', reply_to: 'one' }, 'error: invalid arguments for tool append: reply_to: expected number, received string'],
-      [{ event: 'blocked', summary: 's', reply_to: 1 }, 'error: invalid arguments for tool append: participant: required'],
-      [{ participant: 'alice', event: 'blocked', summary: 's', reply_to: 1.5 }, 'error: invalid arguments for tool append: reply_to: expected int, received number'],
+      [{ participant: 'alice', event: 'blocked', summary: 's', reply_to: 'one' }, "error: argument --reply-to: invalid int value: 'one'"],
+      [{ event: 'blocked', summary: 's', reply_to: 1 }, 'error: the following arguments are required: --participant'],
+      [{ participant: 'alice', event: 'blocked', summary: 's', reply_to: 1.5 }, "error: argument --reply-to: invalid int value: '1.5'"],
+      [{ participant: 'alice', event: 'blocked', summary: 's', reply_to: 1, colour: 'red' }, 'error: unrecognized arguments: colour'],
+      [{ participant: 'alice', event: 'blocked', summary: 's', replyTo: 1 }, 'error: unrecognized arguments: replyTo (did you mean reply_to?)'],
     ];
     for (const [args, line] of cases) {
       const r = await call('append', { folder: 'args', ...args });
-      expect(r).toMatchObject({ isError: true, text: `${line} (see the tool's inputSchema)`, structured: { ok: false, code: 'usage', exitCode: 2 } });
-      expect(r.text).not.toContain('MCP error');
+      expect(r).toMatchObject({ isError: true, text: line, structured: { ok: false, code: 'usage', exitCode: 2 } });
     }
     expect(readFileSync(join(root, 'args', 'events.jsonl'), 'utf8')).toBe(log);
     // A tool the server does not have stays a protocol error.
     await expect(client.callTool({ name: 'rm_rf', arguments: {} })).rejects.toMatchObject({ code: -32602 });
+  });
+
+  test("wait that runs out of time: a tool error in wait's own words, its --json object beside; a seconds value may be a string the CLI reads", async () => {
+    await call('init', { folder: 'late', participants: ['alice', 'bob'], objective: 'o', completion: ['g'], primary_deliverable_type: 'adr' });
+    const r = await call('wait', { folder: 'late', participant: 'bob', timeout_seconds: '0.05' });
+    expect(r).toMatchObject({ isError: true, text: expect.stringMatching(/^timeout: /), structured: { ok: false, exitCode: 1, timeout: true } });
+    expect(await call('wait', { folder: 'late', participant: 'bob', timeout_seconds: 'soon' })).toMatchObject({ isError: true, text: "error: argument --timeout: invalid float value: 'soon'" });
   });
 
   test('stdio: a line that is not JSON gets -32700, JSON that is not JSON-RPC -32600; the server keeps serving', async () => {
@@ -217,8 +235,8 @@ describe('library door', () => {
   test("init refuses the CLI's option names by name, with the library's", async () => {
     const collab = await acp.openCollaboration(join(dir, 'named'), { host: acp.createMemoryHost() });
     const request = { participants: ['alice', 'bob'], objective: 'o', completion: ['g'], primaryDeliverableType: 'adr' } as unknown as acp.InitRequest;
-    await expect(collab.init(request)).rejects.toMatchObject({ code: 'usage', message: "unknown init option 'primaryDeliverableType' (the library calls it primaryType)" });
-    await expect(collab.init({ ...INIT, colour: 'red' } as acp.InitRequest)).rejects.toMatchObject({ message: expect.stringMatching(/^unknown init option 'colour' \(keys: participants, /) });
+    await expect(collab.init(request)).rejects.toMatchObject({ code: 'usage', message: 'unrecognized arguments: primaryDeliverableType (did you mean primaryType?)' });
+    await expect(collab.init({ ...INIT, colour: 'red' } as acp.InitRequest)).rejects.toMatchObject({ code: 'usage', message: 'unrecognized arguments: colour' });
   });
 
   test('docs/embedding.md names the file package.json exports as the library', () => {
@@ -254,6 +272,73 @@ describe('the one table: each door exposes the commands whose spec lists it', ()
     } finally {
       await client.close();
       await srv.close();
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the one table: MCP inputSchemas are derived from the commands\' options', () => {
+  test("each command tool lists its command's options as MCP names them: type, help text, choices, required, MCP's default", async () => {
+    const root = realpathSync(mkdtempSync(join(tmpdir(), 'acp-doors-schema-')));
+    const registry = await acp.createRegistry({ builtIns: true });
+    const client = await mcpClient(registry, root);
+    try {
+      const { tools } = await client.listTools();
+      const schema = (name: string) => tools.find((tool) => tool.name === name)!.inputSchema as unknown as acp.JsonObjectSchema;
+      const append = registry.commands.get('append')!.spec.options!;
+      expect(schema('append')).toEqual({
+        type: 'object',
+        properties: {
+          folder: { type: 'string', description: append.folder!.description },
+          participant: { type: 'string', description: append.participant!.description },
+          event: { type: 'string', enum: [...acp.EVENT_NAMES].sort(), description: append.event!.description },
+          summary: { type: 'string', description: append.summary!.description },
+          doc: { type: 'string', description: append.doc!.description },
+          reply_to: { type: 'integer', description: append['reply-to']!.description },
+          role: { type: 'string', enum: ['primary', 'supporting'], description: append.role!.description },
+          sha256: { type: 'string', description: append.sha256!.description },
+        },
+        required: ['folder', 'participant', 'event', 'summary'],
+        additionalProperties: false,
+      });
+      // The published argument names stay (docs/agents.md): init's lists under plural names, wait's timeout in seconds with MCP's default.
+      expect(Object.keys(schema('init').properties)).toEqual([
+        'folder', 'participants', 'objective', 'completion', 'primary_deliverable_type', 'primary_deliverable_file', 'primary_deliverable_checks',
+        'deliverables_mode', 'deliverables_dir', 'repo_root', 'resume', 'sign', 'signing_policy',
+      ]);
+      expect(schema('init').properties.participants).toMatchObject({ type: 'array', items: { type: 'string' } });
+      expect(schema('wait').properties).toEqual({
+        folder: expect.any(Object),
+        participant: expect.any(Object),
+        timeout_seconds: { type: 'number', minimum: 0, default: 300, description: registry.commands.get('wait')!.spec.options!.timeout!.description },
+      });
+      expect(Object.keys(schema('validate').properties)).toEqual(['folder']);
+      expect(Object.keys(schema('freeze').properties)).toEqual(['folder', 'participant', 'doc', 'summary']);
+      for (const name of ['init', 'append', 'wait', 'validate', 'freeze']) expect(schema(name), name).toEqual(acp.doorSchema(registry.commands.get(name)!.spec.options, 'mcp'));
+    } finally {
+      await client.close();
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  test("a plugin's new option of append appears in the MCP tool and reaches the command, with nothing in the server changed", async () => {
+    const root = realpathSync(mkdtempSync(join(tmpdir(), 'acp-doors-option-')));
+    const seen: unknown[] = [];
+    const ticket = acp.definePlugin({
+      name: 'ticket',
+      commands: [{ name: 'append', extend: true, description: 'append with a ticket', options: { ticket: { type: 'string', description: 'The tracker ticket this event closes' } }, run: (ctx) => (seen.push(ctx.options.ticket), ctx.next()) }],
+    });
+    const registry = await acp.createRegistry({ builtIns: true, plugins: [ticket] });
+    await acp.init(await acp.createNodeHost(), join(root, 'c'), { participants: ['alice', 'bob'], objective: 'o', completion: ['g'], primaryType: 'adr' }, registry);
+    const client = await mcpClient(registry, root);
+    try {
+      const { tools } = await client.listTools();
+      expect((tools.find((tool) => tool.name === 'append')!.inputSchema.properties as Record<string, unknown>).ticket).toEqual({ type: 'string', description: 'The tracker ticket this event closes' });
+      const result = (await client.callTool({ name: 'append', arguments: { folder: 'c', participant: 'alice', event: 'blocked', summary: 'stop', reply_to: 1, ticket: 'T-7' } })) as CallToolResult;
+      expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
+      expect(seen).toEqual(['T-7']);
+    } finally {
+      await client.close();
       rmSync(root, { recursive: true, force: true });
     }
   });
@@ -365,36 +450,45 @@ describe('MCP door over a real stdio, spawned (npm test: node; ACP_FULL=1: node,
   }
 });
 
-describe('doors × commands × bad inputs: every door refuses the same requests and writes nothing', () => {
+describe('doors × commands × inputs: every door reads the same request the same way, in the same words', () => {
   /** A request in neutral form: option names as the CLI spells them (kebab-case), values as typed. */
   type Request = Record<string, string | number | string[] | boolean>;
-  const BAD: Array<[command: 'append' | 'init' | 'freeze' | 'validate', request: Request]> = [
-    ['append', { participant: 'alice', event: 'blocked', summary: 's', 'reply-to': 'one' }],
-    ['append', { participant: 'alice', event: 'blocked', summary: 's', 'reply-to': 1.5 }],
-    ['append', { participant: 'alice', event: 'nope', summary: 's', 'reply-to': 1 }],
-    ['append', { participant: 'alice', event: 'blocked', summary: 's', 'reply-to': 1, role: 'x' }],
-    ['append', { participant: 'alice', event: 'blocked', 'reply-to': 1 }],
-    ['append', { participant: 'alice', event: 'blocked', summary: 's', 'reply-to': 99 }],
-    ['append', { participant: 'mallory', event: 'blocked', summary: 's', 'reply-to': 1 }],
-    ['append', { participant: 'alice', event: 'completed', summary: 's', 'reply-to': 1, doc: 'conclusion.md' }],
-    ['init', { participant: ['alice'], objective: 'o', completion: ['g'], 'primary-deliverable-type': 'adr' }],
-    ['init', { participant: ['alice', 'bob'], objective: 'o', completion: ['g'], 'primary-deliverable-type': 'nope' }],
-    ['init', { participant: ['alice', 'bob'], objective: 'o', completion: ['g'], 'primary-deliverable-type': 'adr', 'deliverables-mode': 'sideways' }],
-    ['freeze', { participant: 'alice' }],
-    ['freeze', { participant: 'mallory' }],
+  /** Inputs every door can be given: each refused by all four in the same words (the CLI's, `error: ` and each door's envelope aside). */
+  const BAD: Array<[command: 'append' | 'init' | 'freeze', request: Request, words: string | RegExp]> = [
+    ['append', { participant: 'alice', event: 'blocked', summary: 's', 'reply-to': 'one' }, "argument --reply-to: invalid int value: 'one'"],
+    ['append', { participant: 'alice', event: 'blocked', summary: 's', 'reply-to': 1.5 }, "argument --reply-to: invalid int value: '1.5'"],
+    ['append', { participant: 'alice', event: 'nope', summary: 's', 'reply-to': 1 }, /^argument --event: invalid choice: 'nope' \(choose from 'blocked', 'completed', /],
+    ['append', { participant: 'alice', event: 'blocked', summary: 's', 'reply-to': 1, role: 'x' }, "argument --role: invalid choice: 'x' (choose from 'primary', 'supporting')"],
+    ['append', { participant: 'alice', event: 'blocked', 'reply-to': 1 }, 'the following arguments are required: --summary'],
+    ['append', { participant: 'alice', event: 'blocked', summary: 's', 'reply-to': 99 }, 'reply_to must point to an existing event'],
+    ['append', { participant: 'mallory', event: 'blocked', summary: 's', 'reply-to': 1 }, "participant 'mallory' is not listed in protocol.json"],
+    ['append', { participant: 'alice', event: 'completed', summary: 's', 'reply-to': 1, doc: 'conclusion.md' }, 'seq 2: completed requires a prior readiness_passed event'],
+    ['init', { participant: ['alice'], objective: 'o', completion: ['g'], 'primary-deliverable-type': 'adr' }, 'at least two non-blank --participant values are required'],
+    ['init', { participant: ['alice', 'bob'], completion: ['g'], 'primary-deliverable-type': 'adr' }, '--objective must not be blank'],
+    ['init', { participant: ['alice', 'bob'], objective: 'o', completion: ['g'], 'primary-deliverable-type': 'nope' }, /^argument --primary-deliverable-type: invalid choice: 'nope' \(choose from 'adr', /],
+    ['init', { participant: ['alice', 'bob'], objective: 'o', completion: ['g'], 'primary-deliverable-type': 'adr', 'deliverables-mode': 'sideways' }, "argument --deliverables-mode: invalid choice: 'sideways' (choose from 'internal', 'external')"],
+    ['freeze', { participant: 'alice' }, /^seq 2: deliverable_frozen is not allowed from phase drafting/],
+    ['freeze', { participant: 'mallory' }, "participant 'mallory' is not listed in protocol.json"],
   ];
-  const snake = (name: string): string => name.replace(/-/g, '_');
-  const camel = (name: string): string => name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
-  /** The MCP tool's argument names where they differ from the CLI's (init takes lists under plural names). */
-  const MCP_NAMES: Record<string, string> = { participant: 'participants' };
+  /** JSON values the command line cannot spell: the three JSON doors refuse each in the same words. */
+  const JSON_ONLY: Array<[command: 'append' | 'init', request: Record<string, unknown>, words: string]> = [
+    ['append', { participant: 'alice', event: 'blocked', summary: 's', 'reply-to': 1, colour: 'red' }, 'unrecognized arguments: colour'],
+    ['append', { participant: 'alice', event: 'blocked', summary: 3, 'reply-to': 1 }, 'argument --summary: expected a string, got 3'],
+    ['append', { participant: 'alice', event: 'blocked', summary: 's', 'reply-to': true }, 'argument --reply-to: invalid int value: true'],
+    ['append', { participant: 'alice', event: 'blocked', summary: 's', 'reply-to': [1] }, 'argument --reply-to: invalid int value: [1]'],
+    ['init', { participant: 'alice', objective: 'o', completion: ['g'], 'primary-deliverable-type': 'adr' }, "argument --participant: expected a list (the option is repeatable), got 'alice'"],
+    ['init', { participant: ['alice', 'bob'], objective: 'o', completion: ['g'], 'primary-deliverable-type': 'adr', resume: 'yes' }, "argument --resume: expected true or false, got 'yes'"],
+  ];
+  type Door = 'cli' | 'rpc' | 'mcp' | 'lib';
 
   let root: string;
   let srv: RunningServer;
   let mcp: Client;
+  let registry: acp.Registry;
   beforeAll(async () => {
     root = realpathSync(mkdtempSync(join(tmpdir(), 'acp-doors-bad-')));
     const host = await acp.createNodeHost();
-    const registry = await acp.createRegistry({ builtIns: true });
+    registry = await acp.createRegistry({ builtIns: true });
     for (const door of ['cli', 'rpc', 'mcp', 'lib']) await acp.init(host, join(root, door), { participants: ['alice', 'bob'], objective: 'o', completion: ['g'], primaryType: 'adr' }, registry);
     srv = await startServerOn('inproc', root);
     const server = createMcpServer({ core: acp, host, registry, root, version: 'test' });
@@ -411,64 +505,87 @@ describe('doors × commands × bad inputs: every door refuses the same requests 
 
   /** Every file of a folder (a new collaboration's folder counts as a change). */
   const snapshot = (folder: string): string => JSON.stringify(existsSyncSafe(folder) ? readTree(folder) : null);
-
-  async function viaCli(command: string, request: Request, folder: string): Promise<boolean> {
-    const argv = [command, '--folder', folder];
-    for (const [name, value] of Object.entries(request)) for (const item of Array.isArray(value) ? value : [value]) argv.push(`--${name}`, String(item));
-    const code = await acp.runCli({ argv, stdout: () => undefined, stderr: () => undefined, color: false });
-    return code !== 0;
-  }
-  async function viaRpc(command: string, request: Request, task: string): Promise<boolean> {
-    const conn = await RawConn.unix(srv.socket);
-    try {
-      const args = Object.fromEntries(Object.entries(request).map(([name, value]) => [camel(name), value]));
-      const reply = await conn.request('agent/call', { agent: 'acp', action: command, args: { folder: task, ...args } });
-      return 'error' in reply;
-    } finally {
-      conn.close();
-    }
-  }
-  async function viaMcp(command: string, request: Request, folder: string): Promise<boolean> {
-    const rename = (name: string): string => (command === 'init' && MCP_NAMES[name]) || snake(name);
-    const args = Object.fromEntries(Object.entries(request).map(([name, value]) => [rename(name), value]));
-    const result = (await mcp.callTool({ name: command, arguments: { folder, ...args } })) as CallToolResult;
-    return result.isError === true;
+  /** The request as `door` names it: each name read from the command's option table (runtime/doors.ts). */
+  function named(command: string, request: Record<string, unknown>, door: acp.Door): Record<string, unknown> {
+    const options = registry.commands.get(command)!.spec.options!;
+    return Object.fromEntries(Object.entries(request).map(([name, value]) => [(options[name] && acp.doorName(name, options[name], door)) || name, value]));
   }
 
-  /** The library: the typed request objects of `append`, `init` (the CLI's names mapped to the library's) and freeze through runCommand. */
-  async function viaLibrary(command: string, request: Request, folder: string): Promise<boolean> {
-    const host = await acp.createNodeHost();
-    const registry = await acp.createRegistry({ builtIns: true });
-    const r: Record<string, unknown> = request;
-    // As a JavaScript caller (or a cast) may pass them: the values unchecked by the type system.
-    const appendRequest = { participant: r.participant, event: r.event, summary: r.summary, replyTo: r['reply-to'], role: r.role, doc: r.doc } as acp.AppendRequest;
-    const initRequest = { participants: r.participant, objective: r.objective, completion: r.completion, primaryType: r['primary-deliverable-type'], mode: r['deliverables-mode'] } as acp.InitRequest;
-    try {
-      if (command === 'append') await acp.append(host, folder, appendRequest, registry);
-      else if (command === 'init') await acp.init(host, folder, initRequest, registry);
-      else await acp.runCommand(registry, command, { options: { ...request, folder } as acp.OptionValues }, { host });
-      return false;
-    } catch (error) {
-      return error instanceof acp.AcpError;
-    }
+  /** What each door answers: `ok`, or the words of its refusal without its envelope. */
+  const doors: Record<Door, (command: string, request: Record<string, unknown>, folder: string) => Promise<string>> = {
+    async cli(command, request, folder) {
+      const argv = [command, '--folder', join(root, folder)];
+      for (const [name, value] of Object.entries(request)) for (const item of Array.isArray(value) ? value : [value]) argv.push(`--${name}`, String(item));
+      let stderr = '';
+      const code = await acp.runCli({ argv, stdout: () => undefined, stderr: (text) => void (stderr += text), color: false });
+      return code === 0 ? 'ok' : stderr.replace(/^error: /, '').trim();
+    },
+    async rpc(command, request, folder) {
+      const conn = await RawConn.unix(srv.socket);
+      try {
+        const reply = (await conn.request('agent/call', { agent: 'acp', action: command, args: { folder, ...named(command, request, 'rpc') } })) as { error?: { message: string } };
+        return reply.error ? reply.error.message : 'ok';
+      } finally {
+        conn.close();
+      }
+    },
+    async mcp(command, request, folder) {
+      const result = (await mcp.callTool({ name: command, arguments: { folder, ...named(command, request, 'mcp') } })) as CallToolResult;
+      return result.isError ? result.content.map((c) => (c.type === 'text' ? c.text : '')).join('').replace(/^error: /, '') : 'ok';
+    },
+    /** The library: init and append take their typed request objects (as a JavaScript caller may pass them), freeze runs through runCommand. */
+    async lib(command, request, folder) {
+      const host = await acp.createNodeHost();
+      const absolute = join(root, folder);
+      try {
+        if (command === 'append') await acp.append(host, absolute, named(command, request, 'library') as unknown as acp.AppendRequest, registry);
+        else if (command === 'init') await acp.init(host, absolute, named(command, request, 'library') as unknown as acp.InitRequest, registry);
+        else await acp.runCommand(registry, command, { options: { ...request, folder: absolute } as acp.OptionValues }, { host });
+        return 'ok';
+      } catch (error) {
+        if (!(error instanceof acp.AcpError)) throw error;
+        return error.message;
+      }
+    },
+  };
+
+  async function answers(command: string, request: Record<string, unknown>, index: number, which: Door[]): Promise<Record<string, string>> {
+    // init makes a new folder per door and case; the others act on the door's collaboration.
+    const name = (door: string): string => (command === 'init' ? `${door}-init-${index}` : door);
+    const before = which.map((door) => snapshot(join(root, name(door))));
+    const said: Record<string, string> = {};
+    for (const door of which) said[door] = await doors[door](command, request, name(door));
+    // Nothing written by any refusal.
+    expect(which.map((door) => snapshot(join(root, name(door))))).toEqual(before);
+    return said;
   }
 
-  for (const [index, [command, request]] of BAD.entries()) {
+  for (const [index, [command, request, words]] of BAD.entries()) {
     test(`${command} ${JSON.stringify(request)}`, async () => {
-      // init makes a new folder per door and case; the others act on the door's collaboration.
-      const name = (door: string): string => (command === 'init' ? `${door}-init-${index}` : door);
-      const doors = ['cli', 'rpc', 'mcp', 'lib'];
-      const before = doors.map((door) => snapshot(join(root, name(door))));
-      const refused = {
-        cli: await viaCli(command, request, join(root, name('cli'))),
-        rpc: await viaRpc(command, request, name('rpc')),
-        mcp: await viaMcp(command, request, name('mcp')),
-        lib: await viaLibrary(command, request, join(root, name('lib'))),
-      };
-      expect(refused).toEqual({ cli: true, rpc: true, mcp: true, lib: true });
-      expect(doors.map((door) => snapshot(join(root, name(door))))).toEqual(before);
+      const said = await answers(command, request, index, ['cli', 'rpc', 'mcp', 'lib']);
+      const expected = typeof words === 'string' ? words : expect.stringMatching(words);
+      expect(said).toEqual({ cli: expected, rpc: said.cli, mcp: said.cli, lib: said.cli });
     });
   }
+
+  for (const [index, [command, request, words]] of JSON_ONLY.entries()) {
+    test(`JSON doors: ${command} ${JSON.stringify(request)}`, async () => {
+      expect(await answers(command, request, 100 + index, ['rpc', 'mcp', 'lib'])).toEqual({ rpc: words, mcp: words, lib: words });
+    });
+  }
+
+  test('one rule for a string given for a number, on every door: read as the command line reads it ("1" is 1)', async () => {
+    const request = { participant: 'alice', event: 'blocked', summary: 'stop', 'reply-to': ' 1' };
+    const folders: Record<Door, string> = { cli: 'cli-str', rpc: 'rpc-str', mcp: 'mcp-str', lib: 'lib-str' };
+    const host = await acp.createNodeHost();
+    for (const folder of Object.values(folders)) await acp.init(host, join(root, folder), { participants: ['alice', 'bob'], objective: 'o', completion: ['g'], primaryType: 'adr' }, registry);
+    for (const door of Object.keys(folders) as Door[]) expect(await doors[door]('append', request, folders[door]), door).toBe('ok');
+    const last = (folder: string) => {
+      const { at: _at, ...event } = JSON.parse(readFileSync(join(root, folder, 'events.jsonl'), 'utf8').trim().split('\n').at(-1)!) as Record<string, unknown>;
+      return event;
+    };
+    for (const folder of Object.values(folders)) expect(last(folder), folder).toEqual({ seq: 2, from: 'alice', event: 'blocked', summary: 'stop', reply_to: 1 });
+  });
 });
 
 function existsSyncSafe(path: string): boolean {

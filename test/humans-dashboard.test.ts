@@ -4,10 +4,9 @@
 // playwright-core): three collaborations, appends by acp and by a writer that
 // works as the Python tools do, seen without a reload; hostile text inert.
 import { appendFileSync, cpSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import * as lib from '../acp.ts';
-import { confinedHost } from '../plugins/humans/dashboard/confine.ts';
 import { REPO_DIR } from './conformance/replay.ts';
 import { browserTestName, launchBrowser, SKIP_BROWSER } from './humans/browser.ts';
 import { acp } from './humans/context.ts';
@@ -102,13 +101,49 @@ describe('acp dashboard', () => {
     } finally {
       await server.stop();
     }
-    // The reader checks the file it opened: a link, or a folder on the way that is one, leads nowhere.
-    const host = await confinedHost(lib.libraryApi(), await lib.createNodeHost(), root);
-    await expect(host.fs.readFile(join(inside, 'proposal.md'))).rejects.toMatchObject({ code: 'EACCES' });
-    await expect(host.fs.readFile(join(root, 'linked', 'decisions.md'))).rejects.toMatchObject({ code: 'EACCES' });
+    // The core's read-only view (the dashboard's host): a link, or a folder on the way that is one, leads nowhere; outside the root nothing is read.
+    const host = lib.confineHost(await lib.createNodeHost(), [root], { readOnly: true });
+    await expect(host.fs.readFile(join(inside, 'proposal.md'))).rejects.toMatchObject({ code: 'ELOOP' });
+    await expect(host.fs.readFile(join(root, 'linked', 'decisions.md'))).rejects.toMatchObject({ code: 'ELOOP' });
+    await expect(host.fs.readFile(join(outside, 'secret.txt'))).rejects.toMatchObject({ code: 'EACCES' });
+    await expect(host.fs.readFile(`${root}/../${basename(outside)}/secret.txt`)).rejects.toMatchObject({ code: 'EACCES' });
     await expect(host.fs.writeFile(join(inside, 'x.md'), 'x')).rejects.toMatchObject({ code: 'EROFS' });
     expect(await host.fs.stat(join(root, 'linked', 'decisions.md'))).toBeNull();
+    expect(await host.fs.stat(join(outside, 'secret.txt'))).toBeNull();
     expect(new TextDecoder().decode(await host.fs.readFile(join(inside, 'decisions.md')))).toContain('# Decisions');
+  });
+
+  test('a symlink planted after start leads nowhere: a document and the deliverables folder replaced by links out of the root', async () => {
+    const root = tempRoot('acp-dashboard-');
+    const outside = tempRoot('acp-outside-');
+    const target = await happyFolder(2, join(root, 'target'));
+    const control = await happyFolder(2, join(root, 'control'));
+    const planted = readFileSync(join(target, 'decisions.md'), 'utf8').replace('# Decisions', '# Decisions\n\n## Accepted Decisions\n\n### D9. PLANTED-SECRET\n\n- Decision: x\n');
+    writeFileSync(join(outside, 'decisions.md'), planted);
+    cpSync(join(target, 'deliverables'), join(outside, 'deliverables'), { recursive: true });
+    writeFileSync(join(outside, 'deliverables', 'design-spec.md'), readFileSync(join(target, 'deliverables', 'design-spec.md'), 'utf8').replace(/^# .*$/m, '# PLANTED-SPEC'));
+    const server = await dashboard(root);
+    try {
+      const token = server.url.searchParams.get('token')!;
+      const detail = async (id: string): Promise<string> => (await fetch(new URL(`/c/${id}%2Fcollab?token=${token}`, server.url))).text();
+      expect(await detail('target')).toContain('Choose the storage layer');
+      // After start: the target's decisions.md and deliverables/ become links out of the root; the control gets the same text as its own file.
+      rmSync(join(target, 'decisions.md'));
+      symlinkSync(join(outside, 'decisions.md'), join(target, 'decisions.md'));
+      rmSync(join(target, 'deliverables'), { recursive: true });
+      symlinkSync(join(outside, 'deliverables'), join(target, 'deliverables'));
+      writeFileSync(join(control, 'decisions.md'), planted);
+      for (const folder of [target, control]) await lib.append(await lib.createNodeHost(), folder, { participant: REVIEWER, event: 'blocked', summary: 'stop', replyTo: 3 });
+      // Both read again (the event is on the page): the control shows the text, the target not.
+      await expect.poll(() => detail('control'), { timeout: 30_000 }).toContain('PLANTED-SECRET');
+      await expect.poll(() => detail('target'), { timeout: 30_000 }).toMatch(/blocked/);
+      const page = await detail('target');
+      expect(page).not.toContain('PLANTED-SECRET');
+      expect(page).not.toContain('PLANTED-SPEC');
+      expect(await (await fetch(new URL(`/?token=${token}`, server.url))).text()).not.toContain('PLANTED');
+    } finally {
+      await server.stop();
+    }
   });
 
   test('bad options: a clear error, exit 2', async () => {

@@ -7,7 +7,6 @@ import { appendFileSync, readdirSync, readFileSync, writeFileSync } from 'node:f
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import * as lib from '../acp.ts';
-import { confinedHost } from '../plugins/humans/dashboard/confine.ts';
 import { detailSections, TIMELINE_PAGE } from '../plugins/humans/dashboard/page.ts';
 import { LogModel } from '../plugins/humans/log-model.ts';
 import { loadSnapshot, withTimelinePage, type Snapshot } from '../plugins/humans/snapshot.ts';
@@ -111,13 +110,13 @@ describe('the dashboard log model', () => {
     }
   });
 
-  test('the dashboard\'s confined host keeps validate\'s checkpoint in the private cache (a change re-validates the appended events only) and still writes nothing under its root', async () => {
+  test('the dashboard\'s host (the core\'s read-only view) keeps validate\'s checkpoint in the private cache (a change re-validates the appended events only) and still writes nothing under its root', async () => {
     const src = await sources();
     const folder = await happyFolder(4);
     // Past the size below which validate keeps no checkpoint (64 KiB).
     appendFileSync(join(folder, 'events.jsonl'), eventLines(folder, 800));
     const base = await lib.createNodeHost({ checkpointKeyFile: join(tempRoot(), 'state', 'checkpoint.key') });
-    const host = await confinedHost(src.api, base, join(folder, '..'));
+    const host = src.api.confineHost(base, [join(folder, '..')], { readOnly: true });
     const cache = (await host.cacheDir?.())!;
     expect(cache).toBe(await base.cacheDir?.());
     const verdict = await src.api.validate(host, folder, src.registry);
@@ -127,5 +126,7 @@ describe('the dashboard log model', () => {
     await expect(host.fs.writeFile(join(folder, 'x.md'), 'x')).rejects.toMatchObject({ code: 'EROFS' });
     await expect(host.fs.writeFile(join(cache, '..', '..', 'x.md'), 'x')).rejects.toMatchObject({ code: 'EROFS' });
     await expect(host.fs.mkdir(join(folder, 'd'))).rejects.toMatchObject({ code: 'EROFS' });
+    // The cache is the core's writers' (validate), not the view's holder's.
+    await expect(host.fs.writeFile(join(cache, 'x'), 'x')).rejects.toMatchObject({ code: 'EROFS' });
   });
 });

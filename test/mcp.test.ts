@@ -101,7 +101,8 @@ describe('acp mcp over stdio', () => {
       if (step.event.event === 'deliverable_frozen') {
         // The freeze tool sets Status: Frozen, hashes, appends and records the snapshot in one step.
         const frozen = await succeed(agent, 'freeze', { folder, participant: OWNER, summary: step.event.summary });
-        expect(frozen).toContain(`appended seq ${index + 2}: deliverable_frozen\nsha256: ${FROZEN_SHA256}`);
+        // What `acp freeze` prints: the tool runs the command.
+        expect(frozen).toBe(`frozen ${PRIMARY} (primary): sha256 ${FROZEN_SHA256}\nappended seq ${index + 2}: deliverable_frozen`);
         expect(readFileSync(join(root, folder, PRIMARY), 'utf8')).toBe(FROZEN);
         continue;
       }
@@ -189,17 +190,26 @@ describe('acp mcp over stdio', () => {
     expect(await succeed(alice, 'read_document', { folder, doc: 'proposal.md' })).toMatch(/^# Proposal\n/);
   });
 
-  test('issue 26 item 8: event is an enum, reply_to a non-negative safe int, an unknown tool -32602, resource refusals not -32603, no root path', async () => {
+  test('issue 26 item 8: event is an enum, reply_to an integer that must name an event, an unknown tool -32602, resource refusals not -32603, no root path', async () => {
     const folder = 'item8';
     await succeed(alice, 'init', { folder, participants: ['alice', 'bob'], objective: 'o', completion: ['g'], primary_deliverable_type: 'adr' });
     const { tools } = await alice.listTools();
-    const schema = tools.find((t) => t.name === 'append')!.inputSchema as { properties: Record<string, { enum?: string[]; minimum?: number; maximum?: number }> };
-    expect(schema.properties.event!.enum).toEqual([...acp.EVENT_NAMES]);
-    expect(schema.properties.reply_to).toMatchObject({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER });
+    const schema = tools.find((t) => t.name === 'append')!.inputSchema as { properties: Record<string, { type: string; enum?: string[] }> };
+    // The CLI's choices (Python's sorted(EVENTS)) and type, from the command's options.
+    expect(schema.properties.event!.enum).toEqual([...acp.EVENT_NAMES].sort());
+    expect(schema.properties.reply_to).toMatchObject({ type: 'integer' });
     const log = readFileSync(join(root, folder, 'events.jsonl'), 'utf8');
-    for (const args of [{ event: 'nonsense', reply_to: 1 }, { event: 'blocked', reply_to: -1 }, { event: 'blocked', reply_to: -(2 ** 53) }, { event: 'blocked', reply_to: 2 ** 53 }, { event: 'blocked', reply_to: 1.5 }]) {
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ event: 'nonsense', reply_to: 1 }, `error: argument --event: invalid choice: 'nonsense' (choose from ${[...acp.EVENT_NAMES].sort().map((e) => `'${e}'`).join(', ')})`],
+      [{ event: 'blocked', reply_to: 1.5 }, "error: argument --reply-to: invalid int value: '1.5'"],
+      // Whole numbers that name no event: the append's own refusal, in the Python tools' words.
+      [{ event: 'blocked', reply_to: -1 }, 'error: reply_to must point to an existing event'],
+      [{ event: 'blocked', reply_to: -(2 ** 53) }, 'error: reply_to must point to an existing event'],
+      [{ event: 'blocked', reply_to: 2 ** 53 }, 'error: reply_to must point to an existing event'],
+    ];
+    for (const [args, text] of cases) {
       const r = await call(alice, 'append', { folder, participant: 'alice', summary: 's', ...args });
-      expect({ args, isError: r.isError, text: r.text }).toEqual({ args, isError: true, text: expect.stringMatching(/^error: invalid arguments for tool append: (event|reply_to): /) });
+      expect({ args, isError: r.isError, text: r.text }).toEqual({ args, isError: true, text });
     }
     expect(readFileSync(join(root, folder, 'events.jsonl'), 'utf8')).toBe(log);
     // An unknown tool is a JSON-RPC error, not a tool result.
@@ -283,7 +293,7 @@ describe('acp mcp in process', () => {
         },
       },
     };
-    const server = createMcpServer({ core: acp, host, registry: await acp.createRegistry(), root, version: 'test' });
+    const server = createMcpServer({ core: acp, host, registry: await acp.createRegistry({ builtIns: true }), root, version: 'test' });
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await server.connect(serverSide);
     const client = new Client({ name: 'cancel', version: '1.0.0' });
@@ -308,7 +318,7 @@ describe('acp mcp in process', () => {
   });
 
   test('issue 26 item 7: wait progress names the log\'s turn, CLI and MCP, when protocol.json is stale (an append killed before its rename)', async () => {
-    const server = createMcpServer({ core: acp, host: await acp.createNodeHost(), registry: await acp.createRegistry(), root, version: 'test' });
+    const server = createMcpServer({ core: acp, host: await acp.createNodeHost(), registry: await acp.createRegistry({ builtIns: true }), root, version: 'test' });
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await server.connect(serverSide);
     const client = new Client({ name: 'progress', version: '1.0.0' });

@@ -127,8 +127,27 @@ describe('the npm package', () => {
       writeFileSync(join(project, `example${i}.ts`), code);
       return `example${i}.ts`;
     });
-    // The declarations alone (every public type named), where neither the DOM lib nor @types/node declares AbortSignal.
-    writeFileSync(join(project, 'types-only.ts'), "import type * as acp from 'acp-collab';\nexport type Api = acp.AcpApi;\nexport type Options = acp.WaitOptions;\n");
+    // The declarations alone (every public type named), where neither the DOM lib nor @types/node declares AbortSignal;
+    // and the library's requests read from the option tables: an option renamed in the table renames (or breaks) the request type.
+    const typesOnly = [
+      "import type * as acp from 'acp-collab';",
+      'export type Api = acp.AcpApi;',
+      'export type Options = acp.WaitOptions;',
+      "export const request: acp.InitRequest = { participants: ['a', 'b'], objective: 'o', completion: ['g'], primaryType: 'adr', participantKeys: {} };",
+      "export const fromTable: acp.RequestOf<typeof acp.INIT_OPTIONS, 'participant' | 'objective' | 'completion'> = request;",
+      'export const back: Omit<acp.InitRequest, "participantKeys"> = fromTable;',
+      "type Renamed = Omit<typeof acp.INIT_OPTIONS, 'objective'> & { goal: (typeof acp.INIT_OPTIONS)['objective'] };",
+      "export const renamed: acp.RequestOf<Renamed> = { participants: ['a', 'b'], goal: 'o', primaryType: 'adr' };",
+      '// @ts-expect-error the table no longer has objective',
+      "export const stale: acp.RequestOf<Renamed> = { participants: ['a', 'b'], objective: 'o', primaryType: 'adr' };",
+      "export const append: acp.AppendRequest = { participant: 'a', event: 'blocked', summary: 's', replyTo: 1, rotateKey: true };",
+      '// @ts-expect-error reply-to is an int option',
+      "export const wrong: acp.AppendRequest = { participant: 'a', event: 'blocked', summary: 's', replyTo: '1' };",
+      '// @ts-expect-error the library calls it primaryType',
+      "export const cliName: acp.InitRequest = { participants: ['a', 'b'], objective: 'o', completion: ['g'], primaryDeliverableType: 'adr' };",
+      '',
+    ].join('\n');
+    writeFileSync(join(project, 'types-only.ts'), typesOnly);
     const resolutions = { nodenext: { module: 'NodeNext', moduleResolution: 'NodeNext' }, bundler: { module: 'ESNext', moduleResolution: 'Bundler' } };
     // Without @types/node an example still needs console and AbortSignal's value: the DOM lib has them.
     const environments = { node: { lib: ['ES2022'], types: ['node'] }, dom: { lib: ['ES2022', 'DOM'], types: [] as string[] } };

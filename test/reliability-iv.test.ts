@@ -74,7 +74,7 @@ test('item 1 through MCP: append answers with a ticket numbered 2^53-1 in the fo
   const root = join(work, 'mcp-root');
   await acp.init(await acp.createNodeHost(), join(root, 't'), { participants: ['alice', 'bob'], objective: 'o', completion: ['g'], primaryType: 'adr' }, await registryPromise);
   writeFileSync(join(root, 't', '.acp.lock.wait.9007199254740991'), 'x\n');
-  const server = createMcpServer({ core: acp, host: await acp.createNodeHost(), registry: await acp.createRegistry(), root, version: 'test' });
+  const server = createMcpServer({ core: acp, host: await acp.createNodeHost(), registry: await acp.createRegistry({ builtIns: true }), root, version: 'test' });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
   const client = new Client({ name: 'rel4', version: '1.0.0' });

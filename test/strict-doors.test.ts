@@ -70,7 +70,10 @@ describe('strict at every door', () => {
     onTestFinished(() => strictServer.close());
     const alice = await RpcClient.connect(`tcp://127.0.0.1:${strictServer.port}`, { token: ALICE_TOKEN, heartbeatMs: 0 });
     onTestFinished(() => alice.close());
-    const refused = await alice.acp('append', { ...args, strict: false }).catch((e: Error) => e);
+    // A call cannot turn it off: strict is the server's to decide, not an argument of the action (runtime/doors.ts).
+    const unasked = await alice.acp('append', { ...args, strict: false }).catch((e: Error) => e);
+    expect((unasked as Error).message).toBe('unrecognized arguments: strict');
+    const refused = await alice.acp('append', args).catch((e: Error) => e);
     expect((refused as Error).message).toBe(EMPTY.map((e) => e.slice('error: '.length)).join('; '));
     expect(snapshotFolder(join(root, 'demo'))).toEqual(before);
     await strictServer.close();

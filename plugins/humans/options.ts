@@ -38,10 +38,11 @@ export const reportOptions = {
 /** The options of `acp freeze`. */
 export const freezeOptions = {
   folder,
-  participant: { type: 'string', required: true, description: 'Who freezes (it must be their turn)', valueName: 'id' },
-  doc: { type: 'string', description: 'A declared supporting deliverable (default: the primary one)', valueName: 'ref' },
+  participant: { type: 'string', required: true, description: 'Who freezes (the proposal owner, in readiness_check)', valueName: 'id' },
+  doc: { type: 'string', description: 'The deliverable reference to freeze (default: the primary one)', valueName: 'ref' },
   summary: { type: 'string', description: 'Summary of the event (default: names the file and hash)', valueName: 'text' },
-  strict: { type: 'boolean', description: 'Refuse, changing nothing, when the folder would then fail `validate --strict` (default: the strict: key of acp.config.yaml)' },
+  // A server's freezes are strict unless its configuration says otherwise: a call cannot turn it off.
+  strict: { type: 'boolean', doors: false, description: 'Refuse, changing nothing, when the folder would then fail `validate --strict` (default: the strict: key of acp.config.yaml)' },
   json: { type: 'boolean', description: 'Print one JSON object' },
 } as const;
 

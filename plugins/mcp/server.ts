@@ -1,22 +1,27 @@
 /**
  * `acp mcp`: the protocol as MCP tools and resources over stdio, with the
  * official TypeScript SDK. Loaded only by the `mcp` command (plugins/mcp.ts);
- * the distributable keeps it, with the SDK and zod, in dist/acp-mcp.mjs
- * beside dist/acp.mjs, so no other command pays for it.
+ * the distributable keeps it, with the SDK, in dist/acp-mcp.mjs beside
+ * dist/acp.mjs, so no other command pays for it.
  *
- * Every refusal comes back as a tool result with `isError: true` and the very
- * line the CLI prints on stderr (`error: {message}`).
+ * The tools are read from the one table: every command whose spec lists the
+ * `mcp` door is a tool whose inputSchema is derived from the command's
+ * options (runtime/doors.ts), whose arguments are checked by the core's one
+ * check (the CLI's words) and which runs the command itself; status,
+ * read_document and write_document are the server's own. A refusal comes
+ * back as a tool result with `isError: true` and the very line the CLI
+ * prints on stderr (`error: {message}`).
  * @module
  */
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import { ErrorCode, McpError, type CallToolResult, type ServerNotification, type ServerRequest } from '@modelcontextprotocol/sdk/types.js';
-import * as z from 'zod';
-import { TOOL_TEXT } from './text.ts';
 import {
-  checkRepoRoot, clientPath, collaborationResources, findCollaborations, formatStatus, readDocument, resolveFolder, resolveResource, status, storeFlags, storeOf, withoutRoot, writeDocument, type McpEnv,
-} from './tools.ts';
+  CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type ServerNotification, type ServerRequest, type Tool as ListedTool,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { CommandOptionSpec, CommandSpec, Json, OptionValues } from '../../runtime/types.ts';
+import { OWN_TOOL_OPTIONS, TOOL_TEXT } from './text.ts';
+import { checkRepoRoot, collaborationResources, findCollaborations, formatStatus, readDocument, resolveFolder, resolveResource, status, withoutRoot, writeDocument, type McpEnv } from './tools.ts';
 
 /** Options of {@link serveMcp}. */
 export interface ServeMcpOptions extends McpEnv {
@@ -30,10 +35,21 @@ export interface ServeMcpOptions extends McpEnv {
 
 /** How often a waiting `wait` tells the client it is alive (clients reset their request timeout on progress). */
 const HEARTBEAT_MS = 15_000;
-/** The default `wait` timeout: shorter than the CLI's 30 minutes, since MCP clients time tool calls out. */
-const DEFAULT_MCP_WAIT_SECONDS = 300;
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+/** One tool: what the model reads, its arguments as option data, and what a call does with the checked values. */
+interface Tool {
+  name: string;
+  description: string;
+  options: Readonly<Record<string, CommandOptionSpec>>;
+  readOnly: boolean;
+  /** Check `args` (the one check, runtime/doors.ts) and run the tool; refusals are thrown. */
+  call(args: Readonly<Record<string, unknown>>, extra: Extra): Promise<CallToolResult>;
+}
+
+/** The tools that only look (MCP's readOnlyHint); any other tool, a new command's included, may write. */
+const READ_ONLY_TOOLS: ReadonlySet<string> = new Set(['status', 'validate', 'wait', 'read_document']);
 
 /** A tool result from text (and optional structured data). */
 function ok(text: string, structured?: Record<string, unknown>): CallToolResult {
@@ -41,8 +57,9 @@ function ok(text: string, structured?: Record<string, unknown>): CallToolResult 
 }
 
 /**
- * Run a tool body; a refusal becomes `isError` with the CLI's stderr line.
- * Failures that are not refusals (bugs) propagate: the SDK reports them.
+ * Run a tool body; a refusal becomes `isError` with the CLI's stderr line
+ * (`error: …`), its stable code beside it, as the CLI's --json and the RPC
+ * error data carry it. Failures that are not refusals (bugs) propagate.
  */
 async function guarded(env: McpEnv, body: () => Promise<CallToolResult>): Promise<CallToolResult> {
   try {
@@ -52,155 +69,45 @@ async function guarded(env: McpEnv, body: () => Promise<CallToolResult>): Promis
     const described = env.core.describeError(env.core.symlinkRefusal(error) ?? error);
     if (!described) throw error;
     const message = withoutRoot(env, described.message);
-    // The CLI prints a timeout as is (`timeout: …`), everything else as `error: …`.
-    const line = error instanceof env.core.AcpTimeoutError ? message : `error: ${message}`;
-    // The stable code beside the words, as the CLI's --json and the RPC error data carry it.
-    return { isError: true, content: [{ type: 'text', text: line }], structuredContent: { ok: false, error: message, code: described.code, exitCode: described.exitCode } };
+    return { isError: true, content: [{ type: 'text', text: `error: ${message}` }], structuredContent: { ok: false, error: message, code: described.code, exitCode: described.exitCode } };
   }
 }
 
-const folderArg = z.string().describe(TOOL_TEXT.args.folder);
-const participantArg = z.string().describe(TOOL_TEXT.args.participant);
-
-/** Each tool's arguments: what the SDK lists as its inputSchema and what {@link guardToolCalls} checks before it runs. */
-function toolInputs(core: McpEnv['core']) {
+/**
+ * The tool of a command that lists the `mcp` door: its arguments are the
+ * command's options as the door names them, and a call runs the command (as
+ * the CLI would, with what the server decides: the folder inside the root,
+ * its store, strictness). The answer is what the command prints on stdout,
+ * its JSON as structured content; a command that answered nothing on stdout
+ * and exits non-zero (wait's timeout) is an error in its stderr words.
+ */
+function commandTool(env: McpEnv, spec: CommandSpec, name: string): Tool {
+  const { core, registry } = env;
   return {
-    init: {
-      folder: folderArg,
-      participants: z.array(z.string()).describe(TOOL_TEXT.args.participants),
-      objective: z.string().describe(TOOL_TEXT.args.objective),
-      completion: z.array(z.string()).describe(TOOL_TEXT.args.completion),
-      primary_deliverable_type: z.string().describe(TOOL_TEXT.args.primaryType),
-      primary_deliverable_file: z.string().optional().describe(TOOL_TEXT.args.primaryFile),
-      primary_deliverable_checks: z.array(z.string()).optional().describe(TOOL_TEXT.args.primaryChecks),
-      deliverables_mode: z.enum(['internal', 'external']).optional().describe(TOOL_TEXT.args.mode),
-      deliverables_dir: z.string().optional().describe(TOOL_TEXT.args.dir),
-      repo_root: z.string().optional().describe(TOOL_TEXT.args.repoRoot),
-      resume: z.boolean().optional().describe(TOOL_TEXT.args.resume),
-      sign: z.boolean().optional().describe(TOOL_TEXT.args.sign),
-      signing_policy: z.enum(['warn', 'refuse']).optional().describe(TOOL_TEXT.args.signingPolicy),
+    name,
+    description: TOOL_TEXT[name as keyof typeof TOOL_TEXT] ?? spec.description,
+    options: spec.options ?? {},
+    readOnly: READ_ONLY_TOOLS.has(name),
+    async call(args, extra) {
+      const options = core.serverOptions(registry, spec, args, 'mcp', { storeFlags: env.storeFlags });
+      if (typeof options.folder === 'string') options.folder = await resolveFolder(env, options.folder);
+      if (typeof options['repo-root'] === 'string') await checkRepoRoot(env, options.folder as string, options['repo-root']);
+      const out: string[] = [];
+      const err: string[] = [];
+      const progress = progressReporter(extra);
+      try {
+        const result = await core.runCommand(registry, spec.name, { options }, { host: env.host, out: (line) => out.push(line), err: (line) => err.push(line), progress: progress.report, signal: extra.signal });
+        const json = core.jsonWithoutRoot(env.root, (result.json ?? { ok: result.exitCode === 0, exitCode: result.exitCode }) as Record<string, Json>);
+        if (result.exitCode !== 0 && !out.length) return { isError: true, content: [{ type: 'text', text: withoutRoot(env, err.join('\n')) }], structuredContent: json };
+        return ok(withoutRoot(env, out.join('\n')), json);
+      } finally {
+        progress.stop();
+      }
     },
-    status: { folder: folderArg, participant: participantArg.optional() },
-    validate: { folder: folderArg },
-    append: {
-      folder: folderArg,
-      participant: participantArg,
-      event: z.enum(core.EVENT_NAMES).describe(TOOL_TEXT.args.event),
-      summary: z.string().describe(TOOL_TEXT.args.summary),
-      doc: z.string().optional().describe(TOOL_TEXT.args.doc),
-      reply_to: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional().describe(TOOL_TEXT.args.replyTo),
-      role: z.enum(['primary', 'supporting']).optional().describe(TOOL_TEXT.args.role),
-      sha256: z.string().optional().describe(TOOL_TEXT.args.sha256),
-    },
-    wait: { folder: folderArg, participant: participantArg, timeout_seconds: z.number().min(0).optional().describe(TOOL_TEXT.args.timeout) },
-    read_document: { folder: folderArg, doc: z.string().describe(TOOL_TEXT.args.readDoc) },
-    write_document: {
-      folder: folderArg,
-      doc: z.string().describe(TOOL_TEXT.args.writeDoc),
-      content: z.string().describe(TOOL_TEXT.args.content),
-      append: z.boolean().optional().describe(TOOL_TEXT.args.append),
-    },
-    freeze: { folder: folderArg, participant: participantArg, doc: z.string().optional().describe(TOOL_TEXT.args.freezeDoc), summary: z.string().optional().describe(TOOL_TEXT.args.summary) },
-  } satisfies Record<string, z.ZodRawShape>;
-}
-type ToolInputs = ReturnType<typeof toolInputs>;
-
-/** Register init, status, validate and append. */
-function registerProtocolTools(server: McpServer, env: McpEnv, inputs: ToolInputs): void {
-  const { core, host, registry } = env;
-  server.registerTool(
-    'init',
-    {
-      description: TOOL_TEXT.init,
-      inputSchema: inputs.init,
-    },
-    (args) =>
-      guarded(env, async () => {
-        const folder = await resolveFolder(env, args.folder);
-        await checkRepoRoot(env, folder, args.repo_root);
-        const result = await core.init(
-          host,
-          folder,
-          {
-            participants: args.participants, objective: args.objective, completion: args.completion, primaryType: args.primary_deliverable_type,
-            primaryFile: args.primary_deliverable_file, primaryChecks: args.primary_deliverable_checks, mode: args.deliverables_mode, dir: args.deliverables_dir,
-            repoRoot: args.repo_root, resume: args.resume, sign: args.sign, signingPolicy: args.signing_policy,
-          },
-          registry,
-        );
-        // The folder as the client named it (relative to the root): the server's absolute paths stay with the server.
-        const named = clientPath(env, folder);
-        const text = result.created ? `Initialized ACP schema v2 collaboration folder: ${named}` : `Collaboration folder already exists: ${named}`;
-        return ok(text, { created: result.created, folder: named, files: result.files });
-      }),
-  );
-  server.registerTool(
-    'status',
-    { description: TOOL_TEXT.status, inputSchema: inputs.status, annotations: { readOnlyHint: true } },
-    (args) =>
-      guarded(env, async () => {
-        const report = await status(env, await resolveFolder(env, args.folder), args.participant);
-        return ok(formatStatus(core, report), { ...report });
-      }),
-  );
-  server.registerTool('validate', { description: TOOL_TEXT.validate, inputSchema: inputs.validate, annotations: { readOnlyHint: true } }, (args) =>
-    guarded(env, async () => {
-      const checked = await core.validate(host, await resolveFolder(env, args.folder), registry, { strict: core.strictSetting(registry, true) });
-      const result = { ...checked, errors: checked.errors.map((e) => withoutRoot(env, e)), warnings: checked.warnings.map((w) => withoutRoot(env, w)) };
-      const lines = [result.errors.length ? 'ACP validation failed' : result.warnings.length ? 'ACP validation passed with warnings' : 'ACP validation passed'];
-      for (const error of result.errors) lines.push(`ERROR: ${error}`);
-      for (const warning of result.warnings) lines.push(`WARNING: ${warning}`);
-      return ok(lines.join('\n'), { ok: result.ok, errors: result.errors, warnings: result.warnings });
-    }),
-  );
-  server.registerTool(
-    'append',
-    {
-      description: TOOL_TEXT.append,
-      inputSchema: inputs.append,
-    },
-    (args) =>
-      guarded(env, async () => {
-        const folder = await resolveFolder(env, args.folder);
-        const request = { participant: args.participant, event: args.event, summary: args.summary, doc: args.doc, replyTo: args.reply_to, role: args.role, sha256: args.sha256 };
-        // Strict: an agent's append never leaves the folder failing validate (acp.config.yaml's strict: false turns it off).
-        const result = await core.append(host, folder, request, registry, { store: await storeOf(env, folder), strict: core.strictSetting(registry, true) });
-        return ok(`appended seq ${result.event.seq}: ${result.event.event}`, { event: result.event, phase: result.state.phase, waitingFor: result.state.waitingFor });
-      }),
-  );
+  };
 }
 
-/** Register wait: blocks until the participant's turn, with progress notifications and cancellation. */
-function registerWait(server: McpServer, env: McpEnv, inputs: ToolInputs): void {
-  const { core, host, registry } = env;
-  server.registerTool(
-    'wait',
-    {
-      description: TOOL_TEXT.wait,
-      inputSchema: inputs.wait,
-      annotations: { readOnlyHint: true },
-    },
-    (args, extra: Extra) =>
-      guarded(env, async () => {
-        const folder = await resolveFolder(env, args.folder);
-        const progress = progressReporter(extra);
-        try {
-          const result = await core.waitForTurn(
-            host,
-            folder,
-            args.participant,
-            { timeoutSeconds: args.timeout_seconds ?? DEFAULT_MCP_WAIT_SECONDS, signal: extra.signal, onProgress: progress.report, store: await storeOf(env, folder) },
-            registry,
-          );
-          return ok(`${result.reason}\n${core.formatNext(result.next)}`, { ready: result.reason.slice('ready: '.length), ...result.next });
-        } finally {
-          progress.stop();
-        }
-      }),
-  );
-}
-
-/** Sends `notifications/progress` for each `waiting: …` line, and a heartbeat while nothing changes. */
+/** Sends `notifications/progress` for each line a command reports, and a heartbeat while nothing changes. */
 function progressReporter(extra: Extra): { report(line: string): void; stop(): void } {
   const token = extra._meta?.progressToken;
   let count = 0;
@@ -220,46 +127,65 @@ function progressReporter(extra: Extra): { report(line: string): void; stop(): v
   };
 }
 
-/** Register read_document, write_document and freeze. */
-function registerDocumentTools(server: McpServer, env: McpEnv, inputs: ToolInputs): void {
-  server.registerTool(
-    'read_document',
-    { description: TOOL_TEXT.readDocument, inputSchema: inputs.read_document, annotations: { readOnlyHint: true } },
-    (args) =>
-      guarded(env, async () => {
-        const result = await readDocument(env, await resolveFolder(env, args.folder), args.doc);
-        return ok(result.content, { doc: result.doc });
-      }),
-  );
-  server.registerTool(
-    'write_document',
-    {
-      description: TOOL_TEXT.writeDocument,
-      inputSchema: inputs.write_document,
+/** The server's own tools: status, read_document and write_document, their arguments checked as a command's are. */
+function ownTools(env: McpEnv): Tool[] {
+  const tool = <O extends Record<string, CommandOptionSpec>>(name: keyof typeof OWN_TOOL_OPTIONS, options: O, run: (values: OptionValues, folder: string) => Promise<CallToolResult>): Tool => ({
+    name,
+    description: TOOL_TEXT[name],
+    options,
+    readOnly: READ_ONLY_TOOLS.has(name),
+    async call(args) {
+      const values = env.core.optionsFromDoor(options, args, 'mcp');
+      return run(values, await resolveFolder(env, values.folder as string));
     },
-    (args) =>
-      guarded(env, async () => {
-        const result = await writeDocument(env, await resolveFolder(env, args.folder), args.doc, args.content, args.append);
-        return ok(`wrote ${result.doc} (${result.bytes} bytes, sha256 ${result.sha256})`, { ...result });
-      }),
-  );
-  server.registerTool(
-    'freeze',
-    {
-      description: TOOL_TEXT.freeze,
-      inputSchema: inputs.freeze,
-    },
-    (args) =>
-      guarded(env, async () => {
-        const folder = await resolveFolder(env, args.folder);
-        // The same freeze as `acp freeze` (plugin humans): one lock, checks first, nothing changed on a refusal.
-        const options = { ...storeFlags(env), folder, participant: args.participant, doc: args.doc, summary: args.summary, strict: env.core.strictSetting(env.registry, true), json: true };
-        const { json } = await env.core.runCommand(env.registry, 'freeze', { options }, { host: env.host });
-        const result = json as { seq: number; sha256: string; changed: string[] };
-        const text = `appended seq ${result.seq}: deliverable_frozen\nsha256: ${result.sha256}\nchanged: ${result.changed.join(', ') || 'nothing else'}`;
-        return ok(text, { ...result });
-      }),
-  );
+  });
+  return [
+    tool('status', OWN_TOOL_OPTIONS.status, async (values, folder) => {
+      const report = await status(env, folder, values.participant as string | undefined);
+      return ok(formatStatus(env.core, report), { ...report });
+    }),
+    tool('read_document', OWN_TOOL_OPTIONS.read_document, async (values, folder) => {
+      const result = await readDocument(env, folder, values.doc as string);
+      return ok(result.content, { doc: result.doc });
+    }),
+    tool('write_document', OWN_TOOL_OPTIONS.write_document, async (values, folder) => {
+      const result = await writeDocument(env, folder, values.doc as string, values.content as string, values.append === true);
+      return ok(`wrote ${result.doc} (${result.bytes} bytes, sha256 ${result.sha256})`, { ...result });
+    }),
+  ];
+}
+
+/** Every tool: the commands that list the `mcp` door (the one table), then the server's own. */
+function allTools(env: McpEnv): Map<string, Tool> {
+  const tools = new Map<string, Tool>();
+  for (const { spec } of env.registry.commands.values()) if (spec.doors?.mcp) tools.set(spec.doors.mcp, commandTool(env, spec, spec.doors.mcp));
+  for (const tool of ownTools(env)) tools.set(tool.name, tool);
+  return tools;
+}
+
+/**
+ * tools/list and tools/call, as the MCP specification (2025-11-25, SEP-1303)
+ * says: each tool's inputSchema is derived from its options; a tool the
+ * server does not have is a JSON-RPC error (-32602, a protocol error);
+ * arguments the core's check refuses are a tool result with isError (an
+ * input error the model can correct), in the CLI's words, as every refusal.
+ */
+function registerTools(server: McpServer, env: McpEnv): void {
+  const tools = allTools(env);
+  server.server.registerCapabilities({ tools: {} });
+  server.server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: [...tools.values()].map((tool): ListedTool => ({
+      name: tool.name,
+      description: tool.description,
+      inputSchema: env.core.doorSchema(tool.options, 'mcp') as unknown as ListedTool['inputSchema'],
+      ...(tool.readOnly ? { annotations: { readOnlyHint: true } } : {}),
+    })),
+  }));
+  server.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const tool = tools.get(request.params.name);
+    if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name} (tools: ${[...tools.keys()].sort().join(', ')})`);
+    return guarded(env, () => tool.call(request.params.arguments ?? {}, extra));
+  });
 }
 
 /** Resources: protocol.json, events.jsonl and every document of the collaborations under the root. */
@@ -293,46 +219,6 @@ function registerResources(server: McpServer, env: McpEnv): void {
 const RESOURCE_NOT_FOUND = -32002;
 
 /**
- * The arguments' problems in words an agent can act on: `reply_to: expected
- * number, received string; participant: required`.
- */
-function argumentProblems(error: z.ZodError): string {
-  return error.issues
-    .map((issue) => {
-      const where = issue.path.map(String).join('.') || 'arguments';
-      const missing = issue.code === 'invalid_type' && /received undefined/.test(issue.message);
-      return `${where}: ${missing ? 'required' : issue.message.replace(/^Invalid input: /, '')}`;
-    })
-    .join('; ');
-}
-
-/**
- * tools/call as the MCP specification (2025-11-25, SEP-1303) says: a tool
- * the server does not have is a JSON-RPC error (-32602, a protocol error);
- * arguments that do not fit the tool's inputSchema are a tool result with
- * isError (an input error the model can correct), worded as the CLI words a
- * refusal (`error: …`), not the SDK's "MCP error -32602: …" text. The SDK
- * keeps its handler private: it is wrapped, and the server refuses to start
- * if it cannot be.
- */
-function guardToolCalls(server: McpServer, inputs: ToolInputs): void {
-  const handlers = (server.server as unknown as { _requestHandlers?: Map<string, (request: { params?: { name?: unknown; arguments?: unknown } }, extra: unknown) => Promise<unknown>> })._requestHandlers;
-  const sdkHandler = handlers?.get('tools/call');
-  if (!handlers || !sdkHandler) throw new Error('the MCP SDK no longer keeps its tools/call handler where acp wraps it');
-  const names = Object.keys(inputs).sort();
-  handlers.set('tools/call', async (request, extra) => {
-    const name = request.params?.name;
-    if (typeof name !== 'string' || !Object.hasOwn(inputs, name)) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${String(name)} (tools: ${names.join(', ')})`);
-    const checked = z.object(inputs[name as keyof ToolInputs]).safeParse(request.params?.arguments ?? {});
-    if (!checked.success) {
-      const message = `invalid arguments for tool ${name}: ${argumentProblems(checked.error)} (see the tool's inputSchema)`;
-      return { isError: true, content: [{ type: 'text', text: `error: ${message}` }], structuredContent: { ok: false, error: message, code: 'usage', exitCode: 2 } };
-    }
-    return sdkHandler(request, extra);
-  });
-}
-
-/**
  * A line on stdin that is not JSON gets -32700 (parse error), JSON that is
  * not a JSON-RPC message -32600 (invalid request), both with id null, as
  * JSON-RPC 2.0 says; the SDK's stdio transport only reports them to onerror.
@@ -354,12 +240,8 @@ export function createMcpServer(options: McpEnv & { version: string }): McpServe
   const server = new McpServer({ name: 'acp', title: 'Agent Collaboration Protocol', version: options.version }, { instructions: TOOL_TEXT.instructions });
   // Beneath the root no symlink is followed: a path the tools checked cannot be redirected out of it before it is opened.
   const env: McpEnv = { core: options.core, host: options.core.confineHost(options.host, [options.root]), registry: options.registry, root: options.root, storeFlags: options.storeFlags };
-  const inputs = toolInputs(env.core);
-  registerProtocolTools(server, env, inputs);
-  registerWait(server, env, inputs);
-  registerDocumentTools(server, env, inputs);
+  registerTools(server, env);
   registerResources(server, env);
-  guardToolCalls(server, inputs);
   return server;
 }
 

@@ -1,9 +1,13 @@
 /**
- * The descriptions an MCP client shows the model: what each tool is for,
- * when to call it, and what its arguments mean. Kept apart from the glue so
- * they read as one piece of documentation.
+ * The descriptions an MCP client shows the model: what each tool is for and
+ * when to call it. A command's tool takes its arguments' descriptions from
+ * the command's options (the one table: their help text); the server's own
+ * tools declare theirs here, as option data, so that they are checked and
+ * listed as a command's are. Kept apart from the glue so they read as one
+ * piece of documentation.
  * @module
  */
+import type { CommandOptionSpec } from '../../runtime/types.ts';
 
 /** Tool, argument and server descriptions of `acp mcp`. */
 export const TOOL_TEXT = {
@@ -27,44 +31,35 @@ export const TOOL_TEXT = {
   validate:
     'Validate the whole folder against the protocol (files, log, documents, deliverables, readiness, conclusion). Returns "ACP validation passed", or ERROR/WARNING lines. ' +
     'Run it before readiness_passed and before completed.',
-  readDocument:
+  read_document:
     'Read a file of a collaboration: protocol.json, events.jsonl, proposal.md, review.md, decisions.md, readiness.md, conclusion.md, README.md, a declared deliverable by its reference ' +
     '(e.g. deliverables/design-spec.md, or external:adr.md in external mode), or any other file inside the folder.',
-  writeDocument:
+  write_document:
     'Replace (or, with append=true, add to the end of) a collaboration document: proposal.md, review.md, decisions.md, readiness.md, conclusion.md, README.md, or a declared deliverable by its reference. ' +
     'protocol.json and events.jsonl are never written this way (use append). Write only what your current next action asks for.',
   freeze:
     'Freeze a deliverable in one step (default: the primary): set its "Status: Frozen" line, compute its SHA-256, append deliverable_frozen with role, doc and sha256, ' +
     "and record the hash on readiness.md's '- SHA-256:' line. Only the proposal owner, in phase readiness_check, once; a refusal leaves every file as it was.",
   resources: 'A document of a collaboration under the server root: acp://collab/{folder}/{document}.',
-  args: {
-    folder: 'Collaboration folder, relative to the server root (or absolute inside it).',
-    participant: 'Your participant id, as listed in protocol.json.',
-    participants: 'Participant ids; the first one owns the proposal. At least two.',
-    objective: 'What the collaboration must achieve (one sentence).',
-    completion: 'Objective completion gates: conditions checked in readiness.md before completing. At least one.',
-    primaryType: 'Primary deliverable type: adr, design-spec, implementation-plan, decision-memo, review-report, test-plan or custom.',
-    primaryFile: 'Primary deliverable file name (.md); required for custom, else the type\'s default (e.g. design-spec.md).',
-    primaryChecks: 'Required sections of a custom deliverable.',
-    mode: 'internal (deliverables inside the folder, default) or external (in a repository around it).',
-    dir: 'Deliverables directory (default deliverables).',
-    repoRoot: 'External mode: the repository root, relative to the folder.',
-    resume: 'Accept an existing folder instead of refusing.',
-    sign: 'Start a signed collaboration: every event carries its participant’s Ed25519 signature and the hash of the line before it (docs/signing.md).',
-    signingPolicy: 'What validate makes of an event without a signature (a tool that does not sign): warn (default) or refuse.',
-    event:
-      'Event name: deliverable_drafted, deliverable_revised, deliverable_frozen, proposal_submitted, review_submitted, proposal_revised, question_classified, ' +
-      'decision_proposed, decision_accepted, readiness_passed, completed, blocked.',
-    summary: 'One line saying what you did.',
-    doc: 'The document the event is about: the primary deliverable reference for deliverable_* events, conclusion.md for completed.',
-    replyTo: 'Seq of the event this one answers (usually the latest event; required after initialized).',
-    role: 'primary or supporting (deliverable_* events only).',
-    sha256: 'SHA-256 of the deliverable (deliverable_frozen; the freeze tool computes it for you).',
-    timeout: 'Give up after this many seconds (default 300; 0 waits until cancelled).',
-    readDoc: 'Document name or deliverable reference, relative to the folder.',
-    writeDoc: 'proposal.md, review.md, decisions.md, readiness.md, conclusion.md, README.md or a declared deliverable reference.',
-    content: 'The full new text (or the text to add, with append=true).',
-    append: 'Add content to the end instead of replacing the file (e.g. a new review section).',
-    freezeDoc: 'Deliverable reference to freeze; default the primary deliverable.',
-  },
 } as const;
+
+/** `folder` of the server's own tools, as the commands declare theirs. */
+const FOLDER = { type: 'string', required: true, description: 'Collaboration folder, relative to the server root (or absolute inside it)' } as const;
+
+/** The arguments of the tools that are not commands (status, read_document, write_document), as option data. */
+export const OWN_TOOL_OPTIONS = {
+  status: {
+    folder: FOLDER,
+    participant: { type: 'string', description: 'Your participant id, as listed in protocol.json: also get your next action' },
+  },
+  read_document: {
+    folder: FOLDER,
+    doc: { type: 'string', required: true, description: 'Document name or deliverable reference, relative to the folder' },
+  },
+  write_document: {
+    folder: FOLDER,
+    doc: { type: 'string', required: true, description: 'proposal.md, review.md, decisions.md, readiness.md, conclusion.md, README.md or a declared deliverable reference' },
+    content: { type: 'string', required: true, description: 'The full new text (or the text to add, with append=true)' },
+    append: { type: 'boolean', description: 'Add content to the end instead of replacing the file (e.g. a new review section)' },
+  },
+} as const satisfies Record<string, Record<string, CommandOptionSpec>>;

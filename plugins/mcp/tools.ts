@@ -26,12 +26,6 @@ export interface McpEnv {
   storeFlags?: Readonly<Record<string, unknown>>;
 }
 
-/** The server's store flags (`--git`) as command options, for the commands it runs (`freeze`). */
-export function storeFlags(env: McpEnv): Record<string, unknown> {
-  const names = new Set(env.registry.stores.map((store) => store.flag?.name));
-  return Object.fromEntries(Object.entries(env.storeFlags ?? {}).filter(([name]) => names.has(name)));
-}
-
 /** The store that serves `folder` for this server (its flags, else the configuration, else the local folder). */
 export function storeOf(env: McpEnv, folder: string): Promise<Acp.Store> {
   return env.core.openStore(env.host, folder, env.registry, env.storeFlags);
@@ -52,12 +46,6 @@ export async function resolveFolder(env: McpEnv, folder: string): Promise<string
   // The root's absolute path is the server's business: a client names folders relative to it.
   if (!env.core.isInside(real, env.root)) throw new AcpError(`folder ${pyRepr(folder)} is outside the MCP server's root`);
   return absolute;
-}
-
-/** A folder as the client names it: relative to the server's root (`.` for the root itself). */
-export function clientPath(env: McpEnv, folder: string): string {
-  const relative = nodePath.relative(env.root, folder).split(nodePath.sep).join('/');
-  return relative === '' ? '.' : relative;
 }
 
 /**

@@ -10,7 +10,7 @@ import * as v from 'valibot';
 import { Collab, type CollabUpdate, type FolderWatcher, type StateSnapshot, type TaskStatus } from './collab.ts';
 import { ConfigError, isLoopback } from './config.ts';
 import type { AcpCore, Host, JsonObject, Registry } from './core.ts';
-import type { CommandSpec, OptionValues } from '../../runtime/types.ts';
+import type { OptionValues } from '../../runtime/types.ts';
 import type { FrameLimits } from './framing.ts';
 import { RpcCode, RpcError, type CallInfo, type JsonRpcParams } from './jsonrpc.ts';
 import { Peer, RpcCancelledError, RpcConnectionError, RpcResponseError, WorkGate, type ByteStream } from './peer.ts';
@@ -139,7 +139,8 @@ type Method = (conn: Conn, params: JsonRpcParams | undefined, info: CallInfo) =>
 interface ActionSpec {
   folder: boolean;
   participant: 'one' | 'many' | 'none';
-  mutates(args: JsonObject): boolean;
+  /** Whether a call with these (checked) options writes. */
+  mutates(options: OptionValues): boolean;
 }
 
 /**
@@ -153,9 +154,6 @@ const DOCUMENT_ACTIONS: Record<string, ActionSpec> = {
   read: { folder: true, participant: 'none', mutates: () => false },
   write: { folder: true, participant: 'none', mutates: () => true },
 };
-
-/** Option names an agent may not pass (they would change what the CLI prints or loads). */
-const FORBIDDEN_ARGS = new Set(['json', 'help', 'h', 'version', 'v', 'debug', 'plugin', 'config', 'no-config']);
 
 function issueText(issues: readonly v.BaseIssue<unknown>[]): string {
   return issues
@@ -241,39 +239,6 @@ function plainTaskParam(params: JsonRpcParams | undefined): string | undefined {
 function unauthorized(message: string): RpcError {
   return new RpcError(RpcCode.Unauthorized, message);
 }
-
-function kebab(name: string): string {
-  return name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
-}
-
-/**
- * Turn `args` into a command's typed option values (no argv in between):
- * `{replyTo: 3, participant: ['a','b'], resume: true}` → `{'reply-to': '3',
- * participant: ['a', 'b'], resume: true}`. A repeated single-value option
- * keeps its last value, as on the command line.
- */
-function argsToOptions(args: JsonObject, spec: CommandSpec | undefined): OptionValues {
-  const options: OptionValues = {};
-  for (const [key, value] of Object.entries(args)) {
-    const name = kebab(key);
-    if (!/^[a-z][a-z0-9-]*$/.test(name) || FORBIDDEN_ARGS.has(name)) throw new RpcError(RpcCode.InvalidParams, `Invalid params: args.${key}: not an option agents may pass`);
-    const items: string[] = [];
-    let flag = false;
-    for (const item of Array.isArray(value) ? value : [value]) {
-      if (item === undefined || item === null || item === false) continue;
-      if (item === true) flag = true;
-      else if (typeof item === 'string' || typeof item === 'number') items.push(String(item));
-      else throw new RpcError(RpcCode.InvalidParams, `Invalid params: args.${key}: expected a string, a number, a boolean or an array of them`);
-    }
-    const option = spec?.options?.[name];
-    if (option?.type === 'boolean' || (option === undefined && flag && !items.length)) {
-      if (flag) options[name] = true;
-    } else if (items.length) options[name] = option?.multiple ? items : items.at(-1);
-    else if (flag) options[name] = true;
-  }
-  return options;
-}
-
 
 function readiness(participant: string | undefined, state: StateSnapshot): { ready?: boolean; reason?: string } {
   if (participant === undefined) return {};
@@ -716,7 +681,7 @@ export class RpcServer {
     const rpc = spec?.doors?.rpc;
     if (!spec || !rpc) return undefined;
     const { writes } = rpc;
-    return { folder: Boolean(spec.options?.folder), participant: rpc.participant, mutates: (args) => (typeof writes === 'function' ? writes(argsToOptions(args, spec)) : writes) };
+    return { folder: Boolean(spec.options?.folder), participant: rpc.participant, mutates: (options) => (typeof writes === 'function' ? writes(options) : writes) };
   }
 
   private async agentList(conn: Conn): Promise<unknown> {
@@ -836,12 +801,9 @@ export class RpcServer {
     }
     if (action === 'init') await this.checkInitPaths(task!, args);
     const folder = task === undefined ? undefined : this.taskFolder(task);
-    const command = this.options.registry.commands.get(action)?.spec;
-    const options: OptionValues = { ...argsToOptions(args, command), ...(folder === undefined ? {} : { folder }), json: true };
-    // The server's writes are strict unless acp.config.yaml says `strict: false`: a caller cannot turn it off per call.
-    if (command?.options?.strict && (action === 'append' || action === 'freeze')) options.strict = this.core.strictSetting(this.options.registry, true);
+    const options = this.actionOptions(action, args, folder);
     const run = (): Promise<unknown> => this.runJson(action, options);
-    if (!spec.mutates(args) || folder === undefined) return run();
+    if (!spec.mutates(options) || folder === undefined) return run();
     try {
       return await this.serial(folder, run);
     } finally {
@@ -918,24 +880,36 @@ export class RpcServer {
   }
 
   /**
-   * Run a command through the library (typed options, typed result); a
-   * refusal becomes ProtocolRefusal carrying the CLI's message, exit code and
-   * the error's stable `code`.
+   * An action's `args` as the command's options: the one check every door
+   * makes (runtime/doors.ts, the CLI's words), with what the server decides
+   * itself (the folder, JSON output, its store, strict appends and freezes).
+   * A refusal is ProtocolRefusal, as a command's.
    */
+  private actionOptions(action: string, args: JsonObject, folder: string | undefined): OptionValues {
+    const spec = this.options.registry.commands.get(action)!.spec;
+    try {
+      return this.core.serverOptions(this.options.registry, spec, args, 'rpc', { folder, storeFlags: this.options.storeFlags, json: true });
+    } catch (error) {
+      throw this.refusal(error);
+    }
+  }
+
+  /** Run a command through the library (typed options, typed result); a refusal becomes ProtocolRefusal. */
   private async runJson(action: string, options: OptionValues): Promise<unknown> {
     try {
-      const spec = this.options.registry.commands.get(action)?.spec;
-      // The server's store flags reach every command that writes or waits through the store.
-      const flagNames = new Set(this.options.registry.stores.map((store) => store.flag?.name));
-      const flags = spec?.store ? Object.fromEntries(Object.entries(this.options.storeFlags ?? {}).filter(([name]) => flagNames.has(name))) : {};
-      const result = await this.core.runCommand(this.options.registry, action, { options: { ...flags, ...options } as OptionValues }, { host: this.host });
+      const result = await this.core.runCommand(this.options.registry, action, { options }, { host: this.host });
       return result.json ?? { ok: result.exitCode === 0, exitCode: result.exitCode };
     } catch (error) {
-      const described = this.core.describeError(error);
-      if (!described) throw new RpcError(RpcCode.InternalError, 'Internal error', { exitCode: 70 });
-      const { message, exitCode, code } = described;
-      throw new RpcError(RpcCode.ProtocolRefusal, message, { message, exitCode, code, stderr: `error: ${message}` });
+      throw this.refusal(error);
     }
+  }
+
+  /** A command's refusal as ProtocolRefusal carrying the CLI's message, exit code and the error's stable `code`; a bug as InternalError. */
+  private refusal(error: unknown): RpcError {
+    const described = this.core.describeError(error);
+    if (!described) return new RpcError(RpcCode.InternalError, 'Internal error', { exitCode: 70 });
+    const { message, exitCode, code } = described;
+    return new RpcError(RpcCode.ProtocolRefusal, message, { message, exitCode, code, stderr: `error: ${message}` });
   }
 
   /** agent/call to a participant agent: forwarded to its connection, one call at a time. */

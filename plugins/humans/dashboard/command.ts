@@ -10,7 +10,6 @@
 import type { DashboardOptions } from '../options.ts';
 import type { HumansContext } from '../context.ts';
 import { Board } from './board.ts';
-import { confinedHost } from './confine.ts';
 import { isLoopbackAddress, randomToken, startServer } from './server.ts';
 
 /** Bytes of randomness in the token (256 bits). */
@@ -62,7 +61,8 @@ export async function runDashboard(ctx: DashboardContext): Promise<number> {
   const tls = await tlsOption(ctx);
   const allowHosts = allowHostOption(ctx);
   const stop = new AbortController();
-  const board = new Board({ api, host: await confinedHost(api, ctx.host, root), registry: ctx.registry }, root, AbortSignal.any([ctx.signal, stop.signal]));
+  // The core's read-only view of the root: what is served to a browser is read beneath it, no symlink followed, nothing written.
+  const board = new Board({ api, host: api.confineHost(ctx.host, [root], { readOnly: true }), registry: ctx.registry }, root, AbortSignal.any([ctx.signal, stop.signal]));
   try {
     await board.start();
     const rootName = root.split(/[\\/]/).filter(Boolean).at(-1) ?? root;

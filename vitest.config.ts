@@ -77,6 +77,20 @@ const START_FIRST = [
   'test/skill-agent.test.ts',
 ];
 
+/**
+ * Node 20 reads and parses all of NODE_EXTRA_CA_CERTS (a whole CA bundle on
+ * machines behind a TLS-inspecting proxy) at every start, before any user
+ * code: ~40 ms of CPU per process, and the suite starts thousands of Node
+ * processes, none of which speaks TLS. The tests' processes run without it;
+ * the one thing that downloads, `npm ci` of the pinned tools
+ * (test/tool-cache.ts), gets it back from ACP_TEST_EXTRA_CA_CERTS.
+ * Node 22 and later read the file only when TLS needs it.
+ */
+function withoutExtraCaCerts(): Record<string, string> {
+  const certificates = process.env.NODE_EXTRA_CA_CERTS;
+  return certificates ? { NODE_EXTRA_CA_CERTS: '', ACP_TEST_EXTRA_CA_CERTS: certificates } : {};
+}
+
 class LongFilesFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const rank = (file: TestSpecification) => {
@@ -112,7 +126,7 @@ export default defineConfig({
     maxConcurrency: Math.max(2, availableParallelism()),
     // The append checkpoint's key (runtime/node-host.ts) goes to a
     // scratch state directory, not the home of whoever runs the tests.
-    env: { XDG_STATE_HOME: join(tmpdir(), 'acp-test-state') },
+    env: { XDG_STATE_HOME: join(tmpdir(), 'acp-test-state'), ...withoutExtraCaCerts() },
     // expect.poll waits for an event; its default of 1 s is a speed
     // assumption that a loaded machine breaks. This only bounds a hang.
     expect: { poll: { timeout: 20_000 } },

@@ -47,7 +47,7 @@ export function installPinned(project: PinnedProject): string | undefined {
   try {
     writeFileSync(join(partial, 'package.json'), project.packageJson);
     writeFileSync(join(partial, 'package-lock.json'), lockfile);
-    const r = spawnSync('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error', ...(project.npmArgs ?? [])], { cwd: partial, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    const r = spawnSync('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error', ...(project.npmArgs ?? [])], { cwd: partial, env: downloadEnv(), encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
     if (r.status !== 0) return `npm ci for ${dir} failed: ${(r.error?.message ?? r.stderr).trim().split('\n').slice(-3).join(' | ')}`;
     if (!project.complete(partial)) return `npm ci for ${dir} did not install what it pins`;
     writeFileSync(stamp(partial), lockfile);
@@ -62,4 +62,10 @@ export function installPinned(project: PinnedProject): string | undefined {
   } finally {
     rmSync(partial, { recursive: true, force: true });
   }
+}
+
+/** The environment of a download: the machine's extra CA certificates, which the tests' own processes run without (vitest.config.ts). */
+function downloadEnv(): NodeJS.ProcessEnv {
+  const certificates = process.env.ACP_TEST_EXTRA_CA_CERTS;
+  return certificates ? { ...process.env, NODE_EXTRA_CA_CERTS: certificates } : process.env;
 }

@@ -6,7 +6,7 @@
 // none of those. `npm test` builds dist/ first. Figures are the
 // benchmark's (scripts/bench-start.ts), never this file's.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -67,6 +67,12 @@ describe('what the start path (dist/lib.mjs) is built from', () => {
     expect(plugins.sort()).toEqual(['plugins/doctor.ts', 'plugins/git.ts', 'plugins/humans.ts', 'plugins/humans/options.ts', 'plugins/mcp.ts', 'plugins/protocol.ts', 'plugins/rpc.ts']);
     expect(lib.filter((path) => path.startsWith('node_modules/'))).toEqual([]);
     expect(lib.filter((path) => !/^(acp\.ts|package\.json|runtime\/|plugins\/|deliverable-types\/)/.test(path))).toEqual([]);
+  });
+
+  test('every file of dist/ is ASCII (a file Node decodes into a two-byte string costs every command that loads it)', () => {
+    const files = ['acp.mjs', 'lib.mjs', 'acp-mcp.mjs', ...readdirSync(join(DIST, 'chunks')).map((chunk) => `chunks/${chunk}`)];
+    const other = files.filter((file) => /[^\x00-\x7f]/.test(readFileSync(join(DIST, file), 'utf8')));
+    expect(other).toEqual([]);
   });
 
   test('the check sees a planted module (it can fail)', () => {

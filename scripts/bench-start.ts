@@ -94,7 +94,8 @@ export interface StartOptions {
   log?(line: string): void;
 }
 
-const median = (values: number[]): number => {
+/** The median of `values`. */
+export const median = (values: number[]): number => {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;

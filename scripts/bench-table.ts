@@ -26,7 +26,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { python3 } from '../test/python/oracle.ts';
 import { referenceDir, referenceMissing } from '../test/python/reference.ts';
-import { benchStart, figureTable, measuredEnv, type StartResult, smallFolder, timedRun, traceTable } from './bench-start.ts';
+import { benchStart, figureTable, markdownTable, measuredEnv, median, type StartResult, smallFolder, timedRun, traceTable } from './bench-start.ts';
 
 /** One row of the table. */
 export interface TableRow {
@@ -56,11 +56,6 @@ interface Series {
   wall: number[];
 }
 
-const median = (values: number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
 const ms = (value: number): string => (value >= 1000 ? `${(value / 1000).toFixed(2)} s` : `${value.toFixed(1)} ms`);
 const x = (ratio: number): string => `${ratio.toFixed(2)}×`;
 const series = (): Series => ({ cpu: [], wall: [] });
@@ -262,15 +257,11 @@ function startupWork(start: StartResult): string[] {
     const parts = i ? `${ms(i.load)} / ${ms(i.first)} / ${ms(i.again)}` : 'the bin alone';
     return [`\`${command}\``, trace?.modules?.join(', ') ?? 'n/a', cpu('node22', command), parts, cpu('bun', command), cpu('binary', command)];
   });
-  const line = (cells: string[]): string => `| ${cells.join(' | ')} |`;
-  const head = ['Command', 'Modules loaded (dist/, Node)', 'Node 22: CPU (× node -e 0)', 'Node 22: library import / first run / warm run', 'Bun: CPU (× bun -e 0)', 'binary: CPU (× bun -e 0)'];
-  return [line(head), line(head.map(() => '---')), ...rows.map(line)];
+  return markdownTable(['Command', 'Modules loaded (dist/, Node)', 'Node 22: CPU (× node -e 0)', 'Node 22: library import / first run / warm run', 'Bun: CPU (× bun -e 0)', 'binary: CPU (× bun -e 0)'], rows);
 }
 
 /** The table's part of docs/benchmarks.md. */
 export function tableMarkdown(result: { rows: TableRow[]; start: StartResult; notes: string[] }, meta: { machine: string[]; seconds: number; quick: boolean }): string[] {
-  const line = (cells: string[]): string => `| ${cells.join(' | ')} |`;
-  const head = ['Measure', 'Runtime', 'Measured (wall; CPU)', 'Baseline, same batch', 'Ratio (wall)', 'Ratio (CPU)', 'Goal', 'Met'];
   const rows = result.rows.map((r) => [r.measure, r.runtime, r.value, r.baseline, r.ratio, r.cpuRatio, r.goal, r.met]);
   return [
     "## Issue 42's table",
@@ -279,9 +270,7 @@ export function tableMarkdown(result: { rows: TableRow[]; start: StartResult; no
     '',
     ...meta.machine,
     '',
-    line(head),
-    line(head.map(() => '---')),
-    ...rows.map(line),
+    ...markdownTable(['Measure', 'Runtime', 'Measured (wall; CPU)', 'Baseline, same batch', 'Ratio (wall)', 'Ratio (CPU)', 'Goal', 'Met'], rows),
     '',
     '### Startup work per command',
     '',

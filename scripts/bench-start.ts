@@ -125,7 +125,7 @@ export function timedRun(argv: string[], env: Record<string, string | undefined>
 
 /** The runtimes installed here: Node 20–26, Bun, the binary. */
 export function startRuntimes(root: string, notes: string[]): StartRuntime[] {
-  const versionOf = (argv: string[]): string => spawnSync(argv[0]!, [...argv.slice(1)], { encoding: 'utf8' }).stdout.trim();
+  const versionOf = (argv: string[]): string => spawnSync(argv[0]!, argv.slice(1), { encoding: 'utf8' }).stdout.trim();
   const bin = join(root, 'dist', 'acp.mjs');
   const bun = join(root, 'node_modules', '.bin', 'bun');
   const list: StartRuntime[] = [];

@@ -4,9 +4,12 @@
  * skill's one-file runtime): turns on Node's compile cache, then loads the
  * library and runs the CLI as this process. The library (acp.ts, dist/lib.mjs)
  * has no entry-point code of its own for Node, so importing it never runs
- * anything.
+ * anything. `acp --version` alone is answered here, without the library.
  * @module
  */
+import { VERSION } from './constants.ts';
+
+type Proc = { argv?: string[]; env: Record<string, string | undefined>; getBuiltinModule?(id: string): unknown };
 
 /**
  * Node >= 22.1 keeps the code it compiles (the library, and the chunks a
@@ -20,7 +23,7 @@
  * mechanisms. NODE_DISABLE_COMPILE_CACHE=1 turns it off, as Node documents.
  */
 function enableCompileCache(): void {
-  const g = globalThis as { Deno?: unknown; Bun?: unknown; process?: { env: Record<string, string | undefined>; getBuiltinModule?(id: string): unknown } };
+  const g = globalThis as { Deno?: unknown; Bun?: unknown; process?: Proc };
   const proc = g.process;
   if (g.Deno || g.Bun || typeof proc?.getBuiltinModule !== 'function') return;
   const module = proc.getBuiltinModule('node:module') as { enableCompileCache?(directory: string): unknown } | undefined;
@@ -35,8 +38,29 @@ function enableCompileCache(): void {
   }
 }
 
+/**
+ * `acp --version` (or `-v`) and nothing else: the one answer that needs
+ * none of the library, printed before it is loaded (the library and its
+ * compiled code are most of a small command's start). Whether it was
+ * answered; any other command line, or a write that fails, takes the
+ * ordinary road (runCli answers `--version` too, with every other spelling).
+ */
+function answeredVersion(): boolean {
+  const proc = (globalThis as { process?: Proc }).process;
+  const args = proc?.argv?.slice(2) ?? [];
+  if (args.length !== 1 || (args[0] !== '--version' && args[0] !== '-v')) return false;
+  const fs = proc?.getBuiltinModule?.('node:fs') as { writeSync(fd: number, text: string): number } | undefined;
+  try {
+    fs?.writeSync(1, `acp/${VERSION}\n`);
+    return fs !== undefined;
+  } catch {
+    return false;
+  }
+}
+
 /** Run the CLI for this process (argv, stdio, signals, exit code: runtime/process.ts). */
 async function start(): Promise<void> {
+  if (answeredVersion()) return;
   enableCompileCache();
   const { main } = await import('../acp.ts');
   await main();

@@ -48,13 +48,15 @@ export async function loadPlugins(registry: Registry, options: RegistryOptions &
   };
   const runtime: RuntimeFacts = options.runtime ?? { name: 'unknown' };
   const cwd = options.cwd ?? host.resolvePath('.');
-  // A folder this process may not read (Deno without --allow-read for it) is compared as spelt.
   const given = options.folder === undefined ? undefined : path.resolve(cwd, options.folder);
-  const folder = given === undefined ? undefined : await realpathOfExistingAncestor(host, given).catch(() => given);
+  // Resolved once a file is to be judged (most runs find none). A folder this process may not read (Deno without --allow-read for it) is compared as spelt.
+  let folder: Promise<string | undefined> | undefined;
+  const realFolder = (): Promise<string | undefined> => (folder ??= given === undefined ? Promise.resolve(undefined) : realpathOfExistingAncestor(host, given).catch(() => given));
 
   /** The collaboration folder `file` lies in, if any. */
   const collaborationOf = async (file: string): Promise<string | undefined> => {
-    if (folder !== undefined && isInside(file, folder)) return folder;
+    const real = await realFolder();
+    if (real !== undefined && isInside(file, real)) return real;
     for (let dir = path.dirname(file); ; dir = path.dirname(dir)) {
       const marker = path.join(dir, 'protocol.json');
       if (runtime.mayRead?.(marker) !== false && (await host.fs.stat(marker).catch(() => null))?.isFile) return dir;

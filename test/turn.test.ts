@@ -7,7 +7,7 @@
 // events share one second, where the old timestamp heuristic was not
 // deterministic.
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, test } from 'vitest';
@@ -16,7 +16,7 @@ import { status as mcpStatus } from '../plugins/mcp/tools.ts';
 import { loadSnapshot } from '../plugins/humans/snapshot.ts';
 import { RpcClient } from '../plugins/rpc/client.ts';
 import { acp as cli } from './humans/context.ts';
-import { cleanup, happyFolder, OWNER, REVIEWER, STEPS } from './humans/folders.ts';
+import { cleanup, happyFolder, OWNER, REVIEWER, STEPS, tempRoot } from './humans/folders.ts';
 import { ALICE_TOKEN, BOB_TOKEN, startServer } from './rpc/helpers.ts';
 import { python3 } from './python/oracle.ts';
 import { referenceDir, referenceMissing } from './python/reference.ts';
@@ -389,5 +389,48 @@ describe('one reader of protocol.json\'s turn', () => {
       expect(cacheReaders(planted.replace(/return \[.*;/, `return [${read}];`)), read).toHaveLength(2);
     }
     expect(cacheReaders(planted.replace(/return \[.*;/, "return [state.waitingFor, turn.waitingFor, words] as Pick<Turn, 'waitingFor'>[];"))).toHaveLength(1);
+  });
+});
+
+// ------------------------------------------- the append checkpoint's share
+
+describe('the turn of a short log is replayed, a long one read from the append checkpoint (issue 42)', () => {
+  /**
+   * A folder whose log holds `events` events: init, primary drafts written
+   * as the Python tools would, the last one appended by acp (so its append
+   * checkpoint describes the log). The host counts how often the
+   * checkpoint's key is asked for: every read of the checkpoint
+   * authenticates it with that key.
+   */
+  async function drafted(events: number): Promise<{ host: acp.Host; folder: string; keyReads: () => number }> {
+    const root = tempRoot('acp-turn-checkpoint-');
+    const folder = join(root, 'c');
+    const registry = await acp.createRegistry();
+    const node = await acp.createNodeHost({ checkpointKeyFile: join(root, 'checkpoint.key') });
+    let reads = 0;
+    const host: acp.Host = { ...node, checkpointKey: () => ((reads += 1), node.checkpointKey!()) };
+    await acp.init(host, folder, { participants: [OWNER, REVIEWER], objective: 'o', completion: ['c'], primaryType: 'adr' }, registry);
+    const at = readLog(folder)[0]!.at;
+    const drafts = Array.from({ length: events - 2 }, (_, i) => acp.formatEventLine({ seq: i + 2, from: OWNER, event: 'deliverable_drafted', at, summary: 'draft', reply_to: 1, doc: 'deliverables/adr.md', role: 'primary' }));
+    appendFileSync(join(folder, 'events.jsonl'), drafts.join(''));
+    await acp.append(host, folder, { participant: OWNER, event: 'deliverable_drafted', summary: 'draft', replyTo: 1, role: 'primary', doc: 'deliverables/adr.md' }, registry);
+    expect(existsSync(join(folder, acp.CHECKPOINT_NAME))).toBe(true);
+    reads = 0;
+    return { host, folder, keyReads: () => reads };
+  }
+
+  test('a short log: next replays it and never reads the checkpoint (its key and HMAC cost more than the replay)', async () => {
+    const { host, folder, keyReads } = await drafted(5);
+    const answer = await acp.nextAction(host, folder, REVIEWER);
+    expect({ keyReads: keyReads(), waitingFor: answer.waitingFor, last: answer.lastEvent?.seq }).toEqual({ keyReads: 0, waitingFor: [OWNER], last: 5 });
+  });
+
+  test("a long log: the checkpoint is read, and its answer is the replay's", async () => {
+    const { host, folder, keyReads } = await drafted(1100);
+    const fromCheckpoint = await acp.nextAction(host, folder, REVIEWER);
+    expect(keyReads()).toBeGreaterThan(0);
+    rmSync(join(folder, acp.CHECKPOINT_NAME));
+    expect(await acp.nextAction(host, folder, REVIEWER)).toEqual(fromCheckpoint);
+    expect(fromCheckpoint.lastEvent?.seq).toBe(1100);
   });
 });

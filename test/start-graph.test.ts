@@ -1,0 +1,86 @@
+// What each command loads (issue 42): the modules of dist/ a command pulls
+// in on Node, as Node's own module debug output names them, must be those
+// its work needs — so an import added later cannot silently make `next`
+// compile the report's markdown-it, valibot, yaml, the doctor, git, the
+// servers or MCP. Also what the start path (dist/lib.mjs) is built from:
+// none of those. `npm test` builds dist/ first. Figures are the
+// benchmark's (scripts/bench-start.ts), never this file's.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { REPO_DIR } from './conformance/replay.ts';
+
+const DIST = join(REPO_DIR, 'dist');
+const BIN = join(DIST, 'acp.mjs');
+const work = mkdtempSync(join(tmpdir(), 'acp-start-graph-'));
+const folder = join(work, 'collab');
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+/** This run's environment, its state and caches in the scratch directory (an append makes a checkpoint key). */
+function env(extra: Record<string, string> = {}): Record<string, string | undefined> {
+  const { NODE_OPTIONS: _options, XDG_STATE_HOME: _state, XDG_CACHE_HOME: _cache, ...rest } = process.env;
+  return { ...rest, HOME: work, ...extra };
+}
+
+/** The dist/ modules one run of `acp args` loads on this machine's Node, in load order (NODE_DEBUG=esm names each module it translates). */
+function loaded(args: string[]): string[] {
+  const r = spawnSync(process.execPath, [BIN, ...args], { cwd: work, encoding: 'utf8', env: env({ NODE_DEBUG: 'esm' }) });
+  expect({ args, rc: r.status, errors: r.stderr.split('\n').filter((line) => line.startsWith('error:')) }).toEqual({ args, rc: 0, errors: [] });
+  return [...new Set([...r.stderr.matchAll(/Translating StandardModule (file:\S+)/g)].map((m) => relative(DIST, fileURLToPath(m[1]!))))];
+}
+
+beforeAll(() => {
+  const init = ['init', '--folder', folder, '--participant', 'alice', '--participant', 'bob', '--objective', 'o', '--completion', 'c', '--primary-deliverable-type', 'adr'];
+  const r = spawnSync(process.execPath, [BIN, ...init], { cwd: work, encoding: 'utf8', env: env() });
+  expect(r.stderr).toBe('');
+});
+
+describe('the modules each command loads (Node, dist/)', () => {
+  const START = ['acp.mjs', 'lib.mjs'];
+  const cases: [string, string[], string[]][] = [
+    ['--version: the bin alone (the version needs no library)', ['--version'], ['acp.mjs']],
+    ['next: the start path only', ['next', '--folder', folder, '--participant', 'bob'], START],
+    ['append: the start path only (no git, no valibot, no signing for an unsigned folder)', ['append', '--folder', folder, '--participant', 'alice', '--event', 'deliverable_drafted', '--summary', 'd', '--reply-to', '1', '--role', 'primary', '--doc', 'deliverables/adr.md'], START],
+    ['validate: the start path only (signing only for a signed log)', ['validate', '--folder', folder], START],
+    ['status: the start path and its own view (no report, no markdown-it, no colours without a terminal)', ['status', '--folder', folder], [...START, 'chunks/humans-status.mjs']],
+  ];
+  for (const [name, args, expected] of cases) {
+    test(name, () => {
+      expect(loaded(args)).toEqual(expected);
+    });
+  }
+});
+
+describe('what the start path (dist/lib.mjs) is built from', () => {
+  /** The source modules the bundler put in a file: it marks each with a `// path` line. */
+  const sources = (file: string): string[] => [...readFileSync(file, 'utf8').matchAll(/^\/\/ ((?:node_modules\/)?[\w@.\/-]+\.(?:ts|js|mjs|json))$/gm)].map((m) => m[1]!);
+
+  test('the core, the plugins\' command descriptions and the deliverable types; no implementation of a plugin\'s command, no package', () => {
+    const lib = sources(join(DIST, 'lib.mjs'));
+    expect(lib).toContain('acp.ts');
+    expect(lib).toContain('runtime/next.ts');
+    const plugins = lib.filter((path) => path.startsWith('plugins/'));
+    // The plugin modules that describe commands, and the humans' option data they share.
+    expect(plugins.sort()).toEqual(['plugins/doctor.ts', 'plugins/git.ts', 'plugins/humans.ts', 'plugins/humans/options.ts', 'plugins/mcp.ts', 'plugins/protocol.ts', 'plugins/rpc.ts']);
+    expect(lib.filter((path) => path.startsWith('node_modules/'))).toEqual([]);
+    expect(lib.filter((path) => !/^(acp\.ts|package\.json|runtime\/|plugins\/|deliverable-types\/)/.test(path))).toEqual([]);
+  });
+
+  test('every file of dist/ is ASCII (a file Node decodes into a two-byte string costs every command that loads it)', () => {
+    const files = ['acp.mjs', 'lib.mjs', 'acp-mcp.mjs', ...readdirSync(join(DIST, 'chunks')).map((chunk) => `chunks/${chunk}`)];
+    const other = files.filter((file) => /[^\x00-\x7f]/.test(readFileSync(join(DIST, file), 'utf8')));
+    expect(other).toEqual([]);
+  });
+
+  test('the check sees a planted module (it can fail)', () => {
+    const planted = join(work, 'planted.mjs');
+    const text = `${readFileSync(join(DIST, 'lib.mjs'), 'utf8')}\n// node_modules/markdown-it/index.mjs\nvar x = 1;\n// plugins/humans/report.ts\nvar y = 2;\n`;
+    writeFileSync(planted, text);
+    const found = sources(planted);
+    expect(found).toContain('node_modules/markdown-it/index.mjs');
+    expect(found).toContain('plugins/humans/report.ts');
+  });
+});

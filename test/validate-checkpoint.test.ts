@@ -48,7 +48,7 @@ import { MIN_LOG_BYTES, validateCheckpointPath } from '../runtime/validate-check
 import { byScale } from './scale.ts';
 
 const SEEDS = byScale({ quick: [12], full: [11, 12, 13], long: Array.from({ length: 16 }, (_, i) => 2000 + i) });
-const STEPS = byScale({ quick: 60, full: 60, long: 200 });
+const STEPS = byScale({ quick: 30, full: 60, long: 200 });
 const PRIMARY = 'deliverables/adr.md';
 const SUPPORTING = 'deliverables/test-plan.md';
 

@@ -14,23 +14,52 @@ import { errorCode, isObject, unwritableReason } from './util.ts';
 
 const PUBLIC_KEY = /^[A-Za-z0-9_-]{43}$/;
 
+const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+/** Each character code's 6 bits, -1 for a character outside base64url (built on first use: no work at load). */
+let base64UrlValues: Int8Array | undefined;
+
 /** base64url without padding. */
 export function toBase64Url(bytes: Uint8Array): string {
-  let binary = '';
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  let text = '';
+  for (let i = 0; i < bytes.length; i += 3) {
+    const a = bytes[i]!;
+    const b = bytes[i + 1] ?? 0;
+    const c = bytes[i + 2] ?? 0;
+    text += BASE64URL[a >> 2]! + BASE64URL[((a & 3) << 4) | (b >> 4)]!;
+    if (i + 1 < bytes.length) text += BASE64URL[((b & 15) << 2) | (c >> 6)]!;
+    if (i + 2 < bytes.length) text += BASE64URL[c & 63]!;
+  }
+  return text;
 }
 
-/** base64url (no padding) → bytes; `undefined` unless `text` is the canonical encoding of them (no second spelling of a signature). */
+/**
+ * base64url (no padding) → bytes; `undefined` unless `text` is the canonical
+ * encoding of them (no second spelling of a signature: no padding, no other
+ * alphabet, no whitespace, no stray bits in the last character). Decoded by
+ * table, not through atob and a re-encoding: validate decodes a signature
+ * per event.
+ */
 export function fromBase64Url(text: string): Uint8Array | undefined {
-  let bytes: Uint8Array;
-  try {
-    const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/'));
-    bytes = Uint8Array.from(binary, (ch) => ch.charCodeAt(0));
-  } catch {
-    return undefined;
+  const values = (base64UrlValues ??= Int8Array.from({ length: 128 }, (_, code) => BASE64URL.indexOf(String.fromCharCode(code))));
+  const rest = text.length % 4;
+  if (rest === 1) return undefined;
+  const bytes = new Uint8Array((text.length >> 2) * 3 + (rest ? rest - 1 : 0));
+  let bits = 0;
+  let count = 0;
+  let at = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    const value = code < 128 ? values[code]! : -1;
+    if (value < 0) return undefined;
+    bits = ((bits << 6) | value) & 0xffffff;
+    count += 6;
+    if (count >= 8) {
+      count -= 8;
+      bytes[at++] = (bits >> count) & 0xff;
+    }
   }
-  return toBase64Url(bytes) === text ? bytes : undefined;
+  // The bits left over past the last whole byte must be zero (a canonical encoder writes them so).
+  return (bits & ((1 << count) - 1)) === 0 ? bytes : undefined;
 }
 
 /** SHA-256 (hex) of a line's UTF-8 text, in TypeScript: one line per append (loading node:crypto costs more). */

@@ -529,13 +529,17 @@ describe('signed collaborations: every door signs', () => {
     expect(readdirSync(folder).some((name) => name.includes('jwk'))).toBe(false);
     const key = await cli('key', '--participant', 'bob', '--json');
     expect(JSON.parse(key.out)).toMatchObject({ participant: 'bob', publicKey: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) });
-    expect((await cli('validate', '--folder', folder)).out).toBe('ACP validation passed\n');
+    // How many signatures the verdict rests on: a note on stderr, so the output the Python tools share stays theirs.
+    expect(await cli('validate', '--folder', folder)).toEqual({ rc: 0, out: 'ACP validation passed\n', err: 'note: 1 signature verified\n' });
+    expect(JSON.parse((await cli('validate', '--folder', folder, '--json')).out).signing).toMatchObject({ verified: 1, events: 1 });
+    expect(await cli('validate', '--folder', folder, '--ignore-signatures')).toEqual({ rc: 0, out: 'ACP validation passed\n', err: '' });
     // An edited line: validate and doctor name its seq.
     const log = readFileSync(join(folder, 'events.jsonl'), 'utf8');
     writeFileSync(join(folder, 'events.jsonl'), log.replace('Initialized', 'Initialised'));
     const validate = await cli('validate', '--folder', folder);
     expect(validate.rc).toBe(2);
     expect(validate.out).toContain('ERROR: seq 1: the signature of alice does not verify');
+    expect(validate.err).toBe('note: 0 signatures verified\n');
     const doctor = await cli('doctor', '--folder', folder);
     expect(doctor.out).toContain('signatures: seq 1: the signature of alice does not verify');
     const status = await cli('status', '--folder', folder);

@@ -10,7 +10,7 @@ import * as nodePath from 'node:path';
 import { AcpError } from './errors.ts';
 import type { Keyring } from './host.ts';
 import { sha256, toHex } from './sha256.ts';
-import { errorCode, isObject, unwritableReason } from './util.ts';
+import { errorCode, getBuiltin, isObject, unwritableReason } from './util.ts';
 
 const PUBLIC_KEY = /^[A-Za-z0-9_-]{43}$/;
 
@@ -62,8 +62,42 @@ export function fromBase64Url(text: string): Uint8Array | undefined {
   return (bits & ((1 << count) - 1)) === 0 ? bytes : undefined;
 }
 
-/** SHA-256 (hex) of a line's UTF-8 text, in TypeScript: one line per append (loading node:crypto costs more). */
+/** A function hashing a line's text (UTF-8) to hex SHA-256. */
+export type LineHasher = (line: string) => string;
+
+/** The line hasher of {@link lineHash}, chosen on first use. */
+let chosenLineHasher: LineHasher | undefined;
+
+/**
+ * SHA-256 (hex) of a line's UTF-8 text (only signed collaborations hash
+ * lines: the chain, the head, the key file names). Natively where that
+ * costs no module load the signed path does not make anyway: Bun's
+ * CryptoHasher (a global), Node's node:crypto (which a signed append loads
+ * to sign); elsewhere (Deno, whose node:crypto costs a fresh process more
+ * than the few lines hashed here) in TypeScript. Why: the TypeScript
+ * digest runs cold, in the interpreter: ~45 µs per 64-byte block in the
+ * compiled binary, ~1 ms of a signed append's ~5 ms over an unsigned one.
+ */
 export function lineHash(line: string): string {
+  chosenLineHasher ??= bunLineHasher() ?? ((globalThis as { Deno?: unknown }).Deno === undefined ? nodeLineHasher(getBuiltin('node:crypto')) : undefined) ?? typeScriptLineHash;
+  return chosenLineHasher(line);
+}
+
+/** node:crypto's line hasher (its one-shot `hash`, else `createHash`), given the module; `undefined` without one. */
+export function nodeLineHasher(crypto: unknown): LineHasher | undefined {
+  const c = crypto as { hash?: (algorithm: string, data: string) => string; createHash?: (algorithm: string) => { update(data: string): { digest(encoding: 'hex'): string } } } | undefined;
+  if (typeof c?.hash === 'function') return (line) => c.hash!('sha256', line);
+  if (typeof c?.createHash === 'function') return (line) => c.createHash!('sha256').update(line).digest('hex');
+  return undefined;
+}
+
+/** Bun's native SHA-256 (the `Bun.CryptoHasher` global: nothing to load); `undefined` elsewhere. */
+function bunLineHasher(): LineHasher | undefined {
+  const Hasher = (globalThis as { Bun?: { CryptoHasher?: new (algorithm: 'sha256') => { update(data: string): { digest(encoding: 'hex'): string } } } }).Bun?.CryptoHasher;
+  return typeof Hasher === 'function' ? (line) => new Hasher('sha256').update(line).digest('hex') : undefined;
+}
+
+function typeScriptLineHash(line: string): string {
   return toHex(sha256(new TextEncoder().encode(line)));
 }
 
@@ -200,14 +234,19 @@ export function fileKeyring(fs: KeyringFs, where: { dir: string } | { file: stri
     } catch (error) {
       throw unwritableKeyError(error, path, 'file' in where) ?? error;
     }
+    let renamed = false;
     try {
       // Linked into place: a racing process reads no key or a whole one, and two racers keep the same key.
       if (exclusive) fs.linkSync(temp, path);
-      else fs.renameSync(temp, path);
+      else {
+        fs.renameSync(temp, path);
+        renamed = true;
+      }
     } catch (error) {
       if (errorCode(error) !== 'EEXIST') throw error;
     } finally {
-      fs.rmSync(temp, { force: true });
+      // A renamed temporary is gone already (every append renames its record: a removal of nothing is two system calls).
+      if (!renamed) fs.rmSync(temp, { force: true });
     }
   };
   return {

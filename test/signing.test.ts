@@ -11,11 +11,12 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, test, vi } from 'vitest';
 import * as acp from '../acp.ts';
 import type { Keyring } from '../runtime/host.ts';
 import type { Json } from '../runtime/types.ts';
-import { fromBase64Url, lineHash, memoryKeyring, type PrivateJwk, toBase64Url } from '../runtime/keyring.ts';
+import { fromBase64Url, keyFileName, lineHash, memoryKeyring, type PrivateJwk, toBase64Url } from '../runtime/keyring.ts';
 import { SignatureVerifier, type SigningDeclaration, signBody, signingDeclaration, splitSignedLine, termsDigests } from '../runtime/signing.ts';
 import { validateCheckpointPath } from '../runtime/validate-checkpoint.ts';
 import { pythonValidator } from './python/reference.ts';
@@ -29,6 +30,7 @@ const PY_VALIDATE = pythonValidator();
 const PRIMARY = 'deliverables/adr.md';
 const NAMES = ['alice', 'bob', 'carol'];
 const decoder = new TextDecoder();
+const REPO = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 
 const pick = <T>(r: () => number, list: readonly T[]): T => list[Math.floor(r() * list.length)]!;
@@ -318,6 +320,19 @@ describe('signed collaborations: verification on every core', () => {
     }
     expect(wrong).toEqual([]);
     expect(canonical).toBeGreaterThan(2_500);
+  });
+
+  test('bun hashes lines natively (Bun.CryptoHasher, as the binary does) and signs through WebCrypto: Node reads the same head, key file name and signature', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'acp-sign-bun-'));
+    afterAll(() => rmSync(dir, { recursive: true, force: true }));
+    const folder = join(dir, 'collab');
+    const bun = spawnSync(join(REPO, 'node_modules', '.bin', 'bun'), [join(REPO, 'acp.ts'), 'init', '--folder', folder, '--participant', 'alice', '--participant', 'bob', '--objective', 'o', '--completion', 'g', '--primary-deliverable-type', 'adr', '--sign'], { env: { ...process.env, ACP_SIGNING_KEY_DIR: join(dir, 'keys') }, encoding: 'utf8' });
+    expect(bun.stderr).toBe('');
+    const first = readFileSync(join(folder, 'events.jsonl'), 'utf8').split('\n')[0]!;
+    expect(JSON.parse(readFileSync(join(folder, 'protocol.json'), 'utf8')).signing.head.sha256).toBe(lineHash(first));
+    expect(readdirSync(join(dir, 'keys'))).toEqual([keyFileName('alice')]);
+    const node = await acp.createNodeHost({ checkpointKeyFile: null });
+    expect(await acp.verifySignatures(node, folder)).toMatchObject({ errors: [], warnings: [], signing: { verified: 1 } });
   });
 
   test('a runtime without WebCrypto verifies serially (node:crypto), with the same verdict', async () => {

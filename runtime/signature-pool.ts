@@ -80,13 +80,14 @@ export function signatureSink<T extends SignatureCheck>(mode: VerifyMode, report
   if (sync) return { mode: 'serial', push: (check) => report(check, sync(check)), drain: async () => undefined };
   // One at a time through WebCrypto: a serial path where node:crypto lacks Ed25519.
   const bounds = mode === 'serial' ? { chunk: 1, window: 1 } : options;
-  return new PooledSink(subtle(), report, bounds, mode);
+  return new PooledSink(report, bounds, mode);
 }
 
 /** Signatures in chunks on WebCrypto's thread pool, verdicts reported in order. */
 class PooledSink<T extends SignatureCheck> implements SignatureSink<T> {
   readonly mode: VerifyMode;
-  readonly #subtle: webcrypto.SubtleCrypto;
+  /** WebCrypto, looked up at the first signature: a log without any needs none. */
+  #subtle: webcrypto.SubtleCrypto | undefined;
   readonly #report: (check: T, ok: boolean) => void;
   readonly #chunk: number;
   readonly #window: number;
@@ -95,8 +96,7 @@ class PooledSink<T extends SignatureCheck> implements SignatureSink<T> {
   /** Chunks in flight, oldest first; each settles to its verdicts or to the error that stopped it. */
   readonly #inFlight: { checks: T[]; verdicts: Promise<boolean[] | { error: unknown }> }[] = [];
 
-  constructor(crypto: webcrypto.SubtleCrypto, report: (check: T, ok: boolean) => void, options: ParallelOptions, mode: VerifyMode) {
-    this.#subtle = crypto;
+  constructor(report: (check: T, ok: boolean) => void, options: ParallelOptions, mode: VerifyMode) {
     this.#report = report;
     this.#chunk = Math.max(1, options.chunk ?? 256);
     this.#window = Math.max(1, options.window ?? 4);
@@ -120,30 +120,31 @@ class PooledSink<T extends SignatureCheck> implements SignatureSink<T> {
   }
 
   #dispatch(): void {
+    const crypto = (this.#subtle ??= subtle());
     const checks = this.#waiting.splice(0, this.#chunk);
     // Settled at once into a value: a chunk that fails while the log is still being read is no unhandled rejection.
-    const verdicts = this.#verify(checks).catch((error: unknown) => ({ error }));
+    const verdicts = this.#verify(crypto, checks).catch((error: unknown) => ({ error }));
     this.#inFlight.push({ checks, verdicts });
   }
 
   /** One chunk: its keys imported (once per key per run), then every signature handed to the pool at once. */
-  async #verify(checks: T[]): Promise<boolean[]> {
+  async #verify(crypto: webcrypto.SubtleCrypto, checks: T[]): Promise<boolean[]> {
     const keys = new Map<string, webcrypto.CryptoKey | undefined>();
-    for (const check of checks) if (!keys.has(check.key)) keys.set(check.key, await this.#importKey(check.key));
+    for (const check of checks) if (!keys.has(check.key)) keys.set(check.key, await this.#importKey(crypto, check.key));
     return Promise.all(
       checks.map((check) => {
         const key = keys.get(check.key);
         const sig = fromBase64Url(check.sig) as Uint8Array<ArrayBuffer> | undefined;
-        return key !== undefined && sig?.length === 64 ? this.#subtle.verify('Ed25519', key, sig, check.message) : false;
+        return key !== undefined && sig?.length === 64 ? crypto.verify('Ed25519', key, sig, check.message) : false;
       }),
     );
   }
 
-  #importKey(key: string): Promise<webcrypto.CryptoKey | undefined> {
+  #importKey(crypto: webcrypto.SubtleCrypto, key: string): Promise<webcrypto.CryptoKey | undefined> {
     let imported = this.#keys.get(key);
     if (!imported) {
       const raw = fromBase64Url(key) as Uint8Array<ArrayBuffer> | undefined;
-      imported = raw ? this.#subtle.importKey('raw', raw, { name: 'Ed25519' }, false, ['verify']).catch(() => undefined) : Promise.resolve(undefined);
+      imported = raw ? crypto.importKey('raw', raw, { name: 'Ed25519' }, false, ['verify']).catch(() => undefined) : Promise.resolve(undefined);
       this.#keys.set(key, imported);
     }
     return imported;

@@ -227,7 +227,8 @@ export function fileKeyring(fs: KeyringFs, where: { dir: string } | { file: stri
     return value;
   };
   const write = (path: string, value: PrivateJwk | unknown, exclusive: boolean): void => {
-    const temp = `${path}.${toBase64Url(crypto.getRandomValues(new Uint8Array(6)))}.tmp`;
+    // Math.random, as files.ts names its temporaries: the name need only not collide (the file is made O_EXCL), and Node loads WebCrypto (~1 ms of a signed append) at the first touch of globalThis.crypto.
+    const temp = `${path}.${Math.random().toString(36).slice(2)}.tmp`;
     try {
       fs.mkdirSync(nodePath.dirname(path), { recursive: true, mode: 0o700 });
       fs.writeFileSync(temp, `${JSON.stringify(value)}\n`, { mode: 0o600, flag: 'wx' });

@@ -261,6 +261,19 @@ describe('signed collaborations: verification on every core', () => {
     expect(problems).toBeLessThan(PARALLEL_COUNT);
   });
 
+  test(`long logs (${byScale({ quick: 1, full: 10 })} of ~3,000 signed lines, a few dozen of them edited) at the default chunk and window: the parallel verdict is the serial one, past the 50 problems listed one by one`, { timeout: 600_000 }, async () => {
+    const r = random(SEED + 3000);
+    for (let i = 0; i < byScale({ quick: 1, full: 10 }); i++) {
+      const { pairs, declared, terms } = await verifierInputs((await session(Math.floor(r() * Math.min(COUNT, 100)))).host);
+      // Lines repeated over and over: each keeps its signature (a repeat breaks the chain only); some are edited after signing.
+      const long = Array.from({ length: Math.ceil(3000 / pairs.length) }, () => pairs).flat().map(([event, line]): [Json, string] => (r() < 0.02 ? [{ ...event, summary: 'edited' }, line.replace('"summary":"', '"summary":"edited ')] : [event, line]));
+      const pieceEnds = new Set(long.flatMap((_, k) => (r() < 0.001 ? [k] : [])));
+      const expected = await verdictOf(new SignatureVerifier(declared, lineHash, { terms, mode: 'serial' }), long, new Set());
+      expect(await verdictOf(new SignatureVerifier(declared, lineHash, { terms }), long, pieceEnds)).toEqual(expected);
+      expect((expected as { finish: { errors: string[] } }).finish.errors.at(-1)).toMatch(/^signatures: \d+ more problems after seq \d+$/);
+    }
+  });
+
   test('the pool gets at most window × chunk signatures at once, and every verdict comes back in order', async () => {
     const s = await session(0);
     const { pairs, declared, terms } = await verifierInputs(s.host);

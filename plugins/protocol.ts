@@ -153,6 +153,8 @@ const validateCommand: CommandSpec = {
       } else ctx.out(result.warnings.length ? 'ACP validation passed with warnings' : 'ACP validation passed');
       for (const warning of result.warnings) ctx.out(`WARNING: ${warning}`);
       for (const note of result.notes ?? []) ctx.err(`note: ${note}`);
+      // A signed folder only (the Python tools make none, so no recorded output changes): what the verdict rests on.
+      if (result.signing) ctx.err(`note: ${result.signing.verified} signature${result.signing.verified === 1 ? '' : 's'} verified`);
     }
     // ok mirrors the exit code: warnings exit 1, so they are not ok (issue 12 item 11).
     return { exitCode, json: { ...result, ok: exitCode === 0, exitCode } };

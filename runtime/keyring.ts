@@ -10,31 +10,94 @@ import * as nodePath from 'node:path';
 import { AcpError } from './errors.ts';
 import type { Keyring } from './host.ts';
 import { sha256, toHex } from './sha256.ts';
-import { errorCode, isObject, unwritableReason } from './util.ts';
+import { errorCode, getBuiltin, isObject, unwritableReason } from './util.ts';
 
 const PUBLIC_KEY = /^[A-Za-z0-9_-]{43}$/;
 
+const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+/** Each character code's 6 bits, -1 for a character outside base64url (built on first use: no work at load). */
+let base64UrlValues: Int8Array | undefined;
+
 /** base64url without padding. */
 export function toBase64Url(bytes: Uint8Array): string {
-  let binary = '';
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-}
-
-/** base64url (no padding) → bytes; `undefined` unless `text` is the canonical encoding of them (no second spelling of a signature). */
-export function fromBase64Url(text: string): Uint8Array | undefined {
-  let bytes: Uint8Array;
-  try {
-    const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/'));
-    bytes = Uint8Array.from(binary, (ch) => ch.charCodeAt(0));
-  } catch {
-    return undefined;
+  let text = '';
+  for (let i = 0; i < bytes.length; i += 3) {
+    const a = bytes[i]!;
+    const b = bytes[i + 1] ?? 0;
+    const c = bytes[i + 2] ?? 0;
+    text += BASE64URL[a >> 2]! + BASE64URL[((a & 3) << 4) | (b >> 4)]!;
+    if (i + 1 < bytes.length) text += BASE64URL[((b & 15) << 2) | (c >> 6)]!;
+    if (i + 2 < bytes.length) text += BASE64URL[c & 63]!;
   }
-  return toBase64Url(bytes) === text ? bytes : undefined;
+  return text;
 }
 
-/** SHA-256 (hex) of a line's UTF-8 text, in TypeScript: one line per append (loading node:crypto costs more). */
+/**
+ * base64url (no padding) → bytes; `undefined` unless `text` is the canonical
+ * encoding of them (no second spelling of a signature: no padding, no other
+ * alphabet, no whitespace, no stray bits in the last character). Decoded by
+ * table, not through atob and a re-encoding: validate decodes a signature
+ * per event.
+ */
+export function fromBase64Url(text: string): Uint8Array | undefined {
+  const values = (base64UrlValues ??= Int8Array.from({ length: 128 }, (_, code) => BASE64URL.indexOf(String.fromCharCode(code))));
+  const rest = text.length % 4;
+  if (rest === 1) return undefined;
+  const bytes = new Uint8Array((text.length >> 2) * 3 + (rest ? rest - 1 : 0));
+  let bits = 0;
+  let count = 0;
+  let at = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    const value = code < 128 ? values[code]! : -1;
+    if (value < 0) return undefined;
+    bits = ((bits << 6) | value) & 0xffffff;
+    count += 6;
+    if (count >= 8) {
+      count -= 8;
+      bytes[at++] = (bits >> count) & 0xff;
+    }
+  }
+  // The bits left over past the last whole byte must be zero (a canonical encoder writes them so).
+  return (bits & ((1 << count) - 1)) === 0 ? bytes : undefined;
+}
+
+/** A function hashing a line's text (UTF-8) to hex SHA-256. */
+export type LineHasher = (line: string) => string;
+
+/** The line hasher of {@link lineHash}, chosen on first use. */
+let chosenLineHasher: LineHasher | undefined;
+
+/**
+ * SHA-256 (hex) of a line's UTF-8 text (only signed collaborations hash
+ * lines: the chain, the head, the key file names). Natively where that
+ * costs no module load the signed path does not make anyway: Bun's
+ * CryptoHasher (a global), Node's node:crypto (which a signed append loads
+ * to sign); elsewhere (Deno, whose node:crypto costs a fresh process more
+ * than the few lines hashed here) in TypeScript. Why: the TypeScript
+ * digest runs cold, in the interpreter: ~45 µs per 64-byte block in the
+ * compiled binary, ~1 ms of a signed append's ~5 ms over an unsigned one.
+ */
 export function lineHash(line: string): string {
+  chosenLineHasher ??= bunLineHasher() ?? ((globalThis as { Deno?: unknown }).Deno === undefined ? nodeLineHasher(getBuiltin('node:crypto')) : undefined) ?? typeScriptLineHash;
+  return chosenLineHasher(line);
+}
+
+/** node:crypto's line hasher (its one-shot `hash`, else `createHash`), given the module; `undefined` without one. */
+export function nodeLineHasher(crypto: unknown): LineHasher | undefined {
+  const c = crypto as { hash?: (algorithm: string, data: string) => string; createHash?: (algorithm: string) => { update(data: string): { digest(encoding: 'hex'): string } } } | undefined;
+  if (typeof c?.hash === 'function') return (line) => c.hash!('sha256', line);
+  if (typeof c?.createHash === 'function') return (line) => c.createHash!('sha256').update(line).digest('hex');
+  return undefined;
+}
+
+/** Bun's native SHA-256 (the `Bun.CryptoHasher` global: nothing to load); `undefined` elsewhere. */
+function bunLineHasher(): LineHasher | undefined {
+  const Hasher = (globalThis as { Bun?: { CryptoHasher?: new (algorithm: 'sha256') => { update(data: string): { digest(encoding: 'hex'): string } } } }).Bun?.CryptoHasher;
+  return typeof Hasher === 'function' ? (line) => new Hasher('sha256').update(line).digest('hex') : undefined;
+}
+
+function typeScriptLineHash(line: string): string {
   return toHex(sha256(new TextEncoder().encode(line)));
 }
 
@@ -164,21 +227,27 @@ export function fileKeyring(fs: KeyringFs, where: { dir: string } | { file: stri
     return value;
   };
   const write = (path: string, value: PrivateJwk | unknown, exclusive: boolean): void => {
-    const temp = `${path}.${toBase64Url(crypto.getRandomValues(new Uint8Array(6)))}.tmp`;
+    // Math.random, as files.ts names its temporaries: the name need only not collide (the file is made O_EXCL), and Node loads WebCrypto (~1 ms of a signed append) at the first touch of globalThis.crypto.
+    const temp = `${path}.${Math.random().toString(36).slice(2)}.tmp`;
     try {
       fs.mkdirSync(nodePath.dirname(path), { recursive: true, mode: 0o700 });
       fs.writeFileSync(temp, `${JSON.stringify(value)}\n`, { mode: 0o600, flag: 'wx' });
     } catch (error) {
       throw unwritableKeyError(error, path, 'file' in where) ?? error;
     }
+    let renamed = false;
     try {
       // Linked into place: a racing process reads no key or a whole one, and two racers keep the same key.
       if (exclusive) fs.linkSync(temp, path);
-      else fs.renameSync(temp, path);
+      else {
+        fs.renameSync(temp, path);
+        renamed = true;
+      }
     } catch (error) {
       if (errorCode(error) !== 'EEXIST') throw error;
     } finally {
-      fs.rmSync(temp, { force: true });
+      // A renamed temporary is gone already (every append renames its record: a removal of nothing is two system calls).
+      if (!renamed) fs.rmSync(temp, { force: true });
     }
   };
   return {

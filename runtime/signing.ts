@@ -23,8 +23,9 @@
 import type { webcrypto } from 'node:crypto';
 import { AcpError } from './errors.ts';
 import type { Keyring } from './host.ts';
-import { fromBase64Url, isPrivateJwk, lineHash, toBase64Url, type PrivateJwk } from './keyring.ts';
+import { fromBase64Url, isPrivateJwk, type LineHasher, lineHash, nodeLineHasher, toBase64Url, type PrivateJwk } from './keyring.ts';
 import { dumpsPy } from './pyjson.ts';
+import { type ParallelOptions, type SignatureCheck, type SignatureSink, signatureSink, subtle, type VerifyMode } from './signature-pool.ts';
 import { getBuiltin, isInt, isObject, type Json } from './util.ts';
 import type { SigningDeclaration, SigningSummary, UnsignedPolicy } from './types.ts';
 export type { SigningDeclaration, SigningSummary, UnsignedPolicy } from './types.ts';
@@ -60,26 +61,16 @@ const HEX64 = /^[0-9a-f]{64}$/;
 // Encodings and hashes
 // ---------------------------------------------------------------------------
 
-/** A function hashing a line's text (UTF-8) to hex SHA-256. */
-export type LineHasher = (line: string) => string;
+export type { LineHasher } from './keyring.ts';
 
-/** The fastest line hasher the runtime has: node:crypto's one-shot `hash`, its `createHash`, else {@link lineHash}. */
+/** The fastest line hasher the runtime has, given node:crypto (validate loads it anyway): its own, else {@link lineHash}. */
 export function fastLineHasher(crypto: unknown): LineHasher {
-  const c = crypto as { hash?: (algorithm: string, data: string) => string; createHash?: (algorithm: string) => { update(data: string): { digest(encoding: 'hex'): string } } } | undefined;
-  if (typeof c?.hash === 'function') return (line) => c.hash!('sha256', line);
-  if (typeof c?.createHash === 'function') return (line) => c.createHash!('sha256').update(line).digest('hex');
-  return lineHash;
+  return nodeLineHasher(crypto) ?? lineHash;
 }
 
 // ---------------------------------------------------------------------------
 // Keys (WebCrypto Ed25519: Node ≥ 20, Bun, Deno)
 // ---------------------------------------------------------------------------
-
-function subtle(): webcrypto.SubtleCrypto {
-  const s = (globalThis as { crypto?: { subtle?: webcrypto.SubtleCrypto } }).crypto?.subtle;
-  if (!s) throw new AcpError('this runtime has no WebCrypto (crypto.subtle): signed collaborations need it', 2, 'usage');
-  return s;
-}
 
 /** A new Ed25519 key pair, as the private JWK (which holds the public key `x`). */
 export async function generateSigningKey(): Promise<PrivateJwk> {
@@ -106,13 +97,17 @@ interface NodeSigner {
 
 /**
  * Sign `body` (a line without its sig) for collaboration `id`; base64url.
- * node:crypto's Ed25519 where the runtime has it (a fresh Node loads it in
- * a third of WebCrypto's time: an append signs once), else WebCrypto; both
- * are the platform's own implementation and agree byte for byte (Ed25519 is
- * deterministic).
+ * On Node through node:crypto (a fresh Node loads it in a third of
+ * WebCrypto's time: an append signs once); elsewhere, and where that
+ * fails, through WebCrypto: Bun's and Deno's node:crypto is a layer that a
+ * fresh process loads in more time than WebCrypto takes to sign (measured
+ * in the compiled binary: ~9 ms of CPU against ~1 ms, a third of what
+ * signing adds to an append). Both are the platform's own implementation
+ * and agree byte for byte (Ed25519 is deterministic).
  */
 export async function signBody(key: PrivateJwk, id: string, body: string): Promise<string> {
-  const node = getBuiltin('node:crypto') as Partial<NodeSigner> | undefined;
+  const g = globalThis as { Bun?: unknown; Deno?: unknown };
+  const node = g.Bun === undefined && g.Deno === undefined ? (getBuiltin('node:crypto') as Partial<NodeSigner> | undefined) : undefined;
   if (typeof node?.sign === 'function' && typeof node.createPrivateKey === 'function') {
     try {
       return toBase64Url(node.sign(null, signedMessage(id, body), node.createPrivateKey({ key, format: 'jwk' })));
@@ -133,20 +128,6 @@ export async function signBody(key: PrivateJwk, id: string, body: string): Promi
 export function splitSignedLine(line: string): { body: string; sig: string } | undefined {
   const match = SIG_TAIL.exec(line);
   return match ? { body: `${line.slice(0, match.index)}}`, sig: match[1]! } : undefined;
-}
-
-/** Public keys imported once per verifier run. */
-class PublicKeys {
-  readonly #keys = new Map<string, Promise<webcrypto.CryptoKey | undefined>>();
-  get(key: string): Promise<webcrypto.CryptoKey | undefined> {
-    let imported = this.#keys.get(key);
-    if (!imported) {
-      const raw = fromBase64Url(key) as Uint8Array<ArrayBuffer> | undefined;
-      imported = raw ? subtle().importKey('raw', raw, { name: 'Ed25519' }, false, ['verify']).catch(() => undefined) : Promise.resolve(undefined);
-      this.#keys.set(key, imported);
-    }
-    return imported;
-  }
 }
 
 // ---------------------------------------------------------------------------
@@ -211,12 +192,20 @@ export interface VerifierOptions {
   state?: VerifierState;
   /** {@link termsDigests} of protocol.json as it is now, compared with seq 1's (undefined: not compared). */
   terms?: Record<string, string>;
+  /** How the signatures are verified (default 'parallel': on every core; 'serial' is the path it is tested against). */
+  mode?: VerifyMode;
+  /** The parallel path's chunk and window. */
+  parallel?: ParallelOptions;
+}
+
+/** A signature queued by {@link SignatureVerifier.add}: where it is and whose, for the message if it fails. */
+interface QueuedSignature extends SignatureCheck {
+  position: number;
+  from: string;
 }
 
 /** How many problems are listed one by one; past it, one line counts the rest. */
 const LISTED_PROBLEMS = 50;
-/** Signatures verified at once (WebCrypto may spread them over threads). */
-const VERIFY_BATCH = 256;
 
 /**
  * The verifier of a signed log, fed event by event as validate reads it
@@ -232,11 +221,10 @@ export class SignatureVerifier {
   readonly state: VerifierState;
   readonly #declared: SigningDeclaration | undefined;
   readonly #hash: LineHasher;
-  readonly #keys = new PublicKeys();
   readonly #terms: Record<string, string> | undefined;
   /** This run's problems of protocol.json's copy only (an append rebuilds the copy rather than refusing). */
   readonly #cacheEntries = new Set<[number, string]>();
-  #pending: { position: number; from: string; key: string; message: Uint8Array<ArrayBuffer>; sig: string }[] = [];
+  readonly #signatures: SignatureSink<QueuedSignature>;
   #warnedUndeclared = false;
 
   /** `declared`: protocol.json's `signing` (undefined when it has none); `hash`: see {@link fastLineHasher}. */
@@ -244,6 +232,7 @@ export class SignatureVerifier {
     this.#declared = declared;
     this.#hash = hash;
     this.#terms = options.terms;
+    this.#signatures = signatureSink(options.mode ?? 'parallel', (check, ok) => this.#verdict(check, ok), options.parallel);
     this.state = options.state ?? { position: 0, lastHash: '', id: null, policy: declared?.policy ?? 'warn', keys: {}, keySeqs: {}, lastSigned: null, unsigned: [], verified: 0, problems: [] };
   }
 
@@ -283,22 +272,14 @@ export class SignatureVerifier {
     s.lastSigned = { seq: position, sha256: hash };
   }
 
-  /** Check the signatures queued by {@link add} (call after each piece of the log, and before reading the state). */
+  /** Wait for the verdicts of the signatures {@link add} handed over (call after each piece of the log, and before reading the state). */
   async flush(): Promise<void> {
-    const pending = this.#pending;
-    this.#pending = [];
-    for (let i = 0; i < pending.length; i += VERIFY_BATCH) {
-      const batch = pending.slice(i, i + VERIFY_BATCH);
-      const results = await Promise.all(batch.map(async (item) => {
-        const key = await this.#keys.get(item.key);
-        const sig = fromBase64Url(item.sig) as Uint8Array<ArrayBuffer> | undefined;
-        return key !== undefined && sig !== undefined && sig.length === 64 && (await subtle().verify('Ed25519', key, sig, item.message));
-      }));
-      batch.forEach((item, j) => {
-        if (results[j]) this.state.verified++;
-        else this.#problem(item.position, `the signature of ${item.from} does not verify: the event was changed after it was signed, or ${item.from} did not sign it (another key, or another collaboration's event)`);
-      });
-    }
+    await this.#signatures.drain();
+  }
+
+  /** How the signatures are verified (see {@link VerifierOptions.mode}): 'serial' where the runtime lacks the parallel path. */
+  get mode(): VerifyMode {
+    return this.#signatures.mode;
   }
 
   /**
@@ -388,7 +369,7 @@ export class SignatureVerifier {
     // A first key signs its own announcement; a new one is announced under the old.
     const key = current ?? (isPublicKey(announced) ? announced : undefined);
     if (key === undefined) this.#problem(position, `${from} has no registered signing key (a participant's first signed event must announce its pubkey)`);
-    else if (split) this.#pending.push({ position, from, key, message: signedMessage(s.id ?? '', split.body), sig: split.sig });
+    else if (split) this.#signatures.push({ position, from, key, message: signedMessage(s.id ?? '', split.body), sig: split.sig });
     if (isPublicKey(announced)) [s.keys[from], s.keySeqs[from]] = [announced, position];
   }
 
@@ -425,6 +406,12 @@ export class SignatureVerifier {
       if (!Object.hasOwn(this.state.keys, who)) problems.push([this.state.position, `protocol.json signing.keys names ${who}, whose key the log never registers: the copy is not what the log says (\`acp doctor --fix\` rebuilds it)`]);
     }
     return problems.length - before;
+  }
+
+  /** One signature's verdict, reported in the order {@link add} queued them. */
+  #verdict(check: QueuedSignature, ok: boolean): void {
+    if (ok) this.state.verified++;
+    else this.#problem(check.position, `the signature of ${check.from} does not verify: the event was changed after it was signed, or ${check.from} did not sign it (another key, or another collaboration's event)`);
   }
 
   #problem(position: number, message: string): void {

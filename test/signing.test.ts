@@ -11,11 +11,13 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { afterAll, describe, expect, test } from 'vitest';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, test, vi } from 'vitest';
 import * as acp from '../acp.ts';
 import type { Keyring } from '../runtime/host.ts';
-import { lineHash, memoryKeyring, type PrivateJwk } from '../runtime/keyring.ts';
-import { signBody, splitSignedLine } from '../runtime/signing.ts';
+import type { Json } from '../runtime/types.ts';
+import { fromBase64Url, keyFileName, lineHash, memoryKeyring, type PrivateJwk, toBase64Url } from '../runtime/keyring.ts';
+import { SignatureVerifier, type SigningDeclaration, signBody, signingDeclaration, splitSignedLine, termsDigests } from '../runtime/signing.ts';
 import { validateCheckpointPath } from '../runtime/validate-checkpoint.ts';
 import { pythonValidator } from './python/reference.ts';
 import { byScale } from './scale.ts';
@@ -28,6 +30,7 @@ const PY_VALIDATE = pythonValidator();
 const PRIMARY = 'deliverables/adr.md';
 const NAMES = ['alice', 'bob', 'carol'];
 const decoder = new TextDecoder();
+const REPO = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 
 const pick = <T>(r: () => number, list: readonly T[]): T => list[Math.floor(r() * list.length)]!;
@@ -196,6 +199,169 @@ describe('signed collaborations: the tamper suite', () => {
     const detected = [...byKind.values()].reduce((n, [d]) => n + d, 0);
     console.log(`signing: ${detected}/${COUNT} mutations detected at the right seq (seed ${SEED}): ${[...byKind].map(([k, [d, t]]) => `${k} ${d}/${t}`).join(', ')}`);
     expect(misses).toEqual([]);
+  });
+});
+
+// Verification on every core (issue 36): the parallel path (the runtime's
+// thread pool, in chunks, a bounded window) must say exactly what the
+// serial one (each signature on this thread as it is read) says, on clean
+// and tampered logs alike, wherever the log's pieces end. Small chunks and
+// windows, so that a short log crosses every boundary.
+const PARALLEL_COUNT = byScale({ quick: 40, full: 1000 });
+
+/** What validate's pass is handed (each event and its line) and what it builds its verifier from. */
+async function verifierInputs(host: acp.Host): Promise<{ pairs: [Json, string][]; declared: SigningDeclaration | undefined; terms: Record<string, string> }> {
+  const protocol = JSON.parse(await read(host, 'protocol.json')) as Json;
+  const pairs: [Json, string][] = [];
+  await acp.scanEventLog(host, FOLDER, (event, line) => void pairs.push([event, line])).catch(() => undefined);
+  return { pairs, declared: signingDeclaration(protocol), terms: termsDigests(protocol) };
+}
+
+/** Feed `pairs` to `verifier`, waiting for the verdicts where a piece of the log ends; what it reports, and its state (problems in log order). */
+async function verdictOf(verifier: SignatureVerifier, pairs: [Json, string][], pieceEnds: Set<number>): Promise<unknown> {
+  for (const [i, [event, line]] of pairs.entries()) {
+    verifier.add(event, line);
+    if (pieceEnds.has(i)) await verifier.flush();
+  }
+  await verifier.flush();
+  const state = { ...verifier.state, problems: [...verifier.state.problems].sort((a, b) => a[0] - b[0]) };
+  return { finish: verifier.finish(), chain: verifier.chainErrors(), state };
+}
+
+describe('signed collaborations: verification on every core', () => {
+  test(`${PARALLEL_COUNT} random signed logs, untouched or tampered, and their protocol.json with or without its head or signing: the parallel verdict is the serial one, seq for seq and word for word`, { timeout: 600_000 }, async () => {
+    const r = random(SEED + 36);
+    let differing = 0;
+    let problems = 0;
+    for (let i = 0; i < PARALLEL_COUNT; i++) {
+      const s = await session(Math.floor(r() * Math.min(COUNT, 100)));
+      const host = acp.createMemoryHost({ fs: acp.createMemoryFileSystem({ files: Object.fromEntries(s.host.fs.snapshot()) }) });
+      if (r() < 6 / 7 && (s.lines.length > 1 || r() < 0.5)) {
+        const kind = pick(r, s.lines.length > 1 ? MUTATIONS : MUTATIONS.filter((m) => m !== 'swap two lines'));
+        await host.fs.writeFile(join(FOLDER, 'events.jsonl'), (await mutate(kind, r, s, await session(Math.floor(r() * Math.min(COUNT, 100))), keyring)).text);
+      }
+      const protocol = JSON.parse(await read(host, 'protocol.json')) as { signing?: { head?: unknown } };
+      if (r() < 0.1) delete protocol.signing;
+      else if (r() < 0.1) delete protocol.signing!.head;
+      await host.fs.writeFile(join(FOLDER, 'protocol.json'), acp.formatProtocolJson(protocol as Json));
+      const { pairs, declared, terms } = await verifierInputs(host);
+      const pieceEnds = new Set(pairs.flatMap((_, k) => (r() < 0.2 ? [k] : [])));
+      const serial = new SignatureVerifier(declared, lineHash, { terms, mode: 'serial' });
+      const parallel = new SignatureVerifier(declared, lineHash, { terms, mode: 'parallel', parallel: { chunk: 1 + Math.floor(r() * 4), window: 1 + Math.floor(r() * 3) } });
+      expect([serial.mode, parallel.mode]).toEqual(['serial', 'parallel']);
+      const expected = await verdictOf(serial, pairs, new Set());
+      const got = await verdictOf(parallel, pairs, pieceEnds);
+      if (JSON.stringify(got) !== JSON.stringify(expected)) differing++;
+      expect(got).toEqual(expected);
+      problems += serial.state.problems.length ? 1 : 0;
+    }
+    console.log(`signing: ${PARALLEL_COUNT - differing}/${PARALLEL_COUNT} logs verified alike in parallel and serially (${problems} with problems, seed ${SEED + 36})`);
+    // The comparison means something only if both clean and tampered logs were among them.
+    expect(problems).toBeGreaterThan(PARALLEL_COUNT / 4);
+    expect(problems).toBeLessThan(PARALLEL_COUNT);
+  });
+
+  test(`long logs (${byScale({ quick: 1, full: 10 })} of ~3,000 signed lines, a few dozen of them edited) at the default chunk and window: the parallel verdict is the serial one, past the 50 problems listed one by one`, { timeout: 600_000 }, async () => {
+    const r = random(SEED + 3000);
+    for (let i = 0; i < byScale({ quick: 1, full: 10 }); i++) {
+      const { pairs, declared, terms } = await verifierInputs((await session(Math.floor(r() * Math.min(COUNT, 100)))).host);
+      // Lines repeated over and over: each keeps its signature (a repeat breaks the chain only); some are edited after signing.
+      const long = Array.from({ length: Math.ceil(3000 / pairs.length) }, () => pairs).flat().map(([event, line]): [Json, string] => (r() < 0.02 ? [{ ...event, summary: 'edited' }, line.replace('"summary":"', '"summary":"edited ')] : [event, line]));
+      const pieceEnds = new Set(long.flatMap((_, k) => (r() < 0.001 ? [k] : [])));
+      const expected = await verdictOf(new SignatureVerifier(declared, lineHash, { terms, mode: 'serial' }), long, new Set());
+      expect(await verdictOf(new SignatureVerifier(declared, lineHash, { terms }), long, pieceEnds)).toEqual(expected);
+      expect((expected as { finish: { errors: string[] } }).finish.errors.at(-1)).toMatch(/^signatures: \d+ more problems after seq \d+$/);
+    }
+  });
+
+  test('the pool gets at most window × chunk signatures at once, and every verdict comes back in order', async () => {
+    const s = await session(0);
+    const { pairs, declared, terms } = await verifierInputs(s.host);
+    // The session's lines, many times over: ~1,000 signatures, every one of them checked (a repeated line breaks the chain, not its signature).
+    const many = Array.from({ length: Math.ceil(1000 / pairs.length) }, () => pairs).flat();
+    const real = globalThis.crypto.subtle;
+    let inFlight = 0;
+    let most = 0;
+    const counting = {
+      importKey: real.importKey.bind(real),
+      verify: async (...args: Parameters<typeof real.verify>): Promise<boolean> => {
+        most = Math.max(most, ++inFlight);
+        try {
+          return await real.verify(...args);
+        } finally {
+          inFlight--;
+        }
+      },
+    };
+    vi.stubGlobal('crypto', { subtle: counting, getRandomValues: globalThis.crypto.getRandomValues.bind(globalThis.crypto) });
+    let bounded: unknown;
+    try {
+      bounded = await verdictOf(new SignatureVerifier(declared, lineHash, { terms, parallel: { chunk: 16, window: 3 } }), many, new Set([many.length >> 1]));
+    } finally {
+      vi.unstubAllGlobals();
+    }
+    expect(most).toBe(48);
+    expect(bounded).toEqual(await verdictOf(new SignatureVerifier(declared, lineHash, { terms, mode: 'serial' }), many, new Set()));
+    expect((bounded as { state: { verified: number } }).state.verified).toBe(many.length);
+  });
+
+  test('base64url by table (a signature and a key decoded per event): the canonical spelling only, as the atob round trip it replaced decided', () => {
+    const viaAtob = (text: string): Uint8Array | undefined => {
+      let bytes: Uint8Array;
+      try {
+        bytes = Uint8Array.from(atob(text.replace(/-/g, '+').replace(/_/g, '/')), (ch) => ch.charCodeAt(0));
+      } catch {
+        return undefined;
+      }
+      return Buffer.from(bytes).toString('base64url') === text ? bytes : undefined;
+    };
+    const r = random(SEED + 64);
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_+/= \né';
+    let canonical = 0;
+    const wrong: string[] = [];
+    for (let i = 0; i < 10_000; i++) {
+      const bytes = Uint8Array.from({ length: Math.floor(r() * 70) }, () => Math.floor(r() * 256));
+      if (toBase64Url(bytes) !== Buffer.from(bytes).toString('base64url')) wrong.push(`encoded [${bytes.join()}]`);
+      let text = r() < 0.5 ? toBase64Url(bytes) : Array.from({ length: Math.floor(r() * 12) }, () => pick(r, [...alphabet])).join('');
+      if (r() < 0.3 && text.length) {
+        const at = Math.floor(r() * text.length);
+        text = text.slice(0, at) + pick(r, [...alphabet]) + text.slice(at + 1);
+      }
+      const [decoded, expected] = [fromBase64Url(text), viaAtob(text)];
+      if (decoded?.join() !== expected?.join()) wrong.push(`decoded ${JSON.stringify(text)}`);
+      if (decoded) canonical++;
+    }
+    expect(wrong).toEqual([]);
+    expect(canonical).toBeGreaterThan(2_500);
+  });
+
+  test('bun hashes lines natively (Bun.CryptoHasher, as the binary does) and signs through WebCrypto: Node reads the same head, key file name and signature', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'acp-sign-bun-'));
+    afterAll(() => rmSync(dir, { recursive: true, force: true }));
+    const folder = join(dir, 'collab');
+    const bun = spawnSync(join(REPO, 'node_modules', '.bin', 'bun'), [join(REPO, 'acp.ts'), 'init', '--folder', folder, '--participant', 'alice', '--participant', 'bob', '--objective', 'o', '--completion', 'g', '--primary-deliverable-type', 'adr', '--sign'], { env: { ...process.env, ACP_SIGNING_KEY_DIR: join(dir, 'keys') }, encoding: 'utf8' });
+    expect(bun.stderr).toBe('');
+    const first = readFileSync(join(folder, 'events.jsonl'), 'utf8').split('\n')[0]!;
+    expect(JSON.parse(readFileSync(join(folder, 'protocol.json'), 'utf8')).signing.head.sha256).toBe(lineHash(first));
+    expect(readdirSync(join(dir, 'keys'))).toEqual([keyFileName('alice')]);
+    const node = await acp.createNodeHost({ checkpointKeyFile: null });
+    expect(await acp.verifySignatures(node, folder)).toMatchObject({ errors: [], warnings: [], signing: { verified: 1 } });
+  });
+
+  test('a runtime without WebCrypto verifies serially (node:crypto), with the same verdict', async () => {
+    const s = await session(1);
+    const host = acp.createMemoryHost({ fs: acp.createMemoryFileSystem({ files: Object.fromEntries(s.host.fs.snapshot()) }) });
+    await host.fs.writeFile(join(FOLDER, 'events.jsonl'), (await mutate('edit a byte', random(SEED), s, s, keyring)).text);
+    const { pairs, declared, terms } = await verifierInputs(host);
+    const expected = await verdictOf(new SignatureVerifier(declared, lineHash, { terms }), pairs, new Set());
+    vi.stubGlobal('crypto', undefined);
+    try {
+      const fallback = new SignatureVerifier(declared, lineHash, { terms });
+      expect(fallback.mode).toBe('serial');
+      expect(await verdictOf(fallback, pairs, new Set())).toEqual(expected);
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 });
 
@@ -391,13 +557,17 @@ describe('signed collaborations: every door signs', () => {
     expect(readdirSync(folder).some((name) => name.includes('jwk'))).toBe(false);
     const key = await cli('key', '--participant', 'bob', '--json');
     expect(JSON.parse(key.out)).toMatchObject({ participant: 'bob', publicKey: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) });
-    expect((await cli('validate', '--folder', folder)).out).toBe('ACP validation passed\n');
+    // How many signatures the verdict rests on: a note on stderr, so the output the Python tools share stays theirs.
+    expect(await cli('validate', '--folder', folder)).toEqual({ rc: 0, out: 'ACP validation passed\n', err: 'note: 1 signature verified\n' });
+    expect(JSON.parse((await cli('validate', '--folder', folder, '--json')).out).signing).toMatchObject({ verified: 1, events: 1 });
+    expect(await cli('validate', '--folder', folder, '--ignore-signatures')).toEqual({ rc: 0, out: 'ACP validation passed\n', err: '' });
     // An edited line: validate and doctor name its seq.
     const log = readFileSync(join(folder, 'events.jsonl'), 'utf8');
     writeFileSync(join(folder, 'events.jsonl'), log.replace('Initialized', 'Initialised'));
     const validate = await cli('validate', '--folder', folder);
     expect(validate.rc).toBe(2);
     expect(validate.out).toContain('ERROR: seq 1: the signature of alice does not verify');
+    expect(validate.err).toBe('note: 0 signatures verified\n');
     const doctor = await cli('doctor', '--folder', folder);
     expect(doctor.out).toContain('signatures: seq 1: the signature of alice does not verify');
     const status = await cli('status', '--folder', folder);

@@ -13,6 +13,9 @@
 //             after a validate) and a later one against the Python tools'
 //   keep      the dashboard's push delay (scripts/dashboard-load.mjs) and
 //             the git handoff (scripts/git-race.ts), spawned as they are
+//   signing   issue 36's rows (scripts/bench-signing.ts): a signed append
+//             against an unsigned one, and a first validate and a
+//             re-validate of a signed 100k log against the unsigned log
 //
 // Every ratio compares runs of the same batch, interleaved; CPU time (user +
 // system) is given beside wall time because the machine may be shared.
@@ -26,6 +29,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { python3 } from '../test/python/oracle.ts';
 import { referenceDir, referenceMissing } from '../test/python/reference.ts';
+import { benchSigning, SIGNING_GOALS } from './bench-signing.ts';
 import { benchStart, figureTable, markdownTable, measuredEnv, median, type StartResult, smallFolder, timedRun, traceTable } from './bench-start.ts';
 
 /** One row of the table. */
@@ -224,6 +228,16 @@ function keepRows(ctx: TableContext, rows: TableRow[], notes: string[]): void {
   if (handoff === undefined) notes.push(`git-race.ts failed: ${(git.stderr || git.stdout).trim().split('\n').slice(-2).join(' | ')}`);
 }
 
+/** Issue 36's rows: signing's cost on Node and the binary, signed against unsigned, medians of interleaved runs. */
+function signingRows(ctx: TableContext, rows: TableRow[]): void {
+  const events = ctx.quick ? 10_000 : 100_000;
+  const figures = benchSigning({ events, appends: ctx.quick ? 5 : 21, validates: ctx.quick ? 1 : 3 });
+  for (const f of figures) {
+    const measure = f.what === 'append' ? 'signed append, small folder, × unsigned' : `signed ${f.what} of ${events / 1000}k events × unsigned`;
+    rows.push(compared(measure, f.runtime, { wall: [f.signed.wall], cpu: [f.signed.cpu] }, { wall: [f.unsigned.wall], cpu: [f.unsigned.cpu] }, 'unsigned', SIGNING_GOALS[f.what]));
+  }
+}
+
 /** Every row of issue 42's table (see the header); the start-up figures and traces come along. */
 export async function benchTable(ctx: TableContext): Promise<{ rows: TableRow[]; start: StartResult; notes: string[] }> {
   const rows: TableRow[] = [];
@@ -236,6 +250,8 @@ export async function benchTable(ctx: TableContext): Promise<{ rows: TableRow[];
   await scaleRows(ctx, rows, notes);
   ctx.log('the dashboard\'s push delay and the git handoff');
   keepRows(ctx, rows, notes);
+  ctx.log(`signing: append, and validate at ${ctx.quick ? '10k' : '100k'} events (scripts/bench-signing.ts)`);
+  signingRows(ctx, rows);
   return { rows, start, notes: [...notes, ...start.notes] };
 }
 

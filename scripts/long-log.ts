@@ -14,6 +14,12 @@ export interface LongLogOptions {
   sameSecond?: boolean;
   /** The summary of event `seq` (default `{event} #{seq}`). */
   summary?: (event: string, seq: number) => string;
+  /**
+   * Documents as an honest agent writes them, so that the folder also passes
+   * `validate --strict` (strict appends on it succeed): the primary
+   * deliverable and proposal.md filled in, each review declaring its scope.
+   */
+  strict?: boolean;
 }
 
 /** Initialise `folder` and give it a valid log of `total` events; returns the log's size in bytes. */
@@ -41,7 +47,8 @@ export async function writeLongLog(host: Host, registry: Registry, folder: strin
     if (total - seq >= 2) {
       add('alice', 'proposal_submitted', { doc: 'proposal.md' });
       add('bob', 'review_submitted', { doc: 'review.md' });
-      reviews.push(`## ${at()} - bob - seq ${seq}\n\nPosition:\n- Accept.\n`);
+      const declarations = options.strict ? 'Context:\n- Reviewed primary deliverable: `deliverables/adr.md`\n\nReview Scope:\n- Primary deliverable completeness\n\n' : '';
+      reviews.push(`## ${at()} - bob - seq ${seq}\n\n${declarations}Position:\n- Accept.\n`);
       phase = 'revising';
     }
     for (let i = 0; i < 8 && seq < total; i++) add(i % 2 ? 'bob' : 'alice', 'deliverable_revised', { doc: 'deliverables/test-plan.md', role: 'supporting' });
@@ -51,5 +58,14 @@ export async function writeLongLog(host: Host, registry: Registry, folder: strin
   writeFileSync(join(folder, 'review.md'), ['# Review\n', 'Reviewed primary deliverable: `deliverables/adr.md`\n', 'Review Scope:\n- Proposal coherence\n- Primary deliverable completeness\n', ...reviews].join('\n'));
   Object.assign(protocol, { currentPhase: phase, proposalOwner: 'alice', waitingFor: ['alice'], updatedAt: JSON.parse(lines.at(-1)!).at });
   writeFileSync(protocolPath, formatProtocolJson(protocol));
+  if (options.strict) writeStrictDocuments(registry, folder);
   return log.length;
+}
+
+/** The primary deliverable and proposal.md as written by an agent, not as init left them. */
+function writeStrictDocuments(registry: Registry, folder: string): void {
+  const sections = registry.type('adr')!.sections([]);
+  const adr = `# Architecture decision\n\nStatus: Draft\n\n${sections.map((name) => `## ${name}\n\nWhat the team decided about ${name.toLowerCase()}.\n`).join('\n')}`;
+  writeFileSync(join(folder, 'deliverables', 'adr.md'), adr);
+  writeFileSync(join(folder, 'proposal.md'), '# Proposal\n\nPrimary deliverable: `deliverables/adr.md`\n\n## Summary\n\nMeasure the runtime on a long log.\n');
 }

@@ -226,8 +226,11 @@ function headingErrors(heading: LinkedHeading, event: Json | undefined): string[
 
 /** Safe-integer seqs, sorted and deduplicated, as differences joined by commas (10k reviews: a short string, not 10k JSON numbers). */
 function encodeSeqs(seqs: Iterable<unknown>): string {
-  const sorted = [...seqs].filter(isInt).sort((a, b) => a - b);
-  return sorted.map((seq, i) => (i ? seq - sorted[i - 1]! : seq)).join(',');
+  // A typed array sorts numbers without a comparison callback (several times faster in JavaScriptCore).
+  const sorted = Float64Array.from([...seqs].filter(isInt)).sort();
+  const steps: number[] = [];
+  for (let i = 0; i < sorted.length; i++) steps.push(i ? sorted[i]! - sorted[i - 1]! : sorted[i]!);
+  return steps.join(',');
 }
 
 function decodeSeqs(text: string): number[] {

@@ -13,7 +13,7 @@ import { scanEventLog } from './event-log.ts';
 import { callType, defaultTemplate, deliverableRef, documentFiles, isUnsafePath, participantIds, primaryRef, readDeliverable, readProtocol } from './folder.ts';
 import type { Host } from './host.ts';
 import { lineHash } from './keyring.ts';
-import { compareInstants, decodeText, pyRepr, pyStr, pyStrip, reviewHeadings, zonedInstant } from './pytext.ts';
+import { compareInstants, decodeText, firstReviewHeading, pyRepr, pyStr, pyStrip, type ReviewHeading, reviewHeadings, zonedInstant } from './pytext.ts';
 import type { SignatureVerifier, SigningDeclaration } from './signing.ts';
 import { applyEvent, emptyState } from './state-machine.ts';
 import { type DeliverableCheckContext, type DerivedState, EVENT_NAMES, type Findings, type Json, PHASES, type PyInstant, type ReadinessFacts, type Registry, type SignatureReport, type SigningSummary, type ValidateOptions, type ValidationResult } from './types.ts';
@@ -533,7 +533,11 @@ async function reviewMentionsOf(links: ReviewLinks, review: ReviewFile, ref: str
 
 /** Strict mode's findings in review.md's review sections that have any: the ledger's, else found in its text. */
 async function strictFindings(links: ReviewLinks, review: ReviewFile): Promise<{ seq: number | bigint; errors: string[] }[]> {
-  return links.ledger?.strict ?? strictReviewSections((await review.text()) ?? '', reviewHeadings).filter((section) => section.errors.length);
+  const heading = (line: string): ReviewHeading[] => {
+    const found = firstReviewHeading(line);
+    return found ? [found] : [];
+  };
+  return links.ledger?.strict ?? strictReviewSections((await review.text()) ?? '', heading).filter((section) => section.errors.length);
 }
 
 /** Step 8: deliverable events (references, roles, hashes) and the frozen marks. */

@@ -443,8 +443,8 @@ async function validateFolder(guarded: Host, folder: string, registry: Registry,
   if (declarationOk) await checkContent(host, folder, protocol, registry, pass, ref!, { errors, warnings });
   await checkClosing(host, folder, protocol, pass, readiness, ref, { errors, warnings });
   const signing = signatureFindings(pass, signatures, { errors, warnings });
-  // Strict mode's review findings, also kept for it while review.md's text is at hand (a ledger carries them).
-  const findings = options.strict || (checkpoint && review.read) ? await strictFindings(pass.links, review) : undefined;
+  // Strict mode's review findings: found while review.md's text is at hand, else carried by the ledger, for the next strict append.
+  const findings = options.strict || (checkpoint && review.read) ? await strictFindings(pass.links, review) : pass.links.ledger?.strict;
   if (options.strict) await checkStrict(host, folder, protocol, registry, { pass, findings: mentions.present ? findings! : [], readiness, ref: declarationOk ? ref : undefined }, errors);
   if (hooked) await registry.hooks.call('validate', { folder, files: documentFiles(host, folder, protocol), protocol, events: pass.events ?? [], errors, warnings });
   await checkpoint?.save(pass, () => pass.links.toLedger(pass.count, mentions, findings?.every((f) => typeof f.seq === 'number') ? (findings as StrictFinding[]) : undefined));

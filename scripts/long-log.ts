@@ -12,6 +12,12 @@ import { defaultTemplate, formatEventLine, formatProtocolJson, formatTimestamp, 
 export interface LongLogOptions {
   /** Every event at one second (default: one second apart). */
   sameSecond?: boolean;
+  /**
+   * One second apart, the last one a second ago (default: from init's time
+   * on, into the future): a tool that stamps its events with the clock
+   * (the Python tools) appends after them.
+   */
+  past?: boolean;
   /** The summary of event `seq` (default `{event} #{seq}`). */
   summary?: (event: string, seq: number) => string;
   /**
@@ -30,8 +36,9 @@ export async function writeLongLog(host: Host, registry: Registry, folder: strin
   protocol.deliverables.supporting = [{ type: 'test-plan', file: 'test-plan.md' }];
   const type = registry.type('test-plan')!;
   writeFileSync(join(folder, 'deliverables', 'test-plan.md'), defaultTemplate({ title: type.title, type: 'test-plan', sections: type.sections([]) }));
-  const first = readFileSync(join(folder, 'events.jsonl'), 'utf8');
-  const base = Date.parse(JSON.parse(first).at);
+  const initialized = JSON.parse(readFileSync(join(folder, 'events.jsonl'), 'utf8'));
+  const base = options.past ? Math.floor(Date.now() / 1000) * 1000 - total * 1000 : Date.parse(initialized.at);
+  const first = formatEventLine({ ...initialized, at: formatTimestamp(new Date(base)) });
   const summary = options.summary ?? ((event: string, seq: number) => `${event} #${seq}`);
   const lines = [first];
   const reviews: string[] = [];

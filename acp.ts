@@ -30,7 +30,7 @@
  */
 import * as nodePath from 'node:path';
 import { argvSpecOf, checkOptionValues, commandWord, formatHelp, parseArgv, parseGlobalOptions, parsePyFloat, parsePyInt, pluginOptionConflict } from './runtime/argv.ts';
-import { addSeq, CHECKPOINT_NAME, checkpointState, hasSeq, loadCheckpoint, logFacts, type LogFacts, saveCheckpoint, stripErrors } from './runtime/checkpoint.ts';
+import { addSeq, CHECKPOINT_NAME, checkpointState, fingerprintOf, hasSeq, loadCheckpoint, logFacts, type LogFacts, type LogFingerprint, saveCheckpoint, stripErrors, validationChain } from './runtime/checkpoint.ts';
 import { checkAnswers, describeError, expandUser, folderOption, jsonWithOutcome, reportError, runCommandChain } from './runtime/cli.ts';
 import { DEFAULT_WAIT_INTERVAL_SECONDS, DEFAULT_WAIT_TIMEOUT_SECONDS, FORBIDDEN_FILES, REQUIRED_FILES, VERSION } from './runtime/constants.ts';
 import { defineCommand, defineDeliverableType, definePlugin } from './runtime/define.ts';
@@ -59,7 +59,8 @@ import { type PendingFiles, pendingHost, strictSetting } from './runtime/strict.
 import { APPEND_OPTIONS, INIT_OPTIONS, type AcpApi, type AcpEvent, type AcpHooks, type AcpPlugin, type AfterAppendContext, type AppendOptions, type AppendRequest, type AppendResult, type CliIo, type Collaboration, type CommandContext, type CommandOptionSpec, type CommandResult, type CommandSpec, type DeliverableType, type DerivedState, EVENT_NAMES, type EventLog, type HookOrder, type OpenOptions, type OptionValues, type Origin, PHASES, type PluginContext, type RegistryOptions, type RunCommandOptions, type RuntimeFacts, type StoreProvider, type StoreSession, type Transaction, type WriteIntent } from './runtime/types.ts';
 import type { Registry as RegistryShape } from './runtime/types.ts';
 import { errorCode, fsError, isInside, isInt, isObject, isPyIntLike, type Json, pySeqKey, realpathOfExistingAncestor, sameList, sleep, jsonWithoutRoot, withoutRoot } from './runtime/util.ts';
-import { completionGateTexts, deliverableDocErrors, freezeErrors, validate, verifySignatures } from './runtime/validate.ts';
+import { completionGateTexts, deliverableDocErrors, freezeErrors, validate, validateOutcome, verifySignatures } from './runtime/validate.ts';
+import { appendSeed, type CheckpointCommit, type LogVouch } from './runtime/validate-checkpoint.ts';
 
 // The public types (one dependency-free module) and the protocol's constants
 export { DEFAULT_WAIT_INTERVAL_SECONDS, DEFAULT_WAIT_TIMEOUT_SECONDS, FORBIDDEN_FILES, REQUIRED_FILES, VERSION } from './runtime/constants.ts';
@@ -490,10 +491,11 @@ interface LogView {
   lastAt: unknown;
 }
 
-async function viewLog(host: Host, folder: string, participants: string[]): Promise<LogView> {
+async function viewLog(host: Host, folder: string, participants: string[], protocol: Json): Promise<LogView> {
   // The checkpoint stands in for reading and replaying the log when it
-  // provably describes it; the verdicts are those of a full replay.
-  const checkpoint = await loadCheckpoint(host, folder, participants, stateKeys());
+  // provably describes it (the append's own, else the validation's, seeding
+  // it); the verdicts are those of a full replay.
+  const checkpoint = (await loadCheckpoint(host, folder, participants, stateKeys())) ?? (await appendSeed(host, folder, participants, stateKeys(), (state) => cacheEquals(protocol, state)));
   const log = checkpoint ? undefined : await readEventLog(host, folder);
   if (log?.errors.length) throw new AcpError(log.errors, 2, 'invalid_log');
   const events = log?.events ?? [];
@@ -578,7 +580,7 @@ async function appendUnderLock(host: Host, folder: string, request: AppendReques
   // contention (or, through a store that syncs, from before the fetch).
   const protocol = await readProtocol(host, folder);
   const participants = checkNames(protocol, request);
-  const view = await viewLog(host, folder, participants);
+  const view = await viewLog(host, folder, participants, protocol);
   const signed = await verifySignedLog(host, folder, protocol, request.participant, view);
   await checkRequest(host, folder, protocol, request, view);
   const event = eventOf(host, request, view.maxSeq, view.lastAt);
@@ -609,10 +611,12 @@ async function appendUnderLock(host: Host, folder: string, request: AppendReques
     });
   }
   const afterWrite = await signed?.sign(event, formatEventLine, request.rotateKey === true);
+  const chain = await validationChain(host, folder, view.checkpoint, view.checkpoint ? view.checkpoint.log.size : view.log!.size);
   // Signed first: the strict check validates the very line that will be written.
-  if (strict) await refuseInvalidOutcome(host, folder, pendingFiles(folder, protocol, view, event, state), registry);
-  const warnings = await writeEvent(host, folder, protocol, participants, view, event, state, before);
+  const commit = strict ? await refuseInvalidOutcome(host, folder, pendingFiles(folder, protocol, view, event, state), registry, chain) : undefined;
+  const warnings = await writeEvent(host, folder, protocol, participants, view, event, state, before, chain.validated);
   await afterWrite?.();
+  await commit?.(fingerprintOf(await host.fs.stat(nodePath.join(folder, 'events.jsonl')).catch(() => null)));
   session.written.add(nodePath.join(folder, 'events.jsonl')).add(nodePath.join(folder, 'protocol.json'));
   session.done.push(`seq ${event.seq} ${event.event} by ${event.from}`);
   return { event, state, previousPhase: before.phase, previousWaitingFor: before.waitingFor, ...(warnings.length ? { warnings } : {}) };
@@ -687,20 +691,23 @@ function pendingFiles(folder: string, protocol: Json, view: LogView, event: AcpE
  * Strict mode: validate the folder as it would be after the append —
  * validate itself, run over a view of the folder in which events.jsonl
  * already ends with the new line and protocol.json holds the new state —
- * and refuse with its errors. Nothing is written before this passes.
+ * and refuse with its errors. Nothing is written before this passes. The
+ * validation resumes where the log's chain (`vouch`) lets it; what it
+ * returns saves its checkpoint once the line is written.
  */
-async function refuseInvalidOutcome(host: Host, folder: string, pending: PendingFiles, registry: Registry | undefined): Promise<void> {
+async function refuseInvalidOutcome(host: Host, folder: string, pending: PendingFiles, registry: Registry | undefined, vouch: LogVouch): Promise<CheckpointCommit | undefined> {
   const own = registry ?? (await createRegistry());
   try {
-    const result = await validate(pendingHost(host, pending), folder, own, { strict: true });
+    const { result, commit } = await validateOutcome(pendingHost(host, pending), folder, own, vouch);
     if (!result.ok) throw new AcpError(result.errors, 2, 'strict');
+    return commit;
   } finally {
     if (!registry) await own.cleanup();
   }
 }
 
 /** Write the line, then the caches (protocol.json's state, the checkpoint); returns warnings about the caches. */
-async function writeEvent(host: Host, folder: string, protocol: Json, participants: string[], view: LogView, event: AcpEvent, state: DerivedState, before: DerivedState): Promise<string[]> {
+async function writeEvent(host: Host, folder: string, protocol: Json, participants: string[], view: LogView, event: AcpEvent, state: DerivedState, before: DerivedState, validated?: LogFingerprint): Promise<string[]> {
   const line = formatEventLine(event);
   const written = appendedText(view, event);
   await host.fs.appendFile(nodePath.join(folder, 'events.jsonl'), written);
@@ -729,7 +736,7 @@ async function writeEvent(host: Host, folder: string, protocol: Json, participan
     gateSeqs: event.event === 'decision_accepted' ? [...facts.gateSeqs, pyStr(event.seq)] : facts.gateSeqs,
     state: stripErrors(state),
   };
-  await saveCheckpoint(host, folder, participants, next, line, sizeBefore + new TextEncoder().encode(written).length);
+  await saveCheckpoint(host, folder, participants, next, line, sizeBefore + new TextEncoder().encode(written).length, validated);
   return [];
 }
 

@@ -12,7 +12,7 @@ import type { FileStat, Host } from './host.ts';
 import { READ_LIMITS, readCapped } from './files.ts';
 import { loadsPy } from './pyjson.ts';
 import { pySplitLines, pyStr } from './pytext.ts';
-import { hmacSha256, toHex } from './sha256.ts';
+import { hmacSha256, sha256, toHex } from './sha256.ts';
 import { isInt, isObject, type Json, nodeCrypto, sameList } from './util.ts';
 
 // The append checkpoint ([beyond]). A full replay reads and re-checks the
@@ -49,14 +49,59 @@ import { isInt, isObject, type Json, nodeCrypto, sameList } from './util.ts';
 //   itself; and if it also edits the log (an earlier line given a larger
 //   seq, a duplicate in the middle), the last line does not show it.
 //   Verifying that too costs the full replay the checkpoint avoids.
+//
+// One chain for both checkpoints. The validation checkpoint
+// (validate-checkpoint.ts, in the host's cache directory) vouches for a
+// prefix of the log by its digest and, when validate saw the file whole and
+// unchanged while reading it, by the file's fingerprint at that moment.
+// Each append that verified the fingerprint it started from carries that
+// validation's fingerprint forward (`validated`): "the file was exactly the
+// one validate read, and since then only appends made under the folder
+// lock, each from the fingerprint the one before it left". So validate and a
+// strict append resume after the validated prefix without reading it, and
+// the first append after a validate starts from validate's facts instead of
+// reading the whole log (see docs/performance.md for why a fingerprint may
+// stand in for the digest, and where it may not).
 
 /** The append checkpoint's file name (a cache, local to one machine). */
 export const CHECKPOINT_NAME = '.acp.checkpoint.json';
 /**
  * 3: the state's own keys stand for the list of state keys that version 2
  * carried beside it (the same list, a sixth of the MAC'd bytes).
+ * 4: `validated`, the fingerprint of the validation the chain carries.
  */
-const CHECKPOINT_VERSION = 3;
+const CHECKPOINT_VERSION = 4;
+/** Logs shorter than this are validated in full and leave no validation checkpoint (validate-checkpoint.ts). */
+export const MIN_LOG_BYTES = 64 * 1024;
+
+/**
+ * What identifies events.jsonl as one state of one file: its size, its
+ * modification and status-change times and its inode. Every write changes
+ * the status-change time (which no writer can set back), a truncation or an
+ * append the size, a replaced file the inode.
+ */
+export interface LogFingerprint {
+  size: number;
+  mtimeMs: number;
+  ctimeMs: number;
+  ino: number;
+}
+
+/** The fingerprint in `stat`, or `undefined` when the host does not report the inode or the status-change time. */
+export function fingerprintOf(stat: FileStat | null | undefined): LogFingerprint | undefined {
+  if (!stat || stat.ino === undefined || stat.ctimeMs === undefined) return undefined;
+  return { size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs, ino: stat.ino };
+}
+
+/** Whether two fingerprints name the same state of the same file (both known). */
+export function sameFingerprint(a: LogFingerprint | null | undefined, b: LogFingerprint | null | undefined): boolean {
+  return !!a && !!b && a.size === b.size && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs && a.ino === b.ino;
+}
+
+/** Whether `value` (read from a file) has the shape of a fingerprint. */
+export function isFingerprint(value: unknown): value is LogFingerprint {
+  return isObject(value) && isInt(value.size) && isInt(value.ino) && typeof value.mtimeMs === 'number' && typeof value.ctimeMs === 'number';
+}
 /** Up to this size a MAC is computed in TypeScript (see {@link hmacHex}). */
 const SMALL_MAC_BYTES = 4096;
 
@@ -80,7 +125,9 @@ export interface LogFacts {
 export interface Checkpoint extends LogFacts {
   version: number;
   participants: string[];
-  log: { size: number; mtimeMs: number; ctimeMs: number; ino: number; tail: string };
+  log: LogFingerprint & { tail: string };
+  /** The fingerprint the validation checkpoint recorded, when this checkpoint's chain of appends started from it (see above). */
+  validated?: LogFingerprint;
   /** HMAC-SHA256 (hex) of the other fields and the folder, with the host's checkpoint key. */
   mac: string;
 }
@@ -115,7 +162,7 @@ function seqsAreLineNumbers(facts: LogFacts): boolean {
 }
 
 /** Whether `tail` is one event line numbered `seq` (the log's last line, as read from the file). */
-function isLastLineOf(tail: string, seq: number): boolean {
+export function isLastLineOf(tail: string, seq: number): boolean {
   try {
     // One line as the Python tools split the log (str.splitlines), read as json.loads reads it (`1.0` is no seq).
     const event: unknown = loadsPy(tail);
@@ -199,6 +246,18 @@ export function checkpointState(facts: LogFacts, gates: readonly string[], empty
  * threat model above.
  */
 export async function loadCheckpoint(host: Host, folder: string, participants: string[], keys: readonly string[]): Promise<Checkpoint | undefined> {
+  const cp = await currentCheckpoint(host, folder);
+  // A checkpoint of another state shape (another acp version) is not ours to use.
+  return cp && sameList(cp.participants, participants) && sameList(Object.keys(cp.state).sort(), [...keys]) ? cp : undefined;
+}
+
+/**
+ * The checkpoint when it is authentic (this host's key, this folder) and
+ * describes events.jsonl as it is now: its fingerprint and last line. The
+ * chain of appends it carries (`validated`) is then the file's (validate
+ * reads it here).
+ */
+export async function currentCheckpoint(host: Host, folder: string): Promise<Checkpoint | undefined> {
   const key = await host.checkpointKey?.();
   if (!key) return undefined;
   let cp: Checkpoint;
@@ -210,18 +269,18 @@ export async function loadCheckpoint(host: Host, folder: string, participants: s
   if (!isObject(cp) || cp.version !== CHECKPOINT_VERSION || typeof cp.mac !== 'string') return undefined;
   const { mac, ...body } = cp;
   if (!sameText(mac, await checkpointMac(key, folder, body))) return undefined;
-  // A checkpoint of another state shape (another acp version) is not ours to use.
-  if (!sameList(cp.participants, participants) || !isObject(cp.state) || !sameList(Object.keys(cp.state).sort(), [...keys])) return undefined;
   const validShape =
     isObject(cp.log) &&
     typeof cp.log.tail === 'string' &&
     isObject(cp.state) &&
+    Array.isArray(cp.participants) &&
     isInt(cp.count) &&
     isInt(cp.maxSeq) &&
     Array.isArray(cp.seqs) &&
     cp.seqs.every((r) => Array.isArray(r) && r.length === 2 && isInt(r[0]) && isInt(r[1])) &&
     Array.isArray(cp.gateSeqs) &&
-    cp.gateSeqs.every((g) => typeof g === 'string');
+    cp.gateSeqs.every((g) => typeof g === 'string') &&
+    (cp.validated === undefined || isFingerprint(cp.validated));
   // The seq facts hold by the log's own last line, whoever wrote the checkpoint.
   if (!validShape || !seqsAreLineNumbers(cp) || !isLastLineOf(cp.log.tail, cp.maxSeq)) return undefined;
   return (await fingerprintMatches(host, folder, cp.log)) ? cp : undefined;
@@ -267,7 +326,7 @@ async function fingerprintMatches(host: Host, folder: string, log: Checkpoint['l
  * otherwise another writer slipped in (or the log is one a checkpoint cannot
  * vouch for), and the stale checkpoint is removed.
  */
-export async function saveCheckpoint(host: Host, folder: string, participants: string[], facts: LogFacts, line: string, expectedSize: number): Promise<void> {
+export async function saveCheckpoint(host: Host, folder: string, participants: string[], facts: LogFacts, line: string, expectedSize: number, validated?: LogFingerprint): Promise<void> {
   const path = nodePath.join(folder, CHECKPOINT_NAME);
   try {
     const key = await host.checkpointKey?.();
@@ -281,10 +340,66 @@ export async function saveCheckpoint(host: Host, folder: string, participants: s
       participants,
       ...facts,
       log: { size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs, ino: stat.ino, tail: line },
+      ...(validated ? { validated } : {}),
     };
     await host.fs.writeFile(path, `${JSON.stringify({ ...body, mac: await checkpointMac(key, folder, body) })}\n`);
   } catch {
     // A cache that cannot be written only costs the next append a full replay.
     await host.fs.remove(path).catch(() => undefined);
   }
+}
+
+/**
+ * The validation checkpoint's file for `folder`: one per folder path, named
+ * by its SHA-256, in the host's cache directory; `undefined` when the host
+ * keeps no caches. (The TypeScript SHA-256: an append asks for it too, and
+ * node:crypto costs a fresh Node ~4 ms to load.)
+ */
+export async function validationCheckpointFile(host: Host, folder: string): Promise<string | undefined> {
+  const dir = await host.cacheDir?.();
+  return dir && nodePath.join(dir, `${toHex(sha256(new TextEncoder().encode(folder)))}.json`);
+}
+
+/**
+ * The fingerprint the validation checkpoint of `folder` names (the file
+ * validate read whole and unchanged), read from the file's first bytes,
+ * where it stands second in the JSON, without the MAC: an append only ever
+ * records it when it equals the fingerprint the append itself verified
+ * (see {@link validationChain}), and validate trusts only its own
+ * authenticated copy of it.
+ */
+async function validationHead(host: Host, folder: string): Promise<LogFingerprint | undefined> {
+  const path = await validationCheckpointFile(host, folder);
+  if (!path || !host.fs.openRead) return undefined;
+  try {
+    const file = await host.fs.openRead(path, { maxBytes: READ_LIMITS.checkpoint });
+    let text: string;
+    try {
+      text = new TextDecoder().decode(await file.read(0, 1024));
+    } finally {
+      await file.close();
+    }
+    const found = /^[0-9a-f]+\n\{"version":\d+,"fingerprint":(\{[^{}]*\})/.exec(text);
+    const fingerprint: unknown = found && JSON.parse(found[1]!);
+    return isFingerprint(fingerprint) ? fingerprint : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * What the append about to extend events.jsonl knows of it: its fingerprint
+ * now, and the validation the new append checkpoint will carry
+ * (`validated`): validate's fingerprint when the file is, right now, the one
+ * validate read, else the one `previous` (the checkpoint this append started
+ * from, its fingerprint verified) carried, when the file has not changed
+ * since it was verified. Called under the folder lock, before the append
+ * writes; `sizeBefore` skips short logs, which have no validation checkpoint.
+ */
+export async function validationChain(host: Host, folder: string, previous: Checkpoint | undefined, sizeBefore: number): Promise<{ fingerprint?: LogFingerprint; validated?: LogFingerprint }> {
+  const now = fingerprintOf(await host.fs.stat(nodePath.join(folder, 'events.jsonl')).catch(() => null));
+  if (!now || sizeBefore < MIN_LOG_BYTES) return { fingerprint: now };
+  const head = await validationHead(host, folder);
+  if (sameFingerprint(head, now)) return { fingerprint: now, validated: head };
+  return { fingerprint: now, validated: previous?.validated && sameFingerprint(previous.log, now) ? previous.validated : undefined };
 }

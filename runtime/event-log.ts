@@ -7,7 +7,7 @@ import * as nodePath from 'node:path';
 import { AcpError } from './errors.ts';
 import { READ_LIMITS, logDecodeError, openCapped, readCapped, readWholeLines } from './files.ts';
 import type { FileReader, Host } from './host.ts';
-import { PyJsonError, dumpsPy, loadsPy, pyKeys } from './pyjson.ts';
+import { PyJsonError, dumpsPy, lineReader, pyKeys } from './pyjson.ts';
 import { decodeText, endsWithLineBreak, hasLoneSurrogate, pyRepr, pySplitLines, pyStrip } from './pytext.ts';
 import type { EventLog, Json, ResumePoint } from './types.ts';
 import { errorCode, isObject, isPyIntLike, pySeqKey, sleep } from './util.ts';
@@ -29,13 +29,14 @@ function parseEventLines(text: string, before: number, last: boolean, onEvent: (
   // The Python tools split the log with str.splitlines() and read each line with json.loads.
   const lines = pySplitLines(text);
   const tornTail = last && text.length > 0 && !endsWithLineBreak(text);
+  const read = lineReader(text);
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
     // An event line starts with `{`: skip the (regex) blank test for it.
     if (line.charCodeAt(0) !== 0x7b && pyStrip(line) === '') continue;
     let value: unknown;
     try {
-      value = loadsPy(line);
+      value = read(line);
     } catch (error) {
       // An unterminated last line that is not JSON is what an interrupted
       // writer leaves: say so (after the detail, which tools compare loosely).

@@ -9,7 +9,7 @@ import { AcpError } from './errors.ts';
 import { PY_NOT_PRINTABLE_RUNS } from './py-printable.ts';
 import { dumpsPy, isPyNumber, pyKeys, pyNumberRepr } from './pyjson.ts';
 import { sha256, toHex } from './sha256.ts';
-import { nodeCrypto } from './util.ts';
+import { getBuiltin, nodeCrypto } from './util.ts';
 import type { PyInstant } from './types.ts';
 export type { PyInstant } from './types.ts';
 
@@ -539,11 +539,62 @@ export interface ReviewHeading {
 export function reviewHeadings(body: string): ReviewHeading[] {
   if (!body.includes('seq') || !body.includes('##')) return [];
   const bySeq = new Map<number | bigint, string>();
-  for (const line of pySplitLines(body)) {
-    if (!line.startsWith('##') || !line.includes('seq')) continue;
-    for (const found of headingsOf(line)) bySeq.set(pyIntOfDigits(found.seq), found.participant);
+  const note = (line: string): void => {
+    if (!line.startsWith('##') || !line.includes('seq')) return;
+    const plain = plainHeading(line);
+    if (plain) bySeq.set(plain.seq, plain.participant);
+    else if (plain === undefined) for (const found of headingsOf(line)) bySeq.set(pyIntOfDigits(found.seq), found.participant);
+  };
+  if (hasOtherLineBreak(body)) for (const line of pySplitLines(body)) note(line);
+  else {
+    // Only \n breaks lines: the lines that start `##` are found by searching, not by splitting them all.
+    let start = body.startsWith('##') ? 0 : body.indexOf('\n##') + 1 || -1;
+    while (start >= 0) {
+      const end = body.indexOf('\n', start);
+      note(end < 0 ? body.slice(start) : body.slice(start, end));
+      start = end < 0 ? -1 : body.indexOf('\n##', end) + 1 || -1;
+    }
   }
   return [...bySeq].map(([seq, participant]) => ({ participant, seq }));
+}
+
+/** The heading {@link reviewHeadings} finds first in `line` (one of review.md's section heading lines), as cheaply as that line allows. */
+export function firstReviewHeading(line: string): ReviewHeading | undefined {
+  if (hasOtherLineBreak(line)) return reviewHeadings(line)[0];
+  if (!line.startsWith('##') || !line.includes('seq')) return undefined;
+  const plain = plainHeading(line);
+  if (plain !== undefined) return plain ?? undefined;
+  const found = headingsOf(line)[0];
+  return found && { participant: found.participant, seq: pyIntOfDigits(found.seq) };
+}
+
+/** Printable ASCII words separated by single spaces, at most one space at the end. */
+const PLAIN_LINE = /^[!-~]+(?: [!-~]+)* ?$/;
+
+/**
+ * {@link headingsOf} for the heading line almost every review.md holds
+ * (`## <time> - <participant> - seq <n>`), without the general matcher's
+ * tables: a line of printable ASCII with single spaces that starts `## `
+ * and a non-space. There the pattern's `\s` can only be one space, `\d` an
+ * ASCII digit and `.` any character, so its backtracking has one way to go:
+ * the tail is the line's end, ` - seq <digits>` and at most one space; the
+ * lazy title ends at the first ` - ` after it; the participant runs from
+ * there to the tail, and there is no match when that leaves it empty.
+ * `null`: no match; `undefined`: not such a line (the general matcher decides).
+ */
+function plainHeading(line: string): ReviewHeading | null | undefined {
+  // (A regular expression checks the characters: JavaScriptCore runs a loop over them several times slower.)
+  const n = line.length;
+  if (n < 4 || line.charCodeAt(2) !== 32 || !PLAIN_LINE.test(line)) return undefined;
+  const end = line.charCodeAt(n - 1) === 32 ? n - 1 : n;
+  let digits = end;
+  while (digits > 0 && line.charCodeAt(digits - 1) >= 48 && line.charCodeAt(digits - 1) <= 57) digits--;
+  if (digits === end || digits < 7 || !line.startsWith(' - seq ', digits - 7)) return null;
+  const tailDash = digits - 6;
+  const first = line.indexOf(' - ', 4) + 1;
+  if (first === 0 || first + 2 > tailDash - 2) return null;
+  const seq = line.slice(digits, end);
+  return { participant: line.slice(first + 2, tailDash - 1), seq: seq.length < 16 ? Number(seq) : pyIntOfDigits(seq) };
 }
 
 /** Python's `int()` of a run of Unicode decimal digits: a number when exact, else a bigint. */
@@ -704,6 +755,17 @@ export function purePosixPath(...parts: string[]): string {
 
 /** The line breaks of Python's `str.splitlines()` but `\n` (and `\r`, which decodeText has made `\n`). */
 const OTHER_LINE_BREAKS = /[\r\v\f\x1c-\x1e\x85\u2028\u2029]/;
+const OTHER_LINE_BREAK_CHARS = ['\r', '\v', '\f', '\x1c', '\x1d', '\x1e', '\x85', '\u2028', '\u2029'];
+
+/**
+ * Whether `text` holds a line break of {@link OTHER_LINE_BREAKS}: an
+ * indexOf per character (a memory scan each) goes through a megabyte of
+ * the log four or five times faster than the character class does.
+ */
+function hasOtherLineBreak(text: string): boolean {
+  for (const ch of OTHER_LINE_BREAK_CHARS) if (text.indexOf(ch) !== -1) return true;
+  return false;
+}
 
 /**
  * Python's `str.splitlines()`: lines end at `\n`, `\r\n`, `\r`, VT, FF,
@@ -711,7 +773,7 @@ const OTHER_LINE_BREAKS = /[\r\v\f\x1c-\x1e\x85\u2028\u2029]/;
  * The Python tools split events.jsonl so: a raw U+2028 ends a line there.
  */
 export function pySplitLines(text: string): string[] {
-  const lines = OTHER_LINE_BREAKS.test(text) ? text.split(/\r\n|[\n\r\v\f\x1c-\x1e\x85\u2028\u2029]/) : text.split('\n');
+  const lines = hasOtherLineBreak(text) ? text.split(/\r\n|[\n\r\v\f\x1c-\x1e\x85\u2028\u2029]/) : text.split('\n');
   if (lines[lines.length - 1] === '') lines.pop();
   return lines;
 }
@@ -723,13 +785,43 @@ export function endsWithLineBreak(text: string): boolean {
 
 /** Python's strict UTF-8 decoding with universal newlines (spec §8a); raises AcpError on invalid UTF-8. */
 export function decodeText(bytes: Uint8Array, name: string): string {
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
-  } catch {
-    throw new AcpError(`${name} is not valid UTF-8`);
-  }
+  const text = strictUtf8(bytes);
+  if (text === undefined) throw new AcpError(`${name} is not valid UTF-8`);
   return text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text;
+}
+
+/** The part of node:buffer {@link strictUtf8} uses. */
+interface BufferModule {
+  Buffer: { from(buffer: ArrayBufferLike, offset: number, length: number): { toString(encoding: 'latin1' | 'utf8'): string } };
+  isAscii(bytes: Uint8Array): boolean;
+  isUtf8(bytes: Uint8Array): boolean;
+}
+
+let bufferModule: BufferModule | null | undefined;
+
+/**
+ * `bytes` as strict UTF-8 (a BOM kept as U+FEFF; overlongs, surrogates and
+ * code points past U+10FFFF refused, as Python's decoder refuses them), or
+ * `undefined`. node:buffer's isAscii and isUtf8 (Node, Bun and Deno: simdutf)
+ * check a megabyte of the log in a fraction of a millisecond, and an ASCII
+ * text is decoded as Latin-1, a copy: Bun's fatal TextDecoder spent as long
+ * on a 100k-event log as JSON.parse. Without node:buffer, TextDecoder.
+ */
+function strictUtf8(bytes: Uint8Array): string | undefined {
+  if (bufferModule === undefined) {
+    const found = getBuiltin('node:buffer') as Partial<BufferModule> | undefined;
+    bufferModule = found && typeof found.isAscii === 'function' && typeof found.isUtf8 === 'function' && found.Buffer ? (found as BufferModule) : null;
+  }
+  if (bufferModule) {
+    const view = bufferModule.Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
+    if (bufferModule.isAscii(bytes)) return view.toString('latin1');
+    return bufferModule.isUtf8(bytes) ? view.toString('utf8') : undefined;
+  }
+  try {
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    return undefined;
+  }
 }
 
 // Bytes that are not UTF-8: Python decodes argv and file names with the

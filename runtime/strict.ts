@@ -72,7 +72,9 @@ export function pendingHost(host: Host, pending: PendingFiles): Host {
       return fs.rename(from, to);
     },
   };
-  return { ...host, fs: view };
+  // The host's other members as they are, inherited ones too (a guarded or writer host is made
+  // with Object.create): a spread would drop the checkpoint key and the cache directory.
+  return Object.create(host, { fs: { value: view, enumerable: true } }) as Host;
 }
 
 /** A reader over bytes in memory. */
@@ -86,6 +88,8 @@ function withTail(file: FileReader, tail: Uint8Array): FileReader {
     size: file.size + tail.length,
     async read(position, length) {
       const fromFile = Math.max(0, Math.min(length, file.size - position));
+      // Wholly inside the file: the file's own view, uncopied (a scan of a long log reads it by the megabyte).
+      if (fromFile === length) return file.read(position, length);
       const head = fromFile > 0 ? (await file.read(position, fromFile)).slice() : new Uint8Array(0);
       if (head.length < fromFile) return head; // the file was shorter than its size said
       const start = Math.max(0, position - file.size);

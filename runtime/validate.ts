@@ -6,20 +6,21 @@
  */
 import * as nodePath from 'node:path';
 import { FORBIDDEN_FILES, REQUIRED_FILES, VERSION } from './constants.ts';
-import { checkDecisions, conclusionErrors, decisionGateErrors, markdown, readReadiness, readinessGateErrors, strictProposalErrors, strictReviewErrors } from './documents.ts';
+import { checkDecisions, conclusionErrors, decisionGateErrors, markdown, readReadiness, readinessGateErrors, strictProposalErrors, strictReviewSections } from './documents.ts';
 import { AcpError, AcpPluginError } from './errors.ts';
 import { writerHost } from './guarded-host.ts';
 import { scanEventLog } from './event-log.ts';
 import { callType, defaultTemplate, deliverableRef, documentFiles, isUnsafePath, participantIds, primaryRef, readDeliverable, readProtocol } from './folder.ts';
 import type { Host } from './host.ts';
 import { lineHash } from './keyring.ts';
-import { compareInstants, decodeText, pyRepr, pyStr, pyStrip, reviewHeadings, type ReviewHeading, zonedInstant } from './pytext.ts';
+import { compareInstants, decodeText, firstReviewHeading, pyRepr, pyStr, pyStrip, type ReviewHeading, reviewHeadings, zonedInstant } from './pytext.ts';
 import type { SignatureVerifier, SigningDeclaration } from './signing.ts';
 import { applyEvent, emptyState } from './state-machine.ts';
 import { type DeliverableCheckContext, type DerivedState, EVENT_NAMES, type Findings, type Json, PHASES, type PyInstant, type ReadinessFacts, type Registry, type SignatureReport, type SigningSummary, type ValidateOptions, type ValidationResult } from './types.ts';
 import { isInside, isObject, isPyIntLike, nodeCrypto, pySeqKey, sameList } from './util.ts';
 import { readCachedTurn } from './turn.ts';
-import { ValidateCheckpoint } from './validate-checkpoint.ts';
+import { type CheckpointCommit, type LogVouch, ValidateCheckpoint } from './validate-checkpoint.ts';
+import { mentionErrors, ReviewFile, ReviewLinks, type ReviewMentions, reviewMentions, type StrictFinding } from './review-links.ts';
 import { attachmentPath, isStringList, readTextIfExists, supportingEntries } from './folder.ts';
 import { sha256Hex } from './pytext.ts';
 import { DELIVERABLE_EVENTS, seqText } from './state-machine.ts';
@@ -91,26 +92,10 @@ function checkDeliverablesDeclaration(protocol: Json, folder: string, errors: st
 /** The built-in type names the protocol accepts in validation (spec §3). */
 export const validationTypes = new Set(['adr', 'design-spec', 'implementation-plan', 'decision-memo', 'review-report', 'test-plan', 'custom']);
 
-function checkReviews(text: string | undefined, pass: LogPass, ref: string | undefined, errors: string[]): void {
-  const body = text ?? '';
-  const { headings, headingSeqs, reviewEvents, firstBySeq } = pass;
-  for (const event of reviewEvents) {
-    if (!headingSeqs.has(pySeqKey(event.seq) as number)) errors.push(`seq ${pyStr(event.seq)}: review_submitted requires matching review.md heading`);
-  }
-  for (const heading of headings) {
-    const event = typeof heading.seq === 'number' ? firstBySeq.get(heading.seq) : undefined;
-    if (!event) errors.push(`review.md heading seq ${heading.seq}: no matching event`);
-    else if (event.event !== 'review_submitted') errors.push(`review.md heading seq ${heading.seq}: matching event is ${pyStr(event.event)}, not review_submitted`);
-    else if (event.from !== heading.participant) {
-      errors.push(`review.md heading seq ${heading.seq}: participant '${heading.participant}' does not match event from '${pyStr(event.from)}'`);
-    }
-  }
-  if (reviewEvents.length) {
-    if (!body.includes('Reviewed primary deliverable:')) errors.push('review.md must declare Reviewed primary deliverable');
-    if (!body.includes('Review Scope:')) errors.push('review.md must declare Review Scope');
-    if (!body.includes('Primary deliverable completeness')) errors.push('review.md Review Scope must include Primary deliverable completeness');
-    if (ref !== undefined && !body.includes(ref)) errors.push('review.md must reference the primary deliverable');
-  }
+/** Step 7: review.md's headings against the review events, then what review.md must declare once there are reviews. */
+function checkReviews(links: ReviewLinks, mentions: ReviewMentions, errors: string[]): void {
+  errors.push(...links.errors());
+  if (links.count) errors.push(...mentionErrors(mentions));
 }
 
 async function checkDeliverableContent(
@@ -214,11 +199,8 @@ const EVENT_NAME_SET = new Set<unknown>(EVENT_NAMES);
 class LogPass {
   /** Step 6 messages, in event order. */
   readonly shapeErrors: string[] = [];
-  /** Step 7: the review.md headings, the review events, and the first event of each heading's seq. */
-  readonly headings: ReviewHeading[];
-  readonly headingSeqs: Set<number | bigint>;
-  readonly reviewEvents: Json[] = [];
-  readonly firstBySeq = new Map<number, Json>();
+  /** Step 7: review.md's headings against the review events (review-links.ts). */
+  links: ReviewLinks;
   /** Step 8: deliverable events with doc errors, or freezes to check against the files, in order. */
   readonly deliverableItems: { event: Json; docErrors: string[]; freeze: boolean }[] = [];
   primaryFreezes = 0;
@@ -241,18 +223,21 @@ class LogPass {
   // The seqs seen so far: while each seq equals its position (the normal
   // case) they are 1..count and need no set.
   seenSeqs: Set<unknown> | undefined;
+  /** Whether every seq so far is its event's number itself (what the append checkpoint needs of a log). */
+  seqsExact = true;
+  /** The seqs of the decision_accepted events (an append re-checks each against the current readiness.md). */
+  readonly gateSeqs: number[] = [];
   readonly #protocol: Json;
   readonly #participants: string[];
   readonly #readiness: ReadinessFacts;
 
-  constructor(protocol: Json, participants: string[], readiness: ReadinessFacts, headings: ReviewHeading[], keepEvents: boolean, signatures: PassSignatures) {
+  constructor(protocol: Json, participants: string[], readiness: ReadinessFacts, links: ReviewLinks, keepEvents: boolean, signatures: PassSignatures) {
     this.signing = signatures.verifier?.();
     this.#watchSignatures = signatures.check;
     this.#protocol = protocol;
     this.#participants = participants;
     this.#readiness = readiness;
-    this.headings = headings;
-    this.headingSeqs = new Set(this.headings.map((h) => h.seq));
+    this.links = links;
     this.events = keepEvents ? [] : undefined;
   }
 
@@ -262,13 +247,13 @@ class LogPass {
     if (this.signing) this.signing.add(event, line);
     else if (this.#watchSignatures && this.firstSignature === undefined && event.sig !== undefined) this.firstSignature = index + 1;
     this.#checkShape(event, index);
-    if (event.event === 'review_submitted') this.reviewEvents.push(event);
-    const seq = pySeqKey(event.seq) as number;
-    if (this.headingSeqs.has(seq) && !this.firstBySeq.has(seq)) this.firstBySeq.set(seq, event);
+    this.links.add(event, pySeqKey(event.seq));
     this.#noteDeliverable(event);
     applyEvent(this.state, event, this.#participants, this.#readiness);
     this.eventNames.add(event.event);
     if (event.event === 'deliverable_frozen' && event.role === 'primary') this.anyPrimaryFreeze = true;
+    if (event.seq !== index + 1) this.seqsExact = false;
+    else if (event.event === 'decision_accepted') this.gateSeqs.push(index + 1);
   }
 
   /** Step 6: event shape. */
@@ -397,6 +382,25 @@ export async function verifySignatures(host: Host, folder: string): Promise<Sign
  * a signed folder's chain and signatures after them (docs/signing.md).
  */
 export async function validate(guarded: Host, folder: string, registry: Registry, options: ValidateOptions = {}): Promise<ValidationResult> {
+  return (await validateFolder(guarded, folder, registry, options)).result;
+}
+
+/**
+ * Strict mode's judgement of an append: `validate --strict` of the folder
+ * as it will be after it (`pending`: the append's view of the folder, its
+ * new line and protocol.json laid over it, runtime/strict.ts), resuming
+ * from the validation checkpoint when `vouch` (what the append verified of
+ * the log, under the folder lock) vouches for its prefix. `commit`, when
+ * there is one, saves the checkpoint once the line is written (with the
+ * log's fingerprint then), so the next strict append resumes after it.
+ */
+export async function validateOutcome(pending: Host, folder: string, registry: Registry, vouch: LogVouch): Promise<{ result: ValidationResult; commit?: CheckpointCommit }> {
+  const { result, checkpoint } = await validateFolder(pending, folder, registry, { strict: true }, vouch);
+  return { result, commit: result.ok ? checkpoint?.commit : undefined };
+}
+
+/** {@link validate}, and the checkpoint it used; `vouch` marks a strict append's view of the folder (see {@link validateOutcome}). */
+async function validateFolder(guarded: Host, folder: string, registry: Registry, options: ValidateOptions, vouch?: LogVouch): Promise<{ result: ValidationResult; checkpoint?: ValidateCheckpoint }> {
   // Validate writes only its checkpoint, in this machine's cache (never in the folder).
   const host = writerHost(guarded);
   const errors: string[] = [];
@@ -407,7 +411,7 @@ export async function validate(guarded: Host, folder: string, registry: Registry
     protocol = await readProtocol(host, folder);
   } catch (error) {
     if (!(error instanceof AcpError)) throw error;
-    return { ok: false, errors: [error.message, ...fileErrors], warnings };
+    return { result: { ok: false, errors: [error.message, ...fileErrors], warnings } };
   }
   errors.push(...fileErrors);
   const participants = checkDeclaration(protocol, errors);
@@ -420,28 +424,34 @@ export async function validate(guarded: Host, folder: string, registry: Registry
   const declarationOk = checkDeliverablesDeclaration(protocol, folder, errors, host, dirs, registry);
   const ref = declarationOk || isObject((protocol.deliverables as Json | undefined)?.primary) ? primaryRef(protocol) : undefined;
   // Steps 5–9: the log is read once, in pieces, and each event is checked
-  // as it comes (see LogPass); review.md and readiness.md are read first.
-  const reviewText = await readTextIfExists(host, nodePath.join(folder, 'review.md'), 'review.md', true);
+  // as it comes (see LogPass); readiness.md (and review.md, unless the
+  // checkpoint's ledger stands for it) are read first.
+  const review = new ReviewFile(host, nodePath.join(folder, 'review.md'));
   const readiness = readReadiness((await readTextIfExists(host, nodePath.join(folder, 'readiness.md'), 'readiness.md', true)) ?? '');
   const hooked = registry.hooks.has('validate'); // a hook is handed every event: then the whole log is parsed
   const signatures = await passSignatures(protocol, options);
   const inputs = { acp: VERSION, participants, primary: primaryRef(protocol) ?? null, supporting: supportingRefs(protocol), gates: decisionGateErrors(readiness), signing: signatures.key };
-  const checkpoint = hooked ? undefined : await ValidateCheckpoint.open(host, folder, inputs);
-  const headings = checkpoint ? await checkpoint.reviewHeadings(reviewText ?? '') : reviewHeadings(reviewText ?? '');
-  const pass = await scanLog(host, folder, () => new LogPass(protocol, participants, readiness, headings, hooked, signatures), errors, checkpoint);
+  const checkpoint = hooked ? undefined : await ValidateCheckpoint.open(host, folder, inputs, vouch);
+  const fresh = async (): Promise<ReviewLinks> => ReviewLinks.fromHeadings(reviewHeadings((await review.text()) ?? ''));
+  const newPass = (links: ReviewLinks): LogPass => new LogPass(protocol, participants, readiness, links, hooked, signatures);
+  const pass = await scanLog(host, folder, newPass, { first: (await checkpoint?.reviewLinks(review)) ?? (await fresh()), fresh }, errors, checkpoint);
   errors.push(...pass.shapeErrors);
-  checkReviews(reviewText, pass, ref, errors);
+  const mentions = await reviewMentionsOf(pass.links, review, ref);
+  checkReviews(pass.links, mentions, errors);
   await checkDeliverableEvents(host, folder, protocol, pass, errors);
   checkCachedState(protocol, pass.state, errors);
   if (declarationOk) await checkContent(host, folder, protocol, registry, pass, ref!, { errors, warnings });
   await checkClosing(host, folder, protocol, pass, readiness, ref, { errors, warnings });
   const signing = signatureFindings(pass, signatures, { errors, warnings });
-  if (options.strict) await checkStrict(host, folder, protocol, registry, { pass, reviewText, readiness, ref: declarationOk ? ref : undefined }, errors);
+  // Strict mode's review findings: found while review.md's text is at hand, else carried by the ledger, for the next strict append.
+  const findings = options.strict || (checkpoint && review.read) ? await strictFindings(pass.links, review) : pass.links.ledger?.strict;
+  if (options.strict) await checkStrict(host, folder, protocol, registry, { pass, findings: mentions.present ? findings! : [], readiness, ref: declarationOk ? ref : undefined }, errors);
   if (hooked) await registry.hooks.call('validate', { folder, files: documentFiles(host, folder, protocol), protocol, events: pass.events ?? [], errors, warnings });
+  await checkpoint?.save(pass, () => pass.links.toLedger(pass.count, mentions, findings?.every((f) => typeof f.seq === 'number') ? (findings as StrictFinding[]) : undefined));
   // A long log validated without its checkpoint because none can be written: said once, the verdict unchanged.
-  const stateless = !hooked && !checkpoint ? host.stateUnavailable?.() : undefined;
+  const stateless = !hooked && vouch === undefined && !checkpoint ? host.stateUnavailable?.() : undefined;
   const notes = stateless ? { notes: [`no validation checkpoint, so every validate checks the whole log: ${stateless}`] } : {};
-  return { ok: errors.length === 0, errors, warnings, ...(signing ? { signing } : {}), ...notes };
+  return { result: { ok: errors.length === 0, errors, warnings, ...(signing ? { signing } : {}), ...notes }, checkpoint };
 }
 
 /** Steps 1–2: the required files (not directories) and the forbidden ones. */
@@ -495,19 +505,39 @@ function checkDeclaration(protocol: Json, errors: string[]): string[] {
   return participants;
 }
 
-/** Step 5: read the log through a fresh pass; an unreadable log counts as empty. */
-async function scanLog(host: Host, folder: string, newPass: () => LogPass, errors: string[], checkpoint?: ValidateCheckpoint): Promise<LogPass> {
-  let pass = newPass();
+/**
+ * Step 5: read the log through a fresh pass; an unreadable log counts as
+ * empty. `links.first`: step 7's links to start with (the checkpoint's
+ * ledger's, which stand only if the checkpoint restores its prefix);
+ * `links.fresh()`: links from review.md's headings.
+ */
+async function scanLog(host: Host, folder: string, newPass: (links: ReviewLinks) => LogPass, links: { first: ReviewLinks; fresh: () => Promise<ReviewLinks> }, errors: string[], checkpoint?: ValidateCheckpoint): Promise<LogPass> {
+  let pass = newPass(links.first);
   try {
-    const log = await scanEventLog(host, folder, (event, line) => pass.add(event, line), checkpoint && ((file) => checkpoint.resume(file, pass)), pass.signing && (() => pass.signing!.flush()));
-    if (!log.tornTail) await checkpoint?.save(log.lines, log.errors, pass);
+    const log = await scanEventLog(host, folder, (event, line) => pass.add(event, line), checkpoint && ((file) => checkpoint.resume(file, pass, links.fresh)), pass.signing && (() => pass.signing!.flush()));
+    if (!log.tornTail) checkpoint?.scanned(log.lines, log.errors);
     errors.push(...log.errors);
   } catch (error) {
     if (!(error instanceof AcpError)) throw error;
     errors.push(error.message);
-    pass = newPass();
+    pass = newPass(await links.fresh());
   }
   return pass;
+}
+
+/** What review.md mentions for step 7: the ledger's, when it was asked about the same reference, else read in its text. */
+async function reviewMentionsOf(links: ReviewLinks, review: ReviewFile, ref: string | undefined): Promise<ReviewMentions> {
+  const kept = links.ledger?.mentions;
+  return kept && kept.ref === (ref ?? null) ? kept : reviewMentions(await review.text(), ref);
+}
+
+/** Strict mode's findings in review.md's review sections that have any: the ledger's, else found in its text. */
+async function strictFindings(links: ReviewLinks, review: ReviewFile): Promise<{ seq: number | bigint; errors: string[] }[]> {
+  const heading = (line: string): ReviewHeading[] => {
+    const found = firstReviewHeading(line);
+    return found ? [found] : [];
+  };
+  return links.ledger?.strict ?? strictReviewSections((await review.text()) ?? '', heading).filter((section) => section.errors.length);
 }
 
 /** Step 8: deliverable events (references, roles, hashes) and the frozen marks. */
@@ -586,7 +616,8 @@ async function checkClosing(host: Host, folder: string, protocol: Json, pass: Lo
 /** What {@link checkStrict} reads besides the folder: validate's log pass and the documents it read. */
 interface StrictInputs {
   pass: LogPass;
-  reviewText: string | undefined;
+  /** review.md's review sections with strict findings (none when there is no review.md). */
+  findings: { seq: number | bigint; errors: string[]; review?: boolean }[];
   readiness: ReadinessFacts;
   /** The primary deliverable's reference when its declaration is sound. */
   ref: string | undefined;
@@ -608,9 +639,8 @@ async function checkStrict(host: Host, folder: string, protocol: Json, registry:
     const proposal = await readTextIfExists(host, nodePath.join(folder, 'proposal.md'), 'proposal.md', true);
     if (proposal !== undefined) errors.push(...strictProposalErrors(proposal));
   }
-  if (pass.reviewEvents.length && inputs.reviewText !== undefined) {
-    errors.push(...strictReviewErrors(inputs.reviewText, new Set(pass.reviewEvents.map((event) => pySeqKey(event.seq) as number)), reviewHeadings));
-  }
+  // The sections of review_submitted events (documents.ts strictReviewSections).
+  if (pass.links.count) for (const finding of inputs.findings) if (pass.links.isReview(finding.seq, finding)) errors.push(...finding.errors);
   if (has('question_classified') && inputs.readiness.unresolved.length) errors.push('unresolved readiness questions must be classified once question_classified');
 }
 

@@ -20,14 +20,14 @@
 // scripts/bench.ts; run alone (node or bun):
 //
 //   node_modules/.bin/bun scripts/bench-append.ts [events=100000] [rounds=7]
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createNodeHost, createRegistry } from '../acp.ts';
 import { validateCheckpointPath } from '../runtime/validate-checkpoint.ts';
 import { referenceDir } from '../test/python/reference.ts';
+import { median, timedRun } from './bench-start.ts';
 import { writeLongLog } from './long-log.ts';
 
 /** One row of the table: a measure, its baseline from the same rounds, their ratio and the issue's goal. */
@@ -43,6 +43,8 @@ export interface ValidateAppendRow {
   ratio: string;
   goal: string;
   met: string;
+  /** The ratios as numbers (CPU and wall), and the goal's limit (none: reported only), for tables that format their own. */
+  figures: { cpuRatio: number; wallRatio: number; limit?: number };
 }
 
 /** What {@link benchValidateAppend} measured: the rows, how, and the machine's load around it. */
@@ -70,27 +72,7 @@ interface Sample {
   wall: number;
 }
 
-const median = (values: number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
 const ms = (value: number): string => `${value.toFixed(1)} ms`;
-/**
- * Runs a command (argv[2:]) and writes to argv[1] its exit code, wall time
- * and CPU time (user + sys, its own and its children's) in seconds, from
- * wait4's rusage: microseconds, where GNU time prints hundredths.
- */
-const TIMER = `import os, sys, time
-start = time.perf_counter()
-pid = os.fork()
-if pid == 0:
-    os.execvp(sys.argv[2], sys.argv[2:])
-_, status, usage = os.wait4(pid, 0)
-wall = time.perf_counter() - start
-with open(sys.argv[1], "w") as out:
-    out.write(f"{os.waitstatus_to_exitcode(status)} {wall} {usage.ru_utime + usage.ru_stime}")
-`;
 const loadAverage = (): string => os.loadavg().map((value) => value.toFixed(2)).join(' / ');
 
 /**
@@ -159,13 +141,11 @@ class Bench {
     }
   }
 
-  /** Spawn one command: its CPU and wall time (see {@link TIMER}), exit code and output. */
+  /** Spawn one command: its CPU and wall time, exit code and output. */
   #run(command: string[]): Sample & { rc: number; output: string } {
     const [who, word, ...rest] = command;
-    const timing = join(this.#work, 'time.txt');
-    const result = spawnSync('python3', ['-c', TIMER, timing, ...this.#argv(who!, word!, rest)], { env: this.#env, encoding: 'utf8', maxBuffer: 1 << 26 });
-    const [status, wall, cpu] = readFileSync(timing, 'utf8').trim().split(' ').map(Number);
-    return { rc: result.status === 0 ? status! : -1, output: `${result.stdout}${result.stderr}`, cpu: cpu! * 1000, wall: wall! * 1000 };
+    const run = timedRun(this.#argv(who!, word!, rest), this.#env, 'any');
+    return { rc: run.exitCode, output: `${run.stdout}${run.stderr}`, cpu: run.cpu, wall: run.wall };
   }
 
   #argv(who: string, word: string, rest: string[]): string[] {
@@ -241,7 +221,8 @@ class Bench {
       const b = samples.get(baseline)!;
       const [cpu, wall, baseCpu, baseWall] = [median(a.map((s) => s.cpu)), median(a.map((s) => s.wall)), median(b.map((s) => s.cpu)), median(b.map((s) => s.wall))];
       const ratio = cpu / baseCpu;
-      rows.push({ what, runtime, cpu: ms(cpu), wall: ms(wall), baseline: `${label}: CPU ${ms(baseCpu)}, wall ${ms(baseWall)}`, ratio: `${ratio.toFixed(2)}× (wall ${(wall / baseWall).toFixed(2)}×)`, goal, met: limit === undefined ? '' : ratio <= limit ? 'yes' : 'NO' });
+      const figures = { cpuRatio: ratio, wallRatio: wall / baseWall, ...(limit === undefined ? {} : { limit }) };
+      rows.push({ what, runtime, cpu: ms(cpu), wall: ms(wall), baseline: `${label}: CPU ${ms(baseCpu)}, wall ${ms(baseWall)}`, ratio: `${ratio.toFixed(2)}× (wall ${(wall / baseWall).toFixed(2)}×)`, goal, met: limit === undefined ? '' : ratio <= limit ? 'yes' : 'NO', figures });
     };
     for (const runtime of ['binary', 'node']) {
       row(`first validate, ${k} events`, runtime, `${runtime} first validate`, 'python validate', 'Python tools validate', '≤ 0.2× Python', 0.2);

@@ -111,16 +111,17 @@ export function measuredEnv(env: Record<string, string | undefined> = process.en
   return rest;
 }
 
-/** One spawned run to its exit: CPU (user + system, ms) and wall (ms). */
-export function timedRun(argv: string[], env: Record<string, string | undefined>, allowed: readonly number[] = [0]): { cpu: number; wall: number; stdout: string; stderr: string } {
+/** One spawned run to its exit: CPU (user + system, ms, from wait4's rusage: microseconds) and wall (ms); an exit code not `allowed` throws (`'any'`: none does). */
+export function timedRun(argv: string[], env: Record<string, string | undefined>, allowed: readonly number[] | 'any' = [0]): { cpu: number; wall: number; stdout: string; stderr: string; exitCode: number } {
   const start = performance.now();
   const result = Bun.spawnSync(argv, { env, stdout: 'pipe', stderr: 'pipe' });
   const wall = performance.now() - start;
   const stdout = result.stdout.toString();
   const stderr = result.stderr.toString();
-  if (!allowed.includes(result.exitCode ?? -1)) throw new Error(`${argv.join(' ')} exited ${result.exitCode}\n${stdout}${stderr}`);
+  const exitCode = result.exitCode ?? -1;
+  if (allowed !== 'any' && !allowed.includes(exitCode)) throw new Error(`${argv.join(' ')} exited ${exitCode}\n${stdout}${stderr}`);
   const cpu = result.resourceUsage ? Number(result.resourceUsage.cpuTime.total) / 1000 : Number.NaN;
-  return { cpu, wall, stdout, stderr };
+  return { cpu, wall, stdout, stderr, exitCode };
 }
 
 /** The runtimes installed here: Node 20–26, Bun, the binary. */

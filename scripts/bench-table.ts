@@ -6,11 +6,12 @@
 //             each command's start goes)
 //   append    the binary's small append against the Python tools' (the
 //             reference tool set beside the repository, interleaved)
-//   scale     on a generated log of 100k events: the first validate and a
-//             re-validate (binary, Node) against the Python tools'; a strict
-//             append (after a validate, and on a folder never validated)
-//             against a plain append; the first append on the folder (right
-//             after a validate) and a later one against the Python tools'
+//   scale     on a generated strict-valid log of 100k events
+//             (scripts/bench-append.ts, which says how): the first validate
+//             and a re-validate (binary, Node) against the Python tools'; a
+//             strict append (after a validate, and on a folder never
+//             validated) against a plain append; the first append right
+//             after a validate and a later one against the Python tools'
 //   keep      the dashboard's push delay (scripts/dashboard-load.mjs) and
 //             the git handoff (scripts/git-race.ts), spawned as they are
 //   signing   issue 36's rows (scripts/bench-signing.ts): a signed append
@@ -19,16 +20,11 @@
 //
 // Every ratio compares runs of the same batch, interleaved; CPU time (user +
 // system) is given beside wall time because the machine may be shared.
-// "A folder never validated" / "the first append" are fresh copies of the
-// generated folder: no checkpoint of any kind can describe a new path. The
-// copies are made ready for strict appends (the deliverable's sections, the
-// proposal and each review written, as strict mode asks) so that a strict
-// append is measured, not refused.
 import { spawnSync } from 'node:child_process';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { python3 } from '../test/python/oracle.ts';
 import { referenceDir, referenceMissing } from '../test/python/reference.ts';
+import { benchValidateAppend } from './bench-append.ts';
 import { benchSigning, SIGNING_GOALS } from './bench-signing.ts';
 import { benchStart, figureTable, markdownTable, measuredEnv, median, type StartResult, smallFolder, timedRun, traceTable } from './bench-start.ts';
 
@@ -51,8 +47,6 @@ export interface TableContext {
   work: string;
   quick: boolean;
   log(line: string): void;
-  /** A fresh copy, named `name`, of a valid generated log of `size` events (bench.ts's shape). */
-  logCopy(size: number, name: string): Promise<string>;
 }
 
 interface Series {
@@ -136,82 +130,15 @@ function smallAppendRow(ctx: TableContext, rows: TableRow[], notes: string[]): v
   rows.push(compared('small `append` × the Python tools', 'binary', binary, reference, 'Python', 0.2));
 }
 
-/**
- * What strict mode asks of a generated folder, written in: every section of
- * the primary deliverable filled, proposal.md without init's placeholder,
- * each review declaring what it reviewed.
- */
-function strictReady(folder: string): string {
-  const edit = (name: string, change: (text: string) => string): void => writeFileSync(join(folder, name), change(readFileSync(join(folder, name), 'utf8')));
-  edit('deliverables/adr.md', (text) => text.replace(/^(## [^\n]+)\n\s*(?=## |$)/gm, '$1\n\nWritten for the benchmark.\n\n'));
-  edit('proposal.md', (text) => text.replace(/^Describe the proposal here.*$/m, 'Adopt what the benchmark measured.'));
-  edit('review.md', (text) => text.replaceAll('Position:\n', 'Reviewed primary deliverable: `deliverables/adr.md`\n\nReview Scope:\n- Primary deliverable completeness\n\nPosition:\n'));
-  return folder;
-}
-
-/** The 100k-event rows: validate, strict append, append (see the header). */
+/** The 100k-event rows (validate, strict append, append), from scripts/bench-append.ts: one generated strict-valid folder, interleaved rounds. */
 async function scaleRows(ctx: TableContext, rows: TableRow[], notes: string[]): Promise<void> {
-  const size = ctx.quick ? 10_000 : 100_000;
-  const label = `${size / 1000}k`;
-  const env = measuredEnv();
-  const runs = ctx.quick ? 3 : 7;
-  const binary = [join(ctx.root, 'dist', 'acp')];
-  const node = ['node', join(ctx.root, 'dist', 'acp.mjs')];
-  const validatePy = pythonTool('validate_collaboration.py');
-  const s = { binFirst: series(), binAgain: series(), nodeFirst: series(), nodeAgain: series(), python: series() };
-  let copies = 0;
-  const fresh = async (): Promise<string> => strictReady(await ctx.logCopy(size, `table-${label}-${copies++}`));
-  for (let i = 0; i < runs; i++) {
-    for (const [first, again, cli] of [[s.binFirst, s.binAgain, binary], [s.nodeFirst, s.nodeAgain, node]] as const) {
-      const folder = await fresh();
-      push(first, timedRun([...cli, 'validate', '--folder', folder], env));
-      push(again, timedRun([...cli, 'validate', '--folder', folder], env));
-      rmSync(folder, { recursive: true, force: true });
-    }
-    if (!validatePy) continue;
-    const folder = await fresh();
-    push(s.python, timedRun([...validatePy, '--folder', folder], env));
-    rmSync(folder, { recursive: true, force: true });
+  const table = await benchValidateAppend({ events: ctx.quick ? 10_000 : 100_000, rounds: ctx.quick ? 3 : 7, root: ctx.root, log: ctx.log });
+  for (const r of table.rows) {
+    const { cpuRatio, wallRatio, limit } = r.figures;
+    const met = limit === undefined ? '' : wallRatio <= limit && cpuRatio <= limit ? 'yes' : wallRatio <= limit ? 'wall only' : cpuRatio <= limit ? 'CPU only' : 'NO';
+    rows.push({ measure: r.what, runtime: r.runtime, value: `${r.wall} (CPU ${r.cpu})`, baseline: r.baseline, ratio: x(wallRatio), cpuRatio: x(cpuRatio), goal: r.goal, met });
   }
-  if (validatePy) {
-    rows.push(compared(`first \`validate\`, ${label} events × Python`, 'binary', s.binFirst, s.python, 'Python', 0.2));
-    rows.push(compared(`first \`validate\`, ${label} events × Python`, 'node', s.nodeFirst, s.python, 'Python', 0.2));
-    rows.push(compared(`re-validate ${label} × Python`, 'binary', s.binAgain, s.python, 'Python', 0.05, 'keep (0.05×)'));
-    rows.push(compared(`re-validate ${label} × Python`, 'node', s.nodeAgain, s.python, 'Python', 0.1, 'keep (0.1×)'));
-  }
-  await appendAtScale(ctx, rows, { size, label, runs, binary, fresh });
-  notes.push(`Scale rows: a generated log of ${size.toLocaleString('en-US')} events (bench.ts's shape); each "first" run on a fresh copy of it, ${runs} runs each, interleaved.`);
-}
-
-/** Strict and plain appends at scale, and the Python tools' append there. */
-async function appendAtScale(ctx: TableContext, rows: TableRow[], p: { size: number; label: string; runs: number; binary: string[]; fresh(): Promise<string> }): Promise<void> {
-  const env = measuredEnv();
-  const appendPy = pythonTool('append_event.py');
-  const s = { plain: series(), strictAfter: series(), strictFresh: series(), first: series(), python: series() };
-  const pyFolder = await p.fresh();
-  const pyNext = alternating(pyFolder, p.size + 1);
-  for (let i = 0; i < p.runs; i++) {
-    // Validated, then a strict append (the validation checkpoint current), then a plain one (the append checkpoint current).
-    const validated = await p.fresh();
-    const next = alternating(validated, p.size + 1);
-    timedRun([...p.binary, 'validate', '--folder', validated], env);
-    push(s.strictAfter, timedRun([...p.binary, 'append', '--strict', ...next()], env));
-    push(s.plain, timedRun([...p.binary, 'append', ...next()], env));
-    // Validated, then the first append: no append checkpoint yet.
-    const first = await p.fresh();
-    timedRun([...p.binary, 'validate', '--folder', first], env);
-    push(s.first, timedRun([...p.binary, 'append', ...alternating(first, p.size + 1)()], env));
-    // Never validated: the strict append has no checkpoint at all.
-    const never = await p.fresh();
-    push(s.strictFresh, timedRun([...p.binary, 'append', '--strict', ...alternating(never, p.size + 1)()], env));
-    for (const folder of [validated, first, never]) rmSync(folder, { recursive: true, force: true });
-    if (appendPy) push(s.python, timedRun([...appendPy, ...pyNext()], env));
-  }
-  rows.push(compared(`strict \`append\` at ${p.label}, after a validate × a plain append`, 'binary', s.strictAfter, s.plain, 'plain append', 1.3));
-  rows.push(compared(`strict \`append\` at ${p.label}, folder never validated × a plain append`, 'binary', s.strictFresh, s.plain, 'plain append', 1.3));
-  if (!appendPy) return;
-  rows.push(compared(`first \`append\` at ${p.label} (right after a validate) × Python`, 'binary', s.first, s.python, 'Python', 0.1));
-  rows.push(compared(`\`append\` at ${p.label} (checkpoint current) × Python`, 'binary', s.plain, s.python, 'Python', 0.1));
+  notes.push(...table.notes, `Load during the scale rows: ${table.load}.`);
 }
 
 /** The two figures the issue keeps: the dashboard's push delay and the git handoff, from their own scripts. */

@@ -547,7 +547,7 @@ function table(): string[] {
 async function benchTableSection(loadBefore: number[]): Promise<string[]> {
   console.log("\nissue 42's table");
   const started = performance.now();
-  const result = await benchTable({ root: ROOT, work, quick: QUICK, log: (line) => console.log(`  ${line}`), logCopy });
+  const result = await benchTable({ root: ROOT, work, quick: QUICK, log: (line) => console.log(`  ${line}`) });
   const seconds = (performance.now() - started) / 1000;
   const block = tableMarkdown(result, { machine: machine(loadBefore, os.loadavg()), seconds, quick: QUICK });
   console.log(`\n${block.join('\n')}`);

@@ -61,8 +61,32 @@ export interface SignatureSink<T extends SignatureCheck> {
   readonly mode: VerifyMode;
 }
 
+/**
+ * The part of WebCrypto's SubtleCrypto that signing calls, declared here:
+ * the published declarations must compile without @types/node and without
+ * the DOM lib (test/package.test.ts type-checks them so), and node:crypto's
+ * type would need one of them.
+ */
+export interface Subtle {
+  generateKey(algorithm: { name: 'Ed25519' }, extractable: boolean, usages: ('sign' | 'verify')[]): Promise<unknown>;
+  exportKey(format: 'jwk', key: KeyHandle): Promise<{ d?: string; x?: string }>;
+  importKey(format: 'jwk', keyData: object, algorithm: { name: 'Ed25519' }, extractable: boolean, usages: 'sign'[]): Promise<KeyHandle>;
+  sign(algorithm: 'Ed25519', key: KeyHandle, data: Uint8Array<ArrayBuffer>): Promise<ArrayBuffer>;
+}
+
+/** A WebCrypto key as {@link Subtle} passes it around (a CryptoKey). */
+export interface KeyHandle {
+  readonly type: string;
+  readonly extractable: boolean;
+}
+
+/** WebCrypto's SubtleCrypto as signing uses it; an error where the runtime has none. */
+export function subtle(): Subtle {
+  return webCrypto();
+}
+
 /** WebCrypto's SubtleCrypto; an error where the runtime has none. */
-export function subtle(): webcrypto.SubtleCrypto {
+function webCrypto(): webcrypto.SubtleCrypto {
   const s = (globalThis as { crypto?: { subtle?: webcrypto.SubtleCrypto } }).crypto?.subtle;
   if (!s) throw new AcpError('this runtime has no WebCrypto (crypto.subtle): signed collaborations need it', 2, 'usage');
   return s;
@@ -120,7 +144,7 @@ class PooledSink<T extends SignatureCheck> implements SignatureSink<T> {
   }
 
   #dispatch(): void {
-    const crypto = (this.#subtle ??= subtle());
+    const crypto = (this.#subtle ??= webCrypto());
     const checks = this.#waiting.splice(0, this.#chunk);
     // Settled at once into a value: a chunk that fails while the log is still being read is no unhandled rejection.
     const verdicts = this.#verify(crypto, checks).catch((error: unknown) => ({ error }));

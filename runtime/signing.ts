@@ -25,7 +25,7 @@ import { AcpError } from './errors.ts';
 import type { Keyring } from './host.ts';
 import { fromBase64Url, isPrivateJwk, type LineHasher, lineHash, nodeLineHasher, toBase64Url, type PrivateJwk } from './keyring.ts';
 import { dumpsPy } from './pyjson.ts';
-import { type ParallelOptions, type SignatureCheck, type SignatureSink, signatureSink, subtle, type VerifyMode } from './signature-pool.ts';
+import { type KeyHandle, type ParallelOptions, type SignatureCheck, type SignatureSink, signatureSink, subtle, type VerifyMode } from './signature-pool.ts';
 import { getBuiltin, isInt, isObject, type Json } from './util.ts';
 import type { SigningDeclaration, SigningSummary, UnsignedPolicy } from './types.ts';
 export type { SigningDeclaration, SigningSummary, UnsignedPolicy } from './types.ts';
@@ -115,7 +115,7 @@ export async function signBody(key: PrivateJwk, id: string, body: string): Promi
       // A runtime whose node:crypto lacks Ed25519 JWKs: WebCrypto below.
     }
   }
-  let privateKey: webcrypto.CryptoKey;
+  let privateKey: KeyHandle;
   try {
     privateKey = await subtle().importKey('jwk', { ...key, key_ops: ['sign'], ext: false }, { name: 'Ed25519' }, false, ['sign']);
   } catch (error) {

@@ -113,7 +113,7 @@ describe('wait --git across clones', () => {
       if (waiting) {
         const w = await waiting;
         handoffs.push(Date.now() - pushedAt);
-        expect(w.code).toBe(0);
+        expect(w.code, w.stderr).toBe(0);
         expect(JSON.parse(w.stdout).waitingFor).toContain(following);
       }
     }

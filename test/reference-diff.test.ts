@@ -8,7 +8,7 @@ import { buildStages, GENERATORS, generate } from './reference/generate.ts';
 
 const missing = referenceMissing();
 /** Cases per generator: a few seconds in quick, thousands in all in full. */
-const PER_GENERATOR = byScale({ quick: 40, full: 600 });
+const PER_GENERATOR = byScale({ quick: 20, full: 600 });
 const SEEDS = byScale({ quick: [1], full: [1, 2, 3] });
 /** A bound on one generator's run: 1,800 cases take minutes on a loaded machine. */
 const TIMEOUT_MS = byScale({ quick: 120_000, full: 1_800_000 });

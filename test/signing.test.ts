@@ -23,7 +23,7 @@ import { pythonValidator } from './python/reference.ts';
 import { byScale } from './scale.ts';
 import { rng as random } from './seeded.ts';
 
-const COUNT = byScale({ quick: 50, full: 1000 });
+const COUNT = byScale({ quick: 20, full: 1000 });
 const SEED = Number(process.env.SIGNING_SEED ?? 30);
 const FOLDER = '/c';
 const PY_VALIDATE = pythonValidator();
@@ -207,7 +207,7 @@ describe('signed collaborations: the tamper suite', () => {
 // serial one (each signature on this thread as it is read) says, on clean
 // and tampered logs alike, wherever the log's pieces end. Small chunks and
 // windows, so that a short log crosses every boundary.
-const PARALLEL_COUNT = byScale({ quick: 40, full: 1000 });
+const PARALLEL_COUNT = byScale({ quick: 15, full: 1000 });
 
 /** What validate's pass is handed (each event and its line) and what it builds its verifier from. */
 async function verifierInputs(host: acp.Host): Promise<{ pairs: [Json, string][]; declared: SigningDeclaration | undefined; terms: Record<string, string> }> {
@@ -749,11 +749,11 @@ describe('signed collaborations: the tamper suite, part II (an append verifies w
 });
 
 describe('signed collaborations: racing signers', () => {
-  test(`${byScale({ quick: 5, full: 200 })} logs written by 4 racing signers (a keyring each): every append verifies what it extends without a false refusal, and every log verifies clean`, { timeout: 600_000 }, async () => {
+  test(`${byScale({ quick: 3, full: 200 })} logs written by 4 racing signers (a keyring each): every append verifies what it extends without a false refusal, and every log verifies clean`, { timeout: 600_000 }, async () => {
     const registry = await registryPromise;
     const names = ['alice', 'bob', 'carol', 'dave'];
     let alarms = 0;
-    for (let i = 0; i < byScale({ quick: 5, full: 200 }); i++) {
+    for (let i = 0; i < byScale({ quick: 3, full: 200 }); i++) {
       const fs = acp.createMemoryFileSystem();
       const hosts = names.map(() => acp.createMemoryHost({ fs, keyring: memoryKeyring() }));
       await acp.init(hosts[0]!, FOLDER, { participants: names, objective: 'race', completion: ['done'], primaryType: 'adr', sign: true }, registry);

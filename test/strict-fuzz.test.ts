@@ -18,7 +18,7 @@ import { rng as generator } from './seeded.ts';
 
 const FOLDER = '/collab';
 const SEED = Number(process.env.ACP_FUZZ_SEED ?? 26026);
-const SESSIONS = Number(process.env.ACP_FUZZ_SESSIONS ?? byScale({ quick: 30, full: 1000 }));
+const SESSIONS = Number(process.env.ACP_FUZZ_SESSIONS ?? byScale({ quick: 15, full: 1000 }));
 const ONLY = process.env.ACP_FUZZ_SESSION === undefined ? undefined : Number(process.env.ACP_FUZZ_SESSION);
 const STEPS_PER_SESSION = 60;
 const EVENTS = ['deliverable_drafted', 'deliverable_revised', 'deliverable_frozen', 'proposal_submitted', 'review_submitted', 'proposal_revised', 'question_classified', 'decision_proposed', 'decision_accepted', 'readiness_passed', 'completed', 'blocked'];

@@ -388,7 +388,7 @@ describe('validation checkpoint: fast path and full validation give the same ver
         expect(await verdicts(keyed, folder)).toEqual(await verdicts(plain, folder));
         rmSync(folder, { recursive: true, force: true });
       }),
-      { numRuns: byScale({ quick: 15, full: 40, long: 300 }), seed: 42 },
+      { numRuns: byScale({ quick: 8, full: 40, long: 300 }), seed: 42 },
     );
   });
 });

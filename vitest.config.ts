@@ -21,7 +21,7 @@ import { testScale } from './test/scale.ts';
 //                     (test/node-versions.ts installs it in
 //                     test/global-setup.ts); without a Chromium the browser
 //                     tests are skipped, as the end of the run says.
-//                     Under 5 minutes from a fresh clone on 2 idle cores.
+//                     About 2.5 minutes on 2 idle cores.
 //   npm run test:all  full (ACP_FULL=1): every scenario in-process under
 //                     Bun, Deno and Node 22, 24, 26 too
 //                     (conformance-runtimes.test.ts) and a sample of each

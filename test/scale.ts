@@ -2,8 +2,8 @@
 // environment and read only when a test asks:
 //
 //   quick  `npm test`: every behaviour checked at least once, with counts
-//          small enough that a fresh clone's run stays under 5 minutes on
-//          2 cores. The developer's loop.
+//          small enough to keep the run short (about 2.5 minutes on 2 idle
+//          cores; the goal is 2). The developer's loop.
 //   full   ACP_FULL=1 (`npm run test:all`, which CI runs after `npm test`):
 //          the whole runtime matrix and the counts the issues ask for (the
 //          property tests' cases, the race and crash trials).

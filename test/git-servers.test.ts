@@ -8,11 +8,11 @@
 // pre-receive hook that rejects a push, and (HTTP) a credential that
 // expires in the middle of a race. Without the packages the file is
 // skipped, with the reason, in npm test, and fails in test:all.
-import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { acp, git, gitSandbox } from './git-harness.ts';
+import { spawnCli } from './reliability/fixture.ts';
 import { type GitServer, gitoliteTool, serverTools, startGitoliteServer, startHttpServer, startSshServer } from './git-servers.ts';
 import { atLeast } from './scale.ts';
 
@@ -60,30 +60,15 @@ async function serve(server: GitServer, name: string, n: number, clientConfig: R
 const remoteLog = (bare: string): { seq: number; from: string; summary: string }[] => git(bare, 'show', 'main:collab/events.jsonl').split('\n').filter(Boolean).map((l) => JSON.parse(l));
 
 /** Every clone appends `each` blocked events as fast as it can; returns the summaries reported appended and the failures. */
-/**
- * acp as its own process (dist/acp.mjs), as each agent of a race runs it: the
- * racing clones must share nothing but the remote, not one process's state.
- */
-function acpProcess(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(import.meta.dirname, '..', 'dist', 'acp.mjs'), ...argv], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => void (stdout += chunk));
-    child.stderr.on('data', (chunk) => void (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
-}
-
 async function race(clones: string[], each: number, after?: (landed: number) => void): Promise<{ landed: string[]; failed: string[] }> {
   const landed: string[] = [];
   const failed: string[] = [];
   await Promise.all(clones.map(async (clone, w) => {
     for (let k = 0; k < each; k++) {
       const summary = `p${w}-${k}`;
-      const r = await acpProcess('append', '--git', '--folder', join(clone, 'collab'), '--participant', `p${w}`, '--event', 'blocked', '--summary', summary, '--reply-to', '1');
-      if (r.code === 0) {
+      // Each append its own process, as each agent runs it: the racing clones share nothing but the remote.
+      const r = await spawnCli(['append', '--git', '--folder', join(clone, 'collab'), '--participant', `p${w}`, '--event', 'blocked', '--summary', summary, '--reply-to', '1']);
+      if (r.rc === 0) {
         landed.push(summary);
         after?.(landed.length);
       } else failed.push(r.stderr);

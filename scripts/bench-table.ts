@@ -22,8 +22,7 @@
 // system) is given beside wall time because the machine may be shared.
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { python3 } from '../test/python/oracle.ts';
-import { referenceDir, referenceMissing } from '../test/python/reference.ts';
+import { pythonTool, referenceMissing } from '../test/python/reference.ts';
 import { benchValidateAppend } from './bench-append.ts';
 import { benchSigning, SIGNING_GOALS } from './bench-signing.ts';
 import { benchStart, figureTable, markdownTable, measuredEnv, median, type StartResult, smallFolder, timedRun, traceTable } from './bench-start.ts';
@@ -89,12 +88,6 @@ async function startRows(ctx: TableContext, rows: TableRow[]): Promise<StartResu
   row('binary', 'next', 1.5);
   row('binary', '--version', 1.5);
   return start;
-}
-
-/** The Python tools' script `name`, or undefined when they cannot run here. */
-function pythonTool(name: string): string[] | undefined {
-  const dir = referenceMissing() === undefined ? referenceDir() : undefined;
-  return dir ? [python3(), join(dir, 'scripts', name)] : undefined;
 }
 
 /** The events a long log's appends alternate (each hands the turn over): alice's proposal, bob's review. */

@@ -35,8 +35,13 @@ export function referenceMissing(): string | undefined {
 
 /** validate_collaboration.py of the Python tool set, or undefined when it cannot run here. */
 export function pythonValidator(): string | undefined {
+  return pythonTool('validate_collaboration.py')?.[1];
+}
+
+/** The argv that runs the Python tool set's script `name` (`append_event.py`, ...), or undefined when it cannot run here. */
+export function pythonTool(name: string): [string, string] | undefined {
   const dir = referenceMissing() === undefined ? referenceDir() : undefined;
-  return dir && join(dir, 'scripts', 'validate_collaboration.py');
+  return dir ? [python3(), join(dir, 'scripts', name)] : undefined;
 }
 
 /** Why the Python validator tests are skipped. */

@@ -1,15 +1,25 @@
-// What the compiled binary (dist/acp) reads before acp's code runs. Bun's
+// The compiled binary (dist/acp) where it differs from acp on Node: what it
+// reads before acp's code runs, and the checkpoint MAC it computes natively.
+//
+// What it reads before acp's code runs. Bun's
 // default for an executable loads `.env` and `bunfig.toml` from the working
 // directory: a place other users and agents can write (a shared folder, a
 // checkout). A bunfig.toml's `preload` would run its code as the user, a
 // `.env` would set the variables acp reads (HOME, ACP_TRUSTED_CONFIG…).
-// scripts/build.mjs turns both off; these cases hold it. `npm test` builds
+// scripts/build.mjs turns both off; these cases hold it.
+//
+// The append checkpoint's MAC: Bun's native HMAC in the binary, TypeScript's
+// or node:crypto's on Node (runtime/checkpoint.ts hmacHex). A MAC that
+// differed would only cost speed (each side would read the whole log), so
+// nothing else would notice it. `npm test` builds
 // dist/acp first (run `node scripts/build.mjs` yourself otherwise).
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
+import { createNodeHost } from '../acp.ts';
+import { loadCheckpoint } from '../runtime/checkpoint.ts';
 
 const REPO = resolve(import.meta.dirname, '..');
 const BINARY = join(REPO, 'dist', 'acp');
@@ -64,4 +74,18 @@ describe.concurrent('the binary reads no configuration from its working director
     expect(r.status).toBe(2);
     expect(r.stderr).not.toContain(planted);
   });
+});
+
+test("the binary's append checkpoint is authentic to acp on Node (one MAC, native or not)", async () => {
+  const { root, home, cwd } = scratch();
+  const state = join(root, 'state');
+  const folder = join(root, 'collab');
+  const env = { HOME: home, XDG_STATE_HOME: state };
+  const init = ['init', '--folder', folder, '--participant', 'alice', '--participant', 'bob', '--objective', 'o', '--completion', 'c', '--primary-deliverable-type', 'adr'];
+  expect(runBinary(init, cwd, env).status).toBe(0);
+  const append = ['append', '--folder', folder, '--participant', 'alice', '--event', 'deliverable_drafted', '--summary', 'draft', '--reply-to', '1', '--role', 'primary', '--doc', 'deliverables/adr.md'];
+  expect(runBinary(append, cwd, env)).toMatchObject({ status: 0, stderr: '' });
+  const host = await createNodeHost({ checkpointKeyFile: join(state, 'acp', 'checkpoint.key') });
+  const checkpoint = await loadCheckpoint(host, folder, ['alice', 'bob'], Object.keys(JSON.parse(readFileSync(join(folder, '.acp.checkpoint.json'), 'utf8')).state).sort());
+  expect(checkpoint?.count).toBe(2);
 });

@@ -9,7 +9,7 @@
 import * as nodePath from 'node:path';
 import { AcpError } from './errors.ts';
 import type { Keyring } from './host.ts';
-import { sha256, toHex } from './sha256.ts';
+import { bunCryptoHasher, sha256, toHex } from './sha256.ts';
 import { errorCode, getBuiltin, isObject, unwritableReason } from './util.ts';
 
 const PUBLIC_KEY = /^[A-Za-z0-9_-]{43}$/;
@@ -93,8 +93,8 @@ export function nodeLineHasher(crypto: unknown): LineHasher | undefined {
 
 /** Bun's native SHA-256 (the `Bun.CryptoHasher` global: nothing to load); `undefined` elsewhere. */
 function bunLineHasher(): LineHasher | undefined {
-  const Hasher = (globalThis as { Bun?: { CryptoHasher?: new (algorithm: 'sha256') => { update(data: string): { digest(encoding: 'hex'): string } } } }).Bun?.CryptoHasher;
-  return typeof Hasher === 'function' ? (line) => new Hasher('sha256').update(line).digest('hex') : undefined;
+  const Hasher = bunCryptoHasher();
+  return Hasher ? (line) => new Hasher('sha256').update(line).digest('hex') : undefined;
 }
 
 function typeScriptLineHash(line: string): string {

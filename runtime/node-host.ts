@@ -687,7 +687,12 @@ async function loadOrCreateKey(fs: typeof import('node:fs'), path: string): Prom
   const parse = (text: string): Uint8Array | undefined => {
     const hex = text.trim();
     if (!/^[0-9a-f]{64}$/.test(hex)) return undefined;
-    return Uint8Array.from(hex.match(/../g)!, (byte) => Number.parseInt(byte, 16));
+    // A loop, not Uint8Array.from(…, map): an append reads the key once per
+    // process, and JavaScriptCore's first Uint8Array.from compiles that
+    // builtin (~0.3 ms of the binary's append).
+    const key = new Uint8Array(32);
+    for (let i = 0; i < 32; i++) key[i] = Number.parseInt(hex.slice(2 * i, 2 * i + 2), 16);
+    return key;
   };
   try {
     return parse(fs.readFileSync(path, 'utf8'));

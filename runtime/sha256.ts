@@ -109,3 +109,17 @@ export function toHex(bytes: Uint8Array): string {
   for (const byte of bytes) hex += (byte < 16 ? '0' : '') + byte.toString(16);
   return hex;
 }
+
+/** Bun's native SHA-256 / HMAC-SHA256 hasher class (`Bun.CryptoHasher`). */
+export type BunCryptoHasher = new (algorithm: 'sha256', hmacKey?: Uint8Array) => { update(data: string | Uint8Array): { digest(encoding: 'hex'): string } };
+
+/**
+ * Bun's native hasher (the `Bun.CryptoHasher` global: nothing to load, unlike
+ * node:crypto or WebCrypto in Node), `undefined` elsewhere. Why: the
+ * TypeScript digest above runs cold, in the interpreter of a short command
+ * (~45 µs per 64-byte block in the compiled binary).
+ */
+export function bunCryptoHasher(): BunCryptoHasher | undefined {
+  const Hasher = (globalThis as { Bun?: { CryptoHasher?: BunCryptoHasher } }).Bun?.CryptoHasher;
+  return typeof Hasher === 'function' ? Hasher : undefined;
+}

@@ -11,7 +11,7 @@
 //   trace   per command, what it loads and where its CPU goes:
 //           - the dist/ modules it loads (Node: NODE_DEBUG=esm, which also
 //             names the Node built-ins imported; Bun: the .mjs files it
-//             opens, by strace; the binary embeds one bundle);
+//             opens, by strace; the binary embeds one module per lazily imported part);
 //           - Node and Bun, in one process (scripts/bench-start-inproc.mjs,
 //             medians of 3): importing dist/lib.mjs, the command's first run
 //             (cold: each function it calls compiled and warmed up on the
@@ -335,11 +335,11 @@ export function traceTable(result: StartResult): string[] {
   const baseline = new Map(result.figures.map((f) => [`${f.runtime} ${f.command}`, f]));
   const rows = result.traces.map((t) => {
     const measured = baseline.get(`${t.runtime} ${t.command}`);
-    const modules = t.modules === undefined ? (t.runtime === 'binary' ? 'one embedded bundle' : 'n/a') : t.modules.join(', ');
+    const modules = t.modules === undefined ? (t.runtime === 'binary' ? 'embedded modules (split)' : 'n/a') : t.modules.join(', ');
     const builtins = t.builtins?.length ? ` (+ ${t.builtins.join(', ')})` : '';
     const p = t.profile;
     const i = t.inProcess;
-    const load = i ? fmt(i.load) : p ? `${fmt(p.module)} (profile: bundle evaluation)` : '';
+    const load = i ? fmt(i.load) : p ? `${fmt(p.module)} (profile: module evaluation)` : '';
     const first = i ? fmt(i.first) : p ? `${fmt(p.acp)} (profile: acp code; runtime ${fmt(p.runtime)})` : '';
     return [t.runtime, t.command, modules + builtins, fmt(measured?.baselineCpuMs), load, first, i ? fmt(i.again) : '', fmt(measured?.cpuMs)];
   });

@@ -15,7 +15,7 @@
 //   BENCH_NO_WRITE=1       print the table but do not write docs/benchmarks.md
 //   BENCH_KEEP=1           keep the generated folders (their path is printed)
 //
-// Logs are generated with the library (init + formatEventLine + replay), and
+// Logs are generated with the library (scripts/long-log.ts), and
 // every generated folder is checked to validate before it is measured.
 // Timing figures live here only: `npm test` makes no timing assertions.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
@@ -23,23 +23,11 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync 
 import * as os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import {
-  type Host,
-  type Registry,
-  createNodeHost,
-  createRegistry,
-  defaultTemplate,
-  formatEventLine,
-  formatProtocolJson,
-  formatTimestamp,
-  init,
-  participantIds,
-  readReadiness,
-  replay,
-} from '../acp.ts';
+import { type Host, type Registry, createNodeHost, createRegistry, init } from '../acp.ts';
 import { type BenchRpcResult, type BenchRpcRuntime, benchRpc } from './bench-rpc.ts';
 import { benchTable, tableMarkdown } from './bench-table.ts';
 import { benchTargets, copyFolder, type TargetRow } from './bench-targets.ts';
+import { writeLongLog } from './long-log.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = join(ROOT, 'dist', 'acp');
@@ -150,64 +138,16 @@ const work = mkdtempSync(join(os.tmpdir(), 'acp-bench-'));
 let host: Host;
 let registry: Registry;
 
-async function newFolder(name: string, withSupporting = false): Promise<string> {
+async function newFolder(name: string): Promise<string> {
   const folder = join(work, name);
   await init(host, folder, { participants: ['alice', 'bob'], objective: 'Benchmark the runtime', completion: ['Benchmarks recorded'], primaryType: 'adr' }, registry);
-  if (withSupporting) {
-    const protocolPath = join(folder, 'protocol.json');
-    const protocol = JSON.parse(readFileSync(protocolPath, 'utf8'));
-    protocol.deliverables.supporting = [{ type: 'test-plan', file: 'test-plan.md' }];
-    writeFileSync(protocolPath, formatProtocolJson(protocol));
-    const type = registry.type('test-plan')!;
-    writeFileSync(join(folder, 'deliverables', 'test-plan.md'), defaultTemplate({ title: type.title, type: 'test-plan', sections: type.sections([]) }));
-  }
   return folder;
 }
 
-/**
- * A valid log of `total` events: after `initialized` and the primary draft,
- * rounds of proposal_submitted (alice) / review_submitted (bob), each
- * followed by supporting-deliverable revisions, so the log exercises the
- * state machine and review.md links, and ends with alice to move (revising).
- */
+/** A valid log of `total` events (scripts/long-log.ts's shape), checked by the binary's validate before any figure is taken from it. */
 async function generateLog(total: number): Promise<string> {
-  const folder = await newFolder(`log-${total}`, true);
-  const protocolPath = join(folder, 'protocol.json');
-  const protocol = JSON.parse(readFileSync(protocolPath, 'utf8'));
-  const lines: string[] = [readFileSync(join(folder, 'events.jsonl'), 'utf8')];
-  const events: Record<string, unknown>[] = [JSON.parse(lines[0]!)];
-  const base = Date.parse(events[0]!.at as string);
-  const reviews: string[] = [];
-  let seq = 1;
-  const add = (from: string, event: string, extra: Record<string, unknown> = {}): void => {
-    seq++;
-    const e = { seq, from, event, at: formatTimestamp(new Date(base + seq * 1000)), summary: `${event} #${seq}`, reply_to: seq - 1, ...extra };
-    events.push(e);
-    lines.push(formatEventLine(e));
-  };
-  add('alice', 'deliverable_drafted', { doc: 'deliverables/adr.md', role: 'primary' });
-  while (seq < total) {
-    const left = total - seq;
-    if (left >= 2) {
-      add('alice', 'proposal_submitted', { doc: 'proposal.md' });
-      add('bob', 'review_submitted', { doc: 'review.md' });
-      reviews.push(`## ${formatTimestamp(new Date(base + seq * 1000))} - bob - seq ${seq}\n\nPosition:\n- Accept.\n`);
-    }
-    for (let i = 0; i < 8 && seq < total; i++) add(i % 2 ? 'bob' : 'alice', 'deliverable_revised', { doc: 'deliverables/test-plan.md', role: 'supporting' });
-  }
-  writeFileSync(join(folder, 'events.jsonl'), lines.join(''));
-  const review = [
-    '# Review\n',
-    'Reviewed primary deliverable: `deliverables/adr.md`\n',
-    'Review Scope:\n- Proposal coherence\n- Primary deliverable completeness\n',
-    ...reviews,
-  ].join('\n');
-  writeFileSync(join(folder, 'review.md'), review);
-  const readiness = readReadiness(readFileSync(join(folder, 'readiness.md'), 'utf8'));
-  const state = replay(events, participantIds(protocol), readiness);
-  if (state.errors.length) throw new Error(`generated log does not replay: ${state.errors.slice(0, 3).join('; ')}`);
-  Object.assign(protocol, { currentPhase: state.phase, proposalOwner: state.proposalOwner, waitingFor: state.waitingFor });
-  writeFileSync(protocolPath, formatProtocolJson(protocol));
+  const folder = join(work, `log-${total}`);
+  await writeLongLog(host, registry, folder, total);
   const check = cli(binary, folder, ['validate', '--folder', folder], [0, 1, 2]);
   if (!check.stdout.startsWith('ACP validation passed')) throw new Error(`generated ${total}-event log does not validate:\n${check.stdout.slice(0, 2000)}`);
   return folder;

@@ -16,7 +16,9 @@ import { acp, git, GIT_ENV, gitSandbox } from './git-harness.ts';
 import { RpcClient, type SubscriptionNotification } from '../plugins/rpc/client.ts';
 import { lineOrder } from '../plugins/git/order.ts';
 import { appendArgs, initArgs, OWNER, REVIEWER, STEPS } from './happy-path.ts';
-import { byScale } from './scale.ts';
+import { atLeast, byScale } from './scale.ts';
+import { append, createNodeHost, createRegistry, openStore } from '../acp.ts';
+import { createProcessRuntime } from '../runtime/process.ts';
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), '..');
 const sandbox = gitSandbox();
@@ -127,6 +129,41 @@ describe('wait --git across clones', () => {
     }
     console.log(`git handoff (poll interval 0.3 s, max 1 s): ${handoffs.map((h) => `${h} ms`).join(', ')}`);
   });
+});
+
+// Three appends at once in one process (the library API, as a server or an embedder runs them): last
+// session they hung in 2 of 5 runs against gitolite, whose `RW` lets a writer create its line's ticket
+// but not delete it. A ticket nobody may delete heads the line: the writers behind it waited for it forever.
+describe.runIf(atLeast('full'))('append --git, concurrent in one process, behind a ticket the remote will not delete', () => {
+  it('leaves the line after the dead-writer wait and lands every append; nothing hangs', async () => {
+    const ids = ['p0', 'p1', 'p2'];
+    const initArgv = (folder: string) => ['init', '--folder', folder, ...ids.flatMap((id) => ['--participant', id]), '--objective', 'stall', '--completion', 'done', '--primary-deliverable-type', 'design-spec'];
+    const { remote, clones } = await setup('undeletable', initArgv, ids.length);
+    // gitolite's RW without +: refs/acp/* may be created, never deleted.
+    writeFileSync(join(remote, 'hooks', 'pre-receive'), '#!/bin/sh\nwhile read old new ref; do case "$ref" in refs/acp/*) [ "$new" = 0000000000000000000000000000000000000000 ] && { echo "DENIED: no deleting $ref" >&2; exit 1; };; esac; done\nexit 0\n', { mode: 0o755 });
+    // A ticket whose writer is gone, of a participant that never appended: first in every line.
+    const ghost = `refs/acp/queue/main/${Buffer.from('ghost').toString('hex')}.dead`;
+    git(clones[0]!, 'push', '--quiet', 'origin', `HEAD:${ghost}`);
+    const host = await createNodeHost();
+    const registry = await createRegistry({ builtIns: true, cwd: root(), host, runtime: await createProcessRuntime() });
+    const appendOne = async (w: number): Promise<string> => {
+      const folder = join(clones[w]!, 'collab');
+      const store = await openStore(host, folder, registry, { git: true });
+      await append(host, folder, { participant: ids[w]!, event: 'blocked', summary: `${ids[w]}-stall`, replyTo: 1 }, registry, { store });
+      return `${ids[w]}-stall`;
+    };
+    // Bounded: a hang fails here rather than at the test's timeout (the dead-writer wait is 30 s).
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const stalled = new Promise<never>((_, reject) => void (timer = setTimeout(() => reject(new Error('the appends stalled: none returned within 100 s')), 100_000)));
+    try {
+      const landed = await Promise.race([Promise.all(ids.map((_, w) => appendOne(w))), stalled]);
+      const log = git(remote, 'show', 'main:collab/events.jsonl').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+      expect(log.map((e) => e.seq)).toEqual([1, 2, 3, 4]);
+      expect(log.slice(1).map((e) => e.summary).sort()).toEqual(landed.sort());
+    } finally {
+      clearTimeout(timer);
+    }
+  }, 150_000);
 });
 
 describe('append --git refuses a missing remote', () => {

@@ -21,7 +21,7 @@
  * @module
  */
 import type { Repo } from './repo.ts';
-import { fetch, resolveRef } from './repo.ts';
+import { fetch, resolveRef, RETRY_BUDGET_MS } from './repo.ts';
 
 /** The slot before this clone has measured a transaction, and its bounds (ms): how long one writer's turn takes. */
 const DEFAULT_SLOT_MS = 1000;
@@ -98,14 +98,33 @@ export class Turn {
       if (line[0]!.ref !== this.#head) [this.#head, this.#since] = [line[0]!.ref, Date.now()];
       // A head that holds the line longer than a few turns is a writer that died: its ticket goes.
       if (Date.now() - this.#since > Math.max(STALE_MS, 6 * slot)) {
-        await this.#repo.git(['push', '--quiet', '--no-verify', this.#repo.settings.remote, `:${line[0]!.ref}`], { allowFail: true });
+        if (!(await this.#deleteTicket(line[0]!.ref))) return this.#leaveLine(waited);
         this.#since = Date.now();
         continue;
       }
+      // Bounded: a line that has not moved for the append's retry budget is left (the append then gives up, in its words).
+      if (Date.now() - this.movedAt > RETRY_BUDGET_MS) return this.#leaveLine(waited);
       waited = true;
       // The next in line polls briskly (its turn comes when the head lands); those further back, less.
       await this.#repo.ctx.api.sleep(Math.min(2000, 150 + ((place - 1) * slot) / 4) * (0.75 + Math.random() / 2));
     }
+  }
+
+  /**
+   * Delete a dead writer's ticket; false when the remote refuses to (a
+   * ticket it let this clone create but lets nobody here delete, as
+   * gitolite's `RW` without `+`): waiting for it would never end.
+   */
+  async #deleteTicket(ref: string): Promise<boolean> {
+    const deleted = await this.#repo.git(['push', '--quiet', '--no-verify', '--porcelain', this.#repo.settings.remote, `:${ref}`], { allowFail: true });
+    return deleted.code === 0 || /remote ref does not exist|cannot lock ref|failed to update ref|unable to create .*\.lock|incorrect old value/i.test(`${deleted.stdout}\n${deleted.stderr}`);
+  }
+
+  /** Stop using the line for this transaction (its own ticket deleted if it can be): back-off alone from here on. */
+  async #leaveLine(waited: boolean): Promise<boolean> {
+    await this.leave();
+    this.#off = true;
+    return waited;
   }
 
   /** Leave the line (the event landed, or the append gave up). */

@@ -131,6 +131,59 @@ describe('wait --git across clones', () => {
   });
 });
 
+// git replaces a file by unlinking it and creating a new one: a reader between the two saw protocol.json
+// missing or a file half-written. The folder's files now come in by rename. A separate process reads the
+// three files in a tight loop while the other clone's appends (a large review.md each) are pulled in.
+describe('wait --git brings the other clone\'s files in by rename', () => {
+  it('a reader in another process never sees protocol.json, events.jsonl or review.md missing or cut short', async () => {
+    const { clones } = await setup('atomic', initArgs, 2);
+    const [writer, reader] = clones.map((clone) => join(clone, 'collab')) as [string, string];
+    const stop = join(root(), 'atomic-stop');
+    // Each version of review.md is 1 MB with its own last line: a cut one is short, or lacks that line.
+    const review = (k: number): string => `# Review\n\n${'The review goes on at length.\n'.repeat(35_000)}end of version ${k}\n`;
+    writeFileSync(join(writer, 'review.md'), review(0));
+    const script = [
+      "const fs = require('node:fs');",
+      'const [folder, stop] = process.argv.slice(1);',
+      'const bad = []; let reads = 0;',
+      'const check = (name, ok) => { let text; try { text = fs.readFileSync(`${folder}/${name}`, "utf8"); } catch (e) { bad.push(`${name}: ${e.code}`); return; } reads++; if (!ok(text)) bad.push(`${name}: ${text.length} bytes, cut short`); };',
+      'while (!fs.existsSync(stop)) {',
+      '  check("protocol.json", (t) => { try { return JSON.parse(t) !== null; } catch { return false; } });',
+      '  check("events.jsonl", (t) => t.endsWith("\\n") && t.split("\\n").slice(0, -1).every((l) => { try { return JSON.parse(l) !== null; } catch { return false; } }));',
+      '  check("review.md", (t) => /end of version \\d+\\n$/.test(t));',
+      '}',
+      'console.log(JSON.stringify({ reads, bad: bad.slice(0, 5), badCount: bad.length }));',
+    ].join('\n');
+    // The first large review.md, pushed as a plain commit and brought to the reader's clone before the reader starts.
+    git(clones[0]!, 'add', 'collab/review.md');
+    git(clones[0]!, 'commit', '--quiet', '-m', 'review.md');
+    git(clones[0]!, 'push', '--quiet', 'origin', 'main');
+    const first = await acp('wait', '--git', '--folder', reader, '--participant', OWNER, '--timeout', '30');
+    expect(first.code, first.stderr).toBe(0);
+    const child = spawn(process.execPath, ['-e', script, reader, stop], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => void (out += chunk));
+    const exited = new Promise<void>((resolve) => child.on('close', () => resolve()));
+    try {
+      for (let k = 1; k <= byScale({ quick: 3, full: 10 }); k++) {
+        writeFileSync(join(writer, 'review.md'), review(k));
+        const appended = await acp('append', '--git', '--folder', writer, '--participant', OWNER, '--event', 'blocked', '--summary', `version ${k}`, '--reply-to', '1', '--doc', 'review.md');
+        expect(appended.stderr).toBe('');
+        // The reader's clone follows the remote: the wait brings the new files in, and returns (the phase is blocked).
+        const followed = await acp('wait', '--git', '--folder', reader, '--participant', REVIEWER, '--timeout', '30');
+        expect(followed.code, followed.stderr).toBe(0);
+        expect(readFileSync(join(reader, 'review.md'), 'utf8').endsWith(`end of version ${k}\n`)).toBe(true);
+      }
+    } finally {
+      writeFileSync(stop, '');
+      await exited;
+    }
+    const seen = JSON.parse(out) as { reads: number; bad: string[]; badCount: number };
+    expect(seen.bad).toEqual([]);
+    expect(seen.reads).toBeGreaterThan(0);
+  });
+});
+
 // Three appends at once in one process (the library API, as a server or an embedder runs them): last
 // session they hung in 2 of 5 runs against gitolite, whose `RW` lets a writer create its line's ticket
 // but not delete it. A ticket nobody may delete heads the line: the writers behind it waited for it forever.

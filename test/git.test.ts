@@ -131,6 +131,26 @@ describe('wait --git across clones', () => {
   });
 });
 
+// git's commands run through runtime.run, which waited for the output pipes to close: a daemon a command
+// leaves behind (git's credential-cache) holds them long after the command exited, and the append slept on.
+describe('a command that leaves a process holding its output', () => {
+  it('is done once it exited (its output then gets a bound), not when the last holder lets go', async () => {
+    const runtime = await createProcessRuntime();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const hung = new Promise<never>((_, reject) => void (timer = setTimeout(() => reject(new Error('run waited for the process left behind')), 20_000)));
+    const ran = runtime.run!(['sh', '-c', 'sleep 60 & echo $!; echo left >&2']);
+    try {
+      const result = await Promise.race([ran, hung]);
+      expect(result.code).toBe(0);
+      expect(result.stderr).toBe('left\n');
+    } finally {
+      clearTimeout(timer);
+      // The sleep left behind goes (at once, or when the old run finally returned).
+      void ran.then((r) => process.kill(Number(r.stdout.trim()))).catch(() => undefined);
+    }
+  }, 30_000);
+});
+
 // git replaces a file by unlinking it and creating a new one: a reader between the two saw protocol.json
 // missing or a file half-written. The folder's files now come in by rename. A separate process reads the
 // three files in a tight loop while the other clone's appends (a large review.md each) are pulled in.

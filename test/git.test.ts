@@ -208,7 +208,7 @@ describe('wait --git brings the other clone\'s files in by rename', () => {
 // session they hung in 2 of 5 runs against gitolite, whose `RW` lets a writer create its line's ticket
 // but not delete it. A ticket nobody may delete heads the line: the writers behind it waited for it forever.
 describe.runIf(atLeast('full'))('append --git, concurrent in one process, behind a ticket the remote will not delete', () => {
-  it('leaves the line after the dead-writer wait and lands every append; nothing hangs', async () => {
+  it('leaves the line after the dead-writer wait and lands every append; nothing hangs; the clone then stays off the line', async () => {
     const ids = ['p0', 'p1', 'p2'];
     const initArgv = (folder: string) => ['init', '--folder', folder, ...ids.flatMap((id) => ['--participant', id]), '--objective', 'stall', '--completion', 'done', '--primary-deliverable-type', 'design-spec'];
     const { remote, clones } = await setup('undeletable', initArgv, ids.length);
@@ -225,18 +225,26 @@ describe.runIf(atLeast('full'))('append --git, concurrent in one process, behind
       await append(host, folder, { participant: ids[w]!, event: 'blocked', summary: `${ids[w]}-stall`, replyTo: 1 }, registry, { store });
       return `${ids[w]}-stall`;
     };
-    // Bounded: a hang fails here rather than at the test's timeout (the dead-writer wait is 30 s).
+    // Bounded: a hang fails here rather than at the test's timeout. The dead-writer wait is 30 s, and starts
+    // again for the writers still in line each time one that left it lands: at most three of them here.
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const stalled = new Promise<never>((_, reject) => void (timer = setTimeout(() => reject(new Error('the appends stalled: none returned within 100 s')), 100_000)));
+    const stalled = new Promise<never>((_, reject) => void (timer = setTimeout(() => reject(new Error('the appends stalled: not all returned within 200 s')), 200_000)));
     try {
       const landed = await Promise.race([Promise.all(ids.map((_, w) => appendOne(w))), stalled]);
       const log = git(remote, 'show', 'main:collab/events.jsonl').split('\n').filter(Boolean).map((l) => JSON.parse(l));
       expect(log.map((e) => e.seq)).toEqual([1, 2, 3, 4]);
       expect(log.slice(1).map((e) => e.summary).sort()).toEqual(landed.sort());
+      // A clone that met the refusal stays off the line: its next append, with tickets still queued, takes none (and waits for none).
+      const off = clones.findIndex((clone) => existsSync(join(clone, '.git', 'acp-line-off')));
+      expect(off).toBeGreaterThanOrEqual(0);
+      const tickets = git(remote, 'for-each-ref', '--format=%(refname)', 'refs/acp/');
+      expect(tickets).toContain(ghost);
+      await append(host, join(clones[off]!, 'collab'), { participant: ids[off]!, event: 'blocked', summary: 'off the line', replyTo: 1 }, registry, { store: await openStore(host, join(clones[off]!, 'collab'), registry, { git: true }) });
+      expect(git(remote, 'for-each-ref', '--format=%(refname)', 'refs/acp/')).toBe(tickets);
     } finally {
       clearTimeout(timer);
     }
-  }, 150_000);
+  }, 260_000);
 });
 
 describe('append --git refuses a missing remote', () => {

@@ -3,9 +3,12 @@
 // Every git spawn costs (~50 ms of CPU from a test worker; one append is ~20),
 // so the run size (test/scale.ts) sets the counts:
 //   quick  the push race with 3 writers × 2 appends; the two-clone handoff
-//          through the first three steps (a hand-over each way).
+//          through the first three steps (a hand-over each way); a reader
+//          in another process while 3 appends are pulled in.
 //   full   the race with 4 writers × 3; the handoff through the whole
-//          collaboration to completed.
+//          collaboration to completed; the reader over 10 appends; three
+//          appends at once in one process behind a ticket the remote will
+//          not delete (the 30 s dead-writer wait makes it slow).
 //   long   the full race, 4 writers × 25.
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';

@@ -127,13 +127,18 @@ export class Turn {
     return (await this.#pushDeletion(ref)) !== 'refused';
   }
 
-  /** Push the deletion of `ref`: gone (or never there), collided with another update of the remote's refs, or refused (then this clone stays off the line for a while). */
-  async #pushDeletion(ref: string): Promise<'gone' | 'collided' | 'refused'> {
+  /**
+   * Push the deletion of `ref`: gone (or never there), collided with another
+   * update of the remote's refs, failed without a verdict (the network), or
+   * refused by the remote (then this clone stays off the line for a while).
+   */
+  async #pushDeletion(ref: string): Promise<'gone' | 'collided' | 'failed' | 'refused'> {
     const repo = this.#repo;
     const deleted = await repo.git(['push', '--quiet', '--no-verify', '--porcelain', repo.settings.remote, `:${ref}`], { allowFail: true });
     const text = `${deleted.stdout}\n${deleted.stderr}`;
     if (deleted.code === 0 || /remote ref does not exist/i.test(text)) return 'gone';
     if (/cannot lock ref|failed to update ref|unable to create .*\.lock|incorrect old value/i.test(text)) return 'collided';
+    if (!/\[remote rejected\]|\[rejected\]/.test(text)) return 'failed';
     await repo.ctx.host.fs.writeFile(`${repo.gitDir}/${LINE_OFF_FILE}`, `${Date.now()} ${repo.settings.remote}`).catch(() => undefined);
     return 'refused';
   }
@@ -149,7 +154,7 @@ export class Turn {
   async leave(): Promise<void> {
     if (this.#ref === undefined) return;
     // A ticket left behind would hold the line once its participant's turn comes again: a few tries (the remote's ref locks can collide).
-    for (let tries = 1; tries <= 3 && (await this.#pushDeletion(this.#ref)) === 'collided'; tries++) await this.#repo.ctx.api.sleep(50 + Math.random() * 200);
+    for (let tries = 1; tries <= 3 && ['collided', 'failed'].includes(await this.#pushDeletion(this.#ref)); tries++) await this.#repo.ctx.api.sleep(50 + Math.random() * 200);
     this.#ref = undefined;
   }
 

@@ -175,10 +175,8 @@ export async function waitForTurn(host: Host, folder: string, participant: strin
       const following = store.follow(folder, { signal: options.signal, changed: follower.wake, failed: (error) => ((failure = error), follower.wake()), note: options.onProgress });
       stopFollowing = await untilDeadline(following, deadline - host.now().getTime(), options.signal, `timeout: the ${store.name} store did not bring ${folder} up to date in time`);
     }
-    // A store that follows a remote rewrites the work tree under this wait (git replaces a file by unlink
-    // and create): a read that falls between the two is retried from the first read on, not only later.
-    const rewritten = store.follow !== undefined;
-    const read = folderReader(host, folder, participant, rewritten);
+    // A store that follows a remote (git) puts each file it brings in place by rename: no read here sees one missing or half-written.
+    const read = folderReader(host, folder, participant);
     for (;;) {
       if (options.signal?.aborted) throw new AcpAbortError();
       if (failure) throw failure;
@@ -189,7 +187,7 @@ export async function waitForTurn(host: Host, folder: string, participant: strin
       let reason: string | undefined;
       if (turn.waitingFor.includes(participant)) reason = `ready: ${participant} is listed in waitingFor`;
       else if (turn.phase === 'completed' || turn.phase === 'blocked') reason = `ready: phase is ${pyStr(turn.phase)}`;
-      if (reason) return { reason, next: await retried(host, () => nextAction(host, folder, participant, registry), rewritten) };
+      if (reason) return { reason, next: await nextAction(host, folder, participant, registry) };
       const report = `waiting for ${turn.waitingFor.length ? turn.waitingFor.join(', ') : 'none'}${last ? ` after seq ${pyStr(last.seq)}` : ''}`;
       if (report !== lastReport) {
         options.onProgress?.(`waiting: ${report}`);
@@ -211,12 +209,12 @@ export async function waitForTurn(host: Host, folder: string, participant: strin
  * cost an idle waiter CPU on every wake-up), following it event by event.
  * Hosts that cannot tell (no inode) re-read each time. Resolves undefined
  * when a folder readable before is caught mid-write by a tool that writes
- * in place (try again), for a grace period; with `rewrittenUnderUs` (a store
- * that follows a remote updates the work tree) from the first read on.
+ * in place (the Python tools rewrite protocol.json with `write_text`: try
+ * again), for a grace period.
  */
-function folderReader(host: Host, folder: string, participant: string, rewrittenUnderUs = false): () => Promise<{ turn: Turn; last: Json | undefined } | undefined> {
+function folderReader(host: Host, folder: string, participant: string): () => Promise<{ turn: Turn; last: Json | undefined } | undefined> {
   let cache: { key: string; errors: string[]; tracker: TurnTracker; last: Json | undefined } | undefined;
-  let everRead = rewrittenUnderUs;
+  let everRead = false;
   let unreadableSince: number | undefined;
   return async () => {
     try {
@@ -246,23 +244,6 @@ function folderReader(host: Host, folder: string, participant: string, rewritten
       return undefined;
     }
   };
-}
-
-/**
- * `read()`; where a store rewrites the folder under the wait (`rewritten`),
- * a refusal (a file caught between git's unlink and create) is tried again
- * for the grace period folderReader gives such reads.
- */
-async function retried<T>(host: Host, read: () => Promise<T>, rewritten: boolean): Promise<T> {
-  const since = host.now().getTime();
-  for (;;) {
-    try {
-      return await read();
-    } catch (error) {
-      if (!rewritten || !(error instanceof AcpError) || host.now().getTime() - since > UNREADABLE_GRACE_MS) throw error;
-      await sleep(25);
-    }
-  }
 }
 
 /** `promise`, or a timeout error once `ms` ran out (an abort ends it too); a value that arrives late is a stop function, called. */

@@ -179,6 +179,9 @@ export async function runProcess(run: (io: CliIo, host: Awaited<ReturnType<typeo
   if (!stdout.streamed && !stderr.streamed) proc.exit(proc.exitCode);
 }
 
+/** How long a command's output may still arrive after it exited (its pipes drain in microseconds unless something else holds them). */
+const OUTPUT_AFTER_EXIT_MS = 2000;
+
 /**
  * This process's capabilities for plugins. Running commands goes through
  * node:child_process, which Node, Bun and Deno all provide (Deno asks for
@@ -223,9 +226,24 @@ export async function createProcessRuntime(): Promise<RuntimeFacts> {
         });
         return;
       }
-      child.on('close', (code: number | null) => {
+      let drained: ReturnType<typeof setTimeout> | undefined;
+      let done = false;
+      const finish = (code: number | null): void => {
+        done = true;
         clearTimeout(timer);
+        clearTimeout(drained);
         resolve({ code, ...output });
+      };
+      child.on('close', finish);
+      // 'close' waits for every holder of the output pipes: a daemon the command left behind (git's
+      // credential-cache) holds them for minutes. Once the command exited, its output gets a bound.
+      child.on('exit', (code: number | null) => {
+        if (done) return;
+        drained = setTimeout(() => {
+          child.stdout?.destroy();
+          child.stderr?.destroy();
+          finish(code);
+        }, OUTPUT_AFTER_EXIT_MS);
       });
     });
   };

@@ -3,9 +3,12 @@
 // Every git spawn costs (~50 ms of CPU from a test worker; one append is ~20),
 // so the run size (test/scale.ts) sets the counts:
 //   quick  the push race with 3 writers × 2 appends; the two-clone handoff
-//          through the first three steps (a hand-over each way).
+//          through the first three steps (a hand-over each way); a reader
+//          in another process while 3 appends are pulled in.
 //   full   the race with 4 writers × 3; the handoff through the whole
-//          collaboration to completed.
+//          collaboration to completed; the reader over 10 appends; three
+//          appends at once in one process behind a ticket the remote will
+//          not delete (the 30 s dead-writer wait makes it slow).
 //   long   the issue's full race, 4 writers × 25.
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
@@ -16,7 +19,9 @@ import { acp, git, GIT_ENV, gitSandbox } from './git-harness.ts';
 import { RpcClient, type SubscriptionNotification } from '../plugins/rpc/client.ts';
 import { lineOrder } from '../plugins/git/order.ts';
 import { appendArgs, initArgs, OWNER, REVIEWER, STEPS } from './happy-path.ts';
-import { byScale } from './scale.ts';
+import { atLeast, byScale } from './scale.ts';
+import { append, createNodeHost, createRegistry, openStore } from '../acp.ts';
+import { createProcessRuntime } from '../runtime/process.ts';
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), '..');
 const sandbox = gitSandbox();
@@ -127,6 +132,122 @@ describe('wait --git across clones', () => {
     }
     console.log(`git handoff (poll interval 0.3 s, max 1 s): ${handoffs.map((h) => `${h} ms`).join(', ')}`);
   });
+});
+
+// git's commands run through runtime.run, which waited for the output pipes to close: a daemon a command
+// leaves behind (git's credential-cache) holds them long after the command exited, and the append slept on.
+describe('a command that leaves a process holding its output', () => {
+  it('is done once it exited (its output then gets a bound), not when the last holder lets go', async () => {
+    const runtime = await createProcessRuntime();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const hung = new Promise<never>((_, reject) => void (timer = setTimeout(() => reject(new Error('run waited for the process left behind')), 20_000)));
+    const ran = runtime.run!(['sh', '-c', 'sleep 60 & echo $!; echo left >&2']);
+    try {
+      const result = await Promise.race([ran, hung]);
+      expect(result.code).toBe(0);
+      expect(result.stderr).toBe('left\n');
+    } finally {
+      clearTimeout(timer);
+      // The sleep left behind goes (at once, or when the old run finally returned).
+      void ran.then((r) => process.kill(Number(r.stdout.trim()))).catch(() => undefined);
+    }
+  }, 30_000);
+});
+
+// git replaces a file by unlinking it and creating a new one: a reader between the two saw protocol.json
+// missing or a file half-written. The folder's files now come in by rename. A separate process reads the
+// three files in a tight loop while the other clone's appends (a large review.md each) are pulled in.
+describe('wait --git brings the other clone\'s files in by rename', () => {
+  it('a reader in another process never sees protocol.json, events.jsonl or review.md missing or cut short', async () => {
+    const { clones } = await setup('atomic', initArgs, 2);
+    const [writer, reader] = clones.map((clone) => join(clone, 'collab')) as [string, string];
+    const stop = join(root(), 'atomic-stop');
+    // Each version of review.md is 1 MB with its own last line: a cut one is short, or lacks that line.
+    const review = (k: number): string => `# Review\n\n${'The review goes on at length.\n'.repeat(35_000)}end of version ${k}\n`;
+    writeFileSync(join(writer, 'review.md'), review(0));
+    const script = [
+      "const fs = require('node:fs');",
+      'const [folder, stop] = process.argv.slice(1);',
+      'const bad = []; let reads = 0;',
+      'const check = (name, ok) => { let text; try { text = fs.readFileSync(`${folder}/${name}`, "utf8"); } catch (e) { bad.push(`${name}: ${e.code}`); return; } reads++; if (!ok(text)) bad.push(`${name}: ${text.length} bytes, cut short`); };',
+      'while (!fs.existsSync(stop)) {',
+      '  check("protocol.json", (t) => { try { return JSON.parse(t) !== null; } catch { return false; } });',
+      '  check("events.jsonl", (t) => t.endsWith("\\n") && t.split("\\n").slice(0, -1).every((l) => { try { return JSON.parse(l) !== null; } catch { return false; } }));',
+      '  check("review.md", (t) => /end of version \\d+\\n$/.test(t.slice(-40)));',
+      '}',
+      'console.log(JSON.stringify({ reads, bad: bad.slice(0, 5), badCount: bad.length }));',
+    ].join('\n');
+    // The first large review.md, pushed as a plain commit and brought to the reader's clone before the reader starts.
+    git(clones[0]!, 'add', 'collab/review.md');
+    git(clones[0]!, 'commit', '--quiet', '-m', 'review.md');
+    git(clones[0]!, 'push', '--quiet', 'origin', 'main');
+    const first = await acp('wait', '--git', '--folder', reader, '--participant', OWNER, '--timeout', '30');
+    expect(first.code, first.stderr).toBe(0);
+    const child = spawn(process.execPath, ['-e', script, reader, stop], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => void (out += chunk));
+    const exited = new Promise<void>((resolve) => child.on('close', () => resolve()));
+    try {
+      for (let k = 1; k <= byScale({ quick: 3, full: 10 }); k++) {
+        writeFileSync(join(writer, 'review.md'), review(k));
+        const appended = await acp('append', '--git', '--folder', writer, '--participant', OWNER, '--event', 'blocked', '--summary', `version ${k}`, '--reply-to', '1', '--doc', 'review.md');
+        expect(appended.stderr).toBe('');
+        // The reader's clone follows the remote: the wait brings the new files in, and returns (the phase is blocked).
+        const followed = await acp('wait', '--git', '--folder', reader, '--participant', REVIEWER, '--timeout', '30');
+        expect(followed.code, followed.stderr).toBe(0);
+        expect(readFileSync(join(reader, 'review.md'), 'utf8').endsWith(`end of version ${k}\n`)).toBe(true);
+      }
+    } finally {
+      writeFileSync(stop, '');
+      await exited;
+    }
+    const seen = JSON.parse(out) as { reads: number; bad: string[]; badCount: number };
+    expect(seen.bad).toEqual([]);
+    expect(seen.reads).toBeGreaterThan(0);
+  });
+});
+
+// Three appends at once in one process (the library API, as a server or an embedder runs them): last
+// session they hung in 2 of 5 runs against gitolite, whose `RW` lets a writer create its line's ticket
+// but not delete it. A ticket nobody may delete heads the line: the writers behind it waited for it forever.
+describe.runIf(atLeast('full'))('append --git, concurrent in one process, behind a ticket the remote will not delete', () => {
+  it('leaves the line after the dead-writer wait and lands every append; nothing hangs; the clone then stays off the line', async () => {
+    const ids = ['p0', 'p1', 'p2'];
+    const initArgv = (folder: string) => ['init', '--folder', folder, ...ids.flatMap((id) => ['--participant', id]), '--objective', 'stall', '--completion', 'done', '--primary-deliverable-type', 'design-spec'];
+    const { remote, clones } = await setup('undeletable', initArgv, ids.length);
+    // gitolite's RW without +: refs/acp/* may be created, never deleted.
+    writeFileSync(join(remote, 'hooks', 'pre-receive'), '#!/bin/sh\nwhile read old new ref; do case "$ref" in refs/acp/*) [ "$new" = 0000000000000000000000000000000000000000 ] && { echo "DENIED: no deleting $ref" >&2; exit 1; };; esac; done\nexit 0\n', { mode: 0o755 });
+    // A ticket whose writer is gone, of a participant that never appended: first in every line.
+    const ghost = `refs/acp/queue/main/${Buffer.from('ghost').toString('hex')}.dead`;
+    git(clones[0]!, 'push', '--quiet', 'origin', `HEAD:${ghost}`);
+    const host = await createNodeHost();
+    const registry = await createRegistry({ builtIns: true, cwd: root(), host, runtime: await createProcessRuntime() });
+    const appendOne = async (w: number): Promise<string> => {
+      const folder = join(clones[w]!, 'collab');
+      const store = await openStore(host, folder, registry, { git: true });
+      await append(host, folder, { participant: ids[w]!, event: 'blocked', summary: `${ids[w]}-stall`, replyTo: 1 }, registry, { store });
+      return `${ids[w]}-stall`;
+    };
+    // Bounded: a hang fails here rather than at the test's timeout. The dead-writer wait is 30 s, and starts
+    // again for the writers still in line each time one that left it lands: at most three of them here.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const stalled = new Promise<never>((_, reject) => void (timer = setTimeout(() => reject(new Error('the appends stalled: not all returned within 200 s')), 200_000)));
+    try {
+      const landed = await Promise.race([Promise.all(ids.map((_, w) => appendOne(w))), stalled]);
+      const log = git(remote, 'show', 'main:collab/events.jsonl').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+      expect(log.map((e) => e.seq)).toEqual([1, 2, 3, 4]);
+      expect(log.slice(1).map((e) => e.summary).sort()).toEqual(landed.sort());
+      // A clone that met the refusal stays off the line: its next append, with tickets still queued, takes none (and waits for none).
+      const off = clones.findIndex((clone) => existsSync(join(clone, '.git', 'acp-line-off')));
+      expect(off).toBeGreaterThanOrEqual(0);
+      const tickets = git(remote, 'for-each-ref', '--format=%(refname)', 'refs/acp/');
+      expect(tickets).toContain(ghost);
+      await append(host, join(clones[off]!, 'collab'), { participant: ids[off]!, event: 'blocked', summary: 'off the line', replyTo: 1 }, registry, { store: await openStore(host, join(clones[off]!, 'collab'), registry, { git: true }) });
+      expect(git(remote, 'for-each-ref', '--format=%(refname)', 'refs/acp/')).toBe(tickets);
+    } finally {
+      clearTimeout(timer);
+    }
+  }, 260_000);
 });
 
 describe('append --git refuses a missing remote', () => {

@@ -34,7 +34,8 @@ export async function gitDoctor(ctx: CommandContext, settings: GitSettings, resu
   const changes: string[] = [];
   const add: Add = (status, message, fixable = false) => void findings.push({ check: 'git', status, message, fixable });
   try {
-    const repo = await openRepo(ctx, settings, ctx.folder());
+    // The command's host is the guarded one: a repair's files are written by git in place.
+    const repo = await openRepo(ctx, settings, ctx.folder(), false);
     if (fix) await ctx.api.withFolderLock(ctx.host, repo.gitDir, () => ctx.api.withFolderLock(ctx.host, repo.folder, () => repair(repo, changes)), { timeoutMs: 60_000 });
     await gitFindings(repo, add);
   } catch (error) {

@@ -95,22 +95,74 @@ export async function bringFolderTo(repo: Repo, from: string | undefined, to: st
     );
   }
   const take = remoteChanged.filter((d) => !edited.has(d.path) && !repo.checkout.skipped.has(d.path));
-  await writeFromCommit(repo, to, take.filter((d) => d.status !== 'D').map((d) => d.path));
+  // Deletions first: a file the remote turned into a directory (x, then x/y) leaves room for it.
   for (const d of take.filter((d) => d.status === 'D')) await repo.ctx.host.fs.remove(`${repo.top}/${d.path}`).catch(() => undefined);
+  await writeFromCommit(repo, to, take.filter((d) => d.status !== 'D').map((d) => d.path));
   await followInIndex(repo, to, remoteChanged.map((d) => d.path));
   return remoteChanged.length > 0;
 }
 
-/** Write `paths` (top-relative, in the folder) as `commit` has them, through a temporary index. */
+/**
+ * Write `paths` (top-relative, in the folder) as `commit` has them, each
+ * put in place by a rename: git writes them (its modes, symlinks and
+ * filters) into a private directory of this work tree's git directory,
+ * and each is renamed over its place in the folder, so a reader anywhere
+ * (another process's `wait`, the dashboard, the Python tools) sees the old
+ * file or the new one, never a missing or half-written one. Without
+ * {@link Repo.placeByRename} git writes them in place.
+ */
 export async function writeFromCommit(repo: Repo, commit: string, wanted: string[]): Promise<void> {
   // A path a sparse checkout leaves out stays out of the work tree.
   const paths = wanted.filter((p) => !repo.checkout.skipped.has(p));
   if (!paths.length) return;
-  await withTempIndex(repo, async (git) => {
-    await git(['read-tree', commit]);
-    // checkout-index takes paths relative to git's working directory: the folder.
-    await git(['checkout-index', '-f', '-q', '--', ...paths.map((p) => p.slice(repo.prefix.length))]);
-  });
+  const stray = paths.find((p) => !p.startsWith(repo.prefix) || p.split('/').includes('..'));
+  if (stray !== undefined) throw new repo.ctx.api.AcpError(`git: ${stray} is not in the folder: not written`, 70);
+  const { mkdtemp, rm } = await import('node:fs/promises');
+  const staging = repo.placeByRename ? await mkdtemp(`${repo.worktreeDir}/acp-checkout-`) : undefined;
+  try {
+    await withTempIndex(repo, async (git) => {
+      await git(['read-tree', commit]);
+      if (staging === undefined) return checkoutInPlace(repo, git, paths);
+      // checkout-index takes paths relative to git's working directory (the folder) and writes each at the prefix plus its top-relative path.
+      await git(['checkout-index', '-q', `--prefix=${staging}/`, '--', ...paths.map((p) => p.slice(repo.prefix.length))]);
+      await placeFiles(repo, staging, paths, git);
+    });
+  } finally {
+    if (staging !== undefined) await rm(staging, { recursive: true, force: true }).catch(() => undefined);
+  }
+}
+
+/** git's own write of `paths` from the temporary index `git` runs on: each file replaced by unlinking it and creating a new one. */
+async function checkoutInPlace(repo: Repo, git: GitWithIndex, paths: string[]): Promise<void> {
+  await git(['checkout-index', '-f', '-q', '--', ...paths.map((p) => p.slice(repo.prefix.length))]);
+}
+
+/**
+ * Rename each of `paths` from `staging` over its place in the folder,
+ * beneath the folder without following a symlink on the way (a directory
+ * swapped for a link is refused, not written through); the entry at the
+ * place is replaced, never followed. A work tree on another file system
+ * than its git directory (no rename across them) gets git's in-place write
+ * for what is left (`git`: the temporary index the commit was read into).
+ */
+async function placeFiles(repo: Repo, staging: string, paths: string[], git: GitWithIndex): Promise<void> {
+  const { api, host } = repo.ctx;
+  const folder = `${repo.top}/${repo.prefix}`.replace(/\/$/, '');
+  const confined = api.confineHost(host, [staging, folder]).fs;
+  for (const [index, path] of paths.entries()) {
+    const staged = `${staging}/${path}`;
+    const place = `${repo.top}/${path}`;
+    // A submodule's entry is a directory git leaves empty: nothing to rename.
+    const kind = await confined.stat(staged);
+    if (!kind || (kind.isDirectory && !kind.isSymlink)) continue;
+    try {
+      await confined.mkdir(place.slice(0, place.lastIndexOf('/')));
+      await confined.rename(staged, place);
+    } catch (error) {
+      if (api.errorCode(error) === 'EXDEV') return checkoutInPlace(repo, git, paths.slice(index));
+      throw new api.AcpError(`git: cannot put ${path} in place: ${(error as Error).message}`);
+    }
+  }
 }
 
 /** With HEAD holding the folder, the folder's index entries follow `commit` (the user's other entries are untouched). */

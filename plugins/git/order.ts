@@ -21,7 +21,7 @@
  * @module
  */
 import type { Repo } from './repo.ts';
-import { fetch, resolveRef } from './repo.ts';
+import { fetch, resolveRef, RETRY_BUDGET_MS } from './repo.ts';
 
 /** The slot before this clone has measured a transaction, and its bounds (ms): how long one writer's turn takes. */
 const DEFAULT_SLOT_MS = 1000;
@@ -31,6 +31,14 @@ const MAX_SLOT_MS = 10_000;
 const STALE_MS = 30_000;
 /** In the `.git` directory: this clone's last transaction time (ms). */
 const SLOT_FILE = 'acp-slot';
+/**
+ * In the `.git` directory: when (ms) and for which remote a ticket's
+ * deletion was refused. A clone whose tickets cannot be deleted stays off
+ * the line for {@link LINE_OFF_MS}: each ticket it left would otherwise
+ * hold its next contended append for the dead-writer wait.
+ */
+const LINE_OFF_FILE = 'acp-line-off';
+const LINE_OFF_MS = 86_400_000;
 
 interface LoggedEvent {
   seq: unknown;
@@ -80,7 +88,7 @@ export class Turn {
    * waited (then the caller fetches again).
    */
   async wait(rejected: boolean): Promise<boolean> {
-    if (this.#off) return false;
+    if (this.#off || (await lineRefused(this.#repo))) return false;
     const slot = await slotMs(this.#repo);
     let waited = false;
     for (;;) {
@@ -98,25 +106,55 @@ export class Turn {
       if (line[0]!.ref !== this.#head) [this.#head, this.#since] = [line[0]!.ref, Date.now()];
       // A head that holds the line longer than a few turns is a writer that died: its ticket goes.
       if (Date.now() - this.#since > Math.max(STALE_MS, 6 * slot)) {
-        await this.#repo.git(['push', '--quiet', '--no-verify', this.#repo.settings.remote, `:${line[0]!.ref}`], { allowFail: true });
+        if (!(await this.#deleteTicket(line[0]!.ref))) return this.#leaveLine(waited);
         this.#since = Date.now();
         continue;
       }
+      // Bounded: a line that has not moved for the append's retry budget is left (the append then gives up, in its words).
+      if (Date.now() - this.movedAt > RETRY_BUDGET_MS) return this.#leaveLine(waited);
       waited = true;
       // The next in line polls briskly (its turn comes when the head lands); those further back, less.
       await this.#repo.ctx.api.sleep(Math.min(2000, 150 + ((place - 1) * slot) / 4) * (0.75 + Math.random() / 2));
     }
   }
 
+  /**
+   * Delete a dead writer's ticket; false when the remote refuses to (a
+   * ticket it let this clone create but lets nobody here delete, as
+   * gitolite's `RW` without `+`): waiting for it would never end.
+   */
+  async #deleteTicket(ref: string): Promise<boolean> {
+    return (await this.#pushDeletion(ref)) !== 'refused';
+  }
+
+  /**
+   * Push the deletion of `ref`: gone (or never there), collided with another
+   * update of the remote's refs, failed without a verdict (the network), or
+   * refused by the remote (then this clone stays off the line for a while).
+   */
+  async #pushDeletion(ref: string): Promise<'gone' | 'collided' | 'failed' | 'refused'> {
+    const repo = this.#repo;
+    const deleted = await repo.git(['push', '--quiet', '--no-verify', '--porcelain', repo.settings.remote, `:${ref}`], { allowFail: true });
+    const text = `${deleted.stdout}\n${deleted.stderr}`;
+    if (deleted.code === 0 || /remote ref does not exist/i.test(text)) return 'gone';
+    if (/cannot lock ref|failed to update ref|unable to create .*\.lock|incorrect old value/i.test(text)) return 'collided';
+    if (!/\[remote rejected\]|\[rejected\]/.test(text)) return 'failed';
+    await repo.ctx.host.fs.writeFile(`${repo.gitDir}/${LINE_OFF_FILE}`, `${Date.now()} ${repo.settings.remote}`).catch(() => undefined);
+    return 'refused';
+  }
+
+  /** Stop using the line for this transaction (its own ticket deleted if it can be): back-off alone from here on. */
+  async #leaveLine(waited: boolean): Promise<boolean> {
+    await this.leave();
+    this.#off = true;
+    return waited;
+  }
+
   /** Leave the line (the event landed, or the append gave up). */
   async leave(): Promise<void> {
     if (this.#ref === undefined) return;
     // A ticket left behind would hold the line once its participant's turn comes again: a few tries (the remote's ref locks can collide).
-    for (let tries = 1; tries <= 3; tries++) {
-      const deleted = await this.#repo.git(['push', '--quiet', '--no-verify', this.#repo.settings.remote, `:${this.#ref}`], { allowFail: true });
-      if (deleted.code === 0 || /remote ref does not exist|unable to delete .*: remote ref does not exist/i.test(deleted.stderr)) break;
-      await this.#repo.ctx.api.sleep(50 + Math.random() * 200);
-    }
+    for (let tries = 1; tries <= 3 && ['collided', 'failed'].includes(await this.#pushDeletion(this.#ref)); tries++) await this.#repo.ctx.api.sleep(50 + Math.random() * 200);
     this.#ref = undefined;
   }
 
@@ -168,6 +206,13 @@ export class Turn {
     // An unreadable log is the append's to report, word for word: the line just uses what it can read.
     return shown.code === 0 ? (repo.ctx.api.parseEventLog(shown.stdout).events as unknown as LoggedEvent[]) : [];
   }
+}
+
+/** Whether this clone saw the remote refuse a ticket's deletion within {@link LINE_OFF_MS}. */
+async function lineRefused(repo: Repo): Promise<boolean> {
+  const text = await repo.ctx.host.fs.readFile(`${repo.gitDir}/${LINE_OFF_FILE}`).then((b) => new TextDecoder().decode(b), () => '');
+  const [since, remote] = text.split(' ');
+  return remote === repo.settings.remote && Date.now() - Number(since) < LINE_OFF_MS;
 }
 
 async function slotMs(repo: Repo): Promise<number> {

@@ -66,6 +66,14 @@ export interface Repo {
    * checkout leaves out of the work tree (skip-worktree: never written, never taken for deleted).
    */
   checkout: { decided: boolean; tracks: boolean; headRef: string | undefined; skipped: Set<string> };
+  /**
+   * Files taken from a commit are put in place by rename through `ctx.host`
+   * (the store's, which may write the folder's own files: see
+   * plugins/git/folder.ts's writeFromCommit). False for doctor's repair,
+   * whose host is the guarded one: there git writes them in place, as it
+   * always did.
+   */
+  placeByRename: boolean;
   git(args: string[], options?: GitRun): Promise<{ code: number | null; stdout: string; stderr: string }>;
 }
 
@@ -83,8 +91,12 @@ async function folderKey(ctx: GitEnv, prefix: string): Promise<string> {
   return `_${(await ctx.api.sha256Hex(new TextEncoder().encode(path))).slice(0, 16)}`;
 }
 
-/** Open the repository holding `folder`; a clear error when it is not one, has no branch to follow, or lacks the remote. */
-export async function openRepo(ctx: GitEnv, settings: GitSettings, folder: string): Promise<Repo> {
+/**
+ * Open the repository holding `folder`; a clear error when it is not one,
+ * has no branch to follow, or lacks the remote. `placeByRename`: see
+ * {@link Repo.placeByRename} (false where `ctx.host` is the guarded host).
+ */
+export async function openRepo(ctx: GitEnv, settings: GitSettings, folder: string, placeByRename = true): Promise<Repo> {
   const run = ctx.runtime.run;
   const fail = (message: string): never => {
     throw new ctx.api.AcpError(message);
@@ -125,7 +137,7 @@ export async function openRepo(ctx: GitEnv, settings: GitSettings, folder: strin
   return {
     ctx, settings, folder, top, prefix, gitDir, worktreeDir, branch, attached: headBranch === branch,
     remoteRef: `refs/remotes/${settings.remote}/${branch}`, syncedRef: `refs/worktree/acp/synced/${key}/@${branch}`, pendingRef: `refs/worktree/acp/pending/${key}/@${branch}`,
-    backupRef: `refs/acp/backup/${key}`, legacyRefs, checkout: { decided: false, tracks: false, headRef: symbolic?.startsWith('refs/heads/') ? symbolic : undefined, skipped: new Set() }, git,
+    backupRef: `refs/acp/backup/${key}`, legacyRefs, checkout: { decided: false, tracks: false, headRef: symbolic?.startsWith('refs/heads/') ? symbolic : undefined, skipped: new Set() }, placeByRename, git,
   };
 }
 

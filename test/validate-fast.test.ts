@@ -11,11 +11,14 @@
 // - review headings: the plain line's shortcut and the general matcher
 //   against Python's own regular expression (§7.1), line by line and over
 //   whole review.md texts.
+// - strict mode's review sections: a section that declares everything
+//   needs no heading (the heading is looked for only where one is missing).
 //
 // Cases per property: 2,000 in quick (`npm test`), 50,000 in full
 // (ACP_FULL=1) and long (CASES of test/python/oracle.ts).
 import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, test } from 'vitest';
+import { strictReviewSections } from '../runtime/documents.ts';
 import { decodeText, firstReviewHeading, reviewHeadings } from '../runtime/pytext.ts';
 import { dumpsPy, lineReader, loadsPy } from '../runtime/pyjson.ts';
 import { CASES, rng, runPython } from './python/oracle.ts';
@@ -181,5 +184,24 @@ pattern = re.compile(r"^##\\s+.+?\\s+-\\s+(.+?)\\s+-\\s+seq\\s+(\\d+)\\s*$")`;
     texts.forEach((text, k) => {
       expect(reviewHeadings(text).map((h) => [h.participant, String(h.seq)]), JSON.stringify(text)).toEqual(python[k]!.ok);
     });
+  });
+});
+
+describe("strict mode's review sections: a heading is looked for only where a declaration is missing", () => {
+  test('the findings of a review.md whose sections mostly declare everything, and the headings asked for', () => {
+    const declared = 'Context:\n- Reviewed primary deliverable: `d.md`\n\nReview Scope:\n- Primary deliverable completeness\n';
+    const sections = [`## t - bob - seq 4\n\n${declared}`, '## t - bob - seq 14\n\nReview Scope:\n', `## no heading here\n\nx\n`, `## t - al - seq 24\n\n${declared}<!-- Review Scope: -->\n`, '## t - al - seq 34\n\n<!-- Reviewed primary deliverable: Review Scope: Primary deliverable completeness -->\n'];
+    const asked: string[] = [];
+    const heading = (line: string): { seq: number | bigint }[] => {
+      asked.push(line);
+      const found = firstReviewHeading(line);
+      return found ? [found] : [];
+    };
+    const findings = strictReviewSections(`# Review\n\n${sections.join('\n')}`, heading);
+    expect(findings).toEqual([
+      { seq: 14, errors: ['review.md review of seq 14 must declare Reviewed primary deliverable', 'review.md review of seq 14 Review Scope must include Primary deliverable completeness'] },
+      { seq: 34, errors: ['review.md review of seq 34 must declare Reviewed primary deliverable', 'review.md review of seq 34 must declare Review Scope', 'review.md review of seq 34 Review Scope must include Primary deliverable completeness'] },
+    ]);
+    expect(asked).toEqual(['## t - bob - seq 14', '## no heading here', '## t - al - seq 34']);
   });
 });

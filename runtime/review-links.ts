@@ -210,8 +210,9 @@ export class ReviewLinks {
       if (!messages || messages.length) headings.push({ seq: heading.seq, participant: heading.participant, ...(messages ? { messages } : {}) });
     }
     const headingSeqs = this.ledger?.headingSeqs ?? encodeSeqs(this.#headingSeqs!);
-    const reviewSeqs = new Set(this.events.map((event) => event.seq));
-    const judged = strict?.map((f): StrictFinding => (f.review !== undefined || f.seq > count ? f : { ...f, review: reviewSeqs.has(f.seq) }));
+    // The review events' seqs only when a finding asks (a valid review.md has none).
+    let reviewSeqs: Set<unknown> | undefined;
+    const judged = strict?.map((f): StrictFinding => (f.review !== undefined || f.seq > count ? f : { ...f, review: (reviewSeqs ??= new Set(this.events.map((event) => event.seq))).has(f.seq) }));
     return { reviews: this.count, unheaded, headings, headingSeqs, mentions, ...(judged ? { strict: judged } : {}) };
   }
 

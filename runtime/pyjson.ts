@@ -235,13 +235,8 @@ function isDigitCode(code: number): boolean {
  * else (nested, -0, a long int, such a key) {@link loadsPy}.
  */
 function loadsFlatObject(text: string): unknown {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    // Python's words for the error come from the exact parser.
-    return parsePython(text);
-  }
+  const value = parsedByJson(text);
+  if (value === REFUSED) return parsePython(text);
   if (typeof value !== 'object' || value === null) return loadsPy(text);
   let first = true;
   for (const key in value) {
@@ -253,15 +248,22 @@ function loadsFlatObject(text: string): unknown {
   return value;
 }
 
+/** What {@link parsedByJson} gives for a text JSON.parse refuses. */
+const REFUSED: unique symbol = Symbol('refused by JSON.parse');
+
+/** JSON.parse of `text`, or {@link REFUSED}: then the exact parser reads it (NaN and Infinity) or says, in Python's words, why not. */
+function parsedByJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return REFUSED;
+  }
+}
+
 /** `text` read by JSON.parse, when it is a container JSON.parse reads as json.loads does (the caller has made sure of its numbers and keys); else the exact parser's reading. */
 function loadsContainer(text: string): unknown {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    // Python's words for the error come from the parser below.
-    return parsePython(text);
-  }
+  const value = parsedByJson(text);
+  if (value === REFUSED) return parsePython(text);
   // A scalar document (`1.0`) is left to the parser below (the tests look after separators only);
   // nesting deeper than MAX_DEPTH takes two characters a level.
   if (typeof value === 'object' && value !== null && (text.length <= 2 * MAX_DEPTH || depthOf(value) <= MAX_DEPTH)) return value;

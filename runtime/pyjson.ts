@@ -175,7 +175,7 @@ export function loadsPy(text: string): unknown {
  * What reads each line of `text`, a run of whole lines of the log, as
  * json.loads does: {@link loadsPy} when a number of `text` may be a float
  * or an array may hold one, else {@link loadsFlatObject} (JSON.parse, and
- * loadsPy for the rare line it cannot vouch for). What JSON.parse may read
+ * loadsPy for the rare line whose value it cannot vouch for). What JSON.parse may read
  * otherwise than json.loads: a float with an integral value (`1.0` parses
  * to 1, an int to Python), -0, an int beyond 2^53, a key that looks like an
  * array index (JavaScript lists it first, Python keeps the order). Without
@@ -229,23 +229,33 @@ function isDigitCode(code: number): boolean {
 
 /**
  * A line of a piece {@link lineReader} found no float in (no `[`, no
- * fraction or exponent after a colon): JSON.parse, when its value is a flat
- * object whose numbers are safe ints other than -0 and whose first key
- * (JavaScript lists array-index keys first) does not start with a digit;
- * else (nested, -0, a long int, such a key) {@link loadsPy}.
+ * fraction or exponent after a colon): JSON.parse, when its value is an
+ * object {@link readsAsPython} vouches for; else (-0, a long int, an index
+ * key, nesting beyond MAX_DEPTH) {@link loadsPy}.
  */
 function loadsFlatObject(text: string): unknown {
   const value = parsedByJson(text);
   if (value === REFUSED) return parsePython(text);
-  if (typeof value !== 'object' || value === null) return loadsPy(text);
+  return typeof value === 'object' && value !== null && readsAsPython(value, 1) ? value : loadsPy(text);
+}
+
+/**
+ * Whether JSON.parse gave `value` (an object at nesting `depth`, parsed
+ * from a line without `[` or a float) as json.loads would: its first key
+ * does not start with a digit (JavaScript lists array-index keys first,
+ * Python keeps their order), its numbers are safe ints other than -0, and
+ * so are the objects it holds, to {@link MAX_DEPTH} levels.
+ */
+function readsAsPython(value: object, depth: number): boolean {
+  if (depth > MAX_DEPTH) return false;
   let first = true;
   for (const key in value) {
-    if (first && isDigitCode(key.charCodeAt(0))) return loadsPy(text);
+    if (first && isDigitCode(key.charCodeAt(0))) return false;
     first = false;
     const item = (value as Record<string, unknown>)[key];
-    if (typeof item === 'number' ? !Number.isSafeInteger(item) || Object.is(item, -0) : typeof item === 'object' && item !== null) return loadsPy(text);
+    if (typeof item === 'number' ? !Number.isSafeInteger(item) || Object.is(item, -0) : typeof item === 'object' && item !== null && !readsAsPython(item, depth + 1)) return false;
   }
-  return value;
+  return true;
 }
 
 /** What {@link parsedByJson} gives for a text JSON.parse refuses. */

@@ -40,7 +40,7 @@ function stringText(r: Rand): string {
 /** One line of a log: mostly an event as acp or the Python tools write it, sometimes anything. */
 function lineText(r: Rand, seq: number): string {
   const roll = r();
-  if (roll < 0.05) return pick(r, ['', '   ', 'not json', '{"seq": 1,', '[1, 2]', '1.0', '"x"', '{"10": "a", "9": "b"}', '{"\\u0031": 1}', '{"a": {"b": 1.0}}', '{"a": {"2": 1, "1": -0}}', '{"a": [1.0]}', '\ufeff{}']);
+  if (roll < 0.05) return pick(r, ['', '   ', 'not json', '{"seq": 1,', '[1, 2]', '1.0', '"x"', '{"10": "a", "9": "b"}', '{"\\u0031": 1}', '{"a": {"b": 1.0}}', '{"a": {"2": 1, "1": -0}}', '{"a": {"b": 1, "c": {"d": "x", "e": null}}}', '{"a": [1.0]}', '\ufeff{}']);
   const sep = r() < 0.5 ? [':', ','] : [': ', ', '];
   const key = (name: string): string => (r() < 0.03 ? pick(r, ['"s\\u0065q"', '"0"', '"01"', '"\\u0030"']) : JSON.stringify(name));
   const members = [
@@ -95,14 +95,17 @@ describe('lineReader: JSON.parse for a whole piece of the log reads every line a
     expect(lineReader(acp.replace('Step 2,', 'Step: 2.'))).not.toBe(loadsPy);
   });
 
-  test('-0, a long int, an index key or a nested object leave the piece to JSON.parse, and their own line to loadsPy', () => {
+  test('-0, a long int, an index key or nesting beyond MAX_DEPTH leave the piece to JSON.parse, and their own line to loadsPy', () => {
     const acp = '{"seq":2,"from":"alice","event":"deliverable_revised","at":"2026-01-01T00:00:00Z","summary":"v1.5e3: 1 in 2.0","reply_to":1}\n';
-    const lines = ['{"seq": -0}', '{"seq":12345678901234567}', '{"seq":9007199254740993}', '{"b":1,"10":1,"9":2}', '{"\\u0031":1}', '{"a":{"2":1,"1":-0}}', '{"__proto__":1}', '{}', `{"seq":1${'0'.repeat(400)}}`];
+    const deep = (levels: number): string => `${'{"a":'.repeat(levels - 1)}{"b":1}${'}'.repeat(levels - 1)}`;
+    expect(isDeepStrictEqual(lineReader(`${acp}${deep(1000)}\n`)(deep(1000)), loadsPy(deep(1000)))).toBe(true);
+    const lines = [deep(1001), '{"seq": -0}', '{"seq":12345678901234567}', '{"seq":9007199254740993}', '{"b":1,"10":1,"9":2}', '{"\\u0031":1}', '{"a":{"2":1,"1":-0}}', '{"__proto__":1}', '{}', `{"seq":1${'0'.repeat(400)}}`, `${'{"a":'.repeat(999)}{"b":-0}${'}'.repeat(999)}}`, `${'{"a":'.repeat(1000)}1${'}'.repeat(1000)}`];
     for (const line of lines) {
       const read = lineReader(`${acp}${line}\n`);
       expect(read, line).not.toBe(loadsPy);
-      expect(reading(read, line).written, line).toBe(reading(loadsPy, line).written);
-      expect(isDeepStrictEqual(read(line), loadsPy(line)), line).toBe(true);
+      const [got, want] = [reading(read, line), reading(loadsPy, line)];
+      expect(got.error ?? got.written, line).toBe(want.error ?? want.written);
+      expect(isDeepStrictEqual(got.value, want.value), line).toBe(true);
     }
   });
 });

@@ -173,32 +173,107 @@ export function loadsPy(text: string): unknown {
 
 /**
  * What reads each line of `text`, a run of whole lines of the log, as
- * json.loads does: {@link loadsPy}, or, when nothing in all of `text` could
- * make JSON.parse read a line otherwise, JSON.parse alone. One test of a
- * regular expression per piece of the log stands in for the scan of every
- * line (a third of a first validate's JSON time). The test: no `[` (then
- * every number of a line stands after a member's colon), and after no colon
- * a number that is -0, has a fraction or an exponent (`1.0` parses to 1,
- * which Python reads as a float) or 16 digits or more; no key that starts
- * with a digit or an escape (JavaScript puts array-index keys first, Python
- * keeps the order). A string's colon or digits only cost a false alarm.
+ * json.loads does: {@link loadsPy} when a number of `text` may be a float
+ * or an array may hold one, else {@link loadsFlatObject} (JSON.parse, and
+ * loadsPy for the rare line whose value it cannot vouch for). What JSON.parse may read
+ * otherwise than json.loads: a float with an integral value (`1.0` parses
+ * to 1, an int to Python), -0, an int beyond 2^53, a key that looks like an
+ * array index (JavaScript lists it first, Python keeps the order). Without
+ * `[` every number of a line stands after a member's colon, and
+ * {@link hasFloatNumber} finds each one with a fraction or an exponent; the
+ * rest shows in the parsed value (loadsFlatObject). One search per piece of
+ * the log stands in for a scan of every line: a regular expression over
+ * every colon of the log cost a tenth of a first validate (issue 42).
  */
 export function lineReader(text: string): (line: string) => unknown {
-  return PYTHON_ONLY.test(text) ? loadsPy : loadsContainer;
+  return text.includes('[') || hasFloatNumber(text) ? loadsPy : loadsFlatObject;
 }
 
-/** What {@link lineReader} looks for in a piece of the log before it lets JSON.parse read its lines. */
-const PYTHON_ONLY = /:[ \t\n\r]*(?:-0|-?\d+[.eE]|-?\d{16})|"[0-9\\][^"]*"[ \t\n\r]*:|\[/;
+/**
+ * A digit followed by a fraction or an exponent: where every float's text
+ * has one (JSON puts a digit after `.` and after `e` and its sign); in a
+ * string it only costs a look back.
+ */
+const FLOAT_PART = /\d(?:\.\d|[eE][-+]?\d)/g;
+
+/**
+ * Whether a number after a colon in `text` has a fraction or an exponent.
+ * Each {@link FLOAT_PART} is walked back over its digits, a minus sign and
+ * white space: a colon there makes it a member's number (or a string's
+ * text that looks like one: a false alarm). No earlier match can swallow
+ * a number's first digit: what precedes that digit is a colon, white
+ * space or a minus after them, never a fraction or an exponent.
+ */
+function hasFloatNumber(text: string): boolean {
+  // test() and lastIndex, not exec(): no match object per hit (a summary's `1.5` is one per line).
+  FLOAT_PART.lastIndex = 0;
+  while (FLOAT_PART.test(text)) {
+    const end = FLOAT_PART.lastIndex;
+    const sign = text.charCodeAt(end - 2);
+    let k = end - (sign === 0x2b || sign === 0x2d ? 4 : 3);
+    while (k > 0 && isDigitCode(text.charCodeAt(k - 1))) k--;
+    if (text.charCodeAt(k - 1) === 0x2d) k--;
+    while (k > 0 && isJsonSpace(text.charCodeAt(k - 1))) k--;
+    if (text.charCodeAt(k - 1) === 0x3a) {
+      FLOAT_PART.lastIndex = 0;
+      return true;
+    }
+  }
+  return false;
+}
+
+/** Whether a UTF-16 code is an ASCII digit. */
+function isDigitCode(code: number): boolean {
+  return code >= 0x30 && code <= 0x39;
+}
+
+/**
+ * A line of a piece {@link lineReader} found no float in (no `[`, no
+ * fraction or exponent after a colon): JSON.parse, when its value is an
+ * object {@link readsAsPython} vouches for; else (-0, a long int, an index
+ * key, nesting beyond MAX_DEPTH) {@link loadsPy}.
+ */
+function loadsFlatObject(text: string): unknown {
+  const value = parsedByJson(text);
+  if (value === REFUSED) return parsePython(text);
+  return typeof value === 'object' && value !== null && readsAsPython(value, 1) ? value : loadsPy(text);
+}
+
+/**
+ * Whether JSON.parse gave `value` (an object at nesting `depth`, parsed
+ * from a line without `[` or a float) as json.loads would: its first key
+ * does not start with a digit (JavaScript lists array-index keys first,
+ * Python keeps their order), its numbers are safe ints other than -0, and
+ * so are the objects it holds, to {@link MAX_DEPTH} levels.
+ */
+function readsAsPython(value: object, depth: number): boolean {
+  if (depth > MAX_DEPTH) return false;
+  let first = true;
+  for (const key in value) {
+    if (first && isDigitCode(key.charCodeAt(0))) return false;
+    first = false;
+    const item = (value as Record<string, unknown>)[key];
+    if (typeof item === 'number' ? !Number.isSafeInteger(item) || Object.is(item, -0) : typeof item === 'object' && item !== null && !readsAsPython(item, depth + 1)) return false;
+  }
+  return true;
+}
+
+/** What {@link parsedByJson} gives for a text JSON.parse refuses. */
+const REFUSED: unique symbol = Symbol('refused by JSON.parse');
+
+/** JSON.parse of `text`, or {@link REFUSED}: then the exact parser reads it (NaN and Infinity) or says, in Python's words, why not. */
+function parsedByJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return REFUSED;
+  }
+}
 
 /** `text` read by JSON.parse, when it is a container JSON.parse reads as json.loads does (the caller has made sure of its numbers and keys); else the exact parser's reading. */
 function loadsContainer(text: string): unknown {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    // Python's words for the error come from the parser below.
-    return parsePython(text);
-  }
+  const value = parsedByJson(text);
+  if (value === REFUSED) return parsePython(text);
   // A scalar document (`1.0`) is left to the parser below (the tests look after separators only);
   // nesting deeper than MAX_DEPTH takes two characters a level.
   if (typeof value === 'object' && value !== null && (text.length <= 2 * MAX_DEPTH || depthOf(value) <= MAX_DEPTH)) return value;

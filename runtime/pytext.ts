@@ -555,7 +555,11 @@ export function reviewHeadings(body: string): ReviewHeading[] {
       start = end < 0 ? -1 : body.indexOf('\n##', end) + 1 || -1;
     }
   }
-  return [...bySeq].map(([seq, participant]) => ({ participant, seq }));
+  // forEach, not a spread of [seq, participant] pairs destructured one by one: a
+  // first validate runs this once, cold, where each destructuring walks an iterator.
+  const headings: ReviewHeading[] = [];
+  bySeq.forEach((participant, seq) => void headings.push({ participant, seq }));
+  return headings;
 }
 
 /** The heading {@link reviewHeadings} finds first in `line` (one of review.md's section heading lines), as cheaply as that line allows. */

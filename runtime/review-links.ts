@@ -117,8 +117,9 @@ export class ReviewLinks {
   readonly headings: LinkedHeading[];
   /** The seqs whose first event a heading still needs. */
   readonly watched: Set<unknown>;
+  /** The first event of each watched seq: its seq, author and name. */
   readonly firstBySeq = new Map<unknown, Json>();
-  /** The review events read or restored, in order. */
+  /** The review events read or restored, in order: their seq, author and name. */
   readonly events: Json[] = [];
   /** The ledger this was built from, and the prefix it speaks for (events). */
   readonly ledger: ReviewLedger | undefined;
@@ -147,8 +148,15 @@ export class ReviewLinks {
 
   /** Note an event read now (`seq`: its pySeqKey). */
   add(event: Json, seq: unknown): void {
-    if (event.event === 'review_submitted') this.events.push(event);
-    if (this.watched.has(seq) && !this.firstBySeq.has(seq)) this.firstBySeq.set(seq, event);
+    const review = event.event === 'review_submitted';
+    const watched = this.watched.has(seq) && !this.firstBySeq.has(seq);
+    if (!review && !watched) return;
+    // Only what step 7 and the checkpoint read of it: a whole parsed event
+    // (summary, time…) kept for each review of a long log is what a first
+    // validate's garbage collector copied most.
+    const kept: Json = { seq: event.seq, from: event.from, event: event.event };
+    if (review) this.events.push(kept);
+    if (watched) this.firstBySeq.set(seq, kept);
   }
 
   /** Restore the prefix's review events (seq and author), before any event is read. */
@@ -202,8 +210,9 @@ export class ReviewLinks {
       if (!messages || messages.length) headings.push({ seq: heading.seq, participant: heading.participant, ...(messages ? { messages } : {}) });
     }
     const headingSeqs = this.ledger?.headingSeqs ?? encodeSeqs(this.#headingSeqs!);
-    const reviewSeqs = new Set(this.events.map((event) => event.seq));
-    const judged = strict?.map((f): StrictFinding => (f.review !== undefined || f.seq > count ? f : { ...f, review: reviewSeqs.has(f.seq) }));
+    // The review events' seqs only when a finding asks (a valid review.md has none).
+    let reviewSeqs: Set<unknown> | undefined;
+    const judged = strict?.map((f): StrictFinding => (f.review !== undefined || f.seq > count ? f : { ...f, review: (reviewSeqs ??= new Set(this.events.map((event) => event.seq))).has(f.seq) }));
     return { reviews: this.count, unheaded, headings, headingSeqs, mentions, ...(judged ? { strict: judged } : {}) };
   }
 

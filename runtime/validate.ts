@@ -537,7 +537,7 @@ async function strictFindings(links: ReviewLinks, review: ReviewFile): Promise<{
     const found = firstReviewHeading(line);
     return found ? [found] : [];
   };
-  return links.ledger?.strict ?? strictReviewSections((await review.text()) ?? '', heading).filter((section) => section.errors.length);
+  return links.ledger?.strict ?? strictReviewSections((await review.text()) ?? '', heading);
 }
 
 /** Step 8: deliverable events (references, roles, hashes) and the frozen marks. */

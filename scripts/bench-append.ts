@@ -19,7 +19,11 @@
 // printed with the table. `benchValidateAppend()` returns the rows for
 // scripts/bench.ts; run alone (node or bun):
 //
-//   node_modules/.bin/bun scripts/bench-append.ts [events=100000] [rounds=7]
+//   node_modules/.bin/bun scripts/bench-append.ts [events=100000] [rounds=7] [--validate-only]
+//
+// `--validate-only` measures the validate rows alone (first validate and
+// re-validate, binary and Node, and the Python tools' validate): a quick
+// before/after of validate's speed.
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -65,6 +69,8 @@ export interface ValidateAppendOptions {
   root?: string;
   /** Progress lines (default: none). */
   log?: (line: string) => void;
+  /** Measure the validate rows only (first validate, re-validate), not the appends. */
+  validateOnly?: boolean;
 }
 
 interface Sample {
@@ -89,7 +95,7 @@ export async function benchValidateAppend(options: ValidateAppendOptions = {}): 
   const loadBefore = loadAverage();
   try {
     const bench = await Bench.create(work, root, reference, events, options.log ?? (() => undefined));
-    const samples = bench.measure(rounds);
+    const samples = bench.measure(rounds, options.validateOnly ?? false);
     return { rows: bench.rows(samples), notes: bench.notes(rounds), load: `before ${loadBefore}; after ${loadAverage()}` };
   } finally {
     rmSync(work, { recursive: true, force: true });
@@ -180,8 +186,8 @@ class Bench {
     rmSync(join(this.#folder, '.acp.checkpoint.json'), { force: true });
   }
 
-  /** `rounds` interleaved rounds of every measure; samples by measure. */
-  measure(rounds: number): Map<string, Sample[]> {
+  /** `rounds` interleaved rounds of every measure (`validateOnly`: of the validate measures); samples by measure. */
+  measure(rounds: number, validateOnly: boolean): Map<string, Sample[]> {
     const samples = new Map<string, Sample[]>();
     const add = (key: string, sample: Sample): void => void (samples.get(key) ?? samples.set(key, []).get(key)!).push(sample);
     for (let round = 0; round < rounds; round++) {
@@ -192,6 +198,7 @@ class Bench {
         add(`${runtime} first validate`, this.#timed([runtime, 'validate']));
         add(`${runtime} re-validate`, this.#timed([runtime, 'validate']));
       }
+      if (validateOnly) continue;
       // The first append after a validate: no append checkpoint, the validation checkpoint current.
       this.#dropAppendCheckpoint();
       add('binary first append', this.#append('binary'));
@@ -217,8 +224,9 @@ class Bench {
     const rows: ValidateAppendRow[] = [];
     const k = `${this.#events / 1000}k`;
     const row = (what: string, runtime: string, measure: string, baseline: string, label: string, goal: string, limit: number | undefined): void => {
-      const a = samples.get(measure)!;
-      const b = samples.get(baseline)!;
+      const a = samples.get(measure);
+      const b = samples.get(baseline);
+      if (!a || !b) return; // not measured (--validate-only)
       const [cpu, wall, baseCpu, baseWall] = [median(a.map((s) => s.cpu)), median(a.map((s) => s.wall)), median(b.map((s) => s.cpu)), median(b.map((s) => s.wall))];
       const ratio = cpu / baseCpu;
       const figures = { cpuRatio: ratio, wallRatio: wall / baseWall, ...(limit === undefined ? {} : { limit }) };
@@ -250,9 +258,10 @@ class Bench {
 
 /** Print the table (run as a script). */
 async function main(): Promise<void> {
-  const [events, rounds] = [Number(process.argv[2] ?? 100_000), Number(process.argv[3] ?? 7)];
+  const validateOnly = process.argv.includes('--validate-only');
+  const [events, rounds] = process.argv.slice(2).filter((arg) => arg !== '--validate-only').map(Number);
   if (!existsSync(join(resolve(dirname(fileURLToPath(import.meta.url)), '..'), 'dist', 'acp'))) throw new Error('build first: npm run build');
-  const table = await benchValidateAppend({ events, rounds, log: (line) => console.error(line) });
+  const table = await benchValidateAppend({ events: events ?? 100_000, rounds: rounds ?? 7, validateOnly, log: (line) => console.error(line) });
   console.log('| Measure | Runtime | CPU | Wall | Baseline (same rounds) | Ratio | Goal | Met |\n| --- | --- | --- | --- | --- | --- | --- | --- |');
   for (const r of table.rows) console.log(`| ${r.what} | ${r.runtime} | ${r.cpu} | ${r.wall} | ${r.baseline} | ${r.ratio} | ${r.goal} | ${r.met} |`);
   console.log(`\nLoad average (1/5/15 min): ${table.load}\n`);

@@ -11,11 +11,14 @@
 // - review headings: the plain line's shortcut and the general matcher
 //   against Python's own regular expression (§7.1), line by line and over
 //   whole review.md texts.
+// - strict mode's review sections: a section that declares everything
+//   needs no heading (the heading is looked for only where one is missing).
 //
 // Cases per property: 2,000 in quick (`npm test`), 50,000 in full
 // (ACP_FULL=1) and long (CASES of test/python/oracle.ts).
 import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, test } from 'vitest';
+import { strictReviewSections } from '../runtime/documents.ts';
 import { decodeText, firstReviewHeading, reviewHeadings } from '../runtime/pytext.ts';
 import { dumpsPy, lineReader, loadsPy } from '../runtime/pyjson.ts';
 import { CASES, rng, runPython } from './python/oracle.ts';
@@ -25,19 +28,19 @@ const pick = <T>(r: Rand, items: readonly T[]): T => items[Math.floor(r() * item
 
 /** A number as an event line may carry it: plain, or in a form JSON.parse and json.loads read apart. */
 function numberText(r: Rand, n: number): string {
-  return r() < 0.8 ? String(n) : pick(r, [`${n}.0`, `${n}e0`, `${n}E0`, '-0', '-0.0', '12345678901234567', '9007199254740993', ` ${n}`, `\t${n}`, `${n}.5`, '1e400', 'NaN', '-Infinity']);
+  return r() < 0.8 ? String(n) : pick(r, [`${n}.0`, `${n}e0`, `${n}E0`, '-0', '-0.0', '12345678901234567', '9007199254740993', ` ${n}`, `\t${n}`, `${n}.5`, '1e400', 'NaN', '-Infinity', `${n}e+0`, `${n}.00E-0`, `\n -${n}.0`, `1${'0'.repeat(400)}`]);
 }
 
 /** A string value: words, and now and then what could mislead a pattern (colons, digits, brackets, escapes). */
 function stringText(r: Rand): string {
-  const parts = ['a sentence', ': 1.5', ':12,', '[x]', '"q"', '\\', '\u00e9', 'seq', '10:05', '2026-01-01T00:00:00Z', ':-0', '1e5', '\u2028', '{}'];
+  const parts = ['a sentence', ': 1.5', ':12,', '[x]', '"q"', '\\', '\u00e9', 'seq', '10:05', '2026-01-01T00:00:00Z', ':-0', '1e5', '\u2028', '{}', 'v1.', '2e', 'x: -3E+1'];
   return JSON.stringify(Array.from({ length: Math.floor(r() * 3) }, () => pick(r, parts)).join(' '));
 }
 
 /** One line of a log: mostly an event as acp or the Python tools write it, sometimes anything. */
 function lineText(r: Rand, seq: number): string {
   const roll = r();
-  if (roll < 0.05) return pick(r, ['', '   ', 'not json', '{"seq": 1,', '[1, 2]', '1.0', '"x"', '{"10": "a", "9": "b"}', '{"\\u0031": 1}', '{"a": {"b": 1.0}}', '{"a": [1.0]}', '\ufeff{}']);
+  if (roll < 0.05) return pick(r, ['', '   ', 'not json', '{"seq": 1,', '[1, 2]', '1.0', '"x"', '{"10": "a", "9": "b"}', '{"\\u0031": 1}', '{"a": {"b": 1.0}}', '{"a": {"2": 1, "1": -0}}', '{"a": {"b": 1, "c": {"d": "x", "e": null}}}', '{"a": [1.0]}', '\ufeff{}']);
   const sep = r() < 0.5 ? [':', ','] : [': ', ', '];
   const key = (name: string): string => (r() < 0.03 ? pick(r, ['"s\\u0065q"', '"0"', '"01"', '"\\u0030"']) : JSON.stringify(name));
   const members = [
@@ -83,12 +86,27 @@ describe('lineReader: JSON.parse for a whole piece of the log reads every line a
     expect(fast).toBeLessThan(CASES * 0.9);
   });
 
-  test('the lines acp writes take JSON.parse; a float, -0, a long number, an index key or an array anywhere in the piece do not', () => {
+  test('the lines acp writes take JSON.parse; a float or an array anywhere in the piece does not', () => {
     const acp = '{"seq":2,"from":"alice","event":"deliverable_revised","at":"2026-01-01T00:00:00Z","summary":"Step 2, 1.5 words","reply_to":1}\n';
     expect(lineReader(acp)).not.toBe(loadsPy);
-    for (const marked of ['{"seq":1.0}', '{"seq": -0}', '{"seq":1e0}', '{"seq":12345678901234567}', '{"10":1}', '{"\\u0031":1}', '{"a":[1]}']) expect(lineReader(`${acp}${marked}\n`), marked).toBe(loadsPy);
+    for (const marked of ['{"seq":1.0}', '{"seq": 1.0}', '{"seq":\n -1.5}', '{"seq":1e0}', '{"seq":10E+2}', '{"seq":7e-1}', '{"a":"x1.","b":12.5}', '{"a":[1]}']) expect(lineReader(`${acp}${marked}\n`), marked).toBe(loadsPy);
     // A string's colon before a number, or a bracket, costs a false alarm only.
-    expect(lineReader(acp.replace('Step 2,', 'Step: 2.'))).toBe(loadsPy);
+    expect(lineReader(acp.replace('Step 2,', 'Step: 2.5'))).toBe(loadsPy);
+    expect(lineReader(acp.replace('Step 2,', 'Step: 2.'))).not.toBe(loadsPy);
+  });
+
+  test('-0, a long int, an index key or nesting beyond MAX_DEPTH leave the piece to JSON.parse, and their own line to loadsPy', () => {
+    const acp = '{"seq":2,"from":"alice","event":"deliverable_revised","at":"2026-01-01T00:00:00Z","summary":"v1.5e3: 1 in 2.0","reply_to":1}\n';
+    const deep = (levels: number): string => `${'{"a":'.repeat(levels - 1)}{"b":1}${'}'.repeat(levels - 1)}`;
+    expect(isDeepStrictEqual(lineReader(`${acp}${deep(1000)}\n`)(deep(1000)), loadsPy(deep(1000)))).toBe(true);
+    const lines = [deep(1001), '{"seq": -0}', '{"seq":12345678901234567}', '{"seq":9007199254740993}', '{"b":1,"10":1,"9":2}', '{"\\u0031":1}', '{"a":{"2":1,"1":-0}}', '{"__proto__":1}', '{}', `{"seq":1${'0'.repeat(400)}}`, `${'{"a":'.repeat(999)}{"b":-0}${'}'.repeat(999)}}`, `${'{"a":'.repeat(1000)}1${'}'.repeat(1000)}`];
+    for (const line of lines) {
+      const read = lineReader(`${acp}${line}\n`);
+      expect(read, line).not.toBe(loadsPy);
+      const [got, want] = [reading(read, line), reading(loadsPy, line)];
+      expect(got.error ?? got.written, line).toBe(want.error ?? want.written);
+      expect(isDeepStrictEqual(got.value, want.value), line).toBe(true);
+    }
   });
 });
 
@@ -169,5 +187,24 @@ pattern = re.compile(r"^##\\s+.+?\\s+-\\s+(.+?)\\s+-\\s+seq\\s+(\\d+)\\s*$")`;
     texts.forEach((text, k) => {
       expect(reviewHeadings(text).map((h) => [h.participant, String(h.seq)]), JSON.stringify(text)).toEqual(python[k]!.ok);
     });
+  });
+});
+
+describe("strict mode's review sections: a heading is looked for only where a declaration is missing", () => {
+  test('the findings of a review.md whose sections mostly declare everything, and the headings asked for', () => {
+    const declared = 'Context:\n- Reviewed primary deliverable: `d.md`\n\nReview Scope:\n- Primary deliverable completeness\n';
+    const sections = [`## t - bob - seq 4\n\n${declared}`, '## t - bob - seq 14\n\nReview Scope:\n', `## no heading here\n\nx\n`, `## t - al - seq 24\n\n${declared}<!-- Review Scope: -->\n`, '## t - al - seq 34\n\n<!-- Reviewed primary deliverable: Review Scope: Primary deliverable completeness -->\n'];
+    const asked: string[] = [];
+    const heading = (line: string): { seq: number | bigint }[] => {
+      asked.push(line);
+      const found = firstReviewHeading(line);
+      return found ? [found] : [];
+    };
+    const findings = strictReviewSections(`# Review\n\n${sections.join('\n')}`, heading);
+    expect(findings).toEqual([
+      { seq: 14, errors: ['review.md review of seq 14 must declare Reviewed primary deliverable', 'review.md review of seq 14 Review Scope must include Primary deliverable completeness'] },
+      { seq: 34, errors: ['review.md review of seq 34 must declare Reviewed primary deliverable', 'review.md review of seq 34 must declare Review Scope', 'review.md review of seq 34 Review Scope must include Primary deliverable completeness'] },
+    ]);
+    expect(asked).toEqual(['## t - bob - seq 14', '## no heading here', '## t - al - seq 34']);
   });
 });

@@ -29,6 +29,10 @@ import { RpcClient, RpcResponseError } from '../plugins/rpc/client.ts';
 import { FROZEN, INIT, OWNER, PRIMARY, STEPS } from './happy-path.ts';
 import { ALICE_TOKEN, startServer } from './rpc/helpers.ts';
 import { atLeast } from './scale.ts';
+import { tmpdirInScratch } from './scratch.ts';
+
+// Its temporary folders in memory where there is room (test/scratch.ts): the appends' fsyncs are disk work otherwise.
+tmpdirInScratch();
 
 const REPO = join(import.meta.dirname, '..');
 const AUDIT = join(REPO, 'test', 'plugins', 'fixtures', 'audit.mjs');

@@ -1,16 +1,16 @@
 // A scratch directory in memory for the test files that make the most
-// temporary folders in this process (the in-process conformance replay: 240
-// folders, 15,000 commands). On a machine whose /tmp is a disk, each
+// temporary folders (the in-process conformance replay: 240 folders, 15,000
+// commands; the crash and race trials). On a machine whose /tmp is a disk, each
 // append's fdatasync, rename and lock file is a real disk operation; in
 // memory (tmpfs, /dev/shm on Linux) the same calls run the same code and
-// return at once (a seventh of that file's CPU). The durability itself is
+// return at once (a fifth of the replay's CPU, half of the crash trials'). The durability itself is
 // not what a test can check; what the calls do, and in which order, is.
-// Only for folders this process works on: Deno refuses any path under /dev
-// without --allow-all, so folders a spawned runtime is granted stay in the
-// system's temporary directory.
+// Not for folders granted to Deno or to an agent's sandbox: Deno refuses
+// any path under /dev without --allow-all.
 import { lstatSync, mkdtempSync, readdirSync, rmSync, statfsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll } from 'vitest';
 
 /** The memory file system the scratch directory is made in, where there is one. */
 const MEMORY_DIR = '/dev/shm';
@@ -31,6 +31,23 @@ export function makeScratch(env: NodeJS.ProcessEnv = process.env): string {
   const memory = !env.TMPDIR && process.platform === 'linux' && roomy(MEMORY_DIR);
   if (memory) removeAbandoned();
   return mkdtempSync(join(memory ? MEMORY_DIR : tmpdir(), `${PREFIX}${process.pid}-`));
+}
+
+/**
+ * Point the calling test file's temporary directory (TMPDIR: os.tmpdir() of
+ * its tests and of every process they start) at a scratch directory of
+ * {@link makeScratch} until the file ends. Call it at the file's top level,
+ * in a file that grants no folder to Deno or a sandbox (see the header).
+ */
+export function tmpdirInScratch(): void {
+  const previous = process.env.TMPDIR;
+  const dir = makeScratch();
+  process.env.TMPDIR = dir;
+  afterAll(() => {
+    if (previous === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = previous;
+    removeScratch(dir);
+  });
 }
 
 /** Remove a scratch directory made by {@link makeScratch}. */

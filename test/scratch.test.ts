@@ -1,7 +1,8 @@
 // test/scratch.ts: a private scratch directory in memory where there is a
 // roomy one, and the ones killed runs left there removed.
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, statfsSync, statSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, statfsSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { describe, expect, test } from 'vitest';
 import { makeScratch, removeScratch } from './scratch.ts';
@@ -31,10 +32,19 @@ describe("the tests' scratch directory", () => {
     });
   });
 
-  test.skipIf(!roomyMemoryDir())('on Linux with a roomy /dev/shm: in memory, private', () => {
+  test.skipIf(!roomyMemoryDir())('on Linux with a roomy /dev/shm: private, in memory unless programs may not run there', () => {
     withScratch({}, (dir) => {
-      expect(dir).toMatch(new RegExp(`^/dev/shm/acp-test-tmp-${process.pid}-`));
+      const noexec = /^\S+ \S+ \S+ \S+ \/dev\/shm (\S+)/gm;
+      const options = [...readFileSync('/proc/self/mountinfo', 'utf8').matchAll(noexec)].at(-1)?.[1] ?? '';
+      expect(dir.startsWith(`${options.split(',').includes('noexec') ? tmpdir() : '/dev/shm'}/acp-test-tmp-${process.pid}-`)).toBe(true);
       expect(statSync(dir).mode & 0o777).toBe(0o700);
+    });
+  });
+
+  test('programs written there run (the git tests run wrappers and hooks they write)', () => {
+    withScratch({}, (dir) => {
+      writeFileSync(join(dir, 'program'), '#!/bin/sh\necho ran\n', { mode: 0o755 });
+      expect(execFileSync(join(dir, 'program'), { encoding: 'utf8' })).toBe('ran\n');
     });
   });
 

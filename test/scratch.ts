@@ -7,7 +7,7 @@
 // not what a test can check; what the calls do, and in which order, is.
 // Not for folders granted to Deno or to an agent's sandbox: Deno refuses
 // any path under /dev without --allow-all.
-import { lstatSync, mkdtempSync, readdirSync, rmSync, statfsSync } from 'node:fs';
+import { lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, statfsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
@@ -21,14 +21,14 @@ const PREFIX = 'acp-test-tmp-';
 
 /**
  * A new private directory (0700) for this process's temporary folders: in
- * memory on Linux with a roomy /dev/shm, unless TMPDIR names a directory of
- * the caller's choosing; else under the system's temporary directory. The
- * caller removes it ({@link removeScratch}). Scratch directories that killed
+ * memory on Linux with a roomy /dev/shm that may hold programs, unless
+ * TMPDIR names a directory of the caller's choosing; else under the
+ * system's temporary directory. The caller removes it ({@link removeScratch}). Scratch directories that killed
  * runs left behind (their pid is gone) are removed first: in memory they
  * hold memory until the machine restarts.
  */
 export function makeScratch(env: NodeJS.ProcessEnv = process.env): string {
-  const memory = !env.TMPDIR && process.platform === 'linux' && roomy(MEMORY_DIR);
+  const memory = !env.TMPDIR && process.platform === 'linux' && roomy(MEMORY_DIR) && executable(MEMORY_DIR);
   if (memory) removeAbandoned();
   return mkdtempSync(join(memory ? MEMORY_DIR : tmpdir(), `${PREFIX}${process.pid}-`));
 }
@@ -63,6 +63,14 @@ function roomy(dir: string): boolean {
     // No such file system here.
     return false;
   }
+}
+
+/** Whether programs may run from `mountPoint` (the tests run git wrappers and hooks they write): not mounted noexec, as hardened systems mount /dev/shm. */
+function executable(mountPoint: string): boolean {
+  // /proc/self/mountinfo: "id parent major:minor root mount-point options …"; the last mount on a point is the one seen.
+  const mounts = readFileSync('/proc/self/mountinfo', 'utf8').split('\n').map((line) => line.split(' '));
+  const options = mounts.filter((fields) => fields[4] === mountPoint).at(-1)?.[5];
+  return options !== undefined && !options.split(',').includes('noexec');
 }
 
 /** Scratch directories in memory of processes that no longer exist, owned by this user (never follows a link another user planted). */

@@ -13,8 +13,9 @@ import { scenarioSets } from './conformance/select.ts';
 import { makeScratch, removeScratch } from './scratch.ts';
 
 const inproc = runtimeSpec('inproc-dist').runtime;
-const scratch = makeScratch();
-afterAll(() => removeScratch(scratch));
+// ACP_KEEP keeps a failing scenario's folder for inspection (replay.ts): then they go to the system's temporary directory, which outlives the run.
+const scratch = process.env.ACP_KEEP ? undefined : makeScratch();
+afterAll(() => scratch && removeScratch(scratch));
 for (const { label, scenarios } of scenarioSets()) {
   describe.concurrent(`conformance in-process (${label}, all ${scenarios.length})`, () => {
     test('every scenario file holds scenarios', () => expect(scenarios.length).toBeGreaterThan(0));

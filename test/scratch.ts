@@ -3,7 +3,7 @@
 // commands; the crash and race trials). On a machine whose /tmp is a disk, each
 // append's fdatasync, rename and lock file is a real disk operation; in
 // memory (tmpfs, /dev/shm on Linux) the same calls run the same code and
-// return at once (a fifth of the replay's CPU, half of the crash trials'). The durability itself is
+// return at once (a fifth of the replay's CPU). The durability itself is
 // not what a test can check; what the calls do, and in which order, is.
 // Not for folders granted to Deno or to an agent's sandbox: Deno refuses
 // any path under /dev without --allow-all.

@@ -29,6 +29,10 @@ import { afterAll, expect, test } from 'vitest';
 import { createNodeHost, formatProtocolJson, inspectFolderLock, participantIds, readReadiness, replay, withFolderLock } from '../acp.ts';
 import { DIST_URL, LONG, cli } from './reliability/fixture.ts';
 import { byScale } from './scale.ts';
+import { tmpdirInScratch } from './scratch.ts';
+
+// Its temporary folders in memory where there is room (test/scratch.ts): the appends' fsyncs are disk work otherwise.
+tmpdirInScratch();
 
 const TRIALS = byScale({ quick: 6, full: 21, long: 201 });
 /**

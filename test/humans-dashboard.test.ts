@@ -12,6 +12,10 @@ import { browserTestName, launchBrowser, SKIP_BROWSER } from './humans/browser.t
 import { acp } from './humans/context.ts';
 import { dashboard } from './humans/dashboard.ts';
 import { cleanup, happyFolder, REVIEWER, STEPS, tempRoot } from './humans/folders.ts';
+import { tmpdirInScratch } from './scratch.ts';
+
+// Its temporary folders in memory where there is room (test/scratch.ts): the appends' fsyncs are disk work otherwise.
+tmpdirInScratch();
 
 afterAll(cleanup);
 

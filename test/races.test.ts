@@ -16,6 +16,10 @@ import { afterAll, expect, test } from 'vitest';
 import { participantIds, readReadiness, replay } from '../acp.ts';
 import { DIST_URL, LONG, cli, makeFolder, racerAppend, readLines, spawnCli, spawnNode, writeWorker } from './reliability/fixture.ts';
 import { byScale } from './scale.ts';
+import { tmpdirInScratch } from './scratch.ts';
+
+// Its temporary folders in memory where there is room (test/scratch.ts): the appends' fsyncs are disk work otherwise.
+tmpdirInScratch();
 
 const PROCESSES = byScale({ quick: 4, full: 8, long: 16 });
 const APPENDS = byScale({ quick: 10, full: 25, long: 50 });

@@ -5,7 +5,10 @@
 // whose scripts/ holds one shim per script, each exec'ing acp's command with
 // the arguments it was given. Run with python3's unittest, on the Node
 // bundle (dist/acp.mjs) and the compiled binary (dist/acp), both built by
-// `npm test`.
+// `npm test`. Run size (test/scale.ts): `npm test` runs it on the bundle
+// only; the binary is the same program compiled, and its process edge is
+// checked in `npm test` by conformance.test.ts and reference-runtimes.test.ts
+// (6 s of CPU here); ACP_FULL=1 runs it on both.
 //
 // Four of the file's eighteen tests check the Python package itself, not
 // the CLI (its SKILL.md, README files, references/ and the text of
@@ -18,6 +21,7 @@ import { join, resolve } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { python3 } from './python/oracle.ts';
 import { referenceDir, referenceMissing, SCRIPTS } from './reference/harness.ts';
+import { atLeast } from './scale.ts';
 
 const REPO = resolve(import.meta.dirname, '..');
 /** The tests of the file that check the Python package's own files, not the CLI. */
@@ -45,11 +49,11 @@ const CLI_TESTS = [
   'test_external_mode_uses_repo_relative_dir_and_external_refs',
 ];
 
-/** The command that runs acp on each runtime. */
-const RUNTIMES: Record<string, string[]> = {
-  node: [process.execPath, join(REPO, 'dist', 'acp.mjs')],
-  binary: [join(REPO, 'dist', 'acp')],
-};
+/** The command that runs acp on each runtime (`npm test`: the bundle on Node only, see the header). */
+function runtimes(): Record<string, string[]> {
+  const node = [process.execPath, join(REPO, 'dist', 'acp.mjs')];
+  return atLeast('full') ? { node, binary: [join(REPO, 'dist', 'acp')] } : { node };
+}
 
 /** A ROOT with the unmodified test file in tests/ and a shim per script in scripts/ that runs `command <acp command> --no-config <args>`. */
 function adapter(command: string[]): string {
@@ -71,7 +75,7 @@ describe.skipIf(missing !== undefined)(`the reference's own tests pass against a
     expect(names.sort()).toEqual([...PACKAGE_TESTS, ...CLI_TESTS].sort());
   });
 
-  for (const [runtime, command] of Object.entries(RUNTIMES)) test(`${runtime}: the fourteen CLI tests pass`, () => {
+  for (const [runtime, command] of Object.entries(runtimes())) test(`${runtime}: the fourteen CLI tests pass`, () => {
     if (!existsSync(command.at(-1)!)) throw new Error(`${command.at(-1)} is missing: run npm run build first`);
     const root = adapter(command);
     try {

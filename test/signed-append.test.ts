@@ -20,6 +20,10 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { OWNER, REVIEWER, STEPS } from './happy-path.ts';
 import { pythonValidator } from './python/reference.ts';
 import { BOB_TOKEN, snapshotFolder, startServer } from './rpc/helpers.ts';
+import { tmpdirInScratch } from './scratch.ts';
+
+// Its temporary folders in memory where there is room (test/scratch.ts): the appends' fsyncs are disk work otherwise.
+tmpdirInScratch();
 
 const FOLDER = '/c';
 const PY_VALIDATE = pythonValidator();

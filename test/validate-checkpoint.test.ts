@@ -46,6 +46,10 @@ import {
 import { hmacHex } from '../runtime/checkpoint.ts';
 import { MIN_LOG_BYTES, validateCheckpointPath } from '../runtime/validate-checkpoint.ts';
 import { byScale } from './scale.ts';
+import { tmpdirInScratch } from './scratch.ts';
+
+// Its temporary folders in memory where there is room (test/scratch.ts): the appends' fsyncs are disk work otherwise.
+tmpdirInScratch();
 
 const SEEDS = byScale({ quick: [12], full: [11, 12, 13], long: Array.from({ length: 16 }, (_, i) => 2000 + i) });
 const STEPS = byScale({ quick: 30, full: 60, long: 200 });

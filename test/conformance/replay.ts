@@ -83,6 +83,8 @@ export interface ReplayOptions {
   timeoutMs?: number;
   /** Keep ROOT on failure (default: env ACP_KEEP set). */
   keep?: boolean;
+  /** The directory ROOT is made in (default: the system's temporary directory). */
+  tmpRoot?: string;
 }
 
 export function isCmd(step: Step): step is CmdStep {
@@ -308,7 +310,7 @@ export async function replayScenario(
   const t0 = Date.now();
   const timeoutMs = opts.timeoutMs ?? 60_000;
   const keep = opts.keep ?? !!process.env.ACP_KEEP;
-  const made = await mkdtemp(join(tmpdir(), `acp-replay-${scenario.seed}-`));
+  const made = await mkdtemp(join(opts.tmpRoot ?? tmpdir(), `acp-replay-${scenario.seed}-`));
   const real = await realpath(made);
   const root = made;
   await mkdir(join(root, 'repo'));
@@ -343,11 +345,10 @@ export async function replayScenario(
       }
       checks++;
       const args = step.args.map((a) => a.split('<ROOT>').join(root));
-      // ACP_REPLAY_SEED/STEP: for debugging (and the harness's own oracle test).
-      const stepEnv = { ...env, ACP_REPLAY_SEED: String(scenario.seed), ACP_REPLAY_STEP: String(stepIndex) };
+      // ACP_REPLAY_SEED/STEP: for debugging (and the harness's own oracle test); the in-process CLI has no environment of its own.
       const r = runtime.exec
         ? await runtime.exec([step.cmd, ...args], root)
-        : await runCommand([...prefix, step.cmd, ...args], root, stepEnv, timeoutMs);
+        : await runCommand([...prefix, step.cmd, ...args], root, { ...env, ACP_REPLAY_SEED: String(scenario.seed), ACP_REPLAY_STEP: String(stepIndex) }, timeoutMs);
       const before = mismatches.length;
       const miss = (field: Field, expected: unknown, actual: unknown) =>
         mismatches.push({ seed: scenario.seed, stepIndex, step: step.step, field, expected, actual });

@@ -4,7 +4,8 @@
 // so the run size (test/scale.ts) sets the counts:
 //   quick  the push race with 3 writers × 2 appends; the two-clone handoff
 //          through the first three steps (a hand-over each way); a reader
-//          in another process while 3 appends are pulled in.
+//          in another process while 3 appends are pulled in; a directory
+//          the remote turned into a file.
 //   full   the race with 4 writers × 3; the handoff through the whole
 //          collaboration to completed; the reader over 10 appends; three
 //          appends at once in one process behind a ticket the remote will
@@ -204,6 +205,41 @@ describe('wait --git brings the other clone\'s files in by rename', () => {
     const seen = JSON.parse(out) as { reads: number; bad: string[]; badCount: number };
     expect(seen.bad).toEqual([]);
     expect(seen.reads).toBeGreaterThan(0);
+  });
+});
+
+describe('wait --git, a directory the remote turned into a file', () => {
+  it('the emptied directory makes room for the file; a directory with a file of the clone\'s own in it is refused, not cleared', async () => {
+    const { clones } = await setup('dirfile', initArgs, 2);
+    const [writer, reader] = clones.map((clone) => join(clone, 'collab')) as [string, string];
+    const publish = (message: string): void => {
+      git(clones[0]!, 'add', '-A', 'collab');
+      git(clones[0]!, 'commit', '--quiet', '-m', message);
+      git(clones[0]!, 'push', '--quiet', 'origin', 'main');
+    };
+    const follow = async (): Promise<{ code: number; stdout: string; stderr: string }> => acp('wait', '--git', '--folder', reader, '--participant', OWNER, '--timeout', '30');
+    for (const name of ['notes', 'extra']) {
+      mkdirSync(join(writer, 'deliverables', name));
+      writeFileSync(join(writer, 'deliverables', name, 'a.md'), `# ${name}, a directory\n`);
+    }
+    publish('two directories');
+    expect((await follow()).code).toBe(0);
+    expect(readFileSync(join(reader, 'deliverables', 'notes', 'a.md'), 'utf8')).toBe('# notes, a directory\n');
+    rmSync(join(writer, 'deliverables', 'notes'), { recursive: true });
+    writeFileSync(join(writer, 'deliverables', 'notes'), '# notes, now a file\n');
+    publish('notes becomes a file');
+    const followed = await follow();
+    expect(followed.code, followed.stderr).toBe(0);
+    expect(readFileSync(join(reader, 'deliverables', 'notes'), 'utf8')).toBe('# notes, now a file\n');
+    // A file of the reader's own (untracked) in the directory the remote replaces: refused, the file kept.
+    writeFileSync(join(reader, 'deliverables', 'extra', 'mine.md'), 'my own notes\n');
+    rmSync(join(writer, 'deliverables', 'extra'), { recursive: true });
+    writeFileSync(join(writer, 'deliverables', 'extra'), '# extra, now a file\n');
+    publish('extra becomes a file');
+    // wait notes the refusal (it retries; the turn is still read) and names the path.
+    const refused = await follow();
+    expect(refused.stdout).toContain('git: cannot put collab/deliverables/extra in place');
+    expect(readFileSync(join(reader, 'deliverables', 'extra', 'mine.md'), 'utf8')).toBe('my own notes\n');
   });
 });
 

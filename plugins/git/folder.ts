@@ -160,6 +160,12 @@ async function placeFiles(repo: Repo, staging: string, paths: string[], git: Git
       await confined.rename(staged, place);
     } catch (error) {
       if (api.errorCode(error) === 'EXDEV') return checkoutInPlace(repo, git, paths.slice(index));
+      // A directory the remote turned into a file: its files were deleted before, the directory is left empty in the
+      // way, and git's own write clears it. One that still holds anything (a file of this clone's own) is refused.
+      if (api.errorCode(error) === 'EISDIR' && (await confined.readDir(place).catch(() => undefined))?.length === 0) {
+        await checkoutInPlace(repo, git, [path]);
+        continue;
+      }
       throw new api.AcpError(`git: cannot put ${path} in place: ${(error as Error).message}`);
     }
   }

@@ -12,7 +12,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, test, vi } from 'vitest';
+import { describe, expect, onTestFinished, test, vi } from 'vitest';
 import * as acp from '../acp.ts';
 import type { Keyring } from '../runtime/host.ts';
 import type { Json } from '../runtime/types.ts';
@@ -337,7 +337,7 @@ describe('signed collaborations: verification on every core', () => {
 
   test('bun hashes lines natively (Bun.CryptoHasher, as the binary does) and signs through WebCrypto: Node reads the same head, key file name and signature', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'acp-sign-bun-'));
-    afterAll(() => rmSync(dir, { recursive: true, force: true }));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     const folder = join(dir, 'collab');
     const bun = spawnSync(join(REPO, 'node_modules', '.bin', 'bun'), [join(REPO, 'acp.ts'), 'init', '--folder', folder, '--participant', 'alice', '--participant', 'bob', '--objective', 'o', '--completion', 'g', '--primary-deliverable-type', 'adr', '--sign'], { env: { ...process.env, ACP_SIGNING_KEY_DIR: join(dir, 'keys') }, encoding: 'utf8' });
     expect(bun.stderr).toBe('');
@@ -411,7 +411,7 @@ describe('signed collaborations: interop with tools that do not sign', () => {
 
   test.skipIf(!PY_VALIDATE)(`the Python validator gives ${byScale({ quick: 1, full: 30 })} random signed folders the verdict it gives them unsigned (it reads the signing keys as the extra keys they are)`, { timeout: 600_000 }, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'acp-sign-py-'));
-    afterAll(() => rmSync(dir, { recursive: true, force: true }));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     const keyring = memoryKeyring();
     const verdict = (host: acp.Host & { fs: acp.MemoryFileSystem }, name: string): { status: number | null; out: string } => {
       for (const [path, bytes] of host.fs.snapshot()) {
@@ -540,7 +540,7 @@ describe('signed collaborations: every door signs', () => {
 
   test('the CLI: init --sign keeps keys 0600 outside the folder, validate, doctor and status report the verification, acp key prints the public key', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'acp-sign-'));
-    afterAll(() => rmSync(dir, { recursive: true, force: true }));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     const host = await acp.createNodeHost({ checkpointKeyFile: null, signingKeys: { dir: join(dir, 'keys') } });
     const cli = async (...argv: string[]): Promise<{ rc: number; out: string; err: string }> => {
       let out = '';
@@ -584,7 +584,7 @@ describe('signed collaborations: every door signs', () => {
 describe('signed collaborations: the validation checkpoint', () => {
   test('a long signed log re-validated from the checkpoint gives the full verdict, and an edit of its prefix is still found', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'acp-sign-cp-'));
-    afterAll(() => rmSync(dir, { recursive: true, force: true }));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     const registry = await registryPromise;
     const host = await acp.createNodeHost({ checkpointKeyFile: join(dir, 'checkpoint.key'), signingKeys: { dir: join(dir, 'keys') } });
     const folder = join(dir, 'collab');

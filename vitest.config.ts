@@ -21,11 +21,11 @@ import { testScale } from './test/scale.ts';
 //                     (test/node-versions.ts installs it in
 //                     test/global-setup.ts); without a Chromium the browser
 //                     tests are skipped, as the end of the run says.
-//                     About 2.5 minutes on 2 idle cores, ~255 CPU-seconds
-//                     (user+sys, children included, measured at load 6-12;
-//                     270 the same way before the files that make the most
-//                     folders made them in memory, test/scratch.ts). The
-//                     goal, 2 minutes, needs ~210.
+//                     144 s on 2 idle cores from a fresh clone, ~260
+//                     CPU-seconds (188 user + 71 sys, children included;
+//                     299 measured the same way before the files that make
+//                     the most folders made them in memory, test/scratch.ts).
+//                     The goal, 2 minutes, needs ~210.
 //   npm run test:all  full (ACP_FULL=1): every scenario in-process under
 //                     Bun, Deno and Node 22, 24, 26 too
 //                     (conformance-runtimes.test.ts) and a sample of each

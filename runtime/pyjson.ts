@@ -125,11 +125,11 @@ function needsPython(text: string): boolean {
         if (text.charCodeAt(k) === 0x3a) return true;
       }
       i = j + 1;
-    } else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
+    } else if (c === 0x2d || isDigitCode(c)) {
       let j = c === 0x2d ? i + 1 : i;
       if (c === 0x2d && text.charCodeAt(j) === 0x30) return true;
       const first = j;
-      while (j < n && text.charCodeAt(j) >= 0x30 && text.charCodeAt(j) <= 0x39) j++;
+      while (j < n && isDigitCode(text.charCodeAt(j))) j++;
       const next = text.charCodeAt(j);
       if (j - first >= 16 || next === 0x2e || next === 0x65 || next === 0x45) return true;
       i = j;
@@ -148,10 +148,7 @@ function isEscapedQuote(text: string, at: number): boolean {
 
 /** Whether text[from, to) is ASCII digits only. */
 function isDigits(text: string, from: number, to: number): boolean {
-  for (let k = from; k < to; k++) {
-    const c = text.charCodeAt(k);
-    if (c < 0x30 || c > 0x39) return false;
-  }
+  for (let k = from; k < to; k++) if (!isDigitCode(text.charCodeAt(k))) return false;
   return true;
 }
 
@@ -222,8 +219,8 @@ function hasFloatNumber(text: string): boolean {
   return false;
 }
 
-/** Whether a UTF-16 code is an ASCII digit. */
-function isDigitCode(code: number): boolean {
+/** Whether a UTF-16 code (or a byte) is an ASCII digit. */
+export function isDigitCode(code: number): boolean {
   return code >= 0x30 && code <= 0x39;
 }
 
@@ -394,10 +391,7 @@ export function parsePython(text: string): unknown {
   function readNumber(): unknown {
     const start = i;
     let j = i;
-    const digit = (k: number): boolean => {
-      const c = text.charCodeAt(k);
-      return c >= 0x30 && c <= 0x39;
-    };
+    const digit = (k: number): boolean => isDigitCode(text.charCodeAt(k));
     if (text.charCodeAt(j) === 0x2d) j++;
     if (j < n && text.charCodeAt(j) >= 0x31 && text.charCodeAt(j) <= 0x39) {
       j++;

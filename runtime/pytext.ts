@@ -7,7 +7,7 @@
  */
 import { AcpError } from './errors.ts';
 import { PY_NOT_PRINTABLE_RUNS } from './py-printable.ts';
-import { dumpsPy, isPyNumber, pyKeys, pyNumberRepr } from './pyjson.ts';
+import { dumpsPy, isDigitCode, isPyNumber, pyKeys, pyNumberRepr } from './pyjson.ts';
 import { sha256, toHex } from './sha256.ts';
 import { getBuiltin, nodeCrypto } from './util.ts';
 import type { PyInstant } from './types.ts';
@@ -261,7 +261,6 @@ function isoToYmd(year: number, week: number, weekday: number): [number, number,
 
 /** A cursor over the UTF-8 bytes of the string, 0 past the end (CPython reads its NUL terminator). */
 type Bytes = { at(i: number): number };
-const isDigitByte = (b: number): boolean => b >= 0x30 && b <= 0x39;
 
 /** `parse_digits`: `count` ASCII digits at `p`, or `undefined`. */
 function digits(b: Bytes, p: number, count: number): number | undefined {
@@ -279,12 +278,12 @@ function dateEnd(b: Bytes, len: number): number {
   if (len === 7) return 7;
   if (b.at(4) === 0x2d) {
     if (b.at(5) !== 0x57) return 10;
-    if (len > 8 && b.at(8) === 0x2d) return len === 9 ? -1 : len > 10 && isDigitByte(b.at(10)) ? 8 : 10;
+    if (len > 8 && b.at(8) === 0x2d) return len === 9 ? -1 : len > 10 && isDigitCode(b.at(10)) ? 8 : 10;
     return 8;
   }
   if (b.at(4) !== 0x57) return 8;
   let idx = 7;
-  while (idx < len && isDigitByte(b.at(idx))) idx++;
+  while (idx < len && isDigitCode(b.at(idx))) idx++;
   return idx < 9 ? idx : idx % 2 === 0 ? 7 : 8;
 }
 
@@ -337,7 +336,7 @@ function parseClock(b: Bytes, p: number, end: number): { fields: [number, number
   if (fraction === undefined) return undefined;
   fields[3] = count > 0 ? fraction * 10 ** (6 - count) : 0;
   p += count;
-  while (isDigitByte(b.at(p))) p++;
+  while (isDigitCode(b.at(p))) p++;
   return { fields, more: b.at(p) !== 0 };
 }
 
@@ -592,7 +591,7 @@ function plainHeading(line: string): ReviewHeading | null | undefined {
   if (n < 4 || line.charCodeAt(2) !== 32 || !PLAIN_LINE.test(line)) return undefined;
   const end = line.charCodeAt(n - 1) === 32 ? n - 1 : n;
   let digits = end;
-  while (digits > 0 && line.charCodeAt(digits - 1) >= 48 && line.charCodeAt(digits - 1) <= 57) digits--;
+  while (digits > 0 && isDigitCode(line.charCodeAt(digits - 1))) digits--;
   if (digits === end || digits < 7 || !line.startsWith(' - seq ', digits - 7)) return null;
   const tailDash = digits - 6;
   const first = line.indexOf(' - ', 4) + 1;

@@ -42,6 +42,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { append, createNodeHost, createRegistry, formatEventLine, init, type Host, type Registry } from '../acp.ts';
 import { RpcClient } from '../plugins/rpc/client.ts';
+import { optionOf } from './options.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const TOKEN = 'bench-token-0123456789abcdef';
@@ -484,10 +485,7 @@ async function measureNotify(run: BenchRun, bench: BenchFolder, server: Listenin
 const isMain = (import.meta as ImportMeta & { main?: boolean }).main ?? process.argv[1] === fileURLToPath(import.meta.url);
 if (isMain) {
   const args = process.argv.slice(2);
-  const value = (name: string): string | undefined => {
-    const i = args.indexOf(`--${name}`);
-    return i === -1 ? undefined : args[i + 1];
-  };
+  const value = (name: string): string | undefined => optionOf(args, name);
   const num = (name: string): number | undefined => (value(name) === undefined ? undefined : Number(value(name)));
   const json = args.includes('--json');
   const runtime = value('runtime') ?? 'node';

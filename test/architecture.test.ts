@@ -324,6 +324,12 @@ describe('the style rules', () => {
     expect(effects).toEqual([]);
   });
 
+  test('a relative import names its file: the .ts source (or package.json), never .js nor no extension', () => {
+    const named = (spec: string): boolean => !spec.startsWith('.') || /\.ts$|\/package\.json$/.test(spec);
+    expect(tracked([...LIBRARY, 'scripts']).flatMap((file) => importsOf(read(file)).filter(({ spec }) => !named(spec)).map(({ spec }) => `${file}: ${spec}`))).toEqual([]);
+    expect(["import { a } from './a.js';", "export * from '../b';", "const c = await import('./c.mjs');"].filter((text) => importsOf(text).every(({ spec }) => named(spec)))).toEqual([]);
+  });
+
   test('the rules see planted breaks (the checks themselves)', () => {
     const undocumented: string[] = [
       'export function f(): void {}',

@@ -176,6 +176,7 @@ export function isLastLineOf(tail: string, seq: number): boolean {
   }
 }
 
+/** Whether `seq` lies in `ranges` (sorted, disjoint `[first, last]` ranges; a binary search). */
 export function hasSeq(ranges: [number, number][], seq: number): boolean {
   let lo = 0;
   let hi = ranges.length - 1;
@@ -189,6 +190,7 @@ export function hasSeq(ranges: [number, number][], seq: number): boolean {
   return false;
 }
 
+/** `ranges` with `seq` added (a new array; the same one when it is already there), still sorted. */
 export function addSeq(ranges: [number, number][], seq: number): [number, number][] {
   if (hasSeq(ranges, seq)) return ranges;
   const out = ranges.map((r): [number, number] => [r[0], r[1]]);
@@ -232,6 +234,7 @@ function seqsAreIndexes(events: Json[]): boolean {
   return true;
 }
 
+/** A deep copy of `state` without its errors and their codes: what a checkpoint keeps of it. */
 export function stripErrors(state: DerivedState): Omit<DerivedState, 'errors' | 'codes'> {
   const { errors: _errors, codes: _codes, ...rest } = state;
   return structuredClone(rest);

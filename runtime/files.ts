@@ -14,12 +14,14 @@ import { errorCode, isInside, isObject, joinBytes, sleep } from './util.ts';
 import type { FolderLockState, FolderLockOptions, FolderLock, LockTicket, WriteAtomicOptions } from './types.ts';
 export type { FolderLockState, FolderLockOptions, FolderLock, LockTicket, WriteAtomicOptions } from './types.ts';
 
+/** Bytes in a mebibyte. */
 export const MiB = 1 << 20;
 /**
  * The most each kind of file can legitimately hold: a larger one is refused
  * unread (a symlink to a huge file must not exhaust memory).
  */
 export const READ_LIMITS = { protocol: 16 * MiB, log: 512 * MiB, document: 64 * MiB, checkpoint: 256 * MiB } as const;
+/** The most a lock file (or its breaker's) is read of: its holder's facts are a few hundred bytes. */
 export const LOCK_MAX_BYTES = 64 * 1024;
 
 /**

@@ -41,13 +41,41 @@ interface Request {
 
 /** Load the config file's plugins, then `options.plugins`, into `registry`. */
 export async function loadPlugins(registry: Registry, options: RegistryOptions & { host: Host }, api: AcpApi, bundled: Record<string, () => Promise<unknown>>): Promise<void> {
-  const { host } = options;
   const path = await builtinModule('node:path', () => import('node:path'));
   const fail = (message: string): never => {
     throw new api.AcpError(message);
   };
-  const runtime: RuntimeFacts = options.runtime ?? { name: 'unknown' };
-  const cwd = options.cwd ?? host.resolvePath('.');
+  const scope: LoadScope = { host: options.host, path, runtime: options.runtime ?? { name: 'unknown' }, cwd: options.cwd ?? options.host.resolvePath('.'), fail };
+  const guard = fileGuard(scope, options);
+  const requests = await configRequests(registry, scope, options, guard);
+  for (const entry of options.plugins ?? []) requests.push({ entry, base: scope.cwd, via: options.via ?? 'createRegistry' });
+  for (const request of requests) {
+    const { source, pluginOptions, load } = await resolveRequest(request, scope, guard, bundled);
+    await loadOne(registry, { source, via: request.via, options: pluginOptions, load, runtime: scope.runtime, warn: options.warn }, api);
+  }
+}
+
+/** What judging and loading a plugin file takes, the same for every file of one run. */
+interface LoadScope {
+  host: Host;
+  path: PathModule;
+  runtime: RuntimeFacts;
+  /** The directory relative paths of the call resolve against. */
+  cwd: string;
+  fail(message: string): never;
+}
+
+/** The safety and trust rules of this module's header, as checks of one file. */
+interface FileGuard {
+  /** Refuse `file` if it, or the file it links to, lies in a collaboration folder; else its real path. */
+  refuseInside(file: string, what: string): Promise<string>;
+  /** Refuse a file (or its directory) another user could have written. */
+  checkOwner(file: string, real: string, what: string): Promise<void>;
+}
+
+/** The guard of one run: `--folder` (`options.folder`) and the `ACP_TRUSTED_CONFIG` exemptions fixed once. */
+function fileGuard(scope: LoadScope, options: RegistryOptions): FileGuard {
+  const { host, path, runtime, cwd, fail } = scope;
   const given = options.folder === undefined ? undefined : path.resolve(cwd, options.folder);
   // Resolved once a file is to be judged (most runs find none). A folder this process may not read (Deno without --allow-read for it) is compared as spelt.
   let folder: Promise<string | undefined> | undefined;
@@ -63,7 +91,6 @@ export async function loadPlugins(registry: Registry, options: RegistryOptions &
       if (path.dirname(dir) === dir) return undefined;
     }
   };
-  /** Refuse `file` if it, or the file it links to, lies in a collaboration folder. */
   const refuseInside = async (file: string, what: string): Promise<string> => {
     const real = await host.fs.realpath(file);
     const inside = (await collaborationOf(file)) ?? (await collaborationOf(real));
@@ -74,56 +101,51 @@ export async function loadPlugins(registry: Registry, options: RegistryOptions &
         `${CONFIG_FILE} outside it (e.g. in the repository or your home directory)`,
     );
   };
-
   const trusted = (options.env?.('ACP_TRUSTED_CONFIG') ?? '').split(path.delimiter).filter((p) => p !== '').map((p) => path.resolve(cwd, p));
   const checkOwner = (file: string, real: string, what: string) => refuseUntrusted(host, runtime, { file, real, what, trusted, fail }, path);
+  return { refuseInside, checkOwner };
+}
 
+/** The plugins the config file lists (with `options.config`), its sections kept in `registry.config`. */
+async function configRequests(registry: Registry, scope: LoadScope, options: RegistryOptions, guard: FileGuard): Promise<Request[]> {
+  const { host, path, runtime, cwd, fail } = scope;
   const requests: Request[] = [];
-  if (options.config) {
-    // Not the folder holding `--folder`: in the usual layout that is the repository, and skipping it would drop the team's plugins silently.
-    const holding = (options.collaborationRoots ?? []).map((dir) => path.resolve(cwd, dir));
-    const home = options.env?.('HOME');
-    const file = await findConfigFile(host, runtime, cwd, path, { home: home ? path.resolve(home) : undefined, skip: holding, fail });
-    if (file !== undefined) {
-      const real = await refuseInside(file, 'the config file');
-      await checkOwner(file, real, 'the config file');
-      const { entries, sections } = await readConfigFile(host, real, fail);
-      registry.config = { file, sections };
-      for (const entry of entries) requests.push({ entry, base: path.dirname(real), via: file });
-    }
-  }
-  for (const entry of options.plugins ?? []) requests.push({ entry, base: cwd, via: options.via ?? 'createRegistry' });
+  if (!options.config) return requests;
+  // Not the folder holding `--folder`: in the usual layout that is the repository, and skipping it would drop the team's plugins silently.
+  const holding = (options.collaborationRoots ?? []).map((dir) => path.resolve(cwd, dir));
+  const home = options.env?.('HOME');
+  const file = await findConfigFile(host, runtime, cwd, path, { home: home ? path.resolve(home) : undefined, skip: holding, fail });
+  if (file === undefined) return requests;
+  const real = await guard.refuseInside(file, 'the config file');
+  await guard.checkOwner(file, real, 'the config file');
+  const { entries, sections } = await readConfigFile(host, real, fail);
+  registry.config = { file, sections };
+  for (const entry of entries) requests.push({ entry, base: path.dirname(real), via: file });
+  return requests;
+}
 
-  for (const request of requests) {
-    const { entry } = request;
-    let source: string;
-    let pluginOptions: Record<string, unknown> = {};
-    let load: () => Promise<unknown>;
-    if (typeof entry === 'object' && entry !== null && !('path' in entry && typeof entry.path === 'string')) {
-      source = 'inline';
-      load = async () => ({ default: entry });
-    } else {
-      const spec = typeof entry === 'string' ? entry : entry.path;
-      if (typeof entry === 'object') pluginOptions = entry.options ?? {};
-      if (spec.startsWith(BUNDLED_PREFIX)) {
-        const name = spec.slice(BUNDLED_PREFIX.length);
-        const loader = Object.hasOwn(bundled, name) ? bundled[name] : undefined;
-        if (!loader) fail(`unknown bundled plugin '${spec}' (from ${request.via}; bundled: ${Object.keys(bundled).map((n) => BUNDLED_PREFIX + n).join(', ')})`);
-        source = spec;
-        load = loader!;
-      } else {
-        const file = path.resolve(request.base, spec);
-        if (!EXTENSIONS.includes(path.extname(file))) fail(`plugin ${file} (from ${request.via}) must be a ${EXTENSIONS.join(', ')} file`);
-        const stat = runtime.mayRead?.(file) === false ? null : await host.fs.stat(file).catch(() => null);
-        if (!stat?.isFile) fail(`plugin file not found: ${file} (from ${request.via})${runtime.name === 'deno' ? '; under Deno, grant --allow-read to its folder' : ''}`);
-        const real = await refuseInside(file, 'plugin');
-        await checkOwner(file, real, 'plugin');
-        source = file;
-        load = () => importFile(real, runtime, fail);
-      }
-    }
-    await loadOne(registry, { source, via: request.via, options: pluginOptions, load, runtime, warn: options.warn }, api);
+/** Where one request's plugin comes from and how to import it: inline, bundled (`acp:{name}`), or a file that passes the guard. */
+async function resolveRequest(request: Request, scope: LoadScope, guard: FileGuard, bundled: Record<string, () => Promise<unknown>>): Promise<{ source: string; pluginOptions: Record<string, unknown>; load: () => Promise<unknown> }> {
+  const { host, path, runtime, fail } = scope;
+  const { entry } = request;
+  if (typeof entry === 'object' && entry !== null && !('path' in entry && typeof entry.path === 'string')) {
+    return { source: 'inline', pluginOptions: {}, load: async () => ({ default: entry }) };
   }
+  const spec = typeof entry === 'string' ? entry : entry.path;
+  const pluginOptions = typeof entry === 'object' ? (entry.options ?? {}) : {};
+  if (spec.startsWith(BUNDLED_PREFIX)) {
+    const name = spec.slice(BUNDLED_PREFIX.length);
+    const loader = Object.hasOwn(bundled, name) ? bundled[name] : undefined;
+    if (!loader) fail(`unknown bundled plugin '${spec}' (from ${request.via}; bundled: ${Object.keys(bundled).map((n) => BUNDLED_PREFIX + n).join(', ')})`);
+    return { source: spec, pluginOptions, load: loader! };
+  }
+  const file = path.resolve(request.base, spec);
+  if (!EXTENSIONS.includes(path.extname(file))) fail(`plugin ${file} (from ${request.via}) must be a ${EXTENSIONS.join(', ')} file`);
+  const stat = runtime.mayRead?.(file) === false ? null : await host.fs.stat(file).catch(() => null);
+  if (!stat?.isFile) fail(`plugin file not found: ${file} (from ${request.via})${runtime.name === 'deno' ? '; under Deno, grant --allow-read to its folder' : ''}`);
+  const real = await guard.refuseInside(file, 'plugin');
+  await guard.checkOwner(file, real, 'plugin');
+  return { source: file, pluginOptions, load: () => importFile(real, runtime, fail) };
 }
 
 async function loadOne(

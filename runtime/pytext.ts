@@ -61,6 +61,7 @@ export function pyStrip(text: string): string {
   return start === 0 && end === text.length ? text : text.slice(start, end);
 }
 
+/** `text` as a regular expression that matches it literally. */
 export function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

@@ -12,16 +12,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createNodeHost, createRegistry, init } from '../acp.ts';
 import { guardHost } from '../runtime/guarded-host.ts';
+import { optionOf } from './options.ts';
+import { middleRun as median } from './stats.ts';
 
 const argv = process.argv.slice(2);
-const option = (name: string, fallback: number): number => {
-  const at = argv.indexOf(`--${name}`);
-  return at >= 0 ? Number(argv[at + 1]) : fallback;
-};
+const option = (name: string, fallback: number): number => Number(optionOf(argv, name) ?? fallback);
 const writes = option('writes', 2000);
 const rounds = option('rounds', 7);
 
-const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 const work = mkdtempSync(join(tmpdir(), 'acp-bench-guard-'));
 try {

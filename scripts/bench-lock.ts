@@ -15,13 +15,11 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { optionOf } from './options.ts';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..');
 const argv = process.argv.slice(2);
-const option = (name: string, fallback: string): string => {
-  const at = argv.indexOf(`--${name}`);
-  return at >= 0 && argv[at + 1] ? argv[at + 1]! : fallback;
-};
+const option = (name: string, fallback: string): string => optionOf(argv, name, fallback);
 const writers = Number(option('writers', '16'));
 const appends = Number(option('appends', '50'));
 const load = Number(option('load', '0'));
@@ -36,7 +34,7 @@ if (init.status !== 0) throw new Error(init.stderr);
 const writer = join(work, 'writer.mjs');
 writeFileSync(
   writer,
-  `const acp = await import(${JSON.stringify(pathToFileURL(join(dist, 'acp.mjs')).href)});
+  `const acp = await import(${JSON.stringify(pathToFileURL(join(dist, 'lib.mjs')).href)});
 const [folder, count] = [process.argv[2], Number(process.argv[3])];
 const host = await acp.createNodeHost({ syncFs: true });
 const registry = await acp.createRegistry();

@@ -15,6 +15,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, t
 import { hostname, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { middleRun as median } from './stats.ts';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..');
 const argv = process.argv.slice(2);
@@ -60,7 +61,6 @@ const PLANTS: Record<string, (folder: string) => void> = {
   },
 };
 
-const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 async function sigtermExit(command: string[]): Promise<number> {
   const folder = folderFor(command);

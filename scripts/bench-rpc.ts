@@ -40,8 +40,9 @@ import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { append, createNodeHost, createRegistry, formatEventLine, init } from '../acp.ts';
+import { append, createNodeHost, createRegistry, formatEventLine, init, type Host, type Registry } from '../acp.ts';
 import { RpcClient } from '../plugins/rpc/client.ts';
+import { optionOf } from './options.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const TOKEN = 'bench-token-0123456789abcdef';
@@ -251,17 +252,65 @@ async function throughputWindow(sides: Array<{ pool: RpcClient[]; pid: number | 
   return totals.map((t) => ({ ...t, rate: Math.round(t.calls / (t.ms / 1000)) }));
 }
 
+/** The options of one run, defaults filled in. */
+interface BenchRun {
+  runtime: BenchRpcRuntime;
+  seconds: number;
+  windows: number;
+  clients: number;
+  subscribers: number;
+  appends: number;
+  logEvents: number;
+  echo: boolean;
+  log(line: string): void;
+}
+
+/** A collaboration folder the server serves and this process appends to, through the library. */
+interface BenchFolder {
+  host: Host;
+  registry: Registry;
+  folder: string;
+}
+
+/** A server process and where it listens. */
+interface Listening {
+  child: ChildProcess;
+  port: number;
+}
+
+type MeasuredWindow = Slice & { rate: number };
+
 /** Run both measurements; resolves with the figures. */
 export async function benchRpc(options: BenchRpcOptions = {}): Promise<BenchRpcResult> {
-  const runtime = options.runtime ?? 'node';
-  const seconds = options.seconds ?? 2;
-  const windows = Math.max(1, options.windows ?? 3);
-  const clients = options.clients ?? 50;
-  const subscribers = options.subscribers ?? 1000;
-  const appends = options.appends ?? 20;
-  const logEvents = Math.max(1, options.logEvents ?? 1);
-  const log = options.log ?? (() => undefined);
+  const run: BenchRun = {
+    runtime: options.runtime ?? 'node',
+    seconds: options.seconds ?? 2,
+    windows: Math.max(1, options.windows ?? 3),
+    clients: options.clients ?? 50,
+    subscribers: options.subscribers ?? 1000,
+    appends: options.appends ?? 20,
+    logEvents: Math.max(1, options.logEvents ?? 1),
+    echo: options.echo !== false,
+    log: options.log ?? (() => undefined),
+  };
   const root = mkdtempSync(join(tmpdir(), 'acp-bench-rpc-'));
+  const bench = await prepareFolder(root, run.logEvents);
+  const server = await startServer(root, run.runtime);
+  const echo: { server?: Listening } = {};
+  try {
+    const status = await measureThroughput(run, root, server, echo);
+    const notify = await measureNotify(run, bench, server);
+    return { runtime: run.runtime, ...status, clients: run.clients, notify };
+  } finally {
+    if (echo.server && echo.server.child.exitCode === null) echo.server.child.kill('SIGTERM');
+    server.child.kill('SIGTERM');
+    await new Promise((r) => server.child.once('exit', r));
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+/** The collaboration of the run, its log `logEvents` events long. */
+async function prepareFolder(root: string, logEvents: number): Promise<BenchFolder> {
   const host = await createNodeHost();
   const registry = await createRegistry();
   const folder = join(root, 'bench');
@@ -274,135 +323,169 @@ export async function benchRpc(options: BenchRpcOptions = {}): Promise<BenchRpcR
     appendFileSync(join(folder, 'events.jsonl'), lines.join(''));
     await append(host, folder, { participant: 'alice', event: 'blocked', summary: 'history end', replyTo: logEvents - 1 }, registry);
   }
-  const { child, port } = await startServer(root, runtime);
-  const endpoint = `tcp://127.0.0.1:${port}`;
-  let echo: { child: ChildProcess; port: number } | undefined;
-  try {
-    // 1. task/status throughput, acp and the echo baseline in alternating windows (the same clients' code, the same
-    //    machine load), so that their ratio holds even on a shared machine.
-    const reply = await rawStatusReply(port);
-    const resultJson = /^\{"jsonrpc":"2\.0","id":2,"result":(.*)\}$/s.exec(reply.body)?.[1];
-    if (resultJson === undefined) throw new Error(`unexpected task/status reply: ${reply.body.slice(0, 200)}`);
-    const replyBytes = Buffer.byteLength(reply.body);
-    echo = options.echo === false ? undefined : await startEcho(root, resultJson);
-    const connectPool = (to: string): Promise<RpcClient[]> => Promise.all(Array.from({ length: clients }, () => RpcClient.connect(to, { token: TOKEN, heartbeatMs: 0, reconnect: false })));
-    const pool = await connectPool(endpoint);
-    const echoPool = echo ? await connectPool(`tcp://127.0.0.1:${echo.port}`) : [];
-    // Warm the status cache and both JITs.
-    const sides = [{ pool, pid: child.pid }, ...(echo ? [{ pool: echoPool, pid: echo.child.pid }] : [])];
-    await throughputWindow(sides, Math.min(1, seconds));
-    const selfBefore = process.cpuUsage();
-    const started = performance.now();
-    const acpWindows: Array<Slice & { rate: number }> = [];
-    const echoWindows: Array<Slice & { rate: number }> = [];
-    for (let w = 0; w < windows; w++) {
-      const [own, other] = await throughputWindow(sides, seconds);
-      acpWindows.push(own!);
-      if (other) echoWindows.push(other);
-    }
-    const elapsed = (performance.now() - started) / 1000;
-    const calls = acpWindows.reduce((sum, x) => sum + x.calls, 0);
-    const self = process.cpuUsage(selfBefore);
-    const medianRate = (xs: number[]): number => xs[Math.floor((xs.length - 1) / 2)]!;
-    const windowRates = acpWindows.map((x) => x.rate).sort((x, y) => x - y);
-    const statusCallsPerSecond = medianRate(windowRates);
-    const cpuPerCall = (ws: typeof acpWindows): number | undefined => {
-      if (!ws.length || ws.some((x) => x.cpuMs === undefined)) return undefined;
-      return Number(((ws.reduce((sum, x) => sum + x.cpuMs!, 0) * 1000) / ws.reduce((sum, x) => sum + x.calls, 0)).toFixed(1));
-    };
-    const serverCpuPerCallUs = cpuPerCall(acpWindows);
-    const echoWindowRates = echoWindows.map((x) => x.rate).sort((x, y) => x - y);
-    const echoCallsPerSecond = echo ? medianRate(echoWindowRates) : undefined;
-    const echoCpuPerCallUs = cpuPerCall(echoWindows);
-    // Each window's acp and echo rates come from interleaved slices (the same moments' machine load): the median of the
-    // windows' ratios is steadier on a shared machine than the ratio of the two medians.
-    const pairRatios = echoWindows.map((e, w) => acpWindows[w]!.rate / e.rate).sort((x, y) => x - y);
-    const statusRatio = echo ? Number(medianRate(pairRatios).toFixed(2)) : undefined;
-    // Only the acp windows' client CPU is of interest; the echo windows' share is the same work.
-    const clientCpuPerCallUs = Math.round((self.user + self.system) / (calls + echoWindows.reduce((sum, x) => sum + x.calls, 0)));
-    log(`task/status: ${statusCallsPerSecond} calls/s, median of ${windows} windows of ${seconds} s (slowest ${windowRates[0]}, fastest ${windowRates.at(-1)}; ${clients} clients, ${calls} calls, server on ${runtime}; ${elapsed.toFixed(1)} s with the echo windows)`);
-    if (echo) {
-      log(
-        `  echo baseline (bare node, same framing, same reply bytes): ${echoCallsPerSecond} calls/s (slowest ${echoWindowRates[0]}, fastest ${echoWindowRates.at(-1)}); acp/echo ${statusRatio} (median of the ${pairRatios.length} windows' ratios, ${pairRatios.map((r) => r.toFixed(2)).join(' / ')})`,
-      );
-    }
-    log(
-      `  CPU per call: server ${serverCpuPerCallUs ?? '?'} µs, echo ${echoCpuPerCallUs ?? '-'} µs, clients ${clientCpuPerCallUs} µs (with a free core each, about ${serverCpuPerCallUs ? Math.round(1e6 / serverCpuPerCallUs) : '?'} calls/s); reply ${replyBytes} bytes of JSON (${reply.frameBytes} framed)`,
-    );
-    for (const c of [...pool, ...echoPool]) c.close();
-    echo?.child.kill('SIGTERM');
+  return { host, registry, folder };
+}
 
-    // 2. append → notification delay at N subscribers.
-    const arrivals = new Map<number, number[]>();
-    const subs: RpcClient[] = [];
-    for (let i = 0; i < subscribers; i += 100) {
-      const batch = await Promise.all(
-        Array.from({ length: Math.min(100, subscribers - i) }, async () => {
-          const c = await RpcClient.connect(endpoint, { token: TOKEN, heartbeatMs: 0, reconnect: false });
-          await c.subscribe({ task: 'bench' }, (n) => {
-            const seq = n.event?.seq;
-            if (typeof seq === 'number') arrivals.get(seq)?.push(performance.now());
-          });
-          return c;
-        }),
-      );
-      subs.push(...batch);
-    }
-    const notifyCpuBefore = processCpuMs(child.pid);
-    const notifySelfBefore = process.cpuUsage();
-    const delays: number[] = [];
-    const appendMs: number[] = [];
-    const spread: number[] = [];
-    let seq = logEvents;
-    for (let i = 0; i < appends; i++) {
-      const next = seq + 1;
-      const times: number[] = [];
-      arrivals.set(next, times);
-      const t0 = performance.now();
-      await append(host, folder, { participant: 'alice', event: 'blocked', summary: `bench ${i}`, replyTo: seq }, registry);
-      appendMs.push(performance.now() - t0);
-      const deadline = performance.now() + 10_000;
-      while (times.length < subscribers && performance.now() < deadline) await new Promise((r) => setTimeout(r, 2));
-      for (const t of times) delays.push(t - t0);
-      if (times.length) spread.push(Math.max(...times) - Math.min(...times));
-      seq = next;
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    delays.sort((a, b) => a - b);
-    const notify = {
-      subscribers,
-      appends,
-      p50Ms: Number(percentile(delays, 50).toFixed(1)),
-      p95Ms: Number(percentile(delays, 95).toFixed(1)),
-      maxMs: Number((delays.at(-1) ?? NaN).toFixed(1)),
-      delivered: delays.length,
-    };
-    log(`append → agent/event at ${subscribers} subscribers: p50 ${notify.p50Ms} ms, p95 ${notify.p95Ms} ms, max ${notify.maxMs} ms (${notify.delivered}/${subscribers * appends} delivered)`);
-    const notifyCpuAfter = processCpuMs(child.pid);
-    const notifySelf = process.cpuUsage(notifySelfBefore);
-    const perNotification = (ms: number | undefined): string => (ms === undefined ? '?' : ((ms * 1000) / Math.max(1, delays.length)).toFixed(1));
-    log(
-      `  CPU per delivered notification: server ${notifyCpuBefore === undefined || notifyCpuAfter === undefined ? '?' : perNotification(notifyCpuAfter - notifyCpuBefore)} µs, subscribers ${perNotification((notifySelf.user + notifySelf.system) / 1000)} µs`,
-    );
-    const median = (xs: number[]): string => percentile([...xs].sort((a, b) => a - b), 50).toFixed(1);
-    log(`  of which: the append itself (lock, write, fsync) median ${median(appendMs)} ms; first to last subscriber median ${median(spread)} ms`);
-    for (const c of subs) c.close();
-    return { runtime, statusCallsPerSecond, windowRates, serverCpuPerCallUs, echoCallsPerSecond, echoWindowRates, echoCpuPerCallUs, statusRatio, replyBytes, clients, notify };
-  } finally {
-    if (echo && echo.child.exitCode === null) echo.child.kill('SIGTERM');
-    child.kill('SIGTERM');
-    await new Promise((r) => child.once('exit', r));
-    rmSync(root, { recursive: true, force: true });
+/** The task/status figures of {@link BenchRpcResult}. */
+type ThroughputFigures = Pick<BenchRpcResult, 'statusCallsPerSecond' | 'windowRates' | 'serverCpuPerCallUs' | 'echoCallsPerSecond' | 'echoWindowRates' | 'echoCpuPerCallUs' | 'statusRatio' | 'replyBytes'>;
+
+/**
+ * 1. task/status throughput, acp and the echo baseline in alternating windows (the same clients' code, the same
+ *    machine load), so that their ratio holds even on a shared machine. The echo server started is put in `echo`
+ *    (the caller stops it if this fails) and stopped here when done.
+ */
+async function measureThroughput(run: BenchRun, root: string, server: Listening, echo: { server?: Listening }): Promise<ThroughputFigures> {
+  const reply = await rawStatusReply(server.port);
+  const resultJson = /^\{"jsonrpc":"2\.0","id":2,"result":(.*)\}$/s.exec(reply.body)?.[1];
+  if (resultJson === undefined) throw new Error(`unexpected task/status reply: ${reply.body.slice(0, 200)}`);
+  const replyBytes = Buffer.byteLength(reply.body);
+  echo.server = run.echo ? await startEcho(root, resultJson) : undefined;
+  const connectPool = (port: number): Promise<RpcClient[]> => Promise.all(Array.from({ length: run.clients }, () => RpcClient.connect(`tcp://127.0.0.1:${port}`, { token: TOKEN, heartbeatMs: 0, reconnect: false })));
+  const pool = await connectPool(server.port);
+  const echoPool = echo.server ? await connectPool(echo.server.port) : [];
+  // Warm the status cache and both JITs.
+  const sides = [{ pool, pid: server.child.pid }, ...(echo.server ? [{ pool: echoPool, pid: echo.server.child.pid }] : [])];
+  await throughputWindow(sides, Math.min(1, run.seconds));
+  const selfBefore = process.cpuUsage();
+  const started = performance.now();
+  const acpWindows: MeasuredWindow[] = [];
+  const echoWindows: MeasuredWindow[] = [];
+  for (let w = 0; w < run.windows; w++) {
+    const [own, other] = await throughputWindow(sides, run.seconds);
+    acpWindows.push(own!);
+    if (other) echoWindows.push(other);
   }
+  const elapsed = (performance.now() - started) / 1000;
+  const calls = acpWindows.reduce((sum, x) => sum + x.calls, 0);
+  const self = process.cpuUsage(selfBefore);
+  const pairRatios = pairRatiosOf(acpWindows, echoWindows);
+  const figures = throughputFigures(acpWindows, echo.server ? { windows: echoWindows, pairRatios } : undefined);
+  // Only the acp windows' client CPU is of interest; the echo windows' share is the same work.
+  const clientCpuPerCallUs = Math.round((self.user + self.system) / (calls + echoWindows.reduce((sum, x) => sum + x.calls, 0)));
+  logThroughput(run, figures, { calls, elapsed, clientCpuPerCallUs, replyBytes, frameBytes: reply.frameBytes, pairRatios });
+  for (const c of [...pool, ...echoPool]) c.close();
+  echo.server?.child.kill('SIGTERM');
+  return { ...figures, replyBytes };
+}
+
+/** The median of sorted rates (the lower of the two middle ones). */
+function medianRate(xs: number[]): number {
+  return xs[Math.floor((xs.length - 1) / 2)]!;
+}
+
+/** Server CPU per call (µs) over windows, when /proc told each window's. */
+function cpuPerCall(ws: MeasuredWindow[]): number | undefined {
+  if (!ws.length || ws.some((x) => x.cpuMs === undefined)) return undefined;
+  return Number(((ws.reduce((sum, x) => sum + x.cpuMs!, 0) * 1000) / ws.reduce((sum, x) => sum + x.calls, 0)).toFixed(1));
+}
+
+/**
+ * Each window's acp and echo rates come from interleaved slices (the same moments' machine load): the median of the
+ * windows' ratios is steadier on a shared machine than the ratio of the two medians.
+ */
+function pairRatiosOf(acpWindows: MeasuredWindow[], echoWindows: MeasuredWindow[]): number[] {
+  return echoWindows.map((e, w) => acpWindows[w]!.rate / e.rate).sort((x, y) => x - y);
+}
+
+/** The figures of the windows (`echo` undefined: no echo baseline was measured). */
+function throughputFigures(acpWindows: MeasuredWindow[], echo: { windows: MeasuredWindow[]; pairRatios: number[] } | undefined): Omit<ThroughputFigures, 'replyBytes'> {
+  const windowRates = acpWindows.map((x) => x.rate).sort((x, y) => x - y);
+  const echoWindowRates = (echo?.windows ?? []).map((x) => x.rate).sort((x, y) => x - y);
+  return {
+    statusCallsPerSecond: medianRate(windowRates),
+    windowRates,
+    serverCpuPerCallUs: cpuPerCall(acpWindows),
+    echoCallsPerSecond: echo ? medianRate(echoWindowRates) : undefined,
+    echoWindowRates,
+    echoCpuPerCallUs: cpuPerCall(echo?.windows ?? []),
+    statusRatio: echo ? Number(medianRate(echo.pairRatios).toFixed(2)) : undefined,
+  };
+}
+
+/** The throughput part of the report. */
+function logThroughput(run: BenchRun, figures: Omit<ThroughputFigures, 'replyBytes'>, facts: { calls: number; elapsed: number; clientCpuPerCallUs: number; replyBytes: number; frameBytes: number; pairRatios: number[] }): void {
+  const { windowRates, echoWindowRates, serverCpuPerCallUs } = figures;
+  run.log(`task/status: ${figures.statusCallsPerSecond} calls/s, median of ${run.windows} windows of ${run.seconds} s (slowest ${windowRates[0]}, fastest ${windowRates.at(-1)}; ${run.clients} clients, ${facts.calls} calls, server on ${run.runtime}; ${facts.elapsed.toFixed(1)} s with the echo windows)`);
+  if (figures.echoCallsPerSecond !== undefined) {
+    run.log(
+      `  echo baseline (bare node, same framing, same reply bytes): ${figures.echoCallsPerSecond} calls/s (slowest ${echoWindowRates[0]}, fastest ${echoWindowRates.at(-1)}); acp/echo ${figures.statusRatio} (median of the ${facts.pairRatios.length} windows' ratios, ${facts.pairRatios.map((r) => r.toFixed(2)).join(' / ')})`,
+    );
+  }
+  run.log(
+    `  CPU per call: server ${serverCpuPerCallUs ?? '?'} µs, echo ${figures.echoCpuPerCallUs ?? '-'} µs, clients ${facts.clientCpuPerCallUs} µs (with a free core each, about ${serverCpuPerCallUs ? Math.round(1e6 / serverCpuPerCallUs) : '?'} calls/s); reply ${facts.replyBytes} bytes of JSON (${facts.frameBytes} framed)`,
+  );
+}
+
+/** `subscribers` clients subscribed to the task, 100 at a time; each notification's arrival time goes to `arrivals` under its seq. */
+async function subscribeAll(endpoint: string, subscribers: number, arrivals: Map<number, number[]>): Promise<RpcClient[]> {
+  const subs: RpcClient[] = [];
+  for (let i = 0; i < subscribers; i += 100) {
+    const batch = await Promise.all(
+      Array.from({ length: Math.min(100, subscribers - i) }, async () => {
+        const c = await RpcClient.connect(endpoint, { token: TOKEN, heartbeatMs: 0, reconnect: false });
+        await c.subscribe({ task: 'bench' }, (n) => {
+          const seq = n.event?.seq;
+          if (typeof seq === 'number') arrivals.get(seq)?.push(performance.now());
+        });
+        return c;
+      }),
+    );
+    subs.push(...batch);
+  }
+  return subs;
+}
+
+/** 2. append → notification delay at N subscribers. */
+async function measureNotify(run: BenchRun, bench: BenchFolder, server: Listening): Promise<BenchRpcResult['notify']> {
+  const { subscribers, appends } = run;
+  const arrivals = new Map<number, number[]>();
+  const subs = await subscribeAll(`tcp://127.0.0.1:${server.port}`, subscribers, arrivals);
+  const notifyCpuBefore = processCpuMs(server.child.pid);
+  const notifySelfBefore = process.cpuUsage();
+  const delays: number[] = [];
+  const appendMs: number[] = [];
+  const spread: number[] = [];
+  let seq = run.logEvents;
+  for (let i = 0; i < appends; i++) {
+    const next = seq + 1;
+    const times: number[] = [];
+    arrivals.set(next, times);
+    const t0 = performance.now();
+    await append(bench.host, bench.folder, { participant: 'alice', event: 'blocked', summary: `bench ${i}`, replyTo: seq }, bench.registry);
+    appendMs.push(performance.now() - t0);
+    const deadline = performance.now() + 10_000;
+    while (times.length < subscribers && performance.now() < deadline) await new Promise((r) => setTimeout(r, 2));
+    for (const t of times) delays.push(t - t0);
+    if (times.length) spread.push(Math.max(...times) - Math.min(...times));
+    seq = next;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  delays.sort((a, b) => a - b);
+  const notify = {
+    subscribers,
+    appends,
+    p50Ms: Number(percentile(delays, 50).toFixed(1)),
+    p95Ms: Number(percentile(delays, 95).toFixed(1)),
+    maxMs: Number((delays.at(-1) ?? NaN).toFixed(1)),
+    delivered: delays.length,
+  };
+  run.log(`append → agent/event at ${subscribers} subscribers: p50 ${notify.p50Ms} ms, p95 ${notify.p95Ms} ms, max ${notify.maxMs} ms (${notify.delivered}/${subscribers * appends} delivered)`);
+  const notifyCpuAfter = processCpuMs(server.child.pid);
+  const notifySelf = process.cpuUsage(notifySelfBefore);
+  const perNotification = (ms: number | undefined): string => (ms === undefined ? '?' : ((ms * 1000) / Math.max(1, delays.length)).toFixed(1));
+  run.log(
+    `  CPU per delivered notification: server ${notifyCpuBefore === undefined || notifyCpuAfter === undefined ? '?' : perNotification(notifyCpuAfter - notifyCpuBefore)} µs, subscribers ${perNotification((notifySelf.user + notifySelf.system) / 1000)} µs`,
+  );
+  const median = (xs: number[]): string => percentile([...xs].sort((a, b) => a - b), 50).toFixed(1);
+  run.log(`  of which: the append itself (lock, write, fsync) median ${median(appendMs)} ms; first to last subscriber median ${median(spread)} ms`);
+  for (const c of subs) c.close();
+  return notify;
 }
 
 const isMain = (import.meta as ImportMeta & { main?: boolean }).main ?? process.argv[1] === fileURLToPath(import.meta.url);
 if (isMain) {
   const args = process.argv.slice(2);
-  const value = (name: string): string | undefined => {
-    const i = args.indexOf(`--${name}`);
-    return i === -1 ? undefined : args[i + 1];
-  };
+  const value = (name: string): string | undefined => optionOf(args, name);
   const num = (name: string): number | undefined => (value(name) === undefined ? undefined : Number(value(name)));
   const json = args.includes('--json');
   const runtime = value('runtime') ?? 'node';

@@ -19,6 +19,7 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { formatEventLine, formatProtocolJson } from '../acp.ts';
+import { middleRun as median } from './stats.ts';
 
 const REPO = join(import.meta.dir, '..');
 
@@ -58,7 +59,6 @@ function acp(b: Bench, runtime: string, args: string[]): { wall: number; cpu: nu
   return { wall, cpu: Number.NaN };
 }
 
-const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 function init(b: Bench, runtime: string, folder: string, signed: boolean): void {
   const args = ['init', '--folder', folder, '--participant', 'alice', '--participant', 'bob', '--objective', 'bench', '--completion', 'done', '--primary-deliverable-type', 'adr'];

@@ -22,13 +22,11 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { RpcClient } from '../plugins/rpc/client.ts';
+import { optionOf } from './options.ts';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..');
 const argv = process.argv.slice(2);
-const option = (name: string, fallback: string): string => {
-  const at = argv.indexOf(`--${name}`);
-  return at >= 0 && argv[at + 1] ? argv[at + 1]! : fallback;
-};
+const option = (name: string, fallback: string): string => optionOf(argv, name, fallback);
 const runtime = option('runtime', 'node');
 const dist = option('dist', join(repo, 'dist'));
 const rounds = Number(option('rounds', '5'));

@@ -20,6 +20,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { NODE_MAJORS, installNodeVersions, nodeBinary } from '../test/node-versions.ts';
 import { pythonTool, referenceMissing } from '../test/python/reference.ts';
+import { median } from './bench-start.ts';
 
 /** One row of the targets table. */
 export interface TargetRow {
@@ -53,11 +54,6 @@ export interface TargetsContext {
   dropValidateCache(folder: string): void;
 }
 
-const median = (values: number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
 const ms = (value: number): string => `${value.toFixed(1)} ms`;
 const x = (ratio: number): string => `${ratio.toFixed(2)}×`;
 

@@ -22,13 +22,11 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { RpcClient } from '../plugins/rpc/client.ts';
+import { optionOf } from './options.ts';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..');
 const argv = process.argv.slice(2);
-const option = (name: string, fallback: string): string => {
-  const at = argv.indexOf(`--${name}`);
-  return at >= 0 && argv[at + 1] ? argv[at + 1]! : fallback;
-};
+const option = (name: string, fallback: string): string => optionOf(argv, name, fallback);
 const flips = Number(option('flips', '1000'));
 const dist = option('dist', join(repo, 'dist'));
 const doors = option('door', 'both') === 'both' ? ['mcp', 'rpc'] : [option('door', 'both')];

@@ -16,11 +16,14 @@ import { configCandidates } from './deno-grants.ts';
 import { cyclesOf, importGraph, importRuleViolations, importsOf } from './import-graph.ts';
 import { makeRoot } from './rpc/helpers.ts';
 import { runtimesOfRun } from './runtime-matrix.ts';
+import { functionSpans, topLevelEffects, undocumentedExports } from './source-rules.ts';
 
 const REPO = resolve(import.meta.dirname, '..');
 const BIN = join(REPO, 'node_modules', '.bin');
 const HELLO = join(REPO, 'test', 'plugins', 'fixtures', 'hello-command.mjs');
 const roots: string[] = [];
+/** The files git tracks under `paths` whose name ends in one of `endings`. */
+const tracked = (paths: string[], endings = ['.ts']): string[] => spawnSync('git', ['ls-files', ...paths], { cwd: REPO, encoding: 'utf8' }).stdout.split('\n').filter((f) => endings.some((end) => f.endsWith(end)));
 afterAll(() => roots.forEach((root) => rmSync(root, { recursive: true, force: true })));
 function tempRoot(): string {
   const root = mkdtempSync(join(tmpdir(), 'acp-arch-'));
@@ -207,10 +210,9 @@ test('importing acp.ts has no side effects (nothing printed, no exit code set)',
 // built-in one gets no door they lack. And no module imports one that
 // imports it back, not even for types.
 describe('the import rule', () => {
-  const tracked = (...paths: string[]): string[] => spawnSync('git', ['ls-files', ...paths], { cwd: REPO, encoding: 'utf8' }).stdout.split('\n').filter((f) => f.endsWith('.ts'));
 
   test('plugins and deliverable types value-import nothing from the core, and no sibling', () => {
-    const files = tracked('plugins', 'deliverable-types');
+    const files = tracked(['plugins', 'deliverable-types']);
     expect(files.filter((f) => f.startsWith('plugins/')).length).toBeGreaterThan(30);
     expect(files.filter((f) => f.startsWith('deliverable-types/')).length).toBeGreaterThan(7);
     expect(files.flatMap((file) => importRuleViolations(REPO, file, readFileSync(join(REPO, file), 'utf8')))).toEqual([]);
@@ -256,7 +258,7 @@ describe('the import rule', () => {
   });
 
   test('no import circle among acp.ts, runtime/, plugins/ and deliverable-types/, type-only imports included', () => {
-    const files = tracked('acp.ts', 'runtime', 'plugins', 'deliverable-types');
+    const files = tracked(['acp.ts', 'runtime', 'plugins', 'deliverable-types']);
     expect(cyclesOf(importGraph(REPO, files))).toEqual([]);
   });
 
@@ -279,5 +281,90 @@ describe('docs/architecture.md matches the tree', () => {
     const modules = readdirSync(join(REPO, 'runtime')).filter((name) => name.endsWith('.ts'));
     expect(modules.filter((name) => !named.has(name)), 'runtime modules the table does not describe').toEqual([]);
     expect([...named].filter((name) => !modules.includes(name) && !existsSync(join(REPO, name))), 'modules the table names that do not exist').toEqual([]);
+  });
+});
+
+// The style rules of the house that a parser can hold (test/source-rules.ts
+// says how each is judged and what it cannot see): every export documented,
+// functions short enough to read, and nothing run or read from the
+// environment when a module is imported.
+describe('the style rules', () => {
+  const LIBRARY = ['acp.ts', 'runtime', 'plugins', 'deliverable-types'];
+  const read = (file: string): string => readFileSync(join(REPO, file), 'utf8');
+  /** A function body (from `{` to `}`) longer than this is split into named steps. */
+  const MAX_LINES = 80;
+  /** The functions allowed to be longer, `file name`, and why. */
+  const LONG_FUNCTIONS: Record<string, string> = {
+    'runtime/node-host.ts createNodeHost': "a factory: its length is the Host's methods, each short",
+    'runtime/node-host.ts makeFs': 'a factory: its length is the FileSystem methods, each short',
+    'runtime/memory-host.ts createMemoryFileSystem': 'a factory: its length is the in-memory FileSystem methods, each short',
+    'runtime/pyjson.ts parsePython': "the hot loop of reading a log the fast path refuses: one function keeps the parser's state in locals (issue 42)",
+    'runtime/pytext.ts headingsOf': 'the hot loop of the review heading scan, one pass over the text (issue 42)',
+  };
+
+  test('every export of acp.ts, runtime/, plugins/ and deliverable-types/ has a JSDoc comment', () => {
+    const files = tracked(LIBRARY);
+    expect(files.length).toBeGreaterThan(80);
+    expect(files.flatMap((file) => undocumentedExports(file, read(file)))).toEqual([]);
+  });
+
+  test(`no function body over ${MAX_LINES} lines in the library and scripts/, but the allow-list's`, () => {
+    const files = tracked([...LIBRARY, 'scripts'], ['.ts', '.mjs']);
+    const spans = files.flatMap((file) => functionSpans(file, read(file)).map((span) => ({ ...span, key: `${file} ${span.name}` })));
+    const long = spans.filter((span) => span.lines > MAX_LINES && !Object.hasOwn(LONG_FUNCTIONS, span.key));
+    expect(long.map((span) => `${span.key} (line ${span.line}): ${span.lines} lines`)).toEqual([]);
+    // An entry whose function is gone or renamed would allow nothing: it goes too.
+    expect(Object.keys(LONG_FUNCTIONS).filter((key) => !spans.some((span) => span.key === key))).toEqual([]);
+  });
+
+  test('nothing runs at import: declarations only, no await, no process, Deno or Bun outside a function', () => {
+    // The bin is a program: its top level is its main. acp.ts runs the CLI only as Bun's or Deno's program.
+    const programs: Record<string, string[]> = { 'runtime/bin.ts': ['*'], 'acp.ts': ['if (meta.main === true) void main();'] };
+    const effects = tracked(LIBRARY).flatMap((file) => topLevelEffects(file, read(file)).filter((finding) => !programs[file]?.some((allowed) => allowed === '*' || finding.includes(`: ${allowed} `))));
+    expect(effects).toEqual([]);
+  });
+
+  test('a relative import names its file: the .ts source (or package.json), never .js nor no extension', () => {
+    const named = (spec: string): boolean => !spec.startsWith('.') || /\.ts$|\/package\.json$/.test(spec);
+    expect(tracked([...LIBRARY, 'scripts']).flatMap((file) => importsOf(read(file)).filter(({ spec }) => !named(spec)).map(({ spec }) => `${file}: ${spec}`))).toEqual([]);
+    expect(["import { a } from './a.js';", "export * from '../b';", "const c = await import('./c.mjs');"].filter((text) => importsOf(text).every(({ spec }) => named(spec)))).toEqual([]);
+  });
+
+  test('the rules see planted breaks (the checks themselves)', () => {
+    const undocumented: string[] = [
+      'export function f(): void {}',
+      'export const A = 1;',
+      '/* not JSDoc */\nexport class C {}',
+      '/** Far away. */\nconst x = 1;\nexport type T = number;',
+      'const adr = {};\nexport default adr;',
+      'function g(): void {}\nexport { g };',
+      '/** Documented. */\nexport function f(): void {}\n// a line comment in between\nexport interface I {}',
+    ];
+    for (const text of undocumented) expect(undocumentedExports('x.ts', text), text).toHaveLength(1);
+    const documented = ['/** A. */\nexport const A = 1;', '/** The type. */\nconst adr = {};\nexport default adr;', "export { x } from './y.ts';\nexport * from './z.ts';", '/**\n * Many lines.\n */\n\nexport async function f(): Promise<void> {}'];
+    for (const text of documented) expect(undocumentedExports('x.ts', text), text).toEqual([]);
+
+    const body = (n: number): string => Array.from({ length: n - 2 }, (_, i) => `  const v${i} = ${i};`).join('\n');
+    const spans = functionSpans('x.ts', `function f() {\n${body(81)}\n}\nconst g = async () => {\n${body(80)}\n};\nclass K {\n  m() {\n${body(3)}\n  }\n}\nconst o = { p: function () {\n${body(5)}\n} };`);
+    expect(spans.map(({ name, lines }) => `${name} ${lines}`)).toEqual(['f 81', 'g 80', 'm 3', 'p 5']);
+
+    const effects: string[] = [
+      "const home = process.env.HOME ?? '';",
+      'const { env } = process;',
+      "if (Deno.env.get('X')) console.log(1);",
+      'const argv = Bun.argv;',
+      'await load();',
+      'main();',
+      'for (const x of [1]) register(x);',
+      'export const N = globalThis.process ? 1 : 0;',
+    ];
+    for (const text of effects) expect(topLevelEffects('x.ts', text), text).not.toEqual([]);
+    const inert = [
+      "export function home(): string {\n  return process.env.HOME ?? '';\n}",
+      'const read = () => process.env.X;\nconst o = { process: 1, f() { return Deno.env; } };\nconst p = o.process;',
+      'type P = typeof process;\nlet q: typeof Bun | undefined;\nexport interface E { env: typeof process.env }',
+      "import { x } from './x.ts';\nexport { x };\nexport class C { m() { return process.argv; } }",
+    ];
+    for (const text of inert) expect(topLevelEffects('x.ts', text), text).toEqual([]);
   });
 });

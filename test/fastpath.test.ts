@@ -22,6 +22,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { type AppendRequest, type Host, AcpError, EVENT_NAMES, append, createNodeHost, createRegistry, init } from '../acp.ts';
 import { byScale } from './scale.ts';
+// mulberry32: a failure names a reproducible seed.
+import { seededDraws as rng } from './seeded.ts';
 
 const SEEDS = byScale({ quick: [1], full: [1, 2, 3, 4], long: Array.from({ length: 24 }, (_, i) => 1000 + i) });
 const STEPS = byScale({ quick: 90, full: 90, long: 250 });
@@ -35,19 +37,6 @@ const roots: string[] = [];
 afterAll(() => {
   for (const root of roots) rmSync(root, { recursive: true, force: true });
 });
-
-/** mulberry32: a small seeded PRNG, so a failure names a reproducible seed. */
-function rng(seed: number): { next(): number; pick<T>(items: readonly T[]): T; chance(p: number): boolean; int(n: number): number } {
-  let a = seed >>> 0;
-  const next = (): number => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return { next, pick: (items) => items[Math.floor(next() * items.length)]!, chance: (p) => next() < p, int: (n) => Math.floor(next() * n) };
-}
 
 const READINESS = {
   clean: '# Readiness\n\n## Questions\n\n- [resolved] Scope is clear.\n\n## Blocking Issues\n\nNone.\n\n## Final Design Checklist\n\n- [x] Ready to implement\n',

@@ -10,3 +10,17 @@ export function rng(seed: number): () => number {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
+
+/** What a fuzzer draws from a seeded {@link rng}: a number in [0, 1), an item of a list, a coin with chance `p`, an integer below `n`. */
+export interface SeededDraws {
+  next(): number;
+  pick<T>(items: readonly T[]): T;
+  chance(p: number): boolean;
+  int(n: number): number;
+}
+
+/** The draws of {@link rng}'s generator for `seed`. */
+export function seededDraws(seed: number): SeededDraws {
+  const next = rng(seed);
+  return { next, pick: (items) => items[Math.floor(next() * items.length)]!, chance: (p) => next() < p, int: (n) => Math.floor(next() * n) };
+}

@@ -47,6 +47,8 @@ import { hmacHex } from '../runtime/checkpoint.ts';
 import { MIN_LOG_BYTES, validateCheckpointPath } from '../runtime/validate-checkpoint.ts';
 import { byScale } from './scale.ts';
 import { tmpdirInScratch } from './scratch.ts';
+// mulberry32: a failure names a reproducible seed.
+import { seededDraws as rng } from './seeded.ts';
 
 // Its temporary folders in memory where there is room (test/scratch.ts): the appends' fsyncs are disk work otherwise.
 tmpdirInScratch();
@@ -58,19 +60,6 @@ const SUPPORTING = 'deliverables/test-plan.md';
 
 const root = mkdtempSync(join(tmpdir(), 'acp-vcp-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
-
-/** mulberry32: a small seeded PRNG, so a failure names a reproducible seed. */
-function rng(seed: number): { next(): number; pick<T>(items: readonly T[]): T; chance(p: number): boolean; int(n: number): number } {
-  let a = seed >>> 0;
-  const next = (): number => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return { next, pick: (items) => items[Math.floor(next() * items.length)]!, chance: (p) => next() < p, int: (n) => Math.floor(next() * n) };
-}
 
 const READINESS = {
   clean: '# Readiness\n\n## Questions\n\n- [resolved] Scope is clear.\n\n## Blocking Issues\n\nNone.\n\n## Final Design Checklist\n\n- [x] Ready to implement\n',

@@ -114,6 +114,9 @@ interface HalfFrozen {
   sha256: string;
 }
 
+/** How a check reports what it found (`fixable`: `--fix` repairs it; default no). */
+type AddFinding = (check: string, status: DoctorFinding['status'], message: string, fixable?: boolean) => void;
+
 function join(folder: string, name: string): string {
   return folder.endsWith('/') || folder.endsWith('\\') ? folder + name : `${folder}/${name}`;
 }
@@ -132,7 +135,7 @@ async function readIfExists(core: DoctorCore, host: Acp.Host, path: string): Pro
  * so) or when its name holds something that is no log, which is a finding
  * here, in the words validate and append use, not a failure of doctor.
  */
-async function readLogBytes(core: DoctorCore, host: Acp.Host, folder: string, add: (check: string, level: 'problem', message: string) => void): Promise<Uint8Array | undefined> {
+async function readLogBytes(core: DoctorCore, host: Acp.Host, folder: string, add: AddFinding): Promise<Uint8Array | undefined> {
   try {
     return await host.fs.readFile(join(folder, 'events.jsonl'));
   } catch (error) {
@@ -186,47 +189,72 @@ async function readLogFacts(core: DoctorCore, bytes: Uint8Array): Promise<LogFac
   return { bytes, completeEnd, tail, tailIsEvent, tailBlank, events, errors, undecodable };
 }
 
+/**
+ * Every check, in the order the report lists them. `underLock`: doctor
+ * holds the folder lock itself (`--fix`), so the lock is its own and a
+ * temporary file whose writer cannot be checked is a leftover.
+ */
 async function diagnose(core: DoctorCore, host: Acp.Host, folder: string, underLock: boolean): Promise<Diagnosis> {
   const findings: DoctorFinding[] = [];
-  const add = (check: string, status: DoctorFinding['status'], message: string, fixable = false): void => {
+  const add: AddFinding = (check, status, message, fixable = false) => {
     findings.push({ check, status, message, fixable });
   };
   const diagnosis: Diagnosis = { findings, staleTemps: [], backwardsAt: [], halfFrozen: [], lockAbandoned: false, breakerAbandoned: false };
   const now = host.now().getTime();
-
-  // The lock.
   if (underLock) add('lock', 'ok', 'taken by doctor for the repair');
-  else {
-    try {
-      const lock = await core.inspectFolderLock(host, folder);
-      const who = `pid ${lock.pid ?? '?'}${lock.hostname ? ` on ${lock.hostname}` : ''}`;
-      const alive = lock.alive === true ? 'alive' : lock.alive === false ? 'gone' : 'cannot be checked from here';
-      if (lock.status === 'free') add('lock', 'ok', 'free');
-      else if (lock.status === 'held') add('lock', 'note', `held by ${who} (${alive}) for ${seconds(lock.ageMs ?? 0)}: a writer is at work`);
-      else {
-        diagnosis.lockAbandoned = true;
-        const torn = lock.pid === undefined ? ' (the lock file is torn: its writer died while taking it)' : '';
-        add('lock', 'problem', `abandoned by ${who} (${alive}), ${seconds(lock.ageMs ?? 0)} old${torn}; the next writer breaks it`, true);
-      }
-      if (lock.breaker?.abandoned) {
-        diagnosis.breakerAbandoned = true;
-        add('lock', 'problem', `.acp.lock.break left by a process killed while breaking a lock, ${seconds(lock.breaker.ageMs)} old`, true);
-      }
-    } catch (error) {
-      if (!(error instanceof core.AcpError)) throw error;
-      add('lock', 'problem', error.message);
-    }
-  }
-
+  else await diagnoseLock(core, host, folder, diagnosis, add);
   await diagnoseLockLine(core, host, folder, add);
-
-  // Leftover temporary files.
-  let names: string[] = [];
-  try {
-    names = await host.fs.readDir(folder);
-  } catch {
-    names = [];
+  const names = await entriesOf(host, folder);
+  await diagnoseTempFiles(host, folder, names, { now, underLock }, diagnosis, add);
+  diagnoseFiles(core, names, add);
+  await diagnoseProtocol(core, host, folder, diagnosis, add);
+  const bytes = await readLogBytes(core, host, folder, add);
+  if (bytes) await diagnoseLog(core, bytes, diagnosis, add);
+  const { protocol, log } = diagnosis;
+  if (protocol && log && !log.undecodable && !log.errors.length) await diagnoseState(core, host, folder, protocol, log.events, diagnosis, add);
+  if (protocol && log) {
+    await diagnoseFrozenDrift(core, host, folder, protocol, log.events, add);
+    await findHalfFrozen(core, host, folder, protocol, log.events, diagnosis, add);
   }
+  // Signed when either says so: seq 1 stays the declaration when protocol.json's copy is removed.
+  if (protocol && (protocol.signing !== undefined || core.isObject(log?.events[0]?.signing))) await checkSignatures(core, host, folder, add);
+  return diagnosis;
+}
+
+/** The folder lock: free, held by a writer at work, or abandoned (with its breaker's file, if a breaker was killed). */
+async function diagnoseLock(core: DoctorCore, host: Acp.Host, folder: string, diagnosis: Diagnosis, add: AddFinding): Promise<void> {
+  try {
+    const lock = await core.inspectFolderLock(host, folder);
+    const who = `pid ${lock.pid ?? '?'}${lock.hostname ? ` on ${lock.hostname}` : ''}`;
+    const alive = lock.alive === true ? 'alive' : lock.alive === false ? 'gone' : 'cannot be checked from here';
+    if (lock.status === 'free') add('lock', 'ok', 'free');
+    else if (lock.status === 'held') add('lock', 'note', `held by ${who} (${alive}) for ${seconds(lock.ageMs ?? 0)}: a writer is at work`);
+    else {
+      diagnosis.lockAbandoned = true;
+      const torn = lock.pid === undefined ? ' (the lock file is torn: its writer died while taking it)' : '';
+      add('lock', 'problem', `abandoned by ${who} (${alive}), ${seconds(lock.ageMs ?? 0)} old${torn}; the next writer breaks it`, true);
+    }
+    if (lock.breaker?.abandoned) {
+      diagnosis.breakerAbandoned = true;
+      add('lock', 'problem', `.acp.lock.break left by a process killed while breaking a lock, ${seconds(lock.breaker.ageMs)} old`, true);
+    }
+  } catch (error) {
+    if (!(error instanceof core.AcpError)) throw error;
+    add('lock', 'problem', error.message);
+  }
+}
+
+/** The folder's entries; none when it cannot be listed (the files check then finds every required file missing). */
+async function entriesOf(host: Acp.Host, folder: string): Promise<string[]> {
+  try {
+    return await host.fs.readDir(folder);
+  } catch {
+    return [];
+  }
+}
+
+/** Leftover temporary files of interrupted writes (`names`: the folder's entries), told from writes in progress by their writer's pid and age. */
+async function diagnoseTempFiles(host: Acp.Host, folder: string, names: string[], at: { now: number; underLock: boolean }, diagnosis: Diagnosis, add: AddFinding): Promise<void> {
   for (const name of names) {
     const match = TEMP_RE.exec(name);
     if (!match) continue;
@@ -234,22 +262,26 @@ async function diagnose(core: DoctorCore, host: Acp.Host, folder: string, underL
     if (!stat?.isFile) continue;
     const pid = Number(match[2]);
     const alive = pid === host.pid ? true : host.isProcessAlive(pid);
-    const age = now - stat.mtimeMs;
-    if (alive === false || age > TEMP_STALE_MS || (underLock && alive !== true)) {
+    const age = at.now - stat.mtimeMs;
+    if (alive === false || age > TEMP_STALE_MS || (at.underLock && alive !== true)) {
       diagnosis.staleTemps.push(name);
       add('temp-files', 'problem', `${name}: a temporary file left by an interrupted write (pid ${pid}, ${alive === false ? 'gone' : `${seconds(age)} old`})`, true);
     } else add('temp-files', 'note', `${name}: a write in progress (pid ${pid})`);
   }
+}
 
-  // Required and forbidden files.
+/** Required files that are missing and forbidden ones that are present (`names`: the folder's entries). */
+function diagnoseFiles(core: DoctorCore, names: string[], add: AddFinding): void {
   const present = new Set(names);
   const missing = core.REQUIRED_FILES.filter((name) => !present.has(name));
   if (missing.length) add('files', 'problem', `missing required file${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}`);
   for (const name of core.FORBIDDEN_FILES) {
     if (present.has(name)) add('files', 'problem', `${name} is not part of the protocol: move what it says into events.jsonl/readiness.md, then remove it (doctor never deletes it)`);
   }
+}
 
-  // protocol.json.
+/** protocol.json, read as every command reads it (kept in `diagnosis.protocol` for the checks after). */
+async function diagnoseProtocol(core: DoctorCore, host: Acp.Host, folder: string, diagnosis: Diagnosis, add: AddFinding): Promise<void> {
   try {
     diagnosis.protocol = await core.readProtocol(host, folder);
     add('protocol.json', 'ok', 'readable');
@@ -257,110 +289,107 @@ async function diagnose(core: DoctorCore, host: Acp.Host, folder: string, underL
     if (!(error instanceof core.AcpError)) throw error;
     add('protocol.json', 'problem', `${error.message} (doctor cannot rebuild the declaration; restore it from a copy)`);
   }
+}
 
-  // events.jsonl.
-  const bytes = await readLogBytes(core, host, folder, add);
-  if (bytes) {
-    const log = await readLogFacts(core, bytes);
-    diagnosis.log = log;
-    if (log.undecodable) add('events.jsonl', 'problem', 'events.jsonl is not valid UTF-8 before its last line (needs a person: find the damaged line)');
-    for (const message of log.errors) add('events.jsonl', 'problem', message);
-    if (log.tail.length && !log.tailIsEvent && !log.tailBlank) {
-      add('events.jsonl', 'problem', `the last line is incomplete (${log.tail.length} bytes after the last newline: ${preview(log.tail)}): a writer was interrupted mid-append`, true);
-    } else if (log.tailIsEvent) {
-      add('events.jsonl', 'note', 'the last line is a complete event without its final newline (readers accept it; the next append ends it)', true);
-    } else if (log.tail.length) {
-      add('events.jsonl', 'note', 'events.jsonl ends with white space after its last newline (readers skip it)');
-    }
-    let expected = 1;
-    const seen = new Map<unknown, number>();
-    for (const event of log.events) seen.set(event.seq, (seen.get(event.seq) ?? 0) + 1);
-    const duplicates = [...seen].filter(([, n]) => n > 1).map(([seq]) => core.pyRepr(seq));
-    if (duplicates.length) add('events.jsonl', 'problem', `duplicate seq${duplicates.length > 1 ? 's' : ''} ${duplicates.slice(0, 10).join(', ')}${duplicates.length > 10 ? ', …' : ''} (concurrent writers without a lock?)`);
-    for (const event of log.events) {
-      if (event.seq !== expected) {
-        add('events.jsonl', 'problem', `seq numbering breaks at event ${expected}: found ${core.pyRepr(event.seq)}`);
-        break;
-      }
-      expected++;
-    }
-    diagnosis.backwardsAt = backwardsTimes(core, log.events);
-    const signed = isSigned(core, diagnosis.protocol, log.events);
-    for (const b of diagnosis.backwardsAt) {
-      const what = `seq ${core.pyRepr(b.seq)}: at ${b.at} is earlier than ${b.after}'s ${b.repaired} (written by a clock behind the others'); validate fails for everyone until it is moved to ${b.repaired}`;
-      if (signed) add('events.jsonl', 'problem', `${what}. --fix refuses to move it: this collaboration is signed, and a new at would invalidate seq ${core.pyRepr(b.seq)}'s signature and the prev of every line after it. By hand: keep a copy of events.jsonl, then either leave the log as it is (every line stays verifiable; validate keeps reporting the time) or start a new signed collaboration from this one's documents (docs/signing.md)`);
-      else add('events.jsonl', 'problem', what, true);
-    }
-    if (signed && log.tail.length && !log.tailIsEvent && !log.tailBlank && SIGNED_TAIL_RE.test(new TextDecoder().decode(log.tail))) {
-      // A line that ends with a signature but does not parse was not torn by an append: cutting it would drop a signed line.
-      const finding = findings.findLast((f) => f.check === 'events.jsonl' && f.fixable);
-      if (finding) Object.assign(finding, { fixable: false, message: `${finding.message}; --fix refuses to cut it: it ends with a signature, so it is a signed line damaged after it was written, not a torn append. By hand: compare it with another participant's copy of events.jsonl and put the line back` });
-    }
-    if (!findings.some((f) => f.check === 'events.jsonl')) add('events.jsonl', 'ok', `${log.events.length} event${log.events.length === 1 ? '' : 's'}, every line complete`);
+/** events.jsonl's lines, its last line, its seq numbering and its times (kept in `diagnosis.log` for the checks after). */
+async function diagnoseLog(core: DoctorCore, bytes: Uint8Array, diagnosis: Diagnosis, add: AddFinding): Promise<void> {
+  const log = await readLogFacts(core, bytes);
+  diagnosis.log = log;
+  if (log.undecodable) add('events.jsonl', 'problem', 'events.jsonl is not valid UTF-8 before its last line (needs a person: find the damaged line)');
+  for (const message of log.errors) add('events.jsonl', 'problem', message);
+  if (log.tail.length && !log.tailIsEvent && !log.tailBlank) {
+    add('events.jsonl', 'problem', `the last line is incomplete (${log.tail.length} bytes after the last newline: ${preview(log.tail)}): a writer was interrupted mid-append`, true);
+  } else if (log.tailIsEvent) {
+    add('events.jsonl', 'note', 'the last line is a complete event without its final newline (readers accept it; the next append ends it)', true);
+  } else if (log.tail.length) {
+    add('events.jsonl', 'note', 'events.jsonl ends with white space after its last newline (readers skip it)');
   }
+  diagnoseSeqs(core, log.events, add);
+  diagnosis.backwardsAt = backwardsTimes(core, log.events);
+  const signed = isSigned(core, diagnosis.protocol, log.events);
+  for (const b of diagnosis.backwardsAt) {
+    const what = `seq ${core.pyRepr(b.seq)}: at ${b.at} is earlier than ${b.after}'s ${b.repaired} (written by a clock behind the others'); validate fails for everyone until it is moved to ${b.repaired}`;
+    if (signed) add('events.jsonl', 'problem', `${what}. --fix refuses to move it: this collaboration is signed, and a new at would invalidate seq ${core.pyRepr(b.seq)}'s signature and the prev of every line after it. By hand: keep a copy of events.jsonl, then either leave the log as it is (every line stays verifiable; validate keeps reporting the time) or start a new signed collaboration from this one's documents (docs/signing.md)`);
+    else add('events.jsonl', 'problem', what, true);
+  }
+  if (signed && log.tail.length && !log.tailIsEvent && !log.tailBlank && SIGNED_TAIL_RE.test(new TextDecoder().decode(log.tail))) {
+    // A line that ends with a signature but does not parse was not torn by an append: cutting it would drop a signed line.
+    const finding = diagnosis.findings.findLast((f) => f.check === 'events.jsonl' && f.fixable);
+    if (finding) Object.assign(finding, { fixable: false, message: `${finding.message}; --fix refuses to cut it: it ends with a signature, so it is a signed line damaged after it was written, not a torn append. By hand: compare it with another participant's copy of events.jsonl and put the line back` });
+  }
+  if (!diagnosis.findings.some((f) => f.check === 'events.jsonl')) add('events.jsonl', 'ok', `${log.events.length} event${log.events.length === 1 ? '' : 's'}, every line complete`);
+}
 
-  // Cached state against the state replayed from the log.
-  const protocol = diagnosis.protocol;
-  const log = diagnosis.log;
-  if (protocol && log && !log.undecodable && !log.errors.length) {
-    let participants: string[] | undefined;
+/** Duplicate seqs, and the first event whose seq is not its position. */
+function diagnoseSeqs(core: DoctorCore, events: Json[], add: AddFinding): void {
+  let expected = 1;
+  const seen = new Map<unknown, number>();
+  for (const event of events) seen.set(event.seq, (seen.get(event.seq) ?? 0) + 1);
+  const duplicates = [...seen].filter(([, n]) => n > 1).map(([seq]) => core.pyRepr(seq));
+  if (duplicates.length) add('events.jsonl', 'problem', `duplicate seq${duplicates.length > 1 ? 's' : ''} ${duplicates.slice(0, 10).join(', ')}${duplicates.length > 10 ? ', …' : ''} (concurrent writers without a lock?)`);
+  for (const event of events) {
+    if (event.seq !== expected) {
+      add('events.jsonl', 'problem', `seq numbering breaks at event ${expected}: found ${core.pyRepr(event.seq)}`);
+      break;
+    }
+    expected++;
+  }
+}
+
+/** protocol.json's cached state against the state replayed from the log (kept in `diagnosis.derived` for the repair). */
+async function diagnoseState(core: DoctorCore, host: Acp.Host, folder: string, protocol: Json, events: Json[], diagnosis: Diagnosis, add: AddFinding): Promise<void> {
+  let participants: string[] | undefined;
+  try {
+    participants = core.participantIds(protocol);
+  } catch (error) {
+    if (!(error instanceof core.AcpError)) throw error;
+    add('state', 'problem', error.message);
+  }
+  if (!participants) return;
+  let readinessText = '';
+  try {
+    readinessText = core.decodeText((await readIfExists(core, host, join(folder, 'readiness.md'))) ?? new Uint8Array(), 'readiness.md');
+  } catch {
+    // The readiness gates do not change phase, owner or waitingFor.
+    readinessText = '';
+  }
+  const state = core.replay(events, participants, core.readReadiness(readinessText));
+  const last = events.at(-1);
+  diagnosis.derived = { phase: state.phase, proposalOwner: state.proposalOwner, waitingFor: state.waitingFor, lastAt: typeof last?.at === 'string' ? last.at : undefined };
+  const cache = core.readCachedTurn(protocol);
+  const cached = `phase ${core.pyRepr(cache.phase)}, owner ${core.pyRepr(cache.proposalOwner)}, waitingFor ${core.pyRepr(cache.waitingFor)}`;
+  const derived = `phase ${core.pyRepr(state.phase)}, owner ${core.pyRepr(state.proposalOwner)}, waitingFor ${core.pyRepr(state.waitingFor)}`;
+  if (!events.length) add('state', 'problem', 'events.jsonl holds no event: there is no state to derive');
+  else if (!core.cacheEquals(protocol, state)) {
+    add('state', 'problem', `protocol.json caches ${cached}; the log gives ${derived} (a writer stopped between the log and protocol.json?)`, true);
+  } else add('state', 'ok', `protocol.json matches the log (${derived})`);
+  if (state.errors.length) add('state', 'note', `replaying the log reports ${state.errors.length} protocol error${state.errors.length > 1 ? 's' : ''}; \`acp validate\` lists them`);
+}
+
+/** Frozen deliverables whose file changed (or went) since the freeze, once per (doc, hash, seq). */
+async function diagnoseFrozenDrift(core: DoctorCore, host: Acp.Host, folder: string, protocol: Json, events: Json[], add: AddFinding): Promise<void> {
+  const seen = new Set<string>();
+  for (const event of events) {
+    if (event.event !== 'deliverable_frozen' || typeof event.doc !== 'string' || typeof event.sha256 !== 'string') continue;
+    const key = JSON.stringify([event.doc, event.sha256, event.seq]);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    let current: Uint8Array | undefined;
     try {
-      participants = core.participantIds(protocol);
+      current = await core.readDeliverable(host, folder, protocol, event.doc);
     } catch (error) {
       if (!(error instanceof core.AcpError)) throw error;
-      add('state', 'problem', error.message);
+      add('deliverables', 'problem', error.message);
+      continue;
     }
-    if (participants) {
-      let readinessText = '';
-      try {
-        readinessText = core.decodeText((await readIfExists(core, host, join(folder, 'readiness.md'))) ?? new Uint8Array(), 'readiness.md');
-      } catch {
-        // The readiness gates do not change phase, owner or waitingFor.
-        readinessText = '';
-      }
-      const state = core.replay(log.events, participants, core.readReadiness(readinessText));
-      const last = log.events.at(-1);
-      diagnosis.derived = { phase: state.phase, proposalOwner: state.proposalOwner, waitingFor: state.waitingFor, lastAt: typeof last?.at === 'string' ? last.at : undefined };
-      const cache = core.readCachedTurn(protocol);
-      const cached = `phase ${core.pyRepr(cache.phase)}, owner ${core.pyRepr(cache.proposalOwner)}, waitingFor ${core.pyRepr(cache.waitingFor)}`;
-      const derived = `phase ${core.pyRepr(state.phase)}, owner ${core.pyRepr(state.proposalOwner)}, waitingFor ${core.pyRepr(state.waitingFor)}`;
-      if (!log.events.length) add('state', 'problem', 'events.jsonl holds no event: there is no state to derive');
-      else if (!core.cacheEquals(protocol, state)) {
-        add('state', 'problem', `protocol.json caches ${cached}; the log gives ${derived} (a writer stopped between the log and protocol.json?)`, true);
-      } else add('state', 'ok', `protocol.json matches the log (${derived})`);
-      if (state.errors.length) add('state', 'note', `replaying the log reports ${state.errors.length} protocol error${state.errors.length > 1 ? 's' : ''}; \`acp validate\` lists them`);
+    const seq = core.pyRepr(event.seq);
+    if (!current) add('deliverables', 'problem', `${event.doc} (frozen at seq ${seq}) is missing`);
+    else {
+      const hash = await core.sha256Hex(current);
+      if (hash !== event.sha256) add('deliverables', 'problem', `${event.doc} changed since it was frozen at seq ${seq} (sha256 then ${event.sha256.slice(0, 12)}…, now ${hash.slice(0, 12)}…); restore the frozen text`);
+      else add('deliverables', 'ok', `${event.doc} unchanged since its freeze at seq ${seq}`);
     }
   }
-
-  // Frozen deliverables whose file changed since the freeze.
-  if (protocol && log) {
-    const seen = new Set<string>();
-    for (const event of log.events) {
-      if (event.event !== 'deliverable_frozen' || typeof event.doc !== 'string' || typeof event.sha256 !== 'string') continue;
-      const key = JSON.stringify([event.doc, event.sha256, event.seq]);
-      if (seen.has(key)) continue;
-      seen.add(key);
-      let current: Uint8Array | undefined;
-      try {
-        current = await core.readDeliverable(host, folder, protocol, event.doc);
-      } catch (error) {
-        if (!(error instanceof core.AcpError)) throw error;
-        add('deliverables', 'problem', error.message);
-        continue;
-      }
-      const seq = core.pyRepr(event.seq);
-      if (!current) add('deliverables', 'problem', `${event.doc} (frozen at seq ${seq}) is missing`);
-      else {
-        const hash = await core.sha256Hex(current);
-        if (hash !== event.sha256) add('deliverables', 'problem', `${event.doc} changed since it was frozen at seq ${seq} (sha256 then ${event.sha256.slice(0, 12)}…, now ${hash.slice(0, 12)}…); restore the frozen text`);
-        else add('deliverables', 'ok', `${event.doc} unchanged since its freeze at seq ${seq}`);
-      }
-    }
-  }
-  if (protocol && log) await findHalfFrozen(core, host, folder, protocol, log.events, diagnosis, add);
-  // Signed when either says so: seq 1 stays the declaration when protocol.json's copy is removed.
-  if (protocol && (protocol.signing !== undefined || core.isObject(log?.events[0]?.signing))) await checkSignatures(core, host, folder, add);
-  return diagnosis;
 }
 
 /**
@@ -369,7 +398,7 @@ async function diagnose(core: DoctorCore, host: Acp.Host, folder: string, underL
  * not a ticket at all (writers ignore it). `--fix` removes all but the live
  * ones; a directory is left for a person.
  */
-async function diagnoseLockLine(core: DoctorCore, host: Acp.Host, folder: string, add: (check: string, status: DoctorFinding['status'], message: string, fixable?: boolean) => void): Promise<void> {
+async function diagnoseLockLine(core: DoctorCore, host: Acp.Host, folder: string, add: AddFinding): Promise<void> {
   const { tickets } = await core.inspectLockLine(host, folder).catch(() => ({ tickets: [] }));
   for (const ticket of tickets) {
     const who = ticket.pid === undefined ? '' : ` of pid ${ticket.pid}${ticket.hostname ? ` on ${ticket.hostname}` : ''}`;
@@ -384,7 +413,7 @@ async function diagnoseLockLine(core: DoctorCore, host: Acp.Host, folder: string
  * validate's words. Only protocol.json's copy of the declaration (removed,
  * its head or keys not the log's) is for `--fix` to repair, from the log.
  */
-async function checkSignatures(core: DoctorCore, host: Acp.Host, folder: string, add: (check: string, status: DoctorFinding['status'], message: string, fixable?: boolean) => void): Promise<void> {
+async function checkSignatures(core: DoctorCore, host: Acp.Host, folder: string, add: AddFinding): Promise<void> {
   const report = await core.verifySignatures(host, folder);
   for (const error of report.errors) add('signatures', 'problem', error, report.rebuilt !== undefined);
   for (const warning of report.warnings) add('signatures', 'note', warning);
@@ -450,7 +479,7 @@ async function repairTimes(core: DoctorCore, host: Acp.Host, tx: Acp.Transaction
  * the deliverable says Frozen and readiness.md has its hash, but no
  * deliverable_frozen event names that hash.
  */
-async function findHalfFrozen(core: DoctorCore, host: Acp.Host, folder: string, protocol: Json, events: Json[], diagnosis: Diagnosis, add: (check: string, level: 'problem', message: string, fixable: boolean) => void): Promise<void> {
+async function findHalfFrozen(core: DoctorCore, host: Acp.Host, folder: string, protocol: Json, events: Json[], diagnosis: Diagnosis, add: AddFinding): Promise<void> {
   const readiness = core.decodeText((await readIfExists(core, host, join(folder, 'readiness.md')).catch(() => undefined)) ?? new Uint8Array(), 'readiness.md');
   const supporting = core.isObject(protocol.deliverables) && Array.isArray(protocol.deliverables.supporting) ? protocol.deliverables.supporting : [];
   const targets: { ref: string | undefined; role: 'primary' | 'supporting' }[] = [

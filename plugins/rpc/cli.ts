@@ -95,49 +95,10 @@ function fail(ctx: CommandContext, error: unknown): never {
 
 /** `acp serve`: run the server until SIGINT/SIGTERM (or, with --stdio, until stdin closes). */
 export async function serveCommand(options: Options, ctx: CommandContext): Promise<number> {
-  const { host, io } = ctx;
+  const { io } = ctx;
   try {
-    const configPath = one(options, 'config');
-    let config: ServerConfigFile = {};
-    let base = host.resolvePath('.');
-    if (configPath !== undefined) {
-      const absolute = host.resolvePath(configPath);
-      config = await parseServerConfig(await readText(host, absolute, 'server config'), configPath);
-      base = nodePath.dirname(absolute);
-    }
-    const rootOption = one(options, 'root');
-    const root = rootOption !== undefined ? host.resolvePath(rootOption) : nodePath.resolve(base, config.root ?? '.');
-    const rootStat = await host.fs.stat(root);
-    if (!rootStat?.isDirectory) throw new ConfigError(`--root ${root} is not a directory`);
-    const stdio = Boolean(options.stdio);
-    const tcp = one(options, 'tcp') ?? (config.tcp === undefined ? undefined : String(config.tcp));
-    const unixOption = one(options, 'unix');
-    const unix = unixOption !== undefined ? host.resolvePath(unixOption) : config.unix === undefined ? undefined : nodePath.resolve(base, config.unix);
-    if (!stdio && tcp === undefined && unix === undefined) throw new ConfigError('choose a transport: --stdio, --tcp HOST:PORT or --unix PATH (or tcp:/unix: in the config)');
-    const limits = config.limits ?? {};
-    const server = new RpcServer({
-      core: ctx.core,
-      host,
-      registry: ctx.registry,
-      root,
-      tokens: config.tokens,
-      limits: { maxHeaderBytes: limits.maxHeaderBytes, maxBodyBytes: limits.maxBodyBytes },
-      stallTimeoutMs: limits.stallTimeoutSeconds === undefined ? undefined : limits.stallTimeoutSeconds * 1000,
-      messageTimeoutMs: limits.messageTimeoutSeconds === undefined ? undefined : limits.messageTimeoutSeconds * 1000,
-      maxRequestsPerConnection: limits.maxRequestsPerConnection,
-      maxRequests: limits.maxRequests,
-      idleTimeoutMs: limits.idleTimeoutSeconds === undefined ? undefined : limits.idleTimeoutSeconds * 1000,
-      authTimeoutMs: limits.authTimeoutSeconds === undefined ? undefined : limits.authTimeoutSeconds * 1000,
-      maxConnections: limits.maxConnections,
-      forwardTimeoutMs: limits.forwardTimeoutSeconds === undefined ? undefined : limits.forwardTimeoutSeconds * 1000,
-      pollIntervalMs: config.pollIntervalSeconds === undefined ? undefined : config.pollIntervalSeconds * 1000,
-      repoRoots: config.repoRoots?.map((dir) => nodePath.resolve(base, dir)),
-      crossTask: config.crossTask,
-      version: ctx.version,
-      folderWatchers: [storeWatcher(ctx, (line) => io.stderr(`acp serve: ${line}\n`))],
-      storeFlags: ctx.storeFlags,
-      log: (line) => io.stderr(`acp serve: ${line}\n`),
-    });
+    const settings = await serveSettings(options, ctx.host);
+    const server = createServer(ctx, settings);
     let stop!: () => void;
     const stopped = new Promise<void>((resolve) => (stop = resolve));
     let signalled = false;
@@ -147,24 +108,8 @@ export async function serveCommand(options: Options, ctx: CommandContext): Promi
     });
     try {
       // stdout is the protocol channel with --stdio: every message goes to stderr.
-      io.stderr(`acp serve: serving ${root}\n`);
-      if (tcp !== undefined) {
-        const { host: h, port } = parseHostPort(tcp);
-        const allowRemote = Boolean(options['allow-remote']) || config.allowRemote === true;
-        const tls = config.tls === undefined ? undefined : { cert: await readText(host, nodePath.resolve(base, config.tls.cert), 'tls.cert'), key: await readText(host, nodePath.resolve(base, config.tls.key), 'tls.key') };
-        await server.listenTcp(h, port, { allowRemote, tls });
-        io.stderr(`acp serve: listening on ${tls ? 'tls' : 'tcp'}://${server.endpoints.tcp}\n`);
-        if (allowRemote && !tls) io.stderr('acp serve: warning: TCP without TLS sends tokens in clear text; serve other machines this way on a trusted network only (tls: {cert, key} in the config)\n');
-      }
-      if (unix !== undefined) {
-        await server.listenUnix(unix);
-        io.stderr(`acp serve: listening on unix:${server.endpoints.unix}\n`);
-      }
-      if (stdio) {
-        const peer = server.attach(edge.stdioStream(), 'stdio');
-        io.stderr('acp serve: serving stdio\n');
-        void peer.closed.then(() => stop());
-      }
+      io.stderr(`acp serve: serving ${settings.root}\n`);
+      await listen(server, settings, ctx, stop);
       await stopped;
     } finally {
       removeSignals();
@@ -176,6 +121,97 @@ export async function serveCommand(options: Options, ctx: CommandContext): Promi
     return 0;
   } catch (error) {
     return fail(ctx, error);
+  }
+}
+
+/** What `acp serve` serves and where, from its options and its config file (the options win). */
+interface ServeSettings {
+  config: ServerConfigFile;
+  /** The directory the config file's relative paths resolve against (the working directory without one). */
+  base: string;
+  root: string;
+  stdio: boolean;
+  tcp: string | undefined;
+  unix: string | undefined;
+  allowRemote: boolean;
+}
+
+/** The options and the config file, checked: the root is a directory and at least one transport is chosen. */
+async function serveSettings(options: Options, host: Host): Promise<ServeSettings> {
+  const configPath = one(options, 'config');
+  let config: ServerConfigFile = {};
+  let base = host.resolvePath('.');
+  if (configPath !== undefined) {
+    const absolute = host.resolvePath(configPath);
+    config = await parseServerConfig(await readText(host, absolute, 'server config'), configPath);
+    base = nodePath.dirname(absolute);
+  }
+  const rootOption = one(options, 'root');
+  const root = rootOption !== undefined ? host.resolvePath(rootOption) : nodePath.resolve(base, config.root ?? '.');
+  const rootStat = await host.fs.stat(root);
+  if (!rootStat?.isDirectory) throw new ConfigError(`--root ${root} is not a directory`);
+  const stdio = Boolean(options.stdio);
+  const tcp = one(options, 'tcp') ?? (config.tcp === undefined ? undefined : String(config.tcp));
+  const unixOption = one(options, 'unix');
+  const unix = unixOption !== undefined ? host.resolvePath(unixOption) : config.unix === undefined ? undefined : nodePath.resolve(base, config.unix);
+  if (!stdio && tcp === undefined && unix === undefined) throw new ConfigError('choose a transport: --stdio, --tcp HOST:PORT or --unix PATH (or tcp:/unix: in the config)');
+  return { config, base, root, stdio, tcp, unix, allowRemote: Boolean(options['allow-remote']) || config.allowRemote === true };
+}
+
+/** Seconds of the config file as the server's milliseconds. */
+function millisecondsOf(seconds: number | undefined): number | undefined {
+  return seconds === undefined ? undefined : seconds * 1000;
+}
+
+/** The server of these settings, its limits from the config file. */
+function createServer(ctx: CommandContext, settings: ServeSettings): RpcServer {
+  const { config, base } = settings;
+  const limits = config.limits ?? {};
+  const log = (line: string): void => ctx.io.stderr(`acp serve: ${line}\n`);
+  return new RpcServer({
+    core: ctx.core,
+    host: ctx.host,
+    registry: ctx.registry,
+    root: settings.root,
+    tokens: config.tokens,
+    limits: { maxHeaderBytes: limits.maxHeaderBytes, maxBodyBytes: limits.maxBodyBytes },
+    stallTimeoutMs: millisecondsOf(limits.stallTimeoutSeconds),
+    messageTimeoutMs: millisecondsOf(limits.messageTimeoutSeconds),
+    maxRequestsPerConnection: limits.maxRequestsPerConnection,
+    maxRequests: limits.maxRequests,
+    idleTimeoutMs: millisecondsOf(limits.idleTimeoutSeconds),
+    authTimeoutMs: millisecondsOf(limits.authTimeoutSeconds),
+    maxConnections: limits.maxConnections,
+    forwardTimeoutMs: millisecondsOf(limits.forwardTimeoutSeconds),
+    pollIntervalMs: millisecondsOf(config.pollIntervalSeconds),
+    repoRoots: config.repoRoots?.map((dir) => nodePath.resolve(base, dir)),
+    crossTask: config.crossTask,
+    version: ctx.version,
+    folderWatchers: [storeWatcher(ctx, log)],
+    storeFlags: ctx.storeFlags,
+    log,
+  });
+}
+
+/** Open every transport the settings choose (TCP, then the Unix socket, then stdio), each said on stderr; stdio's end calls `stop`. */
+async function listen(server: RpcServer, settings: ServeSettings, ctx: CommandContext, stop: () => void): Promise<void> {
+  const { host, io } = ctx;
+  const { config, base, tcp, unix, allowRemote } = settings;
+  if (tcp !== undefined) {
+    const { host: h, port } = parseHostPort(tcp);
+    const tls = config.tls === undefined ? undefined : { cert: await readText(host, nodePath.resolve(base, config.tls.cert), 'tls.cert'), key: await readText(host, nodePath.resolve(base, config.tls.key), 'tls.key') };
+    await server.listenTcp(h, port, { allowRemote, tls });
+    io.stderr(`acp serve: listening on ${tls ? 'tls' : 'tcp'}://${server.endpoints.tcp}\n`);
+    if (allowRemote && !tls) io.stderr('acp serve: warning: TCP without TLS sends tokens in clear text; serve other machines this way on a trusted network only (tls: {cert, key} in the config)\n');
+  }
+  if (unix !== undefined) {
+    await server.listenUnix(unix);
+    io.stderr(`acp serve: listening on unix:${server.endpoints.unix}\n`);
+  }
+  if (settings.stdio) {
+    const peer = server.attach(edge.stdioStream(), 'stdio');
+    io.stderr('acp serve: serving stdio\n');
+    void peer.closed.then(() => stop());
   }
 }
 

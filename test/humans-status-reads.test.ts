@@ -27,20 +27,23 @@ async function countingHost(folder: string): Promise<{ host: Host; reads: Map<st
   return { host: Object.create(host, { fs: { value: fs, enumerable: true } }) as Host, reads };
 }
 
-async function status(folder: string, json: boolean): Promise<{ rc: number; stdout: string; reads: Map<string, number> }> {
+async function status(folder: string, json: boolean): Promise<{ rc: number; stdout: string; writes: number; reads: Map<string, number> }> {
   const { host, reads } = await countingHost(folder);
   let stdout = '';
-  const rc = await lib.runCli({ argv: ['status', '--folder', folder, ...(json ? ['--json'] : [])], stdout: (t) => void (stdout += t), stderr: () => undefined, color: false }, host);
-  return { rc, stdout, reads };
+  let writes = 0;
+  const rc = await lib.runCli({ argv: ['status', '--folder', folder, ...(json ? ['--json'] : [])], stdout: (t) => void ((stdout += t), writes++), stderr: () => undefined, color: false }, host);
+  return { rc, stdout, writes, reads };
 }
 
 describe('acp status reads the folder once', () => {
-  test('each file of a frozen and of a completed folder is read once, text and --json', async () => {
+  test('each file of a frozen and of a completed folder is read once, text and --json; the view is written at once', async () => {
     for (const steps of [freezeStepIndex() + 1, STEPS.length]) {
       const folder = await happyFolder(steps);
       for (const json of [false, true]) {
-        const { rc, stdout, reads } = await status(folder, json);
+        const { rc, stdout, writes, reads } = await status(folder, json);
         expect(rc).toBe(0);
+        // The whole view in one write (each line its own write before).
+        expect(writes).toBe(1);
         expect(stdout).toMatch(json ? /"ok":true/ : /^validate: +passed$/m);
         // What validate and the view both need: read by validate, shown from what it read.
         for (const name of ['protocol.json', 'events.jsonl', 'readiness.md', 'decisions.md', 'deliverables/design-spec.md']) expect([name, reads.get(name)]).toEqual([name, 1]);

@@ -3,6 +3,7 @@
 // FolderRead), not from a second reading of protocol.json, the log, the
 // documents and the deliverables; and a view made from validate's events is
 // the view a reading of the log gives.
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import * as lib from '../acp.ts';
@@ -64,5 +65,19 @@ describe('acp status reads the folder once', () => {
       expect(adopted).toEqual(await new LogModel(api, keep).update(host, folder, protocol));
     }
     expect(read.files.has(join(folder, 'protocol.json'))).toBe(true);
+  });
+
+  test('a reading host gives each file as first read, and a guarded host stays guarded', async () => {
+    const folder = await happyFolder(0);
+    const api = lib.libraryApi();
+    const guarded = await api.createNodeHost(); // what plugins get: a folder's own files refused
+    const reading = api.readingHost(guarded, new Map());
+    const readme = join(folder, 'README.md');
+    const first = await reading.fs.readFile(readme);
+    writeFileSync(readme, 'changed');
+    expect(new TextDecoder().decode(await reading.fs.readFile(readme))).toBe(new TextDecoder().decode(first));
+    await expect(reading.fs.readFile(join(folder, 'missing.md'))).rejects.toMatchObject({ code: 'ENOENT' });
+    await expect(reading.fs.writeFile(join(folder, 'protocol.json'), '{}')).rejects.toMatchObject({ code: 'own_file' });
+    expect(readFileSync(join(folder, 'protocol.json'), 'utf8')).not.toBe('{}');
   });
 });

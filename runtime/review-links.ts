@@ -126,6 +126,8 @@ export class ReviewLinks {
   readonly #count: number;
   #headingSeqs: Set<unknown> | undefined;
   #reviewSeqs: Set<unknown> | undefined;
+  /** Each heading's messages as {@link ReviewLinks.errors} found them (by index), for the ledger (10k headings of a long review.md: judged once). */
+  #judged: string[][] | undefined;
 
   private constructor(headings: LinkedHeading[], watched: Set<unknown>, ledger: ReviewLedger | undefined, count: number, headingSeqs?: Set<unknown>) {
     this.headings = headings;
@@ -181,7 +183,8 @@ export class ReviewLinks {
   errors(): string[] {
     const errors = (this.ledger?.unheaded ?? []).map((seq) => unheadedMessage(seq));
     for (const event of this.events) if (!this.hasHeading(pySeqKey(event.seq))) errors.push(unheadedMessage(event.seq));
-    for (const heading of this.headings) errors.push(...(heading.messages ?? headingErrors(heading, this.#firstEvent(heading.seq))));
+    this.#judged = this.headings.map((heading) => heading.messages ?? headingErrors(heading, this.#firstEvent(heading.seq)));
+    for (const messages of this.#judged) errors.push(...messages);
     return errors;
   }
 
@@ -204,9 +207,10 @@ export class ReviewLinks {
       if (!this.hasHeading(event.seq)) unheaded.push(event.seq);
     }
     const headings: ReviewLedger['headings'] = [];
-    for (const heading of this.headings) {
+    for (let index = 0; index < this.headings.length; index++) {
+      const heading = this.headings[index]!;
       if (!isInt(heading.seq)) return undefined;
-      const messages = heading.messages ?? (heading.seq <= count ? headingErrors(heading, this.#firstEvent(heading.seq)) : undefined);
+      const messages = heading.messages ?? (heading.seq <= count ? (this.#judged?.[index] ?? headingErrors(heading, this.#firstEvent(heading.seq))) : undefined);
       if (!messages || messages.length) headings.push({ seq: heading.seq, participant: heading.participant, ...(messages ? { messages } : {}) });
     }
     const headingSeqs = this.ledger?.headingSeqs ?? encodeSeqs(this.#headingSeqs!);

@@ -1013,6 +1013,27 @@ export interface ValidationResult {
   notes?: string[];
 }
 
+/** One whole-file read ({@link FileSystem.readFile}): the cap it was read under, and the bytes it gave or the error it raised. */
+export type FileRead = { maxBytes: number | undefined } & ({ bytes: Uint8Array } | { error: unknown });
+
+/**
+ * What one validate read of a folder ({@link AcpApi.validateRead}), for a
+ * caller that shows the same folder (the humans' `status`): through
+ * {@link AcpApi.readingHost} it reads what validate read from here, so a
+ * command reads each file once and shows the very files validate judged.
+ */
+export interface FolderRead {
+  /** Each whole file validate read, by path. */
+  files: Map<string, FileRead>;
+  /**
+   * The log's events in order and what its scan said, when validate parsed
+   * every line from the first and the log is short (under the validation
+   * checkpoint's threshold, 64 kB: a longer one is resumed from the
+   * checkpoint, and its events are never all held); else absent.
+   */
+  log?: { events: Json[]; errors: string[]; size: number; lines: number; tornTail: boolean };
+}
+
 /** Options of {@link validate}. */
 export interface ValidateOptions {
   /**
@@ -1675,6 +1696,15 @@ export interface AcpApi {
    * a signed folder's chain and signatures after them (docs/signing.md).
    */
   validate(host: Host, folder: string, registry: Registry, options?: ValidateOptions): Promise<ValidationResult>;
+  /** {@link AcpApi.validate}, and what it read of the folder: for a view of the same folder that reads each file once ({@link FolderRead}). */
+  validateRead(host: Host, folder: string, registry: Registry, options?: ValidateOptions): Promise<{ result: ValidationResult; read: FolderRead }>;
+  /**
+   * `host`, whose whole-file reads ({@link FileSystem.readFile}) of a path
+   * in `files` read under the same cap give what that read gave (its bytes,
+   * or its error again), and whose other reads are made and added to
+   * `files`; everything else is `host`'s.
+   */
+  readingHost(host: Host, files: Map<string, FileRead>): Host;
   /** Compute the next action for `participant` (spec §10). */
   nextAction(host: Host, folder: string, participant: string, registry?: Registry): Promise<NextResult>;
   /** Format a {@link NextResult} as the CLI prints it. */

@@ -9,6 +9,7 @@ import { FORBIDDEN_FILES, REQUIRED_FILES, VERSION } from './constants.ts';
 import { checkDecisions, conclusionErrors, decisionGateErrors, markdown, readReadiness, readinessGateErrors, strictProposalErrors, strictReviewSections } from './documents.ts';
 import { AcpError, AcpPluginError } from './errors.ts';
 import { writerHost } from './guarded-host.ts';
+import { readingHost } from './folder-read.ts';
 import { scanEventLog } from './event-log.ts';
 import { callType, defaultTemplate, deliverableRef, documentFiles, isUnsafePath, participantIds, primaryRef, readDeliverable, readProtocol } from './folder.ts';
 import type { Host } from './host.ts';
@@ -16,10 +17,10 @@ import { lineHash } from './keyring.ts';
 import { compareInstants, decodeText, firstReviewHeading, pyRepr, pyStr, pyStrip, type ReviewHeading, reviewHeadings, zonedInstant } from './pytext.ts';
 import type { SignatureVerifier, SigningDeclaration } from './signing.ts';
 import { applyEvent, emptyState } from './state-machine.ts';
-import { type DeliverableCheckContext, type DerivedState, EVENT_NAMES, type Findings, type Json, PHASES, type PyInstant, type ReadinessFacts, type Registry, type SignatureReport, type SigningSummary, type ValidateOptions, type ValidationResult } from './types.ts';
+import { type DeliverableCheckContext, type DerivedState, EVENT_NAMES, type Findings, type FolderRead, type Json, PHASES, type PyInstant, type ReadinessFacts, type Registry, type SignatureReport, type SigningSummary, type ValidateOptions, type ValidationResult } from './types.ts';
 import { isInside, isObject, isPyIntLike, nodeCrypto, pySeqKey, sameList } from './util.ts';
 import { readCachedTurn } from './turn.ts';
-import { type CheckpointCommit, type LogVouch, ValidateCheckpoint } from './validate-checkpoint.ts';
+import { type CheckpointCommit, type LogVouch, MIN_LOG_BYTES, ValidateCheckpoint } from './validate-checkpoint.ts';
 import { mentionErrors, ReviewFile, ReviewLinks, type ReviewMentions, reviewMentions, type StrictFinding } from './review-links.ts';
 import { attachmentPath, isStringList, readTextIfExists, supportingEntries } from './folder.ts';
 import { sha256Hex } from './pytext.ts';
@@ -386,6 +387,16 @@ export async function validate(guarded: Host, folder: string, registry: Registry
 }
 
 /**
+ * {@link validate}, and what it read of the folder ({@link FolderRead}): the
+ * whole files, and a short log's events, for a view of the same folder
+ * (the humans' `status`) that then reads each file once.
+ */
+export async function validateRead(guarded: Host, folder: string, registry: Registry, options: ValidateOptions = {}): Promise<{ result: ValidationResult; read: FolderRead }> {
+  const read: FolderRead = { files: new Map() };
+  return { result: (await validateFolder(guarded, folder, registry, options, undefined, read)).result, read };
+}
+
+/**
  * Strict mode's judgement of an append: `validate --strict` of the folder
  * as it will be after it (`pending`: the append's view of the folder, its
  * new line and protocol.json laid over it, runtime/strict.ts), resuming
@@ -399,10 +410,10 @@ export async function validateOutcome(pending: Host, folder: string, registry: R
   return { result, commit: result.ok ? checkpoint?.commit : undefined };
 }
 
-/** {@link validate}, and the checkpoint it used; `vouch` marks a strict append's view of the folder (see {@link validateOutcome}). */
-async function validateFolder(guarded: Host, folder: string, registry: Registry, options: ValidateOptions, vouch?: LogVouch): Promise<{ result: ValidationResult; checkpoint?: ValidateCheckpoint }> {
+/** {@link validate}, and the checkpoint it used; `vouch` marks a strict append's view of the folder (see {@link validateOutcome}); `read` gathers what it read (see {@link validateRead}). */
+async function validateFolder(guarded: Host, folder: string, registry: Registry, options: ValidateOptions, vouch?: LogVouch, read?: FolderRead): Promise<{ result: ValidationResult; checkpoint?: ValidateCheckpoint }> {
   // Validate writes only its checkpoint, in this machine's cache (never in the folder).
-  const host = writerHost(guarded);
+  const host = read ? readingHost(writerHost(guarded), read.files) : writerHost(guarded);
   const errors: string[] = [];
   const warnings: string[] = [];
   const fileErrors = await folderFileErrors(host, folder);
@@ -434,7 +445,7 @@ async function validateFolder(guarded: Host, folder: string, registry: Registry,
   const checkpoint = hooked ? undefined : await ValidateCheckpoint.open(host, folder, inputs, vouch);
   const fresh = async (): Promise<ReviewLinks> => ReviewLinks.fromHeadings(reviewHeadings((await review.text()) ?? ''));
   const newPass = (links: ReviewLinks): LogPass => new LogPass(protocol, participants, readiness, links, hooked, signatures);
-  const pass = await scanLog(host, folder, newPass, { first: (await checkpoint?.reviewLinks(review)) ?? (await fresh()), fresh }, errors, checkpoint);
+  const pass = await scanLog(host, folder, newPass, { first: (await checkpoint?.reviewLinks(review)) ?? (await fresh()), fresh }, errors, checkpoint, read);
   errors.push(...pass.shapeErrors);
   const mentions = await reviewMentionsOf(pass.links, review, ref);
   checkReviews(pass.links, mentions, errors);
@@ -511,11 +522,20 @@ function checkDeclaration(protocol: Json, errors: string[]): string[] {
  * ledger's, which stand only if the checkpoint restores its prefix);
  * `links.fresh()`: links from review.md's headings.
  */
-async function scanLog(host: Host, folder: string, newPass: (links: ReviewLinks) => LogPass, links: { first: ReviewLinks; fresh: () => Promise<ReviewLinks> }, errors: string[], checkpoint?: ValidateCheckpoint): Promise<LogPass> {
+async function scanLog(host: Host, folder: string, newPass: (links: ReviewLinks) => LogPass, links: { first: ReviewLinks; fresh: () => Promise<ReviewLinks> }, errors: string[], checkpoint?: ValidateCheckpoint, read?: FolderRead): Promise<LogPass> {
   let pass = newPass(links.first);
+  // Without a checkpoint every line is read from the first: a short log's events are kept for the caller's view (FolderRead.log);
+  // not when a validate hook is handed them (pass.events), which could change what the view shows.
+  let kept: Json[] | undefined = read && !checkpoint && !pass.events ? [] : undefined;
+  let keptChars = 0;
+  const keep = (event: Json, line: string): void => {
+    if ((keptChars += line.length + 1) < MIN_LOG_BYTES) kept?.push(event);
+    else kept = undefined;
+  };
   try {
-    const log = await scanEventLog(host, folder, (event, line) => pass.add(event, line), checkpoint && ((file) => checkpoint.resume(file, pass, links.fresh)), pass.signing && (() => pass.signing!.flush()));
+    const log = await scanEventLog(host, folder, kept ? (event, line) => (pass.add(event, line), keep(event, line)) : (event, line) => pass.add(event, line), checkpoint && ((file) => checkpoint.resume(file, pass, links.fresh)), pass.signing && (() => pass.signing!.flush()));
     if (!log.tornTail) checkpoint?.scanned(log.lines, log.errors);
+    if (read && kept) read.log = { events: kept, errors: [...log.errors], size: log.size, lines: log.lines, tornTail: log.tornTail };
     errors.push(...log.errors);
   } catch (error) {
     if (!(error instanceof AcpError)) throw error;

@@ -10,7 +10,7 @@
  * @module
  */
 import type { FileReader, Host } from '../../runtime/host.ts';
-import type { Json, ResumePoint, Turn, TurnTracker } from '../../runtime/types.ts';
+import type { FolderRead, Json, ResumePoint, Turn, TurnTracker } from '../../runtime/types.ts';
 import type { HumansApi } from './context.ts';
 
 /** One event with the state right after it. */
@@ -95,8 +95,7 @@ export class LogModel {
       this.participantsKey = '';
       throw error;
     }
-    const facts = { ...this.facts, errors: read.errors, tornTail: read.tornTail };
-    const turn = this.tracker.turn(protocol);
+    const outcome = this.outcome(read, protocol);
     if (read.tornTail) this.participantsKey = ''; // a line being written: read from the start next time, as the whole log would be.
     else {
       this.offset = read.size;
@@ -104,6 +103,26 @@ export class LogModel {
       this.facts.errors = read.errors;
       this.tailBytes = seen.bytes(read.size);
     }
+    return outcome;
+  }
+
+  /**
+   * Fill the model from the events of a log validate has just read whole
+   * ({@link FolderRead.log}) instead of reading it again; the same facts
+   * and turn as {@link LogModel.update}. Its bytes were not seen here, so
+   * the next update reads the log from the start.
+   */
+  adopt(log: NonNullable<FolderRead['log']>, protocol: Json): { facts: LogFacts; turn: Turn } {
+    this.reset(this.api.participantIds(protocol));
+    for (const event of log.events) this.add(event);
+    this.participantsKey = '';
+    return this.outcome(log, protocol);
+  }
+
+  /** The facts as of the log read (copies: the model goes on) and the turn given `protocol`. */
+  private outcome(read: { errors: string[]; tornTail: boolean }, protocol: Json): { facts: LogFacts; turn: Turn } {
+    const facts = { ...this.facts, errors: read.errors, tornTail: read.tornTail };
+    const turn = this.tracker.turn(protocol);
     return { facts: { ...facts, tail: [...facts.tail], last: new Map(facts.last), freezes: new Map(facts.freezes), phases: [...facts.phases] }, turn };
   }
 

@@ -6,7 +6,7 @@
  * @module
  */
 import { join } from 'node:path';
-import type { Registry, ValidationResult } from '../../runtime/types.ts';
+import type { FolderRead, Registry, ValidationResult } from '../../runtime/types.ts';
 import type { Host } from '../../runtime/host.ts';
 import type { HumansApi } from './context.ts';
 import { formatDuration } from './text.ts';
@@ -110,16 +110,18 @@ export async function readText(sources: Pick<SnapshotSources, 'api' | 'host'>, f
 }
 
 /**
- * validate's verdict; a folder validate refuses to read (a document over
- * its cap, a FIFO) is a failed verdict naming why, so that the rest of the
- * view is still shown.
+ * validate's verdict, and what it read (see {@link FolderRead}); a folder
+ * validate refuses to read (a document over its cap, a FIFO) is a failed
+ * verdict naming why, so that the rest of the view is still shown, read
+ * afresh.
  */
-async function verdict(sources: SnapshotSources, folder: string): Promise<ValidationResult> {
+async function verdict(sources: SnapshotSources, folder: string): Promise<{ validation: ValidationResult; read?: FolderRead }> {
   try {
-    return await sources.api.validate(sources.host, folder, sources.registry);
+    const { result, read } = await sources.api.validateRead(sources.host, folder, sources.registry);
+    return { validation: result, read };
   } catch (error) {
     if (!(error instanceof sources.api.AcpError)) throw error;
-    return { ok: false, errors: error.messages, warnings: [] };
+    return { validation: { ok: false, errors: error.messages, warnings: [] } };
   }
 }
 
@@ -132,20 +134,30 @@ export interface SnapshotOptions {
   keep?: number;
 }
 
-/** Read a collaboration folder into a {@link Snapshot}. Raises AcpError when protocol.json is unreadable. */
+/**
+ * Read a collaboration folder into a {@link Snapshot}. Raises AcpError when
+ * protocol.json is unreadable. validate reads first; the view is made from
+ * what it read (each file read once: the view shows the files validate
+ * judged), and reads only what validate did not (a log validate resumed
+ * from its checkpoint, conclusion.md, proposal.md).
+ */
 export async function loadSnapshot(sources: SnapshotSources, folder: string, options: SnapshotOptions = {}): Promise<Snapshot> {
-  const { api, host } = sources;
+  const { api } = sources;
+  const { validation, read } = await verdict(sources, folder);
+  const host = read ? api.readingHost(sources.host, read.files) : sources.host;
+  const reading = { ...sources, host };
   const protocol = await api.readProtocol(host, folder);
   const participants = api.participantIds(protocol);
   const model = options.model ?? new LogModel(api, options.keep ?? Infinity);
   // Whose turn: the one rule of every door (the log, or protocol.json where the Python tools would read it).
-  const { facts: log, turn } = await model.update(host, folder, protocol);
+  // A model kept between reads (the dashboard) reads only what was appended since.
+  const { facts: log, turn } = read?.log && !options.model ? model.adopt(read.log, protocol) : await model.update(host, folder, protocol);
   const documentNotes: string[] = [];
   const documents = {
-    decisions: await readText(sources, folder, 'decisions.md', documentNotes),
-    readiness: await readText(sources, folder, 'readiness.md', documentNotes),
-    conclusion: await readText(sources, folder, 'conclusion.md', documentNotes),
-    proposal: await readText(sources, folder, 'proposal.md', documentNotes),
+    decisions: await readText(reading, folder, 'decisions.md', documentNotes),
+    readiness: await readText(reading, folder, 'readiness.md', documentNotes),
+    conclusion: await readText(reading, folder, 'conclusion.md', documentNotes),
+    proposal: await readText(reading, folder, 'proposal.md', documentNotes),
   };
   const readiness = api.readReadiness(documents.readiness);
   const useLog = turn.source === 'log';
@@ -176,11 +188,11 @@ export async function loadSnapshot(sources: SnapshotSources, folder: string, opt
     logErrors: log.errors,
     gates,
     readiness: { blocking: readiness.blocking, unresolved: readiness.unresolved, deferredWithoutReason: readiness.deferredWithoutReason, readyToImplement: readiness.readyToImplement },
-    ...(await deliverableViews(sources, folder, protocol, log)),
+    ...(await deliverableViews(reading, folder, protocol, log)),
     ...(outcomes.length === 1 ? { outcome: { status: outcomes[0]![1]!, text: outcomes[0]![2]!.trim() } } : {}),
     documents,
     documentNotes,
-    validation: await verdict(sources, folder),
+    validation,
   };
 }
 

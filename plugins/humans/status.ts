@@ -17,7 +17,8 @@ export const RECENT_EVENTS = 5;
 /** Run `acp status`: exit 0 once the folder was read (its verdict is part of what is shown). */
 export async function runStatus(ctx: HumansContext): Promise<CommandResult> {
   const snapshot = await loadSnapshot(ctx, ctx.folder(), { keep: RECENT_EVENTS });
-  if (!ctx.json) for (const line of formatStatus(snapshot, await paint(ctx.color))) ctx.out(line);
+  // One write for the whole view, not one per line: the same bytes, ~25 fewer system calls.
+  if (!ctx.json) ctx.out(formatStatus(snapshot, await paint(ctx.color)).join('\n'));
   return { exitCode: 0, json: statusJson(snapshot) };
 }
 

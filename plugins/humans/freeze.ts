@@ -31,10 +31,6 @@ export interface FreezeResult {
   changed: string[];
 }
 
-function isObject(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** Run `acp freeze`: prints `frozen …` and `appended seq N: deliverable_frozen`. */
 export async function runFreeze(ctx: HumansContext<FreezeOptions>): Promise<CommandResult> {
   const { participant, doc, summary } = ctx.options;
@@ -123,8 +119,8 @@ function freezeTarget(ctx: Pick<HumansContext, 'api'>, protocol: Json, doc: stri
     if (primary === undefined) throw new api.AcpError('protocol.json deliverables.primary is required');
     return { ref: primary, role: 'primary' };
   }
-  const declared = isObject(protocol.deliverables) && Array.isArray(protocol.deliverables.supporting) ? protocol.deliverables.supporting : [];
-  const index = declared.findIndex((s) => isObject(s) && typeof s.file === 'string' && api.deliverableRef(protocol, s.file) === doc);
+  const declared = api.isObject(protocol.deliverables) && Array.isArray(protocol.deliverables.supporting) ? protocol.deliverables.supporting : [];
+  const index = declared.findIndex((s) => api.isObject(s) && typeof s.file === 'string' && api.deliverableRef(protocol, s.file) === doc);
   if (index === -1) throw new api.AcpError('doc must reference a declared supporting deliverable');
   return { ref: doc, role: 'supporting', index };
 }

@@ -89,10 +89,6 @@ export interface SnapshotSources {
   registry: Registry;
 }
 
-function isObject(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /**
  * A document of the folder as text, '' when missing or unreadable
  * (validate's verdict says which). Read with append's cap
@@ -163,7 +159,7 @@ export async function loadSnapshot(sources: SnapshotSources, folder: string, opt
   const useLog = turn.source === 'log';
   const outcomes = [...documents.conclusion.matchAll(OUTCOME_RE)];
   const gates = (Array.isArray(protocol.completionGates) ? protocol.completionGates : [])
-    .filter(isObject)
+    .filter(api.isObject)
     .map((gate) => ({ text: api.pyStr(gate.text ?? ''), source: api.pyStr(gate.source ?? ''), checked: typeof gate.text === 'string' && readiness.isGateChecked(gate.text) }));
   return {
     folder,
@@ -210,10 +206,10 @@ export async function withTimelinePage(sources: SnapshotSources, s: Snapshot, up
 
 async function deliverableViews(sources: SnapshotSources, folder: string, protocol: Json, log: LogFacts): Promise<{ primary?: DeliverableView; supporting: DeliverableView[] }> {
   const { api } = sources;
-  const declared = isObject(protocol.deliverables) ? protocol.deliverables : {};
+  const declared = api.isObject(protocol.deliverables) ? protocol.deliverables : {};
   const primaryRef = api.primaryRef(protocol);
-  const primaryType = isObject(declared.primary) ? api.pyStr(declared.primary.pluginType ?? declared.primary.type ?? '') : '';
-  const supporting = (Array.isArray(declared.supporting) ? declared.supporting : []).filter(isObject).filter((s) => typeof s.file === 'string');
+  const primaryType = api.isObject(declared.primary) ? api.pyStr(declared.primary.pluginType ?? declared.primary.type ?? '') : '';
+  const supporting = (Array.isArray(declared.supporting) ? declared.supporting : []).filter(api.isObject).filter((s) => typeof s.file === 'string');
   const view = (ref: string, type: string, role: DeliverableView['role']) => deliverableView(sources, folder, protocol, log, ref, type, role);
   return {
     ...(primaryRef === undefined ? {} : { primary: await view(primaryRef, primaryType, 'primary') }),

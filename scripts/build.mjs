@@ -94,13 +94,13 @@ if (args.includes('--skill')) {
   process.exit(0);
 }
 
-// The chunks and the MCP server first, the library next, the bin last: a new
+// The chunks and the MCP server first, the core and the library next, the bin last: a new
 // file never meets an older or missing one that it imports. Chunks the new
 // build no longer has are removed at the end.
 withScratch(dist, (scratch) => {
   run(['scripts/bundle.ts', scratch]);
   const chunks = readdirSync(join(scratch, 'chunks')).sort();
-  for (const name of [...chunks.map((chunk) => `chunks/${chunk}`), 'acp-mcp.mjs', 'lib.mjs']) place(scratch, dist, name);
+  for (const name of [...chunks.map((chunk) => `chunks/${chunk}`), 'acp-mcp.mjs', 'core.mjs', 'lib.mjs']) place(scratch, dist, name);
   place(scratch, dist, 'acp.mjs', 0o755);
   for (const name of readdirSync(join(dist, 'chunks'))) if (!chunks.includes(name)) rmSync(join(dist, 'chunks', name), { force: true });
   // What a 0.1 build left (the script start path and its launcher): a checkout that builds again must not ship it.

@@ -2,10 +2,12 @@
 // Builds the distributables with the bun binary that the `bun`
 // devDependency installs into node_modules (no global install):
 //
-//   dist/lib.mjs       the library (the package's main export): acp.ts and
-//                      what every command needs at start
+//   dist/core.mjs      acp.ts and what every command needs at start, one
+//                      copy of each module, which the chunks import
+//   dist/lib.mjs       the library (the package's main export): acp.ts's
+//                      exports, from core.mjs
 //   dist/acp.mjs       the bin: turns on Node's compile cache (Node >= 22.1),
-//                      then imports lib.mjs and runs the CLI; runs unchanged on
+//                      then imports core.mjs and runs the CLI; runs unchanged on
 //                      Node >= 20.19, Bun and Deno
 //   dist/chunks/*.mjs  the lazily imported rest (server, doctor, report with
 //                      markdown-it, git, valibot, yaml…), each loaded by the

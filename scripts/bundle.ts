@@ -64,6 +64,34 @@ interface ModuleGraph {
   start: Set<string>;
   /** The project's modules that only a dynamic `import()` outside the start path reaches first: each is a chunk's entry. */
   chunked: Set<string>;
+  /** The names the chunks take from each start-path module (`'*'`: all its exports), which core.mjs must export. */
+  needs: Map<string, Set<string> | '*'>;
+}
+
+/** One import or re-export of a module's source: its specifier, and the names it takes (`'*'`: all). */
+interface ValueImport {
+  path: string;
+  names: string[] | '*';
+}
+
+/**
+ * The value imports and re-exports in a module's source, read from its text
+ * (`import { a, b as c }`, `import * as x`, `import x`, `export { a } from`,
+ * `export * from`; type-only ones left out). Bun's transpiler lists the
+ * specifiers but not the names; the project writes each import on its
+ * own statement with single quotes, which this reads.
+ */
+function valueImports(source: string): ValueImport[] {
+  const found: ValueImport[] = [];
+  for (const match of source.matchAll(/^(?:import|export)\s+(?!type\s)([^'";]*?)\s*from\s*'([^']+)'/gm)) {
+    const clause = match[1]!;
+    const braces = /\{([^}]*)\}/.exec(clause)?.[1] ?? '';
+    const outside = clause.replace(/\{[^}]*\}/, '');
+    const named = braces.split(',').map((item) => item.trim()).filter((item) => item && !item.startsWith('type ')).map((item) => item.split(/\s+as\s+/)[0]!);
+    const isDefault = /^[\w$]+\s*(,|$)/.test(outside.trim());
+    found.push({ path: match[2]!, names: outside.includes('*') ? '*' : [...named, ...(isDefault ? ['default'] : [])] });
+  }
+  return found;
 }
 
 /**
@@ -73,19 +101,13 @@ interface ModuleGraph {
  */
 async function moduleGraph(): Promise<ModuleGraph> {
   const transpiler = new Bun.Transpiler({ loader: 'ts' });
-  const imports = new Map<string, { target: string; dynamic: boolean }[]>();
-  const importsOf = async (module: string): Promise<{ target: string; dynamic: boolean }[]> => {
-    let found = imports.get(module);
-    if (!found) {
-      const scanned = transpiler.scan(await Bun.file(join(root, module)).text()).imports;
-      found = scanned.flatMap(({ path, kind }) => {
-        const target = targetOf(path, join(root, module));
-        return target?.endsWith('.ts') ? [{ target, dynamic: kind === 'dynamic-import' }] : [];
-      });
-      imports.set(module, found);
-    }
-    return found;
-  };
+  const sources = new Map<string, string>();
+  const sourceOf = async (module: string): Promise<string> => sources.get(module) ?? sources.set(module, await Bun.file(join(root, module)).text()).get(module)!;
+  const importsOf = async (module: string): Promise<{ target: string; dynamic: boolean }[]> =>
+    transpiler.scan(await sourceOf(module)).imports.flatMap(({ path, kind }) => {
+      const target = targetOf(path, join(root, module));
+      return target?.endsWith('.ts') ? [{ target, dynamic: kind === 'dynamic-import' }] : [];
+    });
   const reach = async (from: string[], follows: (edge: { target: string; dynamic: boolean }) => boolean, seen: Set<string>): Promise<void> => {
     for (const pending = [...from]; pending.length; ) {
       const module = pending.pop()!;
@@ -97,16 +119,43 @@ async function moduleGraph(): Promise<ModuleGraph> {
   const start = new Set<string>();
   await reach([LIBRARY], (edge) => !edge.dynamic || START_PATH.has(edge.target), start);
   const chunked = new Set<string>();
+  const everywhere = new Set<string>();
   await reach([LIBRARY, BIN], (edge) => {
     if (edge.dynamic && !start.has(edge.target) && edge.target !== MCP_SERVER) chunked.add(edge.target);
     return edge.target !== MCP_SERVER;
-  }, new Set());
-  return { start, chunked };
+  }, everywhere);
+  const needs = new Map<string, Set<string> | '*'>();
+  const need = (module: string, names: string[] | '*'): void => {
+    const known = needs.get(module) ?? new Set<string>();
+    needs.set(module, names === '*' || known === '*' ? '*' : new Set([...known, ...names]));
+  };
+  for (const module of [...everywhere].filter((m) => !start.has(m) && m !== BIN)) {
+    const source = await sourceOf(module);
+    for (const { path, names } of valueImports(source)) {
+      const target = targetOf(path, join(root, module));
+      if (target !== undefined && start.has(target)) need(target, names);
+    }
+    for (const edge of await importsOf(module)) if (edge.dynamic && start.has(edge.target)) need(edge.target, '*');
+  }
+  return { start, chunked, needs };
 }
 
-/** core.mjs's entry: every module of the start path with all its exports, so a chunk can import whatever it needs from it. */
+/**
+ * core.mjs's entry: acp.ts with all its exports (lib.mjs's), and of the
+ * other start-path modules the names the chunks take from them, so that a
+ * chunk can import them from core.mjs. Only those: each export kept is code
+ * kept and a binding every command links (Node 20, which compiles core.mjs
+ * on every run, measured ~1 ms for exporting every name of every module).
+ */
 function coreEntry(graph: ModuleGraph): string {
-  return [...graph.start].sort().map((module) => `export * from ${JSON.stringify(join(root, module))};\n`).join('');
+  const file = (module: string): string => JSON.stringify(join(root, module));
+  const lines = [`export * from ${file(LIBRARY)};`];
+  for (const [module, names] of [...graph.needs].sort(([a], [b]) => a.localeCompare(b))) {
+    if (module === LIBRARY) continue;
+    if (names !== '*' && names.has('default')) throw new Error(`a chunk imports the default export of ${module}, which core.mjs cannot re-export: name it`);
+    lines.push(names === '*' ? `export * from ${file(module)};` : `export { ${[...names].sort().join(', ')} } from ${file(module)};`);
+  }
+  return lines.join('\n') + '\n';
 }
 
 /**

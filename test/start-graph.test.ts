@@ -89,6 +89,13 @@ describe('what the start path (dist/core.mjs) is built from', () => {
     expect(copies.get('runtime/pyjson.ts')).toEqual(['core.mjs']);
   });
 
+  test('every chunk links: each name it takes from core.mjs or from another chunk is exported there (a command that loads it would fail)', async () => {
+    const chunks = readdirSync(join(DIST, 'chunks')).sort();
+    const failed: string[] = [];
+    for (const chunk of chunks) await import(pathToFileURL(join(DIST, 'chunks', chunk)).href).catch((error: Error) => failed.push(`${chunk}: ${error.message}`));
+    expect(failed).toEqual([]);
+  });
+
   test('a value the core made passes a chunk\'s checks: its PyFloat is the chunk\'s PyFloat', async () => {
     const lib = await import(pathToFileURL(join(DIST, 'lib.mjs')).href);
     const signing = await import(pathToFileURL(join(DIST, 'chunks', 'runtime-signing.mjs')).href);

@@ -4,7 +4,7 @@
 //     core.mjs     what every command needs at start: acp.ts and the modules
 //                  it imports (the core, the host, the built-in plugins'
 //                  command specs, the deliverable types, the plugin loader),
-//                  each module's exports kept, for the chunks (~390 kB)
+//                  exporting acp.ts's names and those the chunks take (~390 kB)
 //     lib.mjs      the library (the package's main export): acp.ts's exports,
 //                  re-exported from core.mjs and nothing else
 //     acp.mjs      the bin (runtime/bin.ts): turns on Node's compile cache,

@@ -83,7 +83,8 @@ interface ValueImport {
  */
 function valueImports(source: string): ValueImport[] {
   const found: ValueImport[] = [];
-  for (const match of source.matchAll(/^(?:import|export)\s+(?!type\s)([^'";]*?)\s*from\s*'([^']+)'/gm)) {
+  const clauses = /^(?:import|export)\s+(?!type\s)((?:\*\s+as\s+[\w$]+|\*|[\w$]+|\{[^}]*\})(?:\s*,\s*(?:\*\s+as\s+[\w$]+|\{[^}]*\}))?)\s*from\s*'([^']+)'/gm;
+  for (const match of source.matchAll(clauses)) {
     const clause = match[1]!;
     const braces = /\{([^}]*)\}/.exec(clause)?.[1] ?? '';
     const outside = clause.replace(/\{[^}]*\}/, '');
@@ -152,7 +153,10 @@ function coreEntry(graph: ModuleGraph): string {
   const lines = [`export * from ${file(LIBRARY)};`];
   for (const [module, names] of [...graph.needs].sort(([a], [b]) => a.localeCompare(b))) {
     if (module === LIBRARY) continue;
-    if (names !== '*' && names.has('default')) throw new Error(`a chunk imports the default export of ${module}, which core.mjs cannot re-export: name it`);
+    if (names !== '*' && names.has('default')) {
+      console.error(`bundle: a chunk imports the default export of ${module}, which core.mjs cannot re-export: import it by name`);
+      process.exit(1);
+    }
     lines.push(names === '*' ? `export * from ${file(module)};` : `export { ${[...names].sort().join(', ')} } from ${file(module)};`);
   }
   return lines.join('\n') + '\n';

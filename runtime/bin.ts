@@ -2,9 +2,9 @@
 /**
  * The `acp` command (built to dist/acp.mjs, the package's bin, and into the
  * skill's one-file runtime): turns on Node's compile cache, then loads the
- * library and runs the CLI as this process. The library (acp.ts, dist/lib.mjs)
- * has no entry-point code of its own for Node, so importing it never runs
- * anything. `acp --version` alone is answered here, without the library.
+ * library and runs the CLI as this process. The library (acp.ts; in dist/,
+ * core.mjs, whose names lib.mjs exports) has no entry-point code of its own
+ * for Node, so importing it never runs anything. `acp --version` alone is answered here, without the library.
  * @module
  */
 import { VERSION } from './constants.ts';

@@ -1,5 +1,5 @@
 // One process of scripts/bench-start.ts's trace (issue 42), run by Node or
-// Bun: the CPU time of importing dist/lib.mjs, of a command's first run
+// Bun: the CPU time of importing dist/lib.mjs (its code: core.mjs), of a command's first run
 // (cold: every function it calls is compiled and warmed up on the way) and
 // of the same command run again in the same process (warm: the work
 // itself). Node's compile cache is turned on as the bin turns it on, so the

@@ -13,7 +13,7 @@
 //             names the Node built-ins imported; Bun: the .mjs files it
 //             opens, by strace; the binary embeds one module per lazily imported part);
 //           - Node and Bun, in one process (scripts/bench-start-inproc.mjs,
-//             medians of 3): importing dist/lib.mjs, the command's first run
+//             medians of 3): importing dist/lib.mjs (and core.mjs), the command's first run
 //             (cold: each function it calls compiled and warmed up on the
 //             way) and the same command again (warm: the work itself);
 //           - the binary, from its --cpu-prof (100 µs, through BUN_OPTIONS;

@@ -31,7 +31,7 @@ import { writeLongLog } from './long-log.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = join(ROOT, 'dist', 'acp');
-/** The package's bin: the CLI on Node (it turns on the compile cache, then imports dist/lib.mjs). */
+/** The package's bin: the CLI on Node (it turns on the compile cache, then imports dist/core.mjs). */
 const MJS = join(ROOT, 'dist', 'acp.mjs');
 const ACP_TS = join(ROOT, 'acp.ts');
 const LOCAL_BIN = join(ROOT, 'node_modules', '.bin');

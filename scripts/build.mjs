@@ -2,10 +2,12 @@
 // Builds the distributables with the bun binary that the `bun`
 // devDependency installs into node_modules (no global install):
 //
-//   dist/lib.mjs       the library (the package's main export): acp.ts and
-//                      what every command needs at start
+//   dist/core.mjs      acp.ts and what every command needs at start, one
+//                      copy of each module, which the chunks import
+//   dist/lib.mjs       the library (the package's main export): acp.ts's
+//                      exports, from core.mjs
 //   dist/acp.mjs       the bin: turns on Node's compile cache (Node >= 22.1),
-//                      then imports lib.mjs and runs the CLI; runs unchanged on
+//                      then imports core.mjs and runs the CLI; runs unchanged on
 //                      Node >= 20.19, Bun and Deno
 //   dist/chunks/*.mjs  the lazily imported rest (server, doctor, report with
 //                      markdown-it, git, valibot, yaml…), each loaded by the
@@ -94,13 +96,13 @@ if (args.includes('--skill')) {
   process.exit(0);
 }
 
-// The chunks and the MCP server first, the library next, the bin last: a new
+// The chunks and the MCP server first, the core and the library next, the bin last: a new
 // file never meets an older or missing one that it imports. Chunks the new
 // build no longer has are removed at the end.
 withScratch(dist, (scratch) => {
   run(['scripts/bundle.ts', scratch]);
   const chunks = readdirSync(join(scratch, 'chunks')).sort();
-  for (const name of [...chunks.map((chunk) => `chunks/${chunk}`), 'acp-mcp.mjs', 'lib.mjs']) place(scratch, dist, name);
+  for (const name of [...chunks.map((chunk) => `chunks/${chunk}`), 'acp-mcp.mjs', 'core.mjs', 'lib.mjs']) place(scratch, dist, name);
   place(scratch, dist, 'acp.mjs', 0o755);
   for (const name of readdirSync(join(dist, 'chunks'))) if (!chunks.includes(name)) rmSync(join(dist, 'chunks', name), { force: true });
   // What a 0.1 build left (the script start path and its launcher): a checkout that builds again must not ship it.

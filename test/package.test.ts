@@ -57,7 +57,7 @@ afterAll(() => {
 describe('the npm package', () => {
   test('is small, ships only dist/, the declarations, README and LICENSE, and has no runtime dependencies', () => {
     expect(packed.size).toBeLessThanOrEqual(MAX_TARBALL_BYTES);
-    const allowed = /^(dist\/acp\.mjs|dist\/lib\.mjs|dist\/acp-mcp\.mjs|dist\/chunks\/[a-z0-9-]+\.mjs|dist\/types\/.+\.d\.ts|LICENSE|README\.md|package\.json)$/;
+    const allowed = /^(dist\/acp\.mjs|dist\/lib\.mjs|dist\/core\.mjs|dist\/acp-mcp\.mjs|dist\/chunks\/[a-z0-9-]+\.mjs|dist\/types\/.+\.d\.ts|LICENSE|README\.md|package\.json)$/;
     expect(packed.files.map((f) => f.path).filter((path) => !allowed.test(path))).toEqual([]);
     const manifest = JSON.parse(readFileSync(join(consumer, 'node_modules', NAME, 'package.json'), 'utf8'));
     expect({ name: manifest.name, license: manifest.license, dependencies: manifest.dependencies, bin: manifest.bin }).toEqual({

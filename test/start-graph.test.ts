@@ -2,14 +2,16 @@
 // in on Node, as Node's own module debug output names them, must be those
 // its work needs — so an import added later cannot silently make `next`
 // compile the report's markdown-it, valibot, yaml, the doctor, git, the
-// servers or MCP. Also what the start path (dist/lib.mjs) is built from:
-// none of those. `npm test` builds dist/ first. Figures are the
-// benchmark's (scripts/bench-start.ts), never this file's.
+// servers or MCP. Also what the start path (dist/core.mjs) is built from:
+// none of those; and that dist/ holds one copy of each of the library's
+// modules (a chunk's copy of one would have classes and state of its own).
+// `npm test` builds dist/ first. Figures are the benchmark's
+// (scripts/bench-start.ts), never this file's.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { REPO_DIR } from './conformance/replay.ts';
 
@@ -39,7 +41,7 @@ beforeAll(() => {
 });
 
 describe('the modules each command loads (Node, dist/)', () => {
-  const START = ['acp.mjs', 'lib.mjs'];
+  const START = ['acp.mjs', 'core.mjs'];
   const cases: [string, string[], string[]][] = [
     ['--version: the bin alone (the version needs no library)', ['--version'], ['acp.mjs']],
     ['next: the start path only', ['next', '--folder', folder, '--participant', 'bob'], START],
@@ -54,12 +56,14 @@ describe('the modules each command loads (Node, dist/)', () => {
   }
 });
 
-describe('what the start path (dist/lib.mjs) is built from', () => {
+describe('what the start path (dist/core.mjs) is built from', () => {
   /** The source modules the bundler put in a file: it marks each with a `// path` line. */
   const sources = (file: string): string[] => [...readFileSync(file, 'utf8').matchAll(/^\/\/ ((?:node_modules\/)?[\w@.\/-]+\.(?:ts|js|mjs|json))$/gm)].map((m) => m[1]!);
+  /** Every file of dist/ but the types, relative to dist/. */
+  const distFiles = (): string[] => ['acp.mjs', 'core.mjs', 'lib.mjs', 'acp-mcp.mjs', ...readdirSync(join(DIST, 'chunks')).map((chunk) => `chunks/${chunk}`)];
 
   test('the core, the plugins\' command descriptions and the deliverable types; no implementation of a plugin\'s command, no package', () => {
-    const lib = sources(join(DIST, 'lib.mjs'));
+    const lib = sources(join(DIST, 'core.mjs'));
     expect(lib).toContain('acp.ts');
     expect(lib).toContain('runtime/next.ts');
     const plugins = lib.filter((path) => path.startsWith('plugins/'));
@@ -70,14 +74,40 @@ describe('what the start path (dist/lib.mjs) is built from', () => {
   });
 
   test('every file of dist/ is ASCII (a file Node decodes into a two-byte string costs every command that loads it)', () => {
-    const files = ['acp.mjs', 'lib.mjs', 'acp-mcp.mjs', ...readdirSync(join(DIST, 'chunks')).map((chunk) => `chunks/${chunk}`)];
-    const other = files.filter((file) => /[^\x00-\x7f]/.test(readFileSync(join(DIST, file), 'utf8')));
+    const other = distFiles().filter((file) => /[^\x00-\x7f]/.test(readFileSync(join(DIST, file), 'utf8')));
     expect(other).toEqual([]);
+  });
+
+  test('one copy of each module of the library (acp.ts, runtime/) in dist/: a chunk imports it, the bin alone copies runtime/constants.ts for --version', () => {
+    const copies = new Map<string, string[]>();
+    for (const file of distFiles()) {
+      for (const module of new Set(sources(join(DIST, file)))) {
+        if (/^(acp\.ts|runtime\/)/.test(module) && !(file === 'acp.mjs' && module === 'runtime/constants.ts')) copies.set(module, [...(copies.get(module) ?? []), file]);
+      }
+    }
+    expect([...copies].filter(([, files]) => files.length > 1)).toEqual([]);
+    expect(copies.get('runtime/pyjson.ts')).toEqual(['core.mjs']);
+  });
+
+  test('every chunk links: each name it takes from core.mjs or from another chunk is exported there (a command that loads it would fail)', async () => {
+    const chunks = readdirSync(join(DIST, 'chunks')).sort();
+    const failed: string[] = [];
+    for (const chunk of chunks) await import(pathToFileURL(join(DIST, 'chunks', chunk)).href).catch((error: Error) => failed.push(`${chunk}: ${error.message}`));
+    expect(failed).toEqual([]);
+  });
+
+  test('a value the core made passes a chunk\'s checks: its PyFloat is the chunk\'s PyFloat', async () => {
+    const lib = await import(pathToFileURL(join(DIST, 'lib.mjs')).href);
+    const signing = await import(pathToFileURL(join(DIST, 'chunks', 'runtime-signing.mjs')).href);
+    // A term as the core reads it from protocol.json (`1.0`), digested by the signing chunk as Python's json.dumps writes it.
+    const term = lib.loadsPy('{"objective": 1.0}');
+    expect(term.objective).toBeInstanceOf(lib.PyFloat);
+    expect(signing.termsDigests(term).objective).toBe(await lib.sha256Hex(new TextEncoder().encode('1.0')));
   });
 
   test('the check sees a planted module (it can fail)', () => {
     const planted = join(work, 'planted.mjs');
-    const text = `${readFileSync(join(DIST, 'lib.mjs'), 'utf8')}\n// node_modules/markdown-it/index.mjs\nvar x = 1;\n// plugins/humans/report.ts\nvar y = 2;\n`;
+    const text = `${readFileSync(join(DIST, 'core.mjs'), 'utf8')}\n// node_modules/markdown-it/index.mjs\nvar x = 1;\n// plugins/humans/report.ts\nvar y = 2;\n`;
     writeFileSync(planted, text);
     const found = sources(planted);
     expect(found).toContain('node_modules/markdown-it/index.mjs');

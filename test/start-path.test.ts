@@ -1,6 +1,7 @@
 // The start path: dist/acp.mjs, the bin, turns on Node's compile cache and
-// then imports dist/lib.mjs, the library, whose commands load dist/chunks/
-// lazily. Nothing else: no generated loaders, no committed caches. `npm
+// then imports dist/core.mjs, the library's code, whose commands load
+// dist/chunks/ lazily; dist/lib.mjs, the library, re-exports acp.ts's names
+// from core.mjs. Nothing else: no generated loaders, no committed caches. `npm
 // test` builds dist/ first; the compile cache is checked on each Node
 // version of the run (conformance/select.ts).
 import { spawnSync } from 'node:child_process';
@@ -24,19 +25,21 @@ const nodeOf = (runtime: string): string => (runtimeSpec(runtime).runtime.prefix
 const majorOf = (node: string): number => Number(spawnSync(node, ['-p', 'process.versions.node'], { encoding: 'utf8' }).stdout.split('.')[0]);
 
 describe('dist/', () => {
-  test('holds the bin, the library, its chunks and the MCP server: ES modules only, no caches or scripts made for a start path', () => {
+  test('holds the bin, the library, its code, its chunks and the MCP server: ES modules only, no caches or scripts made for a start path', () => {
     const files = readdirSync(DIST, { recursive: true, encoding: 'utf8' }).filter((name) => !/^(types|release|reports|chunks)(\/|$)|^acp(-bun-.*)?$|^\./.test(name));
-    expect(files.sort()).toEqual(['acp-mcp.mjs', 'acp.mjs', 'lib.mjs']);
+    expect(files.sort()).toEqual(['acp-mcp.mjs', 'acp.mjs', 'core.mjs', 'lib.mjs']);
     expect(readdirSync(join(DIST, 'chunks')).filter((name) => !name.endsWith('.mjs'))).toEqual([]);
-    // The bin imports the library and nothing else of ours.
+    // The bin imports the library's code and nothing else of ours.
     const bin = readFileSync(BIN, 'utf8');
     expect(bin.startsWith('#!/usr/bin/env node\n')).toBe(true);
-    expect([...bin.matchAll(/import\(["']([^"']+)["']\)|from ["']([^"']+)["']/g)].map((m) => m[1] ?? m[2])).toEqual(['./lib.mjs']);
+    expect([...bin.matchAll(/import\(["']([^"']+)["']\)|from ["']([^"']+)["']/g)].map((m) => m[1] ?? m[2])).toEqual(['./core.mjs']);
   });
 
-  test('lib.mjs exports what acp.ts exports', async () => {
+  test('lib.mjs exports what acp.ts exports, the one copy in core.mjs', async () => {
     const built = await import(LIB);
     expect(Object.keys(built).sort()).toEqual(Object.keys(source).sort());
+    const core = await import(join(DIST, 'core.mjs'));
+    expect(Object.keys(built).filter((name) => built[name] !== core[name])).toEqual([]);
     expect(new built.AcpError('x')).toBeInstanceOf(built.AcpError);
     expect(built.VERSION).toBe(source.VERSION);
   });

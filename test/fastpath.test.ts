@@ -22,6 +22,10 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { type AppendRequest, type Host, AcpError, EVENT_NAMES, append, createNodeHost, createRegistry, init } from '../acp.ts';
 import { byScale } from './scale.ts';
+import { tmpdirInScratch } from './scratch.ts';
+
+// Its temporary folders in memory where there is room (test/scratch.ts): the appends' fsyncs and renames are disk work otherwise.
+tmpdirInScratch();
 
 const SEEDS = byScale({ quick: [1], full: [1, 2, 3, 4], long: Array.from({ length: 24 }, (_, i) => 1000 + i) });
 const STEPS = byScale({ quick: 90, full: 90, long: 250 });

@@ -22,6 +22,10 @@ import { describe, expect, test } from 'vitest';
 import { python3 } from './python/oracle.ts';
 import { referenceDir, referenceMissing, SCRIPTS } from './reference/harness.ts';
 import { atLeast } from './scale.ts';
+import { tmpdirInScratch } from './scratch.ts';
+
+// Its temporary folders in memory where there is room (test/scratch.ts): the appends' fsyncs and renames are disk work otherwise.
+tmpdirInScratch();
 
 const REPO = resolve(import.meta.dirname, '..');
 /** The tests of the file that check the Python package's own files, not the CLI. */

@@ -5,7 +5,10 @@
 // process's own CPU is vitest's main process (collecting, transforming,
 // reporting). CPU, not wall time: the machine may be shared.
 //
-//   npm run build --silent && node scripts/test-cpu.mjs [--top 30] [vitest filters…]
+//   npm run build --silent && node scripts/test-cpu.mjs [--top 30] [--exec-argv=--flag…] [--tests N] [vitest filters…]
+//
+// --exec-argv (repeatable) starts each worker with that Node flag, to measure one;
+// --tests N lists the N tests that cost most.
 //
 // With no filters it runs what `npx vitest run` runs (the run's size from
 // ACP_FULL / ACP_LONG as usual). Linux only (/proc).
@@ -15,24 +18,26 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startVitest } from 'vitest/node';
 
-const { values, positionals } = parseArgs({ options: { top: { type: 'string', default: '30' } }, allowPositionals: true });
+const { values, positionals } = parseArgs({ options: { top: { type: 'string', default: '30' }, 'exec-argv': { type: 'string', multiple: true }, tests: { type: 'string' } }, allowPositionals: true });
 const dir = mkdtempSync(join(tmpdir(), 'acp-test-cpu-'));
 const log = join(dir, 'cpu.jsonl');
 process.env.ACP_TEST_CPU_LOG = log;
 const loadBefore = loadavg();
 const started = process.cpuUsage();
 const startedAt = performance.now();
-const vitest = await startVitest('test', positionals, { run: true, watch: false, setupFiles: ['test/cpu-probe.ts'] });
+const vitest = await startVitest('test', positionals, { run: true, watch: false, setupFiles: ['test/cpu-probe.ts'], ...(values['exec-argv'] ? { execArgv: values['exec-argv'] } : {}) });
 await vitest?.close();
 const main = process.cpuUsage(started);
 const wall = (performance.now() - startedAt) / 1000;
-const rows = readFileSync(log, 'utf8')
+const entries = readFileSync(log, 'utf8')
   .trim()
   .split('\n')
   .filter(Boolean)
   .map((line) => JSON.parse(line))
-  .map((r) => ({ file: r.file.replace(`${process.cwd()}/`, ''), self: r.user + r.system, children: r.childUser + r.childSystem }))
-  .sort((a, b) => b.self + b.children - (a.self + a.children));
+  .map((r) => ({ ...r, file: r.file.replace(`${process.cwd()}/`, '') }));
+const byCpu = (a, b) => b.self + b.children - (a.self + a.children);
+const rows = entries.filter((r) => r.test === undefined).sort(byCpu);
+const tests = entries.filter((r) => r.test !== undefined).sort(byCpu);
 rmSync(dir, { recursive: true, force: true });
 const mainSeconds = (main.user + main.system) / 1e6;
 const workers = rows.reduce((sum, r) => sum + r.self + r.children, 0);
@@ -40,5 +45,9 @@ const fmt = (n) => n.toFixed(1).padStart(6);
 console.log(`\nCPU seconds per test file (worker + its children), load average ${loadBefore.map((l) => l.toFixed(1)).join(' ')} before, ${loadavg().map((l) => l.toFixed(1)).join(' ')} after`);
 console.log(' total  worker children  file');
 for (const r of rows.slice(0, Number(values.top))) console.log(`${fmt(r.self + r.children)} ${fmt(r.self)} ${fmt(r.children)}    ${r.file}`);
+if (values.tests) {
+  console.log(`\nthe ${values.tests} tests that cost most (concurrent tests of one file share the worker's figure)`);
+  for (const r of tests.slice(0, Number(values.tests))) console.log(`${fmt(r.self + r.children)} ${fmt(r.self)} ${fmt(r.children)}    ${r.file}: ${r.test.slice(0, 100)}`);
+}
 console.log(`${rows.length} files: ${workers.toFixed(1)} s in workers; vitest's main process ${mainSeconds.toFixed(1)} s; all ${(workers + mainSeconds).toFixed(1)} s of CPU in ${wall.toFixed(1)} s wall`);
 process.exit(process.exitCode ?? 0);

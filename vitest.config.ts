@@ -1,6 +1,6 @@
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import type { Reporter } from 'vitest/reporters';
 import { chromiumRequired, findChromium, noChromiumReason } from './test/chromium.ts';
@@ -82,6 +82,29 @@ const START_FIRST = [
 ];
 
 /**
+ * The files that share worker processes (isolate: false): a fresh worker per
+ * file costs ~0.25 s of CPU (a Node process, vitest's runtime, and the
+ * source modules acp.ts imports evaluated again), and most files never
+ * change what the next file in the same process would see. A file belongs
+ * here when neither it nor its helpers change process-wide state: no
+ * process.env or working-directory change (tmpdirInScratch, gitSandbox and
+ * harnesses that chdir change both), no mocks, spies, stubbed globals or
+ * fake timers, no process.exitCode. Every other file, and every new one
+ * until it is added here, gets a worker of its own. Each file here passes
+ * alone and in a shuffled order (`npx vitest run --project shared
+ * --sequence.shuffle.files`).
+ */
+const SHARED_WORKER = [
+  'binary-start', 'conformance-edges', 'conformance-inproc', 'conformance-iv', 'conformance', 'deno', 'docs', 'doors', 'embedding',
+  'git-ssh', 'global-options', 'guarded-host', 'humans-dashboard-runtimes', 'humans-dashboard-views', 'humans-deno', 'humans-freeze',
+  'humans-log-model', 'humans-log', 'humans-report', 'humans-status', 'mcp', 'node-versions', 'package', 'plugins-runtimes',
+  'protocol-names', 'pyargv', 'pydatetime', 'pyjson', 'pypath', 'pytext', 'python-classes', 'reference-diff', 'reference-runtimes',
+  'release', 'reliability-iv', 'rpc-abuse', 'rpc-cli', 'rpc-client-runtimes', 'rpc-collab', 'rpc-framing', 'rpc-interop',
+  'rpc-pressure', 'rpc-protocol', 'rpc-session', 'rpc-trust', 'runtimes', 'sandboxes', 'scratch', 'sha256', 'signed-append-runtimes',
+  'skill', 'start-graph', 'start-path', 'state-machine', 'stop-quiet', 'strict-fuzz', 'strict', 'trust-config', 'turn', 'validate-fast',
+].map((name) => `test/${name}.test.ts`);
+
+/**
  * Node 20 reads and parses all of NODE_EXTRA_CA_CERTS (a whole CA bundle on
  * machines behind a TLS-inspecting proxy) at every start, before any user
  * code: ~40 ms of CPU per process, and the suite starts thousands of Node
@@ -108,7 +131,11 @@ class LongFilesFirst extends BaseSequencer {
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
+    // Each project names its files (a list given here would be merged into both).
+    projects: [
+      { extends: true, test: { name: 'shared', include: SHARED_WORKER, isolate: false } },
+      { extends: true, test: { name: 'isolated', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, ...SHARED_WORKER] } },
+    ],
     globalSetup: ['test/global-setup.ts'],
     reporters: ['default', leftOut],
     sequence: { sequencer: LongFilesFirst },

@@ -86,12 +86,13 @@ const START_FIRST = [
  * file costs ~0.25 s of CPU (a Node process, vitest's runtime, and the
  * source modules acp.ts imports evaluated again), and most files never
  * change what the next file in the same process would see. A file belongs
- * here when neither it nor its helpers change process-wide state: no
- * process.env or working-directory change (tmpdirInScratch, gitSandbox and
- * harnesses that chdir change both), no mocks, spies, stubbed globals or
- * fake timers, no process.exitCode. Every other file, and every new one
- * until it is added here, gets a worker of its own. Each file here passes
- * alone and in a shuffled order (`npx vitest run --project shared
+ * here when neither it nor its helpers change process-wide state beyond
+ * what they put back before the file ends (tmpdirInScratch's TMPDIR, a
+ * command's working directory): no mocks, spies, stubbed globals or fake
+ * timers, no process.exitCode, no working directory or environment left
+ * changed between tests (gitSandbox's). Every other file, and every new
+ * one until it is added here, gets a worker of its own. Each file here
+ * passes alone and in a shuffled order (`npx vitest run --project shared
  * --sequence.shuffle.files`).
  */
 const SHARED_WORKER = [
@@ -102,6 +103,9 @@ const SHARED_WORKER = [
   'release', 'reliability-iv', 'rpc-abuse', 'rpc-cli', 'rpc-client-runtimes', 'rpc-collab', 'rpc-framing', 'rpc-interop',
   'rpc-pressure', 'rpc-protocol', 'rpc-session', 'rpc-trust', 'runtimes', 'sandboxes', 'scratch', 'sha256', 'signed-append-runtimes',
   'skill', 'start-graph', 'start-path', 'state-machine', 'stop-quiet', 'strict-fuzz', 'strict', 'trust-config', 'turn', 'validate-fast',
+  // Their temporary directory in memory for the file's run (tmpdirInScratch), the previous one back when it ends.
+  'checkpoint-chain', 'cli', 'crash', 'doctor', 'fastpath', 'hallway', 'hostile', 'humans-dashboard', 'lock-queue', 'plugins', 'races',
+  'reference-upstream', 'reliability-ii-log', 'reliability-ii', 'reliability-iii', 'skill-agent', 'strict-doors', 'validate-checkpoint',
 ].map((name) => `test/${name}.test.ts`);
 
 /**

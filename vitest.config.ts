@@ -141,6 +141,8 @@ export default defineConfig({
       { extends: true, test: { name: 'isolated', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, ...SHARED_WORKER] } },
     ],
     globalSetup: ['test/global-setup.ts'],
+    // scripts/test-cpu.mjs: each file's CPU, measured from inside its worker.
+    setupFiles: process.env.ACP_TEST_CPU_LOG ? ['test/cpu-probe.ts'] : [],
     reporters: ['default', leftOut],
     sequence: { sequencer: LongFilesFirst },
     pool: 'forks',

@@ -5,13 +5,11 @@
 // and its children spent during the file (user + system, from
 // /proc/self/stat), and its total (a worker of the shared project runs
 // several files; the difference is its start and what it did between
-// them); this
-// process's own CPU is vitest's main process (collecting, transforming,
-// reporting). CPU, not wall time: the machine may be shared.
+// them); this process's own CPU is vitest's main process (collecting,
+// transforming, reporting). CPU, not wall time: the machine may be shared.
 //
-//   npm run build --silent && node scripts/test-cpu.mjs [--top 30] [--exec-argv=--flag…] [--tests N] [vitest filters…]
+//   npm run build --silent && node scripts/test-cpu.mjs [--top 30] [--tests N] [vitest filters…]
 //
-// --exec-argv (repeatable) starts each worker with that Node flag, to measure one;
 // --tests N lists the N tests that cost most.
 //
 // With no filters it runs what `npx vitest run` runs (the run's size from
@@ -22,14 +20,14 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startVitest } from 'vitest/node';
 
-const { values, positionals } = parseArgs({ options: { top: { type: 'string', default: '30' }, 'exec-argv': { type: 'string', multiple: true }, tests: { type: 'string' } }, allowPositionals: true });
+const { values, positionals } = parseArgs({ options: { top: { type: 'string', default: '30' }, tests: { type: 'string' } }, allowPositionals: true });
 const dir = mkdtempSync(join(tmpdir(), 'acp-test-cpu-'));
 const log = join(dir, 'cpu.jsonl');
 process.env.ACP_TEST_CPU_LOG = log;
 const loadBefore = loadavg();
 const started = process.cpuUsage();
 const startedAt = performance.now();
-const vitest = await startVitest('test', positionals, { run: true, watch: false, ...(values['exec-argv'] ? { execArgv: values['exec-argv'] } : {}) });
+const vitest = await startVitest('test', positionals, { run: true, watch: false });
 await vitest?.close();
 const main = process.cpuUsage(started);
 const wall = (performance.now() - startedAt) / 1000;

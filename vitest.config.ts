@@ -1,6 +1,6 @@
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import type { Reporter } from 'vitest/reporters';
 import { chromiumRequired, findChromium, noChromiumReason } from './test/chromium.ts';
@@ -21,11 +21,14 @@ import { testScale } from './test/scale.ts';
 //                     (test/node-versions.ts installs it in
 //                     test/global-setup.ts); without a Chromium the browser
 //                     tests are skipped, as the end of the run says.
-//                     144 s on 2 idle cores from a fresh clone, ~260
-//                     CPU-seconds (188 user + 71 sys, children included;
-//                     299 measured the same way before the files that make
-//                     the most folders made them in memory, test/scratch.ts).
-//                     The goal, 2 minutes, needs ~210.
+//                     ~234 CPU-seconds (173 user + 61 sys, children
+//                     included, at load 3-8; 261 measured the same way
+//                     before most files' folders went to memory, 78 files
+//                     shared workers and the reference's tests ran
+//                     in-process), which is ~130 s on 2 idle cores by the
+//                     last idle ratio (144 s for ~260). The goal, 2 minutes
+//                     with margin, needs ~200. Where it goes, per file:
+//                     scripts/test-cpu.mjs.
 //   npm run test:all  full (ACP_FULL=1): every scenario in-process under
 //                     Bun, Deno and Node 22, 24, 26 too
 //                     (conformance-runtimes.test.ts) and a sample of each
@@ -82,6 +85,33 @@ const START_FIRST = [
 ];
 
 /**
+ * The files that share worker processes (isolate: false): a fresh worker per
+ * file costs ~0.25 s of CPU (a Node process, vitest's runtime, and the
+ * source modules acp.ts imports evaluated again), and most files never
+ * change what the next file in the same process would see. A file belongs
+ * here when neither it nor its helpers change process-wide state beyond
+ * what they put back before the file ends (tmpdirInScratch's TMPDIR, a
+ * command's working directory): no mocks, spies, stubbed globals or fake
+ * timers, no process.exitCode, no working directory or environment left
+ * changed between tests (gitSandbox's). Every other file, and every new
+ * one until it is added here, gets a worker of its own. Each file here
+ * passes alone and in a shuffled order (`npx vitest run --project shared
+ * --sequence.shuffle.files`).
+ */
+const SHARED_WORKER = [
+  'binary-start', 'conformance-edges', 'conformance-inproc', 'conformance-iv', 'conformance', 'deno', 'docs', 'doors', 'embedding',
+  'git-ssh', 'global-options', 'guarded-host', 'humans-dashboard-runtimes', 'humans-dashboard-views', 'humans-deno', 'humans-freeze',
+  'humans-log-model', 'humans-log', 'humans-report', 'humans-status', 'mcp', 'node-versions', 'package', 'plugins-runtimes',
+  'protocol-names', 'pyargv', 'pydatetime', 'pyjson', 'pypath', 'pytext', 'python-classes', 'reference-diff', 'reference-runtimes',
+  'release', 'reliability-iv', 'rpc-abuse', 'rpc-cli', 'rpc-client-runtimes', 'rpc-collab', 'rpc-framing', 'rpc-interop',
+  'rpc-pressure', 'rpc-protocol', 'rpc-session', 'rpc-trust', 'runtimes', 'sandboxes', 'scratch', 'sha256', 'signed-append-runtimes',
+  'skill', 'start-graph', 'start-path', 'state-machine', 'stop-quiet', 'strict-fuzz', 'strict', 'trust-config', 'turn', 'validate-fast',
+  // Their temporary directory in memory for the file's run (tmpdirInScratch), the previous one back when it ends.
+  'checkpoint-chain', 'cli', 'crash', 'doctor', 'fastpath', 'hallway', 'hostile', 'humans-dashboard', 'lock-queue', 'plugins', 'races',
+  'reference-upstream', 'reliability-ii-log', 'reliability-ii', 'reliability-iii', 'skill-agent', 'strict-doors', 'validate-checkpoint',
+].map((name) => `test/${name}.test.ts`);
+
+/**
  * Node 20 reads and parses all of NODE_EXTRA_CA_CERTS (a whole CA bundle on
  * machines behind a TLS-inspecting proxy) at every start, before any user
  * code: ~40 ms of CPU per process, and the suite starts thousands of Node
@@ -108,8 +138,14 @@ class LongFilesFirst extends BaseSequencer {
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
+    // Each project names its files (a list given here would be merged into both).
+    projects: [
+      { extends: true, test: { name: 'shared', include: SHARED_WORKER, isolate: false } },
+      { extends: true, test: { name: 'isolated', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, ...SHARED_WORKER] } },
+    ],
     globalSetup: ['test/global-setup.ts'],
+    // scripts/test-cpu.mjs: each file's CPU, measured from inside its worker.
+    setupFiles: process.env.ACP_TEST_CPU_LOG ? ['test/cpu-probe.ts'] : [],
     reporters: ['default', leftOut],
     sequence: { sequencer: LongFilesFirst },
     pool: 'forks',

@@ -26,6 +26,10 @@ import { AcpError, type AppendRequest, append, CHECKPOINT_NAME, createNodeHost, 
 import { validateCheckpointPath } from '../runtime/validate-checkpoint.ts';
 import { writeLongLog } from '../scripts/long-log.ts';
 import { byScale } from './scale.ts';
+import { tmpdirInScratch } from './scratch.ts';
+
+// Its temporary folders in memory where there is room (test/scratch.ts): the appends' fsyncs and renames are disk work otherwise.
+tmpdirInScratch();
 
 const root = mkdtempSync(join(tmpdir(), 'acp-chain-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));

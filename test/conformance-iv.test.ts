@@ -3,12 +3,14 @@
 // (test/reference/harness.ts), which must agree, and acp's own result
 // checked, so each test says what the rule is. Class 9 (the stale cache) is
 // another issue's.
-import { beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { OWNER, REVIEWER } from './happy-path.ts';
 import { buildStages } from './reference/generate.ts';
-import { describe as explain, referenceMissing, runCases, type CaseFile, type Outcome, type RefCase } from './reference/harness.ts';
+import { describe as explain, referenceMissing, runCases, stopReferenceDriver, type CaseFile, type Outcome, type RefCase } from './reference/harness.ts';
 
 const missing = referenceMissing();
+// One python3 answers every case of the file (test/reference/driver.py); it ends with the file.
+afterAll(stopReferenceDriver);
 type Files = Record<string, string>;
 let stages: Files[];
 

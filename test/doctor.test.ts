@@ -10,6 +10,10 @@ import { doctor } from '../plugins/doctor/diagnose.ts';
 import { NOTES_REF, cli, makeFolder } from './reliability/fixture.ts';
 import { acp as humansAcp } from './humans/context.ts';
 import { FROZEN_SHA256, OWNER, PRIMARY, freezeStepIndex, happyFolder } from './humans/folders.ts';
+import { tmpdirInScratch } from './scratch.ts';
+
+// Its temporary folders in memory where there is room (test/scratch.ts): the appends' fsyncs and renames are disk work otherwise.
+tmpdirInScratch();
 
 const roots: string[] = [];
 afterEach(() => {

@@ -24,6 +24,10 @@ import { type AppendRequest, type Host, AcpError, EVENT_NAMES, append, createNod
 import { byScale } from './scale.ts';
 // mulberry32: a failure names a reproducible seed.
 import { seededDraws as rng } from './seeded.ts';
+import { tmpdirInScratch } from './scratch.ts';
+
+// Its temporary folders in memory where there is room (test/scratch.ts): the appends' fsyncs and renames are disk work otherwise.
+tmpdirInScratch();
 
 const SEEDS = byScale({ quick: [1], full: [1, 2, 3, 4], long: Array.from({ length: 24 }, (_, i) => 1000 + i) });
 const STEPS = byScale({ quick: 90, full: 90, long: 250 });

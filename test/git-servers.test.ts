@@ -16,7 +16,8 @@ import { spawnCli } from './reliability/fixture.ts';
 import { type GitServer, gitoliteTool, serverTools, startGitoliteServer, startHttpServer, startSshServer } from './git-servers.ts';
 import { atLeast } from './scale.ts';
 
-const sandbox = gitSandbox();
+// The daemons' paths stay out of /dev/shm: sshd's and gitolite's own checks of the directories above a repository or key are not what these tests are about.
+const sandbox = gitSandbox(undefined, { inMemory: false });
 const missing = serverTools();
 if (missing && atLeast('full')) throw new Error(missing);
 const noGitolite = missing ?? gitoliteTool();

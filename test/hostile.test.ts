@@ -24,6 +24,10 @@ import { EVENT_NAMES, append, conclusionErrors, createMemoryHost, pyStrip, readR
 import { DIST_URL, LONG, REPO, cli, spawnCli } from './reliability/fixture.ts';
 import { byScale } from './scale.ts';
 import { budgetMs, startCostOrFloor } from './timing.ts';
+import { tmpdirInScratch } from './scratch.ts';
+
+// Its temporary folders in memory where there is room (test/scratch.ts): the appends' fsyncs and renames are disk work otherwise.
+tmpdirInScratch();
 
 /** Generated cases per property (five properties). */
 const RUNS = Number(process.env.ACP_FUZZ_RUNS) || byScale({ quick: 20, full: 60, long: 2100 });

@@ -7,6 +7,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type Host, type Registry, append, createNodeHost, createRegistry, init, validate, withFolderLock } from '../acp.ts';
+import { tmpdirInScratch } from './scratch.ts';
+
+// Its temporary folders in memory where there is room (test/scratch.ts): the appends' fsyncs and renames are disk work otherwise.
+tmpdirInScratch();
 
 const work = mkdtempSync(join(tmpdir(), 'acp-lock-queue-'));
 let host: Host;

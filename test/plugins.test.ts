@@ -29,6 +29,10 @@ import {
 import notifyTurn, { dueNotifications, notificationArgv, parseNotifyTurnOptions } from '../plugins/notify-turn.ts';
 import rfcPlugin, { RFC_SECTIONS } from '../plugins/rfc.ts';
 import { type RunResult, postmortemText, primaryOf, rfcText, runFlow } from './plugins/flow.ts';
+import { tmpdirInScratch } from './scratch.ts';
+
+// Its temporary folders in memory where there is room (test/scratch.ts): the appends' fsyncs and renames are disk work otherwise.
+tmpdirInScratch();
 
 const REPO = resolve(import.meta.dirname, '..');
 const FIXTURES = join(REPO, 'test', 'plugins', 'fixtures');

@@ -1,12 +1,14 @@
 // Issue 40: acp against the reference Python tool set itself, on seeded
 // generated folders and command lines (test/reference/harness.ts). Quick: a
 // sample of each generator; full (ACP_FULL=1): thousands of cases.
-import { beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { byScale } from './scale.ts';
-import { describe as explain, excludedBySpec, referenceMissing, runCases } from './reference/harness.ts';
+import { describe as explain, excludedBySpec, referenceMissing, runCases, stopReferenceDriver } from './reference/harness.ts';
 import { buildStages, GENERATORS, generate } from './reference/generate.ts';
 
 const missing = referenceMissing();
+// One python3 answers every case of the file (test/reference/driver.py); it ends with the file.
+afterAll(stopReferenceDriver);
 /** Cases per generator: a few seconds in quick, thousands in all in full. */
 const PER_GENERATOR = byScale({ quick: 20, full: 600 });
 const SEEDS = byScale({ quick: [1], full: [1, 2, 3] });

@@ -12,6 +12,10 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import * as acp from '../acp.ts';
 import { NOTES_REF, cli, makeFolder, readLines } from './reliability/fixture.ts';
+import { tmpdirInScratch } from './scratch.ts';
+
+// Its temporary folders in memory where there is room (test/scratch.ts): the appends' fsyncs and renames are disk work otherwise.
+tmpdirInScratch();
 
 const CHECKPOINT = '.acp.checkpoint.json';
 const roots: string[] = [];

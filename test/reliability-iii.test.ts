@@ -17,6 +17,10 @@ import { RpcClient } from '../plugins/rpc/client.ts';
 import { createMcpServer } from '../plugins/mcp/server.ts';
 import { ALICE_TOKEN, startServer } from './rpc/helpers.ts';
 import { byScale } from './scale.ts';
+import { tmpdirInScratch } from './scratch.ts';
+
+// Its temporary folders in memory where there is room (test/scratch.ts): the appends' fsyncs and renames are disk work otherwise.
+tmpdirInScratch();
 
 const FLIPS = byScale({ quick: 100, full: 1000 });
 const SECRET = 'outside secret\n';

@@ -2,9 +2,9 @@
 // environment and read only when a test asks:
 //
 //   quick  `npm test`: every behaviour checked at least once, with counts
-//          small enough to keep the run short (about 2.5 minutes on 2 idle
-//          cores; the goal is 2, ~210 CPU-seconds: vitest.config.ts says
-//          what it takes now). The developer's loop.
+//          small enough to keep the run short (the goal: under 2 minutes on
+//          2 idle cores, ~200 CPU-seconds; vitest.config.ts says what it
+//          takes now, scripts/test-cpu.mjs where). The developer's loop.
 //   full   ACP_FULL=1 (`npm run test:all`, which CI runs after `npm test`):
 //          the whole runtime matrix and the counts the issues ask for (the
 //          property tests' cases, the race and crash trials).

@@ -22,6 +22,10 @@ import { validateCheckpointPath } from '../runtime/validate-checkpoint.ts';
 import { pythonValidator } from './python/reference.ts';
 import { byScale } from './scale.ts';
 import { rng as random } from './seeded.ts';
+import { tmpdirInScratch } from './scratch.ts';
+
+// Its temporary folders in memory where there is room (test/scratch.ts): the appends' fsyncs and renames are disk work otherwise.
+tmpdirInScratch();
 
 const COUNT = byScale({ quick: 20, full: 1000 });
 const SEED = Number(process.env.SIGNING_SEED ?? 30);

@@ -27,6 +27,10 @@ import { runCommand, type RunResult } from './conformance/replay.ts';
 import { fill, parseCommand, parseSkill, prose, readTurn, sectionFor, type Skill, type SkillSection, type SkillStep } from './skill/interpreter.ts';
 import { atLeast } from './scale.ts';
 import { offlinePrefix, SKILL_RUNTIME, SKILL_RUNTIME_WORDS, skillText, withRuntime } from './skill/runtime.ts';
+import { tmpdirInScratch } from './scratch.ts';
+
+// Its temporary folders in memory where there is room (test/scratch.ts): the appends' fsyncs and renames are disk work otherwise.
+tmpdirInScratch();
 
 const OFFLINE = offlinePrefix();
 const TYPES = [

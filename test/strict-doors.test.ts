@@ -9,6 +9,10 @@ import { afterAll, describe, expect, onTestFinished, test } from 'vitest';
 import * as acp from '../acp.ts';
 import { RpcClient } from '../plugins/rpc/client.ts';
 import { ALICE_TOKEN, makeRoot, runAcp, snapshotFolder, startServer } from './rpc/helpers.ts';
+import { tmpdirInScratch } from './scratch.ts';
+
+// Its temporary folders in memory where there is room (test/scratch.ts): the appends' fsyncs and renames are disk work otherwise.
+tmpdirInScratch();
 
 const dirs: string[] = [];
 afterAll(() => {

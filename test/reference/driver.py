@@ -2,7 +2,8 @@
 # interpreter (test/reference/harness.ts): each script is imported once and
 # its main() called per case with that case's cwd, argv, stdout and stderr,
 # as `python3 scripts/<name>.py ...` would run it. Starting python3 per case
-# costs ~30 ms; this costs well under 1 ms per case.
+# costs ~30 ms; this costs well under 1 ms per case. One driver serves a
+# whole test file: it answers each line as it comes, until stdin ends.
 #
 # stdin: one JSON object a line: {"cwd": dir, "script": name, "args": [...]};
 # argument strings carry a byte that is not UTF-8 as Python's argv does
@@ -75,7 +76,7 @@ def decode(buffer):
     return buffer.getvalue().decode("utf-8", "surrogateescape")
 
 
-for line in sys.stdin.buffer.read().decode("ascii").split("\n"):
-    if line:
-        REAL_STDOUT.write(json.dumps(run_case(json.loads(line))) + "\n")
-REAL_STDOUT.flush()
+for line in iter(sys.stdin.buffer.readline, b""):
+    if line.strip():
+        REAL_STDOUT.write(json.dumps(run_case(json.loads(line.decode("ascii")))) + "\n")
+        REAL_STDOUT.flush()

@@ -1,7 +1,7 @@
 // The differential harness of issue 40: the reference Python tool set
 // (../shared/reference/acp-python, MIT) is the oracle. Each case is a folder
 // (its files) and one command line; the harness writes two identical copies,
-// runs the reference on one (every case of a batch in one python3, see
+// runs the reference on one (every case of a test file in one python3, see
 // driver.py) and acp on the other (in-process, runCli), and compares exit
 // code, stdout, stderr and the files left behind.
 //
@@ -10,7 +10,7 @@
 // harness treats it. A case on which the reference crashes (a traceback,
 // exit 1) passes when acp gives a clean `error: …`, exit 2, and leaves the
 // folder as it was (the spec's "the runtime reports a clear error instead").
-import { spawnSync } from 'node:child_process';
+import { type ChildProcessWithoutNullStreams, spawn, spawnSync } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -177,13 +177,64 @@ function normaliseFile(name: string, text: string, before: CaseFile | undefined)
   }).join('\n');
 }
 
-/** Run the reference on every case, in one python3; returns rc/stdout/stderr per case. */
-function runReference(dirs: string[], cases: readonly RefCase[]): Omit<Outcome, 'files'>[] {
-  const scripts = join(referenceDir()!, 'scripts');
-  const input = cases.map((c, i) => `${asciiJson({ cwd: dirs[i], script: SCRIPTS[c.argv[0]!], args: c.argv.slice(1) })}\n`).join('');
-  const run = spawnSync(python3(), [join(HERE, 'driver.py'), scripts], { input, encoding: 'utf8', maxBuffer: 1 << 30, env: { ...process.env, PYTHONDONTWRITEBYTECODE: '1', COLUMNS: '80' } });
-  if (run.status !== 0) throw new Error(`the reference driver failed: ${run.stderr}`);
-  return run.stdout.split('\n').slice(0, -1).map((line) => JSON.parse(line) as Omit<Outcome, 'files'>);
+/** The reference's driver (driver.py) of this process: started by the first case, then every case of every batch goes to it. */
+interface ReferenceDriver {
+  child: ChildProcessWithoutNullStreams;
+  /** The cases sent and not answered yet, in the order sent (the driver answers in that order). */
+  waiting: { answer: (line: string) => void; fail: (error: Error) => void }[];
+}
+
+let driver: ReferenceDriver | undefined;
+
+/** Start the driver; it holds this process open only while a case waits for its answer. */
+function startDriver(): ReferenceDriver {
+  const child = spawn(python3(), [join(HERE, 'driver.py'), join(referenceDir()!, 'scripts')], { env: { ...process.env, PYTHONDONTWRITEBYTECODE: '1', COLUMNS: '80' } });
+  const started: ReferenceDriver = { child, waiting: [] };
+  let pending = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (text: string) => {
+    pending += text;
+    for (let end = pending.indexOf('\n'); end >= 0; end = pending.indexOf('\n')) {
+      started.waiting.shift()?.answer(pending.slice(0, end));
+      pending = pending.slice(end + 1);
+    }
+    if (!started.waiting.length) holdOpen(started, false);
+  });
+  child.stderr.setEncoding('utf8').on('data', (text: string) => void (stderr += text));
+  child.on('close', (code) => {
+    if (driver === started) driver = undefined;
+    for (const { fail } of started.waiting.splice(0)) fail(new Error(`the reference driver failed (exit ${code}): ${stderr}`));
+  });
+  holdOpen(started, false);
+  return started;
+}
+
+function holdOpen({ child }: ReferenceDriver, hold: boolean): void {
+  // A child's pipes are sockets (net.Socket), which ref and unref like the child itself.
+  for (const handle of [child, child.stdin, child.stdout, child.stderr] as unknown as { ref(): void; unref(): void }[]) {
+    if (hold) handle.ref();
+    else handle.unref();
+  }
+}
+
+/** End the driver of this process, if one runs, and wait until it exited (a test file's afterAll: its CPU then counts as the file's). */
+export async function stopReferenceDriver(): Promise<void> {
+  const running = driver;
+  if (!running) return;
+  driver = undefined;
+  const closed = new Promise((exited) => running.child.once('close', exited));
+  holdOpen(running, true);
+  running.child.stdin.end();
+  await closed;
+}
+
+/** Run the reference on every case (the driver of this process, one python3 for the file); returns rc/stdout/stderr per case. */
+async function runReference(dirs: string[], cases: readonly RefCase[]): Promise<Omit<Outcome, 'files'>[]> {
+  const running = (driver ??= startDriver());
+  const answers = cases.map(() => new Promise<string>((answer, fail) => running.waiting.push({ answer, fail })));
+  holdOpen(running, true);
+  running.child.stdin.write(cases.map((c, i) => `${asciiJson({ cwd: dirs[i], script: SCRIPTS[c.argv[0]!], args: c.argv.slice(1) })}\n`).join(''));
+  return (await Promise.all(answers)).map((line) => JSON.parse(line) as Omit<Outcome, 'files'>);
 }
 
 /** Run acp in this process on one case, in `dir`. */
@@ -232,13 +283,13 @@ export async function runCases(cases: readonly RefCase[]): Promise<Verdict[]> {
       writeTree(pyDirs[i]!, c.files);
       writeTree(acpDirs[i]!, c.files);
     });
-    const reference = runReference(pyDirs, cases);
+    const reference = await runReference(pyDirs, cases);
     const verdicts: Verdict[] = [];
     for (const [i, c] of cases.entries()) {
       const mine = await runAcp(acpDirs[i]!, c);
       verdicts.push(compare(c, outcome(reference[i]!, pyDirs[i]!, c), outcome(mine, acpDirs[i]!, c)));
     }
-    confirmRefusals(verdicts, pyDirs);
+    await confirmRefusals(verdicts, pyDirs);
     return verdicts;
   } finally {
     rmSync(root, { recursive: true, force: true });
@@ -251,14 +302,14 @@ export async function runCases(cases: readonly RefCase[]): Promise<Verdict[]> {
  * agrees when the reference's own validate, run on the folder the reference
  * left, reports that error, and acp left the folder as it was.
  */
-function confirmRefusals(verdicts: Verdict[], pyDirs: string[]): void {
+async function confirmRefusals(verdicts: Verdict[], pyDirs: string[]): Promise<void> {
   const refusals = verdicts.flatMap((v, i) => {
     const claim = / does not validate: (.*)\)$/.exec(errorText(v.acp.stderr))?.[1];
     const folder = v.c.argv[v.c.argv.lastIndexOf('--folder') + 1];
     return v.reference.rc === 0 && v.acp.rc === 2 && claim && folder ? [{ v, i, claim, folder }] : [];
   });
   if (!refusals.length) return;
-  const validations = runReference(refusals.map((r) => pyDirs[r.i]!), refusals.map((r) => ({ label: 'validate', files: {}, argv: ['validate', '--folder', r.folder] })));
+  const validations = await runReference(refusals.map((r) => pyDirs[r.i]!), refusals.map((r) => ({ label: 'validate', files: {}, argv: ['validate', '--folder', r.folder] })));
   refusals.forEach(({ v, claim }, k) => {
     const rejected = validations[k]!.rc === 2 && validations[k]!.stdout.split('\n').includes(`ERROR: ${claim}`);
     if (rejected && JSON.stringify(v.acp.files) === JSON.stringify(snapshotOf(v.c))) {

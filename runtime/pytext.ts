@@ -439,32 +439,39 @@ function utcInstant(d: PyDateTime & { offset: number }): PyInstant | undefined {
   return seconds < MIN_SECONDS || seconds > MAX_SECONDS ? undefined : [seconds, micros];
 }
 
-/** The number of `width` ASCII digits at `at`, or -1 if one is not a digit. */
-function digitsAt(value: string, at: number, width: number): number {
-  let out = 0;
-  for (let k = at; k < at + width; k++) {
-    const d = value.charCodeAt(k) - 0x30;
-    if (d < 0 || d > 9) return -1;
-    out = out * 10 + d;
-  }
-  return out;
+/** Below every field {@link canonicalInstant} reads: what {@link digitValue} gives for a character that is no ASCII digit. */
+const NOT_A_DIGIT = -100_000;
+
+/** The ASCII digit at `at` of `value` as a number, or {@link NOT_A_DIGIT} (past the end too: NaN is no digit). */
+function digitValue(value: string, at: number): number {
+  const digit = value.charCodeAt(at) - 0x30;
+  return digit >= 0 && digit <= 9 ? digit : NOT_A_DIGIT;
+}
+
+/** Two ASCII digits at `at` as a number; negative when either is not a digit. */
+function twoDigits(value: string, at: number): number {
+  return digitValue(value, at) * 10 + digitValue(value, at + 1);
 }
 
 /**
  * The form every tool writes, `YYYY-MM-DDTHH:MM:SSZ`, read without the
  * general parser (validate reads one per event); `null` when `value` has
- * another form. Same results as the general path.
+ * another form. Same results as the general path. Character codes, not
+ * one-character strings, and one sign test for all six fields (any field
+ * with a character that is no digit is negative: {@link NOT_A_DIGIT}
+ * outweighs the other digits): a first validate of 100k events ran the
+ * earlier form, six digit loops, for ~25 ms and V8 compiled it for as long.
  */
 function canonicalInstant(value: string): PyInstant | undefined | null {
   if (value.length !== 20) return null;
-  if (value[4] !== '-' || value[7] !== '-' || value[10] !== 'T' || value[13] !== ':' || value[16] !== ':' || value[19] !== 'Z') return null;
-  const year = digitsAt(value, 0, 4);
-  const month = digitsAt(value, 5, 2);
-  const day = digitsAt(value, 8, 2);
-  const hour = digitsAt(value, 11, 2);
-  const minute = digitsAt(value, 14, 2);
-  const second = digitsAt(value, 17, 2);
-  if (year < 0 || month < 0 || day < 0 || hour < 0 || minute < 0 || second < 0) return null;
+  if (value.charCodeAt(4) !== 0x2d || value.charCodeAt(7) !== 0x2d || value.charCodeAt(10) !== 0x54 || value.charCodeAt(13) !== 0x3a || value.charCodeAt(16) !== 0x3a || value.charCodeAt(19) !== 0x5a) return null;
+  const year = twoDigits(value, 0) * 100 + twoDigits(value, 2);
+  const month = twoDigits(value, 5);
+  const day = twoDigits(value, 8);
+  const hour = twoDigits(value, 11);
+  const minute = twoDigits(value, 14);
+  const second = twoDigits(value, 17);
+  if ((year | month | day | hour | minute | second) < 0) return null;
   if (rangeError(year, month, day, hour, minute, second)) return undefined;
   return [(ymdToOrd(year, month, day) - EPOCH_ORDINAL) * 86400 + hour * 3600 + minute * 60 + second, 0];
 }

@@ -439,41 +439,47 @@ function utcInstant(d: PyDateTime & { offset: number }): PyInstant | undefined {
   return seconds < MIN_SECONDS || seconds > MAX_SECONDS ? undefined : [seconds, micros];
 }
 
-/** Below every field {@link canonicalSeconds} reads: what {@link digitValue} gives for a character that is no ASCII digit. */
-const NOT_A_DIGIT = -100_000;
-
-/** The ASCII digit at `at` of `value` as a number, or {@link NOT_A_DIGIT} (past the end too: NaN is no digit). */
-function digitValue(value: string, at: number): number {
-  const digit = value.charCodeAt(at) - 0x30;
-  return digit >= 0 && digit <= 9 ? digit : NOT_A_DIGIT;
-}
-
-/** Two ASCII digits at `at` as a number; negative when either is not a digit. */
-function twoDigits(value: string, at: number): number {
-  return digitValue(value, at) * 10 + digitValue(value, at + 1);
-}
+/** The form every tool writes, a character per position: `0` stands for an ASCII digit, any other character for itself and ends a field. */
+const CANONICAL_FORM = '0000-00-00T00:00:00Z';
 
 /**
  * The UTC second of the form every tool writes, `YYYY-MM-DDTHH:MM:SSZ`,
  * read without the general parser (validate reads one per event, and
  * compares it without making an instant of it); `null` when `value` has
  * another form, `undefined` when a field is out of range. Same results as
- * the general path. Character codes, not one-character strings, and one
- * test of all six fields' signs (a field with a character that is no digit
- * is negative: {@link NOT_A_DIGIT} outweighs the other digits).
+ * the general path. One loop with one `charCodeAt`: V8 expands each call
+ * site of it into a large graph, and the twenty of a written-out reading
+ * took its optimising compiler 10–50 ms (against 3–6 ms for the loop),
+ * during which validate ran the unoptimised code.
  */
 export function canonicalSeconds(value: string): number | undefined | null {
   if (value.length !== 20) return null;
-  if (value.charCodeAt(4) !== 0x2d || value.charCodeAt(7) !== 0x2d || value.charCodeAt(10) !== 0x54 || value.charCodeAt(13) !== 0x3a || value.charCodeAt(16) !== 0x3a || value.charCodeAt(19) !== 0x5a) return null;
-  const year = twoDigits(value, 0) * 100 + twoDigits(value, 2);
-  const month = twoDigits(value, 5);
-  const day = twoDigits(value, 8);
-  const hour = twoDigits(value, 11);
-  const minute = twoDigits(value, 14);
-  const second = twoDigits(value, 17);
-  if ((year | month | day | hour | minute | second) < 0) return null;
-  if (rangeError(year, month, day, hour, minute, second)) return undefined;
-  return (ymdToOrd(year, month, day) - EPOCH_ORDINAL) * 86400 + hour * 3600 + minute * 60 + second;
+  let year = 0;
+  let month = 0;
+  let day = 0;
+  let hour = 0;
+  let minute = 0;
+  let number = 0;
+  for (let k = 0; k < 20; k++) {
+    const code = value.charCodeAt(k);
+    const form = CANONICAL_FORM.charCodeAt(k);
+    if (form === 0x30) {
+      const digit = code - 0x30;
+      if (digit < 0 || digit > 9) return null;
+      number = number * 10 + digit;
+      continue;
+    }
+    if (code !== form) return null;
+    // A separator ends the field before it (the last one, `Z`, the second's).
+    if (k === 4) year = number;
+    else if (k === 7) month = number;
+    else if (k === 10) day = number;
+    else if (k === 13) hour = number;
+    else if (k === 16) minute = number;
+    if (k !== 19) number = 0;
+  }
+  if (rangeError(year, month, day, hour, minute, number)) return undefined;
+  return (ymdToOrd(year, month, day) - EPOCH_ORDINAL) * 86400 + hour * 3600 + minute * 60 + number;
 }
 
 /**

@@ -14,7 +14,7 @@ import { scanEventLog } from './event-log.ts';
 import { callType, defaultTemplate, deliverableRef, documentFiles, isUnsafePath, participantIds, primaryRef, readDeliverable, readProtocol } from './folder.ts';
 import type { Host } from './host.ts';
 import { lineHash } from './keyring.ts';
-import { compareInstants, decodeText, firstReviewHeading, pyRepr, pyStr, pyStrip, type ReviewHeading, reviewHeadings, zonedInstant } from './pytext.ts';
+import { canonicalSeconds, decodeText, firstReviewHeading, pyRepr, pyStr, pyStrip, type ReviewHeading, reviewHeadings, zonedInstant } from './pytext.ts';
 import type { SignatureVerifier, SigningDeclaration } from './signing.ts';
 import { applyEvent, emptyState } from './state-machine.ts';
 import { type DeliverableCheckContext, type DerivedState, EVENT_NAMES, type Findings, type FolderRead, type Json, PHASES, type PyInstant, type ReadinessFacts, type Registry, type SignatureReport, type SigningSummary, type ValidateOptions, type ValidationResult } from './types.ts';
@@ -214,8 +214,10 @@ class LogPass {
   /** Every event, only when a `validate` hook wants them. */
   readonly events: Json[] | undefined;
   count = 0;
-  /** The last valid `at` (exact to the microsecond, as Python compares them). */
-  lastAt: PyInstant | undefined;
+  // The last valid `at` (exact to the microsecond, as Python compares
+  // them) as two numbers, NaN before the first: no instant per event.
+  #lastSeconds = Number.NaN;
+  #lastMicros = 0;
   /** A signed folder's signature verifier (docs/signing.md); undefined when none is declared or signatures are not checked. */
   readonly signing: SignatureVerifier | undefined;
   /** Signatures checked but none declared: the first event that carries one anyway. */
@@ -240,6 +242,16 @@ class LogPass {
     this.#readiness = readiness;
     this.links = links;
     this.events = keepEvents ? [] : undefined;
+  }
+
+  /** The last valid `at` (the checkpoint keeps it). */
+  get lastAt(): PyInstant | undefined {
+    return Number.isNaN(this.#lastSeconds) ? undefined : [this.#lastSeconds, this.#lastMicros];
+  }
+
+  set lastAt(at: PyInstant | undefined) {
+    this.#lastSeconds = at ? at[0] : Number.NaN;
+    this.#lastMicros = at ? at[1] : 0;
   }
 
   add(event: Json, line: string): void {
@@ -281,12 +293,7 @@ class LogPass {
         errors.push(`seq ${seqText(event)}: reply_to must point to an earlier event`);
       }
     }
-    const at = zonedInstant(event.at);
-    if (at === undefined) errors.push(`seq ${seqText(event)}: at must be an ISO-8601 timestamp`);
-    else {
-      if (this.lastAt !== undefined && compareInstants(at, this.lastAt) < 0) errors.push(`seq ${seqText(event)}: at must not be earlier than the previous event`);
-      this.lastAt = at;
-    }
+    this.#checkTime(event);
     // The earlier seqs a reply_to may name: the int ones (`1.0` is no int to Python).
     const seq = isPyIntLike(event.seq) ? pySeqKey(event.seq) : undefined;
     if (this.seenSeqs) this.seenSeqs.add(seq);
@@ -296,17 +303,36 @@ class LogPass {
     }
   }
 
+  /** Step 6's `at`: a timestamp, not earlier than the previous one; the form every tool writes is compared as its UTC second. */
+  #checkTime(event: Json): void {
+    const text = event.at;
+    let seconds = typeof text === 'string' ? canonicalSeconds(text) : null;
+    let micros = 0;
+    if (seconds === null) {
+      const at = zonedInstant(text);
+      seconds = at?.[0];
+      micros = at?.[1] ?? 0;
+    }
+    if (seconds === undefined) {
+      this.shapeErrors.push(`seq ${seqText(event)}: at must be an ISO-8601 timestamp`);
+      return;
+    }
+    if (seconds < this.#lastSeconds || (seconds === this.#lastSeconds && micros < this.#lastMicros)) this.shapeErrors.push(`seq ${seqText(event)}: at must not be earlier than the previous event`);
+    this.#lastSeconds = seconds;
+    this.#lastMicros = micros;
+  }
+
   /** Step 8, the part that needs no file. */
   #noteDeliverable(event: Json): void {
     if (!DELIVERABLE_EVENTS.has(event.event as string)) return;
     if ((event.role !== 'primary' && event.role !== 'supporting') || typeof event.doc !== 'string') return;
-    const docErrors = deliverableDocErrors(this.#protocol, event);
+    const docError = deliverableDocError(this.#protocol, event);
     const isFreeze = event.event === 'deliverable_frozen';
     if (isFreeze) {
       if (event.role === 'primary') this.primaryFreezes++;
       else this.frozenSupporting.add(event.doc);
     }
-    if (docErrors.length || isFreeze) this.deliverableItems.push({ event, docErrors, freeze: isFreeze && !docErrors.length });
+    if (docError !== undefined || isFreeze) this.deliverableItems.push({ event, docErrors: docError === undefined ? [] : [docError], freeze: isFreeze && docError === undefined });
   }
 }
 
@@ -708,13 +734,19 @@ const supportingRefsCache = new WeakMap<Json, string[]>();
 
 /** What is wrong with an event's `doc` and `role` against protocol.json's deliverables (append and validate share it). */
 export function deliverableDocErrors(protocol: Json, event: { doc?: unknown; role?: unknown }): string[] {
+  const error = deliverableDocError(protocol, event);
+  return error === undefined ? [] : [error];
+}
+
+/** {@link deliverableDocErrors}' one message, or undefined: validate asks for each deliverable event, most of a long log, and needs no array for none. */
+function deliverableDocError(protocol: Json, event: { doc?: unknown; role?: unknown }): string | undefined {
   const role = event.role;
   const doc = event.doc;
-  if (role === undefined || role === null || role === '') return ['deliverable events require role'];
-  if (doc === undefined || doc === null || doc === '') return ['deliverable events require doc'];
-  if (role === 'primary' && doc !== primaryRef(protocol)) return ['doc must reference the primary deliverable'];
-  if (role === 'supporting' && !supportingRefs(protocol).includes(doc as string)) return ['doc must reference a declared supporting deliverable'];
-  return [];
+  if (role === undefined || role === null || role === '') return 'deliverable events require role';
+  if (doc === undefined || doc === null || doc === '') return 'deliverable events require doc';
+  if (role === 'primary' && doc !== primaryRef(protocol)) return 'doc must reference the primary deliverable';
+  if (role === 'supporting' && !supportingRefs(protocol).includes(doc as string)) return 'doc must reference a declared supporting deliverable';
+  return undefined;
 }
 
 /** The declared supporting deliverables' references (once per protocol object: validate asks for each event). */

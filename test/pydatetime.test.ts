@@ -142,3 +142,35 @@ describe("the issue's examples (class 9)", () => {
     expect(zonedInstant('0001-01-01T05:00:00+05:00')).toEqual([-62135596800, 0]);
   });
 });
+
+/** The instant pyFromIsoFormat's fields name (Date's calendar, not pytext's): what zonedInstant must give, or undefined. */
+function instantOfFields(text: string): [number, number] | undefined {
+  const parsed = pyFromIsoFormat(text);
+  if ('error' in parsed || parsed.offset === null) return undefined;
+  const ms = new Date(0).setUTCFullYear(parsed.year, parsed.month - 1, parsed.day) + ((parsed.hour * 60 + parsed.minute) * 60 + parsed.second) * 1000;
+  const micros = parsed.microsecond - parsed.offset;
+  const seconds = ms / 1000 + Math.floor(micros / 1_000_000);
+  return seconds < -62135596800 || seconds > 253402300799 ? undefined : [seconds, micros - Math.floor(micros / 1_000_000) * 1_000_000];
+}
+
+describe('the canonical form (`YYYY-MM-DDTHH:MM:SSZ`, read without the general parser)', () => {
+  test('each character of it changed, and every month and day near the edges, read as the general parser reads them', () => {
+    const bases = ['2026-12-02T08:16:56Z', '2024-02-29T23:59:59Z', '0001-01-01T00:00:00Z', '9999-12-31T23:59:59Z', '0050-06-15T12:30:45Z', '1900-02-28T00:00:00Z'];
+    // Around the digits (`/` and `:` are the codes next to `0` and `9`), other separators, wide and NUL characters.
+    const replacements = ['/', ':', '0', '5', '9', 'a', ' ', '-', 'T', 'Z', '\0', '\u0663', '\uff11', '+'];
+    const texts: string[] = [];
+    for (const base of bases) for (let at = 0; at < base.length; at++) for (const ch of replacements) texts.push(base.slice(0, at) + ch + base.slice(at + 1));
+    for (const year of ['2023', '2024', '1900', '2000', '0004']) {
+      for (let month = 0; month <= 13; month++) for (const day of [0, 1, 28, 29, 30, 31, 32]) texts.push(`${year}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}T00:00:00Z`);
+    }
+    for (const time of ['23:59:59', '24:00:00', '00:60:00', '00:00:60', '99:99:99']) texts.push(`2026-01-01T${time}Z`);
+    let valid = 0;
+    for (const text of texts) {
+      const expected = instantOfFields(text);
+      if (expected) valid++;
+      expect(zonedInstant(text), JSON.stringify(text)).toEqual(expected);
+    }
+    expect(valid).toBeGreaterThan(texts.length / 4);
+    expect(valid).toBeLessThan(texts.length * 0.9);
+  });
+});

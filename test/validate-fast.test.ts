@@ -13,13 +13,21 @@
 //   whole review.md texts.
 // - strict mode's review sections: a section that declares everything
 //   needs no heading (the heading is looked for only where one is missing).
+// - the order of the events' times: validate compares the form every tool
+//   writes as its UTC second, without an instant per event; its messages
+//   must be those of zonedInstant and compareInstants, on a first validate
+//   and on one that resumes from the checkpoint.
 //
 // Cases per property: 2,000 in quick (`npm test`), 50,000 in full
 // (ACP_FULL=1) and long (CASES of test/python/oracle.ts).
+import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, test } from 'vitest';
+import { createNodeHost, createRegistry, init, validate } from '../acp.ts';
 import { strictReviewSections } from '../runtime/documents.ts';
-import { decodeText, firstReviewHeading, reviewHeadings } from '../runtime/pytext.ts';
+import { compareInstants, decodeText, firstReviewHeading, reviewHeadings, zonedInstant } from '../runtime/pytext.ts';
 import { dumpsPy, lineReader, loadsPy } from '../runtime/pyjson.ts';
 import { CASES, rng, runPython } from './python/oracle.ts';
 
@@ -206,5 +214,61 @@ describe("strict mode's review sections: a heading is looked for only where a de
       { seq: 34, errors: ['review.md review of seq 34 must declare Reviewed primary deliverable', 'review.md review of seq 34 must declare Review Scope', 'review.md review of seq 34 Review Scope must include Primary deliverable completeness'] },
     ]);
     expect(asked).toEqual(['## t - bob - seq 14', '## no heading here', '## t - al - seq 34']);
+  });
+});
+
+/** An event's `at`: mostly the canonical form a second or two apart, and what else the tools may meet (the same instant spelled otherwise, fractions, invalid dates, no string). */
+function atValue(r: Rand, second: number): unknown {
+  const canonical = (s: number): string => new Date(Date.UTC(2026, 0, 1, 0, 0, s)).toISOString().replace('.000', '');
+  if (r() < 0.7) return canonical(second + Math.floor(r() * 3) - 1);
+  const base = canonical(second).slice(0, 19);
+  return pick(r, [`${base}.000001Z`, `${base}+00:00`, `${base}.5+00:00`, `${canonical(second + 3600).slice(0, 19)}+01:00`, `${base}z`, `${base.slice(0, 5)}13${base.slice(7)}Z`, `${base.slice(0, 8)}32${base.slice(10)}Z`, `${base.slice(0, 17)}6${base.slice(18)}Z`, '2026-W01-4T00:00:00Z', '', 5, null]);
+}
+
+/** The time messages validate must give for these `at` values (seq 2 on), by zonedInstant and compareInstants. */
+function expectedTimeMessages(ats: unknown[]): string[] {
+  const messages: string[] = [];
+  let last: ReturnType<typeof zonedInstant>;
+  ats.forEach((at, k) => {
+    const instant = zonedInstant(at);
+    if (!instant) messages.push(`seq ${k + 2}: at must be an ISO-8601 timestamp`);
+    else {
+      if (last && compareInstants(instant, last) < 0) messages.push(`seq ${k + 2}: at must not be earlier than the previous event`);
+      last = instant;
+    }
+  });
+  return messages;
+}
+
+describe("the order of the events' times", () => {
+  test('the messages zonedInstant and compareInstants give, on a first validate and after resuming from the checkpoint', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'acp-vfast-'));
+    try {
+      const host = await createNodeHost({ checkpointKeyFile: join(root, 'key') });
+      const registry = await createRegistry();
+      for (let seed = 1; seed <= 4; seed++) {
+        const r = rng(seed);
+        const folder = join(root, `f${seed}`);
+        await init(host, folder, { participants: ['alice', 'bob'], objective: 'o', completion: ['c'], primaryType: 'adr' }, registry);
+        // Long enough for a checkpoint (MIN_LOG_BYTES): the second half is appended after a first validate.
+        const ats = Array.from({ length: 600 }, (_, k) => atValue(r, 2 * k));
+        // Across the checkpoint's prefix: half a second into a second, then that second (earlier by its fraction).
+        ats[299] = '2026-01-01T00:20:00.5+00:00';
+        ats[300] = '2026-01-01T00:20:00Z';
+        const lines = ats.map((at, k) => `${JSON.stringify({ seq: k + 2, from: 'alice', event: 'deliverable_revised', at, summary: 'x'.repeat(150), doc: 'deliverables/adr.md', reply_to: k + 1, role: 'primary' })}\n`);
+        const log = join(folder, 'events.jsonl');
+        // The initialized event before 1970 (a negative second): every time after it is later.
+        writeFileSync(log, `${JSON.stringify({ seq: 1, from: 'alice', event: 'initialized', at: '1900-01-01T00:00:00Z', summary: 's', doc: 'protocol.json' })}\n${lines.slice(0, 300).join('')}`);
+        const times = async (): Promise<string[]> => (await validate(host, folder, registry)).errors.filter((message) => / at must /.test(message));
+        expect(await times(), `seed ${seed}, first half`).toEqual(expectedTimeMessages(ats.slice(0, 300)));
+        appendFileSync(log, lines.slice(300).join(''));
+        const expected = expectedTimeMessages(ats);
+        expect(expected.length, 'the generator gives both messages').toBeGreaterThan(20);
+        expect(await times(), `seed ${seed}, resumed`).toEqual(expected);
+        expect(await times(), `seed ${seed}, again`).toEqual(expected);
+      }
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });

@@ -9,7 +9,7 @@
 // index writes and acp's appends are file system work the tests do not
 // check the disk for (~15% of these files' CPU).
 import { execFileSync } from 'node:child_process';
-import { chmodSync, cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
@@ -17,8 +17,13 @@ import { runCli } from '../acp.ts';
 import { makeScratch, removeScratch } from './scratch.ts';
 
 const IDENTITY = { GIT_AUTHOR_NAME: 'acp test', GIT_AUTHOR_EMAIL: 'acp@example.invalid', GIT_COMMITTER_NAME: 'acp test', GIT_COMMITTER_EMAIL: 'acp@example.invalid' };
+// git's own housekeeping after a commit, fetch, merge or pull (`git maintenance run --auto`) is a process each
+// time that finds nothing to do in a repository this small (gc's threshold is 6,700 loose objects): turned off
+// by environment for every git the tests and acp run. Not acp's commands: git's own children of them. (git
+// drops these variables for the remote's receive-pack; the remote's own config turns its gc off: buildTemplate.)
+const HOUSEKEEPING_OFF = { GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'maintenance.auto', GIT_CONFIG_VALUE_0: 'false' };
 /** The environment of every git the tests run (and, set in process.env, of acp's). */
-export const GIT_ENV = { ...IDENTITY, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' };
+export const GIT_ENV = { ...IDENTITY, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', ...HOUSEKEEPING_OFF };
 /** Where the real git is (a wrapper calls it). */
 const REAL_GIT = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
 
@@ -53,6 +58,8 @@ async function buildTemplate(base: string, initArgv: (folder: string) => string[
   mkdirSync(base);
   const remote = join(base, 'remote.git');
   git(base, 'init', '--quiet', '--bare', '-b', 'main', remote);
+  // receive-pack's `git gc --auto` after each push: a process that finds nothing to do here (see HOUSEKEEPING_OFF).
+  appendFileSync(join(remote, 'config'), '[receive]\n\tautogc = false\n');
   const seed = join(base, 'seed');
   git(base, 'clone', '--quiet', remote, seed);
   // The project the folder lives in: a tracked file outside the folder.

@@ -21,14 +21,13 @@ import { testScale } from './test/scale.ts';
 //                     (test/node-versions.ts installs it in
 //                     test/global-setup.ts); without a Chromium the browser
 //                     tests are skipped, as the end of the run says.
-//                     ~234 CPU-seconds (173 user + 61 sys, children
-//                     included, at load 3-8; 261 measured the same way
-//                     before most files' folders went to memory, 78 files
-//                     shared workers and the reference's tests ran
-//                     in-process), which is ~130 s on 2 idle cores by the
-//                     last idle ratio (144 s for ~260). The goal, 2 minutes
-//                     with margin, needs ~200. Where it goes, per file:
-//                     scripts/test-cpu.mjs.
+//                     127 s on 2 idle cores from a fresh clone, ~226
+//                     CPU-seconds (164 user + 62 sys, children included;
+//                     261 measured the same way before most files' folders
+//                     went to memory, 78 files shared workers and the
+//                     reference's tests ran in-process). The goal, 2
+//                     minutes, needs ~210 at most. Where it goes, per
+//                     file: scripts/test-cpu.mjs.
 //   npm run test:all  full (ACP_FULL=1): every scenario in-process under
 //                     Bun, Deno and Node 22, 24, 26 too
 //                     (conformance-runtimes.test.ts) and a sample of each
